@@ -1,0 +1,17 @@
+// Tooling code (sandbox, tests, benchmarks, scripts) runs in Node, not inside n8n: it may use timers, process,
+// console and any devDependency, but it keeps TypeScript's recommended rules.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{ ignores: ['dist', 'node_modules'] },
+	{
+		files: ['**/*.{ts,mjs,js}'],
+		extends: [js.configs.recommended, tseslint.configs.recommended],
+		languageOptions: { globals: { ...globals.node, ...globals.jest } },
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+		},
+	},
+);

@@ -1,0 +1,29 @@
+/** Three levels: unit (nock, no network at all), integration (the sandbox over loopback), e2e (a real n8n). */
+const base = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+};
+
+module.exports = {
+	projects: [
+		{
+			...base,
+			displayName: 'unit',
+			testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup/no-network.ts'],
+		},
+		{
+			...base,
+			displayName: 'integration',
+			testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup/loopback-only.ts'],
+		},
+		{
+			...base,
+			displayName: 'e2e',
+			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup/loopback-only.ts'],
+		},
+	],
+};
