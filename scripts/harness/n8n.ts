@@ -1,0 +1,226 @@
+/**
+ * A real n8n on loopback: environment (from the measured facts in real-n8n.md), headless CLI commands, the
+ * server process, owner setup and the public API.
+ */
+import { type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { N8nInstall } from './n8nInstall';
+import { cleanEnv, runCommand, spawnGroup, stopProcessGroup, track } from './processes';
+import { step } from './progress';
+
+export interface N8nConfig {
+	install: N8nInstall;
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	/** Folder the Read/Write Files node may read (n8n 2.x restricts file access; the n8n folder itself is blocked). */
+	filesFolder: string;
+	/** Where the server's output is written (kept with the run for post-mortems). */
+	logFile: string;
+}
+
+export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
+	return cleanEnv({
+		N8N_USER_FOLDER: config.userFolder,
+		N8N_PORT: String(config.port),
+		N8N_RUNNERS_BROKER_PORT: String(config.brokerPort),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_ENCRYPTION_KEY: 'e2e-fixed-encryption-key-not-a-secret',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		DB_TYPE: 'sqlite',
+		EXTERNAL_FRONTEND_HOOKS_URLS: '',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_RESTRICT_FILE_ACCESS_TO: config.filesFolder,
+		N8N_LOG_LEVEL: 'info',
+		N8N_LOG_OUTPUT: 'console',
+		// Nothing to drain in a test instance: do not wait 30 s on stop.
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+	});
+}
+
+/** Runs one headless n8n command (import:credentials, import:workflow, ...) against the user folder. */
+export async function n8nCli(config: N8nConfig, args: string[]): Promise<string> {
+	const { output } = await runCommand(process.execPath, [config.install.entry, ...args], {
+		cwd: config.userFolder,
+		env: n8nEnv(config),
+		timeoutMs: 180_000,
+		label: `n8n ${args.join(' ')}`,
+	});
+	return output;
+}
+
+export interface N8nServer {
+	baseUrl: string;
+	/** Everything the server printed so far. */
+	output(): string;
+	/** Resolves when the output matches (bounded by timeoutMs); rejects if n8n exits first. */
+	waitForOutput(pattern: RegExp, timeoutMs: number): Promise<void>;
+	stop(): Promise<void>;
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until check() returns true; bounded by timeoutMs. */
+export async function pollUntil(description: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (await check()) return;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+		await delay(intervalMs);
+	}
+}
+
+export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
+	const baseUrl = `http://127.0.0.1:${config.port}`;
+	mkdirSync(join(config.logFile, '..'), { recursive: true });
+	writeFileSync(config.logFile, '');
+	const child: ChildProcess = spawnGroup(process.execPath, [config.install.entry, 'start'], {
+		cwd: config.userFolder,
+		env: n8nEnv(config),
+	});
+	let output = '';
+	const listeners = new Set<() => void>();
+	const onData = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		appendFileSync(config.logFile, text);
+		for (const listener of listeners) listener();
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+
+	let stopping: Promise<void> | undefined;
+	const stop = () => (stopping ??= stopProcessGroup(child, 15_000).then(() => untrack()));
+	const untrack = track({
+		name: 'n8n',
+		stop,
+		stopNow: () => {
+			if (child.pid !== undefined) {
+				try {
+					process.kill(-child.pid, 'SIGKILL');
+				} catch {
+					// Already gone.
+				}
+			}
+		},
+	});
+
+	const waitForOutput = (pattern: RegExp, timeoutMs: number) =>
+		new Promise<void>((resolve, reject) => {
+			const check = () => {
+				if (pattern.test(output)) finish();
+			};
+			const timer = setTimeout(() => finish(new Error(`n8n did not print ${pattern} within ${timeoutMs} ms; see ${config.logFile}`)), timeoutMs);
+			const onExit = () => finish(new Error(`n8n exited while waiting for ${pattern}:\n${output.slice(-3000)}`));
+			const finish = (error?: Error) => {
+				clearTimeout(timer);
+				listeners.delete(check);
+				child.off('exit', onExit);
+				if (error) reject(error);
+				else resolve();
+			};
+			listeners.add(check);
+			child.once('exit', onExit);
+			check();
+		});
+
+	step(`n8n: starting on ${baseUrl} (task-runner broker on ${config.brokerPort}); log at ${config.logFile}`);
+	try {
+		// /healthz/readiness turns OK before the REST routes exist; this line is printed once they do.
+		await waitForOutput(/Editor is now accessible via/, 180_000);
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	step('n8n: ready (editor and REST API up)');
+	return { baseUrl, output: () => output, waitForOutput, stop };
+}
+
+/** JSON over HTTP to n8n, with errors that name the call and show n8n's answer. */
+async function callJson<T>(url: string, init: RequestInit): Promise<{ body: T; response: Response }> {
+	const response = await fetch(url, init);
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} -> ${response.status}: ${text.slice(0, 1000)}`);
+	return { body: (text ? JSON.parse(text) : undefined) as T, response };
+}
+
+const OWNER = { email: 'owner@example.test', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-password-1' };
+const BROWSER_ID = 'n8n-nodes-ticket-marketplace-e2e';
+
+/** Sets up the owner on a fresh instance and creates a public API key with every scope the instance offers. */
+export async function createApiKey(baseUrl: string): Promise<string> {
+	const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID };
+	const { response } = await callJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(OWNER) });
+	const cookie = (response.headers.getSetCookie?.() ?? [])
+		.map((entry) => entry.split(';')[0])
+		.join('; ');
+	if (!cookie) throw new Error('owner setup answered without a session cookie');
+	const authed = { ...headers, cookie };
+	const scopes = await callJson<{ data: string[] }>(`${baseUrl}/rest/api-keys/scopes`, { headers: authed });
+	const created = await callJson<{ data: { rawApiKey: string } }>(`${baseUrl}/rest/api-keys`, {
+		method: 'POST',
+		headers: authed,
+		body: JSON.stringify({ label: 'e2e', scopes: scopes.body.data, expiresAt: null }),
+	});
+	return created.body.data.rawApiKey;
+}
+
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	finished: boolean;
+	mode: string;
+	startedAt: string;
+	data?: unknown;
+}
+
+/** The public API (/api/v1) of one instance. */
+export class N8nPublicApi {
+	constructor(
+		readonly baseUrl: string,
+		private readonly apiKey: string,
+	) {}
+
+	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const { body: answer } = await callJson<T>(`${this.baseUrl}/api/v1${path}`, {
+			method,
+			headers: { 'X-N8N-API-KEY': this.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return answer;
+	}
+
+	async activate(workflowId: string): Promise<void> {
+		const workflow = await this.request<{ active: boolean }>('POST', `/workflows/${workflowId}/activate`);
+		if (!workflow.active) throw new Error(`workflow ${workflowId} is not active after activation`);
+	}
+
+	async deactivate(workflowId: string): Promise<void> {
+		await this.request('POST', `/workflows/${workflowId}/deactivate`);
+	}
+
+	async executions(workflowId: string, includeData = false): Promise<ExecutionSummary[]> {
+		const page = await this.request<{ data: ExecutionSummary[] }>(
+			'GET',
+			`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=250`,
+		);
+		return page.data;
+	}
+
+	async execution(id: string): Promise<ExecutionSummary> {
+		return await this.request<ExecutionSummary>('GET', `/executions/${id}?includeData=true`);
+	}
+}

@@ -1,0 +1,82 @@
+/**
+ * The pinned n8n lives in a cache outside the repository, one folder per version, with its own package.json
+ * (the xlsx override: n8n-nodes-base otherwise fetches xlsx from a CDN that CI cannot reach). It is installed
+ * into a staging folder and renamed into place only when complete, so a folder under the final name is a
+ * finished install; an interrupted one is simply started again.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+import { cleanEnv, runCommand } from './processes';
+import { heartbeat, step } from './progress';
+
+export const N8N_VERSION = '2.8.4';
+
+export interface N8nInstall {
+	version: string;
+	dir: string;
+	/** The JavaScript entry of the n8n CLI, run with this Node. */
+	entry: string;
+}
+
+export function n8nCacheRoot(): string {
+	return process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-ticket-marketplace');
+}
+
+function installedVersion(dir: string): string | undefined {
+	const manifest = join(dir, 'node_modules', 'n8n', 'package.json');
+	if (!existsSync(manifest)) return undefined;
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
+}
+
+function describe(dir: string, version: string): N8nInstall {
+	return { version, dir, entry: join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+}
+
+export async function ensureN8nInstalled(version = N8N_VERSION): Promise<N8nInstall> {
+	const root = n8nCacheRoot();
+	const dir = join(root, `n8n-${version}`);
+	if (installedVersion(dir) === version) {
+		step(`n8n ${version}: reusing the cached install at ${dir}`);
+		return describe(dir, version);
+	}
+	if (existsSync(dir)) {
+		step(`n8n ${version}: ${dir} is incomplete; installing again`);
+		rmSync(dir, { recursive: true, force: true });
+	}
+
+	const staging = join(root, `n8n-${version}.staging-${process.pid}`);
+	rmSync(staging, { recursive: true, force: true });
+	mkdirSync(staging, { recursive: true });
+	const manifest = {
+		name: 'n8n-runtime-cache',
+		private: true,
+		overrides: { xlsx: 'npm:@e965/xlsx@0.20.2' },
+		dependencies: { n8n: version },
+	};
+	writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+	step(`n8n ${version}: installing into ${staging} (first run only: about 4 minutes, 2.3 GB; sqlite3 compiles)`);
+	const stopHeartbeat = heartbeat(`npm install n8n@${version}`);
+	try {
+		// The repository's .npmrc disables install scripts; n8n needs them (sqlite3 builds from source here).
+		const result = await runCommand(
+			'npm',
+			['install', '--save-exact', `n8n@${version}`, '--no-audit', '--no-fund', '--ignore-scripts=false'],
+			{ cwd: staging, env: cleanEnv(), timeoutMs: 20 * 60_000, label: `npm install n8n@${version}` },
+		);
+		writeFileSync(join(staging, 'install.log'), result.output);
+	} catch (error) {
+		rmSync(staging, { recursive: true, force: true });
+		throw error;
+	} finally {
+		stopHeartbeat();
+	}
+	if (installedVersion(staging) !== version) {
+		throw new Error(`npm install finished but ${staging}/node_modules/n8n is not version ${version}`);
+	}
+	renameSync(staging, dir);
+	step(`n8n ${version}: installed at ${dir}`);
+	return describe(dir, version);
+}

@@ -1,0 +1,96 @@
+/**
+ * Builds the package when dist/ is missing or older than its sources, packs it with `npm pack` and installs the
+ * tarball's contents into an n8n user folder exactly as a community package is laid out, with no node_modules
+ * of its own: zod and n8n-workflow must then resolve from n8n's own copies.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { cleanEnv, runCommand } from './processes';
+import { step } from './progress';
+
+export const REPO_ROOT = join(__dirname, '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-ticket-marketplace';
+
+const SOURCE_FOLDERS = ['nodes', 'credentials', 'icons'];
+
+function newestMtime(path: string): number {
+	if (!existsSync(path)) return 0;
+	const stats = statSync(path);
+	if (!stats.isDirectory()) return stats.mtimeMs;
+	let newest = stats.mtimeMs;
+	for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+	return newest;
+}
+
+function oldestMtime(path: string): number {
+	if (!existsSync(path)) return 0;
+	const stats = statSync(path);
+	if (!stats.isDirectory()) return stats.mtimeMs;
+	let oldest = Number.POSITIVE_INFINITY;
+	for (const entry of readdirSync(path)) oldest = Math.min(oldest, oldestMtime(join(path, entry)));
+	return oldest;
+}
+
+/** The files package.json's `n8n` attribute promises, which n8n will require. */
+export function declaredEntryFiles(packageDir = REPO_ROOT): string[] {
+	const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	return [...(manifest.n8n?.credentials ?? []), ...(manifest.n8n?.nodes ?? [])];
+}
+
+export async function ensureBuilt(): Promise<void> {
+	const dist = join(REPO_ROOT, 'dist');
+	const sources = Math.max(...SOURCE_FOLDERS.map((folder) => newestMtime(join(REPO_ROOT, folder))), newestMtime(join(REPO_ROOT, 'package.json')));
+	const missing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
+	if (missing.length === 0 && oldestMtime(dist) >= sources) {
+		step('build: dist/ is up to date');
+		return;
+	}
+	step(missing.length ? `build: dist/ lacks ${missing.join(', ')}; running npm run build` : 'build: sources changed; running npm run build');
+	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 5 * 60_000, label: 'npm run build' });
+	const stillMissing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
+	if (stillMissing.length) step(`build: WARNING, package.json declares files the build did not produce: ${stillMissing.join(', ')}`);
+}
+
+function listFiles(dir: string): string[] {
+	const files: string[] = [];
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) files.push(...listFiles(path));
+		else files.push(path);
+	}
+	return files;
+}
+
+/**
+ * `npm pack`s the repository into workDir and extracts the tarball into
+ * `<userFolder>/.n8n/nodes/node_modules/<package>/`. Returns that folder and the packed file list.
+ */
+export async function installPackedPackage(userFolder: string, workDir: string): Promise<{ packageDir: string; files: string[] }> {
+	const packDir = join(workDir, 'pack');
+	mkdirSync(packDir, { recursive: true });
+	const { output } = await runCommand('npm', ['pack', '--json', '--pack-destination', packDir], {
+		cwd: REPO_ROOT,
+		env: cleanEnv(),
+		timeoutMs: 120_000,
+		label: 'npm pack',
+	});
+	const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
+	if (tarballs.length !== 1) throw new Error(`npm pack produced ${tarballs.length} tarballs:\n${output}`);
+
+	const nodesFolder = join(userFolder, '.n8n', 'nodes');
+	const packageDir = join(nodesFolder, 'node_modules', PACKAGE_NAME);
+	rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(packageDir, { recursive: true });
+	// The tarball's entries all start with package/: strip it, as npm does when it installs.
+	await runCommand('tar', ['-xzf', join(packDir, tarballs[0]), '-C', packageDir, '--strip-components=1'], {
+		cwd: workDir,
+		timeoutMs: 60_000,
+		label: 'tar -x',
+	});
+	const files = listFiles(packageDir).map((file) => relative(packageDir, file)).sort();
+	step(`package: packed ${tarballs[0]} (${files.length} files) into ${packageDir}`);
+	return { packageDir, files };
+}

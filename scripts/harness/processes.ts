@@ -1,0 +1,161 @@
+/**
+ * Child processes and cleanup. Every long-lived thing the harness starts (n8n, the sandbox, temp folders) is
+ * registered here, so it is stopped on success, on failure, on Ctrl-C (SIGINT/SIGTERM) and, as a last resort,
+ * synchronously when the process exits.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+export interface Stoppable {
+	name: string;
+	/** Orderly stop. */
+	stop(): Promise<void>;
+	/** Synchronous last resort, used from the process 'exit' event where nothing async can run. */
+	stopNow(): void;
+}
+
+const live = new Set<Stoppable>();
+let signalHandlersInstalled = false;
+
+export function track(resource: Stoppable): () => void {
+	installSignalHandlers();
+	live.add(resource);
+	return () => live.delete(resource);
+}
+
+/** Stops everything still registered, newest first (n8n before the sandbox it talks to, folders last). */
+export async function stopAll(): Promise<void> {
+	const resources = [...live].reverse();
+	for (const resource of resources) {
+		live.delete(resource);
+		try {
+			await resource.stop();
+		} catch (error) {
+			process.stderr.write(`cleanup of ${resource.name} failed: ${String(error)}\n`);
+			resource.stopNow();
+		}
+	}
+}
+
+function installSignalHandlers(): void {
+	if (signalHandlersInstalled) return;
+	signalHandlersInstalled = true;
+	const onSignal = (signal: NodeJS.Signals, exitCode: number) => {
+		process.stderr.write(`\n${signal}: stopping everything the harness started...\n`);
+		void stopAll().finally(() => process.exit(exitCode));
+	};
+	process.once('SIGINT', () => onSignal('SIGINT', 130));
+	process.once('SIGTERM', () => onSignal('SIGTERM', 143));
+	process.on('exit', () => {
+		for (const resource of live) resource.stopNow();
+		live.clear();
+	});
+}
+
+/** Environment for child tools without the npm_config_* values npm exports to scripts (e.g. ignore-scripts). */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+export async function freePort(): Promise<number> {
+	const server = createServer();
+	server.listen(0, '127.0.0.1');
+	await once(server, 'listening');
+	const address = server.address();
+	const port = typeof address === 'object' && address ? address.port : 0;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	if (!port) throw new Error('could not obtain a free port');
+	return port;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// The group is already gone.
+	}
+}
+
+function hasExited(child: ChildProcess): boolean {
+	return child.exitCode !== null || child.signalCode !== null;
+}
+
+async function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+	if (hasExited(child)) return true;
+	return await new Promise<boolean>((resolve) => {
+		const timer = setTimeout(() => resolve(false), timeoutMs);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			resolve(true);
+		});
+	});
+}
+
+/** SIGTERM to the whole process group (n8n and its task runner), SIGKILL if it outlives the grace period. */
+export async function stopProcessGroup(child: ChildProcess, graceMs: number): Promise<void> {
+	if (!hasExited(child)) {
+		killGroup(child, 'SIGTERM');
+		if (!(await waitForExit(child, graceMs))) {
+			killGroup(child, 'SIGKILL');
+			await waitForExit(child, 5_000);
+		}
+	}
+	// Children of the leader (the task runner) may outlive it: the group goes too.
+	killGroup(child, 'SIGKILL');
+}
+
+/** Spawns a process as the leader of its own group, so it and all its children can be stopped together. */
+export function spawnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
+	return spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export interface CommandResult {
+	code: number;
+	output: string;
+}
+
+/**
+ * Runs a command to completion (bounded by timeoutMs), tracked for Ctrl-C. Output is collected, not printed,
+ * and is included in the error when the command fails.
+ */
+export async function runCommand(
+	command: string,
+	args: string[],
+	options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; label?: string; onLine?: (line: string) => void },
+): Promise<CommandResult> {
+	const label = options.label ?? `${command} ${args.join(' ')}`;
+	const child = spawnGroup(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv() });
+	const untrack = track({
+		name: label,
+		stop: () => stopProcessGroup(child, 2_000),
+		stopNow: () => killGroup(child, 'SIGKILL'),
+	});
+	let output = '';
+	const collect = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		if (options.onLine) for (const line of text.split('\n')) if (line.trim()) options.onLine(line);
+	};
+	child.stdout?.on('data', collect);
+	child.stderr?.on('data', collect);
+	const timer = setTimeout(() => void stopProcessGroup(child, 2_000), options.timeoutMs);
+	try {
+		const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+		clearTimeout(timer);
+		const result = { code: code ?? (signal ? 128 : 1), output };
+		if (result.code !== 0) {
+			throw new Error(`${label} failed (exit ${code ?? signal}):\n${output.slice(-4000)}`);
+		}
+		return result;
+	} finally {
+		clearTimeout(timer);
+		untrack();
+		killGroup(child, 'SIGKILL');
+	}
+}

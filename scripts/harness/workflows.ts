@@ -1,0 +1,83 @@
+/**
+ * The example workflows in examples/ are the files users import and the files the harness imports. Their
+ * credential references use the fixed ids below, which the harness gives to the credentials it imports (in the
+ * editor, a user's import asks them to pick their own credential instead).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const EXAMPLES_DIR = join(__dirname, '..', '..', 'examples');
+
+export const CREDENTIAL_IDS = {
+	api: { id: 'tmMarketplaceApi', name: 'Ticket Marketplace account' },
+	callback: { id: 'tmCallbackCreds1', name: 'Ticket Marketplace callback' },
+} as const;
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	webhookId?: string;
+	credentials?: Record<string, { id: string; name: string }>;
+	onError?: string;
+	[key: string]: unknown;
+}
+
+export interface WorkflowJson {
+	id: string;
+	name: string;
+	nodes: WorkflowNode[];
+	connections: Record<string, unknown>;
+	settings?: Record<string, unknown>;
+	active?: boolean;
+	[key: string]: unknown;
+}
+
+/** The example workflow files, by role. */
+export const EXAMPLE_FILES = {
+	sheetToListings: 'sheet-to-listings.workflow.json',
+	subscribe: 'subscribe-to-sales.workflow.json',
+	saleAlert: 'sale-alert.workflow.json',
+} as const;
+
+export function loadExample(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+}
+
+export function nodeByType(workflow: WorkflowJson, type: string): WorkflowNode {
+	const node = workflow.nodes.find((candidate) => candidate.type === type);
+	if (!node) throw new Error(`workflow "${workflow.name}" has no node of type ${type}`);
+	return node;
+}
+
+/** The production path of the workflow's Webhook node (POST /webhook/<path>). */
+export function webhookPath(workflow: WorkflowJson): string {
+	const path = nodeByType(workflow, 'n8n-nodes-base.webhook').parameters.path;
+	if (typeof path !== 'string') throw new Error(`workflow "${workflow.name}" has a Webhook node without a path`);
+	return path;
+}
+
+/**
+ * A copy of a workflow under a new id, name and Webhook path, with changes applied to its nodes: tests use it
+ * for variants of the examples (e.g. Continue On Fail) without touching the files users import.
+ */
+export function variantOf(
+	workflow: WorkflowJson,
+	variant: { id: string; name: string; webhookPath: string; changeNodes?: (node: WorkflowNode) => void },
+): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
+	copy.id = variant.id;
+	copy.name = variant.name;
+	for (const node of copy.nodes) {
+		if (node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = variant.webhookPath;
+			// n8n keys production webhooks by webhookId too: a copy must not collide with the original.
+			node.webhookId = `${variant.id}-webhook`;
+		}
+		variant.changeNodes?.(node);
+	}
+	return copy;
+}
