@@ -1,0 +1,144 @@
+import {
+	NodeConnectionTypes,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { testCallbackCredential } from './callbackCredential';
+import { answerNotification } from './notificationEndpoint';
+import {
+	DEFAULT_ACCEPTED_KINDS,
+	DEFAULT_TOKEN_LIFETIME_SECONDS,
+	MAX_TOKEN_LIFETIME_SECONDS,
+	MIN_TOKEN_LIFETIME_SECONDS,
+} from './options';
+import { answerTokenRequest } from './tokenEndpoint';
+
+export class TicketMarketplaceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ticket Marketplace Trigger',
+		name: 'ticketMarketplaceTrigger',
+		icon: {
+			light: 'file:../../icons/ticketMarketplaceTrigger.svg',
+			dark: 'file:../../icons/ticketMarketplaceTrigger.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: 'Listing notifications',
+		description:
+			'Starts the workflow when the ticket marketplace sends a listing notification, such as a sale',
+		defaults: {
+			name: 'Ticket Marketplace Trigger',
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				// A literal, not CALLBACK_CREDENTIAL_TYPE: n8n's lint reads it from the source to pair it with testedBy.
+				name: 'ticketMarketplaceCallbackApi',
+				required: true,
+				testedBy: 'ticketMarketplaceCallbackApiTest',
+			},
+		],
+		webhooks: [
+			{
+				// The token endpoint: answered by the node itself, it never starts an execution.
+				name: 'setup',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'token',
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// Without it n8n 2.8 answers the literal text "firstEntryJson"; empty lets webhookResponse through.
+				responseData: '',
+				path: 'notifications',
+			},
+		],
+		properties: [
+			{
+				displayName:
+					'Setup: 1) Activate this workflow. 2) Copy the production URLs of both webhooks below: the token URL (ending in /token) and the callback URL (ending in /notifications). 3) Run the Ticket Marketplace node\'s Webhook → Subscribe operation with these two URLs and this same Ticket Marketplace Callback credential. 4) E-mail the subscription identifier it returns to the marketplace\'s API support for activation (24 to 48 hours). 5) Create listings only after activation: earlier listings never send notifications. Activating or deactivating this workflow never creates or removes a subscription.',
+				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Accepted Kinds',
+						name: 'acceptedKinds',
+						type: 'string',
+						default: DEFAULT_ACCEPTED_KINDS,
+						description:
+							'Notification kinds that start the workflow, separated by commas; empty accepts every kind. The kind is read from the eventType, event_type, notificationType, notification_type, kind, event or type field of the notification. A notification naming no kind is accepted; one naming another kind is answered 200 and starts nothing.',
+					},
+					{
+						displayName: 'Include Request Headers',
+						name: 'includeHeaders',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to output { headers, body } instead of the notification body alone. The Authorization header is never included.',
+					},
+					{
+						displayName: 'Token Lifetime (Seconds)',
+						name: 'tokenLifetime',
+						type: 'number',
+						typeOptions: {
+							minValue: MIN_TOKEN_LIFETIME_SECONDS,
+							maxValue: MAX_TOKEN_LIFETIME_SECONDS,
+							numberPrecision: 0,
+						},
+						default: DEFAULT_TOKEN_LIFETIME_SECONDS,
+						description:
+							'How long an access token issued to the marketplace stays valid. Changing the client secret revokes all tokens at once.',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		credentialTest: {
+			ticketMarketplaceCallbackApiTest: testCallbackCredential,
+		},
+	};
+
+	/**
+	 * Nothing is registered remotely on activation: the marketplace has no unsubscribe call and every subscription
+	 * needs a manual approval, so subscribing is an explicit step (the action node's Webhook → Subscribe).
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				// Reporting "exists" keeps n8n from calling create; there is nothing remote to look up.
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				// Subscriptions are created on purpose with Webhook → Subscribe, never by activation.
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				// No unsubscribe call exists; the subscription outlives deactivation and keeps the same URLs.
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getWebhookName() === 'setup') return await answerTokenRequest.call(this);
+		return await answerNotification.call(this);
+	}
+}

@@ -1,0 +1,30 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+/** Shown in WWW-Authenticate challenges of both endpoints. */
+export const REALM = 'Ticket Marketplace Trigger';
+
+/**
+ * Answers the HTTP request directly and tells n8n not to answer it again. Without workflowData in the result, n8n
+ * starts no execution, which is what token requests and refusals need. Only plain Node response methods are used,
+ * so the same code runs under n8n's Express response and under a bare http.ServerResponse.
+ */
+export function answerJson(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+	headers: Record<string, string> = {},
+): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+	response.end(JSON.stringify(body));
+	return { noWebhookResponse: true };
+}
+
+/** Returns the media type of a Content-Type header without parameters, lower-cased. */
+export function mediaType(contentType: string | undefined): string {
+	return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export function isPlainObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,92 @@
+import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { verifyAccessToken } from './accessToken';
+import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from './callbackCredential';
+import { REALM, answerJson, isPlainObject, mediaType } from './httpAnswer';
+import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
+
+/**
+ * Where a notification may name its kind. The payload shape is not documented, so only top-level strings count;
+ * `event` is often an object (the live event itself) and is then ignored.
+ */
+const KIND_FIELDS = ['eventType', 'event_type', 'notificationType', 'notification_type', 'kind', 'event', 'type'];
+
+/** Headers never copied into the item: they carry the access token. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+export function readNotificationKind(body: IDataObject): string | undefined {
+	for (const field of KIND_FIELDS) {
+		const value = body[field];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	}
+	return undefined;
+}
+
+/** undefined when no Bearer credentials were presented at all (RFC 6750 3.1: then no error code). */
+function readBearerToken(authorization: string | undefined): string | undefined {
+	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
+	if (match === null) return undefined;
+	return (match[1] ?? '').trim();
+}
+
+function headersWithoutSecrets(headers: IDataObject): IDataObject {
+	const copy: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (!SECRET_HEADERS.has(name.toLowerCase())) copy[name] = value;
+	}
+	return copy;
+}
+
+/** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
+export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const headers = this.getHeaderData();
+	const token = readBearerToken(headers.authorization);
+	if (token === undefined) {
+		return answerJson(
+			this,
+			401,
+			{ message: 'A Bearer access token from the token endpoint is required' },
+			{ 'WWW-Authenticate': `Bearer realm="${REALM}"` },
+		);
+	}
+
+	const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE));
+	if (typeof client === 'string') return answerJson(this, 500, { message: client });
+
+	const check = verifyAccessToken(
+		token,
+		{ audience: readAudience(this), clientId: client.clientId, clientSecret: client.clientSecret },
+		nowInSeconds(),
+	);
+	if (!check.valid) {
+		const description = check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
+		return answerJson(
+			this,
+			401,
+			{ error: 'invalid_token', error_description: description },
+			{ 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"` },
+		);
+	}
+
+	// n8n parses only application/json bodies as JSON; a form body would also arrive here as an object.
+	const body: unknown = this.getBodyData();
+	if (mediaType(headers['content-type']) !== 'application/json' || !isPlainObject(body)) {
+		return answerJson(this, 400, { message: 'The notification body must be a JSON object' });
+	}
+
+	const acceptedKinds = readAcceptedKinds(this);
+	const kind = readNotificationKind(body);
+	if (acceptedKinds.length > 0 && kind !== undefined && !acceptedKinds.includes(kind)) {
+		// Answered 200 so the marketplace does not retry a notification we chose to skip.
+		return answerJson(this, 200, {
+			received: true,
+			started: false,
+			message: `Kind ${kind} is not among this trigger's accepted kinds`,
+		});
+	}
+
+	const json: IDataObject = readIncludeHeaders(this)
+		? { headers: headersWithoutSecrets(headers as IDataObject), body }
+		: body;
+	return { workflowData: [[{ json }]], webhookResponse: { received: true } };
+}

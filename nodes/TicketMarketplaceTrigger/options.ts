@@ -1,0 +1,51 @@
+import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
+
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+export const MIN_TOKEN_LIFETIME_SECONDS = 60;
+export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
+export const DEFAULT_ACCEPTED_KINDS = 'listing_sale';
+
+export function readTokenLifetime(context: IWebhookFunctions): number {
+	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
+	if (
+		typeof value !== 'number' ||
+		!Number.isInteger(value) ||
+		value < MIN_TOKEN_LIFETIME_SECONDS ||
+		value > MAX_TOKEN_LIFETIME_SECONDS
+	) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Token Lifetime must be a whole number of seconds from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}`,
+		);
+	}
+	return value;
+}
+
+/** The subscription kinds to start executions for; an empty list accepts every kind. */
+export function readAcceptedKinds(context: IWebhookFunctions): string[] {
+	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
+	if (typeof value !== 'string') {
+		throw new NodeOperationError(context.getNode(), 'Accepted Kinds must be text: kinds separated by commas');
+	}
+	return value
+		.split(',')
+		.map((kind) => kind.trim())
+		.filter((kind) => kind !== '');
+}
+
+export function readIncludeHeaders(context: IWebhookFunctions): boolean {
+	return context.getNodeParameter('options.includeHeaders', false) === true;
+}
+
+/**
+ * What the token is bound to: the node's webhook id, which is also in both URLs. A node without one is served at
+ * `<workflowId>/<node name>/...`, so that pair stands in for it.
+ */
+export function readAudience(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
+}
+
+export function nowInSeconds(): number {
+	return Math.floor(Date.now() / 1000);
+}

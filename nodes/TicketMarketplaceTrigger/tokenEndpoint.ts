@@ -1,0 +1,154 @@
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { issueAccessToken } from './accessToken';
+import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from './callbackCredential';
+import { REALM, answerJson, isPlainObject } from './httpAnswer';
+import { nowInSeconds, readAudience, readTokenLifetime } from './options';
+
+/** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
+type TokenParameters = Partial<Record<(typeof TOKEN_PARAMETERS)[number], string>>;
+
+interface PresentedClient {
+	/** The raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
+	ids: string[];
+	secrets: string[];
+}
+
+class TokenRequestError {
+	constructor(
+		readonly status: 400 | 401,
+		readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type',
+		readonly description: string,
+	) {}
+}
+
+function invalidRequest(description: string): TokenRequestError {
+	return new TokenRequestError(400, 'invalid_request', description);
+}
+
+function invalidClient(description: string): TokenRequestError {
+	return new TokenRequestError(401, 'invalid_client', description);
+}
+
+/**
+ * The known token parameters of a parsed body or query (form values are strings, repeated ones arrays; JSON
+ * values may be anything). Unknown parameters are ignored, as RFC 6749 3.2 asks.
+ */
+function readTokenParameters(source: unknown, where: string): TokenParameters {
+	if (source === undefined || source === null || source === '') return {};
+	if (!isPlainObject(source)) {
+		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
+	}
+	const parameters: TokenParameters = {};
+	for (const name of TOKEN_PARAMETERS) {
+		const value = source[name];
+		if (value === undefined) continue;
+		if (Array.isArray(value)) throw invalidRequest(`The parameter ${name} is repeated`);
+		if (typeof value !== 'string') throw invalidRequest(`The parameter ${name} must be a string`);
+		parameters[name] = value;
+	}
+	return parameters;
+}
+
+function formDecode(text: string): string | undefined {
+	try {
+		return decodeURIComponent(text.replace(/\+/g, ' '));
+	} catch {
+		return undefined;
+	}
+}
+
+function readings(text: string): string[] {
+	const decoded = formDecode(text);
+	return decoded === undefined || decoded === text ? [text] : [text, decoded];
+}
+
+/** undefined when there is no Authorization header; the presented client for a well-formed Basic header. */
+function readBasicClient(authorization: string | undefined): PresentedClient | undefined {
+	if (authorization === undefined || authorization.trim() === '') return undefined;
+	const match = /^basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i.exec(authorization.trim());
+	if (match === null) throw invalidClient('The Authorization header must use the Basic scheme');
+	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+	const colon = decoded.indexOf(':');
+	if (colon < 0) throw invalidClient('The Basic credentials must be client_id:client_secret');
+	return { ids: readings(decoded.slice(0, colon)), secrets: readings(decoded.slice(colon + 1)) };
+}
+
+function matchesAny(presented: string[], expected: string): boolean {
+	// Every reading is compared, so the time taken does not depend on which one matched.
+	return presented.map((text) => constantTimeEqual(text, expected)).includes(true);
+}
+
+function readGrantType(body: TokenParameters, query: TokenParameters): string {
+	// RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query, so its client
+	// may do the same here.
+	if (body.grant_type !== undefined && query.grant_type !== undefined && body.grant_type !== query.grant_type) {
+		throw invalidRequest('grant_type differs between the body and the URL');
+	}
+	const grantType = body.grant_type ?? query.grant_type;
+	if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
+	return grantType;
+}
+
+/** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
+export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	try {
+		const body = readTokenParameters(this.getBodyData(), 'body');
+		const query = readTokenParameters(this.getQueryData(), 'URL query');
+		if (query.client_id !== undefined || query.client_secret !== undefined) {
+			throw invalidRequest('Client credentials must not be sent in the URL');
+		}
+		const basicClient = readBasicClient(this.getHeaderData().authorization);
+		if (basicClient !== undefined && (body.client_id !== undefined || body.client_secret !== undefined)) {
+			throw invalidRequest('Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both');
+		}
+		const grantType = readGrantType(body, query);
+
+		const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE));
+		if (typeof client === 'string') {
+			return answerJson(this, 500, { error: 'server_error', error_description: client }, NO_STORE);
+		}
+		const presented: PresentedClient | undefined =
+			basicClient ??
+			(body.client_id !== undefined && body.client_secret !== undefined
+				? { ids: [body.client_id], secrets: [body.client_secret] }
+				: undefined);
+		if (presented === undefined) throw invalidClient('Client authentication is required');
+		const idMatches = matchesAny(presented.ids, client.clientId);
+		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
+		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
+
+		if (grantType !== 'client_credentials') {
+			throw new TokenRequestError(400, 'unsupported_grant_type', 'Only client_credentials is supported');
+		}
+
+		const lifetimeSeconds = readTokenLifetime(this);
+		const accessToken = issueAccessToken(
+			{ audience: readAudience(this), clientId: client.clientId, clientSecret: client.clientSecret },
+			lifetimeSeconds,
+			nowInSeconds(),
+		);
+		const tokenResponse: IDataObject = {
+			access_token: accessToken,
+			token_type: 'Bearer',
+			expires_in: lifetimeSeconds,
+		};
+		return answerJson(this, 200, tokenResponse, NO_STORE);
+	} catch (error) {
+		if (!(error instanceof TokenRequestError)) {
+			throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+		}
+		const headers: Record<string, string> =
+			error.status === 401 ? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` } : NO_STORE;
+		return answerJson(this, error.status, { error: error.error, error_description: error.description }, headers);
+	}
+}
