@@ -1,0 +1,51 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as listing from './actions/listing/Listing.resource';
+import { router } from './actions/router';
+import * as webhook from './actions/webhook/Webhook.resource';
+
+export class TicketMarketplace implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Ticket Marketplace',
+		name: 'ticketMarketplace',
+		icon: { light: 'file:../../icons/ticketMarketplace.svg', dark: 'file:../../icons/ticketMarketplace.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Create ticket listings and subscribe sale webhooks on a ticket marketplace Partner API',
+		defaults: { name: 'Ticket Marketplace' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'ticketMarketplaceApi', required: true },
+			{
+				name: 'ticketMarketplaceCallbackApi',
+				required: true,
+				displayOptions: {
+					show: { resource: ['webhook'], operation: ['subscribe'], clientCredentialsSource: ['credential'] },
+				},
+			},
+		],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Listing', value: 'listing', description: 'Ticket listings for an event' },
+					{ name: 'Webhook', value: 'webhook', description: 'Sale notification subscriptions' },
+				],
+				default: 'listing',
+			},
+			...listing.description,
+			...webhook.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

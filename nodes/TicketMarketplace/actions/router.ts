@@ -1,0 +1,23 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as listing from './listing/Listing.resource';
+import * as webhook from './webhook/Webhook.resource';
+
+type Operation = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+
+const operations: Record<string, Record<string, Operation>> = {
+	listing: { create: listing.create.execute },
+	webhook: { subscribe: webhook.subscribe.execute },
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = operations[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	return [await run.call(this, items)];
+}

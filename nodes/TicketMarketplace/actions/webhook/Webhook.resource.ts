@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as subscribe from './subscribe.operation';
+
+export { subscribe };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhook'] } },
+		options: [
+			{
+				name: 'Subscribe',
+				value: 'subscribe',
+				description: 'Subscribe a callback address to sale notifications; activation then goes through API support',
+				action: 'Subscribe a webhook',
+			},
+		],
+		default: 'subscribe',
+	},
+	...subscribe.description,
+];

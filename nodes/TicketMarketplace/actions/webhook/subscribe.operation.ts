@@ -1,0 +1,253 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { asNodeError } from '../../helpers/errors';
+import { findSubscriptionId } from '../../helpers/subscriptionId';
+import { formatIssues } from '../../schemas/listing';
+import { apiRequest, redactSecrets } from '../../transport';
+
+export const WEBHOOK_PATH = '/partners/webhooks/v3';
+export const CALLBACK_CREDENTIAL_NAME = 'ticketMarketplaceCallbackApi';
+
+export const NEXT_STEP_WITH_ID = (id: string) =>
+	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
+export const NEXT_STEP_WITHOUT_ID =
+	"No subscription identifier was recognised in the response (looked for subscriptionId, webhookId, id, uuid and the same names under data, subscription, webhook and result). Find the identifier in the response below, e-mail it to the marketplace's API support team for final activation (24 to 48 hours), and create no listings until support confirms that the webhook is active.";
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Webhook activation takes several steps. (1) Where the marketplace asks for it, e-mail API support that you intend to use webhooks and wait for their confirmation (up to 24 hours). (2) Run this operation: it returns a subscription identifier. (3) E-mail that identifier to API support for final activation (24 to 48 hours). Create no listings before activation is confirmed: listings created earlier never send sale notifications.',
+		name: 'activationNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Callback URL',
+		name: 'callbackUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…/notification',
+		description: 'Address that receives the notifications: the notification URL of the Ticket Marketplace Trigger node',
+	},
+	{
+		displayName: 'Token Endpoint URL',
+		name: 'callbackAuthUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook/…/token',
+		description:
+			'Your OAuth 2.0 token address that the marketplace calls before each notification (callback.auth.tokenEndPoint): the token URL of the Ticket Marketplace Trigger node',
+	},
+	{
+		displayName: 'Client Credentials From',
+		name: 'clientCredentialsSource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'credential',
+		options: [
+			{
+				name: 'Callback Credential',
+				value: 'credential',
+				description: 'Use the client ID and secret of the Ticket Marketplace Callback API credential, the same one the trigger checks against',
+			},
+			{
+				name: 'Fields Below',
+				value: 'fields',
+				description: 'Type the client ID and secret in this node',
+			},
+		],
+		description: 'Where the client ID and secret that the marketplace presents to your token endpoint come from',
+	},
+	{
+		displayName: 'Client ID',
+		name: 'clientId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: { clientCredentialsSource: ['fields'] } },
+		description: 'Client identifier the marketplace presents to your token endpoint (oauthRequest.clientId)',
+	},
+	{
+		displayName: 'Client Secret',
+		name: 'clientSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		displayOptions: { show: { clientCredentialsSource: ['fields'] } },
+		description: 'Client secret the marketplace presents to your token endpoint (oauthRequest.clientSecret). Never written to the output.',
+	},
+	{
+		displayName: 'Subscription Kinds',
+		name: 'subscriptionKinds',
+		type: 'string',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Kind' },
+		default: ['listing_sale'],
+		description:
+			'Listing event kinds to subscribe to (subscription.listing). "listing_sale" is the kind the API documents; other kinds are sent as typed.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Auth Type',
+				name: 'authType',
+				type: 'string',
+				default: 'oauth',
+				description: 'How the marketplace authenticates to your callback (callback.auth.authType); "oauth" is the documented value',
+			},
+			{
+				displayName: 'Grant Type',
+				name: 'grantType',
+				type: 'string',
+				default: 'client_credentials',
+				description: 'OAuth grant the marketplace uses at your token endpoint (oauthRequest.grantType); "client_credentials" is the documented value',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['subscribe'] } },
+	properties,
+);
+
+const httpUrl = z
+	.string({ required_error: 'is required', invalid_type_error: 'must be a URL' })
+	.trim()
+	.min(1, 'is required')
+	.url('must be an absolute URL such as https://n8n.example.com/webhook/…')
+	.refine((url) => /^https?:\/\//i.test(url), 'must start with https:// or http://');
+const requiredText = z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'is required');
+
+const subscriptionSchema = z.object({
+	callback: z.object({
+		url: httpUrl,
+		auth: z.object({
+			authType: requiredText,
+			tokenEndPoint: httpUrl,
+			oauthRequest: z.object({ clientId: requiredText, clientSecret: requiredText, grantType: requiredText }),
+		}),
+	}),
+	subscription: z.object({ listing: z.array(requiredText).min(1, 'needs at least one kind, such as listing_sale') }),
+});
+
+function kindsFrom(value: unknown): string[] {
+	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	return entries.map((entry) => (typeof entry === 'string' ? entry.trim() : String(entry))).filter(Boolean);
+}
+
+async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
+	const source = this.getNodeParameter('clientCredentialsSource', itemIndex, 'credential') as string;
+	if (source === 'fields') {
+		return {
+			clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
+			clientSecret: this.getNodeParameter('clientSecret', itemIndex, '') as string,
+		};
+	}
+	const credentials = await this.getCredentials(CALLBACK_CREDENTIAL_NAME, itemIndex);
+	return { clientId: credentials.clientId as string, clientSecret: credentials.clientSecret as string };
+}
+
+type Subscription = z.output<typeof subscriptionSchema>;
+
+/** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
+async function prepareSubscription(this: IExecuteFunctions, itemIndex: number): Promise<Subscription> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const client = await readClientCredentials.call(this, itemIndex);
+	const draft = {
+		callback: {
+			url: this.getNodeParameter('callbackUrl', itemIndex, ''),
+			auth: {
+				authType: options.authType ?? 'oauth',
+				tokenEndPoint: this.getNodeParameter('callbackAuthUrl', itemIndex, ''),
+				oauthRequest: {
+					clientId: client.clientId,
+					clientSecret: client.clientSecret,
+					grantType: options.grantType ?? 'client_credentials',
+				},
+			},
+		},
+		subscription: { listing: kindsFrom(this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])) },
+	};
+	const parsed = subscriptionSchema.safeParse(draft);
+	if (!parsed.success) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the subscription is invalid; nothing was sent`, {
+			description: formatIssues(parsed.error).join('\n'),
+			itemIndex,
+		});
+	}
+	return parsed.data;
+}
+
+async function sendSubscription(
+	this: IExecuteFunctions,
+	subscription: Subscription,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const secrets = [subscription.callback.auth.oauthRequest.clientSecret];
+	const response = redactSecrets(
+		await apiRequest.call(this, {
+			method: 'POST',
+			path: WEBHOOK_PATH,
+			body: subscription as unknown as IDataObject,
+			itemIndex,
+			secrets,
+		}),
+		secrets,
+	);
+	const found = findSubscriptionId(response);
+	return {
+		subscriptionId: found?.value ?? null,
+		subscriptionIdField: found?.field ?? null,
+		...(found ? {} : { message: 'No subscription identifier was recognised in the response' }),
+		nextStep: found ? NEXT_STEP_WITH_ID(found.value) : NEXT_STEP_WITHOUT_ID,
+		response: (response ?? null) as IDataObject['response'],
+	};
+}
+
+function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+	const failure = error as { message?: string; description?: string | null };
+	return {
+		json: { error: failure.message ?? String(error), description: failure.description ?? null },
+		pairedItem: { item: itemIndex },
+	};
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const continueOnFail = this.continueOnFail();
+	// Every item is checked before the first subscription is sent.
+	const prepared: Array<Subscription | { failure: unknown }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			prepared.push(await prepareSubscription.call(this, itemIndex));
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
+			prepared.push({ failure: error });
+		}
+	}
+	const results: INodeExecutionData[] = [];
+	// Sequential on purpose: each subscription needs its own activation e-mail, and there are only ever a few.
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const entry = prepared[itemIndex];
+		if ('failure' in entry) {
+			results.push(errorItem(entry.failure, itemIndex));
+			continue;
+		}
+		try {
+			results.push({ json: await sendSubscription.call(this, entry, itemIndex), pairedItem: { item: itemIndex } });
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
+			results.push(errorItem(error, itemIndex));
+		}
+	}
+	return results;
+}

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+
+/**
+ * Sheets hand numbers over as text. Only plain decimal text is a number here: "12" and "12.5" are, while
+ * "12abc", "1e3", "0x10" and "" are not (a sheet never writes exponents on purpose, so "1e3" is more likely a
+ * mangled id than a thousand).
+ */
+const INTEGER_TEXT = /^-?\d+$/;
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+function describe(value: unknown): string {
+	if (value === undefined || value === null) return 'nothing';
+	if (typeof value === 'string') return `"${value}"`;
+	return JSON.stringify(value) ?? String(value);
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+export const positiveId = z.unknown().transform((value, ctx) => {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
+	if (!Number.isSafeInteger(parsed) || parsed < 1) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: isEmpty(value)
+				? 'is required (a whole number such as 123456)'
+				: `must be a whole number greater than 0 (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	return parsed;
+});
+
+const integerCode = z.unknown().transform((value, ctx) => {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
+	if (!Number.isSafeInteger(parsed)) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a whole number (got ${describe(value)})` });
+		return z.NEVER;
+	}
+	return parsed;
+});
+
+const positiveAmount = z.unknown().transform((value, ctx) => {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const parsed =
+		typeof value === 'number' ? value : text !== undefined && DECIMAL_TEXT.test(text) ? Number(text) : Number.NaN;
+	if (!Number.isFinite(parsed) || parsed <= 0) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be a finite number greater than 0, such as 49.90 (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	return parsed;
+});
+
+/** ISO 4217 codes are three letters; lower case from a sheet is accepted and sent upper case. */
+const currencyCode = z.unknown().transform((value, ctx) => {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (!/^[A-Za-z]{3}$/.test(text)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be a three-letter currency code such as EUR (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	return text.toUpperCase();
+});
+
+const languageTag = z.unknown().transform((value, ctx) => {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (!LANGUAGE_TAG.test(text)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be a language tag such as en-US (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	return text;
+});
+
+/** Labels and ids: numbers from a sheet become text; blank counts as absent. */
+const optionalLabel = z.unknown().transform((value, ctx) => {
+	if (isEmpty(value)) return undefined;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'string') return value.trim();
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be text (got ${describe(value)})` });
+	return z.NEVER;
+});
+
+const requiredLabel = (example: string) =>
+	optionalLabel.transform((value, ctx) => {
+		if (value === undefined) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `is required (text such as ${example})` });
+			return z.NEVER;
+		}
+		return value;
+	});
+
+const sheetBoolean = z.unknown().transform((value, ctx) => {
+	if (isEmpty(value)) return false;
+	if (typeof value === 'boolean') return value;
+	const text = String(value).trim().toLowerCase();
+	if (text === 'true' || text === '1') return true;
+	if (text === 'false' || text === '0') return false;
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got ${describe(value)})` });
+	return z.NEVER;
+});
+
+/** The spec shows one value of each enumeration and not the whole list: any non-empty text is accepted. */
+const openEnumValue = (fallback: string) =>
+	optionalLabel.transform((value) => value ?? fallback);
+
+const stockTypeList = z.unknown().transform((value, ctx) => {
+	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const cleaned = entries
+		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+		.filter((entry) => !isEmpty(entry));
+	if (cleaned.length === 0 || cleaned.some((entry) => typeof entry !== 'string')) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be one or more stock types such as PDF (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	return cleaned as string[];
+});
+
+export const productSchema = z
+	.object({
+		externalId: requiredLabel('"7001-A-12"'),
+		row: optionalLabel,
+		seat: optionalLabel,
+		productType: openEnumValue('TICKET'),
+		ga: sheetBoolean,
+	})
+	.superRefine((product, ctx) => {
+		if (product.ga) return;
+		for (const field of ['row', 'seat'] as const) {
+			if (product[field] === undefined) {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: 'is required when ga is false' });
+			}
+		}
+	});
+
+/** Products typed as JSON are checked for unknown keys: a typo such as "Seat" would otherwise drop data silently. */
+export const jsonProductSchema = z
+	.object({
+		externalId: z.unknown(),
+		row: z.unknown(),
+		seat: z.unknown(),
+		productType: z.unknown(),
+		ga: z.unknown(),
+	})
+	.strict()
+	.pipe(productSchema);
+
+export const listingLevelSchema = z.object({
+	eventId: positiveId,
+	pricePerProduct: z.object({ amount: positiveAmount, currency: currencyCode }),
+	externalListingId: positiveId,
+	stockType: stockTypeList,
+	paymentType: integerCode,
+	acceptLanguage: languageTag,
+});
+
+export type ListingLevel = z.output<typeof listingLevelSchema>;
+export type Product = z.output<typeof productSchema>;
+
+export const seatRangeSchema = z
+	.object({
+		row: requiredLabel('"A"'),
+		firstSeat: integerCode,
+		lastSeat: integerCode,
+		externalIdPattern: requiredLabel('"{listing}-{row}-{seat}"'),
+		productType: openEnumValue('TICKET'),
+	})
+	.superRefine((range, ctx) => {
+		if (range.lastSeat < range.firstSeat) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['lastSeat'],
+				message: `must not be below firstSeat (${range.firstSeat})`,
+			});
+		} else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['lastSeat'],
+				message: `gives more than ${MAX_SEATS_PER_RANGE} seats; split the range`,
+			});
+		}
+		const placeholders: string[] = range.externalIdPattern.match(/\{[^{}]*\}/g) ?? [];
+		const unknown = placeholders.filter((placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder));
+		if (unknown.length) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['externalIdPattern'],
+				message: `has unknown placeholder ${unknown.join(', ')}; use ${SEAT_PATTERN_PLACEHOLDERS.join(', ')}`,
+			});
+		}
+		if (!placeholders.includes('{seat}')) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['externalIdPattern'],
+				message: 'must contain {seat} so that every product gets its own id',
+			});
+		}
+	});
+
+export type SeatRange = z.output<typeof seatRangeSchema>;
+
+export const MAX_SEATS_PER_RANGE = 1000;
+export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
+
+/** Turns zod issues into `products[2].seat is required when ga is false`. */
+export function formatIssues(error: z.ZodError, prefix: Array<string | number> = []): string[] {
+	return error.issues.map((issue) => {
+		const path = formatPath([...prefix, ...issue.path]);
+		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
+			return `${path ? `${path}: ` : ''}unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are externalId, row, seat, productType, ga`;
+		}
+		if (issue.code === z.ZodIssueCode.invalid_type) {
+			return `${path} must be ${issue.expected} (got ${issue.received})`;
+		}
+		return path ? `${path} ${issue.message}` : issue.message;
+	});
+}
+
+export function formatPath(path: Array<string | number>): string {
+	return path.reduce<string>((text, segment) => {
+		if (typeof segment === 'number') return `${text}[${segment}]`;
+		return text ? `${text}.${segment}` : segment;
+	}, '');
+}

@@ -1,0 +1,242 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
+
+/** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
+export const RETRY_POLICY = {
+	maxRateLimitRetries: 4,
+	maxConnectionRetries: 3,
+	baseBackoffMs: 1000,
+	maxWaitMs: 60_000,
+};
+
+/** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
+const CONNECTION_FAILED_BEFORE_SEND = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+]);
+
+export interface ApiRequestOptions {
+	method: IHttpRequestMethods;
+	path: string;
+	body?: IDataObject;
+	headers?: Record<string, string>;
+	itemIndex: number;
+	/** Values that must never reach an error (e.g. a client secret the API might echo back). */
+	secrets?: string[];
+}
+
+interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
+	message: string;
+}
+
+/** The base URL is the only thing read from the credential here; auth itself is left to n8n. */
+async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
+	const credentials = await this.getCredentials(CREDENTIAL_NAME);
+	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+}
+
+/**
+ * n8n's httpRequestWithAuthentication wraps the axios error into a NodeApiError whose `cause` is that error;
+ * tests may hand the axios error itself. Walk the cause chain to the first object that looks like it.
+ */
+function describeFailure(error: unknown): HttpFailure {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const candidate = current as {
+			response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+			code?: unknown;
+			isAxiosError?: boolean;
+			cause?: unknown;
+			message?: unknown;
+		};
+		if (candidate.response || candidate.isAxiosError) {
+			return {
+				status: candidate.response?.status,
+				headers: candidate.response?.headers ?? {},
+				body: candidate.response?.data,
+				code: typeof candidate.code === 'string' ? candidate.code : undefined,
+				message: typeof candidate.message === 'string' ? candidate.message : '',
+			};
+		}
+		current = candidate.cause;
+	}
+	const fallback = error as { code?: unknown; message?: unknown; httpCode?: unknown } | undefined;
+	const httpCode = Number(fallback?.httpCode);
+	return {
+		status: Number.isInteger(httpCode) && httpCode > 0 ? httpCode : undefined,
+		headers: {},
+		code: typeof fallback?.code === 'string' ? fallback.code : undefined,
+		message: typeof fallback?.message === 'string' ? fallback.message : String(error),
+	};
+}
+
+/** The API's error body shape is not documented: look in the usual places, and never fail while looking. */
+export function extractApiMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
+	if (!body || typeof body !== 'object') return undefined;
+	if (Array.isArray(body)) {
+		const parts = body.map((entry) => extractApiMessage(entry)).filter((part): part is string => !!part);
+		return parts.length ? parts.join('; ') : undefined;
+	}
+	const record = body as Record<string, unknown>;
+	for (const key of ['message', 'error_description', 'errorMessage', 'detail', 'title', 'description']) {
+		const value = record[key];
+		if (typeof value === 'string' && value.trim()) return value.trim();
+	}
+	for (const key of ['error', 'errors', 'fault']) {
+		const nested = extractApiMessage(record[key]);
+		if (nested) return nested;
+	}
+	return undefined;
+}
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
+export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
+	const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value.trim() : undefined;
+	if (text === undefined || text === '') return undefined;
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	const dateMs = Date.parse(text);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, dateMs - nowMs);
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): unknown {
+	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+	return key === undefined ? undefined : headers[key];
+}
+
+export function redactSecrets<T>(value: T, secrets: string[] | undefined): T {
+	const active = (secrets ?? []).filter((secret) => secret.length > 0);
+	if (!active.length) return value;
+	const walk = (node: unknown): unknown => {
+		if (typeof node === 'string') {
+			return active.reduce((text, secret) => text.split(secret).join('[redacted]'), node);
+		}
+		if (Array.isArray(node)) return node.map(walk);
+		if (node && typeof node === 'object') {
+			return Object.fromEntries(Object.entries(node).map(([key, entry]) => [key, walk(entry)]));
+		}
+		return node;
+	};
+	return walk(value) as T;
+}
+
+function backoffMs(retryNumber: number): number {
+	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
+}
+
+/**
+ * The one request path to the Partner API. Auth (token exchange, Bearer header, one renewal after a 401) is n8n's
+ * job through httpRequestWithAuthentication. Only failures that provably created nothing are retried.
+ */
+export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOptions): Promise<unknown> {
+	const baseUrl = await getBaseUrl.call(this);
+	const { method, path, body, headers, itemIndex, secrets } = options;
+	let rateLimitRetries = 0;
+	let connectionRetries = 0;
+
+	for (;;) {
+		const request: IHttpRequestOptions = {
+			method,
+			url: `${baseUrl}${path}`,
+			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers },
+			body,
+			json: true,
+		};
+		try {
+			return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, request);
+		} catch (error) {
+			const failure = describeFailure(error);
+
+			if (failure.status === 429 && rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
+				const asked = parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now());
+				await sleep(Math.min(asked ?? backoffMs(rateLimitRetries), RETRY_POLICY.maxWaitMs));
+				rateLimitRetries++;
+				continue;
+			}
+			if (
+				failure.status === undefined &&
+				failure.code !== undefined &&
+				CONNECTION_FAILED_BEFORE_SEND.has(failure.code) &&
+				connectionRetries < RETRY_POLICY.maxConnectionRetries
+			) {
+				await sleep(backoffMs(connectionRetries));
+				connectionRetries++;
+				continue;
+			}
+			throw toNodeApiError.call(this, failure, { method, path, itemIndex, secrets, rateLimitRetries, connectionRetries });
+		}
+	}
+}
+
+function toNodeApiError(
+	this: IExecuteFunctions,
+	failure: HttpFailure,
+	context: {
+		method: string;
+		path: string;
+		itemIndex: number;
+		secrets?: string[];
+		rateLimitRetries: number;
+		connectionRetries: number;
+	},
+): NodeApiError {
+	const apiMessage = redactSecrets(extractApiMessage(failure.body), context.secrets);
+	const safeBody = redactSecrets(failure.body, context.secrets);
+	const mayHaveReachedServer =
+		context.method !== 'GET' &&
+		(failure.status === undefined ? !CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') : failure.status >= 500);
+	const target = `${context.method} ${context.path}`;
+
+	let message: string;
+	const details: string[] = [];
+	if (failure.status === 429) {
+		message = `The Partner API kept answering 429 (too many requests) after ${context.rateLimitRetries} retries`;
+		details.push('Lower the Concurrency option or run the workflow later. Nothing was created by these attempts.');
+	} else if (failure.status !== undefined) {
+		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
+		if (failure.status === 401 || failure.status === 403) {
+			details.push(
+				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
+			);
+		}
+	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
+		message = `Could not connect to the Partner API for ${target} after ${context.connectionRetries} retries`;
+		details.push('Check the Base URL of the credential. Nothing was sent.');
+	} else {
+		message = `The connection failed during ${target} before an answer arrived`;
+	}
+	if (mayHaveReachedServer) {
+		details.push(
+			'The request may have reached the server: the item may or may not have been created; check before re-running. It was not retried, so nothing was created twice.',
+		);
+	}
+	if (failure.code) details.push(`Network error code: ${failure.code}.`);
+
+	return new NodeApiError(
+		this.getNode(),
+		{ httpCode: failure.status ?? null, body: (safeBody ?? null) as JsonObject } as JsonObject,
+		{
+			message,
+			description: details.join(' ') || apiMessage,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+			itemIndex: context.itemIndex,
+		},
+	);
+}
