@@ -1,0 +1,85 @@
+/**
+ * A small client for a sandbox running in another process (the CLI subcommands, the real-n8n harness, the demo):
+ * the same admin operations as the in-process `Sandbox`, over its `/__sandbox/` HTTP API.
+ */
+import type { Delivery, DeliverySettings } from './delivery';
+import type { FaultRule, FaultRuleInput } from './faults';
+import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './server';
+
+export interface RemoteSellResult {
+	sale: Sale;
+	deliveries: Delivery[];
+	/** False when the sandbox stopped waiting (bounded) before every delivery finished. */
+	complete: boolean;
+}
+
+export class SandboxAdminError extends Error {
+	constructor(
+		readonly status: number,
+		readonly body: unknown,
+	) {
+		const message = typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : '';
+		super(`Sandbox admin call failed with ${status}${message ? `: ${message}` : ''}`);
+	}
+}
+
+export class SandboxAdminClient {
+	readonly url: string;
+
+	constructor(
+		url: string,
+		private readonly timeoutMs = 90_000,
+	) {
+		this.url = url.replace(/\/+$/, '');
+	}
+
+	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}/__sandbox${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(this.timeoutMs),
+		});
+		const text = await response.text();
+		const parsed: unknown = text ? JSON.parse(text) : undefined;
+		if (!response.ok) throw new SandboxAdminError(response.status, parsed);
+		return parsed as T;
+	}
+
+	state(): Promise<SandboxState> {
+		return this.call('GET', '/state');
+	}
+
+	activateSubscription(id: string): Promise<SubscriptionView> {
+		return this.call('POST', `/subscriptions/${encodeURIComponent(id)}/activate`);
+	}
+
+	/** Sells and waits (bounded by the sandbox) for the deliveries' outcomes. */
+	sell(listingId: string, options: SellOptions = {}): Promise<RemoteSellResult> {
+		return this.call('POST', `/listings/${encodeURIComponent(listingId)}/sell`, options);
+	}
+
+	async expireTokens(selector: TokenSelector = { all: true }): Promise<number> {
+		return (await this.call<{ expired: number }>('POST', '/tokens/expire', selector)).expired;
+	}
+
+	async revokeTokens(selector: TokenSelector = { all: true }): Promise<number> {
+		return (await this.call<{ revoked: number }>('POST', '/tokens/revoke', selector)).revoked;
+	}
+
+	addFault(rule: FaultRuleInput & { seed?: number }): Promise<FaultRule> {
+		return this.call('POST', '/faults', rule);
+	}
+
+	async clearFaults(): Promise<void> {
+		await this.call('DELETE', '/faults');
+	}
+
+	configureDelivery(settings: Partial<DeliverySettings>): Promise<DeliverySettings> {
+		return this.call('POST', '/delivery', settings);
+	}
+
+	async reset(): Promise<void> {
+		await this.call('POST', '/reset');
+	}
+}

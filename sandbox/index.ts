@@ -1,0 +1,24 @@
+/** Public surface of the sandbox for tests, scripts, benchmarks and the demo. */
+export { startSandbox, SandboxError } from './server';
+export type {
+	Sandbox,
+	SandboxOptions,
+	SandboxApp,
+	SandboxAccount,
+	SandboxState,
+	SellOptions,
+	SellResult,
+	Sale,
+	ListingView,
+	SubscriptionView,
+	TokenView,
+	TokenSelector,
+	RequestLogEntry,
+} from './server';
+export { SANDBOX_DEFAULTS } from './defaults';
+export { SandboxAdminClient, SandboxAdminError } from './client';
+export type { RemoteSellResult } from './client';
+export type { Delivery, DeliveryAttempt, DeliverySettings, ClientAuthMethod } from './delivery';
+export { basicClientAuthorization } from './delivery';
+export type { FaultRule, FaultRuleInput, FaultKind, FaultEndpoint } from './faults';
+export * as choices from './choices';
