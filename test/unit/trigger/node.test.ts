@@ -1,0 +1,124 @@
+import { mock, mockDeep } from 'jest-mock-extended';
+import type { ICredentialTestFunctions, IHookFunctions } from 'n8n-workflow';
+
+import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
+import { constantTimeEqual } from '../../../nodes/TicketMarketplaceTrigger/callbackCredential';
+import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
+import { RecordingResponse } from '../../helpers/recordingResponse';
+import { runTriggerWebhook, type TriggerSetup } from '../../helpers/triggerContext';
+
+const trigger = new TicketMarketplaceTrigger();
+const { description } = trigger;
+
+describe('Ticket Marketplace Trigger description', () => {
+	it('declares the token endpoint as `setup` and the notifications as `default`, both POST, neither answering firstEntryJson', () => {
+		expect(description.webhooks).toEqual([
+			expect.objectContaining({ name: 'setup', httpMethod: 'POST', path: 'token', responseMode: 'onReceived', responseData: '' }),
+			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: 'notifications', responseMode: 'onReceived', responseData: '' }),
+		]);
+		// isFullPath would drop the webhook id from the URLs, which must stay /webhook/<webhookId>/<path>.
+		for (const webhook of description.webhooks ?? []) expect(webhook.isFullPath).toBeUndefined();
+	});
+
+	it('is a trigger without inputs and is not offered as an AI tool', () => {
+		expect(description.inputs).toEqual([]);
+		expect(description.group).toEqual(['trigger']);
+		expect(description.usableAsTool).toBeUndefined();
+	});
+
+	it('tests its callback credential with a method that exists, under the credential name the credential declares', () => {
+		const credential = new TicketMarketplaceCallbackApi();
+		expect(credential.name).toBe('ticketMarketplaceCallbackApi');
+		expect(credential.properties.map((property) => property.name)).toEqual(['notice', 'clientId', 'clientSecret']);
+		expect(credential.properties.find((property) => property.name === 'clientSecret')?.typeOptions).toEqual({ password: true });
+		const entry = description.credentials?.find((item) => item.name === credential.name);
+		expect(entry).toMatchObject({ required: true, testedBy: 'ticketMarketplaceCallbackApiTest' });
+		expect(Object.keys(trigger.methods.credentialTest)).toEqual(['ticketMarketplaceCallbackApiTest']);
+	});
+
+	it('explains the setup path in a notice', () => {
+		const notice = description.properties.find((property) => property.type === 'notice');
+		expect(notice?.displayName).toEqual(expect.stringContaining('Activate this workflow'));
+		expect(notice?.displayName).toEqual(expect.stringContaining('Webhook → Subscribe'));
+		expect(notice?.displayName).toEqual(expect.stringContaining('E-mail the subscription identifier'));
+		expect(notice?.displayName).toEqual(expect.stringContaining('Create listings only after activation'));
+	});
+});
+
+describe('Ticket Marketplace Trigger activation and deactivation', () => {
+	it('never calls the marketplace: checkExists reports true so n8n skips create, and create/delete do nothing', async () => {
+		const hooks = mockDeep<IHookFunctions>();
+		const lifecycle = trigger.webhookMethods.default;
+		await expect(lifecycle.checkExists.call(hooks)).resolves.toBe(true);
+		await expect(lifecycle.create.call(hooks)).resolves.toBe(true);
+		await expect(lifecycle.delete.call(hooks)).resolves.toBe(true);
+		expect(hooks.helpers.httpRequest).not.toHaveBeenCalled();
+		expect(hooks.helpers.httpRequestWithAuthentication).not.toHaveBeenCalled();
+		expect(hooks.getCredentials).not.toHaveBeenCalled();
+	});
+
+	it('has lifecycle methods only for `default`, so n8n runs none for the token endpoint', () => {
+		expect(Object.keys(trigger.webhookMethods)).toEqual(['default']);
+	});
+});
+
+describe('callback credential test (local, nothing remote to call)', () => {
+	const test = trigger.methods.credentialTest.ticketMarketplaceCallbackApiTest;
+	const context = mock<ICredentialTestFunctions>();
+	const decrypted = (data: Record<string, unknown>) => ({ id: '1', name: 'Callback', type: 'ticketMarketplaceCallbackApi', data } as never);
+
+	it('accepts a client id with a secret of at least 16 characters', async () => {
+		await expect(test.call(context, decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcdef' }))).resolves.toEqual({
+			status: 'OK',
+			message: expect.any(String),
+		});
+	});
+
+	it('refuses an empty client id and a short secret, without repeating the secret', async () => {
+		const noId = await test.call(context, decrypted({ clientId: '  ', clientSecret: '0123456789abcdef' }));
+		expect(noId).toEqual({ status: 'Error', message: 'The callback credential has no client ID' });
+		const shortSecret = await test.call(context, decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcde' }));
+		expect(shortSecret.status).toBe('Error');
+		expect(shortSecret.message).toContain('at least 16 characters');
+		expect(shortSecret.message).not.toContain('0123456789abcde');
+	});
+});
+
+describe('constant-time comparison', () => {
+	it('is equality on strings of any lengths', () => {
+		expect(constantTimeEqual('same secret', 'same secret')).toBe(true);
+		expect(constantTimeEqual('same secret', 'same secreT')).toBe(false);
+		expect(constantTimeEqual('short', 'a much longer value')).toBe(false);
+		expect(constantTimeEqual('', '')).toBe(true);
+	});
+});
+
+describe('token endpoint and notification endpoint together', () => {
+	const setup: TriggerSetup = {
+		credentials: { clientId: 'marketplace', clientSecret: 'a secret long enough for this' },
+		webhookId: 'webhook-a',
+	};
+
+	it('accepts a notification carrying the token the same node issued, and refuses it at another node', async () => {
+		const tokenResponse = new RecordingResponse();
+		await runTriggerWebhook(
+			setup,
+			'setup',
+			{
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: { grant_type: 'client_credentials', client_id: 'marketplace', client_secret: 'a secret long enough for this' },
+			},
+			tokenResponse,
+		);
+		const token = tokenResponse.json.access_token as string;
+		const request = { headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: { listingId: 1 } };
+
+		const here = await runTriggerWebhook(setup, 'default', request, new RecordingResponse());
+		expect(here.workflowData).toEqual([[{ json: { listingId: 1 } }]]);
+
+		const elsewhereResponse = new RecordingResponse();
+		const elsewhere = await runTriggerWebhook({ ...setup, webhookId: 'webhook-b' }, 'default', request, elsewhereResponse);
+		expect(elsewhere.workflowData).toBeUndefined();
+		expect(elsewhereResponse.status).toBe(401);
+	});
+});

@@ -1,0 +1,240 @@
+import type { IWebhookResponseData } from 'n8n-workflow';
+
+import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { RecordingResponse } from '../../helpers/recordingResponse';
+import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../helpers/triggerContext';
+
+const CLIENT_ID = 'marketplace-client';
+const CLIENT_SECRET = 'correct horse battery staple 42';
+const WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
+const setup: TriggerSetup = {
+	credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+	webhookId: WEBHOOK_ID,
+};
+const subject = { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+const SALE = { eventType: 'listing_sale', listingId: 12345, sale: { quantity: 2, price: { amount: 50.5, currency: 'EUR' } } };
+const INVALID_TOKEN_CHALLENGE = /^Bearer realm="Ticket Marketplace Trigger", error="invalid_token"/;
+
+function now(): number {
+	return Math.floor(Date.now() / 1000);
+}
+
+function validToken(): string {
+	return issueAccessToken(subject, 3600, now());
+}
+
+async function notify(
+	request: TriggerRequest,
+	triggerSetup: TriggerSetup = setup,
+): Promise<{ result: IWebhookResponseData; response: RecordingResponse }> {
+	const response = new RecordingResponse();
+	const result = await runTriggerWebhook(triggerSetup, 'default', request, response);
+	return { result, response };
+}
+
+function jsonRequest(authorization: string | undefined, body: unknown = SALE): TriggerRequest {
+	return { headers: { authorization, 'content-type': 'application/json' }, body };
+}
+
+function expectNoExecution(result: IWebhookResponseData, response: RecordingResponse): void {
+	expect(result).toEqual({ noWebhookResponse: true });
+	expect(result.workflowData).toBeUndefined();
+	expect(response.writes).toBe(1);
+}
+
+function expectInvalidToken(result: IWebhookResponseData, response: RecordingResponse, description: string): void {
+	expectNoExecution(result, response);
+	expect(response.status).toBe(401);
+	expect(response.headers['www-authenticate']).toMatch(INVALID_TOKEN_CHALLENGE);
+	expect(response.json).toEqual({ error: 'invalid_token', error_description: description });
+}
+
+describe('notification endpoint (default webhook), refusals', () => {
+	it('answers a request without Authorization with a bare Bearer challenge (RFC 6750 3.1: no error code)', async () => {
+		const { result, response } = await notify(jsonRequest(undefined));
+		expectNoExecution(result, response);
+		expect(response.status).toBe(401);
+		expect(response.headers['www-authenticate']).toBe('Bearer realm="Ticket Marketplace Trigger"');
+	});
+
+	it('treats another scheme (Basic) as no Bearer credentials', async () => {
+		const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+		const { result, response } = await notify(jsonRequest(basic));
+		expectNoExecution(result, response);
+		expect(response.status).toBe(401);
+		expect(response.headers['www-authenticate']).toBe('Bearer realm="Ticket Marketplace Trigger"');
+	});
+
+	it('refuses malformed Bearer headers with invalid_token', async () => {
+		for (const authorization of ['Bearer', 'Bearer ', 'Bearer not-a-token', 'Bearer tmt1.only-two', 'Bearer a.b.c.d']) {
+			const { result, response } = await notify(jsonRequest(authorization));
+			expectInvalidToken(result, response, 'The access token is invalid');
+		}
+	});
+
+	it('refuses a forged token (claims changed after signing) with invalid_token', async () => {
+		const [version, , signature] = validToken().split('.');
+		const forgedClaims = Buffer.from(
+			JSON.stringify({ aud: WEBHOOK_ID, cid: CLIENT_ID, iat: now(), exp: now() + 10 ** 6 }),
+		).toString('base64url');
+		const { result, response } = await notify(jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token whose signature was altered, including a non-canonical spelling of it', async () => {
+		const token = validToken();
+		const flipped = token.slice(0, -2) + (token.endsWith('A') ? 'B' : 'A') + token.slice(-1);
+		for (const altered of [flipped, `${token}=`, `${token}!`]) {
+			const { result, response } = await notify(jsonRequest(`Bearer ${altered}`));
+			expectInvalidToken(result, response, 'The access token is invalid');
+		}
+	});
+
+	it('refuses an expired token with invalid_token and says it expired', async () => {
+		const issuedTwoHoursAgo = issueAccessToken(subject, 3600, now() - 7200);
+		const { result, response } = await notify(jsonRequest(`Bearer ${issuedTwoHoursAgo}`));
+		expectInvalidToken(result, response, 'The access token expired');
+	});
+
+	it('refuses a token signed with another client secret (the secret was changed: every token is revoked)', async () => {
+		const oldSecretToken = issueAccessToken({ ...subject, clientSecret: 'the previous secret, now replaced' }, 3600, now());
+		const { result, response } = await notify(jsonRequest(`Bearer ${oldSecretToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token issued by another trigger node (other webhook id) with the same credential', async () => {
+		const otherNodeToken = issueAccessToken({ ...subject, audience: 'another-webhook-id' }, 3600, now());
+		const { result, response } = await notify(jsonRequest(`Bearer ${otherNodeToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token issued to another client id when the credential has changed its id', async () => {
+		const otherClientToken = issueAccessToken({ ...subject, clientId: 'old-client-id' }, 3600, now());
+		const { result, response } = await notify(jsonRequest(`Bearer ${otherClientToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses with 400 a body that is not a JSON object: array, scalar, null, text, form', async () => {
+		const authorization = `Bearer ${validToken()}`;
+		const cases: TriggerRequest[] = [
+			jsonRequest(authorization, [SALE]),
+			jsonRequest(authorization, 42),
+			jsonRequest(authorization, null),
+			{ headers: { authorization, 'content-type': 'application/json' }, body: undefined },
+			{ headers: { authorization, 'content-type': 'text/plain' }, body: JSON.stringify(SALE) },
+			{ headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: { eventType: 'listing_sale' } },
+			{ headers: { authorization }, body: SALE },
+		];
+		for (const request of cases) {
+			const { result, response } = await notify(request);
+			expectNoExecution(result, response);
+			expect(response.status).toBe(400);
+			expect(response.json.message).toBe('The notification body must be a JSON object');
+		}
+	});
+
+	it('answers 200 but starts nothing for a notification naming a kind that is not accepted', async () => {
+		const { result, response } = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(200);
+		expect(response.json).toMatchObject({ received: true, started: false });
+	});
+
+	it('answers 500 and starts nothing when the credential cannot be used (secret too short)', async () => {
+		const shortSecret = 'too-short';
+		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
+		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
+			...setup,
+			credentials: { clientId: CLIENT_ID, clientSecret: shortSecret },
+		});
+		expectNoExecution(result, response);
+		expect(response.status).toBe(500);
+		expect(response.text).not.toContain(shortSecret);
+	});
+});
+
+describe('notification endpoint (default webhook), accepted notifications', () => {
+	it('starts the workflow with the body unchanged as the item and answers 200 through n8n', async () => {
+		const { result, response } = await notify(jsonRequest(`Bearer ${validToken()}`));
+		expect(result).toEqual({ workflowData: [[{ json: SALE }]], webhookResponse: { received: true } });
+		// n8n writes the answer from webhookResponse; the node itself writes nothing.
+		expect(response.writes).toBe(0);
+	});
+
+	it('accepts a notification that names no kind, and one whose `event` is an object, not a kind', async () => {
+		for (const body of [{ listingId: 7 }, { event: { id: 99, name: 'Concert' }, listingId: 7 }]) {
+			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
+			expect(result.workflowData).toEqual([[{ json: body }]]);
+		}
+	});
+
+	it('reads the kind from the first of eventType, event_type, notificationType, notification_type, kind, event, type', async () => {
+		const options = { options: { acceptedKinds: 'listing_sale' } };
+		const accepted = await notify(jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }), {
+			...setup,
+			parameters: options,
+		});
+		expect(accepted.result.workflowData).toHaveLength(1);
+		const skipped = await notify(jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }), {
+			...setup,
+			parameters: options,
+		});
+		expect(skipped.result.workflowData).toBeUndefined();
+	});
+
+	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
+		const other = { eventType: 'inventory_status', listingId: 1 };
+		const all = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
+			...setup,
+			parameters: { options: { acceptedKinds: '' } },
+		});
+		expect(all.result.workflowData).toEqual([[{ json: other }]]);
+		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
+			...setup,
+			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
+		});
+		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
+	});
+
+	it('accepts a Bearer scheme written in any case and a JSON content type with a charset', async () => {
+		const { result } = await notify({
+			headers: { authorization: `bearer ${validToken()}`, 'content-type': 'application/json; charset=utf-8' },
+			body: SALE,
+		});
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+
+	it('includes request headers without Authorization when asked', async () => {
+		const token = validToken();
+		const { result } = await notify(
+			{
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/json',
+					'x-request-id': 'abc-123',
+				},
+				body: SALE,
+			},
+			{ ...setup, parameters: { options: { includeHeaders: true } } },
+		);
+		expect(result.workflowData).toEqual([
+			[{ json: { headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' }, body: SALE } }],
+		]);
+		expect(JSON.stringify(result)).not.toContain(token);
+	});
+
+	it('works for a node without a webhook id (URLs then use the workflow id and node name)', async () => {
+		const audience = 'workflow-9/Ticket Marketplace Trigger';
+		const token = issueAccessToken({ ...subject, audience }, 3600, now());
+		const response = new RecordingResponse();
+		const { createTriggerContext } = await import('../../helpers/triggerContext');
+		const context = createTriggerContext({ ...setup, workflowId: 'workflow-9' }, 'default', jsonRequest(`Bearer ${token}`), response);
+		// Drop the webhook id the helper sets, as for a node saved before n8n gave nodes one.
+		(context as unknown as { node: { webhookId?: string } }).node.webhookId = undefined;
+		const { TicketMarketplaceTrigger } = await import('../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node');
+		const result = await new TicketMarketplaceTrigger().webhook.call(context);
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+});
