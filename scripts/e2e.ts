@@ -1,0 +1,57 @@
+/**
+ * `npm run test:e2e`: installs (or reuses) the pinned n8n, builds and packs the package, starts the sandbox and
+ * n8n once with every suite workflow active, runs the jest e2e project against it, and stops everything (also on
+ * failure and Ctrl-C). The tests attach through the context file named in TM_E2E_CONTEXT; run on their own
+ * (`npx jest --selectProjects e2e`) they start the same harness themselves.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { harnessWorkflows } from '../test/e2e/workflows';
+import { startHarness } from './harness/harness';
+import { REPO_ROOT } from './harness/packageUnderTest';
+import { cleanEnv, stopAll, track } from './harness/processes';
+import { elapsed, step } from './harness/progress';
+
+async function runJest(contextFile: string): Promise<number> {
+	const jestArgs = ['--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)];
+	step(`jest ${jestArgs.join(' ')}`);
+	const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), ...jestArgs], {
+		cwd: REPO_ROOT,
+		env: cleanEnv({ TM_E2E_CONTEXT: contextFile }),
+		stdio: 'inherit',
+	});
+	// Ctrl-C reaches jest through the terminal; this covers a SIGTERM sent to the runner alone.
+	const untrack = track({ name: 'jest', stop: async () => void child.kill('SIGTERM'), stopNow: () => void child.kill('SIGKILL') });
+	const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+	untrack();
+	return code ?? (signal ? 1 : 0);
+}
+
+async function main(): Promise<number> {
+	step('e2e: preparing a real n8n with the packed package and the sandbox');
+	const harness = await startHarness({ workflows: harnessWorkflows(), keepUserFolder: process.env.TM_E2E_KEEP === '1' });
+	let exitCode = 1;
+	try {
+		const contextFile = join(harness.context.userFolder, 'e2e-context.json');
+		writeFileSync(contextFile, JSON.stringify(harness.context, null, 2));
+		step(`e2e: ready; n8n at ${harness.context.n8nUrl}, sandbox at ${harness.context.sandboxUrl}`);
+		exitCode = await runJest(contextFile);
+		if (exitCode !== 0) step(`e2e: jest failed; the n8n log was ${harness.context.n8nLogFile} (set TM_E2E_KEEP=1 to keep it)`);
+	} finally {
+		await harness.stop();
+	}
+	step(`e2e: ${exitCode === 0 ? 'PASSED' : 'FAILED'} in ${elapsed()}; nothing left running`);
+	return exitCode;
+}
+
+main().then(
+	(code) => process.exit(code),
+	async (error: unknown) => {
+		process.stderr.write(`e2e: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		await stopAll();
+		process.exit(1);
+	},
+);

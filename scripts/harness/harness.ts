@@ -1,0 +1,145 @@
+/**
+ * The whole real-n8n setup in one call: the pinned n8n (cached), the package built, packed and installed as a
+ * community package without node_modules, the sandbox, a fresh n8n user folder with credentials and workflows
+ * imported, n8n started on loopback, the owner and a public API key set up, and the workflows activated. The
+ * e2e runner, the e2e tests (when run on their own) and the demo all use it; stop() undoes all of it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { SANDBOX_DEFAULTS, startSandbox } from '../../sandbox';
+import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
+import { ensureN8nInstalled } from './n8nInstall';
+import { ensureBuilt, installPackedPackage } from './packageUnderTest';
+import { freePort, track } from './processes';
+import { step } from './progress';
+import { CREDENTIAL_IDS, type WorkflowJson } from './workflows';
+
+export interface HarnessOptions {
+	/** Workflows to import; those with `activate` true are activated after start. */
+	workflows: Array<{ workflow: WorkflowJson; activate: boolean }>;
+	/** Keep the user folder after stop (for post-mortems); removed by default. */
+	keepUserFolder?: boolean;
+}
+
+/** What a test process needs to use a running harness (written to a file for jest by the e2e runner). */
+export interface HarnessContext {
+	n8nUrl: string;
+	apiKey: string;
+	sandboxUrl: string;
+	userFolder: string;
+	/** The only folder n8n's file nodes may read (N8N_RESTRICT_FILE_ACCESS_TO). */
+	filesFolder: string;
+	packageDir: string;
+	packedFiles: string[];
+	n8nLogFile: string;
+	n8nFolder: string;
+}
+
+export interface Harness {
+	context: HarnessContext;
+	api: N8nPublicApi;
+	n8n: N8nServer;
+	stop(): Promise<void>;
+}
+
+export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
+	return [
+		{
+			id: CREDENTIAL_IDS.api.id,
+			name: CREDENTIAL_IDS.api.name,
+			type: 'ticketMarketplaceApi',
+			data: {
+				baseUrl: sandboxUrl,
+				consumerKey: SANDBOX_DEFAULTS.consumerKey,
+				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
+				password: SANDBOX_DEFAULTS.marketplaceAccount.password,
+			},
+		},
+		{
+			id: CREDENTIAL_IDS.callback.id,
+			name: CREDENTIAL_IDS.callback.name,
+			type: 'ticketMarketplaceCallbackApi',
+			// Demo values the sandbox presents to the trigger's token endpoint; not a secret of anything real.
+			data: { clientId: 'sandbox-marketplace', clientSecret: 'sandbox-callback-secret-0123456789' },
+		},
+	];
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+	const install = await ensureN8nInstalled();
+	await ensureBuilt();
+
+	const userFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-e2e-'));
+	const removeFolder = () => {
+		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
+	};
+	track({ name: `folder ${userFolder}`, stop: async () => removeFolder(), stopNow: removeFolder });
+	step(`user folder: ${userFolder}`);
+
+	const filesFolder = join(userFolder, 'files');
+	const importFolder = join(userFolder, 'import');
+	mkdirSync(filesFolder, { recursive: true });
+	mkdirSync(join(importFolder, 'workflows'), { recursive: true });
+
+	const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
+
+	const sandbox = await startSandbox({ port: 0 });
+	track({ name: 'sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
+	step(`sandbox: listening on ${sandbox.url}`);
+
+	const config: N8nConfig = {
+		install,
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		filesFolder,
+		logFile: join(userFolder, 'n8n.log'),
+	};
+
+	writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify(credentialsFor(sandbox.url)));
+	for (const { workflow } of options.workflows) {
+		writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+	}
+	step('n8n: importing credentials (first command on a fresh folder also creates the database)');
+	await n8nCli(config, ['import:credentials', `--input=${join(importFolder, 'credentials.json')}`]);
+	step(`n8n: importing ${options.workflows.length} workflow(s)`);
+	await n8nCli(config, ['import:workflow', '--separate', `--input=${join(importFolder, 'workflows')}`]);
+	// The import folder holds plain-text credential data: gone before n8n starts.
+	rmSync(importFolder, { recursive: true, force: true });
+
+	const n8n = await startN8nServer(config);
+	const apiKey = await createApiKey(n8n.baseUrl);
+	const api = new N8nPublicApi(n8n.baseUrl, apiKey);
+	step('n8n: owner set up, public API key created');
+	for (const { workflow } of options.workflows.filter((entry) => entry.activate)) {
+		await api.activate(workflow.id);
+		step(`n8n: activated "${workflow.name}" (${workflow.id})`);
+	}
+
+	const context: HarnessContext = {
+		n8nUrl: n8n.baseUrl,
+		apiKey,
+		sandboxUrl: sandbox.url,
+		userFolder,
+		filesFolder,
+		packageDir,
+		packedFiles,
+		n8nLogFile: config.logFile,
+		n8nFolder: join(userFolder, '.n8n'),
+	};
+
+	let stopping: Promise<void> | undefined;
+	const stop = () =>
+		(stopping ??= (async () => {
+			step('stopping n8n');
+			await n8n.stop();
+			step('stopping the sandbox');
+			await sandbox.stop();
+			removeFolder();
+			step(options.keepUserFolder ? `kept ${userFolder}` : 'removed the user folder');
+		})());
+	return { context, api, n8n, stop };
+}

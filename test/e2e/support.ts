@@ -1,0 +1,126 @@
+/**
+ * What every e2e test file uses: the running harness (attached through TM_E2E_CONTEXT when the e2e runner started
+ * it, otherwise started here for this file), clients for n8n and the sandbox, and small helpers to run the
+ * webhook-fronted workflows, write sheets and wait for executions (bounded polls, never fixed sleeps).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { SandboxAdminClient } from '../../sandbox';
+import { startHarness, type Harness, type HarnessContext } from '../../scripts/harness/harness';
+import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../../scripts/harness/n8n';
+import { setQuiet } from '../../scripts/harness/progress';
+import { harnessWorkflows } from './workflows';
+
+export interface E2e {
+	context: HarnessContext;
+	n8n: N8nPublicApi;
+	sandbox: SandboxAdminClient;
+}
+
+export interface WebhookRun {
+	status: number;
+	body: unknown;
+}
+
+/** Registers beforeAll/afterAll for the file and returns a getter for the running harness. */
+export function useE2e(): () => E2e {
+	let e2e: E2e | undefined;
+	let ownHarness: Harness | undefined;
+	// A cold harness (first n8n start, build, pack) takes a while; later tests are fast.
+	jest.setTimeout(240_000);
+
+	beforeAll(async () => {
+		const contextFile = process.env.TM_E2E_CONTEXT;
+		let context: HarnessContext;
+		if (contextFile) {
+			context = JSON.parse(readFileSync(contextFile, 'utf8')) as HarnessContext;
+		} else {
+			setQuiet(process.env.TM_E2E_VERBOSE !== '1');
+			ownHarness = await startHarness({ workflows: harnessWorkflows() });
+			context = ownHarness.context;
+		}
+		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl) };
+	}, 600_000);
+
+	afterAll(async () => {
+		await ownHarness?.stop();
+	}, 60_000);
+
+	return () => {
+		if (!e2e) throw new Error('the e2e harness is not running (beforeAll failed?)');
+		return e2e;
+	};
+}
+
+/** POSTs JSON to a production webhook of the running n8n. */
+export async function postWebhook(e2e: E2e, path: string, body: unknown, headers: Record<string, string> = {}): Promise<WebhookRun> {
+	const response = await fetch(`${e2e.context.n8nUrl}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(body),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Not JSON: keep the text.
+	}
+	return { status: response.status, body: parsed };
+}
+
+export interface SeatRow {
+	listing_id: string | number;
+	event_id: string | number;
+	price: string | number;
+	currency: string;
+	row: string;
+	seat: string | number;
+	ticket_id: string;
+}
+
+export const SHEET_COLUMNS: Array<keyof SeatRow> = ['listing_id', 'event_id', 'price', 'currency', 'row', 'seat', 'ticket_id'];
+
+/** Writes a seat sheet where n8n's file node may read it and returns its absolute path. */
+export function writeSheet(e2e: E2e, name: string, rows: SeatRow[]): string {
+	const path = join(e2e.context.filesFolder, name);
+	const lines = [SHEET_COLUMNS.join(','), ...rows.map((row) => SHEET_COLUMNS.map((column) => String(row[column])).join(','))];
+	writeFileSync(path, `${lines.join('\n')}\n`);
+	return path;
+}
+
+/** Waits (bounded) until the workflow has at least `count` finished executions; returns them newest first. */
+export async function waitForExecutions(e2e: E2e, workflowId: string, count: number, timeoutMs = 60_000): Promise<ExecutionSummary[]> {
+	let executions: ExecutionSummary[] = [];
+	await pollUntil(
+		`${count} finished execution(s) of ${workflowId}`,
+		async () => {
+			executions = (await e2e.n8n.executions(workflowId)).filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+			return executions.length >= count;
+		},
+		timeoutMs,
+	);
+	return executions;
+}
+
+/** Output items (json) of a node in an execution fetched with data. */
+export function nodeOutput(execution: ExecutionSummary, nodeName: string): Array<Record<string, unknown>> {
+	const data = execution.data as
+		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } }
+		| undefined;
+	const runs = data?.resultData?.runData?.[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
+}
+
+export function executionError(execution: ExecutionSummary): { message?: string; description?: string; node?: { name?: string } } | undefined {
+	const data = execution.data as { resultData?: { error?: { message?: string; description?: string; node?: { name?: string } } } } | undefined;
+	return data?.resultData?.error;
+}
+
+/** Listing ids must be unique within a sandbox run (it answers 409 to a repeat): each caller takes its own range. */
+let counter = 0;
+export function nextListingId(base: number): number {
+	counter += 1;
+	return base + counter;
+}
