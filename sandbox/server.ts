@@ -283,15 +283,20 @@ function acceptsJson(header: string | undefined): boolean {
 	});
 }
 
-const LANGUAGE_TAG = /^(\*|[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)$/;
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
-/** Accept-Language: one tag (e.g. en-US) or a list of tags with optional q values, each well formed. */
+/**
+ * Accept-Language: one tag (e.g. en-US) or a list of tags with optional q values, each well formed, naming at least
+ * one real language. A lone `*` (what Node's fetch sends by default) is not the language tag 4.3 asks for.
+ */
 function wellFormedAcceptLanguage(header: string | undefined): boolean {
 	if (!header || !header.trim()) return false;
-	return header.split(',').every((entry) => {
+	const tags = header.split(',').map((entry) => {
 		const [tag, ...params] = entry.split(';').map((part) => part.trim());
-		return LANGUAGE_TAG.test(tag) && params.every((param) => /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(param));
+		const qualityOk = params.every((param) => /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(param));
+		return { tag, ok: qualityOk && (tag === '*' || LANGUAGE_TAG.test(tag)) };
 	});
+	return tags.every((t) => t.ok) && tags.some((t) => t.tag !== '*');
 }
 
 function parseJson(buffer: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -773,7 +778,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		const missing = ['username', 'password'].filter((key) => typeof body[key] !== 'string' || (body[key] as string).length === 0);
 		if (missing.length > 0) {
-			sendOAuthError(res, 400, ERROR_CODE.invalidRequest, `The body needs ${missing.join(' and ')} (non-empty strings)`);
+			sendOAuthError(res, 400, ERROR_CODE.invalidRequest, `The body needs ${missing.join(' and ')} (${missing.length > 1 ? 'non-empty strings' : 'a non-empty string'})`);
 			return;
 		}
 		const username = (body.username as string).trim().toLowerCase();
