@@ -104,7 +104,8 @@ describe('notification endpoint over HTTP', () => {
 		expect(missing.status).toBe(401);
 		expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="Ticket Marketplace Trigger"');
 
-		const forged = await deliver(`Bearer ${(await token()).slice(0, -4)}AAAA`);
+		const genuine = await token();
+		const forged = await deliver(`Bearer ${genuine.slice(0, -4)}${genuine.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`);
 		expect(forged.status).toBe(401);
 		expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
 
