@@ -1,0 +1,116 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+
+import { SANDBOX_DEFAULTS } from '../../../sandbox';
+import { createListing, getToken, validListing } from './helpers';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const CLI = path.join(ROOT, 'sandbox/cli.ts');
+
+/** Starts the CLI and resolves with the first stdout line (the banner's first line or the --json line). */
+function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; output: () => string }> {
+	const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: '' } });
+	let output = '';
+	return new Promise((resolve, reject) => {
+		child.stdout.on('data', (chunk: Buffer) => {
+			output += chunk.toString();
+			const newline = output.indexOf('\n');
+			if (newline >= 0) resolve({ child, firstLine: output.slice(0, newline), output: () => output });
+		});
+		child.on('error', reject);
+		child.on('exit', (code) => reject(new Error(`sandbox CLI exited early with ${code}: ${output}`)));
+	});
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+	return new Promise((resolve) => {
+		if (child.exitCode !== null) resolve(child.exitCode);
+		else child.once('exit', (code) => resolve(code));
+	});
+}
+
+describe('sandbox CLI', () => {
+	let running: ChildProcessWithoutNullStreams | undefined;
+
+	afterEach(async () => {
+		if (running && running.exitCode === null) {
+			running.kill('SIGKILL');
+			await exited(running);
+		}
+		running = undefined;
+	});
+
+	it('--help documents every flag and command', () => {
+		const help = spawnSync(TSX, [CLI, '--help'], { cwd: ROOT, encoding: 'utf8' });
+		expect(help.status).toBe(0);
+		for (const word of [
+			'--port',
+			'SANDBOX_PORT',
+			'--token-lifetime',
+			'--delivery-auth',
+			'client_secret_post',
+			'--delivery-attempts',
+			'--delivery-base-delay',
+			'--delivery-max-delay',
+			'--delivery-timeout',
+			'--max-body-bytes',
+			'--seed',
+			'--json',
+			'--url',
+			'state',
+			'activate',
+			'sell',
+			'expire-tokens',
+			'revoke-tokens',
+			'fault',
+			'clear-faults',
+			'reset',
+		]) {
+			expect(help.stdout).toContain(word);
+		}
+	});
+
+	it('prints the URL and demo credentials, is driven by subcommands, and stops cleanly on SIGINT', async () => {
+		const started = await startCli(['--port', '0']);
+		running = started.child;
+		const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(started.firstLine)?.[1];
+		expect(url).toBeDefined();
+		// The banner is written in one piece; wait for its last line.
+		for (let i = 0; i < 100 && !started.output().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 20));
+		for (const value of [
+			SANDBOX_DEFAULTS.consumerKey,
+			SANDBOX_DEFAULTS.consumerSecret,
+			SANDBOX_DEFAULTS.marketplaceAccount.email,
+			SANDBOX_DEFAULTS.developerAccount.email,
+		]) {
+			expect(started.output()).toContain(value);
+		}
+
+		const sandbox = { url: url as string } as Parameters<typeof getToken>[0];
+		const token = await getToken(sandbox);
+		const listingId = (await createListing(sandbox, token, validListing())).body.id as string;
+		const sell = spawnSync(TSX, [CLI, 'sell', '--url', url as string, '--listing', listingId, '--external-id', 'p-3'], { cwd: ROOT, encoding: 'utf8' });
+		expect(sell.status).toBe(0);
+		expect(JSON.parse(sell.stdout)).toMatchObject({ sale: { listingId, externalIds: ['p-3'] }, deliveries: [], complete: true });
+		const badSell = spawnSync(TSX, [CLI, 'sell', '--url', url as string], { cwd: ROOT, encoding: 'utf8' });
+		expect(badSell.status).toBe(2);
+		expect(badSell.stderr).toContain('sell needs --listing ID');
+
+		started.child.kill('SIGINT');
+		expect(await exited(started.child)).toBe(0);
+		await expect(fetch(`${url}/__sandbox/state`)).rejects.toThrow();
+	});
+
+	it('--json prints one machine-readable line; SIGTERM stops it', async () => {
+		const started = await startCli(['--json', '--token-lifetime', '60']);
+		running = started.child;
+		const line = JSON.parse(started.firstLine) as { url: string; port: number };
+		expect(line.url).toBe(`http://127.0.0.1:${line.port}`);
+		const state = (await (await fetch(`${line.url}/__sandbox/state`)).json()) as { settings: { tokenLifetimeSeconds: number } };
+		expect(state.settings.tokenLifetimeSeconds).toBe(60);
+		started.child.kill('SIGTERM');
+		expect(await exited(started.child)).toBe(0);
+	});
+});
