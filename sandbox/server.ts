@@ -715,17 +715,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		return record;
 	}
 
+	/** Answers 415 unless the body is declared JSON; returns whether it is. */
+	function requireJsonContentType(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+		if (mediaType(req.headers['content-type']) === 'application/json') return true;
+		sendError(
+			res,
+			415,
+			ERROR_CODE.unsupportedMediaType,
+			`Content-Type must be application/json, got ${req.headers['content-type'] ? `"${req.headers['content-type']}"` : 'none'}`,
+		);
+		return false;
+	}
+
 	/** Content-Type and JSON checks shared by the Bearer endpoints; answers the error itself and returns undefined. */
 	function jsonBody(req: http.IncomingMessage, res: http.ServerResponse, buffer: Buffer): { value: unknown } | undefined {
-		if (mediaType(req.headers['content-type']) !== 'application/json') {
-			sendError(
-				res,
-				415,
-				ERROR_CODE.unsupportedMediaType,
-				`Content-Type must be application/json, got ${req.headers['content-type'] ? `"${req.headers['content-type']}"` : 'none'}`,
-			);
-			return undefined;
-		}
+		if (!requireJsonContentType(req, res)) return undefined;
 		const parsed = parseJson(buffer);
 		if (!parsed.ok) {
 			sendError(res, 400, ERROR_CODE.malformedJson, parsed.message);
@@ -866,10 +870,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			);
 			return;
 		}
-		if (mediaType(req.headers['content-type']) !== 'application/json') {
-			jsonBody(req, res, buffer);
-			return;
-		}
+		if (!requireJsonContentType(req, res)) return;
 		if (!wellFormedAcceptLanguage(req.headers['accept-language'])) {
 			sendError(
 				res,
@@ -1064,11 +1065,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				faults: appliedFaults,
 				durationMs: 0,
 			};
-			res.on('close', () => {
-				entry.status = res.headersSent ? res.statusCode : null;
+			// Logged when the answer is handed over ('finish'), so a client that reads the state right after its
+			// answer finds the request there; 'close' alone covers dropped connections.
+			let logged = false;
+			const log = () => {
+				if (logged) return;
+				logged = true;
+				entry.status = res.writableFinished ? res.statusCode : null;
 				entry.durationMs = Date.now() - started;
 				logRequest(entry);
-			});
+			};
+			res.on('finish', log);
+			res.on('close', log);
 		}
 		if (read.tooLarge) {
 			sendError(res, 413, ERROR_CODE.payloadTooLarge, `The body exceeds the limit of ${maxBodyBytes} bytes`);
