@@ -1,0 +1,252 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+export const GRANT_PATH = '/sellers/oauth/accesstoken';
+
+const DEVELOPER_PORTAL_HINT =
+	'Use the e-mail and password of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.';
+
+/** The base URL as typed, without trailing slashes, so that paths can be appended. */
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown): string {
+	return `Basic ${Buffer.from(`${String(consumerKey ?? '')}:${String(consumerSecret ?? '')}`, 'utf8').toString('base64')}`;
+}
+
+function readBody(body: unknown): { json?: IDataObject; text: string } {
+	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+		return { json: body as IDataObject, text: '' };
+	}
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+			return { json: parsed as IDataObject, text };
+		}
+	} catch {
+		// Not JSON: the caller reports the body as "not the API".
+	}
+	return { text };
+}
+
+/** The API's own words, when its (unspecified) error body carries any, cut short and never echoing a secret. */
+function apiMessage(json: IDataObject | undefined): string {
+	if (!json) return '';
+	for (const key of ['error_description', 'message', 'error']) {
+		const value = json[key];
+		if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 300);
+	}
+	return '';
+}
+
+function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): string {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	return Array.isArray(value) ? value.join(', ') : String(value ?? '');
+}
+
+/**
+ * Turns the token endpoint's answer into a message that says which part of the credential is wrong. The real
+ * service's error bodies are not documented, so the diagnosis reads standard OAuth vocabulary where present
+ * (invalid_client = the app's key/secret, invalid_grant = the marketplace login) and otherwise names both.
+ */
+export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullResponse): string {
+	const status = response.statusCode;
+	const { json, text } = readBody(response.body);
+	const contentType = headerValue(response.headers, 'content-type');
+	const where = `${baseUrl}${GRANT_PATH}`;
+
+	if (!json) {
+		const looksLikeHtml = /html/i.test(contentType) || /^\s*</.test(text);
+		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status} with ${
+			looksLikeHtml ? 'an HTML page' : 'a body that is not JSON'
+		}. Check the Base URL: it is the API's address (for example https://api.example.com), without a path.`;
+	}
+	if (status === 404 || status === 405) {
+		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status}. Check the Base URL: it is the API's address, without a path.`;
+	}
+
+	const code = typeof json.error === 'string' ? json.error : '';
+	const said = apiMessage(json);
+	const theApiSaid = said ? ` The API said: "${said}".` : '';
+	const wwwAuthenticate = headerValue(response.headers, 'www-authenticate');
+
+	if (code === 'invalid_client' || (status === 401 && /^basic/i.test(wwwAuthenticate))) {
+		return `The consumer key or consumer secret was refused (HTTP ${status}).${theApiSaid} Copy both again from your app's page on the developer portal.`;
+	}
+	if (code === 'invalid_grant' || /developer[- ]portal/i.test(said)) {
+		return `The marketplace login was refused (HTTP ${status}).${theApiSaid} ${DEVELOPER_PORTAL_HINT}`;
+	}
+	if (status >= 200 && status < 300) {
+		return `The token response from ${where} has no access_token.${theApiSaid} Check the Base URL and that your app subscribes to the seller API products.`;
+	}
+	if (status === 401 || status === 403) {
+		return `The token request was refused (HTTP ${status}).${theApiSaid} Check the consumer key and secret (developer portal, app page) and the marketplace login. ${DEVELOPER_PORTAL_HINT}`;
+	}
+	return `The token request failed (HTTP ${status}).${theApiSaid}`;
+}
+
+/** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
+export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): string {
+	const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+	const reason = typeof code === 'string' ? code : 'no answer';
+	return `Could not reach the Partner API at ${baseUrl || '(empty Base URL)'} (${reason}). Check the Base URL and that this n8n can reach it.`;
+}
+
+export class TicketMarketplaceApi implements ICredentialType {
+	name = 'ticketMarketplaceApi';
+
+	displayName = 'Ticket Marketplace API';
+
+	icon: Icon = {
+		light: 'file:../icons/ticketMarketplaceApi.svg',
+		dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Two logins are needed. The consumer key and secret come from your app on the developer portal. The e-mail and password are those of your consumer marketplace account (where tickets are bought and sold), not your developer-portal account. The access token is obtained and renewed automatically.',
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the Partner API, without a path. For the local sandbox, the URL that `npm run sandbox` prints.',
+		},
+		{
+			displayName: 'Consumer Key',
+			name: 'consumerKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "Shown on your app's page of the developer portal",
+		},
+		{
+			displayName: 'Consumer Secret',
+			name: 'consumerSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: "Shown on your app's page of the developer portal, next to the consumer key",
+		},
+		{
+			displayName: 'Marketplace Account E-Mail',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			description: 'E-mail of your consumer marketplace account, not of your developer-portal account',
+		},
+		{
+			displayName: 'Marketplace Account Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Password of your consumer marketplace account',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	/** Exchanges the app's key and secret plus the marketplace login for a Bearer token (spec 4.1 and 5). */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url: `${baseUrl}${GRANT_PATH}`,
+				qs: { grant_type: 'client_credentials' },
+				headers: {
+					Authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
+					'Content-Type': 'application/json',
+					Accept: 'application/json',
+				},
+				body: { username: credentials.email, password: credentials.password },
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as IN8nHttpFullResponse;
+		} catch (error) {
+			// A fresh error without the request's config, so the Basic header and the password go nowhere.
+			throw new UserError(diagnoseTokenConnectionError(baseUrl, error));
+		}
+
+		const { json } = readBody(response.body);
+		const accessToken = json?.access_token;
+		if (response.statusCode >= 200 && response.statusCode < 300 && typeof accessToken === 'string' && accessToken !== '') {
+			return { accessToken };
+		}
+		throw new UserError(diagnoseTokenResponse(baseUrl, response));
+	}
+
+	/**
+	 * Every API call carries the Bearer token, except the token exchange itself, which the credential test repeats
+	 * and which authenticates with the app's Basic key:secret.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const headers = { ...(requestOptions.headers ?? {}) };
+		const existing = headers.Authorization ?? headers.authorization;
+		if (!(typeof existing === 'string' && existing.startsWith('Basic '))) {
+			headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
+		}
+		return { ...requestOptions, headers };
+	}
+
+	// n8n runs preAuthentication (the full token exchange, with its diagnosis) before this request whenever a
+	// credential is tested; the request then confirms the exchange once more, since the API has no read-only call.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ $credentials.baseUrl }}',
+			url: GRANT_PATH,
+			method: 'POST',
+			qs: { grant_type: 'client_credentials' },
+			headers: {
+				Authorization: '={{ "Basic " + ($credentials.consumerKey + ":" + $credentials.consumerSecret).base64Encode() }}',
+				'Content-Type': 'application/json',
+				Accept: 'application/json',
+			},
+			body: {
+				username: '={{ $credentials.email }}',
+				password: '={{ $credentials.password }}',
+			},
+			json: true,
+		},
+	};
+}
