@@ -1,0 +1,128 @@
+import nock from 'nock';
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INode,
+	IWorkflowExecuteAdditionalData,
+	Workflow,
+} from 'n8n-workflow';
+import {
+	httpRequest,
+	httpRequestWithAuthentication,
+} from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
+
+import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+
+// n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
+// behaves like n8n's CLI one (packages/cli/src/credentials-helper.ts in 2.8.x): run preAuthentication when the
+// expirable field is empty or after a 401, and save what it returns.
+const BASE = 'https://partner.api.test';
+const credentialType = new TicketMarketplaceApi();
+
+function setUp(stored: ICredentialDataDecryptedObject) {
+	const saved: ICredentialDataDecryptedObject[] = [];
+	const node = { name: 'Ticket Marketplace', type: 'n8n-nodes-ticket-marketplace.ticketMarketplace' } as INode;
+	const helpers = { httpRequest };
+	const additionalData = {
+		credentialsHelper: {
+			getParentTypes: () => [],
+			async preAuthentication(
+				_helpers: unknown,
+				credentials: ICredentialDataDecryptedObject,
+				_typeName: string,
+				_node: INode,
+				expired: boolean,
+			) {
+				if (credentials.accessToken !== '' && !expired) return undefined;
+				const output = await credentialType.preAuthentication.call({ helpers } as never, credentials);
+				saved.push({ ...output });
+				return Object.assign(credentials, output);
+			},
+			async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) {
+				return await credentialType.authenticate(credentials, options);
+			},
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const context = {
+		helpers,
+		getNode: () => node,
+		getCredentials: async () => stored,
+	};
+	const call = async (options: IHttpRequestOptions) =>
+		await httpRequestWithAuthentication.call(
+			context as never,
+			'ticketMarketplaceApi',
+			options,
+			{} as Workflow,
+			node,
+			additionalData,
+		);
+	return { call, saved };
+}
+
+const listingCall: IHttpRequestOptions = {
+	method: 'POST',
+	url: `${BASE}/sellers/inventory/listings/v3`,
+	body: { eventId: 1 },
+	json: true,
+};
+
+afterEach(() => nock.cleanAll());
+
+describe('token lifecycle through n8n-core', () => {
+	it('obtains a token when none is stored, then sends it as Bearer on the API call', async () => {
+		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: '' };
+		const { call, saved } = setUp(stored);
+		const token = nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'first' });
+		const api = nock(BASE, { reqheaders: { authorization: 'Bearer first' } })
+			.post('/sellers/inventory/listings/v3', { eventId: 1 })
+			.reply(201, { id: 'lst_1' });
+
+		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_1' });
+		expect(token.isDone() && api.isDone()).toBe(true);
+		expect(saved).toEqual([{ accessToken: 'first' }]);
+	});
+
+	it('reuses a stored token without asking for a new one', async () => {
+		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'kept' };
+		const { call, saved } = setUp(stored);
+		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
+			.post('/sellers/inventory/listings/v3')
+			.reply(201, { id: 'lst_2' });
+
+		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_2' });
+		expect(api.isDone()).toBe(true);
+		expect(saved).toEqual([]);
+	});
+
+	it('renews the token once after a 401 and retries the call with the new one', async () => {
+		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'stale' };
+		const { call, saved } = setUp(stored);
+		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
+			.post('/sellers/inventory/listings/v3')
+			.reply(401, { error: 'invalid_token' });
+		const token = nock(BASE).post('/sellers/oauth/accesstoken').query(true).once().reply(200, { access_token: 'fresh' });
+		const retried = nock(BASE, { reqheaders: { authorization: 'Bearer fresh' } })
+			.post('/sellers/inventory/listings/v3')
+			.reply(201, { id: 'lst_3' });
+
+		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_3' });
+		expect(refused.isDone() && token.isDone() && retried.isDone()).toBe(true);
+		expect(saved).toEqual([{ accessToken: 'fresh' }]);
+	});
+
+	it('surfaces the diagnosis when renewal itself is refused, without the secrets', async () => {
+		const stored = { baseUrl: BASE, consumerKey: 'key-123', consumerSecret: 'secret-456', email: 'e@x.test', password: 'pw-789', accessToken: 'stale' };
+		const { call } = setUp(stored);
+		nock(BASE).post('/sellers/inventory/listings/v3').reply(401, { error: 'invalid_token' });
+		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(401, { error: 'invalid_grant' });
+
+		const error = await call(listingCall).then(
+			() => undefined,
+			(caught: unknown) => caught as Error,
+		);
+		expect(error?.message).toMatch(/marketplace login was refused/);
+		const text = `${error?.message} ${(error as { description?: string })?.description ?? ''}`;
+		for (const secret of ['key-123', 'secret-456', 'pw-789']) expect(text).not.toContain(secret);
+	});
+});
