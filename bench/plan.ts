@@ -1,0 +1,115 @@
+/** Command-line flags and the two plans (full and --quick): every count and bound of a run lives here. */
+import { SUITE_IDS, type SuiteId } from './suite';
+
+export interface Plan {
+	mode: 'full' | 'quick';
+	suites: SuiteId[];
+	/** Repetitions of each timed case; medians are reported. */
+	repeat: number;
+	/** The whole run is stopped (exit 2) when it takes longer than this. */
+	timeLimitSeconds: number;
+	throughput: {
+		/** Sheet rows of the grouped case and how many rows make one listing. */
+		groupedRows: number;
+		rowsPerListing: number;
+		/** Items of the ungrouped case: one listing each. */
+		ungroupedItems: number;
+		/** Concurrency option values asked of the node (it caps them at its maximum). */
+		concurrency: number[];
+		/** Latency fault on the listings endpoint: latencyMs plus 0..jitterMs, i.e. a mean of latency + jitter/2. */
+		latencyMs: number;
+		jitterMs: number;
+	};
+	/** Validate Only is cheap and noisy (garbage collection): it runs `runs` timed times after one untimed run. */
+	validation: { rows: number; rowsPerListing: number; runs: number };
+	trigger: { requests: number; concurrency: number[] };
+	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
+}
+
+const FULL: Omit<Plan, 'suites'> = {
+	mode: 'full',
+	repeat: 3,
+	timeLimitSeconds: 600,
+	throughput: { groupedRows: 200, rowsPerListing: 4, ungroupedItems: 200, concurrency: [1, 4, 8, 16], latencyMs: 40, jitterMs: 20 },
+	validation: { rows: 2000, rowsPerListing: 4, runs: 10 },
+	trigger: { requests: 2000, concurrency: [1, 16] },
+	sandbox: { requests: 2000, concurrency: [1, 8, 32], nodeConcurrency: 10 },
+};
+
+const QUICK: Omit<Plan, 'suites'> = {
+	mode: 'quick',
+	repeat: 1,
+	timeLimitSeconds: 60,
+	throughput: { groupedRows: 80, rowsPerListing: 4, ungroupedItems: 80, concurrency: [1, 8], latencyMs: 40, jitterMs: 20 },
+	validation: { rows: 2000, rowsPerListing: 4, runs: 3 },
+	trigger: { requests: 1000, concurrency: [8] },
+	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
+};
+
+export const HELP = `Benchmarks of the Ticket Marketplace nodes and the sandbox (loopback only; run by hand, not in CI).
+
+Usage: npm run bench -- [flags]
+
+  --quick           Short run (under 30 s): fewer items and concurrency levels, one repetition.
+  --only LIST       Comma-separated suites to run, in this order: ${SUITE_IDS.join(', ')}
+                    (default: all). sandbox = Partner API simulator alone, the baseline;
+                    throughput = Listing -> Create through the action node against the sandbox with a
+                    latency fault; validation = Validate Only over ${FULL.validation.rows} rows;
+                    trigger = the trigger's token and notification endpoints over loopback.
+  --repeat N        Runs of each node case (throughput, and the node row of sandbox), 1 to 10
+                    (default ${FULL.repeat}, quick ${QUICK.repeat}); medians are reported. Validation always does one
+                    untimed run then ${FULL.validation.runs} (quick ${QUICK.validation.runs}) timed ones.
+  --no-write        Do not write bench/results/<timestamp>.json.
+  --help            This text.
+
+Prints progress, then one table per suite; writes the machine-readable results to bench/results/<timestamp>.json.
+Exit status: 0 when every correctness check passed, 1 when one failed (the numbers of that run are not trustworthy),
+2 for bad flags or when the run exceeded its time bound (${FULL.timeLimitSeconds} s, quick ${QUICK.timeLimitSeconds} s).
+See bench/README.md for what each number means.`;
+
+export class FlagError extends Error {}
+
+export interface ParsedFlags {
+	help: boolean;
+	write: boolean;
+	plan: Plan;
+}
+
+export function parseFlags(argv: string[]): ParsedFlags {
+	let quick = false;
+	let help = false;
+	let write = true;
+	let only: SuiteId[] | undefined;
+	let repeat: number | undefined;
+	for (let index = 0; index < argv.length; index++) {
+		const flag = argv[index];
+		const value = () => {
+			const next = argv[++index];
+			if (next === undefined) throw new FlagError(`${flag} needs a value`);
+			return next;
+		};
+		if (flag === '--quick') quick = true;
+		else if (flag === '--help' || flag === '-h') help = true;
+		else if (flag === '--no-write') write = false;
+		else if (flag === '--only') only = parseSuites(value());
+		else if (flag === '--repeat') repeat = parseRepeat(value());
+		else throw new FlagError(`Unknown flag "${flag}" (see --help)`);
+	}
+	const base = quick ? QUICK : FULL;
+	return { help, write, plan: { ...base, suites: only ?? [...SUITE_IDS], repeat: repeat ?? base.repeat } };
+}
+
+function parseSuites(text: string): SuiteId[] {
+	const names = text.split(',').map((name) => name.trim()).filter(Boolean);
+	const unknown = names.filter((name) => !(SUITE_IDS as readonly string[]).includes(name));
+	if (unknown.length || names.length === 0) {
+		throw new FlagError(`--only takes suite names from: ${SUITE_IDS.join(', ')} (got "${text}")`);
+	}
+	return SUITE_IDS.filter((id) => names.includes(id));
+}
+
+function parseRepeat(text: string): number {
+	const repeat = Number(text);
+	if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10) throw new FlagError(`--repeat takes a whole number from 1 to 10 (got "${text}")`);
+	return repeat;
+}
