@@ -3,9 +3,12 @@ import type {
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { normalizeBaseUrl } from '../../../credentials/TicketMarketplaceApi.credentials';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 
@@ -48,41 +51,41 @@ interface HttpFailure {
 /** The base URL is the only thing read from the credential here; auth itself is left to n8n. */
 async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return normalizeBaseUrl(credentials.baseUrl);
 }
 
 /**
- * n8n's httpRequestWithAuthentication wraps the axios error into a NodeApiError whose `cause` is that error;
- * tests may hand the axios error itself. Walk the cause chain to the first object that looks like it.
+ * What an exception from httpRequestWithAuthentication still tells. n8n wraps every failure in a NodeApiError
+ * that keeps the status (or, without a response, the network code such as ECONNREFUSED) in `httpCode` and a JSON
+ * body in `context.data`, but drops the axios error and its headers. An axios error itself is read too.
  */
-function describeFailure(error: unknown): HttpFailure {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		const candidate = current as {
-			response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-			code?: unknown;
-			isAxiosError?: boolean;
-			cause?: unknown;
-			message?: unknown;
+function describeThrown(error: unknown): HttpFailure {
+	const thrown = (error ?? {}) as {
+		httpCode?: unknown;
+		code?: unknown;
+		context?: { data?: unknown };
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+		message?: unknown;
+	};
+	const message = typeof thrown.message === 'string' ? thrown.message : String(error);
+	if (thrown.response) {
+		return {
+			status: thrown.response.status,
+			headers: thrown.response.headers ?? {},
+			body: thrown.response.data,
+			code: typeof thrown.code === 'string' ? thrown.code : undefined,
+			message,
 		};
-		if (candidate.response || candidate.isAxiosError) {
-			return {
-				status: candidate.response?.status,
-				headers: candidate.response?.headers ?? {},
-				body: candidate.response?.data,
-				code: typeof candidate.code === 'string' ? candidate.code : undefined,
-				message: typeof candidate.message === 'string' ? candidate.message : '',
-			};
-		}
-		current = candidate.cause;
 	}
-	const fallback = error as { code?: unknown; message?: unknown; httpCode?: unknown } | undefined;
-	const httpCode = Number(fallback?.httpCode);
+	const rawCode = thrown.httpCode ?? thrown.code;
+	const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+	const isStatus = code !== undefined && /^\d{3}$/.test(code);
 	return {
-		status: Number.isInteger(httpCode) && httpCode > 0 ? httpCode : undefined,
+		status: isStatus ? Number(code) : undefined,
 		headers: {},
-		code: typeof fallback?.code === 'string' ? fallback.code : undefined,
-		message: typeof fallback?.message === 'string' ? fallback.message : String(error),
+		body: thrown.context?.data,
+		code: isStatus ? undefined : code,
+		message,
 	};
 }
 
@@ -111,6 +114,7 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 	const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value.trim() : undefined;
 	if (text === undefined || text === '') return undefined;
 	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (/^[-+]?\d/.test(text)) return undefined;
 	const dateMs = Date.parse(text);
 	if (Number.isNaN(dateMs)) return undefined;
 	return Math.max(0, dateMs - nowMs);
@@ -144,44 +148,67 @@ function backoffMs(retryNumber: number): number {
 /**
  * The one request path to the Partner API. Auth (token exchange, Bearer header, one renewal after a 401) is n8n's
  * job through httpRequestWithAuthentication. Only failures that provably created nothing are retried.
+ *
+ * Requests ask for the full response without throwing on HTTP errors, because n8n's error wrapper drops the
+ * response headers and Retry-After is needed. A 401 is then re-sent the ordinary way so that n8n renews the token
+ * and retries once; the API refused the first one, so nothing can be created twice.
  */
 export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOptions): Promise<unknown> {
 	const baseUrl = await getBaseUrl.call(this);
 	const { method, path, body, headers, itemIndex, secrets } = options;
+	const request: IHttpRequestOptions = {
+		method,
+		url: `${baseUrl}${path}`,
+		headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers },
+		body,
+		json: true,
+	};
 	let rateLimitRetries = 0;
 	let connectionRetries = 0;
 
 	for (;;) {
-		const request: IHttpRequestOptions = {
-			method,
-			url: `${baseUrl}${path}`,
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers },
-			body,
-			json: true,
-		};
+		let failure: HttpFailure;
 		try {
-			return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, request);
+			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
+				...request,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as IN8nHttpFullResponse;
+			if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
+			if (response.statusCode === 401) {
+				try {
+					return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, { ...request });
+				} catch (error) {
+					failure = describeThrown(error);
+				}
+			} else {
+				failure = {
+					status: response.statusCode,
+					headers: (response.headers ?? {}) as Record<string, unknown>,
+					body: response.body,
+					message: `HTTP ${response.statusCode}`,
+				};
+			}
 		} catch (error) {
-			const failure = describeFailure(error);
-
-			if (failure.status === 429 && rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
-				const asked = parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now());
-				await sleep(Math.min(asked ?? backoffMs(rateLimitRetries), RETRY_POLICY.maxWaitMs));
-				rateLimitRetries++;
-				continue;
-			}
-			if (
-				failure.status === undefined &&
-				failure.code !== undefined &&
-				CONNECTION_FAILED_BEFORE_SEND.has(failure.code) &&
-				connectionRetries < RETRY_POLICY.maxConnectionRetries
-			) {
-				await sleep(backoffMs(connectionRetries));
-				connectionRetries++;
-				continue;
-			}
-			throw toNodeApiError.call(this, failure, { method, path, itemIndex, secrets, rateLimitRetries, connectionRetries });
+			failure = describeThrown(error);
 		}
+
+		if (failure.status === 429 && rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
+			const asked = parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now());
+			await sleep(Math.min(asked ?? backoffMs(rateLimitRetries), RETRY_POLICY.maxWaitMs));
+			rateLimitRetries++;
+			continue;
+		}
+		if (
+			failure.status === undefined &&
+			CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') &&
+			connectionRetries < RETRY_POLICY.maxConnectionRetries
+		) {
+			await sleep(backoffMs(connectionRetries));
+			connectionRetries++;
+			continue;
+		}
+		throw toNodeApiError.call(this, failure, { method, path, itemIndex, secrets, rateLimitRetries, connectionRetries });
 	}
 }
 

@@ -1,0 +1,131 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	IWorkflowExecuteAdditionalData,
+	Workflow,
+} from 'n8n-workflow';
+import {
+	httpRequest,
+	httpRequestWithAuthentication,
+} from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
+
+import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+
+export const BASE = 'https://partner.api.test';
+export const API_CREDENTIALS = {
+	baseUrl: `${BASE}/`,
+	consumerKey: 'ck-unit',
+	consumerSecret: 'cs-unit-secret',
+	email: 'seller@example.test',
+	password: 'marketplace-password',
+	accessToken: '',
+};
+export const CALLBACK_CREDENTIALS = { clientId: 'marketplace-client', clientSecret: 'callback-secret-4f9a' };
+
+export type ParameterValue = unknown | ((itemIndex: number, json: Record<string, unknown>) => unknown);
+
+export interface FakeRunOptions {
+	items?: INodeExecutionData[];
+	parameters: Record<string, ParameterValue>;
+	continueOnFail?: boolean;
+	accessToken?: string;
+	callbackCredentials?: ICredentialDataDecryptedObject;
+}
+
+export interface FakeRun {
+	context: IExecuteFunctions;
+	/** What n8n would have stored in the credential (the token after preAuthentication). */
+	stored: ICredentialDataDecryptedObject;
+	tokenRequests: () => number;
+}
+
+const node: INode = {
+	id: 'node-1',
+	name: 'Ticket Marketplace',
+	type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/**
+ * An IExecuteFunctions whose parameters come from a table and whose httpRequestWithAuthentication is n8n-core's
+ * real one, driving our real credential (preAuthentication, Bearer header, one renewal after a 401) through a
+ * credentials helper that stores the token as n8n does. Requests are real HTTP, so nock sees them.
+ */
+export function fakeRun(options: FakeRunOptions): FakeRun {
+	const items = options.items ?? [{ json: {} }];
+	const stored: ICredentialDataDecryptedObject = { ...API_CREDENTIALS, accessToken: options.accessToken ?? '' };
+	const credentialType = new TicketMarketplaceApi();
+	let tokenRequests = 0;
+
+	const credentialsHelper = {
+		getParentTypes: () => [],
+		preAuthentication: async (
+			helpers: { helpers: { httpRequest: typeof httpRequest } },
+			credentials: ICredentialDataDecryptedObject,
+			_type: string,
+			_node: INode,
+			expired: boolean,
+		) => {
+			if (!expired && credentials.accessToken) return undefined;
+			tokenRequests++;
+			const data = await credentialType.preAuthentication.call(helpers as never, credentials);
+			stored.accessToken = data.accessToken;
+			return data;
+		},
+		authenticate: async (credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) =>
+			await credentialType.authenticate(credentials, request),
+	};
+	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
+
+	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => {
+		if (name in options.parameters) {
+			const value = options.parameters[name];
+			return typeof value === 'function' ? value(itemIndex, items[itemIndex]?.json ?? {}) : value;
+		}
+		if (fallback !== undefined) return fallback;
+		throw new Error(`Test did not set parameter "${name}"`);
+	};
+
+	const context = {
+		getInputData: () => items,
+		getNode: () => node,
+		getNodeParameter,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getCredentials: async (type: string) => {
+			if (type === 'ticketMarketplaceApi') return { ...stored };
+			if (type === 'ticketMarketplaceCallbackApi' && options.callbackCredentials) return { ...options.callbackCredentials };
+			throw new Error(`Node "Ticket Marketplace" does not have any credentials of type "${type}" set`);
+		},
+		helpers: {} as IExecuteFunctions['helpers'],
+	} as unknown as IExecuteFunctions;
+	context.helpers = {
+		httpRequest,
+		async httpRequestWithAuthentication(this: IExecuteFunctions, type: string, request: IHttpRequestOptions) {
+			return await httpRequestWithAuthentication.call(
+				this as never,
+				type,
+				request,
+				{} as Workflow,
+				node,
+				additionalData,
+			);
+		},
+	} as unknown as IExecuteFunctions['helpers'];
+
+	return { context, stored, tokenRequests: () => tokenRequests };
+}
+
+/** Items as a sheet node hands them over: every cell is text. */
+export function sheetRows(rows: Array<Record<string, string>>): INodeExecutionData[] {
+	return rows.map((json) => ({ json }));
+}
+
+/** Parameters that read a column of the current item, as an expression such as {{ $json.seat }} would. */
+export function column(name: string) {
+	return (_itemIndex: number, json: Record<string, unknown>) => json[name];
+}

@@ -1,0 +1,247 @@
+import nock from 'nock';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import { apiRequest, parseRetryAfter, RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
+import { API_CREDENTIALS, BASE, fakeRun } from './fakeContext';
+
+// Retries wait through n8n-workflow's sleep; here it returns at once and records what it was asked to wait.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+
+const LISTING_PATH = '/sellers/inventory/listings/v3';
+const BODY = { eventId: 1, externalListingId: 2 };
+
+function networkError(code: string, message: string) {
+	return Object.assign(new Error(message), { code });
+}
+
+function tokenEndpoint(token = 'tok-1') {
+	return nock(BASE)
+		.post('/sellers/oauth/accesstoken')
+		.query({ grant_type: 'client_credentials' })
+		.reply(200, { access_token: token });
+}
+
+async function send(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
+	return await apiRequest.call(run.context, {
+		method: 'POST',
+		path: LISTING_PATH,
+		body: BODY,
+		headers: { 'Accept-Language': 'en-US' },
+		itemIndex: 3,
+	});
+}
+
+async function failure(promise: Promise<unknown>): Promise<NodeApiError> {
+	try {
+		await promise;
+	} catch (error) {
+		expect(error).toBeInstanceOf(NodeApiError);
+		return error as NodeApiError;
+	}
+	throw new Error('expected the request to fail');
+}
+
+function expectNoSecrets(error: unknown) {
+	const text = JSON.stringify(error) + String((error as Error).message) + String((error as NodeApiError).description);
+	for (const secret of ['tok-0', 'tok-1', API_CREDENTIALS.consumerSecret, API_CREDENTIALS.password, 'Bearer']) {
+		expect(text).not.toContain(secret);
+	}
+}
+
+beforeEach(() => {
+	sleepMock.mockClear();
+});
+afterEach(() => {
+	nock.cleanAll();
+});
+
+describe('transport: the one request path', () => {
+	it('fetches a token first, then sends the exact request with the Bearer token (trailing slash of the base URL stripped)', async () => {
+		const token = tokenEndpoint('tok-1');
+		let seen: { headers: Record<string, unknown>; body: unknown } | undefined;
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.reply(function (_uri, body) {
+				seen = { headers: this.req.headers, body };
+				return [201, { listingId: 99 }];
+			});
+		const run = fakeRun({ parameters: {} });
+
+		await expect(send(run)).resolves.toEqual({ listingId: 99 });
+
+		expect(token.isDone() && api.isDone()).toBe(true);
+		expect(seen?.body).toEqual(BODY);
+		expect(seen?.headers).toMatchObject({
+			authorization: 'Bearer tok-1',
+			accept: 'application/json',
+			'content-type': 'application/json',
+			'accept-language': 'en-US',
+		});
+		expect(run.stored.accessToken).toBe('tok-1');
+		expect(sleepMock).not.toHaveBeenCalled();
+	});
+
+	it('after a 401 re-sends the ordinary way so that n8n renews the token once, then returns the answer', async () => {
+		// The first 401 is seen by us (full-response mode); the re-send meets the stale token again and n8n then
+		// fetches a new token and retries once. The API refused both early tries, so nothing is created twice.
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.times(2)
+			.matchHeader('authorization', 'Bearer tok-0')
+			.reply(401, { message: 'expired' })
+			.post(LISTING_PATH)
+			.matchHeader('authorization', 'Bearer tok-1')
+			.reply(201, { ok: true });
+		const token = tokenEndpoint('tok-1');
+		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
+
+		await expect(send(run)).resolves.toEqual({ ok: true });
+		expect(api.isDone() && token.isDone()).toBe(true);
+		expect(run.tokenRequests()).toBe(1);
+	});
+
+	it('reports a 401 that survives the renewal as a credential problem', async () => {
+		nock(BASE).post(LISTING_PATH).times(3).reply(401, { message: 'not allowed' });
+		tokenEndpoint('tok-1');
+
+		const error = await failure(send());
+		expect(error.httpCode).toBe('401');
+		expect(error.message).toBe(`The Partner API answered 401 to POST ${LISTING_PATH}: not allowed`);
+		expect(error.description).toContain('Check the credential');
+		expectNoSecrets(error);
+	});
+
+	it('retries a 429 after the Retry-After seconds, then returns the answer', async () => {
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.reply(429, { message: 'slow down' }, { 'Retry-After': '7' })
+			.post(LISTING_PATH)
+			.reply(201, { created: true });
+
+		await expect(send()).resolves.toEqual({ created: true });
+		expect(api.isDone()).toBe(true);
+		expect(sleepMock.mock.calls).toEqual([[7000]]);
+	});
+
+	it('honours a Retry-After HTTP date, and caps a long wait', async () => {
+		const now = Date.parse('2026-01-01T00:00:00Z');
+		const dateNow = jest.spyOn(Date, 'now').mockReturnValue(now);
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.reply(429, '', { 'Retry-After': 'Thu, 01 Jan 2026 00:00:05 GMT' })
+			.post(LISTING_PATH)
+			.reply(429, '', { 'Retry-After': '86400' })
+			.post(LISTING_PATH)
+			.reply(201, { created: true });
+		try {
+			await expect(send()).resolves.toEqual({ created: true });
+		} finally {
+			dateNow.mockRestore();
+		}
+		expect(api.isDone()).toBe(true);
+		expect(sleepMock.mock.calls).toEqual([[5000], [RETRY_POLICY.maxWaitMs]]);
+	});
+
+	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
+		const attempts = RETRY_POLICY.maxRateLimitRetries + 1;
+		const api = nock(BASE).post(LISTING_PATH).times(attempts).reply(429, { message: 'rate limited' });
+		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
+
+		const error = await failure(send());
+
+		expect(api.isDone()).toBe(true);
+		expect(extra.isDone()).toBe(false);
+		expect(sleepMock.mock.calls).toEqual([[1000], [2000], [4000], [8000]]);
+		expect(error.httpCode).toBe('429');
+		expect(error.message).toBe('The Partner API kept answering 429 (too many requests) after 4 retries');
+		expect(error.context.itemIndex).toBe(3);
+		expectNoSecrets(error);
+	});
+
+	it('retries a refused connection (nothing was sent) with backoff', async () => {
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'))
+			.post(LISTING_PATH)
+			.replyWithError(networkError('EAI_AGAIN', 'getaddrinfo EAI_AGAIN'))
+			.post(LISTING_PATH)
+			.reply(201, { created: true });
+
+		await expect(send()).resolves.toEqual({ created: true });
+		expect(api.isDone()).toBe(true);
+		expect(sleepMock.mock.calls).toEqual([[1000], [2000]]);
+	});
+
+	it('gives up on refused connections after the bounded retries and says nothing was sent', async () => {
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.times(RETRY_POLICY.maxConnectionRetries + 1)
+			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'));
+
+		const error = await failure(send());
+		expect(api.isDone()).toBe(true);
+		expect(error.message).toBe(`Could not connect to the Partner API for POST ${LISTING_PATH} after 3 retries`);
+		expect(error.description).toContain('Nothing was sent');
+		expect(error.description).not.toContain('may or may not');
+	});
+
+	it.each([
+		['a 502', (scope: nock.Interceptor) => scope.reply(502, { message: 'upstream broke' })],
+		['a 500 without body', (scope: nock.Interceptor) => scope.reply(500)],
+		['a reset connection', (scope: nock.Interceptor) => scope.replyWithError(networkError('ECONNRESET', 'socket hang up'))],
+		['a timeout', (scope: nock.Interceptor) => scope.replyWithError(networkError('ECONNABORTED', 'timeout of 100ms exceeded'))],
+	])('never re-sends a POST after %s: it may have been created', async (_name, answer) => {
+		const first = answer(nock(BASE).post(LISTING_PATH));
+		const second = nock(BASE).post(LISTING_PATH).reply(201, { duplicate: true });
+
+		const error = await failure(send());
+
+		expect(first.isDone()).toBe(true);
+		expect(second.isDone()).toBe(false);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.description).toContain('may or may not have been created; check before re-running');
+		expect(error.context.itemIndex).toBe(3);
+		expectNoSecrets(error);
+	});
+
+	it('turns an API refusal into a NodeApiError with status, the API\'s own message and the item, without headers', async () => {
+		nock(BASE).post(LISTING_PATH).reply(400, { error: 'invalid_request', error_description: 'eventId unknown' });
+
+		const error = await failure(send());
+
+		expect(error.httpCode).toBe('400');
+		expect(error.message).toBe(`The Partner API answered 400 to POST ${LISTING_PATH}: eventId unknown`);
+		expect(error.context.itemIndex).toBe(3);
+		expect(error.description ?? '').not.toContain('may or may not');
+		expectNoSecrets(error);
+		expect(JSON.stringify(error)).not.toMatch(/authorization/i);
+	});
+
+	it.each([
+		[{ message: 'Listing exists' }, 'Listing exists'],
+		[{ error: { message: 'nested words' } }, 'nested words'],
+		[{ errors: [{ detail: 'first' }, { message: 'second' }] }, 'first; second'],
+		['plain text failure', 'plain text failure'],
+	])('reads the API message defensively from %j', async (body, expected) => {
+		nock(BASE).post(LISTING_PATH).reply(409, body as nock.Body);
+		const error = await failure(send());
+		expect(error.message).toBe(`The Partner API answered 409 to POST ${LISTING_PATH}: ${expected}`);
+	});
+});
+
+describe('parseRetryAfter', () => {
+	const now = Date.parse('2026-01-01T00:00:00Z');
+	it.each([
+		['3', 3000],
+		['0', 0],
+		['Thu, 01 Jan 2026 00:00:10 GMT', 10_000],
+		['Wed, 31 Dec 2025 23:59:00 GMT', 0],
+		['soon', undefined],
+		['', undefined],
+		[undefined, undefined],
+		['-5', undefined],
+	])('%j gives %j ms', (value, expected) => {
+		expect(parseRetryAfter(value, now)).toBe(expected);
+	});
+});
