@@ -1,0 +1,469 @@
+import nock from 'nock';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import type { ParameterValue } from './fakeContext';
+import { BASE, column, fakeRun, sheetRows } from './fakeContext';
+
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+
+const LISTING_PATH = '/sellers/inventory/listings/v3';
+const TOKEN = 'tok-listing';
+
+interface Seen {
+	body: IDataObject;
+	headers: Record<string, unknown>;
+}
+
+/** Accepts every listing POST, records it, and answers with an id derived from the listing. */
+function listingApi(options: { delayFor?: (body: IDataObject) => number; status?: (body: IDataObject) => number } = {}) {
+	const seen: Seen[] = [];
+	const scope = nock(BASE)
+		.post(LISTING_PATH)
+		.times(100)
+		.delay(0)
+		.reply(function (_uri, body) {
+			const listing = body as IDataObject;
+			seen.push({ body: listing, headers: this.req.headers });
+			const status = options.status?.(listing) ?? 201;
+			return [status, status < 300 ? { listingId: `L-${String(listing.externalListingId)}` } : { message: 'refused' }];
+		});
+	return { seen, scope };
+}
+
+function tokenApi() {
+	return nock(BASE)
+		.post('/sellers/oauth/accesstoken')
+		.query({ grant_type: 'client_credentials' })
+		.times(10)
+		.reply(200, { access_token: TOKEN });
+}
+
+async function run(
+	parameters: Record<string, ParameterValue>,
+	items: INodeExecutionData[] = [{ json: {} }],
+	continueOnFail = false,
+) {
+	const fake = fakeRun({ parameters, items, continueOnFail });
+	const output = await execute.call(fake.context, items);
+	return { output, tokenRequests: fake.tokenRequests() };
+}
+
+async function validationError(parameters: Record<string, ParameterValue>, items?: INodeExecutionData[]) {
+	const api = listingApi();
+	const token = tokenApi();
+	try {
+		await run(parameters, items);
+	} catch (error) {
+		expect(error).toBeInstanceOf(NodeOperationError);
+		// Nothing was sent: neither the token exchange nor any listing.
+		expect(api.seen).toEqual([]);
+		expect(token.isDone()).toBe(false);
+		const failure = error as NodeOperationError;
+		return { message: failure.message, lines: String(failure.description).split('\n'), error: failure };
+	}
+	throw new Error('expected a validation error');
+}
+
+const PER_ITEM: Record<string, ParameterValue> = {
+	inputShape: 'listingPerItem',
+	eventId: 123456,
+	externalListingId: 7001,
+	priceAmount: 49.9,
+	priceCurrency: 'EUR',
+	productsSource: 'defined',
+	products: {
+		product: [
+			{ externalId: '7001-A-1', row: 'A', seat: '1', ga: false, productType: 'TICKET' },
+			{ externalId: '7001-GA-1', row: '', seat: '', ga: true, productType: 'TICKET' },
+		],
+	},
+	stockType: 'PDF',
+	paymentType: 1,
+	acceptLanguage: 'en-US',
+	options: {},
+};
+
+const GROUPED: Record<string, ParameterValue> = {
+	inputShape: 'ticketPerItem',
+	eventId: column('event'),
+	externalListingId: column('listing'),
+	priceAmount: column('price'),
+	priceCurrency: column('currency'),
+	productExternalId: column('ticket'),
+	productRow: column('row'),
+	productSeat: column('seat'),
+	productGa: column('ga'),
+	productType: 'TICKET',
+	stockType: 'PDF',
+	paymentType: 1,
+	acceptLanguage: 'en-US',
+	options: {},
+};
+
+const SHEET = [
+	{ event: '123456', listing: '7001', price: '49.90', currency: 'eur', ticket: 'T1', row: 'A', seat: '1', ga: 'false' },
+	{ event: '123456', listing: '7002', price: '30', currency: 'EUR', ticket: 'T2', row: '', seat: '', ga: 'TRUE' },
+	{ event: '123456', listing: '7001', price: '49.9', currency: 'EUR', ticket: 'T3', row: 'A', seat: '2', ga: '' },
+	{ event: '123456', listing: '7002', price: '30.00', currency: 'EUR', ticket: 'T4', row: '', seat: '', ga: 'true' },
+	{ event: '123456', listing: '7001', price: '49.90', currency: 'EUR', ticket: 'T5', row: 'B', seat: '7', ga: 'false' },
+];
+
+beforeEach(() => {
+	(sleep as jest.Mock).mockClear();
+});
+afterEach(() => {
+	nock.cleanAll();
+});
+
+describe('Listing → Create: requests per input mode', () => {
+	it('sends the exact documented request for products defined in the UI', async () => {
+		const api = listingApi();
+		tokenApi();
+		const { output } = await run(PER_ITEM);
+
+		expect(api.seen).toHaveLength(1);
+		expect(api.seen[0].body).toEqual({
+			eventId: 123456,
+			pricePerProduct: { amount: 49.9, currency: 'EUR' },
+			externalListingId: 7001,
+			products: [
+				{ externalId: '7001-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
+				{ externalId: '7001-GA-1', productType: 'TICKET', ga: true },
+			],
+			stockType: ['PDF'],
+			paymentType: 1,
+		});
+		expect(api.seen[0].headers).toMatchObject({
+			authorization: `Bearer ${TOKEN}`,
+			accept: 'application/json',
+			'content-type': 'application/json',
+			'accept-language': 'en-US',
+		});
+		expect(output).toEqual([{ json: { listingId: 'L-7001' }, pairedItem: [{ item: 0 }] }]);
+	});
+
+	it('takes products as a JSON array from an expression, or as JSON text, and several stock types', async () => {
+		const api = listingApi();
+		tokenApi();
+		const products = [{ externalId: 'J-1', row: 'C', seat: 3 }, { externalId: 'J-2', ga: 'true', productType: 'PARKING' }];
+		await run(
+			{
+				...PER_ITEM,
+				productsSource: 'json',
+				productsJson: (itemIndex: number) => (itemIndex === 0 ? products : JSON.stringify(products)),
+				externalListingId: (itemIndex: number) => 8000 + itemIndex,
+				stockType: 'PDF, MOBILE',
+				acceptLanguage: 'de-DE',
+			},
+			[{ json: {} }, { json: {} }],
+		);
+
+		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([8000, 8001]);
+		for (const entry of api.seen) {
+			expect(entry.body.products).toEqual([
+				{ externalId: 'J-1', row: 'C', seat: '3', productType: 'TICKET', ga: false },
+				{ externalId: 'J-2', productType: 'PARKING', ga: true },
+			]);
+			expect(entry.body.stockType).toEqual(['PDF', 'MOBILE']);
+			expect(entry.headers['accept-language']).toBe('de-DE');
+		}
+	});
+
+	it('expands seat ranges into one product per seat with ids from the pattern', async () => {
+		const api = listingApi();
+		tokenApi();
+		await run({
+			...PER_ITEM,
+			productsSource: 'seatRange',
+			seatRanges: {
+				range: [
+					{ row: 'A', firstSeat: 1, lastSeat: 3, externalIdPattern: '{listing}-{row}-{seat}', productType: 'TICKET' },
+					{ row: 'B', firstSeat: '10', lastSeat: '11', externalIdPattern: 'E{event}/{seat}', productType: 'TICKET' },
+				],
+			},
+		});
+
+		expect(api.seen[0].body.products).toEqual([
+			{ externalId: '7001-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
+			{ externalId: '7001-A-2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+			{ externalId: '7001-A-3', row: 'A', seat: '3', productType: 'TICKET', ga: false },
+			{ externalId: 'E123456/10', row: 'B', seat: '10', productType: 'TICKET', ga: false },
+			{ externalId: 'E123456/11', row: 'B', seat: '11', productType: 'TICKET', ga: false },
+		]);
+	});
+
+	it('groups sheet rows that share an External Listing ID into one listing, one product per row, in input order', async () => {
+		const api = listingApi();
+		tokenApi();
+		const { output } = await run(GROUPED, sheetRows(SHEET));
+
+		expect(api.seen).toHaveLength(2);
+		const byListing = Object.fromEntries(api.seen.map((entry) => [entry.body.externalListingId, entry.body]));
+		expect(byListing[7001]).toEqual({
+			eventId: 123456,
+			pricePerProduct: { amount: 49.9, currency: 'EUR' },
+			externalListingId: 7001,
+			products: [
+				{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
+				{ externalId: 'T3', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+				{ externalId: 'T5', row: 'B', seat: '7', productType: 'TICKET', ga: false },
+			],
+			stockType: ['PDF'],
+			paymentType: 1,
+		});
+		expect(byListing[7002].products).toEqual([
+			{ externalId: 'T2', productType: 'TICKET', ga: true },
+			{ externalId: 'T4', productType: 'TICKET', ga: true },
+		]);
+		expect(output).toEqual([
+			{ json: { listingId: 'L-7001' }, pairedItem: [{ item: 0 }, { item: 2 }, { item: 4 }] },
+			{ json: { listingId: 'L-7002' }, pairedItem: [{ item: 1 }, { item: 3 }] },
+		]);
+	});
+
+	it('Validate Only outputs the exact requests and sends nothing, not even the token request', async () => {
+		const api = listingApi();
+		const token = tokenApi();
+		const { output } = await run({ ...GROUPED, options: { validateOnly: true } }, sheetRows(SHEET.slice(0, 2)));
+
+		expect(api.seen).toEqual([]);
+		expect(token.isDone()).toBe(false);
+		expect(output).toEqual([
+			{
+				json: {
+					validateOnly: true,
+					method: 'POST',
+					path: LISTING_PATH,
+					headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Accept-Language': 'en-US' },
+					body: {
+						eventId: 123456,
+						pricePerProduct: { amount: 49.9, currency: 'EUR' },
+						externalListingId: 7001,
+						products: [{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false }],
+						stockType: ['PDF'],
+						paymentType: 1,
+					},
+				},
+				pairedItem: [{ item: 0 }],
+			},
+			expect.objectContaining({ pairedItem: [{ item: 1 }] }),
+		]);
+		expect(JSON.stringify(output)).not.toMatch(/authorization|Bearer/i);
+	});
+});
+
+describe('Listing → Create: validation before anything is sent', () => {
+	it.each<[string, Record<string, ParameterValue>, string]>([
+		[
+			'a reserved seat without seat',
+			{ products: { product: [{ externalId: 'a', row: 'A', seat: '1' }, { externalId: 'b', row: 'A', seat: '2' }, { externalId: 'c', row: 'A', seat: '' }] } },
+			'item 0: products[2].seat is required when ga is false',
+		],
+		['an id with letters', { eventId: '12abc' }, 'item 0: eventId must be a whole number greater than 0 (got "12abc")'],
+		['an id in exponent notation', { externalListingId: '1e3' }, 'item 0: externalListingId must be a whole number greater than 0 (got "1e3")'],
+		['a zero price', { priceAmount: 0 }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got 0)'],
+		['a negative price', { priceAmount: '-5' }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got "-5")'],
+		['an infinite price', { priceAmount: 'Infinity' }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got "Infinity")'],
+		['a four-letter currency', { priceCurrency: 'EURO' }, 'item 0: pricePerProduct.currency must be a three-letter currency code such as EUR (got "EURO")'],
+		['a malformed language tag', { acceptLanguage: 'english please' }, 'item 0: Accept-Language must be a language tag such as en-US (got "english please")'],
+		['an empty products list', { products: {} }, 'item 0: products must hold at least one product'],
+		[
+			'a repeated product id',
+			{ products: { product: [{ externalId: 'x', ga: true }, { externalId: 'x', ga: true }] } },
+			'item 0: products[1].externalId "x" repeats products[0].externalId',
+		],
+		['JSON that is not JSON', { productsSource: 'json', productsJson: '[{' }, 'item 0: products (JSON) is not valid JSON'],
+		[
+			'a JSON product with a misspelt key',
+			{ productsSource: 'json', productsJson: [{ externalId: 'x', Seat: '1', row: 'A' }] },
+			'item 0: products[0]: unknown field "Seat"; allowed are externalId, row, seat, productType, ga',
+		],
+		[
+			'a seat range going backwards',
+			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 5, lastSeat: 2, externalIdPattern: '{seat}' }] } },
+			'item 0: seatRanges[0].lastSeat must not be below firstSeat (5)',
+		],
+		[
+			'a seat pattern without {seat}',
+			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{listing}-{row}' }] } },
+			'item 0: seatRanges[0].externalIdPattern must contain {seat} so that every product gets its own id',
+		],
+		[
+			'a seat pattern with an unknown placeholder',
+			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{section}-{seat}' }] } },
+			'item 0: seatRanges[0].externalIdPattern has unknown placeholder {section}; use {listing}, {event}, {row}, {seat}',
+		],
+	])('refuses %s', async (_name, overrides, expected) => {
+		const { message, lines } = await validationError({ ...PER_ITEM, ...overrides });
+		expect(message).toBe('1 of 1 listing failed validation; nothing was sent');
+		expect(lines.some((line) => line.startsWith(expected))).toBe(true);
+	});
+
+	it('accepts exact numbers written as text ("12", " 49.90 ") and sends them as numbers', async () => {
+		const api = listingApi();
+		tokenApi();
+		await run({ ...PER_ITEM, eventId: '12', externalListingId: ' 7001 ', priceAmount: ' 49.90 ', paymentType: '2' });
+		expect(api.seen[0].body).toMatchObject({
+			eventId: 12,
+			externalListingId: 7001,
+			pricePerProduct: { amount: 49.9 },
+			paymentType: 2,
+		});
+	});
+
+	it('checks every item first and lists all problems in one error, naming each item', async () => {
+		const items = [{ json: {} }, { json: {} }, { json: {} }];
+		const { message, lines, error } = await validationError(
+			{
+				...PER_ITEM,
+				eventId: (itemIndex: number) => (itemIndex === 1 ? 'abc' : 1),
+				priceCurrency: (itemIndex: number) => (itemIndex === 2 ? 'E' : 'EUR'),
+			},
+			items,
+		);
+		expect(message).toBe('2 of 3 listings failed validation; nothing was sent');
+		expect(lines).toEqual([
+			'item 1: eventId must be a whole number greater than 0 (got "abc")',
+			'item 2: pricePerProduct.currency must be a three-letter currency code such as EUR (got "E")',
+		]);
+		expect(error.context.itemIndex).toBe(1);
+	});
+
+	it('names the rows of a listing whose rows disagree on listing-level values', async () => {
+		const sheet = SHEET.map((row, index) => (index === 4 ? { ...row, price: '55', event: '999' } : row));
+		const { lines } = await validationError(GROUPED, sheetRows(sheet));
+		expect(lines).toEqual([
+			'listing 7001 (items 0, 2, 4): eventId differs between rows of one listing: 123456 (items 0, 2), 999 (item 4)',
+			'listing 7001 (items 0, 2, 4): pricePerProduct.amount differs between rows of one listing: 49.9 (items 0, 2), 55 (item 4)',
+		]);
+	});
+
+	it('names the row of a grouped product error, and a row without a usable listing id on its own', async () => {
+		const sheet = SHEET.map((row, index) =>
+			index === 2 ? { ...row, seat: '' } : index === 3 ? { ...row, listing: 'x7002' } : row,
+		);
+		const { lines } = await validationError(GROUPED, sheetRows(sheet));
+		expect(lines).toEqual([
+			'listing 7001 (items 0, 2, 4): products[1].seat is required when ga is false (item 2)',
+			'item 3: externalListingId must be a whole number greater than 0 (got "x7002")',
+		]);
+	});
+
+	it('with Continue On Fail, bad items become paired error items and good ones are sent', async () => {
+		const api = listingApi();
+		tokenApi();
+		const sheet = SHEET.map((row, index) => (index === 1 ? { ...row, currency: 'EURO' } : row));
+		const { output } = await run(GROUPED, sheetRows(sheet), true);
+
+		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([7001]);
+		expect(output).toHaveLength(2);
+		expect(output[0]).toEqual({ json: { listingId: 'L-7001' }, pairedItem: [{ item: 0 }, { item: 2 }, { item: 4 }] });
+		expect(output[1].pairedItem).toEqual([{ item: 1 }, { item: 3 }]);
+		expect(output[1].json).toMatchObject({
+			error: 'listing 7002 (items 1, 3) failed validation',
+			itemIndexes: [1, 3],
+			problems: [
+				'pricePerProduct.currency must be a three-letter currency code such as EUR (got "EURO") (item 1)',
+			],
+		});
+	});
+});
+
+describe('Listing → Create: sending', () => {
+	const MANY = Array.from({ length: 6 }, (_, index) => ({ json: { listing: String(9000 + index) } }));
+	const MANY_PARAMETERS = { ...PER_ITEM, externalListingId: column('listing') };
+
+	it('keeps input order and pairing whatever order the answers arrive in, never exceeding the concurrency', async () => {
+		let inFlight = 0;
+		let maxInFlight = 0;
+		const arrivals: number[] = [];
+		const finished: number[] = [];
+		tokenApi();
+		nock(BASE)
+			.post(LISTING_PATH)
+			.times(6)
+			.reply(function (_uri, body, callback) {
+				const id = Number((body as IDataObject).externalListingId);
+				arrivals.push(id);
+				inFlight++;
+				maxInFlight = Math.max(maxInFlight, inFlight);
+				// Later listings answer sooner, so completion order is the reverse of input order.
+				setTimeout(() => {
+					inFlight--;
+					finished.push(id);
+					callback(null, [201, { listingId: `L-${id}` }]);
+				}, (9006 - id) * 15);
+			});
+
+		const { output, tokenRequests } = await run({ ...MANY_PARAMETERS, options: { concurrency: 3 } }, MANY);
+
+		expect(output.map((item) => item.json.listingId)).toEqual(['L-9000', 'L-9001', 'L-9002', 'L-9003', 'L-9004', 'L-9005']);
+		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => [{ item }]));
+		expect(maxInFlight).toBe(3);
+		// The first listing went alone, so the token was fetched once.
+		expect(finished[0]).toBe(9000);
+		expect(arrivals[0]).toBe(9000);
+		expect(tokenRequests).toBe(1);
+		expect(finished).not.toEqual(arrivals);
+	});
+
+	it('with concurrency 1 sends one listing after the other', async () => {
+		let inFlight = 0;
+		let maxInFlight = 0;
+		tokenApi();
+		nock(BASE)
+			.post(LISTING_PATH)
+			.times(6)
+			.reply(function (_uri, body, callback) {
+				inFlight++;
+				maxInFlight = Math.max(maxInFlight, inFlight);
+				setTimeout(() => {
+					inFlight--;
+					callback(null, [201, { id: (body as IDataObject).externalListingId }]);
+				}, 5);
+			});
+		const { output } = await run({ ...MANY_PARAMETERS, options: { concurrency: 1 } }, MANY);
+		expect(maxInFlight).toBe(1);
+		expect(output.map((item) => item.json.id)).toEqual([9000, 9001, 9002, 9003, 9004, 9005]);
+	});
+
+	it('stops after a failure that may have created the listing, never re-sends it, and says what was created', async () => {
+		const api = listingApi({ status: (body) => (body.externalListingId === 9001 ? 502 : 201) });
+		tokenApi();
+		try {
+			await run({ ...MANY_PARAMETERS, options: { concurrency: 1 } }, MANY);
+			throw new Error('expected a failure');
+		} catch (error) {
+			const failure = error as { message: string; description: string; httpCode: string; context: IDataObject };
+			expect(failure.httpCode).toBe('502');
+			expect(failure.context.itemIndex).toBe(1);
+			expect(failure.description).toContain('may or may not have been created; check before re-running');
+			expect(failure.description).toContain('Created before the failure: 9000 (item 0); do not send these again.');
+			expect(failure.description).toContain('Not sent: item 2, item 3, item 4, item 5.');
+		}
+		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([9000, 9001]);
+	});
+
+	it('with Continue On Fail, an API refusal becomes a paired error item and the rest are sent', async () => {
+		const api = listingApi({ status: (body) => (body.externalListingId === 9002 ? 400 : 201) });
+		tokenApi();
+		const { output } = await run({ ...MANY_PARAMETERS, options: { concurrency: 2 } }, MANY.slice(0, 4), true);
+		expect(api.seen).toHaveLength(4);
+		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => [{ item }]));
+		expect(output[2].json).toMatchObject({
+			error: `The Partner API answered 400 to POST ${LISTING_PATH}: refused`,
+			httpCode: '400',
+			itemIndexes: [2],
+		});
+		expect(output[3].json).toEqual({ listingId: 'L-9003' });
+	});
+
+	it('passes a response that is not an object through under "response"', async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(201, '');
+		const { output } = await run(PER_ITEM);
+		expect(output).toEqual([{ json: { response: '' }, pairedItem: [{ item: 0 }] }]);
+	});
+});
