@@ -293,6 +293,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		description: 'Less common settings',
 		options: [
 			{
 				displayName: 'Concurrency',

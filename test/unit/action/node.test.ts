@@ -1,0 +1,97 @@
+import nock from 'nock';
+import type { INodeProperties } from 'n8n-workflow';
+
+import codex from '../../../nodes/TicketMarketplace/TicketMarketplace.node.json';
+import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import packageJson from '../../../package.json';
+import { BASE, fakeRun } from './fakeContext';
+
+const { description } = new TicketMarketplace();
+
+function allProperties(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((property) => {
+		const nested = (property.options ?? []).flatMap((option) => {
+			if ('values' in option) return allProperties(option.values);
+			if ('type' in option) return allProperties([option as INodeProperties]);
+			return [];
+		});
+		return [property, ...nested];
+	});
+}
+
+afterEach(() => {
+	nock.cleanAll();
+});
+
+describe('Ticket Marketplace node description', () => {
+	it('is a tool-usable action node with a themed icon and subtitle', () => {
+		expect(description.name).toBe('ticketMarketplace');
+		expect(description.usableAsTool).toBe(true);
+		expect(description.icon).toEqual({
+			light: 'file:../../icons/ticketMarketplace.svg',
+			dark: 'file:../../icons/ticketMarketplace.dark.svg',
+		});
+		expect(description.subtitle).toContain('$parameter["operation"]');
+	});
+
+	it('requires the API credential always and the callback credential only for Subscribe from the credential', () => {
+		expect(description.credentials).toEqual([
+			{ name: 'ticketMarketplaceApi', required: true },
+			{
+				name: 'ticketMarketplaceCallbackApi',
+				required: true,
+				displayOptions: {
+					show: { resource: ['webhook'], operation: ['subscribe'], clientCredentialsSource: ['credential'] },
+				},
+			},
+		]);
+	});
+
+	it('describes every field (notices aside)', () => {
+		const undescribed = allProperties(description.properties)
+			.filter((property) => property.type !== 'notice' && property.name !== 'resource' && property.name !== 'operation')
+			.filter((property) => !property.description)
+			.map((property) => property.name);
+		expect(undescribed).toEqual([]);
+	});
+
+	it('explains webhook activation in a notice shown with Subscribe', () => {
+		const notice = description.properties.find((property) => property.name === 'activationNotice');
+		expect(notice?.type).toBe('notice');
+		expect(notice?.displayName).toContain('24 to 48 hours');
+		expect(notice?.displayOptions?.show).toEqual({ resource: ['webhook'], operation: ['subscribe'] });
+	});
+
+	it('has a codex file naming the node as the package publishes it', () => {
+		expect(codex.node).toBe(`${packageJson.name}.${description.name}`);
+		expect(packageJson.n8n.nodes).toContain('dist/nodes/TicketMarketplace/TicketMarketplace.node.js');
+	});
+
+	it('routes to the chosen operation and returns one output', async () => {
+		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 't' });
+		const api = nock(BASE).post('/partners/webhooks/v3').reply(201, { id: 's-1' });
+		const fake = fakeRun({
+			parameters: {
+				resource: 'webhook',
+				operation: 'subscribe',
+				callbackUrl: 'https://n.example.test/cb',
+				callbackAuthUrl: 'https://n.example.test/token',
+				clientCredentialsSource: 'fields',
+				clientId: 'id',
+				clientSecret: 'secret',
+				options: {},
+			},
+		});
+		const output = await new TicketMarketplace().execute.call(fake.context);
+		expect(api.isDone()).toBe(true);
+		expect(output).toHaveLength(1);
+		expect(output[0][0].json.subscriptionId).toBe('s-1');
+	});
+
+	it('refuses an unknown operation without sending anything', async () => {
+		const fake = fakeRun({ parameters: { resource: 'listing', operation: 'delete' } });
+		await expect(new TicketMarketplace().execute.call(fake.context)).rejects.toThrow(
+			'The operation "delete" of "listing" is not supported',
+		);
+	});
+});

@@ -1,0 +1,198 @@
+import nock from 'nock';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { execute, NEXT_STEP_WITHOUT_ID } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { findSubscriptionId } from '../../../nodes/TicketMarketplace/helpers/subscriptionId';
+import type { ParameterValue } from './fakeContext';
+import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';
+
+const WEBHOOK_PATH = '/partners/webhooks/v3';
+
+const PARAMETERS: Record<string, ParameterValue> = {
+	callbackUrl: 'https://n8n.example.test/webhook/abc/notification',
+	callbackAuthUrl: 'https://n8n.example.test/webhook/abc/token',
+	clientCredentialsSource: 'credential',
+	subscriptionKinds: ['listing_sale'],
+	options: {},
+};
+
+function tokenApi() {
+	return nock(BASE)
+		.post('/sellers/oauth/accesstoken')
+		.query({ grant_type: 'client_credentials' })
+		.reply(200, { access_token: 'tok-webhook' });
+}
+
+function webhookApi(answer: unknown, status = 201) {
+	const seen: Array<{ body: IDataObject; headers: Record<string, unknown> }> = [];
+	const scope = nock(BASE)
+		.post(WEBHOOK_PATH)
+		.times(10)
+		.reply(function (_uri, body) {
+			seen.push({ body: body as IDataObject, headers: this.req.headers });
+			return [status, answer as nock.Body];
+		});
+	return { seen, scope };
+}
+
+async function run(
+	parameters: Record<string, ParameterValue>,
+	options: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+) {
+	const items = options.items ?? [{ json: {} }];
+	const fake = fakeRun({
+		parameters,
+		items,
+		continueOnFail: options.continueOnFail,
+		callbackCredentials: CALLBACK_CREDENTIALS,
+	});
+	return await execute.call(fake.context, items);
+}
+
+afterEach(() => {
+	nock.cleanAll();
+});
+
+describe('Webhook → Subscribe', () => {
+	it('sends the documented subscription with the callback credential, and outputs the id, its field and the next step', async () => {
+		tokenApi();
+		const api = webhookApi({ id: 'sub-42', status: 'PENDING' });
+
+		const output = await run(PARAMETERS);
+
+		expect(api.seen).toHaveLength(1);
+		expect(api.seen[0].body).toEqual({
+			callback: {
+				url: 'https://n8n.example.test/webhook/abc/notification',
+				auth: {
+					authType: 'oauth',
+					tokenEndPoint: 'https://n8n.example.test/webhook/abc/token',
+					oauthRequest: {
+						clientId: 'marketplace-client',
+						clientSecret: CALLBACK_CREDENTIALS.clientSecret,
+						grantType: 'client_credentials',
+					},
+				},
+			},
+			subscription: { listing: ['listing_sale'] },
+		});
+		expect(api.seen[0].headers).toMatchObject({
+			authorization: 'Bearer tok-webhook',
+			'content-type': 'application/json',
+			accept: 'application/json',
+		});
+		expect(output).toHaveLength(1);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(output[0].json).toMatchObject({
+			subscriptionId: 'sub-42',
+			subscriptionIdField: 'id',
+			response: { id: 'sub-42', status: 'PENDING' },
+		});
+		expect(output[0].json.nextStep).toContain('E-mail the subscription identifier sub-42');
+		expect(output[0].json.nextStep).toContain('24 to 48 hours');
+		expect(output[0].json.nextStep).toContain('Create no listings');
+	});
+
+	it('uses the client id and secret typed in the node, free subscription kinds and options', async () => {
+		tokenApi();
+		const api = webhookApi({ data: { subscriptionId: 77 } });
+		const output = await run({
+			...PARAMETERS,
+			clientCredentialsSource: 'fields',
+			clientId: 'typed-id',
+			clientSecret: 'typed-secret-9',
+			subscriptionKinds: ['listing_sale', ' inventory_status '],
+			options: { authType: 'oauth2', grantType: 'client_credentials' },
+		});
+		const auth = (api.seen[0].body.callback as IDataObject).auth as IDataObject;
+		expect(auth.oauthRequest).toEqual({ clientId: 'typed-id', clientSecret: 'typed-secret-9', grantType: 'client_credentials' });
+		expect(auth.authType).toBe('oauth2');
+		expect(api.seen[0].body.subscription).toEqual({ listing: ['listing_sale', 'inventory_status'] });
+		expect(output[0].json).toMatchObject({ subscriptionId: '77', subscriptionIdField: 'data.subscriptionId' });
+		expect(JSON.stringify(output)).not.toContain('typed-secret-9');
+	});
+
+	it('never outputs the client secret, even when the API echoes it back', async () => {
+		tokenApi();
+		webhookApi({
+			webhookId: 'wh-1',
+			callback: { auth: { oauthRequest: { clientSecret: CALLBACK_CREDENTIALS.clientSecret } } },
+		});
+		const output = await run(PARAMETERS);
+		expect(output[0].json.subscriptionId).toBe('wh-1');
+		expect(JSON.stringify(output)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
+		expect(JSON.stringify(output)).toContain('[redacted]');
+	});
+
+	it('says plainly when no identifier is recognisable, and still passes the response through', async () => {
+		tokenApi();
+		webhookApi({ accepted: true });
+		const output = await run(PARAMETERS);
+		expect(output[0].json).toEqual({
+			subscriptionId: null,
+			subscriptionIdField: null,
+			message: 'No subscription identifier was recognised in the response',
+			nextStep: NEXT_STEP_WITHOUT_ID,
+			response: { accepted: true },
+		});
+	});
+
+	it.each<[string, Record<string, ParameterValue>, string]>([
+		['a callback URL that is not a URL', { callbackUrl: 'my-n8n/webhook' }, 'callback.url must be an absolute URL'],
+		['a token endpoint with another scheme', { callbackAuthUrl: 'ftp://n8n.example.test/token' }, 'callback.auth.tokenEndPoint must start with https:// or http://'],
+		['no subscription kind', { subscriptionKinds: [] }, 'subscription.listing needs at least one kind, such as listing_sale'],
+		['an empty typed secret', { clientCredentialsSource: 'fields', clientId: 'id', clientSecret: '' }, 'callback.auth.oauthRequest.clientSecret is required'],
+	])('refuses %s and sends nothing', async (_name, overrides, expected) => {
+		const token = tokenApi();
+		const api = webhookApi({ id: 'never' });
+		const items = [{ json: {} }, { json: {} }];
+		// The second item is the bad one: the first must not have been sent either.
+		const parameters = Object.fromEntries(
+			Object.entries({ ...PARAMETERS, ...overrides }).map(([name, value]) => [
+				name,
+				name in overrides ? (itemIndex: number) => (itemIndex === 1 ? value : PARAMETERS[name] ?? value) : value,
+			]),
+		);
+		await expect(run(parameters, { items })).rejects.toThrow(NodeOperationError);
+		try {
+			await run(parameters, { items });
+		} catch (error) {
+			expect((error as NodeOperationError).message).toBe('Item 1: the subscription is invalid; nothing was sent');
+			expect(String((error as NodeOperationError).description)).toContain(expected);
+			expect(JSON.stringify(error)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
+		}
+		expect(api.seen).toEqual([]);
+		expect(token.isDone()).toBe(false);
+	});
+
+	it('with Continue On Fail, an API refusal becomes a paired error item without the secret', async () => {
+		tokenApi();
+		webhookApi({ message: `bad secret ${CALLBACK_CREDENTIALS.clientSecret}` }, 400);
+		const output = await run(PARAMETERS, { continueOnFail: true });
+		expect(output).toHaveLength(1);
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(output[0].json.error).toBe(`The Partner API answered 400 to POST ${WEBHOOK_PATH}: bad secret [redacted]`);
+		expect(JSON.stringify(output)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
+	});
+});
+
+describe('findSubscriptionId', () => {
+	it.each([
+		[{ subscriptionId: 'a1' }, { value: 'a1', field: 'subscriptionId' }],
+		[{ id: 5, subscriptionId: 'preferred' }, { value: 'preferred', field: 'subscriptionId' }],
+		[{ webhook_id: 'w-9' }, { value: 'w-9', field: 'webhook_id' }],
+		[{ uuid: '0b5c7a9e-1111' }, { value: '0b5c7a9e-1111', field: 'uuid' }],
+		[{ data: { id: 'nested' } }, { value: 'nested', field: 'data.id' }],
+		[{ subscription: { uuid: 'u-1' } }, { value: 'u-1', field: 'subscription.uuid' }],
+		['c0ffee-1234', { value: 'c0ffee-1234', field: '(whole response)' }],
+		[{ id: '' }, undefined],
+		[{ id: { deep: 1 } }, undefined],
+		[{ status: 'ok' }, undefined],
+		[[{ id: 'in-array' }], undefined],
+		['Created', undefined],
+		[null, undefined],
+	])('%j gives %j', (response, expected) => {
+		expect(findSubscriptionId(response)).toEqual(expected);
+	});
+});
