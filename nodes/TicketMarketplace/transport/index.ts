@@ -66,8 +66,12 @@ function describeThrown(error: unknown): HttpFailure {
 		context?: { data?: unknown };
 		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
 		message?: unknown;
+		messages?: unknown;
 	};
-	const message = typeof thrown.message === 'string' ? thrown.message : String(error);
+	// NodeApiError may swap the original words (e.g. the credential's diagnosis) for a generic text; it keeps them
+	// in `messages`.
+	const original = Array.isArray(thrown.messages) ? thrown.messages.find((entry) => typeof entry === 'string') : undefined;
+	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
 	if (thrown.response) {
 		return {
 			status: thrown.response.status,
@@ -226,9 +230,13 @@ function toNodeApiError(
 ): NodeApiError {
 	const apiMessage = redactSecrets(extractApiMessage(failure.body), context.secrets);
 	const safeBody = redactSecrets(failure.body, context.secrets);
+	// Without a status, only a network code tells that the request itself failed; with neither, the failure came
+	// before sending (e.g. the token exchange in the credential).
 	const mayHaveReachedServer =
 		context.method !== 'GET' &&
-		(failure.status === undefined ? !CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') : failure.status >= 500);
+		(failure.status === undefined
+			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
+			: failure.status >= 500);
 	const target = `${context.method} ${context.path}`;
 
 	let message: string;
@@ -246,8 +254,10 @@ function toNodeApiError(
 	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
 		message = `Could not connect to the Partner API for ${target} after ${context.connectionRetries} retries`;
 		details.push('Check the Base URL of the credential. Nothing was sent.');
-	} else {
+	} else if (failure.code !== undefined) {
 		message = `The connection failed during ${target} before an answer arrived`;
+	} else {
+		message = `${target} could not be sent: ${redactSecrets(failure.message, context.secrets)}`;
 	}
 	if (mayHaveReachedServer) {
 		details.push(

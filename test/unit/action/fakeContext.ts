@@ -33,6 +33,8 @@ export interface FakeRunOptions {
 	continueOnFail?: boolean;
 	accessToken?: string;
 	callbackCredentials?: ICredentialDataDecryptedObject;
+	/** Overrides of the API credential, e.g. the sandbox's URL and demo app. */
+	apiCredentials?: Partial<typeof API_CREDENTIALS>;
 }
 
 export interface FakeRun {
@@ -58,7 +60,11 @@ const node: INode = {
  */
 export function fakeRun(options: FakeRunOptions): FakeRun {
 	const items = options.items ?? [{ json: {} }];
-	const stored: ICredentialDataDecryptedObject = { ...API_CREDENTIALS, accessToken: options.accessToken ?? '' };
+	const stored: ICredentialDataDecryptedObject = {
+		...API_CREDENTIALS,
+		...options.apiCredentials,
+		accessToken: options.accessToken ?? '',
+	};
 	const credentialType = new TicketMarketplaceApi();
 	let tokenRequests = 0;
 

@@ -112,6 +112,20 @@ describe('transport: the one request path', () => {
 		expectNoSecrets(error);
 	});
 
+	it('passes the credential\'s own diagnosis of a refused token exchange, without claiming anything was sent', async () => {
+		nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.reply(401, { error: 'invalid_grant', error_description: 'bad login' });
+		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+
+		const error = await failure(send(fakeRun({ parameters: {} })));
+		expect(api.isDone()).toBe(false);
+		expect(error.message).toContain(`POST ${LISTING_PATH} could not be sent: The marketplace login was refused (HTTP 401)`);
+		expect(error.description ?? '').not.toContain('may or may not');
+		expectNoSecrets(error);
+	});
+
 	it('retries a 429 after the Retry-After seconds, then returns the answer', async () => {
 		const api = nock(BASE)
 			.post(LISTING_PATH)
