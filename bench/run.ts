@@ -39,11 +39,13 @@ async function stopEverything(): Promise<void> {
 	await Promise.allSettled(pending.map((stop) => stop()));
 }
 
-function gitCommit(): string | undefined {
+/** The commit measured, and whether the checkout had changes on top of it (then the commit alone does not say). */
+function gitRevision(): { commit?: string; dirty?: boolean } {
+	const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 	try {
-		return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+		return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
 	} catch {
-		return undefined;
+		return {};
 	}
 }
 
@@ -124,7 +126,7 @@ async function main(flags: ParsedFlags): Promise<number> {
 		const directory = path.join(__dirname, 'results');
 		mkdirSync(directory, { recursive: true });
 		const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-		const document = { startedAt: startedAt.toISOString(), seconds, commit: gitCommit(), machine: info, plan, results };
+		const document = { startedAt: startedAt.toISOString(), seconds, ...gitRevision(), machine: info, plan, results };
 		writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
 		console.log(`Results: ${path.relative(process.cwd(), file)}`);
 	}
