@@ -11,14 +11,6 @@ import { distribution, formatNumber, median, perSecond } from '../stats';
 import { check, withServer } from '../suite';
 import type { BenchRow, Check, Suite, SuiteContext } from '../suite';
 
-/** Sandbox-side durations of one run's listing requests (from reading the request to the answer being handed over). */
-function listingLatencies(sandbox: Sandbox): number[] {
-	return sandbox
-		.state()
-		.requests.filter((request) => request.endpoint === 'listings')
-		.map((request) => request.durationMs);
-}
-
 /** `repeat` runs of one case, each on a reset sandbox; also used by the sandbox suite without a fault. */
 export async function measureListingCreate(
 	context: SuiteContext,
@@ -41,7 +33,8 @@ export async function measureListingCreate(
 		const listingRequests = state.requests.filter((request) => request.endpoint === 'listings');
 		const failed = failedItems(run.output);
 		wallTimes.push(run.wallMs);
-		latencies.push(...listingLatencies(sandbox));
+		// Sandbox-side durations: from reading the request to handing over the answer.
+		latencies.push(...listingRequests.map((request) => request.durationMs));
 		tokenRequestsPerRun.push(state.tokens.count);
 		checks.push(
 			check(`run ${attempt}: ${listingCase.listings} listings output, none failed`, run.output.length === listingCase.listings && failed.length === 0,
