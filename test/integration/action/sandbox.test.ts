@@ -1,0 +1,217 @@
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
+import type { Sandbox } from '../../../sandbox';
+import type { ParameterValue } from '../../unit/action/fakeContext';
+import { column, fakeRun, sheetRows } from '../../unit/action/fakeContext';
+
+// Retry waits return at once; what was asked is recorded.
+jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+
+const LISTING_PATH = '/sellers/inventory/listings/v3';
+const CALLBACK = { clientId: 'callback-client', clientSecret: 'callback-secret-integration' };
+
+const GROUPED: Record<string, ParameterValue> = {
+	inputShape: 'ticketPerItem',
+	eventId: column('event'),
+	externalListingId: column('listing'),
+	priceAmount: column('price'),
+	priceCurrency: column('currency'),
+	productExternalId: column('ticket'),
+	productRow: column('row'),
+	productSeat: column('seat'),
+	productGa: column('ga'),
+	productType: 'TICKET',
+	stockType: 'PDF',
+	paymentType: 1,
+	acceptLanguage: 'en-US',
+	options: { concurrency: 3 },
+};
+
+function sheet(listings: number[], seatsPerListing = 2): INodeExecutionData[] {
+	const rows = listings.flatMap((listing) =>
+		Array.from({ length: seatsPerListing }, (_, seat) => ({
+			event: '5000',
+			listing: String(listing),
+			price: '25.50',
+			currency: 'EUR',
+			ticket: `${listing}-A-${seat + 1}`,
+			row: 'A',
+			seat: String(seat + 1),
+			ga: 'false',
+		})),
+	);
+	return sheetRows(rows);
+}
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => {
+	await sandbox.stop();
+});
+beforeEach(() => {
+	sandbox.reset();
+	(sleep as jest.Mock).mockClear();
+});
+
+function runFor(parameters: Record<string, ParameterValue>, items: INodeExecutionData[], continueOnFail = false) {
+	return fakeRun(runOptions(parameters, items, continueOnFail));
+}
+
+function runOptions(parameters: Record<string, ParameterValue>, items: INodeExecutionData[], continueOnFail = false) {
+	return {
+		parameters,
+		items,
+		continueOnFail,
+		apiCredentials: {
+			baseUrl: `${sandbox.url}/`,
+			consumerKey: SANDBOX_DEFAULTS.consumerKey,
+			consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+			email: SANDBOX_DEFAULTS.marketplaceAccount.email,
+			password: SANDBOX_DEFAULTS.marketplaceAccount.password,
+		},
+		callbackCredentials: CALLBACK,
+	};
+}
+
+function listingPosts() {
+	return sandbox.state().requests.filter((request) => request.path === LISTING_PATH);
+}
+
+describe('Ticket Marketplace action node against the sandbox', () => {
+	it('creates grouped sheet rows as listings, one token for the whole run, output in input order', async () => {
+		const items = sheet([101, 102, 103, 104, 105]);
+		const run = runFor(GROUPED, items);
+		const output = await createListings.call(run.context, items);
+
+		const state = sandbox.state();
+		expect(state.listings.map((listing) => listing.externalListingId).sort()).toEqual([101, 102, 103, 104, 105]);
+		const first = state.listings.find((listing) => listing.externalListingId === 101);
+		expect(first?.body).toEqual({
+			eventId: 5000,
+			pricePerProduct: { amount: 25.5, currency: 'EUR' },
+			externalListingId: 101,
+			products: [
+				{ externalId: '101-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
+				{ externalId: '101-A-2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+			],
+			stockType: ['PDF'],
+			paymentType: 1,
+		});
+		expect(state.tokens.count).toBe(1);
+		expect(output).toHaveLength(5);
+		output.forEach((item, index) => {
+			expect(item.pairedItem).toEqual([{ item: index * 2 }, { item: index * 2 + 1 }]);
+		});
+		// The sandbox's answer is passed through as returned; it names the listing it created.
+		const answers = output.map((item) => JSON.stringify(item.json));
+		state.listings.forEach((listing) => {
+			expect(answers.some((answer) => answer.includes(listing.id))).toBe(true);
+		});
+		expect(answers.findIndex((answer) => answer.includes(first!.id))).toBe(0);
+	});
+
+	it('sends nothing when any row is invalid', async () => {
+		const items = sheet([201, 202]);
+		items[3].json.seat = '';
+		const run = runFor(GROUPED, items);
+		await expect(createListings.call(run.context, items)).rejects.toThrow(NodeOperationError);
+		expect(sandbox.state().requests).toEqual([]);
+	});
+
+	it('waits out a 429 as the Retry-After header asks, and creates the listing once', async () => {
+		sandbox.addFault({ endpoint: 'listings', sequence: ['429', 'ok'], kind: '429', retryAfterSeconds: 2 });
+		const items = sheet([301]);
+		const run = runFor(GROUPED, items);
+		const output = await createListings.call(run.context, items);
+
+		expect(sleep).toHaveBeenCalledWith(2000);
+		expect(listingPosts().map((request) => request.status)).toEqual([429, expect.any(Number)]);
+		expect(sandbox.state().listings).toHaveLength(1);
+		expect(output).toHaveLength(1);
+	});
+
+	it('renews an expired token and still creates the listing once', async () => {
+		const items = sheet([401, 402]);
+		const first = runFor(GROUPED, items.slice(0, 2));
+		await createListings.call(first.context, items.slice(0, 2));
+		const token = first.stored.accessToken as string;
+		expect(token).toBeTruthy();
+		expect(sandbox.expireTokens({ all: true })).toBe(1);
+
+		// A later execution starts with the stored (now expired) token, as n8n would.
+		const second = fakeRun({ ...runOptions(GROUPED, items.slice(2)), accessToken: token });
+		await createListings.call(second.context, items.slice(2));
+
+		expect(second.tokenRequests()).toBe(1);
+		expect(sandbox.state().tokens.count).toBe(2);
+		expect(sandbox.state().listings.map((listing) => listing.externalListingId).sort()).toEqual([401, 402]);
+		expect(listingPosts().filter((request) => request.status !== null && request.status < 300)).toHaveLength(2);
+	});
+
+	it.each([
+		['a 5xx', { endpoint: 'listings' as const, kind: '5xx' as const, status: 503, sequence: ['5xx' as const] }],
+		['a dropped connection', { endpoint: 'listings' as const, kind: 'drop' as const, sequence: ['drop' as const] }],
+	])('never re-sends a listing after %s, and says it may exist', async (_name, fault) => {
+		sandbox.addFault(fault);
+		const items = sheet([501, 502]);
+		const run = runFor({ ...GROUPED, options: { concurrency: 1 } }, items);
+
+		let failure: NodeApiError | undefined;
+		try {
+			await createListings.call(run.context, items);
+		} catch (error) {
+			failure = error as NodeApiError;
+		}
+		expect(failure).toBeInstanceOf(NodeApiError);
+		expect(failure?.description).toContain('may or may not have been created; check before re-running');
+		expect(failure?.description).toContain('Not sent: listing 502');
+		const posted = listingPosts().map((request) => (request.body as IDataObject | undefined)?.externalListingId);
+		expect(posted).toEqual([501]);
+	});
+
+	it('subscribes the callback with the callback credential and reports the identifier the sandbox gave', async () => {
+		const run = runFor(
+			{
+				callbackUrl: 'http://127.0.0.1:9/webhook/notify',
+				callbackAuthUrl: 'http://127.0.0.1:9/webhook/token',
+				clientCredentialsSource: 'credential',
+				subscriptionKinds: ['listing_sale'],
+				options: {},
+			},
+			[{ json: {} }],
+		);
+		const output = await subscribe.call(run.context, [{ json: {} }]);
+
+		const [subscription] = sandbox.state().subscriptions;
+		expect(subscription.callback.auth.oauthRequest.clientId).toBe(CALLBACK.clientId);
+		expect(subscription.subscription.listing).toEqual(['listing_sale']);
+		expect(output[0].json.subscriptionId).toBe(subscription.id);
+		expect(typeof output[0].json.subscriptionIdField).toBe('string');
+		expect(output[0].json.nextStep).toContain(subscription.id);
+		expect(JSON.stringify(output)).not.toContain(CALLBACK.clientSecret);
+	});
+
+	it('explains a developer-portal login refused by the token exchange', async () => {
+		const items = sheet([601], 1);
+		const run = fakeRun({
+			parameters: GROUPED,
+			items,
+			apiCredentials: {
+				baseUrl: sandbox.url,
+				consumerKey: SANDBOX_DEFAULTS.consumerKey,
+				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+				email: SANDBOX_DEFAULTS.developerAccount.email,
+				password: SANDBOX_DEFAULTS.developerAccount.password,
+			},
+		});
+		await expect(createListings.call(run.context, items)).rejects.toThrow(/consumer marketplace/);
+		expect(listingPosts()).toEqual([]);
+	});
+});
