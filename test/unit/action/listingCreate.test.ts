@@ -274,6 +274,7 @@ describe('Listing → Create: validation before anything is sent', () => {
 			{ products: { product: [{ externalId: 'x', ga: true }, { externalId: 'x', ga: true }] } },
 			'item 0: products[1].externalId "x" repeats products[0].externalId',
 		],
+		['the JSON products left at their empty default', { productsSource: 'json', productsJson: '[]' }, 'item 0: products must hold at least one product'],
 		['JSON that is not JSON', { productsSource: 'json', productsJson: '[{' }, 'item 0: products (JSON) is not valid JSON'],
 		[
 			'a JSON product with a misspelt key',

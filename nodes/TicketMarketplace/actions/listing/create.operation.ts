@@ -160,7 +160,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Products (JSON)',
 		name: 'productsJson',
 		type: 'json',
-		default: '[\n  {\n    "externalId": "7001-A-12",\n    "row": "A",\n    "seat": "12",\n    "productType": "TICKET",\n    "ga": false\n  }\n]',
+		// Empty on purpose: a sample product here would be sent by anyone who forgot to replace it.
+		default: '[]',
+		placeholder: '[{ "externalId": "7001-A-12", "row": "A", "seat": "12", "productType": "TICKET", "ga": false }]',
 		displayOptions: { show: { ...perItem, productsSource: ['json'] } },
 		description:
 			'Array of products with the keys externalId, row, seat, productType (default TICKET) and ga (default false). Other keys are refused so that typos are caught.',
