@@ -4,7 +4,7 @@
  * imported, n8n started on loopback, the owner and a public API key set up, and the workflows activated. The
  * e2e runner, the e2e tests (when run on their own) and the demo all use it; stop() undoes all of it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +12,7 @@ import { SANDBOX_DEFAULTS, startSandbox } from '../../sandbox';
 import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
-import { freePort, track } from './processes';
+import { freePort, track, type Stoppable } from './processes';
 import { step } from './progress';
 import { CREDENTIAL_IDS, type WorkflowJson } from './workflows';
 
@@ -73,73 +73,89 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 	await ensureBuilt();
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-e2e-'));
-	const removeFolder = () => {
-		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
+	// What this harness started, newest last; stop() (or a failed start) undoes it newest first.
+	const started: Stoppable[] = [];
+	const remember = (resource: Stoppable) => {
+		const untrack = track(resource);
+		started.push({ ...resource, stop: async () => {
+			untrack();
+			await resource.stop();
+		} });
 	};
-	track({ name: `folder ${userFolder}`, stop: async () => removeFolder(), stopNow: removeFolder });
-	step(`user folder: ${userFolder}`);
-
-	const filesFolder = join(userFolder, 'files');
-	const importFolder = join(userFolder, 'import');
-	mkdirSync(filesFolder, { recursive: true });
-	mkdirSync(join(importFolder, 'workflows'), { recursive: true });
-
-	const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
-
-	const sandbox = await startSandbox({ port: 0 });
-	track({ name: 'sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
-	step(`sandbox: listening on ${sandbox.url}`);
-
-	const config: N8nConfig = {
-		install,
-		userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
-		filesFolder,
-		logFile: join(userFolder, 'n8n.log'),
-	};
-
-	writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify(credentialsFor(sandbox.url)));
-	for (const { workflow } of options.workflows) {
-		writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
-	}
-	step('n8n: importing credentials (first command on a fresh folder also creates the database)');
-	await n8nCli(config, ['import:credentials', `--input=${join(importFolder, 'credentials.json')}`]);
-	step(`n8n: importing ${options.workflows.length} workflow(s)`);
-	await n8nCli(config, ['import:workflow', '--separate', `--input=${join(importFolder, 'workflows')}`]);
-	// The import folder holds plain-text credential data: gone before n8n starts.
-	rmSync(importFolder, { recursive: true, force: true });
-
-	const n8n = await startN8nServer(config);
-	const apiKey = await createApiKey(n8n.baseUrl);
-	const api = new N8nPublicApi(n8n.baseUrl, apiKey);
-	step('n8n: owner set up, public API key created');
-	for (const { workflow } of options.workflows.filter((entry) => entry.activate)) {
-		await api.activate(workflow.id);
-		step(`n8n: activated "${workflow.name}" (${workflow.id})`);
-	}
-
-	const context: HarnessContext = {
-		n8nUrl: n8n.baseUrl,
-		apiKey,
-		sandboxUrl: sandbox.url,
-		userFolder,
-		filesFolder,
-		packageDir,
-		packedFiles,
-		n8nLogFile: config.logFile,
-		n8nFolder: join(userFolder, '.n8n'),
-	};
-
 	let stopping: Promise<void> | undefined;
 	const stop = () =>
 		(stopping ??= (async () => {
-			step('stopping n8n');
-			await n8n.stop();
-			step('stopping the sandbox');
-			await sandbox.stop();
-			removeFolder();
-			step(options.keepUserFolder ? `kept ${userFolder}` : 'removed the user folder');
+			for (const resource of started.reverse()) {
+				step(resource.name);
+				await resource.stop();
+			}
 		})());
-	return { context, api, n8n, stop };
+
+	const removeFolder = () => {
+		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
+	};
+	remember({ name: options.keepUserFolder ? `keeping ${userFolder}` : 'removing the user folder', stop: async () => removeFolder(), stopNow: removeFolder });
+	step(`user folder: ${userFolder}`);
+
+	try {
+		const filesFolder = join(userFolder, 'files');
+		const importFolder = join(userFolder, 'import');
+		mkdirSync(filesFolder, { recursive: true });
+		mkdirSync(join(importFolder, 'workflows'), { recursive: true });
+
+		const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
+
+		const sandbox = await startSandbox({ port: 0 });
+		remember({ name: 'stopping the sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
+		step(`sandbox: listening on ${sandbox.url}`);
+
+		const config: N8nConfig = {
+			install,
+			userFolder,
+			port: await freePort(),
+			brokerPort: await freePort(),
+			filesFolder,
+			logFile: join(userFolder, 'n8n.log'),
+		};
+
+		writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify(credentialsFor(sandbox.url)));
+		for (const { workflow } of options.workflows) {
+			writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+		}
+		step('n8n: importing credentials (the first command on a fresh folder also creates the database)');
+		await n8nCli(config, ['import:credentials', `--input=${join(importFolder, 'credentials.json')}`]);
+		step(`n8n: importing ${options.workflows.length} workflow(s)`);
+		await n8nCli(config, ['import:workflow', '--separate', `--input=${join(importFolder, 'workflows')}`]);
+		// The import folder holds plain-text credential data: gone before n8n starts.
+		rmSync(importFolder, { recursive: true, force: true });
+
+		const n8n = await startN8nServer(config);
+		// startN8nServer tracks n8n for Ctrl-C itself; this only orders the orderly stop.
+		started.push({ name: 'stopping n8n', stop: () => n8n.stop(), stopNow: () => undefined });
+		const apiKey = await createApiKey(n8n.baseUrl);
+		const api = new N8nPublicApi(n8n.baseUrl, apiKey);
+		step('n8n: owner set up, public API key created');
+		for (const { workflow } of options.workflows.filter((entry) => entry.activate)) {
+			await api.activate(workflow.id);
+			step(`n8n: activated "${workflow.name}" (${workflow.id})`);
+		}
+
+		const context: HarnessContext = {
+			n8nUrl: n8n.baseUrl,
+			apiKey,
+			sandboxUrl: sandbox.url,
+			userFolder,
+			filesFolder,
+			packageDir,
+			packedFiles,
+			n8nLogFile: config.logFile,
+			n8nFolder: join(userFolder, '.n8n'),
+		};
+		return { context, api, n8n, stop };
+	} catch (error) {
+		const logFile = join(userFolder, 'n8n.log');
+		if (existsSync(logFile)) step(`start failed; last lines of the n8n log:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
+		await stop();
+		throw error;
+	}
 }

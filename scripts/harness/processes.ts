@@ -41,23 +41,33 @@ export async function stopAll(): Promise<void> {
 function installSignalHandlers(): void {
 	if (signalHandlersInstalled) return;
 	signalHandlersInstalled = true;
+	let stopping = false;
 	const onSignal = (signal: NodeJS.Signals, exitCode: number) => {
+		// Ctrl-C often arrives twice (from the terminal and relayed by npm/tsx): the second must not kill us mid-cleanup.
+		if (stopping) return;
+		stopping = true;
 		process.stderr.write(`\n${signal}: stopping everything the harness started...\n`);
 		void stopAll().finally(() => process.exit(exitCode));
 	};
-	process.once('SIGINT', () => onSignal('SIGINT', 130));
-	process.once('SIGTERM', () => onSignal('SIGTERM', 143));
+	process.on('SIGINT', () => onSignal('SIGINT', 130));
+	process.on('SIGTERM', () => onSignal('SIGTERM', 143));
+	process.on('SIGHUP', () => onSignal('SIGHUP', 129));
 	process.on('exit', () => {
 		for (const resource of live) resource.stopNow();
 		live.clear();
 	});
 }
 
-/** Environment for child tools without the npm_config_* values npm exports to scripts (e.g. ignore-scripts). */
+/**
+ * Environment for child tools without what the caller's own runner put there: npm's npm_config_* values (e.g.
+ * ignore-scripts, which would stop sqlite3 from building) and jest's NODE_ENV=test (n8n exits silently with it).
+ */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (!key.toLowerCase().startsWith('npm_')) env[key] = value;
+		const lower = key.toLowerCase();
+		if (lower.startsWith('npm_') || lower.startsWith('jest_') || key === 'NODE_ENV') continue;
+		env[key] = value;
 	}
 	return { ...env, ...extra };
 }
