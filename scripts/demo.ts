@@ -1,0 +1,135 @@
+/**
+ * `npm run demo`: the package's main job, narrated. Starts the sandbox marketplace and a real n8n with the example
+ * workflows from examples/, subscribes to sales, lets the sandbox "support team" activate the subscription,
+ * creates listings from examples/seats.csv, sells seats, shows the alert message n8n formatted, and stops
+ * everything it started (also on failure and Ctrl-C).
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { SandboxAdminClient } from '../sandbox';
+import { startHarness, type Harness } from './harness/harness';
+import type { ExecutionSummary } from './harness/n8n';
+import { pollUntil } from './harness/n8n';
+import { stopAll } from './harness/processes';
+import { elapsed } from './harness/progress';
+import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from './harness/workflows';
+
+const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
+
+function say(text = ''): void {
+	process.stdout.write(`${text}\n`);
+}
+
+function heading(text: string): void {
+	say();
+	say(`== ${text}`);
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const text = await response.text();
+	try {
+		return { status: response.status, body: JSON.parse(text) };
+	} catch {
+		return { status: response.status, body: text };
+	}
+}
+
+function outputOf(execution: ExecutionSummary, nodeName: string): Array<Record<string, unknown>> {
+	const data = execution.data as
+		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } }
+		| undefined;
+	return (data?.resultData?.runData?.[nodeName] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
+}
+
+async function demo(): Promise<void> {
+	const sheetToListings = loadExample(EXAMPLE_FILES.sheetToListings);
+	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
+	const saleAlert = loadExample(EXAMPLE_FILES.saleAlert);
+	const trigger = nodeByType(saleAlert, TRIGGER_TYPE);
+
+	heading('Starting: a sandbox marketplace and a real n8n with this package installed from its npm tarball');
+	say('(the first run installs n8n 2.8.4 into ~/.cache, about 4 minutes; later runs reuse it)');
+	const harness: Harness = await startHarness({
+		workflows: [sheetToListings, subscribe, saleAlert].map((workflow) => ({ workflow, activate: true })),
+	});
+	const { context } = harness;
+	const sandbox = new SandboxAdminClient(context.sandboxUrl);
+	try {
+		say(`n8n:     ${context.n8nUrl}  (owner owner@example.test; workflows imported from ${EXAMPLES_DIR})`);
+		say(`sandbox: ${context.sandboxUrl}  (plays the marketplace's Partner API and its support team)`);
+
+		const base = `${context.n8nUrl}/webhook/${trigger.webhookId}`;
+		heading('1. Subscribe to sale notifications');
+		say(`The "${saleAlert.name}" workflow is active; its trigger answers at`);
+		say(`   token URL:    ${base}/token`);
+		say(`   callback URL: ${base}/notifications`);
+		const subscribed = await postJson(`${context.n8nUrl}/webhook/${webhookPath(subscribe)}`, {
+			callbackUrl: `${base}/notifications`,
+			tokenEndpointUrl: `${base}/token`,
+		});
+		if (subscribed.status !== 200) throw new Error(`the subscribe workflow answered ${subscribed.status}: ${JSON.stringify(subscribed.body)}`);
+		const [subscription] = subscribed.body as Array<{ subscriptionId: string; nextStep: string }>;
+		say(`"${subscribe.name}" sent the subscription. Subscription id: ${subscription.subscriptionId}`);
+		say(`Next step the node tells you: ${subscription.nextStep}`);
+
+		heading('2. Activation (the marketplace support team, played by the sandbox)');
+		const activated = await sandbox.activateSubscription(subscription.subscriptionId);
+		say(`Subscription ${activated.id} is now ${activated.status}. Listings created from now on are eligible for notifications.`);
+
+		heading('3. Listings from the example sheet (examples/seats.csv)');
+		const sheetPath = join(context.filesFolder, 'seats.csv');
+		copyFileSync(join(EXAMPLES_DIR, 'seats.csv'), sheetPath);
+		const created = await postJson(`${context.n8nUrl}/webhook/${webhookPath(sheetToListings)}`, { sheetPath });
+		if (created.status !== 200) throw new Error(`the sheet workflow answered ${created.status}: ${JSON.stringify(created.body)}`);
+		const state = await sandbox.state();
+		say(`"${sheetToListings.name}" read the sheet, grouped its seat rows by listing_id and created:`);
+		for (const listing of state.listings) {
+			const price = listing.pricePerProduct as { amount: number; currency: string };
+			const seatsText = listing.products.map((product) => `${String(product.row)}-${String(product.seat)}`).join(', ');
+			say(`   listing ${String(listing.externalListingId)} -> marketplace id ${listing.id}: event ${String(listing.eventId)}, ${listing.products.length} seat(s) ${seatsText} at ${price.amount} ${price.currency}`);
+		}
+		const tokenRequests = state.requests.filter((request) => request.endpoint === 'token').length;
+		say(`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`);
+
+		heading('4. A buyer takes two seats');
+		const [firstListing] = state.listings;
+		const executionsBefore = (await harness.api.executions(saleAlert.id)).length;
+		const sale = await sandbox.sell(firstListing.id, { count: 2 });
+		say(`Sold ${sale.sale.externalIds.join(', ')} of listing ${String(firstListing.externalListingId)}.`);
+		for (const delivery of sale.deliveries) {
+			const steps = delivery.attempts.map((attempt) => `${attempt.step} ${attempt.status ?? attempt.error ?? ''}`).join(', then ');
+			say(`The marketplace fetched a token from the trigger and delivered the notification: ${steps} -> ${delivery.status}.`);
+		}
+
+		heading('5. The alert n8n formatted');
+		let executions: ExecutionSummary[] = [];
+		await pollUntil('the sale alert execution', async () => {
+			executions = (await harness.api.executions(saleAlert.id)).filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+			return executions.length > executionsBefore;
+		}, 60_000);
+		const execution = await harness.api.execution(executions[0].id);
+		const [message] = outputOf(execution, 'Format chat message');
+		say(`Execution ${execution.id} (${execution.status}) produced the chat message:`);
+		say(`   ${String(message?.text)}`);
+
+		heading('Summary');
+		const finalState = await sandbox.state();
+		say(`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the sheet with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s)`);
+		say(`- subscription ${subscription.subscriptionId}: ${finalState.subscriptions[0]?.status}`);
+		say(`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered, alert: "${String(message?.text)}"`);
+		say('- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace and');
+		say('  Ticket Marketplace Callback credentials, and follow the setup note on the trigger node.');
+	} finally {
+		heading('Stopping everything the demo started');
+		await harness.stop();
+	}
+	say(`Done in ${elapsed()}; nothing is left running.`);
+}
+
+demo().catch(async (error: unknown) => {
+	process.stderr.write(`demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	await stopAll();
+	process.exit(1);
+});
