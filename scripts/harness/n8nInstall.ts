@@ -4,7 +4,7 @@
  * into a staging folder and renamed into place only when complete, so a folder under the final name is a
  * finished install; an interrupted one is simply started again.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,6 +34,28 @@ function describe(dir: string, version: string): N8nInstall {
 	return { version, dir, entry: join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
 }
 
+function isRunning(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Staging folders of interrupted installs (their process is gone) only take space: 2.3 GB each. */
+function removeAbandonedStagingFolders(root: string, version: string): void {
+	if (!existsSync(root)) return;
+	const prefix = `n8n-${version}.staging-`;
+	for (const name of readdirSync(root)) {
+		const pid = Number(name.slice(prefix.length));
+		if (name.startsWith(prefix) && Number.isInteger(pid) && !isRunning(pid)) {
+			step(`n8n ${version}: removing ${name}, left by an interrupted install`);
+			rmSync(join(root, name), { recursive: true, force: true });
+		}
+	}
+}
+
 export async function ensureN8nInstalled(version = N8N_VERSION): Promise<N8nInstall> {
 	const root = n8nCacheRoot();
 	const dir = join(root, `n8n-${version}`);
@@ -46,6 +68,7 @@ export async function ensureN8nInstalled(version = N8N_VERSION): Promise<N8nInst
 		rmSync(dir, { recursive: true, force: true });
 	}
 
+	removeAbandonedStagingFolders(root, version);
 	const staging = join(root, `n8n-${version}.staging-${process.pid}`);
 	rmSync(staging, { recursive: true, force: true });
 	mkdirSync(staging, { recursive: true });

@@ -154,13 +154,18 @@ export async function runCommand(
 	};
 	child.stdout?.on('data', collect);
 	child.stderr?.on('data', collect);
-	const timer = setTimeout(() => void stopProcessGroup(child, 2_000), options.timeoutMs);
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		void stopProcessGroup(child, 2_000);
+	}, options.timeoutMs);
 	try {
 		const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
 		clearTimeout(timer);
 		const result = { code: code ?? (signal ? 128 : 1), output };
 		if (result.code !== 0) {
-			throw new Error(`${label} failed (exit ${code ?? signal}):\n${output.slice(-4000)}`);
+			const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : `failed (exit ${code ?? signal})`;
+			throw new Error(`${label} ${reason}:\n${output.slice(-4000)}`);
 		}
 		return result;
 	} finally {

@@ -223,7 +223,7 @@ describe('2. sale to alert', () => {
 		const activated = await e2e().sandbox.activateSubscription(subscriptionId);
 		expect(activated.status).toBe('ACTIVE');
 
-		const after = await createListing('scenario-2-late.csv', seats(nextListingId(3000), 7004, '95.50', 'H', [7, 8]));
+		const after = await createListing('scenario-2-late.csv', seats(nextListingId(3000), 7004, '95.50', 'H', [7, 8, 9]));
 		expect(after.eligible).toBe(true);
 		lateListing = after;
 	});
@@ -263,6 +263,22 @@ describe('2. sale to alert', () => {
 			`:ticket: Sold: 2 ticket(s) from listing ${lateListing.externalListingId} (event 7004) at 95.5 EUR each. Seats: H-7, H-8`,
 		);
 		expect(message.notificationId).toBe(payload.notificationId);
+	});
+
+	it('the marketplace may also present its client credentials in the form body (client_secret_post)', async () => {
+		const harness = e2e();
+		const executionsBefore = (await harness.n8n.executions(workflows.saleAlert.id)).length;
+		await harness.sandbox.configureDelivery({ clientAuth: 'client_secret_post' });
+		try {
+			const result = await harness.sandbox.sell(lateListing.id, { count: 1 });
+
+			expect(result.deliveries.map((delivery) => [delivery.clientAuth, delivery.status])).toEqual([['client_secret_post', 'delivered']]);
+			const [execution] = await waitForExecutions(harness, workflows.saleAlert.id, executionsBefore + 1);
+			const message = nodeOutput(await harness.n8n.execution(execution.id), 'Format chat message')[0];
+			expect(message.text).toMatch(/Sold: 1 ticket\(s\) .* Seats: H-9$/);
+		} finally {
+			await harness.sandbox.configureDelivery({ clientAuth: 'basic' });
+		}
 	});
 
 	it('forged and expired-token notifications get 401 and start no execution', async () => {
