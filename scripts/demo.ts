@@ -125,6 +125,7 @@ async function demo(): Promise<void> {
 		heading('Stopping everything the demo started');
 		await harness.stop();
 	}
+	if (harness.n8n.isRunning()) throw new Error('n8n is still running after stop');
 	say(`Done in ${elapsed()}; nothing is left running.`);
 }
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { harnessWorkflows } from '../test/e2e/workflows';
@@ -43,7 +43,15 @@ async function main(): Promise<number> {
 	} finally {
 		await harness.stop();
 	}
-	step(`e2e: ${exitCode === 0 ? 'PASSED' : 'FAILED'} in ${elapsed()}; nothing left running`);
+	const leftovers = [
+		...(harness.n8n.isRunning() ? ['n8n processes'] : []),
+		...(existsSync(harness.context.userFolder) && process.env.TM_E2E_KEEP !== '1' ? [harness.context.userFolder] : []),
+	];
+	if (leftovers.length) {
+		step(`e2e: left behind: ${leftovers.join(', ')}`);
+		exitCode = 1;
+	}
+	step(`e2e: ${exitCode === 0 ? 'PASSED' : 'FAILED'} in ${elapsed()}${leftovers.length ? '' : '; nothing left running'}`);
 	return exitCode;
 }
 

@@ -66,6 +66,8 @@ export interface N8nServer {
 	/** Resolves when the output matches (bounded by timeoutMs); rejects if n8n exits first. */
 	waitForOutput(pattern: RegExp, timeoutMs: number): Promise<void>;
 	stop(): Promise<void>;
+	/** Whether any process of n8n's group (n8n or its task runner) is still alive. */
+	isRunning(): boolean;
 }
 
 function delay(ms: number): Promise<void> {
@@ -145,7 +147,16 @@ export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 		throw error;
 	}
 	step('n8n: ready (editor and REST API up)');
-	return { baseUrl, output: () => output, waitForOutput, stop };
+	const isRunning = () => {
+		if (child.pid === undefined) return false;
+		try {
+			process.kill(-child.pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	return { baseUrl, output: () => output, waitForOutput, stop, isRunning };
 }
 
 /** JSON over HTTP to n8n, with errors that name the call and show n8n's answer. */
