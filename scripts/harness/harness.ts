@@ -44,6 +44,9 @@ export interface Harness {
 	stop(): Promise<void>;
 }
 
+/** Demo values the sandbox presents to the trigger's token endpoint; not a secret of anything real. */
+export const SANDBOX_CALLBACK_CLIENT = { clientId: 'sandbox-marketplace', clientSecret: 'sandbox-callback-secret-0123456789' };
+
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
 	return [
 		{
@@ -62,8 +65,7 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 			id: CREDENTIAL_IDS.callback.id,
 			name: CREDENTIAL_IDS.callback.name,
 			type: 'ticketMarketplaceCallbackApi',
-			// Demo values the sandbox presents to the trigger's token endpoint; not a secret of anything real.
-			data: { clientId: 'sandbox-marketplace', clientSecret: 'sandbox-callback-secret-0123456789' },
+			data: { ...SANDBOX_CALLBACK_CLIENT },
 		},
 	];
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 
 import type { RequestLogEntry, SandboxState } from '../../sandbox';
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
-import { credentialsFor } from '../../scripts/harness/harness';
+import { credentialsFor, SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
 import { executionError, nextListingId, nodeOutput, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from './support';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from './workflows';
 
@@ -185,8 +185,7 @@ describe('2. sale to alert', () => {
 	const webhookId = triggerWebhookId(workflows.saleAlert);
 	const callbackUrl = () => `${e2e().context.n8nUrl}/webhook/${webhookId}/notifications`;
 	const tokenEndpointUrl = () => `${e2e().context.n8nUrl}/webhook/${webhookId}/token`;
-	const callbackCredential = credentialsFor('unused').find((credential) => credential.type === 'ticketMarketplaceCallbackApi')!
-		.data as { clientId: string; clientSecret: string };
+	const callbackCredential = SANDBOX_CALLBACK_CLIENT;
 	let subscriptionId = '';
 	let earlyListing = { id: '', externalListingId: 0 };
 	let lateListing = { id: '', externalListingId: 0 };
