@@ -1,9 +1,9 @@
 /**
- * Builds the package when dist/ is missing or older than its sources, packs it with `npm pack` and installs the
+ * Builds the package, packs it with `npm pack` and installs the
  * tarball's contents into an n8n user folder exactly as a community package is laid out, with no node_modules
  * of its own: zod and n8n-workflow must then resolve from n8n's own copies.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import { cleanEnv, runCommand } from './processes';
@@ -11,26 +11,6 @@ import { step } from './progress';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-ticket-marketplace';
-
-const SOURCE_FOLDERS = ['nodes', 'credentials', 'icons'];
-
-function newestMtime(path: string): number {
-	if (!existsSync(path)) return 0;
-	const stats = statSync(path);
-	if (!stats.isDirectory()) return stats.mtimeMs;
-	let newest = stats.mtimeMs;
-	for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-	return newest;
-}
-
-function oldestMtime(path: string): number {
-	if (!existsSync(path)) return 0;
-	const stats = statSync(path);
-	if (!stats.isDirectory()) return stats.mtimeMs;
-	let oldest = Number.POSITIVE_INFINITY;
-	for (const entry of readdirSync(path)) oldest = Math.min(oldest, oldestMtime(join(path, entry)));
-	return oldest;
-}
 
 /** The files package.json's `n8n` attribute promises, which n8n will require. */
 export function declaredEntryFiles(packageDir = REPO_ROOT): string[] {
@@ -40,18 +20,15 @@ export function declaredEntryFiles(packageDir = REPO_ROOT): string[] {
 	return [...(manifest.n8n?.credentials ?? []), ...(manifest.n8n?.nodes ?? [])];
 }
 
+/**
+ * Always builds (about 2 s): an mtime check proved unreliable (gulp copies icons with their source's mtime), and
+ * testing a stale dist/ would prove nothing.
+ */
 export async function ensureBuilt(): Promise<void> {
-	const dist = join(REPO_ROOT, 'dist');
-	const sources = Math.max(...SOURCE_FOLDERS.map((folder) => newestMtime(join(REPO_ROOT, folder))), newestMtime(join(REPO_ROOT, 'package.json')));
-	const missing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
-	if (missing.length === 0 && oldestMtime(dist) >= sources) {
-		step('build: dist/ is up to date');
-		return;
-	}
-	step(missing.length ? `build: dist/ lacks ${missing.join(', ')}; running npm run build` : 'build: sources changed; running npm run build');
+	step('build: npm run build');
 	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 5 * 60_000, label: 'npm run build' });
-	const stillMissing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
-	if (stillMissing.length) step(`build: WARNING, package.json declares files the build did not produce: ${stillMissing.join(', ')}`);
+	const missing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
+	if (missing.length) throw new Error(`package.json declares files the build did not produce: ${missing.join(', ')}`);
 }
 
 function listFiles(dir: string): string[] {
