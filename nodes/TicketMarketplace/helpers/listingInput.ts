@@ -268,5 +268,19 @@ export function buildListingUnits(this: IExecuteFunctions, itemCount: number): L
 	if (itemCount === 0) return [];
 	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
 	if (shape === 'ticketPerItem') return ticketRowsToListings.call(this, itemCount);
-	return Array.from({ length: itemCount }, (_, itemIndex) => listingPerItem.call(this, itemIndex));
+	const units = Array.from({ length: itemCount }, (_, itemIndex) => listingPerItem.call(this, itemIndex));
+	// Two items with one External Listing ID would create the listing twice (or be refused the second time).
+	const firstItemById = new Map<number, number>();
+	for (const unit of units) {
+		if (unit.externalListingId === undefined) continue;
+		const first = firstItemById.get(unit.externalListingId);
+		if (first === undefined) firstItemById.set(unit.externalListingId, unit.itemIndexes[0]);
+		else {
+			unit.problems.push(
+				`externalListingId ${unit.externalListingId} is already used by item ${first}; to combine rows into one listing, choose "Each Item Is a Ticket"`,
+			);
+			delete unit.body;
+		}
+	}
+	return units;
 }

@@ -332,6 +332,13 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(error.context.itemIndex).toBe(1);
 	});
 
+	it('refuses two items that would create the same listing', async () => {
+		const { lines } = await validationError(PER_ITEM, [{ json: {} }, { json: {} }]);
+		expect(lines).toEqual([
+			'item 1: externalListingId 7001 is already used by item 0; to combine rows into one listing, choose "Each Item Is a Ticket"',
+		]);
+	});
+
 	it('names the rows of a listing whose rows disagree on listing-level values', async () => {
 		const sheet = SHEET.map((row, index) => (index === 4 ? { ...row, price: '55', event: '999' } : row));
 		const { lines } = await validationError(GROUPED, sheetRows(sheet));
