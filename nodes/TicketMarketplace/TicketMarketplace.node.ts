@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as listing from './actions/listing/Listing.resource';
 import { router } from './actions/router';
+import { testCallbackCredential } from '../TicketMarketplaceTrigger/callbackCredential';
 import * as webhook from './actions/webhook/Webhook.resource';
 
 export class TicketMarketplace implements INodeType {
@@ -23,6 +24,7 @@ export class TicketMarketplace implements INodeType {
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
+				testedBy: 'ticketMarketplaceCallbackApiTest',
 				displayOptions: {
 					show: { resource: ['webhook'], operation: ['subscribe'], clientCredentialsSource: ['credential'] },
 				},
@@ -43,6 +45,13 @@ export class TicketMarketplace implements INodeType {
 			...listing.description,
 			...webhook.description,
 		],
+	};
+
+	// The callback credential has nothing remote to call; the trigger's local check serves both nodes.
+	methods = {
+		credentialTest: {
+			ticketMarketplaceCallbackApiTest: testCallbackCredential,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
