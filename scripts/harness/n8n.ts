@@ -188,6 +188,32 @@ export async function createApiKey(baseUrl: string): Promise<string> {
 	return created.body.data.rawApiKey;
 }
 
+/** Logs the owner in (the REST API behind the editor, which the public API does not cover) and returns the cookie. */
+export async function ownerSessionCookie(baseUrl: string): Promise<string> {
+	const { response } = await callJson(`${baseUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
+	});
+	const cookie = (response.headers.getSetCookie?.() ?? []).map((entry) => entry.split(';')[0]).join('; ');
+	if (!cookie) throw new Error('login answered without a session cookie');
+	return cookie;
+}
+
+/** What the editor's "Test" button does for a saved credential: POST /rest/credentials/test. */
+export async function testCredentialAsEditor(
+	baseUrl: string,
+	cookie: string,
+	credentials: { id: string; name: string; type: string; data: Record<string, unknown> },
+): Promise<{ status: string; message: string }> {
+	const { body } = await callJson<{ data: { status: string; message: string } }>(`${baseUrl}/rest/credentials/test`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID, cookie },
+		body: JSON.stringify({ credentials }),
+	});
+	return body.data;
+}
+
 export interface ExecutionSummary {
 	id: string;
 	workflowId: string;
