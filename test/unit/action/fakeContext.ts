@@ -12,7 +12,7 @@ import {
 	httpRequestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+import { apiCredentialsHelper } from '../../helpers/apiCredentialsHelper';
 
 export const BASE = 'https://partner.api.test';
 export const API_CREDENTIALS = {
@@ -65,27 +65,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		...options.apiCredentials,
 		accessToken: options.accessToken ?? '',
 	};
-	const credentialType = new TicketMarketplaceApi();
-	let tokenRequests = 0;
-
-	const credentialsHelper = {
-		getParentTypes: () => [],
-		preAuthentication: async (
-			helpers: { helpers: { httpRequest: typeof httpRequest } },
-			credentials: ICredentialDataDecryptedObject,
-			_type: string,
-			_node: INode,
-			expired: boolean,
-		) => {
-			if (!expired && credentials.accessToken) return undefined;
-			tokenRequests++;
-			const data = await credentialType.preAuthentication.call(helpers as never, credentials);
-			stored.accessToken = data.accessToken;
-			return data;
-		},
-		authenticate: async (credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) =>
-			await credentialType.authenticate(credentials, request),
-	};
+	const { credentialsHelper, savedTokens } = apiCredentialsHelper(stored);
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 
 	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => {
@@ -123,7 +103,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		},
 	} as unknown as IExecuteFunctions['helpers'];
 
-	return { context, stored, tokenRequests: () => tokenRequests };
+	return { context, stored, tokenRequests: () => savedTokens.length };
 }
 
 /** Items as a sheet node hands them over: every cell is text. */

@@ -11,38 +11,17 @@ import {
 	httpRequestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+import { apiCredentialsHelper } from '../../helpers/apiCredentialsHelper';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
-// behaves like n8n's CLI one (packages/cli/src/credentials-helper.ts in 2.8.x): run preAuthentication when the
-// expirable field is empty or after a 401, and save what it returns.
+// behaves like n8n's CLI one.
 const BASE = 'https://partner.api.test';
-const credentialType = new TicketMarketplaceApi();
 
 function setUp(stored: ICredentialDataDecryptedObject) {
-	const saved: ICredentialDataDecryptedObject[] = [];
 	const node = { name: 'Ticket Marketplace', type: 'n8n-nodes-ticket-marketplace.ticketMarketplace' } as INode;
 	const helpers = { httpRequest };
-	const additionalData = {
-		credentialsHelper: {
-			getParentTypes: () => [],
-			async preAuthentication(
-				_helpers: unknown,
-				credentials: ICredentialDataDecryptedObject,
-				_typeName: string,
-				_node: INode,
-				expired: boolean,
-			) {
-				if (credentials.accessToken !== '' && !expired) return undefined;
-				const output = await credentialType.preAuthentication.call({ helpers } as never, credentials);
-				saved.push({ ...output });
-				return Object.assign(credentials, output);
-			},
-			async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, options: IHttpRequestOptions) {
-				return await credentialType.authenticate(credentials, options);
-			},
-		},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const { credentialsHelper, savedTokens } = apiCredentialsHelper(stored);
+	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 	const context = {
 		helpers,
 		getNode: () => node,
@@ -57,7 +36,7 @@ function setUp(stored: ICredentialDataDecryptedObject) {
 			node,
 			additionalData,
 		);
-	return { call, saved };
+	return { call, savedTokens };
 }
 
 const listingCall: IHttpRequestOptions = {
@@ -72,7 +51,7 @@ afterEach(() => nock.cleanAll());
 describe('token lifecycle through n8n-core', () => {
 	it('obtains a token when none is stored, then sends it as Bearer on the API call', async () => {
 		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: '' };
-		const { call, saved } = setUp(stored);
+		const { call, savedTokens } = setUp(stored);
 		const token = nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'first' });
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer first' } })
 			.post('/sellers/inventory/listings/v3', { eventId: 1 })
@@ -80,24 +59,25 @@ describe('token lifecycle through n8n-core', () => {
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_1' });
 		expect(token.isDone() && api.isDone()).toBe(true);
-		expect(saved).toEqual([{ accessToken: 'first' }]);
+		expect(savedTokens).toEqual(['first']);
+		expect(stored.accessToken).toBe('first');
 	});
 
 	it('reuses a stored token without asking for a new one', async () => {
 		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'kept' };
-		const { call, saved } = setUp(stored);
+		const { call, savedTokens } = setUp(stored);
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
 			.post('/sellers/inventory/listings/v3')
 			.reply(201, { id: 'lst_2' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_2' });
 		expect(api.isDone()).toBe(true);
-		expect(saved).toEqual([]);
+		expect(savedTokens).toEqual([]);
 	});
 
 	it('renews the token once after a 401 and retries the call with the new one', async () => {
 		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'stale' };
-		const { call, saved } = setUp(stored);
+		const { call, savedTokens } = setUp(stored);
 		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
 			.post('/sellers/inventory/listings/v3')
 			.reply(401, { error: 'invalid_token' });
@@ -108,7 +88,7 @@ describe('token lifecycle through n8n-core', () => {
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_3' });
 		expect(refused.isDone() && token.isDone() && retried.isDone()).toBe(true);
-		expect(saved).toEqual([{ accessToken: 'fresh' }]);
+		expect(savedTokens).toEqual(['fresh']);
 	});
 
 	it('surfaces the diagnosis when renewal itself is refused, without the secrets', async () => {
