@@ -14,4 +14,10 @@ export default tseslint.config(
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
 		},
 	},
+	{
+		// Plain .js files here are CommonJS modules that jest or gulp require().
+		files: ['**/*.js'],
+		languageOptions: { sourceType: 'commonjs' },
+		rules: { '@typescript-eslint/no-require-imports': 'off' },
+	},
 );

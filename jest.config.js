@@ -6,6 +6,7 @@ const base = {
 };
 
 module.exports = {
+	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
 	projects: [
 		{
 			...base,
