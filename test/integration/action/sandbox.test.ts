@@ -6,7 +6,7 @@ import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/w
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
 import type { ParameterValue } from '../../unit/action/fakeContext';
-import { column, fakeRun, sheetRows } from '../../unit/action/fakeContext';
+import { fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../unit/action/fakeContext';
 
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
@@ -14,22 +14,7 @@ jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep:
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const CALLBACK = { clientId: 'callback-client', clientSecret: 'callback-secret-integration' };
 
-const GROUPED: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	eventId: column('event'),
-	externalListingId: column('listing'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	productGa: column('ga'),
-	productType: 'TICKET',
-	stockType: 'PDF',
-	paymentType: 1,
-	acceptLanguage: 'en-US',
-	options: { concurrency: 3 },
-};
+const GROUPED: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options: { concurrency: 3 } };
 
 function sheet(listings: number[], seatsPerListing = 2): INodeExecutionData[] {
 	const rows = listings.flatMap((listing) =>

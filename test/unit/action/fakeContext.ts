@@ -115,3 +115,21 @@ export function sheetRows(rows: Array<Record<string, string>>): INodeExecutionDa
 export function column(name: string) {
 	return (_itemIndex: number, json: Record<string, unknown>) => json[name];
 }
+
+/** Listing → Create in the grouped sheet mode, every value read from a column of the row as a sheet workflow sets it. */
+export const GROUPED_SHEET_PARAMETERS: Record<string, ParameterValue> = {
+	inputShape: 'ticketPerItem',
+	eventId: column('event'),
+	externalListingId: column('listing'),
+	priceAmount: column('price'),
+	priceCurrency: column('currency'),
+	productExternalId: column('ticket'),
+	productRow: column('row'),
+	productSeat: column('seat'),
+	productGa: column('ga'),
+	productType: 'TICKET',
+	stockType: 'PDF',
+	paymentType: 1,
+	acceptLanguage: 'en-US',
+	options: {},
+};

@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import type { ParameterValue } from './fakeContext';
-import { BASE, column, fakeRun, sheetRows } from './fakeContext';
+import { BASE, column, fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from './fakeContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 
@@ -85,22 +85,7 @@ const PER_ITEM: Record<string, ParameterValue> = {
 	options: {},
 };
 
-const GROUPED: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	eventId: column('event'),
-	externalListingId: column('listing'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	productGa: column('ga'),
-	productType: 'TICKET',
-	stockType: 'PDF',
-	paymentType: 1,
-	acceptLanguage: 'en-US',
-	options: {},
-};
+const GROUPED = GROUPED_SHEET_PARAMETERS;
 
 const SHEET = [
 	{ event: '123456', listing: '7001', price: '49.90', currency: 'eur', ticket: 'T1', row: 'A', seat: '1', ga: 'false' },
