@@ -1,8 +1,8 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { RecordingResponse } from '../../helpers/recordingResponse';
-import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../helpers/triggerContext';
+import { expectNoExecution, RecordingResponse, runRecorded } from '../../helpers/recordingResponse';
+import type { TriggerRequest, TriggerSetup } from '../../helpers/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
 const CLIENT_SECRET = 'correct horse battery staple 42';
@@ -23,23 +23,12 @@ function validToken(): string {
 	return issueAccessToken(subject, 3600, now());
 }
 
-async function notify(
-	request: TriggerRequest,
-	triggerSetup: TriggerSetup = setup,
-): Promise<{ result: IWebhookResponseData; response: RecordingResponse }> {
-	const response = new RecordingResponse();
-	const result = await runTriggerWebhook(triggerSetup, 'default', request, response);
-	return { result, response };
+async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = setup) {
+	return await runRecorded(triggerSetup, 'default', request);
 }
 
 function jsonRequest(authorization: string | undefined, body: unknown = SALE): TriggerRequest {
 	return { headers: { authorization, 'content-type': 'application/json' }, body };
-}
-
-function expectNoExecution(result: IWebhookResponseData, response: RecordingResponse): void {
-	expect(result).toEqual({ noWebhookResponse: true });
-	expect(result.workflowData).toBeUndefined();
-	expect(response.writes).toBe(1);
 }
 
 function expectInvalidToken(result: IWebhookResponseData, response: RecordingResponse, description: string): void {

@@ -1,7 +1,7 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { RecordingResponse } from '../../helpers/recordingResponse';
+import { expectNoExecution, RecordingResponse, runRecorded } from '../../helpers/recordingResponse';
 import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../helpers/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
@@ -18,19 +18,8 @@ function basic(id: string, secret: string): string {
 	return `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 }
 
-async function requestToken(
-	request: TriggerRequest,
-	triggerSetup: TriggerSetup = setup,
-): Promise<{ result: IWebhookResponseData; response: RecordingResponse }> {
-	const response = new RecordingResponse();
-	const result = await runTriggerWebhook(triggerSetup, 'setup', request, response);
-	return { result, response };
-}
-
-function expectNoExecution(result: IWebhookResponseData, response: RecordingResponse): void {
-	expect(result).toEqual({ noWebhookResponse: true });
-	expect(result.workflowData).toBeUndefined();
-	expect(response.writes).toBe(1);
+async function requestToken(request: TriggerRequest, triggerSetup: TriggerSetup = setup) {
+	return await runRecorded(triggerSetup, 'setup', request);
 }
 
 function expectTokenIssued(result: IWebhookResponseData, response: RecordingResponse, lifetime = 3600): string {
