@@ -317,6 +317,21 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(error.context.itemIndex).toBe(1);
 	});
 
+	it('keeps the error readable for a 2,000-row sheet with one wrong column: the first problems, then a count', async () => {
+		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
+		const { message, lines } = await validationError(
+			{ ...PER_ITEM, externalListingId: (itemIndex: number) => 10_000 + itemIndex, priceCurrency: 'euro' },
+			items,
+		);
+		expect(message).toBe('2000 of 2000 listings failed validation; nothing was sent');
+		expect(lines).toHaveLength(51);
+		expect(lines[0]).toBe('item 0: pricePerProduct.currency must be a three-letter currency code such as EUR (got "euro")');
+		expect(lines[49]).toMatch(/^item 49: pricePerProduct\.currency/);
+		expect(lines[50]).toBe(
+			'... and 1950 more problem(s). Turn on Continue On Fail (Settings) to get one error item per invalid listing and send the valid ones.',
+		);
+	});
+
 	it('refuses two items that would create the same listing', async () => {
 		const { lines } = await validationError(PER_ITEM, [{ json: {} }, { json: {} }]);
 		expect(lines).toEqual([

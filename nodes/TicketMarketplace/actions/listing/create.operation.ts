@@ -10,6 +10,8 @@ import { apiRequest } from '../../transport';
 
 export const DEFAULT_CONCURRENCY = 3;
 export const MAX_CONCURRENCY = 10;
+/** Problems spelled out in the one validation error; the rest are counted. */
+export const MAX_PROBLEMS_LISTED = 50;
 
 const perItem = { inputShape: ['listingPerItem'] };
 const perTicket = { inputShape: ['ticketPerItem'] };
@@ -337,10 +339,17 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	if (invalid.length && !continueOnFail) {
 		const lines = invalid.flatMap((unit) => unit.problems.map((problem) => `${unit.label}: ${problem}`));
+		// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
+		const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
+		if (lines.length > shown.length) {
+			shown.push(
+				`... and ${lines.length - shown.length} more problem(s). Turn on Continue On Fail (Settings) to get one error item per invalid listing and send the valid ones.`,
+			);
+		}
 		throw new NodeOperationError(
 			this.getNode(),
 			`${invalid.length} of ${units.length} listing${units.length === 1 ? '' : 's'} failed validation; nothing was sent`,
-			{ description: lines.join('\n'), itemIndex: invalid[0].itemIndexes[0] },
+			{ description: shown.join('\n'), itemIndex: invalid[0].itemIndexes[0] },
 		);
 	}
 
