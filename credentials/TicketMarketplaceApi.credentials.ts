@@ -99,11 +99,58 @@ export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullRes
 	return `The token request failed (HTTP ${status}).${theApiSaid}`;
 }
 
+/**
+ * Network failures in plain words. n8n replaces any error message that contains a raw code such as ECONNREFUSED
+ * or ENOTFOUND with a generic text of its own that names neither the credential nor the address, so messages
+ * carry these words instead of the code.
+ */
+const NETWORK_FAILURES: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'host name lookup failed',
+	ETIMEDOUT: 'timed out',
+	ECONNABORTED: 'timed out',
+	ECONNRESET: 'connection closed unexpectedly',
+	EPIPE: 'connection closed unexpectedly',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	EADDRNOTAVAIL: 'address not available',
+	ERR_INVALID_URL: 'not a valid URL',
+	CERT_HAS_EXPIRED: 'TLS certificate expired',
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+	SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host name',
+};
+
+export function networkFailureInWords(code: unknown): string {
+	if (typeof code !== 'string' || code === '') return 'no answer';
+	return NETWORK_FAILURES[code] ?? 'network error';
+}
+
+/** Marks errors of the token exchange, so that a request that never left is not reported as sent. */
+const TOKEN_EXCHANGE_FAILURE = 'ticketMarketplaceTokenExchange';
+
+function tokenExchangeError(message: string): UserError {
+	const error = new UserError(message);
+	Object.assign(error, { [TOKEN_EXCHANGE_FAILURE]: true });
+	return error;
+}
+
+/** True for the credential's own token-exchange errors, also once n8n has wrapped them (as `cause`). */
+export function isTokenExchangeFailure(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+		if ((current as Record<string, unknown>)[TOKEN_EXCHANGE_FAILURE] === true) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
 /** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
 export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): string {
 	const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
-	const reason = typeof code === 'string' ? code : 'no answer';
-	return `Could not reach the Partner API at ${baseUrl || '(empty Base URL)'} (${reason}). Check the Base URL and that this n8n can reach it.`;
+	return `The Base URL of the Ticket Marketplace API credential, ${baseUrl || '(empty)'}, could not be reached: ${networkFailureInWords(code)}. Check the Base URL and that this n8n can reach it.`;
 }
 
 export class TicketMarketplaceApi implements ICredentialType {
@@ -202,7 +249,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// A fresh error without the request's config, so the Basic header and the password go nowhere.
-			throw new UserError(diagnoseTokenConnectionError(baseUrl, error));
+			throw tokenExchangeError(diagnoseTokenConnectionError(baseUrl, error));
 		}
 
 		const { json } = readBody(response.body);
@@ -210,7 +257,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 		if (response.statusCode >= 200 && response.statusCode < 300 && typeof accessToken === 'string' && accessToken !== '') {
 			return { accessToken };
 		}
-		throw new UserError(diagnoseTokenResponse(baseUrl, response));
+		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response));
 	}
 
 	/**

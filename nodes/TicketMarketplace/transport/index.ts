@@ -8,17 +8,38 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { normalizeBaseUrl } from '../../../credentials/TicketMarketplaceApi.credentials';
+import {
+	isTokenExchangeFailure,
+	networkFailureInWords,
+	normalizeBaseUrl,
+} from '../../../credentials/TicketMarketplaceApi.credentials';
+import { NotSentError } from '../helpers/pacing';
+import type { AttemptOutcome, RequestPacer } from '../helpers/pacing';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 
 /** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
 export const RETRY_POLICY = {
-	maxRateLimitRetries: 4,
+	maxRateLimitRetries: 6,
 	maxConnectionRetries: 3,
 	baseBackoffMs: 1000,
 	maxWaitMs: 60_000,
+	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
+	maxRetryAfterMs: 300_000,
 };
+
+/**
+ * What a failed request means for the listing: `refused` when the API provably created nothing (an HTTP 4xx
+ * answer, a connection that failed before sending, a token that could not be obtained), `unknown` when the request
+ * may have reached the API (timeout, reset, 5xx).
+ */
+export type FailureOutcome = 'refused' | 'unknown';
+
+export function failureOutcome(error: unknown): FailureOutcome {
+	if (error instanceof NotSentError) return 'refused';
+	const outcome = (error as { context?: { outcome?: unknown } } | undefined)?.context?.outcome;
+	return outcome === 'refused' ? 'refused' : 'unknown';
+}
 
 /** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
 const CONNECTION_FAILED_BEFORE_SEND = new Set([
@@ -38,6 +59,10 @@ export interface ApiRequestOptions {
 	itemIndex: number;
 	/** Values that must never reach an error (e.g. a client secret the API might echo back). */
 	secrets?: string[];
+	/** Shares the requests in flight with the rest of the run; without one, requests are not paced. */
+	pacer?: RequestPacer;
+	/** The credential's Base URL when the caller has read it already (once per run rather than per request). */
+	baseUrl?: string;
 }
 
 interface HttpFailure {
@@ -46,10 +71,14 @@ interface HttpFailure {
 	body?: unknown;
 	code?: string;
 	message: string;
+	/** The credential could not obtain an access token: the request itself was never sent. */
+	tokenExchange?: boolean;
+	/** A Retry-After longer than the policy honours. */
+	retryAfterMs?: number;
 }
 
 /** The base URL is the only thing read from the credential here; auth itself is left to n8n. */
-async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
+export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	return normalizeBaseUrl(credentials.baseUrl);
 }
@@ -72,6 +101,7 @@ function describeThrown(error: unknown): HttpFailure {
 	// in `messages`.
 	const original = Array.isArray(thrown.messages) ? thrown.messages.find((entry) => typeof entry === 'string') : undefined;
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
+	if (isTokenExchangeFailure(error)) return { headers: {}, message, tokenExchange: true };
 	if (thrown.response) {
 		return {
 			status: thrown.response.status,
@@ -158,8 +188,8 @@ function backoffMs(retryNumber: number): number {
  * and retries once; the API refused the first one, so nothing can be created twice.
  */
 export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOptions): Promise<unknown> {
-	const baseUrl = await getBaseUrl.call(this);
-	const { method, path, body, headers, itemIndex, secrets } = options;
+	const { method, path, body, headers, itemIndex, secrets, pacer } = options;
+	const baseUrl = options.baseUrl ?? (await getBaseUrl.call(this));
 	const request: IHttpRequestOptions = {
 		method,
 		url: `${baseUrl}${path}`,
@@ -169,19 +199,25 @@ export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOpt
 	};
 	let rateLimitRetries = 0;
 	let connectionRetries = 0;
+	let retryFirst = false;
 
 	for (;;) {
-		let failure: HttpFailure;
+		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
+		const startedAt = Date.now();
+		let failure: HttpFailure | undefined;
+		let answer: unknown;
+		let attempt: AttemptOutcome = { kind: 'failed' };
 		try {
 			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 				...request,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 			})) as IN8nHttpFullResponse;
-			if (response.statusCode >= 200 && response.statusCode < 300) return response.body;
-			if (response.statusCode === 401) {
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				answer = response.body;
+			} else if (response.statusCode === 401) {
 				try {
-					return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, { ...request });
+					answer = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, { ...request });
 				} catch (error) {
 					failure = describeThrown(error);
 				}
@@ -197,22 +233,43 @@ export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOpt
 			failure = describeThrown(error);
 		}
 
-		if (failure.status === 429 && rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
-			const asked = parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now());
-			await sleep(Math.min(asked ?? backoffMs(rateLimitRetries), RETRY_POLICY.maxWaitMs));
-			rateLimitRetries++;
-			continue;
+		const retryAfterMs =
+			failure?.status === 429 ? parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now()) : undefined;
+		if (failure === undefined || (failure.status !== undefined && failure.status !== 429)) {
+			attempt = { kind: 'answered', roundTripMs: Date.now() - startedAt };
+		} else if (failure.status === 429) {
+			attempt = { kind: 'rateLimited', retryAfterMs };
 		}
-		if (
+		let waitMs: number | undefined;
+		if (failure?.status === 429) {
+			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs) failure.retryAfterMs = retryAfterMs;
+			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) waitMs = retryAfterMs ?? backoffMs(rateLimitRetries++);
+		} else if (
+			failure !== undefined &&
 			failure.status === undefined &&
 			CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') &&
 			connectionRetries < RETRY_POLICY.maxConnectionRetries
 		) {
-			await sleep(backoffMs(connectionRetries));
-			connectionRetries++;
+			waitMs = backoffMs(connectionRetries++);
+		}
+		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
+		slot?.release({ ...attempt, final: failure !== undefined && waitMs === undefined });
+		if (failure === undefined) return answer;
+		if (waitMs !== undefined) {
+			// The wait happens outside any slot: requests that are doing well keep going meanwhile.
+			await sleep(waitMs);
+			retryFirst = true;
 			continue;
 		}
-		throw toNodeApiError.call(this, failure, { method, path, itemIndex, secrets, rateLimitRetries, connectionRetries });
+		throw toNodeApiError.call(this, failure, {
+			method,
+			path,
+			baseUrl,
+			itemIndex,
+			secrets,
+			rateLimitRetries,
+			connectionRetries,
+		});
 	}
 }
 
@@ -222,6 +279,7 @@ function toNodeApiError(
 	context: {
 		method: string;
 		path: string;
+		baseUrl: string;
 		itemIndex: number;
 		secrets?: string[];
 		rateLimitRetries: number;
@@ -233,17 +291,28 @@ function toNodeApiError(
 	// Without a status, only a network code tells that the request itself failed; with neither, the failure came
 	// before sending (e.g. the token exchange in the credential).
 	const mayHaveReachedServer =
+		!failure.tokenExchange &&
 		context.method !== 'GET' &&
 		(failure.status === undefined
 			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
 			: failure.status >= 500);
 	const target = `${context.method} ${context.path}`;
+	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
+	// its own, so messages name failures in words and keep the code for the description.
+	const inWords = networkFailureInWords(failure.code);
 
 	let message: string;
 	const details: string[] = [];
-	if (failure.status === 429) {
+	if (failure.tokenExchange) {
+		message = `The Ticket Marketplace API credential could not get an access token: ${redactSecrets(failure.message, context.secrets)}`;
+		details.push('Nothing was sent.');
+	} else if (failure.status === 429 && failure.retryAfterMs !== undefined) {
+		const seconds = Math.ceil(failure.retryAfterMs / 1000);
+		message = `The Partner API asked to wait ${seconds} s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`;
+		details.push(`Run the workflow again after ${seconds} s. Nothing was created by this attempt.`);
+	} else if (failure.status === 429) {
 		message = `The Partner API kept answering 429 (too many requests) after ${context.rateLimitRetries} retries`;
-		details.push('Lower the Concurrency option or run the workflow later. Nothing was created by these attempts.');
+		details.push('Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.');
 	} else if (failure.status !== undefined) {
 		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
 		if (failure.status === 401 || failure.status === 403) {
@@ -252,10 +321,10 @@ function toNodeApiError(
 			);
 		}
 	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
-		message = `Could not connect to the Partner API for ${target} after ${context.connectionRetries} retries`;
-		details.push('Check the Base URL of the credential. Nothing was sent.');
+		message = `Could not connect to the Partner API at ${context.baseUrl || '(empty Base URL)'} (${inWords}) after ${context.connectionRetries} retries`;
+		details.push('Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.');
 	} else if (failure.code !== undefined) {
-		message = `The connection failed during ${target} before an answer arrived`;
+		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
 	} else {
 		message = `${target} could not be sent: ${redactSecrets(failure.message, context.secrets)}`;
 	}
@@ -266,7 +335,7 @@ function toNodeApiError(
 	}
 	if (failure.code) details.push(`Network error code: ${failure.code}.`);
 
-	return new NodeApiError(
+	const error = new NodeApiError(
 		this.getNode(),
 		{ httpCode: failure.status ?? null, body: (safeBody ?? null) as JsonObject } as JsonObject,
 		{
@@ -276,4 +345,7 @@ function toNodeApiError(
 			itemIndex: context.itemIndex,
 		},
 	);
+	const outcome: FailureOutcome = mayHaveReachedServer ? 'unknown' : 'refused';
+	error.context.outcome = outcome;
+	return error;
 }

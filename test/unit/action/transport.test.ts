@@ -138,14 +138,14 @@ describe('transport: the one request path', () => {
 		expect(sleepMock.mock.calls).toEqual([[7000]]);
 	});
 
-	it('honours a Retry-After HTTP date, and caps a long wait', async () => {
+	it('honours a Retry-After HTTP date, and a long Retry-After in full up to the stated bound', async () => {
 		const now = Date.parse('2026-01-01T00:00:00Z');
 		const dateNow = jest.spyOn(Date, 'now').mockReturnValue(now);
 		const api = nock(BASE)
 			.post(LISTING_PATH)
 			.reply(429, '', { 'Retry-After': 'Thu, 01 Jan 2026 00:00:05 GMT' })
 			.post(LISTING_PATH)
-			.reply(429, '', { 'Retry-After': '86400' })
+			.reply(429, '', { 'Retry-After': '120' })
 			.post(LISTING_PATH)
 			.reply(201, { created: true });
 		try {
@@ -154,7 +154,22 @@ describe('transport: the one request path', () => {
 			dateNow.mockRestore();
 		}
 		expect(api.isDone()).toBe(true);
-		expect(sleepMock.mock.calls).toEqual([[5000], [RETRY_POLICY.maxWaitMs]]);
+		// Two minutes is above the old 60 s cap, which retried early and used up the retries.
+		expect(sleepMock.mock.calls).toEqual([[5000], [120_000]]);
+	});
+
+	it('does not wait for a Retry-After beyond the bound, and says how long the API asked to wait', async () => {
+		const api = nock(BASE).post(LISTING_PATH).reply(429, '', { 'Retry-After': '86400' });
+		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const error = await failure(send());
+		expect(api.isDone()).toBe(true);
+		expect(extra.isDone()).toBe(false);
+		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toBe(
+			`The Partner API asked to wait 86400 s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`,
+		);
+		expect(error.description).toContain('Nothing was created');
+		expect(error.context.outcome).toBe('refused');
 	});
 
 	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
@@ -166,9 +181,15 @@ describe('transport: the one request path', () => {
 
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
-		expect(sleepMock.mock.calls).toEqual([[1000], [2000], [4000], [8000]]);
+		const backoff = Array.from({ length: RETRY_POLICY.maxRateLimitRetries }, (_, retry) => [
+			Math.min(1000 * 2 ** retry, RETRY_POLICY.maxWaitMs),
+		]);
+		expect(sleepMock.mock.calls).toEqual(backoff);
 		expect(error.httpCode).toBe('429');
-		expect(error.message).toBe('The Partner API kept answering 429 (too many requests) after 4 retries');
+		expect(error.message).toBe(
+			`The Partner API kept answering 429 (too many requests) after ${RETRY_POLICY.maxRateLimitRetries} retries`,
+		);
+		expect(error.context.outcome).toBe('refused');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
 	});
@@ -195,7 +216,11 @@ describe('transport: the one request path', () => {
 
 		const error = await failure(send());
 		expect(api.isDone()).toBe(true);
-		expect(error.message).toBe(`Could not connect to the Partner API for POST ${LISTING_PATH} after 3 retries`);
+		// In words: n8n replaces any message carrying ECONNREFUSED with a generic text naming neither URL nor credential.
+		expect(error.message).toBe(`Could not connect to the Partner API at ${BASE} (connection refused) after 3 retries`);
+		expect(error.message).not.toMatch(/ECONNREFUSED/);
+		expect(error.description).toContain('Base URL of the Ticket Marketplace API credential');
+		expect(error.context.outcome).toBe('refused');
 		expect(error.description).toContain('Nothing was sent');
 		expect(error.description).not.toContain('may or may not');
 	});

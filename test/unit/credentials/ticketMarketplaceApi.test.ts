@@ -141,7 +141,17 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 
 	it('says the API is unreachable when the connection fails', async () => {
 		tokenEndpoint().replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
-		expect(await preAuthenticationError()).toMatch(/Could not reach the Partner API at https:\/\/partner\.api\.test \(ECONNREFUSED\)/);
+		const message = await preAuthenticationError();
+		expect(message).toBe(
+			'The Base URL of the Ticket Marketplace API credential, https://partner.api.test, could not be reached: connection refused. Check the Base URL and that this n8n can reach it.',
+		);
+	});
+
+	it('names an unknown host in words, never as a raw code that n8n would replace with its own text', async () => {
+		tokenEndpoint().replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND partner.api.test'), { code: 'ENOTFOUND' }));
+		const message = await preAuthenticationError();
+		expect(message).toContain('could not be reached: host name not found');
+		expect(message).not.toMatch(/ENOTFOUND|ECONNREFUSED|GETADDRINFO/i);
 	});
 
 	it('reports a server error with its status', async () => {
