@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import {
@@ -10,6 +10,7 @@ import {
 	seatRangeSchema,
 } from '../schemas/listing';
 import type { ListingLevel, Product, SeatRange } from '../schemas/listing';
+import type { ParameterSource } from './sheetColumns';
 
 export const LISTING_PATH = '/sellers/inventory/listings/v3';
 
@@ -23,7 +24,7 @@ export interface ListingUnit {
 	headers?: Record<string, string>;
 }
 
-type InputShape = 'listingPerItem' | 'ticketPerItem';
+export type InputShape = 'listingPerItem' | 'ticketPerItem';
 type ProductsSource = 'defined' | 'json' | 'seatRange';
 
 const LISTING_LEVEL_FIELDS: Array<{ path: string; pick: (level: ListingLevel) => unknown }> = [
@@ -48,17 +49,17 @@ function formatLevelIssues(error: ZodError): string[] {
 	return formatIssues(error).map((line) => line.replace(/^acceptLanguage\b/, 'Accept-Language'));
 }
 
-function readListingLevel(this: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+function readListingLevel(params: ParameterSource, itemIndex: number): Record<string, unknown> {
 	return {
-		eventId: this.getNodeParameter('eventId', itemIndex),
+		eventId: params.get('eventId', itemIndex),
 		pricePerProduct: {
-			amount: this.getNodeParameter('priceAmount', itemIndex),
-			currency: this.getNodeParameter('priceCurrency', itemIndex),
+			amount: params.get('priceAmount', itemIndex),
+			currency: params.get('priceCurrency', itemIndex),
 		},
-		externalListingId: this.getNodeParameter('externalListingId', itemIndex),
-		stockType: this.getNodeParameter('stockType', itemIndex, 'PDF'),
-		paymentType: this.getNodeParameter('paymentType', itemIndex, 1),
-		acceptLanguage: this.getNodeParameter('acceptLanguage', itemIndex, 'en-US'),
+		externalListingId: params.get('externalListingId', itemIndex),
+		stockType: params.get('stockType', itemIndex, 'PDF'),
+		paymentType: params.get('paymentType', itemIndex, 1),
+		acceptLanguage: params.get('acceptLanguage', itemIndex, 'en-US'),
 	};
 }
 
@@ -109,13 +110,13 @@ export function expandSeatRange(range: SeatRange, listing: { externalListingId?:
 
 /** Raw products of one listing-per-item, or problems explaining why they could not be read. */
 function readProducts(
-	this: IExecuteFunctions,
+	params: ParameterSource,
 	itemIndex: number,
 	listing: { externalListingId?: unknown; eventId?: unknown },
 ): { raw: unknown[]; fromJson: boolean; problems: string[] } {
-	const source = this.getNodeParameter('productsSource', itemIndex, 'defined') as ProductsSource;
+	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
 	if (source === 'json') {
-		let value = this.getNodeParameter('productsJson', itemIndex, '[]') as unknown;
+		let value = params.get('productsJson', itemIndex, '[]') as unknown;
 		if (typeof value === 'string') {
 			try {
 				value = JSON.parse(value);
@@ -129,7 +130,7 @@ function readProducts(
 		return { raw: value, fromJson: true, problems: [] };
 	}
 	if (source === 'seatRange') {
-		const ranges = ((this.getNodeParameter('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[];
+		const ranges = ((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[];
 		const raw: unknown[] = [];
 		const problems: string[] = [];
 		ranges.forEach((range, index) => {
@@ -140,7 +141,7 @@ function readProducts(
 		if (ranges.length === 0) problems.push('seatRanges needs at least one range');
 		return { raw, fromJson: false, problems };
 	}
-	const defined = ((this.getNodeParameter('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[];
+	const defined = ((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[];
 	return { raw: defined, fromJson: false, problems: [] };
 }
 
@@ -156,13 +157,14 @@ function parseProducts(raw: unknown[], fromJson: boolean): { products: Product[]
 	return { products, problems: problems.length ? problems : duplicateExternalIds(products) };
 }
 
-function listingPerItem(this: IExecuteFunctions, itemIndex: number): ListingUnit {
+function listingPerItem(params: ParameterSource, itemIndex: number): ListingUnit {
 	const unit: ListingUnit = { itemIndexes: [itemIndex], label: `item ${itemIndex}`, problems: [] };
 	try {
-		const rawLevel = readListingLevel.call(this, itemIndex);
+		const rawLevel = readListingLevel(params, itemIndex);
 		const level = listingLevelSchema.safeParse(rawLevel);
 		if (!level.success) unit.problems.push(...formatLevelIssues(level.error));
-		const source = readProducts.call(this, itemIndex, rawLevel);
+		// Seat-range ids are built from the validated values (" 7001" from a sheet gives 7001-A-1, not " 7001-A-1").
+		const source = readProducts(params, itemIndex, level.success ? level.data : rawLevel);
 		unit.problems.push(...source.problems);
 		const products = source.problems.length ? undefined : parseProducts(source.raw, source.fromJson);
 		if (products) unit.problems.push(...products.problems);
@@ -183,15 +185,15 @@ interface TicketRow {
 	problems: string[];
 }
 
-function readTicketRow(this: IExecuteFunctions, itemIndex: number): TicketRow & { rawListingId?: unknown } {
+function readTicketRow(params: ParameterSource, itemIndex: number): TicketRow & { rawListingId?: unknown } {
 	try {
-		const rawLevel = readListingLevel.call(this, itemIndex);
+		const rawLevel = readListingLevel(params, itemIndex);
 		const product = {
-			externalId: this.getNodeParameter('productExternalId', itemIndex),
-			row: this.getNodeParameter('productRow', itemIndex, ''),
-			seat: this.getNodeParameter('productSeat', itemIndex, ''),
-			productType: this.getNodeParameter('productType', itemIndex, 'TICKET'),
-			ga: this.getNodeParameter('productGa', itemIndex, false),
+			externalId: params.get('productExternalId', itemIndex),
+			row: params.get('productRow', itemIndex, ''),
+			seat: params.get('productSeat', itemIndex, ''),
+			productType: params.get('productType', itemIndex, 'TICKET'),
+			ga: params.get('productGa', itemIndex, false),
 		};
 		const level = listingLevelSchema.safeParse(rawLevel);
 		return {
@@ -207,11 +209,11 @@ function readTicketRow(this: IExecuteFunctions, itemIndex: number): TicketRow & 
 }
 
 /** Sheet rows that share an External Listing ID become one listing, one product per row, in input order. */
-function ticketRowsToListings(this: IExecuteFunctions, itemCount: number): ListingUnit[] {
+function ticketRowsToListings(params: ParameterSource, itemCount: number): ListingUnit[] {
 	const groups = new Map<number, Array<ReturnType<typeof readTicketRow>>>();
 	const units: ListingUnit[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const row = readTicketRow.call(this, itemIndex);
+		const row = readTicketRow(params, itemIndex);
 		const listingId = positiveId.safeParse(row.rawListingId);
 		if (!listingId.success) {
 			// Without a usable listing id a row cannot be grouped: it fails on its own.
@@ -264,11 +266,10 @@ function ticketRowsToListings(this: IExecuteFunctions, itemCount: number): Listi
 }
 
 /** Reads and validates every input item before anything is sent. Units come out in input order. */
-export function buildListingUnits(this: IExecuteFunctions, itemCount: number): ListingUnit[] {
+export function buildListingUnits(params: ParameterSource, itemCount: number, shape: InputShape): ListingUnit[] {
 	if (itemCount === 0) return [];
-	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
-	if (shape === 'ticketPerItem') return ticketRowsToListings.call(this, itemCount);
-	const units = Array.from({ length: itemCount }, (_, itemIndex) => listingPerItem.call(this, itemIndex));
+	if (shape === 'ticketPerItem') return ticketRowsToListings(params, itemCount);
+	const units = Array.from({ length: itemCount }, (_, itemIndex) => listingPerItem(params, itemIndex));
 	// Two items with one External Listing ID would create the listing twice (or be refused the second time).
 	const firstItemById = new Map<number, number>();
 	for (const unit of units) {

@@ -27,6 +27,48 @@ export const CALLBACK_CREDENTIALS = { clientId: 'marketplace-client', clientSecr
 
 export type ParameterValue = unknown | ((itemIndex: number, json: Record<string, unknown>) => unknown);
 
+/** A parameter function may say which expression it stands for; the node sees that raw text, as in n8n. */
+type ParameterFunction = ((itemIndex: number, json: Record<string, unknown>) => unknown) & { expression?: string };
+
+/** n8n's deduplication store, in memory: values per scope, as checkProcessedAndRecord keeps them. */
+export class MemoryDeduplicationStore {
+	readonly entries = new Map<string, Set<string>>();
+	calls: Array<{ method: string; values: Array<string | number> }> = [];
+
+	private scope(scope: string): Set<string> {
+		const existing = this.entries.get(scope) ?? new Set<string>();
+		this.entries.set(scope, existing);
+		return existing;
+	}
+
+	helpers() {
+		return {
+			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
+				this.calls.push({ method: 'checkProcessedAndRecord', values });
+				const seen = this.scope(scope);
+				const result = { new: [] as Array<string | number>, processed: [] as Array<string | number> };
+				for (const value of values) {
+					if (seen.has(String(value))) result.processed.push(value);
+					else {
+						seen.add(String(value));
+						result.new.push(value);
+					}
+				}
+				return result;
+			},
+			removeProcessed: async (values: Array<string | number>, scope: string) => {
+				this.calls.push({ method: 'removeProcessed', values });
+				for (const value of values) this.scope(scope).delete(String(value));
+			},
+			clearAllProcessedItems: async (scope: string) => {
+				this.calls.push({ method: 'clearAllProcessedItems', values: [] });
+				this.entries.delete(scope);
+			},
+			getProcessedDataCount: async (scope: string) => this.scope(scope).size,
+		};
+	}
+}
+
 export interface FakeRunOptions {
 	items?: INodeExecutionData[];
 	parameters: Record<string, ParameterValue>;
@@ -35,6 +77,8 @@ export interface FakeRunOptions {
 	callbackCredentials?: ICredentialDataDecryptedObject;
 	/** Overrides of the API credential, e.g. the sandbox's URL and demo app. */
 	apiCredentials?: Partial<typeof API_CREDENTIALS>;
+	/** n8n's deduplication store; a fresh one per run unless a test shares one across runs. */
+	deduplication?: MemoryDeduplicationStore;
 }
 
 export interface FakeRun {
@@ -42,9 +86,10 @@ export interface FakeRun {
 	/** What n8n would have stored in the credential (the token after preAuthentication). */
 	stored: ICredentialDataDecryptedObject;
 	tokenRequests: () => number;
+	deduplication: MemoryDeduplicationStore;
 }
 
-const node: INode = {
+const nodeTemplate: INode = {
 	id: 'node-1',
 	name: 'Ticket Marketplace',
 	type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
@@ -66,6 +111,15 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		accessToken: options.accessToken ?? '',
 	};
 	const { credentialsHelper, savedTokens } = apiCredentialsHelper(stored);
+	const deduplication = options.deduplication ?? new MemoryDeduplicationStore();
+	// What n8n keeps in node.parameters: constants as they are, expressions as their raw text.
+	const rawParameters = Object.fromEntries(
+		Object.entries(options.parameters).map(([name, value]) => [
+			name,
+			typeof value === 'function' ? ((value as ParameterFunction).expression ?? `={{ /* ${name} set by the test */ $json }}`) : value,
+		]),
+	);
+	const node: INode = { ...nodeTemplate, parameters: rawParameters as INode['parameters'] };
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 
 	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => {
@@ -90,6 +144,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		helpers: {} as IExecuteFunctions['helpers'],
 	} as unknown as IExecuteFunctions;
 	context.helpers = {
+		...deduplication.helpers(),
 		httpRequest,
 		async httpRequestWithAuthentication(this: IExecuteFunctions, type: string, request: IHttpRequestOptions) {
 			return await httpRequestWithAuthentication.call(
@@ -103,7 +158,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		},
 	} as unknown as IExecuteFunctions['helpers'];
 
-	return { context, stored, tokenRequests: () => savedTokens.length };
+	return { context, stored, tokenRequests: () => savedTokens.length, deduplication };
 }
 
 /** Items as a sheet node hands them over: every cell is text. */
@@ -112,8 +167,10 @@ export function sheetRows(rows: Array<Record<string, string>>): INodeExecutionDa
 }
 
 /** Parameters that read a column of the current item, as an expression such as {{ $json.seat }} would. */
-export function column(name: string) {
-	return (_itemIndex: number, json: Record<string, unknown>) => json[name];
+export function column(name: string): ParameterFunction {
+	const read: ParameterFunction = (_itemIndex: number, json: Record<string, unknown>) => json[name];
+	read.expression = `={{ $json.${name} }}`;
+	return read;
 }
 
 /** Listing → Create in the grouped sheet mode, every value read from a column of the row as a sheet workflow sets it. */

@@ -405,7 +405,7 @@ describe('Listing → Create: sending', () => {
 				}, (9006 - id) * 15);
 			});
 
-		const { output, tokenRequests } = await run({ ...MANY_PARAMETERS, options: { concurrency: 3 } }, MANY);
+		const { output, tokenRequests } = await run({ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } }, MANY);
 
 		expect(output.map((item) => item.json.listingId)).toEqual(['L-9000', 'L-9001', 'L-9002', 'L-9003', 'L-9004', 'L-9005']);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => [{ item }]));
@@ -448,10 +448,47 @@ describe('Listing → Create: sending', () => {
 			expect(failure.httpCode).toBe('502');
 			expect(failure.context.itemIndex).toBe(1);
 			expect(failure.description).toContain('may or may not have been created; check before re-running');
-			expect(failure.description).toContain('Created before the failure: 9000 (item 0); do not send these again.');
-			expect(failure.description).toContain('Not sent: item 2, item 3, item 4, item 5.');
+			expect(failure.description).toContain('Created in this run: 9000 (item 0). Do not send these again.');
+			expect(failure.description).toContain('Outcome unknown, may have been created');
+			expect(failure.description).toContain('Not sent, the run stopped first: 9002 (item 2), 9003 (item 3), 9004 (item 4), 9005 (item 5).');
 		}
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([9000, 9001]);
+	});
+
+	it('reports every listing of a stopped run in exactly one group, also when two fail at once', async () => {
+		// Item 1 is refused (400) while item 2, in flight at the same time, gets a 502 and may exist.
+		const api = listingApi({
+			status: (body) => ({ 9001: 400, 9002: 502 })[Number(body.externalListingId)] ?? 201,
+		});
+		tokenApi();
+		let description = '';
+		try {
+			await run({ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } }, MANY.slice(0, 5));
+			throw new Error('expected a failure');
+		} catch (error) {
+			description = (error as { description: string }).description;
+		}
+		const sent = api.seen.map((entry) => Number(entry.body.externalListingId));
+		const created = sent.filter((id) => id !== 9001 && id !== 9002);
+		const notSent = [9000, 9001, 9002, 9003, 9004].filter((id) => !sent.includes(id));
+		const groups = {
+			created: /Created in this run: (.*)\. Do not send/.exec(description)?.[1] ?? '',
+			refused: /Refused by the API, not created:\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
+			unknown: /Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
+			notSent: /Not sent, the run stopped first: (.*)\./.exec(description)?.[1] ?? '',
+		};
+		expect(groups.refused).toContain('9001 (item 1)');
+		expect(groups.refused).toContain('answered 400');
+		expect(groups.unknown).toContain('9002 (item 2)');
+		expect(groups.unknown).toContain('answered 502');
+		for (const id of created) expect(groups.created).toContain(`${id} (item ${id - 9000})`);
+		for (const id of notSent) expect(groups.notSent).toContain(`${id} (item ${id - 9000})`);
+		// Each listing in exactly one group.
+		for (const id of [9000, 9001, 9002, 9003, 9004]) {
+			const homes = Object.values(groups).filter((text) => text.includes(`${id} (item`));
+			expect(homes).toHaveLength(1);
+		}
+		expect(description).not.toMatch(/before the failure/);
 	});
 
 	it('with Continue On Fail, an API refusal becomes a paired error item and the rest are sent', async () => {

@@ -1,10 +1,13 @@
 import { Container } from '@n8n/di';
 import { ExecuteContext, InstanceSettings } from 'n8n-core';
+import { DataDeduplicationService } from 'n8n-core/dist/data-deduplication-service';
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import nock from 'nock';
 import { NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
+	ICheckProcessedContextData,
+	IDataDeduplicator,
 	IExecuteData,
 	IHttpRequestOptions,
 	INode,
@@ -23,6 +26,39 @@ import { API_CREDENTIALS, BASE, CALLBACK_CREDENTIALS } from './fakeContext';
 Container.set(InstanceSettings, {} as InstanceSettings);
 // Its real one starts a cleanup interval at construction; the node never opens SSH tunnels.
 Container.set(SSHClientsManager, {} as SSHClientsManager);
+
+/** n8n's deduplication store as n8n keeps it (per workflow id and scope), in memory instead of a database. */
+const remembered = new Map<string, Set<string>>();
+const storeFor = (scope: string, context: ICheckProcessedContextData) => {
+	const key = `${String(context.workflow.id)}/${scope === 'node' ? String(context.node?.id) : ''}`;
+	const existing = remembered.get(key) ?? new Set<string>();
+	remembered.set(key, existing);
+	return existing;
+};
+const memoryDeduplicator: IDataDeduplicator = {
+	async checkProcessedAndRecord(values, scope, context) {
+		const store = storeFor(scope, context);
+		const result = { new: [] as typeof values, processed: [] as typeof values };
+		for (const value of values) {
+			if (store.has(String(value))) result.processed.push(value);
+			else {
+				store.add(String(value));
+				result.new.push(value);
+			}
+		}
+		return result;
+	},
+	async removeProcessed(values, scope, context) {
+		for (const value of values) storeFor(scope, context).delete(String(value));
+	},
+	async clearAllProcessedItems(scope, context) {
+		storeFor(scope, context).clear();
+	},
+	async getProcessedDataCount(scope, context) {
+		return storeFor(scope, context).size;
+	},
+};
+void DataDeduplicationService.init(memoryDeduplicator);
 
 const nodeType = new TicketMarketplace();
 const nodeTypes = {
@@ -73,6 +109,7 @@ async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]
 
 afterEach(() => {
 	nock.cleanAll();
+	remembered.clear();
 });
 
 describe('inside n8n-core\'s real ExecuteContext', () => {

@@ -1,20 +1,36 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { runWithConcurrency } from '../../helpers/concurrency';
 import { asNodeError } from '../../helpers/errors';
+import { ItemParameters } from '../../helpers/itemParameters';
 import { buildListingUnits, LISTING_PATH } from '../../helpers/listingInput';
-import type { ListingUnit } from '../../helpers/listingInput';
+import type { InputShape, ListingUnit } from '../../helpers/listingInput';
 import { toOutputJson } from '../../helpers/output';
-import { apiRequest } from '../../transport';
+import { NotSentError, RequestPacer } from '../../helpers/pacing';
+import type { PacingMode } from '../../helpers/pacing';
+import { forgetSent, recordBeforeSending } from '../../helpers/sentListings';
+import { columnsOf, RECOGNISED_HEADERS, recogniseHeaders, RecognisedColumns } from '../../helpers/sheetColumns';
+import type { ParameterSource } from '../../helpers/sheetColumns';
+import { apiRequest, failureOutcome, getBaseUrl } from '../../transport';
+import type { FailureOutcome } from '../../transport';
 
-export const DEFAULT_CONCURRENCY = 3;
-export const MAX_CONCURRENCY = 10;
+/** The most requests in flight by default; adaptive pacing finds the API's own pace below it. */
+export const DEFAULT_CONCURRENCY = 16;
+export const MAX_CONCURRENCY = 50;
 /** Problems spelled out in the one validation error; the rest are counted. */
 export const MAX_PROBLEMS_LISTED = 50;
 
 const perItem = { inputShape: ['listingPerItem'] };
 const perTicket = { inputShape: ['ticketPerItem'] };
+/**
+ * Fields that recognised headers replace. `hide` rather than `show`: in "Each Item Is a Listing" the Columns
+ * parameter is not displayed, so it has no value to show on.
+ */
+const recognisedByHeader = { columnMapping: ['auto'] };
+
+function headerList(parameter: string): string {
+	return RECOGNISED_HEADERS[parameter].headers.join(', ');
+}
 
 const properties: INodeProperties[] = [
 	{
@@ -47,10 +63,39 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: perTicket },
 	},
 	{
+		displayName: 'Columns',
+		name: 'columnMapping',
+		type: 'options',
+		noDataExpression: true,
+		default: 'manual',
+		displayOptions: { show: perTicket },
+		options: [
+			{
+				name: 'Map Each Field Below',
+				value: 'manual',
+				description: 'Set every field, usually by dragging a sheet column onto it',
+			},
+			{
+				name: 'Map Automatically',
+				value: 'auto',
+				description: 'Recognise the sheet\'s own headers (listing_id, event_id, price, currency, row, seat, ticket_id, also as listingId or "Listing ID")',
+			},
+		],
+		description: 'How the sheet\'s columns map to the listing fields',
+	},
+	{
+		displayName: `Recognised headers, compared without case, spaces, underscores or hyphens. External Listing ID: ${headerList('externalListingId')}. Event ID: ${headerList('eventId')}. Price Amount: ${headerList('priceAmount')}. Currency: ${headerList('priceCurrency')}. Product External ID: ${headerList('productExternalId')}. Row: ${headerList('productRow')}. Seat: ${headerList('productSeat')}. General Admission: ${headerList('productGa')}. Product Type: ${headerList('productType')}.`,
+		name: 'autoMappingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { ...perTicket, columnMapping: ['auto'] } },
+	},
+	{
 		displayName: 'Event ID',
 		name: 'eventId',
 		type: 'number',
 		required: true,
+		displayOptions: { hide: recognisedByHeader },
 		default: 0,
 		placeholder: 'e.g. 123456',
 		description: 'Identifier of the event on the marketplace (eventId). Whole number; text such as "123456" from a sheet is accepted.',
@@ -60,6 +105,7 @@ const properties: INodeProperties[] = [
 		name: 'externalListingId',
 		type: 'number',
 		required: true,
+		displayOptions: { hide: recognisedByHeader },
 		default: 0,
 		placeholder: 'e.g. 7001',
 		description: 'Your own whole-number identifier for the listing (externalListingId)',
@@ -70,6 +116,7 @@ const properties: INodeProperties[] = [
 		name: 'priceAmount',
 		type: 'number',
 		required: true,
+		displayOptions: { hide: recognisedByHeader },
 		default: 0,
 		typeOptions: { numberPrecision: 2 },
 		placeholder: 'e.g. 49.90',
@@ -80,6 +127,7 @@ const properties: INodeProperties[] = [
 		name: 'priceCurrency',
 		type: 'string',
 		required: true,
+		displayOptions: { hide: recognisedByHeader },
 		default: '',
 		placeholder: 'e.g. EUR',
 		description: 'Three-letter currency code (pricePerProduct.currency), sent in upper case',
@@ -232,7 +280,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. {{ $json.ticketId }}',
-		displayOptions: { show: perTicket },
+		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Your own identifier for the ticket of this item; unique within its listing',
 	},
 	{
@@ -241,7 +289,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. {{ $json.row }}',
-		displayOptions: { show: perTicket },
+		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Row label of this ticket; required unless General Admission is on',
 	},
 	{
@@ -250,7 +298,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. {{ $json.seat }}',
-		displayOptions: { show: perTicket },
+		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Seat label of this ticket; required unless General Admission is on',
 	},
 	{
@@ -258,7 +306,7 @@ const properties: INodeProperties[] = [
 		name: 'productGa',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: perTicket },
+		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Whether this ticket has no assigned row and seat (ga). Sheet text "true"/"false" is accepted.',
 	},
 	{
@@ -266,7 +314,7 @@ const properties: INodeProperties[] = [
 		name: 'productType',
 		type: 'string',
 		default: 'TICKET',
-		displayOptions: { show: perTicket },
+		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Product type of this ticket; "TICKET" is the value the API documents',
 	},
 	{
@@ -300,13 +348,56 @@ const properties: INodeProperties[] = [
 		description: 'Less common settings',
 		options: [
 			{
-				displayName: 'Concurrency',
+				displayName: 'Concurrency Mode',
+				name: 'concurrencyMode',
+				type: 'options',
+				default: 'adaptive',
+				options: [
+					{
+						name: 'Adaptive',
+						value: 'adaptive',
+						description:
+							'Find the API\'s pace: more requests at once while it answers, fewer on 429 (Retry-After honoured) or slower answers, never more than Max Concurrency',
+					},
+					{ name: 'Fixed', value: 'fixed', description: 'Always send Max Concurrency requests at once' },
+				],
+				description: 'How many listings are sent at once. The first listing always goes alone so that the access token is fetched once.',
+			},
+			{
+				displayName: 'Max Concurrency',
 				name: 'concurrency',
 				type: 'number',
 				default: DEFAULT_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				description: `The most listings in flight at once (1 to ${MAX_CONCURRENCY}; 1 sends one after the other). In Fixed mode, exactly this many.`,
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				default: 'listing',
+				options: [
+					{
+						name: 'One Item per Listing',
+						value: 'listing',
+						description: 'The API\'s answer for each listing, paired with the rows it came from',
+					},
+					{
+						name: 'One Item per Input Row',
+						value: 'row',
+						description:
+							'Each row\'s own fields plus externalListingId, listingStatus (created, skipped, failed, invalid) and listingResponse or listingError: ready to update the sheet row by row',
+					},
+				],
+				description: 'What the node outputs',
+			},
+			{
+				displayName: 'Skip Listings Already Sent',
+				name: 'skipAlreadySent',
+				type: 'boolean',
+				default: true,
 				description:
-					'How many listings are sent at once (1 to 10; 1 sends one after the other). The first listing is always sent alone so that the access token is fetched once.',
+					'Whether to remember every External Listing ID this workflow sends (in n8n\'s database, per workflow and API Base URL) and skip it in later runs, so a sheet run twice, a retried execution or Settings → Retry On Fail never lists a ticket twice. An ID is forgotten again only when the API provably refused it. To send an ID again, use Listing → Forget Sent Listings.',
 			},
 			{
 				displayName: 'Validate Only',
@@ -325,15 +416,194 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-function errorItem(unit: ListingUnit, message: string, extra: IDataObject = {}): INodeExecutionData {
+type ListingResult =
+	| { status: 'created'; response: unknown }
+	| { status: 'skipped' }
+	| { status: 'failed'; error: unknown; outcome: FailureOutcome }
+	| { status: 'notSent' }
+	| { status: 'invalid' };
+
+interface SendSettings {
+	validateOnly: boolean;
+	mode: PacingMode;
+	maxConcurrency: number;
+	skipAlreadySent: boolean;
+	perRow: boolean;
+}
+
+function readSendSettings(options: IDataObject): SendSettings {
+	const requested = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
 	return {
-		json: { error: message, itemIndexes: unit.itemIndexes, ...extra },
-		pairedItem: unit.itemIndexes.map((item) => ({ item })),
+		validateOnly: options.validateOnly === true,
+		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
+		maxConcurrency: Number.isInteger(requested) ? Math.min(Math.max(requested, 1), MAX_CONCURRENCY) : DEFAULT_CONCURRENCY,
+		skipAlreadySent: options.skipAlreadySent !== false,
+		perRow: options.output === 'row',
 	};
 }
 
+function skippedMessage(unit: ListingUnit): string {
+	return `Not sent: External Listing ID ${unit.externalListingId} was already sent by this workflow. To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.`;
+}
+
+function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** What an output item says about one listing (the per-listing and the per-row outputs share it). */
+function describeResult(unit: ListingUnit, result: ListingResult): IDataObject {
+	switch (result.status) {
+		case 'created':
+			return {};
+		case 'skipped':
+			return { message: skippedMessage(unit) };
+		case 'failed': {
+			const failure = result.error as { description?: string | null; httpCode?: string | null };
+			return {
+				error: errorText(result.error),
+				description: failure?.description ?? null,
+				httpCode: failure?.httpCode ?? null,
+				mayHaveBeenCreated: result.outcome === 'unknown',
+			};
+		}
+		case 'notSent':
+			return { error: 'Not sent: the run stopped before this listing was sent' };
+		case 'invalid':
+			return { error: `${unit.label} failed validation`, problems: unit.problems };
+	}
+}
+
+function listingItem(unit: ListingUnit, result: ListingResult): INodeExecutionData {
+	const pairedItem = unit.itemIndexes.map((item) => ({ item }));
+	if (result.status === 'created') return { json: toOutputJson(result.response), pairedItem };
+	const json: IDataObject =
+		result.status === 'skipped'
+			? { status: 'skipped', externalListingId: unit.externalListingId ?? null, ...describeResult(unit, result) }
+			: { ...describeResult(unit, result), itemIndexes: unit.itemIndexes };
+	return { json, pairedItem };
+}
+
+/** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
+function rowItems(items: INodeExecutionData[], unit: ListingUnit, result: ListingResult): Array<[number, INodeExecutionData]> {
+	const status = result.status === 'notSent' ? 'failed' : result.status;
+	const outcome: IDataObject =
+		result.status === 'created'
+			? { listingResponse: toOutputJson(result.response) }
+			: { listingError: describeResult(unit, result) };
+	return unit.itemIndexes.map((itemIndex) => [
+		itemIndex,
+		{
+			json: { ...items[itemIndex].json, externalListingId: unit.externalListingId ?? null, listingStatus: status, ...outcome },
+			pairedItem: { item: itemIndex },
+		},
+	]);
+}
+
+function listingNames(units: ListingUnit[]): string {
+	return units.map((unit) => (unit.externalListingId !== undefined ? `${unit.externalListingId} (${unit.label})` : unit.label)).join(', ');
+}
+
+/**
+ * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
+ * exist; requests ran at once, so no group claims an order.
+ */
+function stopSummary(
+	units: ListingUnit[],
+	results: Map<ListingUnit, ListingResult>,
+	skipAlreadySent: boolean,
+): string {
+	const group = (status: ListingResult['status'], outcome?: FailureOutcome) =>
+		units.filter((unit) => {
+			const result = results.get(unit);
+			return result?.status === status && (outcome === undefined || (result.status === 'failed' && result.outcome === outcome));
+		});
+	const failureLines = (members: ListingUnit[]) =>
+		members.map((unit) => {
+			const result = results.get(unit) as { error: unknown };
+			return `  - ${listingNames([unit])}: ${errorText(result.error)}`;
+		});
+	const created = group('created');
+	const refused = group('failed', 'refused');
+	const unknown = group('failed', 'unknown');
+	const notSent = group('notSent');
+	const skipped = group('skipped');
+	const lines: string[] = [];
+	lines.push(created.length ? `Created in this run: ${listingNames(created)}. Do not send these again.` : 'No listing was created in this run.');
+	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
+	if (unknown.length) {
+		lines.push(
+			'Outcome unknown, may have been created (the request may have reached the API; check before sending again):',
+			...failureLines(unknown),
+		);
+	}
+	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listingNames(notSent)}.`);
+	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listingNames(skipped)}.`);
+	if (skipAlreadySent) {
+		lines.push(
+			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created and unknown ones are skipped.',
+		);
+	}
+	return lines.join('\n');
+}
+
+async function sendListings(
+	context: IExecuteFunctions,
+	units: ListingUnit[],
+	settings: SendSettings,
+	baseUrl: string,
+	stopOnFailure: boolean,
+	results: Map<ListingUnit, ListingResult>,
+): Promise<void> {
+	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
+	await Promise.all(
+		units.map(async (unit) => {
+			try {
+				const response = await apiRequest.call(context, {
+					method: 'POST',
+					path: LISTING_PATH,
+					body: unit.body,
+					headers: unit.headers,
+					itemIndex: unit.itemIndexes[0],
+					pacer,
+					baseUrl,
+				});
+				results.set(unit, { status: 'created', response });
+			} catch (error) {
+				if (error instanceof NotSentError) {
+					results.set(unit, { status: 'notSent' });
+					return;
+				}
+				// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
+				results.set(unit, { status: 'failed', error, outcome: failureOutcome(error) });
+			}
+		}),
+	);
+}
+
+/** "Map Automatically": every required field needs a column, or nothing is read at all. */
+function recognisedColumns(context: IExecuteFunctions, items: INodeExecutionData[], params: ItemParameters): ParameterSource {
+	const columns = columnsOf(items);
+	const match = recogniseHeaders(columns);
+	if (match.missing.length > 0) {
+		const wanted = match.missing.map((parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Map Automatically found no column for ${match.missing.map((parameter) => RECOGNISED_HEADERS[parameter].label).join(', ')}; nothing was sent`,
+			{
+				description: `Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? columns.map((column) => `"${column}"`).join(', ') : '(none)'}. Rename the sheet's headers, or choose Columns → Map Each Field Below.`,
+				itemIndex: 0,
+			},
+		);
+	}
+	return new RecognisedColumns(items, match, params);
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const units = buildListingUnits.call(this, items.length);
+	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
+	const params = new ItemParameters(this, items);
+	const autoColumns = shape === 'ticketPerItem' && this.getNodeParameter('columnMapping', 0, 'manual') === 'auto';
+	const source = autoColumns && items.length > 0 ? recognisedColumns(this, items, params) : params;
+	const units = buildListingUnits(source, items.length, shape);
 	const invalid = units.filter((unit) => unit.problems.length > 0);
 	const continueOnFail = this.continueOnFail();
 
@@ -353,73 +623,70 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		);
 	}
 
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const validateOnly = options.validateOnly === true;
-	const requested = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
-	const concurrency = Number.isInteger(requested) ? Math.min(Math.max(requested, 1), MAX_CONCURRENCY) : DEFAULT_CONCURRENCY;
-
+	const settings = readSendSettings(this.getNodeParameter('options', 0, {}) as IDataObject);
 	const valid = units.filter((unit) => unit.problems.length === 0);
-	const outcomes = validateOnly
-		? valid.map((unit) => ({
-				ok: true,
-				value: {
-					validateOnly: true,
-					method: 'POST',
-					path: LISTING_PATH,
-					headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...unit.headers },
-					body: unit.body,
-				} as unknown,
-			}))
-		: await runWithConcurrency(
-				valid,
-				concurrency,
-				async (unit) =>
-					await apiRequest.call(this, {
-						method: 'POST',
-						path: LISTING_PATH,
-						body: unit.body,
-						headers: unit.headers,
-						itemIndex: unit.itemIndexes[0],
-					}),
-				!continueOnFail,
-			);
+	const results = new Map<ListingUnit, ListingResult>();
+	for (const unit of invalid) results.set(unit, { status: 'invalid' });
+
+	if (settings.validateOnly) {
+		return units.map((unit) =>
+			unit.problems.length
+				? listingItem(unit, { status: 'invalid' })
+				: {
+						json: {
+							validateOnly: true,
+							method: 'POST',
+							path: LISTING_PATH,
+							headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...unit.headers },
+							body: unit.body,
+						},
+						pairedItem: unit.itemIndexes.map((item) => ({ item })),
+					},
+		);
+	}
+
+	let toSend = valid;
+	// Read once for the run rather than once per request.
+	const baseUrl = valid.length > 0 ? await getBaseUrl.call(this) : '';
+	if (settings.skipAlreadySent && valid.length > 0) {
+		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
+		const alreadySent = await recordBeforeSending(this, baseUrl, valid.map((unit) => unit.externalListingId as number));
+		toSend = valid.filter((unit) => {
+			if (!alreadySent.has(unit.externalListingId as number)) return true;
+			results.set(unit, { status: 'skipped' });
+			return false;
+		});
+	}
+
+	await sendListings(this, toSend, settings, baseUrl, !continueOnFail, results);
+
+	if (settings.skipAlreadySent && valid.length > 0) {
+		const provablyNotCreated = toSend.filter((unit) => {
+			const result = results.get(unit);
+			return result?.status === 'notSent' || (result?.status === 'failed' && result.outcome === 'refused');
+		});
+		await forgetSent(this, baseUrl, provablyNotCreated.map((unit) => unit.externalListingId as number));
+	}
 
 	if (!continueOnFail) {
-		const failedAt = outcomes.findIndex((outcome) => !outcome.ok && !('skipped' in outcome && outcome.skipped));
-		if (failedAt >= 0) {
-			const error = (outcomes[failedAt] as { error?: unknown }).error;
-			const created = valid.filter((_, index) => outcomes[index].ok);
-			const notSent = valid.filter((_, index) => 'skipped' in outcomes[index] && outcomes[index].skipped);
-			const summary = [
-				`Failed: ${valid[failedAt].label}.`,
-				created.length
-					? `Created before the failure: ${created.map((unit) => `${unit.externalListingId} (${unit.label})`).join(', ')}; do not send these again.`
-					: 'No listing was created in this run.',
-				notSent.length ? `Not sent: ${notSent.map((unit) => unit.label).join(', ')}.` : '',
-			]
+		const firstFailed = units.find((unit) => results.get(unit)?.status === 'failed');
+		if (firstFailed) {
+			const error = (results.get(firstFailed) as { error: unknown }).error;
+			const nodeError = asNodeError(this.getNode(), error, firstFailed.itemIndexes[0]);
+			nodeError.description = [nodeError.description, stopSummary(units, results, settings.skipAlreadySent)]
 				.filter(Boolean)
-				.join(' ');
-			const nodeError = asNodeError(this.getNode(), error, valid[failedAt].itemIndexes[0]);
-			nodeError.description = [nodeError.description, summary].filter(Boolean).join('\n');
+				.join('\n');
 			throw nodeError;
 		}
 	}
 
-	// Results and failures come out in input order, whatever order the requests finished in.
-	const resultByUnit = new Map<ListingUnit, INodeExecutionData>();
-	valid.forEach((unit, index) => {
-		const outcome = outcomes[index] as { ok: boolean; value?: unknown; error?: unknown };
-		resultByUnit.set(
-			unit,
-			outcome.ok
-				? { json: toOutputJson(outcome.value), pairedItem: unit.itemIndexes.map((item) => ({ item })) }
-				: errorItem(unit, outcome.error instanceof Error ? outcome.error.message : String(outcome.error), {
-						description: (outcome.error as { description?: string | null } | undefined)?.description ?? null,
-						httpCode: (outcome.error as { httpCode?: string | null } | undefined)?.httpCode ?? null,
-					}),
-		);
-	});
-	return units.map(
-		(unit) => resultByUnit.get(unit) ?? errorItem(unit, `${unit.label} failed validation`, { problems: unit.problems }),
-	);
+	// Results come out in input order, whatever order the requests finished in.
+	if (settings.perRow) {
+		const byRow = new Array<INodeExecutionData>(items.length);
+		for (const unit of units) {
+			for (const [itemIndex, item] of rowItems(items, unit, results.get(unit) ?? { status: 'notSent' })) byRow[itemIndex] = item;
+		}
+		return byRow;
+	}
+	return units.map((unit) => listingItem(unit, results.get(unit) ?? { status: 'notSent' }));
 }
