@@ -26,7 +26,7 @@ export class TicketMarketplace implements INodeType {
 				required: true,
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 				displayOptions: {
-					show: { resource: ['webhook'], operation: ['subscribe'], clientCredentialsSource: ['credential'] },
+					show: { resource: ['webhook'], operation: ['subscribe'] },
 				},
 			},
 		],

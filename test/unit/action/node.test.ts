@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import codex from '../../../nodes/TicketMarketplace/TicketMarketplace.node.json';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import packageJson from '../../../package.json';
-import { BASE, fakeRun } from './fakeContext';
+import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';
 
 const { description } = new TicketMarketplace();
 
@@ -34,7 +34,7 @@ describe('Ticket Marketplace node description', () => {
 		expect(description.subtitle).toContain('$parameter["operation"]');
 	});
 
-	it('requires the API credential always and the callback credential only for Subscribe from the credential', () => {
+	it('requires the API credential always and the callback credential for Subscribe', () => {
 		expect(description.credentials).toEqual([
 			{ name: 'ticketMarketplaceApi', required: true },
 			{
@@ -42,7 +42,7 @@ describe('Ticket Marketplace node description', () => {
 				required: true,
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 				displayOptions: {
-					show: { resource: ['webhook'], operation: ['subscribe'], clientCredentialsSource: ['credential'] },
+					show: { resource: ['webhook'], operation: ['subscribe'] },
 				},
 			},
 		]);
@@ -86,11 +86,9 @@ describe('Ticket Marketplace node description', () => {
 				operation: 'subscribe',
 				callbackUrl: 'https://n.example.test/cb',
 				callbackAuthUrl: 'https://n.example.test/token',
-				clientCredentialsSource: 'fields',
-				clientId: 'id',
-				clientSecret: 'secret',
 				options: {},
 			},
+			callbackCredentials: CALLBACK_CREDENTIALS,
 		});
 		const output = await new TicketMarketplace().execute.call(fake.context);
 		expect(api.isDone()).toBe(true);

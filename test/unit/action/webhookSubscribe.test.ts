@@ -1,8 +1,13 @@
 import nock from 'nock';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute, NEXT_STEP_WITHOUT_ID } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import {
+	description,
+	execute,
+	NEXT_STEP_WITHOUT_ID,
+} from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { readCallbackClient } from '../../../nodes/TicketMarketplaceTrigger/callbackCredential';
 import { findSubscriptionId } from '../../../nodes/TicketMarketplace/helpers/subscriptionId';
 import type { ParameterValue } from './fakeContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';
@@ -12,7 +17,6 @@ const WEBHOOK_PATH = '/partners/webhooks/v3';
 const PARAMETERS: Record<string, ParameterValue> = {
 	callbackUrl: 'https://n8n.example.test/webhook/abc/notification',
 	callbackAuthUrl: 'https://n8n.example.test/webhook/abc/token',
-	clientCredentialsSource: 'credential',
 	subscriptionKinds: ['listing_sale'],
 	options: {},
 };
@@ -94,23 +98,69 @@ describe('Webhook → Subscribe', () => {
 		expect(output[0].json.nextStep).toContain('Create no listings');
 	});
 
-	it('uses the client id and secret typed in the node, free subscription kinds and options', async () => {
+	it('sends free subscription kinds and options as typed', async () => {
 		tokenApi();
 		const api = webhookApi({ data: { subscriptionId: 77 } });
 		const output = await run({
 			...PARAMETERS,
-			clientCredentialsSource: 'fields',
-			clientId: 'typed-id',
-			clientSecret: 'typed-secret-9',
 			subscriptionKinds: ['listing_sale', ' inventory_status '],
 			options: { authType: 'oauth2', grantType: 'client_credentials' },
 		});
 		const auth = (api.seen[0].body.callback as IDataObject).auth as IDataObject;
-		expect(auth.oauthRequest).toEqual({ clientId: 'typed-id', clientSecret: 'typed-secret-9', grantType: 'client_credentials' });
+		expect(auth.oauthRequest).toEqual({ ...CALLBACK_CREDENTIALS, grantType: 'client_credentials' });
 		expect(auth.authType).toBe('oauth2');
 		expect(api.seen[0].body.subscription).toEqual({ listing: ['listing_sale', 'inventory_status'] });
 		expect(output[0].json).toMatchObject({ subscriptionId: '77', subscriptionIdField: 'data.subscriptionId' });
-		expect(JSON.stringify(output)).not.toContain('typed-secret-9');
+	});
+
+	it('keeps no client id or secret among its own parameters: they live only in the encrypted credential', () => {
+		const names = description.map((property) => property.name);
+		expect(names).not.toContain('clientSecret');
+		expect(names).not.toContain('clientId');
+		expect(names).not.toContain('clientCredentialsSource');
+	});
+
+	it.each([
+		['a secret ending in a space', { clientId: 'marketplace-client', clientSecret: 'callback-secret-4f9a ' }, 'client secret starts or ends with a space'],
+		['a client ID starting with a space', { clientId: ' marketplace-client', clientSecret: 'callback-secret-4f9a' }, 'client ID starts or ends with a space'],
+		['a secret shorter than the trigger accepts', { clientId: 'marketplace-client', clientSecret: 'twelve-chars' }, 'at least 16 characters'],
+	])('refuses %s, as the trigger would, before anything is sent', async (_name, callbackCredentials, expected) => {
+		const token = tokenApi();
+		const api = webhookApi({ id: 'never' });
+		const fake = fakeRun({ parameters: PARAMETERS, callbackCredentials });
+		const error = await execute.call(fake.context, [{ json: {} }]).then(
+			() => undefined,
+			(thrown: unknown) => thrown as NodeOperationError,
+		);
+		expect(error).toBeInstanceOf(NodeOperationError);
+		expect(error?.message).toContain(expected);
+		expect(error?.message).toContain('nothing was sent');
+		// The trigger reads the same credential the same way and refuses it too.
+		expect(readCallbackClient(callbackCredentials)).toEqual(expect.stringContaining(expected));
+		expect(api.seen).toEqual([]);
+		expect(token.isDone()).toBe(false);
+		expect(JSON.stringify(error)).not.toContain(callbackCredentials.clientSecret);
+	});
+
+	it('without Continue On Fail, the error of a later item carries the identifiers already obtained', async () => {
+		tokenApi();
+		const api = nock(BASE)
+			.post(WEBHOOK_PATH)
+			.reply(201, { subscriptionId: 'sub-0' })
+			.post(WEBHOOK_PATH)
+			.reply(201, { subscriptionId: 'sub-1' })
+			.post(WEBHOOK_PATH)
+			.reply(400, { message: 'refused' });
+		const items = [{ json: {} }, { json: {} }, { json: {} }];
+		const error = await run(PARAMETERS, { items }).then(
+			() => undefined,
+			(thrown: unknown) => thrown as NodeApiError,
+		);
+		expect(api.isDone()).toBe(true);
+		expect(error?.context.itemIndex).toBe(2);
+		expect(error?.description).toContain('item 0: sub-0, item 1: sub-1');
+		expect(error?.description).toContain('e-mail these identifiers to API support');
+		expect(error?.context.subscriptionIds).toEqual(['sub-0', 'sub-1']);
 	});
 
 	it('never outputs the client secret, even when the API echoes it back', async () => {
@@ -142,7 +192,6 @@ describe('Webhook → Subscribe', () => {
 		['a callback URL that is not a URL', { callbackUrl: 'my-n8n/webhook' }, 'callback.url must be an absolute URL'],
 		['a token endpoint with another scheme', { callbackAuthUrl: 'ftp://n8n.example.test/token' }, 'callback.auth.tokenEndPoint must start with https:// or http://'],
 		['no subscription kind', { subscriptionKinds: [] }, 'subscription.listing needs at least one kind, such as listing_sale'],
-		['an empty typed secret', { clientCredentialsSource: 'fields', clientId: 'id', clientSecret: '' }, 'callback.auth.oauthRequest.clientSecret is required'],
 	])('refuses %s and sends nothing', async (_name, overrides, expected) => {
 		const token = tokenApi();
 		const api = webhookApi({ id: 'never' });

@@ -500,7 +500,14 @@ function rowItems(items: INodeExecutionData[], unit: ListingUnit, result: Listin
 }
 
 function listingNames(units: ListingUnit[]): string {
-	return units.map((unit) => (unit.externalListingId !== undefined ? `${unit.externalListingId} (${unit.label})` : unit.label)).join(', ');
+	// Grouped listings are labelled by their id already ("listing 7001 (items 0, 1)").
+	return units
+		.map((unit) =>
+			unit.externalListingId === undefined || unit.label.startsWith('listing ')
+				? unit.label
+				: `${unit.externalListingId} (${unit.label})`,
+		)
+		.join(', ');
 }
 
 /**

@@ -1,7 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { readCallbackClient } from '../../../TicketMarketplaceTrigger/callbackCredential';
 import { asNodeError } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
 import { formatIssues } from '../../schemas/listing';
@@ -41,45 +48,6 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/token',
 		description:
 			'Your OAuth 2.0 token address that the marketplace calls before each notification (callback.auth.tokenEndPoint): the token URL of the Ticket Marketplace Trigger node',
-	},
-	{
-		displayName: 'Client Credentials From',
-		name: 'clientCredentialsSource',
-		type: 'options',
-		noDataExpression: true,
-		default: 'credential',
-		options: [
-			{
-				name: 'Callback Credential',
-				value: 'credential',
-				description: 'Use the client ID and secret of the Ticket Marketplace Callback API credential, the same one the trigger checks against',
-			},
-			{
-				name: 'Fields Below',
-				value: 'fields',
-				description: 'Type the client ID and secret in this node',
-			},
-		],
-		description: 'Where the client ID and secret that the marketplace presents to your token endpoint come from',
-	},
-	{
-		displayName: 'Client ID',
-		name: 'clientId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: { show: { clientCredentialsSource: ['fields'] } },
-		description: 'Client identifier the marketplace presents to your token endpoint (oauthRequest.clientId)',
-	},
-	{
-		displayName: 'Client Secret',
-		name: 'clientSecret',
-		type: 'string',
-		typeOptions: { password: true },
-		required: true,
-		default: '',
-		displayOptions: { show: { clientCredentialsSource: ['fields'] } },
-		description: 'Client secret the marketplace presents to your token endpoint (oauthRequest.clientSecret). Never written to the output.',
 	},
 	{
 		displayName: 'Subscription Kinds',
@@ -135,7 +103,8 @@ const subscriptionSchema = z.object({
 		auth: z.object({
 			authType: requiredText,
 			tokenEndPoint: httpUrl,
-			oauthRequest: z.object({ clientId: requiredText, clientSecret: requiredText, grantType: requiredText }),
+			// The client id and secret were checked by readCallbackClient, exactly as the trigger reads them.
+			oauthRequest: z.object({ clientId: z.string(), clientSecret: z.string(), grantType: requiredText }),
 		}),
 	}),
 	subscription: z.object({ listing: z.array(requiredText).min(1, 'needs at least one kind, such as listing_sale') }),
@@ -146,16 +115,20 @@ function kindsFrom(value: unknown): string[] {
 	return entries.map((entry) => (typeof entry === 'string' ? entry.trim() : String(entry))).filter(Boolean);
 }
 
+/**
+ * The callback credential, read exactly as the trigger reads it: what Subscribe sends is what the trigger will
+ * compare, and a credential the trigger would refuse is refused here, before the 24 to 48 hours of activation.
+ */
 async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
-	const source = this.getNodeParameter('clientCredentialsSource', itemIndex, 'credential') as string;
-	if (source === 'fields') {
-		return {
-			clientId: this.getNodeParameter('clientId', itemIndex, '') as string,
-			clientSecret: this.getNodeParameter('clientSecret', itemIndex, '') as string,
-		};
+	const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_NAME, itemIndex));
+	if (typeof client === 'string') {
+		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
+			description:
+				'The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. Open the Ticket Marketplace Callback API credential and fix it.',
+			itemIndex,
+		});
 	}
-	const credentials = await this.getCredentials(CALLBACK_CREDENTIAL_NAME, itemIndex);
-	return { clientId: credentials.clientId as string, clientSecret: credentials.clientSecret as string };
+	return client;
 }
 
 type Subscription = z.output<typeof subscriptionSchema>;
@@ -223,6 +196,25 @@ function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	};
 }
 
+/** Identifiers cannot be read back from the API and the activation e-mail needs them: a failure keeps them. */
+function withEarlierIdentifiers(error: unknown, itemIndex: number, results: INodeExecutionData[], node: IExecuteFunctions) {
+	const nodeError = asNodeError(node.getNode(), error, itemIndex);
+	const obtained = results
+		.map((result, index) => ({ index, id: result.json.subscriptionId }))
+		.filter((entry) => typeof entry.id === 'string' && entry.id !== '');
+	if (obtained.length > 0) {
+		const list = obtained.map((entry) => `item ${entry.index}: ${String(entry.id)}`).join(', ');
+		nodeError.description = [
+			nodeError.description,
+			`Subscriptions submitted before this failure (e-mail these identifiers to API support for activation; do not subscribe them again): ${list}.`,
+		]
+			.filter(Boolean)
+			.join('\n');
+		nodeError.context.subscriptionIds = obtained.map((entry) => String(entry.id));
+	}
+	return nodeError;
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
 	// Every item is checked before the first subscription is sent.
@@ -246,7 +238,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		try {
 			results.push({ json: await sendSubscription.call(this, entry, itemIndex), pairedItem: { item: itemIndex } });
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
+			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex));
 		}
 	}
