@@ -82,7 +82,8 @@ export class TicketMarketplaceTrigger implements INodeType {
 						type: 'string',
 						default: DEFAULT_ACCEPTED_KINDS,
 						description:
-							'Notification kinds that start the workflow, separated by commas; empty accepts every kind. The kind is read from the eventType, event_type, notificationType, notification_type, kind, event or type field of the notification. A notification naming no kind is accepted; one naming another kind is answered 200 and starts nothing.',
+							'Only these notification kinds start the workflow, separated by commas, compared without case (e.g. listing_sale). Empty (the default) starts the workflow for every notification with a valid token. The kind is read from the eventType, event_type, notificationType, notification_type, kind, event or type field; a notification naming no kind is accepted. A notification of another kind is answered 200, starts nothing and is never sent again: filter only when you are sure of the kinds.',
+						placeholder: 'e.g. listing_sale',
 					},
 					{
 						displayName: 'Include Request Headers',

@@ -76,12 +76,12 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 
 	const acceptedKinds = readAcceptedKinds(this);
 	const kind = readNotificationKind(body);
-	if (acceptedKinds.length > 0 && kind !== undefined && !acceptedKinds.includes(kind)) {
-		// Answered 200 so the marketplace does not retry a notification we chose to skip.
+	if (acceptedKinds.length > 0 && kind !== undefined && !acceptedKinds.includes(kind.toLowerCase())) {
+		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
 		return answerJson(this, 200, {
 			received: true,
 			started: false,
-			message: `Kind ${kind} is not among this trigger's accepted kinds`,
+			message: `Not started: kind "${kind}" is not among this trigger's Accepted Kinds (${acceptedKinds.join(', ')}). The marketplace will not send it again.`,
 		});
 	}
 

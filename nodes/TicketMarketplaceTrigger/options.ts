@@ -3,7 +3,8 @@ import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
-export const DEFAULT_ACCEPTED_KINDS = 'listing_sale';
+/** Empty: every notification with a valid token starts the workflow (the payload shape is not documented). */
+export const DEFAULT_ACCEPTED_KINDS = '';
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
 	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
@@ -29,7 +30,7 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 	}
 	return value
 		.split(',')
-		.map((kind) => kind.trim())
+		.map((kind) => kind.trim().toLowerCase())
 		.filter((kind) => kind !== '');
 }
 

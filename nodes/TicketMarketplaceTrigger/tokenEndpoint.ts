@@ -108,8 +108,12 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 			throw invalidRequest('Client credentials must not be sent in the URL');
 		}
 		const basicClient = readBasicClient(this.getHeaderData().authorization);
-		if (basicClient !== undefined && (body.client_id !== undefined || body.client_secret !== undefined)) {
+		if (basicClient !== undefined && body.client_secret !== undefined) {
 			throw invalidRequest('Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both');
+		}
+		// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
+		if (basicClient !== undefined && body.client_id !== undefined && !matchesAny(basicClient.ids, body.client_id)) {
+			throw invalidRequest('client_id in the body differs from the client authenticated with HTTP Basic');
 		}
 		const grantType = readGrantType(body, query);
 

@@ -122,13 +122,15 @@ describe('notification endpoint (default webhook), refusals', () => {
 		}
 	});
 
-	it('answers 200 but starts nothing for a notification naming a kind that is not accepted', async () => {
+	it('with Accepted Kinds set, answers 200 but starts nothing for another kind, and says so', async () => {
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
+			{ ...setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(200);
 		expect(response.json).toMatchObject({ received: true, started: false });
+		expect(String((response.json as { message: string }).message)).toContain('"inventory_status" is not among');
 	});
 
 	it('answers 500 and starts nothing when the credential cannot be used (secret too short)', async () => {
@@ -145,6 +147,26 @@ describe('notification endpoint (default webhook), refusals', () => {
 });
 
 describe('notification endpoint (default webhook), accepted notifications', () => {
+	it.each([
+		{ eventType: 'LISTING_SALE' },
+		{ type: 'sale' },
+		{ event: 'listing.sold' },
+		{ kind: 'inventory_status' },
+	])('by default starts the workflow for every kind, never dropping a sale silently: %j', async (kindField) => {
+		const body = { ...kindField, listingId: 7 };
+		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
+		expect(result.workflowData).toEqual([[{ json: body }]]);
+	});
+
+	it('compares Accepted Kinds without case', async () => {
+		const body = { eventType: 'LISTING_SALE', listingId: 7 };
+		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), {
+			...setup,
+			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
+		});
+		expect(result.workflowData).toEqual([[{ json: body }]]);
+	});
+
 	it('starts the workflow with the body unchanged as the item and answers 200 through n8n', async () => {
 		const { result, response } = await notify(jsonRequest(`Bearer ${validToken()}`));
 		expect(result).toEqual({ workflowData: [[{ json: SALE }]], webhookResponse: { received: true } });

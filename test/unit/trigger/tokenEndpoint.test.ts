@@ -61,6 +61,14 @@ function expectRefusal(
 }
 
 describe('token endpoint (setup webhook), successes', () => {
+	it('issues a token to HTTP Basic with the same client_id in the body too (RFC 6749 3.2.1)', async () => {
+		const { result, response } = await requestToken({
+			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			body: { grant_type: 'client_credentials', client_id: CLIENT_ID },
+		});
+		expectTokenIssued(result, response);
+	});
+
 	it('issues a token to HTTP Basic client authentication with a form body', async () => {
 		const { result, response } = await requestToken({
 			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
@@ -148,6 +156,14 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const { result, response } = await requestToken({
 			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
 			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses HTTP Basic with a different client_id in the body with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			body: { grant_type: 'client_credentials', client_id: 'someone-else' },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
