@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { RequestLogEntry, SandboxState } from '../../sandbox';
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
 import { credentialsFor, SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
-import { executionError, nextListingId, nodeOutput, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from './support';
+import { executionError, nextListingId, nodeOutput, nodePairing, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from './support';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from './workflows';
 
 const e2e = useE2e();
@@ -319,6 +319,68 @@ describe('2. sale to alert', () => {
 		expect(executions).toHaveLength(executionsBefore + 1);
 		const latest = await harness.n8n.execution(executions[0].id);
 		expect(nodeOutput(latest, 'On listing sale')[0]).toMatchObject({ notificationId: 'control-1' });
+	});
+});
+
+describe('5. a sheet run twice lists nothing twice', () => {
+	it('a second run of the same sheet creates nothing and reports every listing as skipped', async () => {
+		const harness = e2e();
+		const listing = nextListingId(5000);
+		const rows = seats(listing, 7005, '20.00', 'D', [1, 2]);
+		const first = await runSheet(harness, 'scenario-5a.csv', rows);
+		expect(first.status).toBe(200);
+		const between = await harness.sandbox.state();
+
+		const second = await runSheet(harness, 'scenario-5a.csv', rows);
+
+		expect(second.status).toBe(200);
+		expect(second.body).toEqual([
+			expect.objectContaining({ status: 'skipped', externalListingId: listing, message: expect.stringContaining('already sent by this workflow') }),
+		]);
+		const after = await harness.sandbox.state();
+		expect(listingRequests(after).length).toBe(listingRequests(between).length);
+		expect(listingsFor(after, [listing])).toHaveLength(1);
+	});
+
+	it('a listing whose request may have reached the API (dropped connection) is not sent again by the next run', async () => {
+		const harness = e2e();
+		const listing = nextListingId(5000);
+		const rows = seats(listing, 7005, '21.00', 'E', [1]);
+		const path = webhookPath(workflows.sheetPerRow);
+		await harness.sandbox.addFault({ endpoint: 'listings', sequence: ['drop'] });
+		try {
+			const first = await runSheet(harness, 'scenario-5b.csv', rows, path);
+			expect(first.status).toBe(200);
+			expect(first.body).toEqual([expect.objectContaining({ listingStatus: 'failed', listingError: expect.objectContaining({ mayHaveBeenCreated: true }) })]);
+		} finally {
+			await harness.sandbox.clearFaults();
+		}
+		const between = await harness.sandbox.state();
+
+		const second = await runSheet(harness, 'scenario-5b.csv', rows, path);
+
+		expect(second.body).toEqual([expect.objectContaining({ listingStatus: 'skipped', externalListingId: listing })]);
+		const after = await harness.sandbox.state();
+		expect(listingRequests(after).length).toBe(listingRequests(between).length);
+	});
+
+	it('one item per input row pairs each row with its listing, ready to update the sheet', async () => {
+		const harness = e2e();
+		const good = nextListingId(5000);
+		const rows = [...seats(good, 7005, '22.00', 'F', [1, 2]), { ...seats(nextListingId(5000), 7005, 'x', 'G', [1])[0] }];
+
+		const run = await runSheet(harness, 'scenario-5c.csv', rows, webhookPath(workflows.sheetPerRow));
+
+		const output = run.body as Array<Record<string, unknown>>;
+		expect(output.map((item) => [item.ticket_id, item.externalListingId, item.listingStatus])).toEqual([
+			[rows[0].ticket_id, good, 'created'],
+			[rows[1].ticket_id, good, 'created'],
+			[rows[2].ticket_id, Number(rows[2].listing_id), 'invalid'],
+		]);
+		const [execution] = await waitForExecutions(harness, workflows.sheetPerRow.id, 1);
+		const withData = await harness.n8n.execution(execution.id);
+		const paired = nodePairing(withData, 'Create listings');
+		expect(paired).toEqual([[0], [1], [2]]);
 	});
 });
 

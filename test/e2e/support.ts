@@ -113,6 +113,23 @@ export function nodeOutput(execution: ExecutionSummary, nodeName: string): Array
 	return runs.flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
 }
 
+/** For each output item of a node in an execution fetched with data, the input items it is paired with. */
+export function nodePairing(execution: ExecutionSummary, nodeName: string): number[][] {
+	type Paired = { item: number } | number | Array<{ item: number }> | undefined;
+	const data = execution.data as
+		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ pairedItem?: Paired }> | null> } }>> } }
+		| undefined;
+	const runs = data?.resultData?.runData?.[nodeName] ?? [];
+	return runs.flatMap((run) =>
+		(run.data?.main?.[0] ?? []).map((item) => {
+			const paired = item.pairedItem;
+			if (paired === undefined) return [];
+			if (typeof paired === 'number') return [paired];
+			return (Array.isArray(paired) ? paired : [paired]).map((entry) => entry.item);
+		}),
+	);
+}
+
 export function executionError(execution: ExecutionSummary): { message?: string; description?: string; node?: { name?: string } } | undefined {
 	const data = execution.data as { resultData?: { error?: { message?: string; description?: string; node?: { name?: string } } } } | undefined;
 	return data?.resultData?.error;

@@ -26,7 +26,17 @@ export function suiteWorkflows() {
 			if (node.type === ACTION_NODE_TYPE) node.onError = 'continueRegularOutput';
 		},
 	});
-	return { sheetToListings, subscribe, saleAlert, sheetContinueOnFail };
+	const sheetPerRow = variantOf(sheetToListings, {
+		id: 'tmSheetPerRowOut',
+		name: 'E2E: sheet to listings, one item per row, Continue On Fail',
+		webhookPath: 'ticket-marketplace/sheet-to-listings-per-row',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.onError = 'continueRegularOutput';
+			node.parameters.options = { output: 'row' };
+		},
+	});
+	return { sheetToListings, subscribe, saleAlert, sheetContinueOnFail, sheetPerRow };
 }
 
 export function harnessWorkflows(): Array<{ workflow: WorkflowJson; activate: boolean }> {

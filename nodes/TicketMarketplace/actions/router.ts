@@ -7,7 +7,7 @@ import * as webhook from './webhook/Webhook.resource';
 type Operation = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, Operation>> = {
-	listing: { create: listing.create.execute },
+	listing: { create: listing.create.execute, forgetSent: listing.forgetSent.execute },
 	webhook: { subscribe: webhook.subscribe.execute },
 };
 

@@ -204,3 +204,27 @@ describe('rows back to the sheet', () => {
 		return { concurrencyMode: 'fixed', concurrency: 2 };
 	}
 });
+
+describe('Listing → Forget Sent Listings', () => {
+	it('forgets the listed IDs for the credential\'s Base URL, sends nothing to the API, and Create sends them again', async () => {
+		const { execute: forget } = await import('../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation');
+		const store = new MemoryDeduplicationStore();
+		tokenApi();
+		const seen = listingApi();
+		await run({ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } }, ROWS, store);
+		expect(seen).toHaveLength(2);
+
+		const items = [{ json: { id: '7001' } }];
+		const fake = fakeRun({
+			parameters: { forgetScope: 'ids', forgetExternalListingId: (_index: number, json: Record<string, unknown>) => json.id },
+			items,
+			deduplication: store,
+		});
+		const output = await forget.call(fake.context, items);
+		expect(output).toEqual([{ json: { forgotten: 7001 }, pairedItem: { item: 0 } }]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 7002)]);
+
+		await run({ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } }, ROWS, store, true);
+		expect(seen.slice(2)).toEqual([7001]);
+	});
+});

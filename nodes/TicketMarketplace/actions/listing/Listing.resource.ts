@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
+import * as forgetSent from './forgetSent.operation';
 
-export { create };
+export { create, forgetSent };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +19,15 @@ export const description: INodeProperties[] = [
 				description: 'Create ticket listings for an event, one per item or grouped from sheet rows',
 				action: 'Create a listing',
 			},
+			{
+				name: 'Forget Sent Listings',
+				value: 'forgetSent',
+				description: 'Let Create send External Listing IDs again that this workflow remembers as sent',
+				action: 'Forget sent listings',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
+	...forgetSent.description,
 ];

@@ -1,0 +1,79 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../schemas/listing';
+import { countSent, forgetAllSent, forgetSent } from '../../helpers/sentListings';
+import { getBaseUrl } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Listing → Create remembers every External Listing ID this workflow sends, and skips it in later runs. Forget an ID here to send it again, e.g. after deleting the listing on the marketplace. Nothing is sent to the API.',
+		name: 'forgetNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Forget',
+		name: 'forgetScope',
+		type: 'options',
+		noDataExpression: true,
+		default: 'ids',
+		options: [
+			{
+				name: 'Listed External Listing IDs',
+				value: 'ids',
+				description: 'One External Listing ID per input item',
+			},
+			{
+				name: 'Everything This Workflow Remembers',
+				value: 'all',
+				description:
+					'Every ID sent by this workflow, for every Base URL. Also clears what Remove Duplicates nodes of this workflow remember with the scope "Workflow".',
+			},
+		],
+		description: 'What to forget',
+	},
+	{
+		displayName: 'External Listing ID',
+		name: 'forgetExternalListingId',
+		type: 'number',
+		required: true,
+		default: 0,
+		placeholder: 'e.g. 7001',
+		displayOptions: { show: { forgetScope: ['ids'] } },
+		description: 'The External Listing ID to forget, usually mapped from a column of the input',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['listing'], operation: ['forgetSent'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
+		const count = await countSent(this);
+		await forgetAllSent(this);
+		return [{ json: { forgotten: 'all', entries: count }, pairedItem: items.map((_, item) => ({ item })) }];
+	}
+	const ids: number[] = [];
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const parsed = positiveId.safeParse(this.getNodeParameter('forgetExternalListingId', itemIndex));
+		if (!parsed.success) {
+			const error = new NodeOperationError(
+				this.getNode(),
+				`External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`,
+				{ itemIndex },
+			);
+			if (!this.continueOnFail()) throw error;
+			output.push({ json: { error: error.message } as IDataObject, pairedItem: { item: itemIndex } });
+			continue;
+		}
+		ids.push(parsed.data);
+		output.push({ json: { forgotten: parsed.data }, pairedItem: { item: itemIndex } });
+	}
+	await forgetSent(this, await getBaseUrl.call(this), ids);
+	return output;
+}
