@@ -8,7 +8,7 @@ import {
 
 import { issueAccessToken } from './accessToken';
 import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from './callbackCredential';
-import { REALM, answerJson, isPlainObject } from './httpAnswer';
+import { REALM, answerJson, headerCount, isPlainObject } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
@@ -102,6 +102,8 @@ function readGrantType(body: TokenParameters, query: TokenParameters): string {
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
+		// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
+		if (headerCount(this, 'authorization') > 1) throw invalidRequest('The request has more than one Authorization header');
 		const body = readTokenParameters(this.getBodyData(), 'body');
 		const query = readTokenParameters(this.getQueryData(), 'URL query');
 		if (query.client_id !== undefined || query.client_secret !== undefined) {

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../../sandbox';
+import { callHarnessControl } from '../../scripts/harness/control';
 import { startHarness, type Harness, type HarnessContext } from '../../scripts/harness/harness';
 import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../../scripts/harness/n8n';
 import { setQuiet } from '../../scripts/harness/progress';
@@ -16,6 +17,8 @@ export interface E2e {
 	context: HarnessContext;
 	n8n: N8nPublicApi;
 	sandbox: SandboxAdminClient;
+	/** Stops n8n alone, or starts it again with its workflows active (the sandbox keeps running). */
+	n8nProcess: { stop(): Promise<void>; start(): Promise<void> };
 }
 
 export interface WebhookRun {
@@ -40,7 +43,15 @@ export function useE2e(): () => E2e {
 			ownHarness = await startHarness({ workflows: harnessWorkflows() });
 			context = ownHarness.context;
 		}
-		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl) };
+		const harness = ownHarness;
+		const { controlUrl } = context;
+		const n8nProcess = harness
+			? { stop: () => harness.stopN8n(), start: () => harness.startN8n() }
+			: {
+					stop: () => callHarnessControl(requireControl(controlUrl), 'stop'),
+					start: () => callHarnessControl(requireControl(controlUrl), 'start'),
+				};
+		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl), n8nProcess };
 	}, 600_000);
 
 	afterAll(async () => {
@@ -51,6 +62,11 @@ export function useE2e(): () => E2e {
 		if (!e2e) throw new Error('the e2e harness is not running (beforeAll failed?)');
 		return e2e;
 	};
+}
+
+function requireControl(controlUrl: string | undefined): string {
+	if (!controlUrl) throw new Error('the e2e context has no controlUrl: run the suite with npm run test:e2e');
+	return controlUrl;
 }
 
 /** POSTs JSON to a production webhook of the running n8n. */

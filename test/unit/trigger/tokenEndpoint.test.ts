@@ -152,6 +152,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
+	it('refuses two Authorization headers with invalid_request, even when the first one is right', async () => {
+		const right = basic(CLIENT_ID, CLIENT_SECRET);
+		const { result, response } = await requestToken({
+			// Node's parsed headers keep the first of the two; the raw headers show both.
+			headers: { authorization: right, 'content-type': FORM },
+			rawHeaders: ['Authorization', right, 'Content-Type', FORM, 'authorization', basic(CLIENT_ID, 'another secret')],
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
 	it('refuses a missing grant_type with invalid_request', async () => {
 		const { result, response } = await requestToken({
 			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
