@@ -4,6 +4,7 @@
  * webhook-fronted workflows, write sheets and wait for executions (bounded polls, never fixed sleeps).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../../sandbox';
@@ -139,4 +140,54 @@ let counter = 0;
 export function nextListingId(base: number): number {
 	counter += 1;
 	return base + counter;
+}
+
+export interface RawAnswer {
+	status: number;
+	headers: IncomingHttpHeaders;
+	text: string;
+}
+
+/**
+ * One HTTP request with headers sent exactly as given (repeated ones included, which fetch cannot do), bounded by
+ * timeoutMs. A connection the server closes without an answer resolves with status 0.
+ */
+export function rawRequest(
+	url: string,
+	method: string,
+	headers: Array<[string, string]>,
+	body?: string | Buffer,
+	timeoutMs = 60_000,
+): Promise<RawAnswer> {
+	const target = new URL(url);
+	const all: Array<[string, string]> = [['host', target.host], ...headers];
+	if (body !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length')) {
+		all.push(['content-length', String(Buffer.byteLength(body))]);
+	}
+	return new Promise((resolve) => {
+		let settled = false;
+		const chunks: Buffer[] = [];
+		const finish = (status: number, headers: IncomingHttpHeaders, text = Buffer.concat(chunks).toString('utf8')) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			resolve({ status, headers, text });
+		};
+		const request = httpRequest(
+			{ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: all.flat() },
+			(response) => {
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				// A server that answers early (431, 413) may close the connection before the body ends: keep its answer.
+				response.on('end', () => finish(response.statusCode ?? 0, response.headers));
+				response.on('close', () => finish(response.statusCode ?? 0, response.headers));
+				response.on('error', () => finish(response.statusCode ?? 0, response.headers));
+			},
+		);
+		const timer = setTimeout(() => {
+			request.destroy();
+			finish(0, {}, `no answer within ${timeoutMs} ms`);
+		}, timeoutMs);
+		request.on('error', (error) => finish(0, {}, error.message));
+		request.end(body);
+	});
 }

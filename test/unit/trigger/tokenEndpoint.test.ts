@@ -187,6 +187,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
+	it('refuses parameters from a body n8n parsed from XML or multipart, which the endpoint does not offer', async () => {
+		for (const contentType of ['application/xml', 'multipart/form-data; boundary=B']) {
+			const { result, response } = await requestToken({
+				// What n8n's XML parser makes of <grant_type>client_credentials</grant_type>.
+				headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': contentType },
+				body: { grant_type: 'client_credentials' },
+			});
+			expectRefusal(result, response, 400, 'invalid_request');
+		}
+	});
+
 	it('refuses a body that is not a parameter object (JSON array, plain text) with invalid_request', async () => {
 		for (const body of [['client_credentials'], 'grant_type=client_credentials']) {
 			const { result, response } = await requestToken({
