@@ -7,6 +7,7 @@ const base = {
 
 module.exports = {
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
+	testSequencer: '<rootDir>/test/setup/e2eSequencer.js',
 	projects: [
 		{
 			...base,

@@ -27,28 +27,57 @@ export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown
 	return `Basic ${Buffer.from(`${String(consumerKey ?? '')}:${String(consumerSecret ?? '')}`, 'utf8').toString('base64')}`;
 }
 
-function readBody(body: unknown): { json?: IDataObject; text: string } {
+interface ReadBody {
+	/** The body when it is a JSON object (the only shape the API answers with). */
+	json?: IDataObject;
+	text: string;
+	/** What the body is, in words, when it is not a JSON object. */
+	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
+}
+
+function readBody(body: unknown, contentType = ''): ReadBody {
+	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
+	if (body === null) return { text: 'null', shape: 'json-not-object' };
 	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
-		return { json: body as IDataObject, text: '' };
+		return Array.isArray(body) ? { text: '', shape: 'json-not-object' } : { json: body as IDataObject, text: '', shape: 'object' };
 	}
 	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
+	if (text.trim() === '') return { text, shape: 'empty' };
 	try {
 		const parsed: unknown = JSON.parse(text);
 		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			return { json: parsed as IDataObject, text };
+			return { json: parsed as IDataObject, text, shape: 'object' };
 		}
+		return { text, shape: 'json-not-object' };
 	} catch {
 		// Not JSON: the caller reports the body as "not the API".
 	}
-	return { text };
+	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
+}
+
+const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
+	empty: 'an empty body',
+	html: 'an HTML page',
+	'json-not-object': 'JSON that is not an object',
+	'not-json': 'a body that is not JSON',
+};
+
+/** Replaces every occurrence of the credential's secrets in text the API chose (it may echo what it was sent). */
+function withoutSecrets(text: string, secrets: string[]): string {
+	let clean = text;
+	for (const secret of secrets) {
+		if (secret !== '') clean = clean.split(secret).join('[redacted]');
+	}
+	return clean;
 }
 
 /** The API's own words, when its (unspecified) error body carries any, cut short and never echoing a secret. */
-function apiMessage(json: IDataObject | undefined): string {
+function apiMessage(json: IDataObject | undefined, secrets: string[]): string {
 	if (!json) return '';
 	for (const key of ['error_description', 'message', 'error']) {
 		const value = json[key];
-		if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 300);
+		// Redacted before it is cut, so that a cut cannot leave part of a secret behind.
+		if (typeof value === 'string' && value.trim() !== '') return withoutSecrets(value.trim(), secrets).slice(0, 300);
 	}
 	return '';
 }
@@ -58,21 +87,34 @@ function headerValue(headers: IN8nHttpFullResponse['headers'], name: string): st
 	return Array.isArray(value) ? value.join(', ') : String(value ?? '');
 }
 
+/** Where a redirect points, as origin and path only (its query is the server's, and may be long). */
+function describeRedirect(from: string, location: string): string {
+	if (location === '') return '';
+	try {
+		const target = new URL(location, from);
+		return ` to ${`${target.origin}${target.pathname}`.slice(0, 200)}`;
+	} catch {
+		return '';
+	}
+}
+
 /**
  * Turns the token endpoint's answer into a message that says which part of the credential is wrong. The real
  * service's error bodies are not documented, so the diagnosis reads standard OAuth vocabulary where present
  * (invalid_client = the app's key/secret, invalid_grant = the marketplace login) and otherwise names both.
  */
-export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullResponse): string {
+export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullResponse, secrets: string[] = []): string {
 	const status = response.statusCode;
-	const { json, text } = readBody(response.body);
 	const contentType = headerValue(response.headers, 'content-type');
+	const { json, shape } = readBody(response.body, contentType);
 	const where = `${baseUrl}${GRANT_PATH}`;
 
-	if (!json) {
-		const looksLikeHtml = /html/i.test(contentType) || /^\s*</.test(text);
+	if (status >= 300 && status < 400) {
+		return `The token request was redirected (HTTP ${status}${describeRedirect(where, headerValue(response.headers, 'location'))}). The credential does not follow redirects, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the address the API answers on (for example with https://).`;
+	}
+	if (!json || shape !== 'object') {
 		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status} with ${
-			looksLikeHtml ? 'an HTML page' : 'a body that is not JSON'
+			shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape]
 		}. Check the Base URL: it is the API's address (for example https://api.example.com), without a path.`;
 	}
 	if (status === 404 || status === 405) {
@@ -80,7 +122,7 @@ export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullRes
 	}
 
 	const code = typeof json.error === 'string' ? json.error : '';
-	const said = apiMessage(json);
+	const said = apiMessage(json, secrets);
 	const theApiSaid = said ? ` The API said: "${said}".` : '';
 	const wwwAuthenticate = headerValue(response.headers, 'www-authenticate');
 
@@ -244,8 +286,14 @@ export class TicketMarketplaceApi implements ICredentialType {
 				},
 				body: { username: credentials.email, password: credentials.password },
 				json: true,
+				// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
+				encoding: 'text',
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
+				// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
+				// re-sends the password too): a redirect is diagnosed instead of followed.
+				disableFollowRedirect: true,
+				sendCredentialsOnCrossOriginRedirect: false,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// A fresh error without the request's config, so the Basic header and the password go nowhere.
@@ -257,7 +305,13 @@ export class TicketMarketplaceApi implements ICredentialType {
 		if (response.statusCode >= 200 && response.statusCode < 300 && typeof accessToken === 'string' && accessToken !== '') {
 			return { accessToken };
 		}
-		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response));
+		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
+		const secrets = [
+			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice('Basic '.length),
+			credentials.consumerSecret,
+			credentials.password,
+		].filter((value): value is string => typeof value === 'string');
+		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response, secrets));
 	}
 
 	/**

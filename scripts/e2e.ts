@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { harnessWorkflows } from '../test/e2e/workflows';
+import { serveHarnessControl } from './harness/control';
 import { startHarness } from './harness/harness';
 import { REPO_ROOT } from './harness/packageUnderTest';
 import { cleanEnv, stopAll, track } from './harness/processes';
@@ -34,13 +35,15 @@ async function main(): Promise<number> {
 	step('e2e: preparing a real n8n with the packed package and the sandbox');
 	const harness = await startHarness({ workflows: harnessWorkflows(), keepUserFolder: process.env.TM_E2E_KEEP === '1' });
 	let exitCode = 1;
+	const control = await serveHarnessControl(harness);
 	try {
 		const contextFile = join(harness.context.userFolder, 'e2e-context.json');
-		writeFileSync(contextFile, JSON.stringify(harness.context, null, 2));
+		writeFileSync(contextFile, JSON.stringify({ ...harness.context, controlUrl: control.url }, null, 2));
 		step(`e2e: ready; n8n at ${harness.context.n8nUrl}, sandbox at ${harness.context.sandboxUrl}`);
 		exitCode = await runJest(contextFile);
 		if (exitCode !== 0) step(`e2e: jest failed; the n8n log was ${harness.context.n8nLogFile} (set TM_E2E_KEEP=1 to keep it)`);
 	} finally {
+		await control.stop();
 		await harness.stop();
 	}
 	const leftovers = [

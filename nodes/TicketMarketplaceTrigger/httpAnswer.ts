@@ -28,3 +28,16 @@ export function mediaType(contentType: string | undefined): string {
 export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * How many times the request carried a header. Node keeps only the first of several Authorization headers, so the
+ * parsed headers cannot show that a request was ambiguous; the raw ones can.
+ */
+export function headerCount(context: IWebhookFunctions, name: string): number {
+	const rawHeaders = (context.getRequestObject() as { rawHeaders?: string[] }).rawHeaders ?? [];
+	let count = 0;
+	for (let index = 0; index < rawHeaders.length; index += 2) {
+		if (rawHeaders[index].toLowerCase() === name) count += 1;
+	}
+	return count;
+}

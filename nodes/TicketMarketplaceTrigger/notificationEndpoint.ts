@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IW
 
 import { verifyAccessToken } from './accessToken';
 import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from './callbackCredential';
-import { REALM, answerJson, isPlainObject, mediaType } from './httpAnswer';
+import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
 
 /**
@@ -40,6 +40,16 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 /** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
+	if (headerCount(this, 'authorization') > 1) {
+		// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
+		const description = 'The request has more than one Authorization header';
+		return answerJson(
+			this,
+			400,
+			{ error: 'invalid_request', error_description: description },
+			{ 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${description}"` },
+		);
+	}
 	const token = readBearerToken(headers.authorization);
 	if (token === undefined) {
 		return answerJson(

@@ -8,7 +8,7 @@ import {
 
 import { issueAccessToken } from './accessToken';
 import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from './callbackCredential';
-import { REALM, answerJson, isPlainObject } from './httpAnswer';
+import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
@@ -59,6 +59,20 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 	return parameters;
 }
 
+/** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
+const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
+
+/**
+ * The parsed body, when its media type may carry parameters. n8n also parses XML (and multipart) bodies into
+ * objects; parameters read from those would be accepted from a format the endpoint does not offer.
+ */
+function tokenRequestBody(context: IWebhookFunctions): unknown {
+	const body = context.getBodyData() as unknown;
+	const empty = body === undefined || body === null || body === '' || (isPlainObject(body) && Object.keys(body).length === 0);
+	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type']))) return body;
+	throw invalidRequest('The body must be form-encoded (application/x-www-form-urlencoded) or JSON');
+}
+
 function formDecode(text: string): string | undefined {
 	try {
 		return decodeURIComponent(text.replace(/\+/g, ' '));
@@ -102,7 +116,9 @@ function readGrantType(body: TokenParameters, query: TokenParameters): string {
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		const body = readTokenParameters(this.getBodyData(), 'body');
+		// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
+		if (headerCount(this, 'authorization') > 1) throw invalidRequest('The request has more than one Authorization header');
+		const body = readTokenParameters(tokenRequestBody(this), 'body');
 		const query = readTokenParameters(this.getQueryData(), 'URL query');
 		if (query.client_id !== undefined || query.client_secret !== undefined) {
 			throw invalidRequest('Client credentials must not be sent in the URL');

@@ -35,12 +35,18 @@ export interface HarnessContext {
 	packedFiles: string[];
 	n8nLogFile: string;
 	n8nFolder: string;
+	/** Set by the e2e runner: where a test process stops and starts n8n (scripts/harness/control.ts). */
+	controlUrl?: string;
 }
 
 export interface Harness {
 	context: HarnessContext;
 	api: N8nPublicApi;
-	n8n: N8nServer;
+	/** The running n8n server (a new one after restartN8n). */
+	readonly n8n: N8nServer;
+	/** Stops n8n alone (the sandbox keeps running); startN8n brings it back on the same port, folder and database. */
+	stopN8n(): Promise<void>;
+	startN8n(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -131,8 +137,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		// The import folder holds plain-text credential data: gone before n8n starts.
 		rmSync(importFolder, { recursive: true, force: true });
 
-		const n8n = await startN8nServer(config);
-		// startN8nServer tracks n8n for Ctrl-C itself; this only orders the orderly stop.
+		let n8n = await startN8nServer(config);
+		// startN8nServer tracks n8n for Ctrl-C itself; this only orders the orderly stop (of whichever n8n runs then).
 		started.push({ name: 'stopping n8n', stop: () => n8n.stop(), stopNow: () => undefined });
 		const apiKey = await createApiKey(n8n.baseUrl);
 		const api = new N8nPublicApi(n8n.baseUrl, apiKey);
@@ -153,7 +159,26 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			n8nLogFile: config.logFile,
 			n8nFolder: join(userFolder, '.n8n'),
 		};
-		return { context, api, n8n, stop };
+		const activeWorkflowIds = options.workflows.filter((entry) => entry.activate).map((entry) => entry.workflow.id);
+		return {
+			context,
+			api,
+			get n8n() {
+				return n8n;
+			},
+			stopN8n: async () => {
+				step('n8n: stopping (the sandbox keeps running)');
+				await n8n.stop();
+			},
+			startN8n: async () => {
+				if (n8n.isRunning()) throw new Error('n8n is already running');
+				n8n = await startN8nServer(config);
+				// n8n activates its stored active workflows after the editor is up: wait for each one.
+				for (const workflowId of activeWorkflowIds) await n8n.waitForOutput(new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`), 120_000);
+				step(`n8n: started again, ${activeWorkflowIds.length} workflow(s) active`);
+			},
+			stop,
+		};
 	} catch (error) {
 		const logFile = join(userFolder, 'n8n.log');
 		if (existsSync(logFile)) step(`start failed; last lines of the n8n log:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);

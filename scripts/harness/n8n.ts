@@ -3,7 +3,7 @@
  * server process, owner setup and the public API.
  */
 import { type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { N8nInstall } from './n8nInstall';
@@ -87,7 +87,8 @@ export async function pollUntil(description: string, check: () => Promise<boolea
 export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 	const baseUrl = `http://127.0.0.1:${config.port}`;
 	mkdirSync(join(config.logFile, '..'), { recursive: true });
-	writeFileSync(config.logFile, '');
+	// Appended, not truncated: after a restart the log still holds the first run (the secret scan reads all of it).
+	appendFileSync(config.logFile, '');
 	const child: ChildProcess = spawnGroup(process.execPath, [config.install.entry, 'start'], {
 		cwd: config.userFolder,
 		env: n8nEnv(config),

@@ -4,9 +4,11 @@
  * webhook-fronted workflows, write sheets and wait for executions (bounded polls, never fixed sleeps).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../../sandbox';
+import { callHarnessControl } from '../../scripts/harness/control';
 import { startHarness, type Harness, type HarnessContext } from '../../scripts/harness/harness';
 import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../../scripts/harness/n8n';
 import { setQuiet } from '../../scripts/harness/progress';
@@ -16,6 +18,8 @@ export interface E2e {
 	context: HarnessContext;
 	n8n: N8nPublicApi;
 	sandbox: SandboxAdminClient;
+	/** Stops n8n alone, or starts it again with its workflows active (the sandbox keeps running). */
+	n8nProcess: { stop(): Promise<void>; start(): Promise<void> };
 }
 
 export interface WebhookRun {
@@ -40,7 +44,15 @@ export function useE2e(): () => E2e {
 			ownHarness = await startHarness({ workflows: harnessWorkflows() });
 			context = ownHarness.context;
 		}
-		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl) };
+		const harness = ownHarness;
+		const { controlUrl } = context;
+		const n8nProcess = harness
+			? { stop: () => harness.stopN8n(), start: () => harness.startN8n() }
+			: {
+					stop: () => callHarnessControl(requireControl(controlUrl), 'stop'),
+					start: () => callHarnessControl(requireControl(controlUrl), 'start'),
+				};
+		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl), n8nProcess };
 	}, 600_000);
 
 	afterAll(async () => {
@@ -51,6 +63,11 @@ export function useE2e(): () => E2e {
 		if (!e2e) throw new Error('the e2e harness is not running (beforeAll failed?)');
 		return e2e;
 	};
+}
+
+function requireControl(controlUrl: string | undefined): string {
+	if (!controlUrl) throw new Error('the e2e context has no controlUrl: run the suite with npm run test:e2e');
+	return controlUrl;
 }
 
 /** POSTs JSON to a production webhook of the running n8n. */
@@ -140,4 +157,54 @@ let counter = 0;
 export function nextListingId(base: number): number {
 	counter += 1;
 	return base + counter;
+}
+
+export interface RawAnswer {
+	status: number;
+	headers: IncomingHttpHeaders;
+	text: string;
+}
+
+/**
+ * One HTTP request with headers sent exactly as given (repeated ones included, which fetch cannot do), bounded by
+ * timeoutMs. A connection the server closes without an answer resolves with status 0.
+ */
+export function rawRequest(
+	url: string,
+	method: string,
+	headers: Array<[string, string]>,
+	body?: string | Buffer,
+	timeoutMs = 60_000,
+): Promise<RawAnswer> {
+	const target = new URL(url);
+	const all: Array<[string, string]> = [['host', target.host], ...headers];
+	if (body !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length')) {
+		all.push(['content-length', String(Buffer.byteLength(body))]);
+	}
+	return new Promise((resolve) => {
+		let settled = false;
+		const chunks: Buffer[] = [];
+		const finish = (status: number, headers: IncomingHttpHeaders, text = Buffer.concat(chunks).toString('utf8')) => {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			resolve({ status, headers, text });
+		};
+		const request = httpRequest(
+			{ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: all.flat() },
+			(response) => {
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				// A server that answers early (431, 413) may close the connection before the body ends: keep its answer.
+				response.on('end', () => finish(response.statusCode ?? 0, response.headers));
+				response.on('close', () => finish(response.statusCode ?? 0, response.headers));
+				response.on('error', () => finish(response.statusCode ?? 0, response.headers));
+			},
+		);
+		const timer = setTimeout(() => {
+			request.destroy();
+			finish(0, {}, `no answer within ${timeoutMs} ms`);
+		}, timeoutMs);
+		request.on('error', (error) => finish(0, {}, error.message));
+		request.end(body);
+	});
 }

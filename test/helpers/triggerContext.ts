@@ -38,6 +38,8 @@ export interface TriggerRequest {
 	headers: Record<string, string | string[] | undefined>;
 	body?: unknown;
 	query?: IDataObject;
+	/** Name/value pairs as they arrived (Node's IncomingMessage.rawHeaders), repeated headers included. */
+	rawHeaders?: string[];
 }
 
 /** The subset of http.ServerResponse the node uses. */
@@ -91,7 +93,7 @@ export function createTriggerContext(
 	});
 	const workflowNode = workflow.getNode(node.name) as INode;
 	const additionalData = {
-		httpRequest: { headers: request.headers, body: request.body, query: request.query ?? {}, params: {} },
+		httpRequest: { headers: request.headers, rawHeaders: request.rawHeaders, body: request.body, query: request.query ?? {}, params: {} },
 		httpResponse: response,
 		credentialsHelper: {
 			getDecrypted: async () => {

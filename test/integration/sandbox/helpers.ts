@@ -67,7 +67,7 @@ export function rawRequest(
 }
 
 export async function requestToken(
-	sandbox: Sandbox,
+	sandbox: Pick<Sandbox, 'url'>,
 	options: { authorization?: string | null; query?: string; body?: unknown; rawBody?: string; contentType?: string } = {},
 ): Promise<Answer> {
 	const headers: Record<string, string> = { 'Content-Type': options.contentType ?? 'application/json' };
@@ -77,7 +77,7 @@ export async function requestToken(
 	return post(`${sandbox.url}${TOKEN_PATH}${options.query ?? '?grant_type=client_credentials'}`, { headers, body });
 }
 
-export async function getToken(sandbox: Sandbox): Promise<string> {
+export async function getToken(sandbox: Pick<Sandbox, 'url'>): Promise<string> {
 	const result = await requestToken(sandbox);
 	if (result.status !== 200) throw new Error(`token request failed: ${result.status} ${result.text}`);
 	return result.body.access_token as string;
@@ -113,7 +113,7 @@ export function validListing(overrides: Record<string, unknown> = {}): Record<st
 }
 
 export async function createListing(
-	sandbox: Sandbox,
+	sandbox: Pick<Sandbox, 'url'>,
 	token: string,
 	body: unknown = validListing(),
 	headerOverrides: Record<string, string | undefined> = {},
@@ -138,7 +138,7 @@ export function validSubscription(
 	};
 }
 
-export async function subscribe(sandbox: Sandbox, token: string, body: unknown = validSubscription()): Promise<Answer> {
+export async function subscribe(sandbox: Pick<Sandbox, 'url'>, token: string, body: unknown = validSubscription()): Promise<Answer> {
 	return post(`${sandbox.url}${WEBHOOKS_PATH}`, {
 		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),

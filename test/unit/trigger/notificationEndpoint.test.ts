@@ -61,6 +61,20 @@ describe('notification endpoint (default webhook), refusals', () => {
 		}
 	});
 
+	it('refuses two Authorization headers with invalid_request, even when the first carries a valid token', async () => {
+		const authorization = `Bearer ${validToken()}`;
+		const { result, response } = await notify({
+			// Node's parsed headers keep the first of the two; the raw headers show both.
+			headers: { authorization, 'content-type': 'application/json' },
+			rawHeaders: ['Authorization', authorization, 'Content-Type', 'application/json', 'Authorization', 'Bearer another'],
+			body: SALE,
+		});
+		expectNoExecution(result, response);
+		expect(response.status).toBe(400);
+		expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="Ticket Marketplace Trigger", error="invalid_request"/);
+		expect(response.json.error).toBe('invalid_request');
+	});
+
 	it('refuses a forged token (claims changed after signing) with invalid_token', async () => {
 		const [version, , signature] = validToken().split('.');
 		const forgedClaims = Buffer.from(

@@ -168,6 +168,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
+	it('refuses two Authorization headers with invalid_request, even when the first one is right', async () => {
+		const right = basic(CLIENT_ID, CLIENT_SECRET);
+		const { result, response } = await requestToken({
+			// Node's parsed headers keep the first of the two; the raw headers show both.
+			headers: { authorization: right, 'content-type': FORM },
+			rawHeaders: ['Authorization', right, 'Content-Type', FORM, 'authorization', basic(CLIENT_ID, 'another secret')],
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
 	it('refuses a missing grant_type with invalid_request', async () => {
 		const { result, response } = await requestToken({
 			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
@@ -190,6 +201,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: 12345 },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses parameters from a body n8n parsed from XML or multipart, which the endpoint does not offer', async () => {
+		for (const contentType of ['application/xml', 'multipart/form-data; boundary=B']) {
+			const { result, response } = await requestToken({
+				// What n8n's XML parser makes of <grant_type>client_credentials</grant_type>.
+				headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': contentType },
+				body: { grant_type: 'client_credentials' },
+			});
+			expectRefusal(result, response, 400, 'invalid_request');
+		}
 	});
 
 	it('refuses a body that is not a parameter object (JSON array, plain text) with invalid_request', async () => {
