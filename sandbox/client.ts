@@ -4,7 +4,7 @@
  */
 import type { Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput } from './faults';
-import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './server';
+import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './types';
 
 export interface RemoteSellResult {
 	sale: Sale;

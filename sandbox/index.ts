@@ -1,5 +1,6 @@
 /** Public surface of the sandbox for tests, scripts, benchmarks and the demo. */
-export { startSandbox, SandboxError } from './server';
+export { startSandbox } from './server';
+export { SandboxError } from './errors';
 export type {
 	Sandbox,
 	SandboxOptions,
@@ -14,7 +15,7 @@ export type {
 	TokenView,
 	TokenSelector,
 	RequestLogEntry,
-} from './server';
+} from './types';
 export { SANDBOX_DEFAULTS } from './defaults';
 export { SandboxAdminClient, SandboxAdminError } from './client';
 export type { RemoteSellResult } from './client';

@@ -1,0 +1,118 @@
+/**
+ * The sandbox's admin HTTP API under /__sandbox/ (loopback only, no auth): the in-process `Sandbox` operations for
+ * other processes (the CLI commands, the real-n8n harness, the demo), through `SandboxAdminClient`.
+ */
+import type http from 'node:http';
+
+import { ERROR_CODE } from './choices';
+import type { Delivery, DeliverySettings } from './delivery';
+import { SandboxError } from './errors';
+import { FaultInputError, parseFaultRule } from './faults';
+import { isPlainObject, parseJson, sendError, sendJson } from './http';
+import { activateSubscription } from './partner/webhooks';
+import { expireTokens, revokeTokens } from './partner/tokens';
+import { sell } from './sales';
+import type { SandboxStore } from './store';
+
+export const ADMIN_PREFIX = '/__sandbox';
+
+const ADMIN_ROUTES = [
+	'GET  /__sandbox/state',
+	'POST /__sandbox/subscriptions/:id/activate',
+	'POST /__sandbox/listings/:id/sell  {externalIds?: string[], count?: number, wait?: boolean}',
+	'POST /__sandbox/tokens/expire  {all?: true, ids?: string[]}',
+	'POST /__sandbox/tokens/revoke  {all?: true, ids?: string[]}',
+	'GET  /__sandbox/faults',
+	'POST /__sandbox/faults  {endpoint, kind?, sequence?, latencyMs?, jitterMs?, retryAfterSeconds?, status?, rate?, seed?}',
+	'DELETE /__sandbox/faults',
+	'POST /__sandbox/delivery  {clientAuth?, attempts?, baseDelayMs?, maxDelayMs?, timeoutMs?}',
+	'POST /__sandbox/reset',
+];
+
+async function waitBounded<T>(store: SandboxStore, promise: Promise<T>, ms: number): Promise<{ value?: T; timedOut: boolean }> {
+	const settled = new AbortController();
+	const timeout = store.timers.sleep(ms, settled.signal).then(() => ({ timedOut: true as const }));
+	try {
+		return await Promise.race([promise.then((value) => ({ value, timedOut: false })), timeout]);
+	} finally {
+		settled.abort();
+	}
+}
+
+export function isAdminPath(pathname: string): boolean {
+	return pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+}
+
+export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse, url: URL, buffer: Buffer): Promise<void> {
+	const method = req.method ?? 'GET';
+	const path = url.pathname.replace(/\/+$/, '');
+	let body: Record<string, unknown> = {};
+	if (buffer.length > 0) {
+		const parsed = parseJson(buffer);
+		if (!parsed.ok) return sendError(res, 400, ERROR_CODE.malformedJson, parsed.message);
+		if (!isPlainObject(parsed.value)) return sendError(res, 400, ERROR_CODE.invalidRequest, 'The body must be a JSON object');
+		body = parsed.value;
+	}
+	const allow = (methods: string[]) => {
+		if (methods.includes(method)) return true;
+		sendError(res, 405, ERROR_CODE.methodNotAllowed, `${method} is not allowed on ${path}; use ${methods.join(' or ')}`, undefined, {
+			Allow: methods.join(', '),
+		});
+		return false;
+	};
+	try {
+		let match: RegExpExecArray | null;
+		if (path === ADMIN_PREFIX) {
+			if (allow(['GET'])) sendJson(res, 200, { routes: ADMIN_ROUTES });
+		} else if (path === `${ADMIN_PREFIX}/state`) {
+			if (allow(['GET'])) sendJson(res, 200, store.state());
+		} else if ((match = /^\/__sandbox\/subscriptions\/([^/]+)\/activate$/.exec(path))) {
+			if (allow(['POST'])) sendJson(res, 200, activateSubscription(store, decodeURIComponent(match[1])));
+		} else if ((match = /^\/__sandbox\/listings\/([^/]+)\/sell$/.exec(path))) {
+			if (!allow(['POST'])) return;
+			const result = sell(store, decodeURIComponent(match[1]), {
+				externalIds: body.externalIds as string[] | undefined,
+				count: body.count as number | undefined,
+			});
+			if (body.wait === false) {
+				sendJson(res, 202, { sale: result.sale, deliveries: [], complete: false });
+				return;
+			}
+			const outcome = await waitBounded(store, result.deliveries, store.sellWaitMs);
+			const current = result.sale.deliveryIds.map((id) => store.deliveries.get(id)).filter((d): d is Delivery => d !== undefined);
+			sendJson(res, 200, { sale: result.sale, deliveries: outcome.value ?? structuredClone(current), complete: !outcome.timedOut });
+		} else if ((match = /^\/__sandbox\/tokens\/(expire|revoke)$/.exec(path))) {
+			if (!allow(['POST'])) return;
+			const selector = { all: body.all === true, ids: body.ids as string[] | undefined };
+			if (match[1] === 'expire') sendJson(res, 200, { expired: expireTokens(store, selector) });
+			else sendJson(res, 200, { revoked: revokeTokens(store, selector) });
+		} else if (path === `${ADMIN_PREFIX}/faults`) {
+			if (!allow(['GET', 'POST', 'DELETE'])) return;
+			if (method === 'GET') sendJson(res, 200, { faults: store.faults.list() });
+			else if (method === 'DELETE') {
+				store.faults.clear();
+				sendJson(res, 200, { faults: [] });
+			} else {
+				const { seed: newSeed, ...rest } = body;
+				if (newSeed !== undefined) {
+					if (typeof newSeed !== 'number' || !Number.isInteger(newSeed)) throw new FaultInputError('seed must be an integer');
+					store.faults.reseed(newSeed);
+				}
+				sendJson(res, 201, store.faults.add(parseFaultRule(rest)));
+			}
+		} else if (path === `${ADMIN_PREFIX}/delivery`) {
+			if (allow(['POST'])) sendJson(res, 200, store.configureDelivery(body as Partial<DeliverySettings>));
+		} else if (path === `${ADMIN_PREFIX}/reset`) {
+			if (allow(['POST'])) {
+				store.reset();
+				sendJson(res, 200, { reset: true });
+			}
+		} else {
+			sendError(res, 404, ERROR_CODE.notFound, `No sandbox admin route ${method} ${path}; see GET ${ADMIN_PREFIX}`);
+		}
+	} catch (error) {
+		if (error instanceof SandboxError) sendError(res, error.status, error.code, error.message, error.details);
+		else if (error instanceof FaultInputError) sendError(res, 400, ERROR_CODE.invalidRequest, error.message);
+		else throw error;
+	}
+}

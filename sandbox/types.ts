@@ -1,0 +1,159 @@
+/** The sandbox's public types: its options, the views `state()` hands out (secrets redacted) and the `Sandbox` itself. */
+import type { ClientAuthMethod, Delivery, DeliverySettings } from './delivery';
+import type { FaultRule, FaultRuleInput, PartnerEndpoint } from './faults';
+
+export interface SandboxApp {
+	consumerKey: string;
+	consumerSecret: string;
+	name?: string;
+}
+
+export interface SandboxAccount {
+	email: string;
+	password: string;
+	/** `marketplace` accounts get tokens; `developer` (developer-portal) accounts are refused, as spec 5.2 says. */
+	kind: 'marketplace' | 'developer';
+}
+
+export interface SandboxOptions {
+	/** 0 (default) picks a free port. The host is always 127.0.0.1. */
+	port?: number;
+	tokenLifetimeSeconds?: number;
+	/** Registered in addition to the demo app and accounts of SANDBOX_DEFAULTS (unless `includeDefaults: false`). */
+	apps?: SandboxApp[];
+	accounts?: SandboxAccount[];
+	includeDefaults?: boolean;
+	/** How the sandbox authenticates to a subscriber's token endpoint: HTTP Basic (default) or client_secret_post. */
+	deliveryAuth?: ClientAuthMethod;
+	deliveryAttempts?: number;
+	deliveryBaseDelayMs?: number;
+	deliveryMaxDelayMs?: number;
+	deliveryTimeoutMs?: number;
+	maxBodyBytes?: number;
+	/** Seed of the fault injector's random generator (repeatable rate-based faults). */
+	seed?: number;
+	requestLogLimit?: number;
+	/** Bound on how long the admin HTTP `sell` waits for delivery outcomes. */
+	sellWaitMs?: number;
+	/** Clock for token lifetimes, in milliseconds; tests may inject one. */
+	now?: () => number;
+}
+
+export interface SellOptions {
+	/** Sell exactly these products (by their externalId). */
+	externalIds?: string[];
+	/** Or sell this many of the unsold products, first first. Default 1. */
+	count?: number;
+}
+
+export interface TokenSelector {
+	all?: boolean;
+	/** Token ids as shown by `state().tokens.items[].id` (never the token values). */
+	ids?: string[];
+}
+
+export interface RequestLogEntry {
+	id: string;
+	at: string;
+	endpoint: PartnerEndpoint | null;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body?: unknown;
+	/** null when the connection was dropped (fault) or closed before an answer. */
+	status: number | null;
+	faults: string[];
+	durationMs: number;
+}
+
+export interface ListingView {
+	id: string;
+	consumerKey: string;
+	status: string;
+	createdAt: string;
+	eligibleForNotifications: boolean;
+	externalListingId: unknown;
+	eventId: unknown;
+	pricePerProduct: unknown;
+	products: Array<{ externalId: string; row?: unknown; seat?: unknown; ga?: unknown; sold: boolean; saleId?: string }>;
+	body: unknown;
+}
+
+export interface SubscriptionView {
+	id: string;
+	consumerKey: string;
+	status: string;
+	createdAt: string;
+	activatedAt?: string;
+	callback: {
+		url: string;
+		auth: {
+			authType: string;
+			tokenEndPoint: string;
+			oauthRequest: { clientId: string; clientSecret: string; grantType: string };
+		};
+	};
+	subscription: { listing: string[] };
+}
+
+export interface Sale {
+	id: string;
+	listingId: string;
+	externalListingId: unknown;
+	externalIds: string[];
+	occurredAt: string;
+	eligibleForNotifications: boolean;
+	/** Why no notification was sent, when none was. */
+	notNotifiedReason?: string;
+	deliveryIds: string[];
+}
+
+export interface SellResult {
+	sale: Sale;
+	/** Settles when every delivery of this sale is delivered, failed after all attempts, or cancelled by stop/reset. */
+	deliveries: Promise<Delivery[]>;
+}
+
+export interface TokenView {
+	id: string;
+	consumerKey: string;
+	account: string;
+	issuedAt: string;
+	expiresAt: string;
+	expired: boolean;
+	revoked: boolean;
+}
+
+export interface SandboxState {
+	url: string;
+	settings: DeliverySettings & { tokenLifetimeSeconds: number; maxBodyBytes: number };
+	requests: RequestLogEntry[];
+	tokens: { count: number; valid: number; items: TokenView[] };
+	listings: ListingView[];
+	subscriptions: SubscriptionView[];
+	sales: Sale[];
+	deliveries: Delivery[];
+	faults: FaultRule[];
+}
+
+export interface Sandbox {
+	url: string;
+	port: number;
+	stop(): Promise<void>;
+	state(): SandboxState;
+	activateSubscription(id: string): SubscriptionView;
+	sell(listingId: string, options?: SellOptions): SellResult;
+	expireTokens(selector?: TokenSelector): number;
+	revokeTokens(selector?: TokenSelector): number;
+	addFault(rule: FaultRuleInput): FaultRule;
+	clearFaults(): void;
+	/** Restarts the fault generator (with a new seed when given) so rate-based faults repeat. */
+	reseedFaults(seed?: number): void;
+	configureDelivery(settings: Partial<DeliverySettings>): DeliverySettings;
+	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
+	reset(): void;
+	registerApp(app: SandboxApp): void;
+	registerAccount(account: SandboxAccount): void;
+}
+
