@@ -10,13 +10,15 @@ import path from 'node:path';
 import { FlagError, HELP, parseFlags } from './plan';
 import type { ParsedFlags } from './plan';
 import { formatTable } from './stats';
-import type { BenchRow, Suite, SuiteId } from './suite';
+import type { BenchRow, Suite, SuiteId, SuiteSummary } from './suite';
+import { n8nSuite } from './suites/n8n';
 import { sandboxSuite } from './suites/sandbox';
 import { throughputSuite } from './suites/throughput';
 import { triggerSuite } from './suites/trigger';
 import { validationSuite } from './suites/validation';
 
 const SUITES: Record<SuiteId, Suite> = {
+	n8n: n8nSuite,
 	sandbox: sandboxSuite,
 	throughput: throughputSuite,
 	validation: validationSuite,
@@ -28,6 +30,7 @@ interface SuiteResult {
 	title: string;
 	seconds: number;
 	rows: BenchRow[];
+	summary?: SuiteSummary;
 	error?: string;
 }
 
@@ -72,6 +75,7 @@ function printSuite(suite: Suite, result: SuiteResult): void {
 	);
 	console.log(table.replace(/^/gm, '   '));
 	for (const note of suite.notes) console.log(`   ${note}`);
+	for (const line of result.summary?.lines ?? []) console.log(`   ${line}`);
 	const failed = result.rows.flatMap((row) => row.checks.filter((item) => !item.ok).map((item) => ({ row: row.name, item })));
 	for (const { row, item } of failed) console.log(`   CHECK FAILED (${row}): ${item.name}${item.detail ? ` - ${item.detail}` : ''}`);
 }
@@ -105,6 +109,7 @@ async function main(flags: ParsedFlags): Promise<number> {
 					return () => cleanups.delete(stop);
 				},
 			});
+			result.summary = suite.summarize?.(result.rows);
 		} catch (error) {
 			result.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
 		}
