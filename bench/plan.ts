@@ -24,39 +24,75 @@ export interface Plan {
 	validation: { rows: number; rowsPerListing: number; runs: number };
 	trigger: { requests: number; concurrency: number[] };
 	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
+	/** Inside the real n8n of the e2e harness (scripts/harness): the workflows of bench/n8nWorkflows.ts. */
+	n8n: {
+		/** Sheet rows (text cells) and how many consecutive rows make one listing. */
+		rows: number;
+		rowsPerListing: number;
+		/** Latency fault on the listings endpoint, and the API's limit on requests in flight (429 beyond it). */
+		latencyMs: number;
+		maxInFlight: number;
+		retryAfterSeconds: number;
+		/** The fixed-concurrency case's Concurrency. */
+		concurrency: number;
+		/** The hand-tuned HTTP Request baseline: batches of `size` every `intervalMs`. */
+		tunedBatch: { size: number; intervalMs: number };
+		/** Rows of the untimed warm-up run of every workflow (n8n's first execution of a workflow is slower). */
+		warmupRows: number;
+		/** Bound on one run (webhook answer plus its execution being recorded). */
+		runTimeoutMs: number;
+	};
 }
+
+const N8N_FULL: Plan['n8n'] = {
+	rows: 2000,
+	rowsPerListing: 5,
+	latencyMs: 100,
+	maxInFlight: 10,
+	retryAfterSeconds: 1,
+	concurrency: 10,
+	tunedBatch: { size: 10, intervalMs: 105 },
+	warmupRows: 20,
+	runTimeoutMs: 120_000,
+};
 
 const FULL: Omit<Plan, 'suites'> = {
 	mode: 'full',
 	repeat: 3,
-	timeLimitSeconds: 600,
+	timeLimitSeconds: 900,
 	throughput: { groupedRows: 200, rowsPerListing: 4, ungroupedItems: 200, concurrency: [1, 4, 8, 16], latencyMs: 40, jitterMs: 20 },
 	validation: { rows: 2000, rowsPerListing: 4, runs: 10 },
 	trigger: { requests: 2000, concurrency: [1, 16] },
 	sandbox: { requests: 2000, concurrency: [1, 8, 32], nodeConcurrency: 10 },
+	n8n: N8N_FULL,
 };
 
 const QUICK: Omit<Plan, 'suites'> = {
 	mode: 'quick',
 	repeat: 1,
-	timeLimitSeconds: 60,
+	timeLimitSeconds: 300,
 	throughput: { groupedRows: 80, rowsPerListing: 4, ungroupedItems: 80, concurrency: [1, 8], latencyMs: 40, jitterMs: 20 },
 	validation: { rows: 2000, rowsPerListing: 4, runs: 3 },
 	trigger: { requests: 1000, concurrency: [8] },
 	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
+	n8n: { ...N8N_FULL, rows: 500 },
 };
 
 export const HELP = `Benchmarks of the Ticket Marketplace nodes and the sandbox (loopback only; run by hand, not in CI).
 
 Usage: npm run bench -- [flags]
 
-  --quick           Short run (under 30 s): fewer items and concurrency levels, one repetition.
+  --quick           Short run: fewer items and concurrency levels, one repetition (under 15 s without
+                    the n8n suite, about 1 min with it).
   --only LIST       Comma-separated suites to run, in this order: ${SUITE_IDS.join(', ')}
-                    (default: all). sandbox = Partner API simulator alone, the baseline;
+                    (default: all). n8n = Listing -> Create and n8n's own nodes inside the real n8n of
+                    the e2e harness, ${FULL.n8n.rows} sheet rows against the sandbox with ${FULL.n8n.latencyMs} ms latency and
+                    at most ${FULL.n8n.maxInFlight} requests in flight (installs the pinned n8n on first use);
+                    sandbox = Partner API simulator alone, the baseline;
                     throughput = Listing -> Create through the action node against the sandbox with a
                     latency fault; validation = Validate Only over ${FULL.validation.rows} rows;
                     trigger = the trigger's token and notification endpoints over loopback.
-  --repeat N        Runs of each node case (throughput, and the node row of sandbox), 1 to 10
+  --repeat N        Runs of each node case (n8n, throughput, and the node row of sandbox), 1 to 10
                     (default ${FULL.repeat}, quick ${QUICK.repeat}); medians are reported. Validation always does one
                     untimed run then ${FULL.validation.runs} (quick ${QUICK.validation.runs}) timed ones.
   --no-write        Do not write bench/results/<timestamp>.json.

@@ -10,13 +10,15 @@ import path from 'node:path';
 import { FlagError, HELP, parseFlags } from './plan';
 import type { ParsedFlags } from './plan';
 import { formatTable } from './stats';
-import type { BenchRow, Suite, SuiteId } from './suite';
+import type { BenchRow, Suite, SuiteId, SuiteSummary } from './suite';
+import { n8nSuite } from './suites/n8n';
 import { sandboxSuite } from './suites/sandbox';
 import { throughputSuite } from './suites/throughput';
 import { triggerSuite } from './suites/trigger';
 import { validationSuite } from './suites/validation';
 
 const SUITES: Record<SuiteId, Suite> = {
+	n8n: n8nSuite,
 	sandbox: sandboxSuite,
 	throughput: throughputSuite,
 	validation: validationSuite,
@@ -28,6 +30,7 @@ interface SuiteResult {
 	title: string;
 	seconds: number;
 	rows: BenchRow[];
+	summary?: SuiteSummary;
 	error?: string;
 }
 
@@ -60,6 +63,11 @@ function machine() {
 	};
 }
 
+/** Other processes share the cores: the 1-minute load average says how much (the JSON keeps it at start and end). */
+function loadAverage(): number {
+	return Math.round(os.loadavg()[0] * 100) / 100;
+}
+
 function printSuite(suite: Suite, result: SuiteResult): void {
 	console.log(`\n== ${suite.title} (${result.seconds.toFixed(1)} s)`);
 	if (result.error) {
@@ -72,6 +80,7 @@ function printSuite(suite: Suite, result: SuiteResult): void {
 	);
 	console.log(table.replace(/^/gm, '   '));
 	for (const note of suite.notes) console.log(`   ${note}`);
+	for (const line of result.summary?.lines ?? []) console.log(`   ${line}`);
 	const failed = result.rows.flatMap((row) => row.checks.filter((item) => !item.ok).map((item) => ({ row: row.name, item })));
 	for (const { row, item } of failed) console.log(`   CHECK FAILED (${row}): ${item.name}${item.detail ? ` - ${item.detail}` : ''}`);
 }
@@ -87,7 +96,8 @@ async function main(flags: ParsedFlags): Promise<number> {
 
 	console.log(`Benchmarks (${plan.mode}, ${plan.repeat} run${plan.repeat === 1 ? '' : 's'} per case): ${plan.suites.join(', ')}`);
 	const info = machine();
-	console.log(`Node ${info.node}, ${info.cpus} x ${info.cpuModel}, ${info.memoryGiB} GiB`);
+	const loadAtStart = loadAverage();
+	console.log(`Node ${info.node}, ${info.cpus} x ${info.cpuModel}, ${info.memoryGiB} GiB; load average ${loadAtStart}`);
 
 	const results: SuiteResult[] = [];
 	for (const [position, id] of plan.suites.entries()) {
@@ -105,6 +115,7 @@ async function main(flags: ParsedFlags): Promise<number> {
 					return () => cleanups.delete(stop);
 				},
 			});
+			result.summary = suite.summarize?.(result.rows);
 		} catch (error) {
 			result.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
 		}
@@ -120,13 +131,14 @@ async function main(flags: ParsedFlags): Promise<number> {
 	const failedChecks = checks.filter((item) => !item.ok).length;
 	const failedSuites = results.filter((result) => result.error).length;
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
-	console.log(`\n${checks.length - failedChecks}/${checks.length} checks passed, ${failedSuites} suite(s) failed, ${seconds.toFixed(1)} s in all.`);
+	const loadAtEnd = loadAverage();
+	console.log(`\n${checks.length - failedChecks}/${checks.length} checks passed, ${failedSuites} suite(s) failed, ${seconds.toFixed(1)} s in all (load average ${loadAtStart} at start, ${loadAtEnd} at end).`);
 
 	if (flags.write) {
 		const directory = path.join(__dirname, 'results');
 		mkdirSync(directory, { recursive: true });
 		const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-		const document = { startedAt: startedAt.toISOString(), seconds, ...gitRevision(), machine: info, plan, results };
+		const document = { startedAt: startedAt.toISOString(), seconds, ...gitRevision(), machine: { ...info, loadAverage: { start: loadAtStart, end: loadAtEnd } }, plan, results };
 		writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
 		console.log(`Results: ${path.relative(process.cwd(), file)}`);
 	}

@@ -35,9 +35,23 @@ export interface Suite {
 	notes: string[];
 	columns: Column[];
 	run: (context: SuiteContext) => Promise<BenchRow[]>;
+	/** Lines printed under the notes (e.g. targets met or missed), also written to the JSON results. */
+	summarize?: (rows: BenchRow[]) => SuiteSummary;
 }
 
-export const SUITE_IDS = ['sandbox', 'throughput', 'validation', 'trigger'] as const;
+export interface Target {
+	name: string;
+	met: boolean;
+	/** What was measured, in words. */
+	measured: string;
+}
+
+export interface SuiteSummary {
+	lines: string[];
+	targets: Target[];
+}
+
+export const SUITE_IDS = ['n8n', 'sandbox', 'throughput', 'validation', 'trigger'] as const;
 export type SuiteId = (typeof SUITE_IDS)[number];
 
 export function check(name: string, ok: boolean, detail?: string): Check {

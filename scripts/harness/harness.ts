@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { SANDBOX_DEFAULTS, startSandbox } from '../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox';
 import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
@@ -21,6 +21,8 @@ export interface HarnessOptions {
 	workflows: Array<{ workflow: WorkflowJson; activate: boolean }>;
 	/** Keep the user folder after stop (for post-mortems); removed by default. */
 	keepUserFolder?: boolean;
+	/** Options of the sandbox the harness starts (the benchmarks keep a longer request log, for example). */
+	sandbox?: Omit<SandboxOptions, 'port'>;
 }
 
 /** What a test process needs to use a running harness (written to a file for jest by the e2e runner). */
@@ -113,7 +115,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
 		const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
 
-		const sandbox = await startSandbox({ port: 0 });
+		const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
 		remember({ name: 'stopping the sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
 		step(`sandbox: listening on ${sandbox.url}`);
 

@@ -1,0 +1,152 @@
+/**
+ * One run of a bench workflow inside the harness's real n8n: a fresh sandbox state with the plan's faults, a sheet
+ * with External Listing IDs no earlier run used, the webhook call, then what n8n recorded (each node's own
+ * execution time from the execution's run data) and what the sandbox received (listings, 429s, token requests).
+ */
+import type { RequestLogEntry, SandboxAdminClient, SandboxState } from '../sandbox';
+import type { ExecutionSummary } from '../scripts/harness/n8n';
+import { executionError, nodeOutput, postWebhook, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../test/e2e/support';
+import { webhookPath } from '../test/e2e/workflows';
+import type { N8nCase } from './n8nWorkflows';
+import type { Plan } from './plan';
+
+export type N8nPlan = Plan['n8n'];
+
+/** Each run takes its own block of External Listing IDs (the sandbox and the node's memory refuse repeats). */
+const FIRST_LISTING_ID = 1_000_000;
+const IDS_PER_RUN = 10_000;
+let runsStarted = 0;
+
+/** Sheet rows as a spreadsheet gives them (every cell text), `rowsPerListing` consecutive rows per listing. */
+export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
+	const base = FIRST_LISTING_ID + IDS_PER_RUN * runsStarted++;
+	return Array.from({ length: rows }, (_, index) => {
+		const listing = String(base + Math.floor(index / rowsPerListing));
+		const seat = String((index % rowsPerListing) + 1);
+		return { listing_id: listing, event_id: '4242', price: '49.90', currency: 'EUR', row: 'A', seat, ticket_id: `${listing}-A-${seat}` };
+	});
+}
+
+/**
+ * Puts the sandbox in the state every run starts from: no listings, no tokens (so n8n's stored token is refused
+ * once and renewed, as after an expiry), an empty request log, the latency fault and the limit on requests in flight.
+ */
+export async function prepareSandbox(sandbox: SandboxAdminClient, plan: N8nPlan): Promise<void> {
+	await sandbox.reset();
+	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
+	await limitRequestsInFlight(sandbox, plan);
+}
+
+/** The sandbox's limit on requests in flight (429 with Retry-After beyond it). */
+async function limitRequestsInFlight(sandbox: SandboxAdminClient, plan: N8nPlan): Promise<void> {
+	void sandbox;
+	void plan;
+}
+
+export interface RunMeasure {
+	/** The timed nodes' own execution time (n8n's run data), summed. */
+	nodeMs: number;
+	/** The whole execution (n8n's startedAt to stoppedAt) and the webhook round trip seen by the client. */
+	executionMs: number;
+	webhookMs: number;
+	executionStatus: string;
+	executionError?: string;
+	webhookStatus: number;
+	outputItems: number;
+	/** Output items that report a failed listing (our node's error items), and the listings they name. */
+	errorItems: number;
+	listingsExpected: number;
+	listingsCreated: number;
+	/** Listings neither created nor named by an error item. */
+	lost: number;
+	/** External Listing IDs the sandbox holds more than once, plus resends it refused as duplicates (409). */
+	duplicated: number;
+	listingRequests: number;
+	rateLimited: number;
+	tokenRequests: number;
+	/** Output items of a Validate Only run that carry the request they would send. */
+	validatedItems: number;
+}
+
+interface RunData {
+	executionTime?: number;
+}
+
+function runDataOf(execution: ExecutionSummary): Record<string, RunData[]> {
+	const data = execution.data as { resultData?: { runData?: Record<string, RunData[]> } } | undefined;
+	return data?.resultData?.runData ?? {};
+}
+
+function countBy(requests: RequestLogEntry[], status: number): number {
+	return requests.filter((request) => request.status === status).length;
+}
+
+/** The External Listing IDs named by our node's error items (through the input rows they pair with). */
+function reportedIds(output: Array<Record<string, unknown>>, rows: SeatRow[]): Set<string> {
+	const ids = new Set<string>();
+	for (const item of output) {
+		if (item.error === undefined) continue;
+		const indexes = Array.isArray(item.itemIndexes) ? (item.itemIndexes as number[]) : [];
+		for (const index of indexes) if (rows[index]) ids.add(String(rows[index].listing_id));
+	}
+	return ids;
+}
+
+export async function runCase(e2e: E2e, benchCase: N8nCase, rows: SeatRow[], plan: N8nPlan): Promise<RunMeasure> {
+	await prepareSandbox(e2e.sandbox, plan);
+	const workflowId = benchCase.workflow.id;
+	const previous = (await e2e.n8n.executions(workflowId)).length;
+	const body =
+		benchCase.input === 'csv'
+			? { sheetPath: writeSheet(e2e, `${workflowId}.csv`, rows), apiUrl: e2e.context.sandboxUrl }
+			: { rows };
+
+	const started = performance.now();
+	const answer = await postWebhook(e2e, webhookPath(benchCase.workflow), body);
+	const webhookMs = performance.now() - started;
+
+	const [summary] = await waitForExecutions(e2e, workflowId, previous + 1, plan.runTimeoutMs);
+	const execution = await e2e.n8n.execution(summary.id);
+	const state: SandboxState = await e2e.sandbox.state();
+	return measure(benchCase, rows, execution, state, { webhookMs, webhookStatus: answer.status });
+}
+
+function measure(
+	benchCase: N8nCase,
+	rows: SeatRow[],
+	execution: ExecutionSummary,
+	state: SandboxState,
+	client: { webhookMs: number; webhookStatus: number },
+): RunMeasure {
+	const runData = runDataOf(execution);
+	const nodeMs = benchCase.timedNodes.reduce((total, node) => total + (runData[node]?.[0]?.executionTime ?? Number.NaN), 0);
+	const extended = execution as ExecutionSummary & { stoppedAt?: string };
+	const executionMs = extended.stoppedAt ? Date.parse(extended.stoppedAt) - Date.parse(execution.startedAt) : Number.NaN;
+	const output = nodeOutput(execution, benchCase.outputNode);
+
+	const expected = new Set(rows.map((row) => String(row.listing_id)));
+	const held = state.listings.map((listing) => String(listing.externalListingId));
+	const created = new Set(held.filter((id) => expected.has(id)));
+	const reported = reportedIds(output, rows);
+	const lost = [...expected].filter((id) => !created.has(id) && !reported.has(id)).length;
+	const listingRequests = state.requests.filter((request) => request.endpoint === 'listings');
+
+	return {
+		nodeMs,
+		executionMs,
+		webhookMs: client.webhookMs,
+		executionStatus: execution.status,
+		executionError: executionError(execution)?.message,
+		webhookStatus: client.webhookStatus,
+		outputItems: output.length,
+		errorItems: output.filter((item) => item.error !== undefined).length,
+		listingsExpected: expected.size,
+		listingsCreated: created.size,
+		lost,
+		duplicated: held.length - new Set(held).size + countBy(listingRequests, 409),
+		listingRequests: listingRequests.length,
+		rateLimited: countBy(listingRequests, 429),
+		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
+		validatedItems: output.filter((item) => item.validateOnly === true && typeof item.body === 'object').length,
+	};
+}

@@ -1,0 +1,247 @@
+/**
+ * The workflows the n8n benchmark imports, one per case of the table. The Create Listing cases are copies of
+ * examples/sheet-to-listings.workflow.json (Webhook -> Read file -> Extract from CSV -> Create listings, with the
+ * example's `={{ $json.column }}` mapping as shipped) that change only the Create node's options; the baselines
+ * reuse the example's Webhook and file nodes and replace the Create node with n8n's own nodes.
+ */
+import { ACTION_NODE_TYPE } from '../test/e2e/workflows';
+import { EXAMPLE_FILES, loadExample, nodeByType, variantOf, type WorkflowJson, type WorkflowNode } from '../scripts/harness/workflows';
+
+/** The columns the example maps with expressions; the auto-recognition case drops these parameters. */
+const EXAMPLE_MAPPING_PARAMETERS = ['externalListingId', 'eventId', 'priceAmount', 'priceCurrency', 'productExternalId', 'productRow', 'productSeat'];
+
+export type N8nCaseId = 'default' | 'fixed' | 'validateOnly' | 'autoValidateOnly' | 'autoCreate' | 'splitOut' | 'codeHttpTuned' | 'httpDefaults';
+
+/** What a case's run sends to the sandbox, and so what it is checked for. */
+export type CaseKind = 'create' | 'validate' | 'passThrough' | 'baseline';
+
+export interface N8nCase {
+	id: N8nCaseId;
+	label: string;
+	kind: CaseKind;
+	workflow: WorkflowJson;
+	/** The nodes whose own execution time (n8n's run data) is the case's time. */
+	timedNodes: string[];
+	/** The node whose output items are the case's result. */
+	outputNode: string;
+	/** How the rows reach the workflow: a CSV file read by the example's file nodes, or the webhook body. */
+	input: 'csv' | 'body';
+	/** A node parameter the case needs that today's node may not have yet (then the case is reported as skipped). */
+	needs?: 'columnMapping';
+}
+
+export interface CaseSettings {
+	/** The fixed-concurrency case's Concurrency (also the API's limit of requests in flight). */
+	concurrency: number;
+	/** The hand-tuned baseline's HTTP Request batching. */
+	tunedBatch: { size: number; intervalMs: number };
+}
+
+const CREATE_NODE = 'Create listings';
+const WEBHOOK_NODE = 'Run over HTTP';
+const GROUP_NODE = 'Group rows into listings';
+const HTTP_NODE = 'POST listing';
+
+/** Every bench workflow sets this: repeated runs must not be skipped by the node's memory of sent listings. */
+const BENCH_OPTIONS = { skipAlreadySent: false };
+
+function createVariant(id: string, name: string, path: string, change: (node: WorkflowNode) => void): WorkflowJson {
+	return variantOf(loadExample(EXAMPLE_FILES.sheetToListings), {
+		id,
+		name,
+		webhookPath: `ticket-marketplace-bench/${path}`,
+		changeNodes: (node) => {
+			if (node.type === ACTION_NODE_TYPE) change(node);
+		},
+	});
+}
+
+function withOptions(options: Record<string, unknown>) {
+	return (node: WorkflowNode) => {
+		node.parameters.options = { ...BENCH_OPTIONS, ...options };
+	};
+}
+
+/** Headers recognised by the node itself: the example's mapping parameters are removed. */
+function autoMapped(options: Record<string, unknown>) {
+	return (node: WorkflowNode) => {
+		for (const name of EXAMPLE_MAPPING_PARAMETERS) delete node.parameters[name];
+		node.parameters.columnMapping = 'auto';
+		node.parameters.options = { ...BENCH_OPTIONS, ...options };
+	};
+}
+
+/**
+ * Code node (JavaScript, all items at once) grouping the sheet rows by listing_id into the API's body, as a user
+ * who writes the request by hand would; the sandbox URL comes from the webhook body.
+ */
+const GROUP_CODE = `const base = $('${WEBHOOK_NODE}').first().json.body.apiUrl;
+const url = base + '/sellers/inventory/listings/v3';
+const listings = new Map();
+for (const item of $input.all()) {
+  const row = item.json;
+  let listing = listings.get(row.listing_id);
+  if (!listing) {
+    listing = {
+      url,
+      body: {
+        eventId: Number(row.event_id),
+        pricePerProduct: { amount: Number(row.price), currency: row.currency },
+        externalListingId: Number(row.listing_id),
+        products: [],
+        stockType: ['PDF'],
+        paymentType: 1,
+      },
+    };
+    listings.set(row.listing_id, listing);
+  }
+  listing.body.products.push({ externalId: row.ticket_id, row: row.row, seat: String(row.seat), productType: 'TICKET', ga: false });
+}
+return [...listings.values()].map((json) => ({ json }));`;
+
+/** The example's Webhook and file nodes, then Code (grouping) and n8n's HTTP Request 4.2 with our credential. */
+function codeAndHttp(id: string, name: string, path: string, batching?: CaseSettings['tunedBatch']): WorkflowJson {
+	const workflow = createVariant(id, name, path, () => undefined);
+	const create = nodeByType(workflow, ACTION_NODE_TYPE);
+	const credentials = create.credentials;
+	workflow.nodes = workflow.nodes.filter((node) => node !== create);
+	workflow.nodes.push(
+		{
+			id: `${id}-code`,
+			name: GROUP_NODE,
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [720, 100],
+			parameters: { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: GROUP_CODE },
+		},
+		{
+			id: `${id}-http`,
+			name: HTTP_NODE,
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [960, 100],
+			credentials,
+			parameters: {
+				method: 'POST',
+				url: '={{ $json.url }}',
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'ticketMarketplaceApi',
+				sendHeaders: true,
+				headerParameters: {
+					parameters: [
+						{ name: 'Accept', value: 'application/json' },
+						{ name: 'Accept-Language', value: 'en-US' },
+					],
+				},
+				sendBody: true,
+				contentType: 'json',
+				specifyBody: 'json',
+				jsonBody: '={{ $json.body }}',
+				options: batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : {},
+			},
+		},
+	);
+	const connections = workflow.connections as Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	connections['Rows from CSV'] = { main: [[{ node: GROUP_NODE, type: 'main', index: 0 }]] };
+	connections[GROUP_NODE] = { main: [[{ node: HTTP_NODE, type: 'main', index: 0 }]] };
+	return workflow;
+}
+
+/** Webhook (rows in the body) -> Split Out -> No Operation: what n8n costs per row without our node. */
+function splitOutNoOp(id: string, name: string, path: string): WorkflowJson {
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-webhook`,
+				name: WEBHOOK_NODE,
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2.1,
+				position: [0, 0],
+				webhookId: `${id}-webhook`,
+				parameters: { httpMethod: 'POST', path: `ticket-marketplace-bench/${path}`, responseMode: 'lastNode', responseData: 'noData', options: {} },
+			},
+			{
+				id: `${id}-split`,
+				name: 'Split Out',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { fieldToSplitOut: 'body.rows', options: {} },
+			},
+			{ id: `${id}-noop`, name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [480, 0], parameters: {} },
+		],
+		connections: {
+			[WEBHOOK_NODE]: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
+			'Split Out': { main: [[{ node: 'No Operation', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** The cases in table order (the latency floor is computed, not run). Workflow ids are 16 characters, as n8n's. */
+export function benchCases(settings: CaseSettings): N8nCase[] {
+	const csvCase = (id: N8nCaseId, label: string, kind: CaseKind, workflow: WorkflowJson, needs?: 'columnMapping'): N8nCase => ({
+		id,
+		label,
+		kind,
+		workflow,
+		timedNodes: [CREATE_NODE],
+		outputNode: CREATE_NODE,
+		input: 'csv',
+		needs,
+	});
+	return [
+		csvCase('default', 'Create Listing, default options', 'create', createVariant('tmBenchDefaults1', 'Bench: Create Listing, default options', 'default', withOptions({}))),
+		csvCase(
+			'fixed',
+			`Create Listing, fixed Concurrency ${settings.concurrency}`,
+			'create',
+			createVariant('tmBenchFixedConc', `Bench: Create Listing, fixed Concurrency ${settings.concurrency}`, 'fixed', withOptions({ concurrencyMode: 'fixed', concurrency: settings.concurrency })),
+		),
+		csvCase('validateOnly', 'Create Listing, Validate Only (nothing sent)', 'validate', createVariant('tmBenchValidOnly', 'Bench: Create Listing, Validate Only', 'validate-only', withOptions({ validateOnly: true }))),
+		csvCase(
+			'autoValidateOnly',
+			'Headers recognised (no mapping), Validate Only',
+			'validate',
+			createVariant('tmBenchAutoValid', 'Bench: headers recognised, Validate Only', 'auto-validate-only', autoMapped({ validateOnly: true })),
+			'columnMapping',
+		),
+		csvCase(
+			'autoCreate',
+			'Headers recognised (no mapping), default options',
+			'create',
+			createVariant('tmBenchAutoCreat', 'Bench: headers recognised, default options', 'auto-create', autoMapped({})),
+			'columnMapping',
+		),
+		{
+			id: 'splitOut',
+			label: 'Split Out + No-Op over the same rows',
+			kind: 'passThrough',
+			workflow: splitOutNoOp('tmBenchSplitNoOp', 'Bench: Split Out + No-Op', 'split-out'),
+			timedNodes: ['Split Out', 'No Operation'],
+			outputNode: 'No Operation',
+			input: 'body',
+		},
+		{
+			id: 'codeHttpTuned',
+			label: `Code grouping + HTTP Request, batches of ${settings.tunedBatch.size} every ${settings.tunedBatch.intervalMs} ms`,
+			kind: 'baseline',
+			workflow: codeAndHttp('tmBenchCodeHttpT', 'Bench: Code + HTTP Request, hand-tuned batching', 'code-http-tuned', settings.tunedBatch),
+			timedNodes: [GROUP_NODE, HTTP_NODE],
+			outputNode: HTTP_NODE,
+			input: 'csv',
+		},
+		{
+			id: 'httpDefaults',
+			label: 'Code grouping + HTTP Request, defaults (all at once)',
+			kind: 'baseline',
+			workflow: codeAndHttp('tmBenchCodeHttpD', 'Bench: Code + HTTP Request, defaults', 'code-http-defaults'),
+			timedNodes: [GROUP_NODE, HTTP_NODE],
+			outputNode: HTTP_NODE,
+			input: 'csv',
+		},
+	];
+}

@@ -1,0 +1,267 @@
+/**
+ * The issue's table measured inside a real n8n (the e2e harness): Listing -> Create with several options, and
+ * n8n's own nodes doing the same job, side by side in one run against the sandbox with a latency fault and a
+ * limit on requests in flight. Each repetition runs every case once, so slow drift of the machine spreads evenly.
+ */
+import { TicketMarketplace } from '../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { SandboxAdminClient } from '../../sandbox';
+import { startHarness } from '../../scripts/harness/harness';
+import type { E2e } from '../../test/e2e/support';
+import { benchCases, type N8nCase, type N8nCaseId } from '../n8nWorkflows';
+import { benchSheet, runCase, type N8nPlan, type RunMeasure } from '../n8nRuns';
+import { formatNumber, median, perSecond } from '../stats';
+import { check } from '../suite';
+import type { BenchRow, Check, Suite, SuiteSummary, Target } from '../suite';
+
+/** The issue's targets. */
+const TARGETS = { microsecondsPerRow: 100, floorRatio: 1.25 };
+const FLOOR_ID = 'floor';
+/** The sandbox keeps every request of a run: up to one per listing plus 429s, 401s and token requests. */
+const REQUEST_LOG_LIMIT = 20_000;
+
+/** Whether the node under test (this checkout's source, which the harness builds and packs) has a parameter. */
+function nodeHasParameter(name: string): boolean {
+	return new TicketMarketplace().description.properties.some((property) => property.name === name);
+}
+
+function skipReason(benchCase: N8nCase): string | undefined {
+	if (benchCase.needs && !nodeHasParameter(benchCase.needs)) return `not run: this node has no "${benchCase.needs}" parameter yet`;
+	return undefined;
+}
+
+function checksFor(benchCase: N8nCase, run: RunMeasure, attempt: number, rows: number): Check[] {
+	const label = `run ${attempt}`;
+	const succeeded = check(`${label}: execution succeeded`, run.executionStatus === 'success' && run.webhookStatus === 200,
+		`status ${run.executionStatus}, webhook ${run.webhookStatus}${run.executionError ? `: ${run.executionError}` : ''}`);
+	const timed = check(`${label}: n8n recorded the timed nodes' execution time`, Number.isFinite(run.nodeMs), `${run.nodeMs}`);
+	switch (benchCase.kind) {
+		case 'create':
+			return [
+				succeeded,
+				timed,
+				check(`${label}: ${run.listingsExpected} listings created once, 0 lost, 0 duplicated`,
+					run.listingsCreated === run.listingsExpected && run.lost === 0 && run.duplicated === 0,
+					`${run.listingsCreated} created, ${run.lost} lost, ${run.duplicated} duplicated`),
+				check(`${label}: one output item per listing, none an error`, run.outputItems === run.listingsExpected && run.errorItems === 0,
+					`${run.outputItems} items, ${run.errorItems} errors`),
+			];
+		case 'validate':
+			return [
+				succeeded,
+				timed,
+				check(`${label}: ${run.listingsExpected} validated listings with their request body`, run.validatedItems === run.listingsExpected && run.outputItems === run.listingsExpected,
+					`${run.validatedItems} of ${run.outputItems} items`),
+				check(`${label}: nothing sent`, run.listingRequests === 0 && run.tokenRequests === 0, `${run.listingRequests} listing requests, ${run.tokenRequests} token requests`),
+			];
+		case 'passThrough':
+			return [succeeded, timed, check(`${label}: ${rows} items out`, run.outputItems === rows, `${run.outputItems} items`)];
+		case 'baseline':
+			// A baseline claims nothing about losses (it is what a user would build); its figures must still add up.
+			return [
+				timed,
+				check(`${label}: no listing held or sent twice`, run.duplicated === 0, `${run.duplicated} duplicated`),
+				check(`${label}: every listing created or counted as lost`, run.listingsCreated + run.lost === run.listingsExpected,
+					`${run.listingsCreated} created + ${run.lost} lost of ${run.listingsExpected}`),
+			];
+	}
+}
+
+function describeRun(benchCase: N8nCase, run: RunMeasure): string {
+	const times = `${formatNumber(run.nodeMs, 0)} ms (exec ${formatNumber(run.executionMs, 0)} ms)`;
+	const outcome =
+		benchCase.kind === 'create' || benchCase.kind === 'baseline'
+			? `${run.listingsCreated} created, ${run.rateLimited} x 429, ${run.lost} lost, ${run.duplicated} duplicated, ${run.tokenRequests} token request(s)`
+			: `${run.outputItems} items out, ${run.listingRequests + run.tokenRequests} requests`;
+	const failure = run.executionStatus === 'success' ? '' : `; execution ${run.executionStatus}${run.executionError ? `: ${run.executionError}` : ''}`;
+	return `${times}, ${outcome}${failure}`;
+}
+
+function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: Check[]): BenchRow {
+	const listings = Math.ceil(plan.rows / plan.rowsPerListing);
+	const nodeMs = median(runs.map((run) => run.nodeMs));
+	const executionMs = median(runs.map((run) => run.executionMs));
+	const perRow = benchCase.kind === 'validate' || benchCase.kind === 'passThrough';
+	const sends = benchCase.kind === 'create' || benchCase.kind === 'baseline';
+	return {
+		name: benchCase.label,
+		params: { case: benchCase.id, kind: benchCase.kind, rows: plan.rows, listings, runs: runs.length, workflow: benchCase.workflow.id },
+		metrics: {
+			nodeMsMedian: nodeMs,
+			nodeMsMin: Math.min(...runs.map((run) => run.nodeMs)),
+			nodeMsMax: Math.max(...runs.map((run) => run.nodeMs)),
+			executionMsMedian: executionMs,
+			webhookMsMedian: median(runs.map((run) => run.webhookMs)),
+			...(sends
+				? {
+						listingsPerSecond: perSecond(median(runs.map((run) => run.listingsCreated)), nodeMs),
+						createdMedian: median(runs.map((run) => run.listingsCreated)),
+						tokenRequestsMin: Math.min(...runs.map((run) => run.tokenRequests)),
+						tokenRequestsMax: Math.max(...runs.map((run) => run.tokenRequests)),
+						rateLimitedMedian: median(runs.map((run) => run.rateLimited)),
+						lostMax: Math.max(...runs.map((run) => run.lost)),
+						duplicatedMax: Math.max(...runs.map((run) => run.duplicated)),
+					}
+				: {}),
+			...(perRow ? { nodeMicrosecondsPerRow: (nodeMs * 1000) / plan.rows, executionMicrosecondsPerRow: (executionMs * 1000) / plan.rows } : {}),
+		},
+		checks,
+	};
+}
+
+function floorRow(plan: N8nPlan): BenchRow {
+	const listings = Math.ceil(plan.rows / plan.rowsPerListing);
+	const rounds = Math.ceil(listings / plan.maxInFlight);
+	const floorMs = rounds * plan.latencyMs;
+	return {
+		name: `Latency floor: ${rounds} rounds of ${plan.latencyMs} ms at ${plan.maxInFlight} in flight`,
+		params: { case: FLOOR_ID, kind: 'computed', listings, rounds },
+		metrics: { nodeMsMedian: floorMs, listingsPerSecond: perSecond(listings, floorMs), ratioToFloor: 1 },
+		checks: [],
+	};
+}
+
+function byCase(rows: BenchRow[], id: N8nCaseId | typeof FLOOR_ID): BenchRow | undefined {
+	return rows.find((row) => row.params.case === id);
+}
+
+/** Time ratios to the latency floor and to the hand-tuned workflow, for every row that sends listings. */
+function addRatios(rows: BenchRow[]): void {
+	const floorMs = byCase(rows, FLOOR_ID)?.metrics.nodeMsMedian;
+	const tunedMs = byCase(rows, 'codeHttpTuned')?.metrics.nodeMsMedian;
+	for (const row of rows) {
+		if ((row.params.kind !== 'create' && row.params.kind !== 'baseline') || row.params.skipped) continue;
+		if (floorMs) row.metrics.ratioToFloor = row.metrics.nodeMsMedian / floorMs;
+		if (tunedMs) row.metrics.ratioToTuned = row.metrics.nodeMsMedian / tunedMs;
+	}
+}
+
+const cell = (value: number | undefined, digits = 0) => (value === undefined ? '-' : formatNumber(value, digits));
+const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : `${formatNumber(value, 2)}x`);
+
+export const n8nSuite: Suite = {
+	id: 'n8n',
+	title: 'Inside a real n8n: sheet rows to listings, the node against n8n\'s own nodes',
+	notes: [
+		'time = the timed nodes\' own execution time in n8n\'s run data (Create listings; Split Out + No-Op; Code + HTTP Request), median of the runs.',
+		'exec ms = the whole execution (n8n\'s startedAt to stoppedAt: webhook, CSV read and parse, the nodes); us/row = time or exec / rows.',
+		'listings/s = listings created / time. tokens = token requests per run (min-max); every run starts with n8n\'s stored token unknown to the sandbox.',
+		'429s = refused for too many in flight (median per run); lost = listings neither created nor named by an error item (worst run);',
+		'dup = External Listing IDs held twice plus resends refused as duplicates (409) (worst run). x floor, x tuned = time / floor, time / hand-tuned.',
+	],
+	columns: [
+		{ header: 'case', cell: (row) => row.name },
+		{ header: 'time ms', cell: (row) => (row.params.skipped ? 'skipped' : cell(row.metrics.nodeMsMedian)) },
+		{ header: 'x floor', cell: (row) => ratio(row.metrics.ratioToFloor) },
+		{ header: 'x tuned', cell: (row) => ratio(row.metrics.ratioToTuned) },
+		{ header: 'listings/s', cell: (row) => cell(row.metrics.listingsPerSecond, 1) },
+		{
+			header: 'tokens',
+			cell: (row) =>
+				row.metrics.tokenRequestsMin === undefined
+					? '-'
+					: row.metrics.tokenRequestsMin === row.metrics.tokenRequestsMax
+						? cell(row.metrics.tokenRequestsMin)
+						: `${row.metrics.tokenRequestsMin}-${row.metrics.tokenRequestsMax}`,
+		},
+		{ header: '429s', cell: (row) => cell(row.metrics.rateLimitedMedian) },
+		{ header: 'lost', cell: (row) => cell(row.metrics.lostMax) },
+		{ header: 'dup', cell: (row) => cell(row.metrics.duplicatedMax) },
+		{ header: 'us/row', cell: (row) => cell(row.metrics.nodeMicrosecondsPerRow) },
+		{ header: 'exec ms', cell: (row) => cell(row.metrics.executionMsMedian) },
+		{ header: 'exec us/row', cell: (row) => cell(row.metrics.executionMicrosecondsPerRow) },
+	],
+
+	async run(context) {
+		const plan = context.plan.n8n;
+		const cases = benchCases({ concurrency: plan.concurrency, tunedBatch: plan.tunedBatch });
+		const runnable = cases.filter((benchCase) => !skipReason(benchCase));
+		context.progress(`starting n8n (harness) with ${runnable.length} workflows; ${plan.rows} rows -> ${Math.ceil(plan.rows / plan.rowsPerListing)} listings per run`);
+		const harness = await startHarness({
+			workflows: runnable.map((benchCase) => ({ workflow: benchCase.workflow, activate: true })),
+			sandbox: { requestLogLimit: REQUEST_LOG_LIMIT },
+		});
+		const unregister = context.onCleanup(() => harness.stop());
+		try {
+			const e2e: E2e = { context: harness.context, n8n: harness.api, sandbox: new SandboxAdminClient(harness.context.sandboxUrl) };
+
+			// n8n's first execution of a workflow loads and compiles what it needs (the Code node's task runner too).
+			for (const benchCase of runnable) {
+				const run = await runCase(e2e, benchCase, benchSheet(plan.warmupRows, plan.rowsPerListing), plan);
+				context.progress(`warm-up ${benchCase.id}: ${run.executionStatus}, ${formatNumber(run.webhookMs, 0)} ms`);
+			}
+
+			const measured = new Map<N8nCaseId, { runs: RunMeasure[]; checks: Check[] }>(runnable.map((benchCase) => [benchCase.id, { runs: [], checks: [] }]));
+			for (let attempt = 1; attempt <= context.plan.repeat; attempt++) {
+				for (const benchCase of runnable) {
+					const run = await runCase(e2e, benchCase, benchSheet(plan.rows, plan.rowsPerListing), plan);
+					const entry = measured.get(benchCase.id)!;
+					entry.runs.push(run);
+					entry.checks.push(...checksFor(benchCase, run, attempt, plan.rows));
+					context.progress(`${benchCase.id} run ${attempt}/${context.plan.repeat}: ${describeRun(benchCase, run)}`);
+				}
+			}
+
+			const rows = cases.map((benchCase): BenchRow => {
+				const reason = skipReason(benchCase);
+				if (reason) return { name: benchCase.label, params: { case: benchCase.id, kind: benchCase.kind, skipped: reason }, metrics: {}, checks: [] };
+				const { runs, checks } = measured.get(benchCase.id)!;
+				return caseRow(benchCase, plan, runs, checks);
+			});
+			rows.push(floorRow(plan));
+			addRatios(rows);
+			return rows;
+		} finally {
+			unregister();
+			await harness.stop();
+		}
+	},
+
+	summarize(rows): SuiteSummary {
+		const targets: Target[] = [];
+		const perRowTarget = (id: N8nCaseId, what: string) => {
+			const row = byCase(rows, id);
+			const value = row?.metrics.nodeMicrosecondsPerRow;
+			targets.push({
+				name: `per-row cost <= ${TARGETS.microsecondsPerRow} us, ${what}`,
+				met: value !== undefined && value <= TARGETS.microsecondsPerRow,
+				measured: value === undefined ? String(row?.params.skipped ?? 'not measured') : `${formatNumber(value, 0)} us/row`,
+			});
+		};
+		perRowTarget('validateOnly', 'example mapping (Validate Only)');
+		perRowTarget('autoValidateOnly', 'headers recognised (Validate Only)');
+
+		const defaults = byCase(rows, 'default');
+		const floorMs = byCase(rows, FLOOR_ID)?.metrics.nodeMsMedian ?? Number.NaN;
+		const tunedMs = byCase(rows, 'codeHttpTuned')?.metrics.nodeMsMedian;
+		const time = defaults?.metrics.nodeMsMedian;
+		targets.push(
+			{
+				name: `default options within ${TARGETS.floorRatio}x the floor (${formatNumber((TARGETS.floorRatio * floorMs) / 1000, 2)} s)`,
+				met: time !== undefined && time <= TARGETS.floorRatio * floorMs,
+				measured: time === undefined ? 'not measured' : `${formatNumber(time / 1000, 2)} s (${ratio(defaults?.metrics.ratioToFloor)})`,
+			},
+			{
+				name: 'default options no slower than the hand-tuned Code + HTTP Request',
+				met: time !== undefined && tunedMs !== undefined && time <= tunedMs,
+				measured: time === undefined || tunedMs === undefined ? 'not measured' : `${formatNumber(time / 1000, 2)} s vs ${formatNumber(tunedMs / 1000, 2)} s`,
+			},
+			{
+				name: 'default options: 0 lost, 0 duplicated (every run)',
+				met: defaults?.metrics.lostMax === 0 && defaults.metrics.duplicatedMax === 0,
+				measured: `${cell(defaults?.metrics.lostMax)} lost, ${cell(defaults?.metrics.duplicatedMax)} duplicated`,
+			},
+			{
+				name: 'default options: 1 token request per run',
+				met: defaults?.metrics.tokenRequestsMin === 1 && defaults.metrics.tokenRequestsMax === 1,
+				measured: `${cell(defaults?.metrics.tokenRequestsMin)} to ${cell(defaults?.metrics.tokenRequestsMax)}`,
+			},
+		);
+		const skipped = rows.filter((row) => row.params.skipped).map((row) => `${row.name} (${row.params.skipped})`);
+		const lines = [
+			'Targets of the issue:',
+			...targets.map((target) => `  ${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`),
+			...(skipped.length ? [`Skipped: ${skipped.join('; ')}`] : []),
+		];
+		return { lines, targets };
+	},
+};
