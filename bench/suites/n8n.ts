@@ -182,7 +182,12 @@ export const n8nSuite: Suite = {
 		});
 		const unregister = context.onCleanup(() => harness.stop());
 		try {
-			const e2e: E2e = { context: harness.context, n8n: harness.api, sandbox: new SandboxAdminClient(harness.context.sandboxUrl) };
+			const e2e: E2e = {
+				context: harness.context,
+				n8n: harness.api,
+				sandbox: new SandboxAdminClient(harness.context.sandboxUrl),
+				n8nProcess: { stop: () => harness.stopN8n(), start: () => harness.startN8n() },
+			};
 
 			// n8n's first execution of a workflow loads and compiles what it needs (the Code node's task runner too).
 			for (const benchCase of runnable) {
