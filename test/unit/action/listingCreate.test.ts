@@ -179,6 +179,21 @@ describe('Listing → Create: requests per input mode', () => {
 		]);
 	});
 
+	it('builds seat-range ids from the validated listing and event ids, not the raw sheet text', async () => {
+		const api = listingApi();
+		tokenApi();
+		await run({
+			...PER_ITEM,
+			externalListingId: ' 7001',
+			eventId: '123456 ',
+			productsSource: 'seatRange',
+			seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 1, externalIdPattern: '{listing}-{event}-{row}-{seat}' }] },
+		});
+		expect(api.seen[0].body.products).toEqual([
+			{ externalId: '7001-123456-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
+		]);
+	});
+
 	it('groups sheet rows that share an External Listing ID into one listing, one product per row, in input order', async () => {
 		const api = listingApi();
 		tokenApi();
