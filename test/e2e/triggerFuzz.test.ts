@@ -97,7 +97,7 @@ describe('trigger endpoints under generated hostile requests', () => {
 		const worker = async () => {
 			while (next < probes.length && Date.now() < deadline) {
 				const probe = probes[next++];
-				const answer = await rawRequest(url(probe.endpoint, probe.query), probe.method, probe.headers, probe.body);
+				const answer = await rawRequest(url(probe.endpoint, probe.query), probe.method, probe.headers, probe.body, 15_000);
 				sent += 1;
 				const key = `${probe.family} -> ${answer.status}`;
 				counts.set(key, (counts.get(key) ?? 0) + 1);
