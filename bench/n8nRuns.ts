@@ -34,13 +34,7 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
 export async function prepareSandbox(sandbox: SandboxAdminClient, plan: N8nPlan): Promise<void> {
 	await sandbox.reset();
 	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
-	await limitRequestsInFlight(sandbox, plan);
-}
-
-/** The sandbox's limit on requests in flight (429 with Retry-After beyond it). */
-async function limitRequestsInFlight(sandbox: SandboxAdminClient, plan: N8nPlan): Promise<void> {
-	void sandbox;
-	void plan;
+	await sandbox.limitInFlight({ maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 });
 }
 
 export interface RunMeasure {

@@ -9,6 +9,7 @@ import type { Delivery, DeliverySettings } from './delivery';
 import { SandboxError } from './errors';
 import { FaultInputError, parseFaultRule } from './faults';
 import { isPlainObject, parseJson, sendError, sendJson } from './http';
+import { parseInFlightLimit } from './inFlight';
 import { activateSubscription } from './partner/webhooks';
 import { expireTokens, revokeTokens } from './partner/tokens';
 import { sell } from './sales';
@@ -26,6 +27,7 @@ const ADMIN_ROUTES = [
 	'POST /__sandbox/faults  {endpoint, kind?, sequence?, latencyMs?, jitterMs?, retryAfterSeconds?, status?, rate?, seed?}',
 	'DELETE /__sandbox/faults',
 	'POST /__sandbox/delivery  {clientAuth?, attempts?, baseDelayMs?, maxDelayMs?, timeoutMs?}',
+	'POST /__sandbox/in-flight  {maxInFlight: n | null, endpoint?, retryAfterSeconds?}',
 	'POST /__sandbox/reset',
 ];
 
@@ -102,6 +104,8 @@ export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage
 			}
 		} else if (path === `${ADMIN_PREFIX}/delivery`) {
 			if (allow(['POST'])) sendJson(res, 200, store.configureDelivery(body as Partial<DeliverySettings>));
+		} else if (path === `${ADMIN_PREFIX}/in-flight`) {
+			if (allow(['POST'])) sendJson(res, 200, store.inFlight.set(parseInFlightLimit(body)));
 		} else if (path === `${ADMIN_PREFIX}/reset`) {
 			if (allow(['POST'])) {
 				store.reset();

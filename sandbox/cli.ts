@@ -11,6 +11,7 @@ import { CLIENT_AUTH_METHODS } from './delivery';
 import type { ClientAuthMethod } from './delivery';
 import { FAULT_ENDPOINTS, FAULT_KINDS } from './faults';
 import type { FaultEndpoint, FaultKind, FaultRuleInput } from './faults';
+import type { InFlightLimitInput } from './inFlight';
 import { startSandbox } from './server';
 
 const HELP = `Ticket marketplace sandbox: a local Partner API simulator (127.0.0.1 only).
@@ -30,6 +31,8 @@ Start flags:
   --delivery-timeout MS     timeout of each outbound call (default ${DEFAULT_LIMITS.deliveryTimeoutMs})
   --max-body-bytes N        request body limit; larger bodies get 413 (default ${DEFAULT_LIMITS.maxBodyBytes})
   --seed N                  seed of rate-based faults (default ${DEFAULT_LIMITS.faultSeed})
+  --max-in-flight N         answer 429 (Retry-After: --retry-after, default 1 s) to a Partner API request that
+                            arrives while N others are being answered (default: no limit)
   --json                    print one JSON line {url, port, credentials} instead of the text banner
 
 Commands for a running sandbox (all take --url URL):
@@ -45,6 +48,8 @@ Commands for a running sandbox (all take --url URL):
   clear-faults                           remove every fault rule
   delivery [--delivery-auth MODE] [--delivery-attempts N] [--delivery-base-delay MS] ...
                                          change delivery settings of the running sandbox
+  in-flight (--max-in-flight N [--endpoint E] [--retry-after S] | --no-limit)
+                                         set or remove the limit on requests in flight
   reset                                  forget tokens, listings, subscriptions, sales, deliveries, faults
 
 Admin HTTP API (what the commands call): GET ${'{url}'}/__sandbox lists the routes; see sandbox/README.md.
@@ -90,6 +95,8 @@ const { values, positionals } = (() => {
 				'delivery-timeout': { type: 'string' },
 				'max-body-bytes': { type: 'string' },
 				seed: { type: 'string' },
+				'max-in-flight': { type: 'string' },
+				'no-limit': { type: 'boolean' },
 				json: { type: 'boolean' },
 				url: { type: 'string' },
 				subscription: { type: 'string' },
@@ -122,6 +129,18 @@ function deliveryFlags() {
 	};
 }
 
+/** --max-in-flight with its optional --endpoint and --retry-after; undefined when not given. */
+function inFlightFlags(): InFlightLimitInput | undefined {
+	const maxInFlight = integer(values['max-in-flight'], '--max-in-flight');
+	if (maxInFlight === undefined) return undefined;
+	if (maxInFlight < 1) fail('--max-in-flight must be at least 1');
+	return {
+		maxInFlight,
+		endpoint: values.endpoint as FaultEndpoint | undefined,
+		retryAfterSeconds: integer(values['retry-after'], '--retry-after'),
+	};
+}
+
 async function start(): Promise<void> {
 	const delivery = deliveryFlags();
 	const sandbox = await startSandbox({
@@ -134,6 +153,7 @@ async function start(): Promise<void> {
 		deliveryTimeoutMs: delivery.timeoutMs,
 		maxBodyBytes: integer(values['max-body-bytes'], '--max-body-bytes'),
 		seed: integer(values.seed, '--seed'),
+		inFlightLimit: inFlightFlags() ?? undefined,
 	});
 	if (values.json) {
 		console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, credentials: SANDBOX_DEFAULTS }));
@@ -225,6 +245,11 @@ async function drive(command: string): Promise<void> {
 			return print({ faults: [] });
 		case 'delivery':
 			return print(await client().configureDelivery(Object.fromEntries(Object.entries(deliveryFlags()).filter(([, v]) => v !== undefined))));
+		case 'in-flight': {
+			const limit = values['no-limit'] ? null : inFlightFlags();
+			if (limit === undefined) fail('in-flight needs --max-in-flight N or --no-limit');
+			return print(await client().limitInFlight(limit));
+		}
 		case 'reset':
 			await client().reset();
 			return print({ reset: true });

@@ -4,6 +4,7 @@
  */
 import type { Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput } from './faults';
+import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './types';
 
 export interface RemoteSellResult {
@@ -77,6 +78,11 @@ export class SandboxAdminClient {
 
 	configureDelivery(settings: Partial<DeliverySettings>): Promise<DeliverySettings> {
 		return this.call('POST', '/delivery', settings);
+	}
+
+	/** Sets (or with null removes) the limit on requests in flight until the next reset. */
+	limitInFlight(limit: InFlightLimitInput | null): Promise<InFlightView> {
+		return this.call('POST', '/in-flight', limit ?? { maxInFlight: null });
 	}
 
 	async reset(): Promise<void> {

@@ -22,4 +22,5 @@ export type { RemoteSellResult } from './client';
 export type { Delivery, DeliveryAttempt, DeliverySettings, ClientAuthMethod } from './delivery';
 export { basicClientAuthorization } from './delivery';
 export type { FaultRule, FaultRuleInput, FaultKind, FaultEndpoint } from './faults';
+export type { InFlightLimit, InFlightLimitInput, InFlightView } from './inFlight';
 export * as choices from './choices';

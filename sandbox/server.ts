@@ -11,8 +11,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { handleAdmin, isAdminPath } from './admin';
 import { DEFAULT_FAULT_STATUS, DEFAULT_RETRY_AFTER_SECONDS, ERROR_CODE, ID_PREFIX } from './choices';
 import { parseFaultRule } from './faults';
+import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
 import { mediaType, parseJson, readBody, sendError } from './http';
+import type { InFlightGate } from './inFlight';
 import { handleListing } from './partner/listings';
 import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
@@ -120,6 +122,20 @@ async function applyFaults(
 	}
 }
 
+/** Refuses the request with 429 when the in-flight limit is reached; else counts it until its answer is over. */
+function admitInFlight(gate: InFlightGate, res: http.ServerResponse, endpoint: PartnerEndpoint, appliedFaults: string[]): boolean {
+	const admission = gate.admit(endpoint);
+	if ('release' in admission) {
+		res.on('close', admission.release);
+		return true;
+	}
+	appliedFaults.push('inFlightLimit');
+	sendError(res, 429, ERROR_CODE.rateLimited, `Too many requests in flight; retry after ${admission.retryAfterSeconds} s (sandbox limit)`, undefined, {
+		'Retry-After': String(admission.retryAfterSeconds),
+	});
+	return false;
+}
+
 async function handle(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 	const started = Date.now();
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -149,6 +165,7 @@ async function handle(store: SandboxStore, req: http.IncomingMessage, res: http.
 		return;
 	}
 
+	if (!admitInFlight(store.inFlight, res, endpoint, appliedFaults)) return;
 	const faulted = await applyFaults(store, req, res, endpoint, appliedFaults);
 	if (!faulted) return;
 	if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issueExpired);
@@ -197,6 +214,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearFaults: () => store.faults.clear(),
 		reseedFaults: (newSeed) => store.faults.reseed(newSeed),
 		configureDelivery: (settings) => store.configureDelivery(settings),
+		limitInFlight: (limit) => store.inFlight.set(parseInFlightLimit(limit)),
 		reset: () => store.reset(),
 		registerApp: (app) => store.registerApp(app),
 		registerAccount: (account) => store.registerAccount(account),

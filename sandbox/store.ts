@@ -9,6 +9,7 @@ import { CLIENT_AUTH_METHODS } from './delivery';
 import type { Delivery, DeliverySettings } from './delivery';
 import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
 import { FaultInjector } from './faults';
+import { InFlightGate, parseInFlightLimit } from './inFlight';
 import { listingView, subscriptionView, tokenView } from './records';
 import type { ListingRecord, SubscriptionRecord, TokenRecord } from './records';
 import { TimerRegistry } from './timers';
@@ -37,6 +38,7 @@ export class SandboxStore {
 	readonly sales: Sale[] = [];
 	readonly deliveries = new Map<string, Delivery>();
 	readonly faults: FaultInjector;
+	readonly inFlight: InFlightGate;
 	private requests: RequestLogEntry[] = [];
 
 	// Replaced on reset and cancelled on stop, so pending retries and latency waits never outlive their sandbox.
@@ -56,6 +58,7 @@ export class SandboxStore {
 		positiveInteger(this.tokenLifetimeSeconds, 'tokenLifetimeSeconds');
 		positiveInteger(this.maxBodyBytes, 'maxBodyBytes');
 		this.faults = new FaultInjector(options.seed ?? DEFAULT_LIMITS.faultSeed);
+		this.inFlight = new InFlightGate(options.inFlightLimit === undefined ? null : parseInFlightLimit(options.inFlightLimit));
 
 		if (options.includeDefaults !== false) {
 			this.registerApp({ consumerKey: SANDBOX_DEFAULTS.consumerKey, consumerSecret: SANDBOX_DEFAULTS.consumerSecret, name: 'Sandbox demo app' });
@@ -140,10 +143,14 @@ export class SandboxStore {
 			sales: structuredClone(this.sales),
 			deliveries: structuredClone([...this.deliveries.values()]),
 			faults: this.faults.list(),
+			inFlight: this.inFlight.view(),
 		};
 	}
 
-	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
+	/**
+	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the in-flight limit back
+	 * to the one the sandbox started with; keeps apps and accounts.
+	 */
 	reset(): void {
 		this.cancelBackgroundWork();
 		this.currentTimers = new TimerRegistry();
@@ -156,6 +163,7 @@ export class SandboxStore {
 		this.requests = [];
 		this.faults.clear();
 		this.faults.reseed();
+		this.inFlight.reset();
 	}
 
 	/** Marks the sandbox stopped and cancels its waits and outbound calls; false when it was already stopped. */

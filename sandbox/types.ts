@@ -1,6 +1,7 @@
 /** The sandbox's public types: its options, the views `state()` hands out (secrets redacted) and the `Sandbox` itself. */
 import type { ClientAuthMethod, Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput, PartnerEndpoint } from './faults';
+import type { InFlightLimitInput, InFlightView } from './inFlight';
 
 export interface SandboxApp {
 	consumerKey: string;
@@ -30,6 +31,8 @@ export interface SandboxOptions {
 	deliveryMaxDelayMs?: number;
 	deliveryTimeoutMs?: number;
 	maxBodyBytes?: number;
+	/** Refuse (429 with Retry-After) a Partner API request that arrives while this many are being answered. */
+	inFlightLimit?: InFlightLimitInput;
 	/** Seed of the fault injector's random generator (repeatable rate-based faults). */
 	seed?: number;
 	requestLogLimit?: number;
@@ -135,6 +138,7 @@ export interface SandboxState {
 	sales: Sale[];
 	deliveries: Delivery[];
 	faults: FaultRule[];
+	inFlight: InFlightView;
 }
 
 export interface Sandbox {
@@ -151,6 +155,8 @@ export interface Sandbox {
 	/** Restarts the fault generator (with a new seed when given) so rate-based faults repeat. */
 	reseedFaults(seed?: number): void;
 	configureDelivery(settings: Partial<DeliverySettings>): DeliverySettings;
+	/** Sets (or with null removes) the limit on requests in flight until the next reset. */
+	limitInFlight(limit: InFlightLimitInput | null): InFlightView;
 	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
 	reset(): void;
 	registerApp(app: SandboxApp): void;

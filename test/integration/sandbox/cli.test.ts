@@ -57,6 +57,8 @@ describe('sandbox CLI', () => {
 			'--delivery-timeout',
 			'--max-body-bytes',
 			'--seed',
+			'--max-in-flight',
+			'in-flight',
 			'--json',
 			'--url',
 			'state',
@@ -104,12 +106,20 @@ describe('sandbox CLI', () => {
 	});
 
 	it('--json prints one machine-readable line; SIGTERM stops it', async () => {
-		const started = await startCli(['--json', '--token-lifetime', '60']);
+		const started = await startCli(['--json', '--token-lifetime', '60', '--max-in-flight', '10']);
 		running = started.child;
 		const line = JSON.parse(started.firstLine) as { url: string; port: number };
 		expect(line.url).toBe(`http://127.0.0.1:${line.port}`);
-		const state = (await (await fetch(`${line.url}/__sandbox/state`)).json()) as { settings: { tokenLifetimeSeconds: number } };
+		const readState = async () =>
+			(await (await fetch(`${line.url}/__sandbox/state`)).json()) as { settings: { tokenLifetimeSeconds: number }; inFlight: { limit: unknown } };
+		const state = await readState();
 		expect(state.settings.tokenLifetimeSeconds).toBe(60);
+		expect(state.inFlight.limit).toEqual({ maxInFlight: 10, endpoint: '*', retryAfterSeconds: 1 });
+		const changed = spawnSync(TSX, [CLI, 'in-flight', '--url', line.url, '--max-in-flight', '3', '--endpoint', 'listings', '--retry-after', '2'], { cwd: ROOT, encoding: 'utf8' });
+		expect(changed.status).toBe(0);
+		expect((await readState()).inFlight.limit).toEqual({ maxInFlight: 3, endpoint: 'listings', retryAfterSeconds: 2 });
+		expect(spawnSync(TSX, [CLI, 'in-flight', '--url', line.url, '--no-limit'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
+		expect((await readState()).inFlight.limit).toBeNull();
 		started.child.kill('SIGTERM');
 		expect(await exited(started.child)).toBe(0);
 	});
