@@ -1,5 +1,5 @@
 /** A bounded loopback load: a fixed number of requests with at most `concurrency` in flight. */
-import { runWithConcurrency } from '../nodes/TicketMarketplace/helpers/concurrency';
+import { runWithConcurrency } from './concurrency';
 
 export interface LoadResult {
 	requests: number;

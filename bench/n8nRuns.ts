@@ -31,10 +31,10 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
  * Puts the sandbox in the state every run starts from: no listings, no tokens (so n8n's stored token is refused
  * once and renewed, as after an expiry), an empty request log, the latency fault and the limit on requests in flight.
  */
-export async function prepareSandbox(sandbox: SandboxAdminClient, plan: N8nPlan): Promise<void> {
+export async function prepareSandbox(sandbox: SandboxAdminClient, plan: N8nPlan, limited = true): Promise<void> {
 	await sandbox.reset();
 	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
-	await sandbox.limitInFlight({ maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 });
+	await sandbox.limitInFlight(limited ? { maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 } : null);
 }
 
 export interface RunMeasure {
@@ -60,6 +60,9 @@ export interface RunMeasure {
 	tokenRequests: number;
 	/** Output items of a Validate Only run that carry the request they would send. */
 	validatedItems: number;
+	/** The most listing requests the sandbox answered at once, and when (ms after the first listing request) it first had them. */
+	peakInFlight: number;
+	peakReachedMs: number;
 }
 
 interface RunData {
@@ -75,6 +78,33 @@ function countBy(requests: RequestLogEntry[], status: number): number {
 	return requests.filter((request) => request.status === status).length;
 }
 
+/** The most requests in flight at once, from the log's start times and durations, and when that was first reached. */
+export function peakInFlight(requests: RequestLogEntry[]): { peakInFlight: number; peakReachedMs: number } {
+	if (requests.length === 0) return { peakInFlight: 0, peakReachedMs: Number.NaN };
+	// Ends sort before starts at the same instant: a request answered when another arrives was not in flight with it.
+	const events = requests
+		.flatMap((request) => {
+			const start = Date.parse(request.at);
+			return [
+				{ at: start, delta: 1 },
+				{ at: start + request.durationMs, delta: -1 },
+			];
+		})
+		.sort((a, b) => a.at - b.at || a.delta - b.delta);
+	const first = events[0].at;
+	let now = 0;
+	let peak = 0;
+	let reached = first;
+	for (const event of events) {
+		now += event.delta;
+		if (now > peak) {
+			peak = now;
+			reached = event.at;
+		}
+	}
+	return { peakInFlight: peak, peakReachedMs: reached - first };
+}
+
 /** The External Listing IDs named by our node's error items (through the input rows they pair with). */
 function reportedIds(output: Array<Record<string, unknown>>, rows: SeatRow[]): Set<string> {
 	const ids = new Set<string>();
@@ -87,7 +117,7 @@ function reportedIds(output: Array<Record<string, unknown>>, rows: SeatRow[]): S
 }
 
 export async function runCase(e2e: E2e, benchCase: N8nCase, rows: SeatRow[], plan: N8nPlan): Promise<RunMeasure> {
-	await prepareSandbox(e2e.sandbox, plan);
+	await prepareSandbox(e2e.sandbox, plan, !benchCase.unlimitedApi);
 	const workflowId = benchCase.workflow.id;
 	const previous = (await e2e.n8n.executions(workflowId)).length;
 	const body =
@@ -142,5 +172,6 @@ function measure(
 		rateLimited: countBy(listingRequests, 429),
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
 		validatedItems: output.filter((item) => item.validateOnly === true && typeof item.body === 'object').length,
+		...peakInFlight(listingRequests.filter((request) => request.status !== 429)),
 	};
 }

@@ -10,7 +10,7 @@ import { EXAMPLE_FILES, loadExample, nodeByType, variantOf, type WorkflowJson, t
 /** The columns the example maps with expressions; the auto-recognition case drops these parameters. */
 const EXAMPLE_MAPPING_PARAMETERS = ['externalListingId', 'eventId', 'priceAmount', 'priceCurrency', 'productExternalId', 'productRow', 'productSeat'];
 
-export type N8nCaseId = 'default' | 'fixed' | 'validateOnly' | 'autoValidateOnly' | 'autoCreate' | 'splitOut' | 'codeHttpTuned' | 'httpDefaults';
+export type N8nCaseId = 'default' | 'unlimited' | 'fixed' | 'validateOnly' | 'autoValidateOnly' | 'autoCreate' | 'splitOut' | 'codeHttpTuned' | 'httpDefaults';
 
 /** What a case's run sends to the sandbox, and so what it is checked for. */
 export type CaseKind = 'create' | 'validate' | 'passThrough' | 'baseline';
@@ -28,6 +28,8 @@ export interface N8nCase {
 	input: 'csv' | 'body';
 	/** A node parameter the case needs that today's node may not have yet (then the case is reported as skipped). */
 	needs?: 'columnMapping';
+	/** Run against the sandbox without its limit on requests in flight (an API without a limit). */
+	unlimitedApi?: true;
 }
 
 export interface CaseSettings {
@@ -195,6 +197,10 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 	});
 	return [
 		csvCase('default', 'Create Listing, default options', 'create', createVariant('tmBenchDefaults1', 'Bench: Create Listing, default options', 'default', withOptions({}))),
+		{
+			...csvCase('unlimited', 'Create Listing, default options, API without a limit', 'create', createVariant('tmBenchNoLimit01', 'Bench: Create Listing, default options, API without a limit', 'no-limit', withOptions({}))),
+			unlimitedApi: true,
+		},
 		csvCase(
 			'fixed',
 			`Create Listing, fixed Concurrency ${settings.concurrency}`,

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as listing from './actions/listing/Listing.resource';
 import { router } from './actions/router';
-import { testCallbackCredential } from '../TicketMarketplaceTrigger/callbackCredential';
+import { testCallbackCredential } from '../shared/callbackCredential';
 import * as webhook from './actions/webhook/Webhook.resource';
 
 export class TicketMarketplace implements INodeType {

@@ -7,7 +7,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { testCallbackCredential } from './callbackCredential';
+import { testCallbackCredential } from '../shared/callbackCredential';
 import { answerNotification } from './notificationEndpoint';
 import {
 	DEFAULT_ACCEPTED_KINDS,

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken } from './accessToken';
-import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from './callbackCredential';
+import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../shared/callbackCredential';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
 

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { issueAccessToken } from './accessToken';
-import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from './callbackCredential';
+import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from '../shared/callbackCredential';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
 

@@ -7,7 +7,7 @@ import {
 	execute,
 	NEXT_STEP_WITHOUT_ID,
 } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
-import { readCallbackClient } from '../../../nodes/TicketMarketplaceTrigger/callbackCredential';
+import { readCallbackClient } from '../../../nodes/shared/callbackCredential';
 import { findSubscriptionId } from '../../../nodes/TicketMarketplace/helpers/subscriptionId';
 import type { ParameterValue } from './fakeContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';

@@ -2,7 +2,7 @@ import { mock, mockDeep } from 'jest-mock-extended';
 import type { ICredentialTestFunctions, IHookFunctions } from 'n8n-workflow';
 
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
-import { constantTimeEqual } from '../../../nodes/TicketMarketplaceTrigger/callbackCredential';
+import { constantTimeEqual } from '../../../nodes/shared/callbackCredential';
 import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { RecordingResponse } from '../../helpers/recordingResponse';
 import { runTriggerWebhook, type TriggerSetup } from '../../helpers/triggerContext';

@@ -8,7 +8,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { readCallbackClient } from '../../../TicketMarketplaceTrigger/callbackCredential';
+import { readCallbackClient } from '../../../shared/callbackCredential';
 import { asNodeError } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
 import { formatIssues } from '../../schemas/listing';
