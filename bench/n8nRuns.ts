@@ -9,6 +9,7 @@ import { executionError, nodeOutput, postWebhook, waitForExecutions, writeSheet,
 import { webhookPath } from '../test/e2e/workflows';
 import type { N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
+import { median } from './stats';
 
 export type N8nPlan = Plan['n8n'];
 
@@ -63,6 +64,8 @@ export interface RunMeasure {
 	/** The most listing requests the sandbox answered at once, and when (ms after the first listing request) it first had them. */
 	peakInFlight: number;
 	peakReachedMs: number;
+	/** Median time the sandbox took to answer a listing request it accepted (the latency fault included). */
+	apiMs: number;
 }
 
 interface RunData {
@@ -173,5 +176,6 @@ function measure(
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
 		validatedItems: output.filter((item) => item.validateOnly === true && typeof item.body === 'object').length,
 		...peakInFlight(listingRequests.filter((request) => request.status !== 429)),
+		apiMs: median(listingRequests.filter((request) => request.status === 201).map((request) => request.durationMs)),
 	};
 }

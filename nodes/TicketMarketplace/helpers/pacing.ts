@@ -2,7 +2,8 @@
  * How many listing requests are in flight at once. The API's real limit is not documented, so in adaptive mode
  * the limit is found, not configured (the loss- and latency-based ideas of Netflix's concurrency-limits):
  * - the first request goes alone, so that n8n fetches the access token once (it has no single-flight);
- * - then slow start: one more slot per success (the limit doubles every round trip) up to the maximum;
+ * - then slow start from a few slots (like TCP's initial window): one more slot per success, so the limit doubles
+ *   every round trip, up to the maximum;
  * - a 429 lowers the limit just below the level that was refused and remembers that level as a ceiling; the
  *   refused request waits its Retry-After outside any slot, then goes first, so nothing else stalls;
  * - above the ceiling the pacer probes only when enough work is left for one more slot to pay for a refusal;
@@ -50,6 +51,8 @@ export const PACING = {
 	smoothing: 0.2,
 	/** Multiplicative decrease on rising latency or a failure that is not a 429. */
 	backoffFactor: 0.8,
+	/** Slots once the first answer has settled the token: one round trip of ramp saved against starting at 2. */
+	initialLimit: 4,
 	/** Assumed Retry-After before the API has sent one. */
 	defaultRetryAfterMs: 1000,
 };
@@ -143,7 +146,7 @@ export class RequestPacer {
 		if (!this.answeredOnce) {
 			// The first answer settles the token; from now on requests may overlap.
 			this.answeredOnce = true;
-			this.setLimit(this.mode === 'fixed' ? this.maximum : 2);
+			this.setLimit(this.mode === 'fixed' ? this.maximum : PACING.initialLimit);
 			if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, levelAtSend);
 			else if (outcome.kind === 'answered') this.recordRoundTrip(outcome.roundTripMs);
 			return;

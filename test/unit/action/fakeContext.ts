@@ -1,4 +1,5 @@
 import type {
+	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -87,6 +88,8 @@ export interface FakeRun {
 	stored: ICredentialDataDecryptedObject;
 	tokenRequests: () => number;
 	deduplication: MemoryDeduplicationStore;
+	/** How often the node read each credential type. */
+	credentialReads: Record<string, number>;
 }
 
 const nodeTemplate: INode = {
@@ -131,12 +134,14 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		throw new Error(`Test did not set parameter "${name}"`);
 	};
 
+	const credentialReads: Record<string, number> = {};
 	const context = {
 		getInputData: () => items,
 		getNode: () => node,
 		getNodeParameter,
 		continueOnFail: () => options.continueOnFail ?? false,
 		getCredentials: async (type: string) => {
+			credentialReads[type] = (credentialReads[type] ?? 0) + 1;
 			if (type === 'ticketMarketplaceApi') return { ...stored };
 			if (type === 'ticketMarketplaceCallbackApi' && options.callbackCredentials) return { ...options.callbackCredentials };
 			throw new Error(`Node "Ticket Marketplace" does not have any credentials of type "${type}" set`);
@@ -146,7 +151,12 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 	context.helpers = {
 		...deduplication.helpers(),
 		httpRequest,
-		async httpRequestWithAuthentication(this: IExecuteFunctions, type: string, request: IHttpRequestOptions) {
+		async httpRequestWithAuthentication(
+			this: IExecuteFunctions,
+			type: string,
+			request: IHttpRequestOptions,
+			additionalCredentialOptions?: IAdditionalCredentialOptions,
+		) {
 			return await httpRequestWithAuthentication.call(
 				this as never,
 				type,
@@ -154,11 +164,12 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 				{} as Workflow,
 				node,
 				additionalData,
+				additionalCredentialOptions,
 			);
 		},
 	} as unknown as IExecuteFunctions['helpers'];
 
-	return { context, stored, tokenRequests: () => savedTokens.length, deduplication };
+	return { context, stored, tokenRequests: () => savedTokens.length, deduplication, credentialReads };
 }
 
 /** Items as a sheet node hands them over: every cell is text. */

@@ -11,7 +11,8 @@ import type { PacingMode } from '../../helpers/pacing';
 import { forgetSent, recordBeforeSending } from '../../helpers/sentListings';
 import { columnsOf, RECOGNISED_HEADERS, recogniseHeaders, RecognisedColumns } from '../../helpers/sheetColumns';
 import type { ParameterSource } from '../../helpers/sheetColumns';
-import { apiRequest, failureOutcome, getBaseUrl } from '../../transport';
+import { apiRequest, failureOutcome, readRunCredential } from '../../transport';
+import type { RunCredential } from '../../transport';
 import type { FailureOutcome } from '../../transport';
 
 /** The most requests in flight by default; adaptive pacing finds the API's own pace below it. */
@@ -557,7 +558,7 @@ async function sendListings(
 	context: IExecuteFunctions,
 	units: ListingUnit[],
 	settings: SendSettings,
-	baseUrl: string,
+	credential: RunCredential,
 	stopOnFailure: boolean,
 	results: Map<ListingUnit, ListingResult>,
 ): Promise<void> {
@@ -572,7 +573,7 @@ async function sendListings(
 					headers: unit.headers,
 					itemIndex: unit.itemIndexes[0],
 					pacer,
-					baseUrl,
+					credential,
 				});
 				results.set(unit, { status: 'created', response });
 			} catch (error) {
@@ -654,7 +655,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	let toSend = valid;
 	// Read once for the run rather than once per request.
-	const baseUrl = valid.length > 0 ? await getBaseUrl.call(this) : '';
+	const credential = valid.length > 0 ? await readRunCredential.call(this) : undefined;
+	const baseUrl = credential?.baseUrl ?? '';
 	if (settings.skipAlreadySent && valid.length > 0) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
 		const alreadySent = await recordBeforeSending(this, baseUrl, valid.map((unit) => unit.externalListingId as number));
@@ -665,7 +667,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		});
 	}
 
-	await sendListings(this, toSend, settings, baseUrl, !continueOnFail, results);
+	if (credential) await sendListings(this, toSend, settings, credential, !continueOnFail, results);
 
 	if (settings.skipAlreadySent && valid.length > 0) {
 		const provablyNotCreated = toSend.filter((unit) => {
