@@ -1,5 +1,5 @@
 /** What every benchmark suite produces and how the runner drives it. */
-import type { Plan } from './plan';
+import type { Plan, SuiteId } from './plan';
 
 export interface Check {
 	name: string;
@@ -51,8 +51,6 @@ export interface SuiteSummary {
 	targets: Target[];
 }
 
-export const SUITE_IDS = ['n8n', 'sandbox', 'throughput', 'validation', 'trigger'] as const;
-export type SuiteId = (typeof SUITE_IDS)[number];
 
 export function check(name: string, ok: boolean, detail?: string): Check {
 	return ok ? { name, ok } : { name, ok, detail };
