@@ -8,9 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { FlagError, HELP, parseFlags } from './plan';
-import type { ParsedFlags } from './plan';
+import type { ParsedFlags, SuiteId } from './plan';
 import { formatTable } from './stats';
-import type { SuiteId } from './plan';
 import type { BenchRow, Suite, SuiteSummary } from './suite';
 import { n8nSuite } from './suites/n8n';
 import { sandboxSuite } from './suites/sandbox';
