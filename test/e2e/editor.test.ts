@@ -128,4 +128,27 @@ describe('the n8n editor in a real browser', () => {
 		const credentialType = page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-nodeCredentialType"] input').first();
 		expect(await credentialType.inputValue()).toBe('Ticket Marketplace API');
 	});
+	it('on a dark canvas, our nodes show their dark icons (the light ones are drawn for a light canvas)', async () => {
+		const { page } = editor;
+		const { n8nUrl } = e2e().context;
+		const ourIcons = async (workflow: WorkflowJson, theme: 'dark' | 'light') => {
+			// The editor keeps the chosen theme in localStorage; evaluated as text (the tests compile without DOM types).
+			await page.evaluate(`localStorage.setItem('N8N_THEME', '${theme}')`);
+			await page.goto(`${n8nUrl}/workflow/${workflow.id}`, { waitUntil: 'domcontentloaded' });
+			await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
+			await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+			if (theme === 'dark') await page.screenshot({ path: join(SCREENSHOT_DIR, `dark-canvas--${slug(workflow.name)}.png`) });
+			const images = page.locator('[data-test-id="canvas-node"] img');
+			const sources: string[] = [];
+			for (let index = 0; index < (await images.count()); index += 1) sources.push((await images.nth(index).getAttribute('src')) ?? '');
+			return sources.filter((source) => source.includes('/n8n-nodes-ticket-marketplace/')).map((source) => source.split('/').pop());
+		};
+		try {
+			expect(await ourIcons(loadExample(EXAMPLE_FILES.saleAlert), 'dark')).toEqual(['ticketMarketplaceTrigger.dark.svg']);
+			expect(await ourIcons(loadExample(EXAMPLE_FILES.dataTableToListings), 'dark')).toEqual(['ticketMarketplace.dark.svg']);
+			expect(await ourIcons(loadExample(EXAMPLE_FILES.dataTableToListings), 'light')).toEqual(['ticketMarketplace.svg']);
+		} finally {
+			await page.evaluate(`localStorage.removeItem('N8N_THEME')`);
+		}
+	});
 });
