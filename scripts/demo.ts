@@ -14,6 +14,7 @@ import { startHarness, type Harness } from './harness/harness';
 import type { ExecutionSummary } from './harness/n8n';
 import { pollUntil } from './harness/n8n';
 import { INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from './harness/inventory';
+import { n8nVersion } from './harness/n8nInstall';
 import { stopAll } from './harness/processes';
 import { elapsed } from './harness/progress';
 import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from './harness/workflows';
@@ -55,7 +56,7 @@ async function demo(): Promise<void> {
 	const trigger = nodeByType(saleAlert, TRIGGER_TYPE);
 
 	heading('Starting: a sandbox marketplace and a real n8n with this package installed from its npm tarball');
-	say('(the first run installs n8n 2.8.4 into ~/.cache, about 4 minutes; later runs reuse it)');
+	say(`(the first run installs n8n ${n8nVersion()} into ~/.cache, about 4 minutes; later runs reuse it)`);
 	const harness: Harness = await startHarness({
 		workflows: [tableToListings, subscribe, saleAlert].map((workflow) => ({ workflow, activate: true })),
 	});
