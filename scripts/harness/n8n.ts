@@ -6,7 +6,7 @@ import { type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { N8nInstall } from './n8nInstall';
+import { n8nMajor, type N8nInstall } from './n8nInstall';
 import { cleanEnv, runCommand, spawnGroup, stopProcessGroup, track } from './processes';
 import { step } from './progress';
 
@@ -45,6 +45,8 @@ export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_LOG_OUTPUT: 'console',
 		// Nothing to drain in a test instance: do not wait 30 s on stop.
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		// n8n 1.123's default expression engine needs isolated-vm, which does not build on Node 20 here.
+		...(n8nMajor(config.install.version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
 	});
 }
 
