@@ -316,19 +316,21 @@ export class TicketMarketplaceApi implements ICredentialType {
 
 	/**
 	 * Every API call carries the Bearer token, except the token exchange itself, which the credential test repeats
-	 * and which authenticates with the app's Basic key:secret.
+	 * and which authenticates with the app's Basic key:secret. An own property, not a method: n8n describes
+	 * credential types to its editor by copying their own properties, and the HTTP Request node offers a type under
+	 * "Predefined Credential Type" only when that copy has `authenticate`.
 	 */
-	async authenticate(
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	): Promise<IHttpRequestOptions> => {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		const existing = headers.Authorization ?? headers.authorization;
 		if (!(typeof existing === 'string' && existing.startsWith('Basic '))) {
 			headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
 		}
 		return { ...requestOptions, headers };
-	}
+	};
 
 	// n8n runs preAuthentication (the full token exchange, with its diagnosis) before this request whenever a
 	// credential is tested; the request then confirms the exchange once more, since the API has no read-only call.

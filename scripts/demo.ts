@@ -1,16 +1,20 @@
 /**
  * `npm run demo`: the package's main job, narrated. Starts the sandbox marketplace and a real n8n with the example
  * workflows from examples/, subscribes to sales, lets the sandbox "support team" activate the subscription,
- * creates listings from examples/seats.csv, sells seats, shows the alert message n8n formatted, and stops
- * everything it started (also on failure and Ctrl-C).
+ * creates listings from the seller's inventory in an n8n Data Table (filled from examples/seats.csv) and writes
+ * each row's result back, sells seats, shows the alert n8n's Mattermost node posted to a loopback stand-in and the
+ * sold rows marked in the table, and stops everything it started (also on failure and Ctrl-C).
  */
-import { copyFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../sandbox';
+import { receivedChatPosts } from './harness/chatStandIn';
 import { startHarness, type Harness } from './harness/harness';
 import type { ExecutionSummary } from './harness/n8n';
 import { pollUntil } from './harness/n8n';
+import { INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from './harness/inventory';
+import { n8nVersion } from './harness/n8nInstall';
 import { stopAll } from './harness/processes';
 import { elapsed } from './harness/progress';
 import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from './harness/workflows';
@@ -36,23 +40,25 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; b
 	}
 }
 
-function outputOf(execution: ExecutionSummary, nodeName: string): Array<Record<string, unknown>> {
-	const data = execution.data as
-		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } }
-		| undefined;
-	return (data?.resultData?.runData?.[nodeName] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
+function printInventory(rows: StoredInventoryRow[]): void {
+	for (const row of rows) {
+		const result = [row.listing_status ?? 'not listed', row.marketplace_listing_id, row.sold_at ? `sold at ${row.sold_at}` : undefined, row.listing_error]
+			.filter(Boolean)
+			.join(', ');
+		say(`   row ${row.id}: listing ${row.listing_id}, seat ${row.row}-${row.seat} (${row.ticket_id}) -> ${result}`);
+	}
 }
 
 async function demo(): Promise<void> {
-	const sheetToListings = loadExample(EXAMPLE_FILES.sheetToListings);
+	const tableToListings = loadExample(EXAMPLE_FILES.dataTableToListings);
 	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
 	const saleAlert = loadExample(EXAMPLE_FILES.saleAlert);
 	const trigger = nodeByType(saleAlert, TRIGGER_TYPE);
 
 	heading('Starting: a sandbox marketplace and a real n8n with this package installed from its npm tarball');
-	say('(the first run installs n8n 2.8.4 into ~/.cache, about 4 minutes; later runs reuse it)');
+	say(`(the first run installs n8n ${n8nVersion()} into ~/.cache, about 4 minutes; later runs reuse it)`);
 	const harness: Harness = await startHarness({
-		workflows: [sheetToListings, subscribe, saleAlert].map((workflow) => ({ workflow, activate: true })),
+		workflows: [tableToListings, subscribe, saleAlert].map((workflow) => ({ workflow, activate: true })),
 	});
 	const { context } = harness;
 	const sandbox = new SandboxAdminClient(context.sandboxUrl);
@@ -78,18 +84,20 @@ async function demo(): Promise<void> {
 		const activated = await sandbox.activateSubscription(subscription.subscriptionId);
 		say(`Subscription ${activated.id} is now ${activated.status}. Listings created from now on are eligible for notifications.`);
 
-		heading('3. Listings from the example sheet (examples/seats.csv)');
-		const sheetPath = join(context.filesFolder, 'seats.csv');
-		copyFileSync(join(EXAMPLES_DIR, 'seats.csv'), sheetPath);
-		const created = await postJson(`${context.n8nUrl}/webhook/${webhookPath(sheetToListings)}`, { sheetPath });
-		if (created.status !== 200) throw new Error(`the sheet workflow answered ${created.status}: ${JSON.stringify(created.body)}`);
+		heading('3. Listings from the seller\'s inventory table (an n8n Data Table filled from examples/seats.csv)');
+		const inventory = await insertInventoryRows(harness.api, context.inventoryTableId, inventoryRowsFromCsv(readFileSync(join(EXAMPLES_DIR, 'seats.csv'), 'utf8')));
+		say(`The data table "${INVENTORY_TABLE}" holds ${inventory.length} seat rows (one row per seat, the sheet's columns).`);
+		const created = await postJson(`${context.n8nUrl}/webhook/${webhookPath(tableToListings)}`, {});
+		if (created.status !== 200) throw new Error(`the data table workflow answered ${created.status}: ${JSON.stringify(created.body)}`);
 		const state = await sandbox.state();
-		say(`"${sheetToListings.name}" read the sheet, grouped its seat rows by listing_id and created:`);
+		say(`"${tableToListings.name}" read the rows, grouped them by listing_id and created:`);
 		for (const listing of state.listings) {
 			const price = listing.pricePerProduct as { amount: number; currency: string };
 			const seatsText = listing.products.map((product) => `${String(product.row)}-${String(product.seat)}`).join(', ');
 			say(`   listing ${String(listing.externalListingId)} -> marketplace id ${listing.id}: event ${String(listing.eventId)}, ${listing.products.length} seat(s) ${seatsText} at ${price.amount} ${price.currency}`);
 		}
+		say('and wrote each row\'s result back into the table:');
+		printInventory(await inventoryRows(harness.api, context.inventoryTableId));
 		const tokenRequests = state.requests.filter((request) => request.endpoint === 'token').length;
 		say(`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`);
 
@@ -103,24 +111,30 @@ async function demo(): Promise<void> {
 			say(`The marketplace fetched a token from the trigger and delivered the notification: ${steps} -> ${delivery.status}.`);
 		}
 
-		heading('5. The alert n8n formatted');
+		heading('5. The alert, posted by n8n\'s own Mattermost node');
 		let executions: ExecutionSummary[] = [];
 		await pollUntil('the sale alert execution', async () => {
 			executions = (await harness.api.executions(saleAlert.id)).filter((execution) => execution.status !== 'running' && execution.status !== 'new');
 			return executions.length > executionsBefore;
 		}, 60_000);
 		const execution = await harness.api.execution(executions[0].id);
-		const [message] = outputOf(execution, 'Format chat message');
-		say(`Execution ${execution.id} (${execution.status}) produced the chat message:`);
-		say(`   ${String(message?.text)}`);
+		say(`Execution ${execution.id} (${execution.status}) of "${saleAlert.name}". The Mattermost stand-in at ${context.chatUrl} received:`);
+		const posts = await receivedChatPosts(context.chatUrl);
+		for (const post of posts) say(`   POST /api/v4/posts  channel "${post.channelId}": ${post.message}`);
+		const [post] = posts;
+
+		heading('6. The inventory table after the sale (the same workflow marked the sold seats)');
+		const finalRows = await inventoryRows(harness.api, context.inventoryTableId);
+		printInventory(finalRows.filter((row) => row.listing_id === Number(firstListing.externalListingId)));
 
 		heading('Summary');
 		const finalState = await sandbox.state();
-		say(`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the sheet with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s)`);
+		say(`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the data table with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s); every row got its listing's status and id`);
 		say(`- subscription ${subscription.subscriptionId}: ${finalState.subscriptions[0]?.status}`);
-		say(`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered, alert: "${String(message?.text)}"`);
-		say('- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace and');
-		say('  Ticket Marketplace Callback credentials, and follow the setup note on the trigger node.');
+		say(`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered; chat received: "${String(post?.message)}"`);
+		say(`- ${finalRows.filter((row) => row.listing_status === 'sold').length} row(s) marked sold in "${INVENTORY_TABLE}"`);
+		say('- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace,');
+		say('  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.');
 	} finally {
 		heading('Stopping everything the demo started');
 		await harness.stop();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { harnessWorkflows } from '../test/e2e/workflows';
 import { serveHarnessControl } from './harness/control';
+import { ensureChromium } from './harness/browser';
 import { startHarness } from './harness/harness';
 import { REPO_ROOT } from './harness/packageUnderTest';
 import { cleanEnv, stopAll, track } from './harness/processes';
@@ -32,6 +33,8 @@ async function runJest(contextFile: string): Promise<number> {
 }
 
 async function main(): Promise<number> {
+	// The editor test drives Debian's Chromium: install it first (CI's clean machine), so its progress shows here.
+	await ensureChromium();
 	step('e2e: preparing a real n8n with the packed package and the sandbox');
 	const harness = await startHarness({ workflows: harnessWorkflows(), keepUserFolder: process.env.TM_E2E_KEEP === '1' });
 	let exitCode = 1;

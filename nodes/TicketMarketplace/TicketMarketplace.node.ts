@@ -20,13 +20,19 @@ export class TicketMarketplace implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'ticketMarketplaceApi', required: true },
+			// Subscribe shows both credentials. n8n's editor labels each by its displayName here (otherwise both read
+			// "Credential to connect with"), so the labels say which is the API account and which the callback client.
+			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Marketplace API Account' },
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
+				displayName: 'Callback Client (Given to the Marketplace)',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
+				// Shown by resource only: n8n's editor takes a field whose every option is listed here for an
+				// "authentication" switch (Webhook's operation has only Subscribe), and then offers callback
+				// credentials in the API account's list too.
 				displayOptions: {
-					show: { resource: ['webhook'], operation: ['subscribe'] },
+					show: { resource: ['webhook'] },
 				},
 			},
 		],

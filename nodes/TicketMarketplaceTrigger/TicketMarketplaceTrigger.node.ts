@@ -40,6 +40,8 @@ export class TicketMarketplaceTrigger implements INodeType {
 				// A literal, not CALLBACK_CREDENTIAL_TYPE: n8n's lint reads it from the source to pair it with testedBy.
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
+				// The same label as on the Ticket Marketplace node's Subscribe, where it stands next to the API account.
+				displayName: 'Callback Client (Given to the Marketplace)',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 			},
 		],

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox';
 import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
+import { CHAT_STAND_IN_TOKEN, startChatStandIn } from './chatStandIn';
+import { createInventoryTable, INVENTORY_TABLE } from './inventory';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
 import { freePort, track, type Stoppable } from './processes';
@@ -37,6 +39,10 @@ export interface HarnessContext {
 	packedFiles: string[];
 	n8nLogFile: string;
 	n8nFolder: string;
+	/** The Mattermost stand-in that n8n's Mattermost node posts sale alerts to (scripts/harness/chatStandIn.ts). */
+	chatUrl: string;
+	/** The n8n Data Table the data-table examples read and update (scripts/harness/inventory.ts). */
+	inventoryTableId: string;
 	/** Set by the e2e runner: where a test process stops and starts n8n (scripts/harness/control.ts). */
 	controlUrl?: string;
 }
@@ -74,6 +80,28 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 			name: CREDENTIAL_IDS.callback.name,
 			type: 'ticketMarketplaceCallbackApi',
 			data: { ...SANDBOX_CALLBACK_CLIENT },
+		},
+	];
+}
+
+/**
+ * Credentials of n8n's own chat and spreadsheet nodes in the examples: Mattermost points at the loopback stand-in;
+ * Slack and Google Sheets cannot run here (no network), their placeholders only let the examples import complete.
+ */
+export function chatCredentialsFor(chatUrl: string): Array<Record<string, unknown>> {
+	return [
+		{
+			id: CREDENTIAL_IDS.mattermost.id,
+			name: CREDENTIAL_IDS.mattermost.name,
+			type: 'mattermostApi',
+			data: { baseUrl: chatUrl, accessToken: CHAT_STAND_IN_TOKEN, allowUnauthorizedCerts: false },
+		},
+		{ id: CREDENTIAL_IDS.slack.id, name: CREDENTIAL_IDS.slack.name, type: 'slackApi', data: { accessToken: 'xoxb-placeholder-not-a-token' } },
+		{
+			id: CREDENTIAL_IDS.googleSheets.id,
+			name: CREDENTIAL_IDS.googleSheets.name,
+			type: 'googleSheetsOAuth2Api',
+			data: { clientId: 'placeholder.apps.googleusercontent.com', clientSecret: 'placeholder-not-a-secret' },
 		},
 	];
 }
@@ -118,6 +146,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
 		remember({ name: 'stopping the sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
 		step(`sandbox: listening on ${sandbox.url}`);
+		const chat = await startChatStandIn();
+		remember({ name: 'stopping the chat stand-in', stop: () => chat.stop(), stopNow: () => undefined });
+		step(`chat: Mattermost stand-in listening on ${chat.url}`);
 
 		const config: N8nConfig = {
 			install,
@@ -128,7 +159,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			logFile: join(userFolder, 'n8n.log'),
 		};
 
-		writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify(credentialsFor(sandbox.url)));
+		writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify([...credentialsFor(sandbox.url), ...chatCredentialsFor(chat.url)]));
 		for (const { workflow } of options.workflows) {
 			writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
 		}
@@ -145,6 +176,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		const apiKey = await createApiKey(n8n.baseUrl);
 		const api = new N8nPublicApi(n8n.baseUrl, apiKey);
 		step('n8n: owner set up, public API key created');
+		const inventoryTableId = await createInventoryTable(api);
+		step(`n8n: data table "${INVENTORY_TABLE}" created (${inventoryTableId})`);
 		for (const { workflow } of options.workflows.filter((entry) => entry.activate)) {
 			await api.activate(workflow.id);
 			step(`n8n: activated "${workflow.name}" (${workflow.id})`);
@@ -154,6 +187,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			n8nUrl: n8n.baseUrl,
 			apiKey,
 			sandboxUrl: sandbox.url,
+			chatUrl: chat.url,
+			inventoryTableId,
 			userFolder,
 			filesFolder,
 			packageDir,

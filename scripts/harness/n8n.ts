@@ -6,7 +6,7 @@ import { type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { N8nInstall } from './n8nInstall';
+import { n8nMajor, type N8nInstall } from './n8nInstall';
 import { cleanEnv, runCommand, spawnGroup, stopProcessGroup, track } from './processes';
 import { step } from './progress';
 
@@ -45,6 +45,8 @@ export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_LOG_OUTPUT: 'console',
 		// Nothing to drain in a test instance: do not wait 30 s on stop.
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		// n8n 1.123's default expression engine needs isolated-vm, which does not build on Node 20 here.
+		...(n8nMajor(config.install.version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
 	});
 }
 
@@ -168,12 +170,12 @@ async function callJson<T>(url: string, init: RequestInit): Promise<{ body: T; r
 	return { body: (text ? JSON.parse(text) : undefined) as T, response };
 }
 
-const OWNER = { email: 'owner@example.test', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-password-1' };
-const BROWSER_ID = 'n8n-nodes-ticket-marketplace-e2e';
+export const OWNER = { email: 'owner@example.test', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-password-1' };
+export const OWNER_BROWSER_ID = 'n8n-nodes-ticket-marketplace-e2e';
 
 /** Sets up the owner on a fresh instance and creates a public API key with every scope the instance offers. */
 export async function createApiKey(baseUrl: string): Promise<string> {
-	const headers = { 'content-type': 'application/json', 'browser-id': BROWSER_ID };
+	const headers = { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID };
 	const { response } = await callJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(OWNER) });
 	const cookie = (response.headers.getSetCookie?.() ?? [])
 		.map((entry) => entry.split(';')[0])
@@ -193,7 +195,7 @@ export async function createApiKey(baseUrl: string): Promise<string> {
 export async function ownerSessionCookie(baseUrl: string): Promise<string> {
 	const { response } = await callJson(`${baseUrl}/rest/login`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID },
 		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
 	});
 	const cookie = (response.headers.getSetCookie?.() ?? []).map((entry) => entry.split(';')[0]).join('; ');
@@ -209,7 +211,7 @@ export async function testCredentialAsEditor(
 ): Promise<{ status: string; message: string }> {
 	const { body } = await callJson<{ data: { status: string; message: string } }>(`${baseUrl}/rest/credentials/test`, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID, cookie },
+		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID, cookie },
 		body: JSON.stringify({ credentials }),
 	});
 	return body.data;

@@ -11,7 +11,21 @@ import { join } from 'node:path';
 import { cleanEnv, runCommand } from './processes';
 import { heartbeat, step } from './progress';
 
-export const N8N_VERSION = '2.8.4';
+/** The n8n the suite runs on by default. */
+export const DEFAULT_N8N_VERSION = '2.8.4';
+/** The newest 1.x, for self-hosted instances that have not moved to 2.x: `TM_N8N_VERSION=1.123.81 npm run test:e2e`. */
+export const LEGACY_N8N_VERSION = '1.123.81';
+
+/** The n8n version this run uses: TM_N8N_VERSION, or the default. */
+export function n8nVersion(): string {
+	const version = process.env.TM_N8N_VERSION ?? DEFAULT_N8N_VERSION;
+	if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`TM_N8N_VERSION must be an exact version such as ${LEGACY_N8N_VERSION}, not "${version}"`);
+	return version;
+}
+
+export function n8nMajor(version: string): number {
+	return Number(version.split('.')[0]);
+}
 
 export interface N8nInstall {
 	version: string;
@@ -56,7 +70,7 @@ function removeAbandonedStagingFolders(root: string, version: string): void {
 	}
 }
 
-export async function ensureN8nInstalled(version = N8N_VERSION): Promise<N8nInstall> {
+export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nInstall> {
 	const root = n8nCacheRoot();
 	const dir = join(root, `n8n-${version}`);
 	if (installedVersion(dir) === version) {
@@ -83,13 +97,26 @@ export async function ensureN8nInstalled(version = N8N_VERSION): Promise<N8nInst
 	step(`n8n ${version}: installing into ${staging} (first run only: about 4 minutes, 2.3 GB; sqlite3 compiles)`);
 	const stopHeartbeat = heartbeat(`npm install n8n@${version}`);
 	try {
-		// The repository's .npmrc disables install scripts; n8n needs them (sqlite3 builds from source here).
-		const result = await runCommand(
+		// The repository's .npmrc disables install scripts. n8n 2.x needs them (sqlite3 builds from source here);
+		// 1.x's isolated-vm does not compile on Node 20, so 1.x installs without scripts and rebuilds sqlite3 alone.
+		const legacy = n8nMajor(version) < 2;
+		const install = await runCommand(
 			'npm',
-			['install', '--save-exact', `n8n@${version}`, '--no-audit', '--no-fund', '--ignore-scripts=false'],
+			['install', '--save-exact', `n8n@${version}`, '--no-audit', '--no-fund', `--ignore-scripts=${legacy}`],
 			{ cwd: staging, env: cleanEnv(), timeoutMs: 20 * 60_000, label: `npm install n8n@${version}` },
 		);
-		writeFileSync(join(staging, 'install.log'), result.output);
+		let log = install.output;
+		if (legacy) {
+			step(`n8n ${version}: building sqlite3 (the only native module 1.x needs here)`);
+			const rebuild = await runCommand('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+				cwd: staging,
+				env: cleanEnv(),
+				timeoutMs: 15 * 60_000,
+				label: 'npm rebuild sqlite3',
+			});
+			log += rebuild.output;
+		}
+		writeFileSync(join(staging, 'install.log'), log);
 	} catch (error) {
 		rmSync(staging, { recursive: true, force: true });
 		throw error;

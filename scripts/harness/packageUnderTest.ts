@@ -42,10 +42,10 @@ function listFiles(dir: string): string[] {
 }
 
 /**
- * `npm pack`s the repository into workDir and extracts the tarball into
- * `<userFolder>/.n8n/nodes/node_modules/<package>/`. Returns that folder and the packed file list.
+ * `npm pack`s the repository (its current dist/) into workDir and extracts the tarball into packageDir, as npm
+ * does when it installs a package. Returns the tarball's name and the packed file list.
  */
-export async function installPackedPackage(userFolder: string, workDir: string): Promise<{ packageDir: string; files: string[] }> {
+export async function packInto(packageDir: string, workDir: string): Promise<{ tarball: string; files: string[] }> {
 	const packDir = join(workDir, 'pack');
 	mkdirSync(packDir, { recursive: true });
 	const { output } = await runCommand('npm', ['pack', '--json', '--pack-destination', packDir], {
@@ -56,9 +56,6 @@ export async function installPackedPackage(userFolder: string, workDir: string):
 	});
 	const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
 	if (tarballs.length !== 1) throw new Error(`npm pack produced ${tarballs.length} tarballs:\n${output}`);
-
-	const nodesFolder = join(userFolder, '.n8n', 'nodes');
-	const packageDir = join(nodesFolder, 'node_modules', PACKAGE_NAME);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	// The tarball's entries all start with package/: strip it, as npm does when it installs.
@@ -68,6 +65,16 @@ export async function installPackedPackage(userFolder: string, workDir: string):
 		label: 'tar -x',
 	});
 	const files = listFiles(packageDir).map((file) => relative(packageDir, file)).sort();
-	step(`package: packed ${tarballs[0]} (${files.length} files) into ${packageDir}`);
+	return { tarball: tarballs[0], files };
+}
+
+/**
+ * Packs the repository and installs the tarball's contents into `<userFolder>/.n8n/nodes/node_modules/<package>/`,
+ * the layout of a community package. Returns that folder and the packed file list.
+ */
+export async function installPackedPackage(userFolder: string, workDir: string): Promise<{ packageDir: string; files: string[] }> {
+	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	const { tarball, files } = await packInto(packageDir, workDir);
+	step(`package: packed ${tarball} (${files.length} files) into ${packageDir}`);
 	return { packageDir, files };
 }

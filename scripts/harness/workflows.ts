@@ -11,6 +11,9 @@ export const EXAMPLES_DIR = join(__dirname, '..', '..', 'examples');
 export const CREDENTIAL_IDS = {
 	api: { id: 'tmMarketplaceApi', name: 'Ticket Marketplace account' },
 	callback: { id: 'tmCallbackCreds1', name: 'Ticket Marketplace callback' },
+	mattermost: { id: 'tmMattermostChat', name: 'Mattermost (sale alerts)' },
+	slack: { id: 'tmSlackSaleAlert', name: 'Slack (sale alerts)' },
+	googleSheets: { id: 'tmGoogleSheets01', name: 'Google Sheets (seat inventory)' },
 } as const;
 
 export interface WorkflowNode {
@@ -41,6 +44,10 @@ export const EXAMPLE_FILES = {
 	sheetToListings: 'sheet-to-listings.workflow.json',
 	subscribe: 'subscribe-to-sales.workflow.json',
 	saleAlert: 'sale-alert.workflow.json',
+	saleAlertSlack: 'sale-alert-slack.workflow.json',
+	dataTableToListings: 'data-table-to-listings.workflow.json',
+	googleSheetsToListings: 'google-sheets-to-listings.workflow.json',
+	httpRequest: 'partner-api-http-request.workflow.json',
 } as const;
 
 export function loadExample(file: string): WorkflowJson {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 
 import { SANDBOX_DEFAULTS } from '../../sandbox';
+import { CHAT_STAND_IN_TOKEN } from '../../scripts/harness/chatStandIn';
 import { credentialsFor } from '../../scripts/harness/harness';
 import type { E2e } from './support';
 
@@ -43,6 +44,7 @@ export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
 		{ label: 'consumer Basic credentials', value: basicCredentials(api.consumerKey, api.consumerSecret) },
 		{ label: 'callback Basic credentials', value: basicCredentials(callback.clientId, callback.clientSecret) },
 		{ label: 'n8n API key', value: e2e.context.apiKey },
+		{ label: 'chat stand-in token', value: CHAT_STAND_IN_TOKEN },
 		// tmt1.<claims>.<HMAC-SHA256>: a signature is 43 base64url characters.
 		{ label: 'trigger access token', value: /tmt1\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
 	];

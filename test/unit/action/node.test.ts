@@ -34,18 +34,34 @@ describe('Ticket Marketplace node description', () => {
 		expect(description.subtitle).toContain('$parameter["operation"]');
 	});
 
-	it('requires the API credential always and the callback credential for Subscribe', () => {
+	it('requires the API credential always and the callback credential for Subscribe, each with its own label', () => {
 		expect(description.credentials).toEqual([
-			{ name: 'ticketMarketplaceApi', required: true },
+			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Marketplace API Account' },
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
+				displayName: 'Callback Client (Given to the Marketplace)',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
-				displayOptions: {
-					show: { resource: ['webhook'], operation: ['subscribe'] },
-				},
+				displayOptions: { show: { resource: ['webhook'] } },
 			},
 		]);
+	});
+
+	it('gives n8n\'s editor no field to mistake for an authentication switch (it would mix both credential lists)', () => {
+		// The editor's rule (n8n 2.8 findAlternativeAuthField): a field named in a credential's displayOptions.show whose
+		// every option value is listed there becomes the "authentication" field, and each required credential's list
+		// then offers the credentials of every type that depends on it.
+		for (const credential of description.credentials ?? []) {
+			for (const [field, shown] of Object.entries(credential.displayOptions?.show ?? {})) {
+				for (const property of description.properties.filter((candidate) => candidate.name === field)) {
+					const values = (property.options ?? []).map((option) => ('value' in option ? String(option.value) : ''));
+					expect({ field, notShown: values.filter((value) => !(shown ?? []).map(String).includes(value)) }).toEqual({
+						field,
+						notShown: expect.arrayContaining([expect.any(String)]),
+					});
+				}
+			}
+		}
 	});
 
 	it('tests the callback credential with the same local check as the trigger', async () => {

@@ -183,3 +183,18 @@ describe('Ticket Marketplace API credential: authenticate', () => {
 		});
 	});
 });
+
+describe('Ticket Marketplace API credential as n8n describes it to the editor', () => {
+	it('keeps authenticate in the copy n8n sends to the editor, so the HTTP Request node offers it as a predefined type', () => {
+		// n8n-core's loader gives the instance a toJSON that turns a function authenticate into {}; n8n then spreads
+		// the instance ({ ...credential }) before serving /types/credentials.json, which keeps own properties only.
+		const credential = new TicketMarketplaceApi();
+		function toJSON(this: Record<string, unknown>) {
+			return { ...this, authenticate: typeof this.authenticate === 'function' ? {} : this.authenticate };
+		}
+		Object.assign(credential, { toJSON });
+		const served = JSON.parse(JSON.stringify({ ...credential })) as Record<string, unknown>;
+		expect(served).toHaveProperty('authenticate', {});
+		expect(served).toHaveProperty('name', 'ticketMarketplaceApi');
+	});
+});

@@ -32,7 +32,7 @@ describe('Ticket Marketplace Trigger description', () => {
 		expect(credential.properties.map((property) => property.name)).toEqual(['notice', 'clientId', 'clientSecret']);
 		expect(credential.properties.find((property) => property.name === 'clientSecret')?.typeOptions).toEqual({ password: true });
 		const entry = description.credentials?.find((item) => item.name === credential.name);
-		expect(entry).toMatchObject({ required: true, testedBy: 'ticketMarketplaceCallbackApiTest' });
+		expect(entry).toMatchObject({ required: true, testedBy: 'ticketMarketplaceCallbackApiTest', displayName: 'Callback Client (Given to the Marketplace)' });
 		expect(Object.keys(trigger.methods.credentialTest)).toEqual(['ticketMarketplaceCallbackApiTest']);
 	});
 
