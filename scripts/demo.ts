@@ -13,7 +13,7 @@ import { receivedChatPosts } from './harness/chatStandIn';
 import { startHarness, type Harness } from './harness/harness';
 import type { ExecutionSummary } from './harness/n8n';
 import { pollUntil } from './harness/n8n';
-import { INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from './harness/inventory';
+import { dataTablesOf, INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from './harness/inventory';
 import { n8nVersion } from './harness/n8nInstall';
 import { stopAll } from './harness/processes';
 import { elapsed } from './harness/progress';
@@ -85,7 +85,8 @@ async function demo(): Promise<void> {
 		say(`Subscription ${activated.id} is now ${activated.status}. Listings created from now on are eligible for notifications.`);
 
 		heading('3. Listings from the seller\'s inventory table (an n8n Data Table filled from examples/seats.csv)');
-		const inventory = await insertInventoryRows(harness.api, context.inventoryTableId, inventoryRowsFromCsv(readFileSync(join(EXAMPLES_DIR, 'seats.csv'), 'utf8')));
+		const tables = await dataTablesOf(context.n8nUrl);
+		const inventory = await insertInventoryRows(tables, context.inventoryTableId, inventoryRowsFromCsv(readFileSync(join(EXAMPLES_DIR, 'seats.csv'), 'utf8')));
 		say(`The data table "${INVENTORY_TABLE}" holds ${inventory.length} seat rows (one row per seat, the sheet's columns).`);
 		const created = await postJson(`${context.n8nUrl}/webhook/${webhookPath(tableToListings)}`, {});
 		if (created.status !== 200) throw new Error(`the data table workflow answered ${created.status}: ${JSON.stringify(created.body)}`);
@@ -97,7 +98,7 @@ async function demo(): Promise<void> {
 			say(`   listing ${String(listing.externalListingId)} -> marketplace id ${listing.id}: event ${String(listing.eventId)}, ${listing.products.length} seat(s) ${seatsText} at ${price.amount} ${price.currency}`);
 		}
 		say('and wrote each row\'s result back into the table:');
-		printInventory(await inventoryRows(harness.api, context.inventoryTableId));
+		printInventory(await inventoryRows(tables, context.inventoryTableId));
 		const tokenRequests = state.requests.filter((request) => request.endpoint === 'token').length;
 		say(`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`);
 
@@ -124,7 +125,7 @@ async function demo(): Promise<void> {
 		const [post] = posts;
 
 		heading('6. The inventory table after the sale (the same workflow marked the sold seats)');
-		const finalRows = await inventoryRows(harness.api, context.inventoryTableId);
+		const finalRows = await inventoryRows(tables, context.inventoryTableId);
 		printInventory(finalRows.filter((row) => row.listing_id === Number(firstListing.externalListingId)));
 
 		heading('Summary');

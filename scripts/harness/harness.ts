@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox';
 import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
 import { CHAT_STAND_IN_TOKEN, startChatStandIn } from './chatStandIn';
-import { createInventoryTable, INVENTORY_TABLE } from './inventory';
+import { createInventoryTable, dataTablesOf, INVENTORY_TABLE } from './inventory';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
 import { freePort, track, type Stoppable } from './processes';
@@ -176,7 +176,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		const apiKey = await createApiKey(n8n.baseUrl);
 		const api = new N8nPublicApi(n8n.baseUrl, apiKey);
 		step('n8n: owner set up, public API key created');
-		const inventoryTableId = await createInventoryTable(api);
+		const inventoryTableId = await createInventoryTable(await dataTablesOf(n8n.baseUrl));
 		step(`n8n: data table "${INVENTORY_TABLE}" created (${inventoryTableId})`);
 		for (const { workflow } of options.workflows.filter((entry) => entry.activate)) {
 			await api.activate(workflow.id);

@@ -1,9 +1,10 @@
 /**
- * The seller's inventory as an n8n Data Table (n8n 2.x's built-in tables), created and filled through n8n's public
- * API (`/api/v1/data-tables`): one row per seat, the same columns as examples/seats.csv, plus the columns the
- * example workflows write back (the listing's status and marketplace id, an error, and when the seat was sold).
+ * The seller's inventory as an n8n Data Table (n8n's built-in tables), created and filled through the REST API that
+ * n8n's own editor uses (`/rest/projects/<project>/data-tables`, signed in as the owner): the same on n8n 2.x and
+ * 1.123 (whose public API has no data tables). One row per seat, the same columns as examples/seats.csv, plus the
+ * columns the example workflows write back (the listing's status and marketplace id, an error, and when it sold).
  */
-import type { N8nPublicApi } from './n8n';
+import { n8nRest, type N8nRestSession } from './n8n';
 
 /** The name the example workflows look the table up by (n8n compares table names in lower case). */
 export const INVENTORY_TABLE = 'ticket_inventory';
@@ -38,26 +39,36 @@ export interface InventoryRow {
 
 export type StoredInventoryRow = InventoryRow & { id: number };
 
-export async function createInventoryTable(api: N8nPublicApi): Promise<string> {
-	const table = await api.request<{ id: string }>('POST', '/data-tables', { name: INVENTORY_TABLE, columns: INVENTORY_COLUMNS });
+/** The owner's session and personal project, where the table lives (workflows imported by the CLI live there too). */
+export async function dataTablesOf(n8nUrl: string): Promise<DataTables> {
+	const session = await n8nRest(n8nUrl);
+	const project = await session.call<{ id: string }>('GET', '/projects/personal');
+	return { session, base: `/projects/${project.id}/data-tables` };
+}
+
+export interface DataTables {
+	session: N8nRestSession;
+	base: string;
+}
+
+export async function createInventoryTable(tables: DataTables): Promise<string> {
+	const table = await tables.session.call<{ id: string }>('POST', tables.base, { name: INVENTORY_TABLE, columns: INVENTORY_COLUMNS });
 	return table.id;
 }
 
-export async function insertInventoryRows(api: N8nPublicApi, tableId: string, rows: InventoryRow[]): Promise<StoredInventoryRow[]> {
-	const answer = await api.request<StoredInventoryRow[] | { data?: StoredInventoryRow[] }>('POST', `/data-tables/${tableId}/rows`, { data: rows, returnType: 'all' });
-	return Array.isArray(answer) ? answer : (answer.data ?? []);
+export async function insertInventoryRows(tables: DataTables, tableId: string, rows: InventoryRow[]): Promise<StoredInventoryRow[]> {
+	return await tables.session.call<StoredInventoryRow[]>('POST', `${tables.base}/${tableId}/insert`, { data: rows, returnType: 'all' });
 }
 
 /** Every row of the table, in id order (bounded: the examples' tables are small). */
-export async function inventoryRows(api: N8nPublicApi, tableId: string): Promise<StoredInventoryRow[]> {
+export async function inventoryRows(tables: DataTables, tableId: string): Promise<StoredInventoryRow[]> {
 	const rows: StoredInventoryRow[] = [];
-	let cursor: string | undefined;
-	for (let page = 0; page < 50; page += 1) {
-		const query = `limit=250&sortBy=${encodeURIComponent('id:asc')}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-		const answer = await api.request<{ data: StoredInventoryRow[]; nextCursor?: string | null }>('GET', `/data-tables/${tableId}/rows?${query}`);
+	const pageSize = 250;
+	for (let page = 0; page < 40; page += 1) {
+		const query = `take=${pageSize}&skip=${page * pageSize}&sortBy=${encodeURIComponent('id:asc')}`;
+		const answer = await tables.session.call<{ count: number; data: StoredInventoryRow[] }>('GET', `${tables.base}/${tableId}/rows?${query}`);
 		rows.push(...answer.data);
-		if (!answer.nextCursor) return rows;
-		cursor = answer.nextCursor;
+		if (rows.length >= answer.count || answer.data.length === 0) return rows;
 	}
 	throw new Error(`data table ${tableId} has more rows than this helper reads`);
 }

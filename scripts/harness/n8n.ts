@@ -203,6 +203,26 @@ export async function ownerSessionCookie(baseUrl: string): Promise<string> {
 	return cookie;
 }
 
+export interface N8nRestSession {
+	/** JSON over n8n's REST API (the editor's, under /rest), signed in as the owner; answers are unwrapped from `data`. */
+	call<T>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+/** Signs the owner in and returns a session for the REST API behind the editor. */
+export async function n8nRest(baseUrl: string): Promise<N8nRestSession> {
+	const cookie = await ownerSessionCookie(baseUrl);
+	return {
+		call: async <T>(method: string, path: string, body?: unknown) => {
+			const { body: answer } = await callJson<{ data: T }>(`${baseUrl}/rest${path}`, {
+				method,
+				headers: { 'browser-id': OWNER_BROWSER_ID, cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return answer.data;
+		},
+	};
+}
+
 /** What the editor's "Test" button does for a saved credential: POST /rest/credentials/test. */
 export async function testCredentialAsEditor(
 	baseUrl: string,

@@ -4,7 +4,7 @@
  * example posts the alert through n8n's Mattermost node to the loopback stand-in and marks the sold seats' rows.
  */
 import { receivedChatPosts } from '../../scripts/harness/chatStandIn';
-import { insertInventoryRows, inventoryRows, type InventoryRow, type StoredInventoryRow } from '../../scripts/harness/inventory';
+import { dataTablesOf, insertInventoryRows, inventoryRows, type DataTables, type InventoryRow, type StoredInventoryRow } from '../../scripts/harness/inventory';
 import { nextListingId, postWebhook, useE2e, waitForExecutions, type E2e } from './support';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from './workflows';
 
@@ -31,6 +31,10 @@ async function ensureActiveSubscription(harness: E2e): Promise<void> {
 }
 
 describe('inventory in an n8n Data Table', () => {
+	let tables: DataTables;
+	beforeAll(async () => {
+		tables = await dataTablesOf(e2e().context.n8nUrl);
+	});
 	const first = nextListingId(8000);
 	const second = nextListingId(8000);
 	const invalid = nextListingId(8000);
@@ -39,7 +43,7 @@ describe('inventory in an n8n Data Table', () => {
 		const harness = e2e();
 		await ensureActiveSubscription(harness);
 		const { inventoryTableId } = harness.context;
-		await insertInventoryRows(harness.n8n, inventoryTableId, [
+		await insertInventoryRows(tables, inventoryTableId, [
 			...seatRows(first, 7201, 55, 'K', [1, 2, 3]),
 			...seatRows(second, 7201, 42.5, 'L', [9]),
 			// A whole-number event id is required: this listing is refused before anything is sent.
@@ -57,7 +61,7 @@ describe('inventory in an n8n Data Table', () => {
 			[second, 201],
 		]);
 		const marketplaceId = (externalListingId: number) => after.listings.find((listing) => Number(listing.externalListingId) === externalListingId)?.id;
-		const rows = await inventoryRows(harness.n8n, inventoryTableId);
+		const rows = await inventoryRows(tables, inventoryTableId);
 		for (const listingId of [first, second]) {
 			for (const row of rowsOf(rows, listingId)) {
 				expect(row).toMatchObject({ listing_status: 'created', marketplace_listing_id: marketplaceId(listingId), listing_error: null });
@@ -107,7 +111,7 @@ describe('inventory in an n8n Data Table', () => {
 			'ticket-sales',
 			`:ticket: Sold: 2 ticket(s) from listing ${first} (event 7201) at 55 EUR each. Seats: K-1, K-3`,
 		]);
-		const rows = rowsOf(await inventoryRows(harness.n8n, inventoryTableId), first);
+		const rows = rowsOf(await inventoryRows(tables, inventoryTableId), first);
 		expect(rows.map((row) => [row.ticket_id, row.listing_status])).toEqual([
 			['7201-K-1', 'sold'],
 			['7201-K-2', 'created'],
