@@ -27,6 +27,16 @@ interface ConsoleEntry {
 	url: string;
 }
 
+/**
+ * Errors our nodes cannot cause: the closed network, and n8n's editor asking for the output schema of one of n8n's
+ * own nodes that n8n 2.8.4 does not ship (e.g. /schemas/n8n-nodes-base.extractFromFile/1.1.0/csv.json answers 404
+ * while the next node's panel shows its input). A schema request for our own node types is not excused.
+ */
+function isUnrelated(entry: ConsoleEntry): boolean {
+	if (UNRELATED_CONSOLE_ERRORS.some((pattern) => pattern.test(entry.text))) return true;
+	return /\/schemas\/n8n-nodes-base\./.test(new URL(entry.url || 'about:blank').pathname) && /status of 404/.test(entry.text);
+}
+
 function isOurs(node: WorkflowNode): boolean {
 	return node.type.startsWith(OUR_PACKAGE) || (node.type === 'n8n-nodes-base.httpRequest' && node.parameters.nodeCredentialType === 'ticketMarketplaceApi');
 }
@@ -79,7 +89,7 @@ describe('the n8n editor in a real browser', () => {
 			const errorsBefore = consoleErrors.length;
 			await openPanel(page, n8nUrl, workflow, node);
 			await page.screenshot({ path: join(SCREENSHOT_DIR, `${slug(workflow.name)}--${slug(node.name)}.png`) });
-			const duringPanel = consoleErrors.slice(errorsBefore).filter((entry) => !UNRELATED_CONSOLE_ERRORS.some((pattern) => pattern.test(entry.text)));
+			const duringPanel = consoleErrors.slice(errorsBefore).filter((entry) => !isUnrelated(entry));
 			expect({ node: node.name, consoleErrors: duringPanel }).toEqual({ node: node.name, consoleErrors: [] });
 			// No parameter of ours is flagged in the panel (n8n marks a parameter with an issue icon).
 			expect({ node: node.name, issues: await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count() }).toEqual({ node: node.name, issues: 0 });
