@@ -156,8 +156,8 @@ describe('4. bad spreadsheet rows', () => {
 		expect(latest.status).toBe('error');
 		const error = executionError(await harness.n8n.execution(latest.id));
 		expect(error?.message).toMatch(/failed validation; nothing was sent/);
-		expect(error?.description).toContain(`listing ${bad} (items 2, 3)`);
-		expect(error?.description).toMatch(/pricePerProduct\.amount .*"thirty".*\(item 3\)/);
+		expect(error?.description).toMatch(/^Price Amount must be a number greater than 0, such as 49\.90 \(got "thirty"\) \(row 4\)$/m);
+		expect(error?.description).toContain('Rows are counted from 1, in the order the items reach this node.');
 	});
 
 	it('with Continue On Fail, outputs an error item for the bad listing and creates only the good one', async () => {
@@ -170,8 +170,8 @@ describe('4. bad spreadsheet rows', () => {
 		const output = run.body as Array<Record<string, unknown>>;
 		expect(output).toHaveLength(2);
 		expect(output[0]).not.toHaveProperty('error');
-		expect(output[1]).toMatchObject({ itemIndexes: [2, 3], error: expect.stringContaining(`listing ${bad}`) });
-		expect(JSON.stringify(output[1].problems)).toMatch(/pricePerProduct\.amount .*\(item 3\)/);
+		expect(output[1]).toMatchObject({ itemIndexes: [2, 3], error: `Listing ${bad} (rows 3 and 4) failed validation` });
+		expect(JSON.stringify(output[1].problems)).toMatch(/Price Amount .*\(row 4\)/);
 		const after = await harness.sandbox.state();
 		expect(listingsFor(after, [good, bad]).map((listing) => Number(listing.externalListingId))).toEqual([good]);
 		const [latest] = await waitForExecutions(harness, workflows.sheetContinueOnFail.id, 1);

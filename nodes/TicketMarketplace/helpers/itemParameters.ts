@@ -59,6 +59,13 @@ export class ItemParameters {
 		return bareColumnReference(this.context.getNode().parameters?.[name]);
 	}
 
+	readsItem(name: string): boolean {
+		const plan = this.plans.get(name);
+		if (plan) return plan.kind !== 'constant';
+		const raw = this.context.getNode().parameters?.[name];
+		return bareColumnReference(raw) !== undefined || containsExpression(raw);
+	}
+
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
 		const raw = this.context.getNode().parameters?.[name];
 		const column = bareColumnReference(raw);

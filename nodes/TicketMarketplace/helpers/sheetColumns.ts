@@ -3,6 +3,10 @@ import type { INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown;
+	/** Whether the parameter's value can differ per item (a column or an expression), rather than one for the run. */
+	readsItem(name: string): boolean;
+	/** The sheet column the parameter reads directly, when it does. */
+	columnOf(name: string): string | undefined;
 }
 
 /**
@@ -74,5 +78,13 @@ export class RecognisedColumns implements ParameterSource {
 		const column = this.match.columns.get(name);
 		if (column === undefined) return this.fallbackSource.get(name, itemIndex, fallback);
 		return this.items[itemIndex]?.json?.[column];
+	}
+
+	readsItem(name: string): boolean {
+		return this.match.columns.has(name) || this.fallbackSource.readsItem(name);
+	}
+
+	columnOf(name: string): string | undefined {
+		return this.match.columns.get(name) ?? this.fallbackSource.columnOf(name);
 	}
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 const INTEGER_TEXT = /^-?\d+$/;
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const DECIMAL_COMMA_TEXT = /^-?\d+,\d+$/;
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 function describe(value: unknown): string {
@@ -44,18 +45,40 @@ const integerCode = z.unknown().transform((value, ctx) => {
 	return parsed;
 });
 
+/** A price is in currency units with at most two decimals; more is almost surely a typo (49.999). */
+const MAX_PRICE_DECIMALS = 2;
+
 const positiveAmount = z.unknown().transform((value, ctx) => {
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (typeof value === 'string' && text !== undefined && DECIMAL_COMMA_TEXT.test(text)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `${describe(value)} is not a number (a decimal comma): write ${text.replace(',', '.')}, or map {{ $json.price.replace(',', '.') }}`,
+		});
+		return z.NEVER;
+	}
 	const parsed =
 		typeof value === 'number' ? value : text !== undefined && DECIMAL_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isFinite(parsed) || parsed <= 0) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
-			message: `must be a finite number greater than 0, such as 49.90 (got ${describe(value)})`,
+			message: isEmpty(value)
+				? 'is required (a number such as 49.90)'
+				: `must be a number greater than 0, such as 49.90 (got ${describe(value)})`,
 		});
 		return z.NEVER;
 	}
-	return parsed;
+	// A computed number may carry binary noise (54.890000000000004): that is still two decimals.
+	const cents = parsed * 10 ** MAX_PRICE_DECIMALS;
+	const decimals = typeof value === 'string' ? (text?.split('.')[1]?.length ?? 0) : Math.abs(cents - Math.round(cents)) < 1e-6 ? 0 : 3;
+	if (decimals > MAX_PRICE_DECIMALS) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
+		});
+		return z.NEVER;
+	}
+	return typeof value === 'number' ? Math.round(cents) / 10 ** MAX_PRICE_DECIMALS : parsed;
 });
 
 /** ISO 4217 codes are three letters; lower case from a sheet is accepted and sent upper case. */
@@ -130,6 +153,10 @@ const stockTypeList = z.unknown().transform((value, ctx) => {
 	return cleaned as string[];
 });
 
+/** Users never see "ga": the node calls it General Admission. */
+export const SEAT_NEEDED =
+	'is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission (or map it to a column, such as {{ $json.ga }})';
+
 export const productSchema = z
 	.object({
 		externalId: requiredLabel('"7001-A-12"'),
@@ -142,7 +169,7 @@ export const productSchema = z
 		if (product.ga) return;
 		for (const field of ['row', 'seat'] as const) {
 			if (product[field] === undefined) {
-				ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: 'is required when ga is false' });
+				ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
 			}
 		}
 	});
@@ -184,7 +211,7 @@ export const seatRangeSchema = z
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: ['lastSeat'],
-				message: `must not be below firstSeat (${range.firstSeat})`,
+				message: `must not be below First Seat (${range.firstSeat})`,
 			});
 		} else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE) {
 			ctx.addIssue({
@@ -216,23 +243,55 @@ export type SeatRange = z.output<typeof seatRangeSchema>;
 export const MAX_SEATS_PER_RANGE = 1000;
 export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
 
-/** Turns zod issues into `products[2].seat is required when ga is false`. */
-export function formatIssues(error: z.ZodError, prefix: Array<string | number> = []): string[] {
+/** A zod issue in the node's words: the field's label (from the issue's path) and what is wrong. */
+export interface LabelledIssue {
+	field: string;
+	text: string;
+}
+
+export type FieldLabeller = (path: Array<string | number>) => string;
+
+export function labelIssues(error: z.ZodError, label: FieldLabeller): LabelledIssue[] {
 	return error.issues.map((issue) => {
-		const path = formatPath([...prefix, ...issue.path]);
+		const field = label(issue.path);
 		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
-			return `${path ? `${path}: ` : ''}unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are externalId, row, seat, productType, ga`;
+			return {
+				field,
+				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are externalId, row, seat, productType, ga`,
+			};
 		}
-		if (issue.code === z.ZodIssueCode.invalid_type) {
-			return `${path} must be ${issue.expected} (got ${issue.received})`;
-		}
-		return path ? `${path} ${issue.message}` : issue.message;
+		if (issue.code === z.ZodIssueCode.invalid_type) return { field, text: `must be ${issue.expected} (got ${issue.received})` };
+		return { field, text: issue.message };
 	});
 }
 
-export function formatPath(path: Array<string | number>): string {
-	return path.reduce<string>((text, segment) => {
-		if (typeof segment === 'number') return `${text}[${segment}]`;
-		return text ? `${text}.${segment}` : segment;
-	}, '');
+/** The node's labels for the listing-level fields (the zod paths of listingLevelSchema). */
+export const LEVEL_LABELS: Record<string, string> = {
+	eventId: 'Event ID',
+	externalListingId: 'External Listing ID',
+	'pricePerProduct.amount': 'Price Amount',
+	'pricePerProduct.currency': 'Currency',
+	stockType: 'Stock Type',
+	paymentType: 'Payment Type',
+	acceptLanguage: 'Accept-Language',
+};
+
+export const PRODUCT_LABELS: Record<string, string> = {
+	externalId: 'External ID',
+	row: 'Row',
+	seat: 'Seat',
+	ga: 'General Admission',
+	productType: 'Product Type',
+};
+
+export const SEAT_RANGE_LABELS: Record<string, string> = {
+	row: 'Row',
+	firstSeat: 'First Seat',
+	lastSeat: 'Last Seat',
+	externalIdPattern: 'External ID Pattern',
+	productType: 'Product Type',
+};
+
+export function pathKey(path: Array<string | number>): string {
+	return path.filter((segment) => typeof segment === 'string').join('.');
 }

@@ -156,7 +156,7 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		}
 		expect(failure).toBeInstanceOf(NodeApiError);
 		expect(failure?.description).toContain('may or may not have been created; check before re-running');
-		expect(failure?.description).toContain('Not sent, the run stopped first: listing 502 (items 2, 3).');
+		expect(failure?.description).toContain('Not sent, the run stopped first: listing 502 (rows 3 and 4).');
 		const posted = listingPosts().map((request) => (request.body as IDataObject | undefined)?.externalListingId);
 		expect(posted).toEqual([501]);
 	});

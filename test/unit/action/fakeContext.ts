@@ -1,4 +1,5 @@
 import type {
+	NodeExecutionHint,
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
@@ -90,6 +91,8 @@ export interface FakeRun {
 	deduplication: MemoryDeduplicationStore;
 	/** How often the node read each credential type. */
 	credentialReads: Record<string, number>;
+	/** What the node showed in the output pane (addExecutionHints). */
+	hints: NodeExecutionHint[];
 }
 
 const nodeTemplate: INode = {
@@ -135,11 +138,13 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 	};
 
 	const credentialReads: Record<string, number> = {};
+	const hints: NodeExecutionHint[] = [];
 	const context = {
 		getInputData: () => items,
 		getNode: () => node,
 		getNodeParameter,
 		continueOnFail: () => options.continueOnFail ?? false,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getCredentials: async (type: string) => {
 			credentialReads[type] = (credentialReads[type] ?? 0) + 1;
 			if (type === 'ticketMarketplaceApi') return { ...stored };
@@ -169,7 +174,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		},
 	} as unknown as IExecuteFunctions['helpers'];
 
-	return { context, stored, tokenRequests: () => savedTokens.length, deduplication, credentialReads };
+	return { context, stored, tokenRequests: () => savedTokens.length, deduplication, credentialReads, hints };
 }
 
 /** Items as a sheet node hands them over: every cell is text. */

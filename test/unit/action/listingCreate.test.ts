@@ -259,42 +259,42 @@ describe('Listing → Create: validation before anything is sent', () => {
 		[
 			'a reserved seat without seat',
 			{ products: { product: [{ externalId: 'a', row: 'A', seat: '1' }, { externalId: 'b', row: 'A', seat: '2' }, { externalId: 'c', row: 'A', seat: '' }] } },
-			'item 0: products[2].seat is required when ga is false',
+			'Products → Product 3 → Seat is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission',
 		],
-		['an id with letters', { eventId: '12abc' }, 'item 0: eventId must be a whole number greater than 0 (got "12abc")'],
-		['an id in exponent notation', { externalListingId: '1e3' }, 'item 0: externalListingId must be a whole number greater than 0 (got "1e3")'],
-		['a zero price', { priceAmount: 0 }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got 0)'],
-		['a negative price', { priceAmount: '-5' }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got "-5")'],
-		['an infinite price', { priceAmount: 'Infinity' }, 'item 0: pricePerProduct.amount must be a finite number greater than 0, such as 49.90 (got "Infinity")'],
-		['a four-letter currency', { priceCurrency: 'EURO' }, 'item 0: pricePerProduct.currency must be a three-letter currency code such as EUR (got "EURO")'],
-		['a malformed language tag', { acceptLanguage: 'english please' }, 'item 0: Accept-Language must be a language tag such as en-US (got "english please")'],
-		['an empty products list', { products: {} }, 'item 0: products must hold at least one product'],
+		['an id with letters', { eventId: '12abc' }, 'Event ID must be a whole number greater than 0 (got "12abc") (row 1)'],
+		['an id in exponent notation', { externalListingId: '1e3' }, 'External Listing ID must be a whole number greater than 0 (got "1e3") (row 1)'],
+		['a zero price', { priceAmount: 0 }, 'Price Amount must be a number greater than 0, such as 49.90 (got 0) (row 1)'],
+		['a negative price', { priceAmount: '-5' }, 'Price Amount must be a number greater than 0, such as 49.90 (got "-5") (row 1)'],
+		['an infinite price', { priceAmount: 'Infinity' }, 'Price Amount must be a number greater than 0, such as 49.90 (got "Infinity") (row 1)'],
+		['a four-letter currency', { priceCurrency: 'EURO' }, 'Currency must be a three-letter currency code such as EUR (got "EURO") (row 1)'],
+		['a malformed language tag', { acceptLanguage: 'english please' }, 'Accept-Language must be a language tag such as en-US (got "english please") (row 1)'],
+		['an empty products list', { products: {} }, 'Products must hold at least one product (row 1)'],
 		[
 			'a repeated product id',
 			{ products: { product: [{ externalId: 'x', ga: true }, { externalId: 'x', ga: true }] } },
-			'item 0: products[1].externalId "x" repeats products[0].externalId',
+			'Products → External ID "x" is used more than once in one listing (products 1 and 2); each product needs its own (row 1)',
 		],
-		['the JSON products left at their empty default', { productsSource: 'json', productsJson: '[]' }, 'item 0: products must hold at least one product'],
-		['JSON that is not JSON', { productsSource: 'json', productsJson: '[{' }, 'item 0: products (JSON) is not valid JSON'],
+		['the JSON products left at their empty default', { productsSource: 'json', productsJson: '[]' }, 'Products must hold at least one product (row 1)'],
+		['JSON that is not JSON', { productsSource: 'json', productsJson: '[{' }, 'Products (JSON) is not valid JSON'],
 		[
 			'a JSON product with a misspelt key',
 			{ productsSource: 'json', productsJson: [{ externalId: 'x', Seat: '1', row: 'A' }] },
-			'item 0: products[0]: unknown field "Seat"; allowed are externalId, row, seat, productType, ga',
+			'Products (JSON) product 1 has unknown field "Seat"; allowed are externalId, row, seat, productType, ga (row 1)',
 		],
 		[
 			'a seat range going backwards',
 			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 5, lastSeat: 2, externalIdPattern: '{seat}' }] } },
-			'item 0: seatRanges[0].lastSeat must not be below firstSeat (5)',
+			'Seat Ranges → Range 1 → Last Seat must not be below First Seat (5) (row 1)',
 		],
 		[
 			'a seat pattern without {seat}',
 			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{listing}-{row}' }] } },
-			'item 0: seatRanges[0].externalIdPattern must contain {seat} so that every product gets its own id',
+			'Seat Ranges → Range 1 → External ID Pattern must contain {seat} so that every product gets its own id (row 1)',
 		],
 		[
 			'a seat pattern with an unknown placeholder',
 			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{section}-{seat}' }] } },
-			'item 0: seatRanges[0].externalIdPattern has unknown placeholder {section}; use {listing}, {event}, {row}, {seat}',
+			'Seat Ranges → Range 1 → External ID Pattern has unknown placeholder {section}; use {listing}, {event}, {row}, {seat} (row 1)',
 		],
 	])('refuses %s', async (_name, overrides, expected) => {
 		const { message, lines } = await validationError({ ...PER_ITEM, ...overrides });
@@ -326,40 +326,50 @@ describe('Listing → Create: validation before anything is sent', () => {
 		);
 		expect(message).toBe('2 of 3 listings failed validation; nothing was sent');
 		expect(lines).toEqual([
-			'item 1: eventId must be a whole number greater than 0 (got "abc")',
-			'item 2: pricePerProduct.currency must be a three-letter currency code such as EUR (got "E")',
+			'Event ID must be a whole number greater than 0 (got "abc") (row 2)',
+			'Currency must be a three-letter currency code such as EUR (got "E") (row 3)',
+			'To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).',
+			'Rows are counted from 1, in the order the items reach this node.',
 		]);
 		expect(error.context.itemIndex).toBe(1);
 	});
 
-	it('keeps the error readable for a 2,000-row sheet with one wrong column: the first problems, then a count', async () => {
+	it('says a problem shared by 2,000 rows once, with the rows as a range', async () => {
 		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
 		const { message, lines } = await validationError(
 			{ ...PER_ITEM, externalListingId: (itemIndex: number) => 10_000 + itemIndex, priceCurrency: 'euro' },
 			items,
 		);
 		expect(message).toBe('2000 of 2000 listings failed validation; nothing was sent');
-		expect(lines).toHaveLength(51);
-		expect(lines[0]).toBe('item 0: pricePerProduct.currency must be a three-letter currency code such as EUR (got "euro")');
-		expect(lines[49]).toMatch(/^item 49: pricePerProduct\.currency/);
-		expect(lines[50]).toBe(
-			'... and 1950 more problem(s). Turn on Continue On Fail (Settings) to get one error item per invalid listing and send the valid ones.',
+		expect(lines[0]).toBe('Currency must be a three-letter currency code such as EUR (got "euro") (rows 1–2000)');
+		expect(lines).toHaveLength(3);
+	});
+
+	it('keeps the error readable for 2,000 different problems: the first 50, then a count', async () => {
+		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
+		const { lines } = await validationError(
+			{ ...PER_ITEM, externalListingId: (itemIndex: number) => 10_000 + itemIndex, priceCurrency: (itemIndex: number) => `E${itemIndex}` },
+			items,
 		);
+		expect(lines[0]).toBe('Currency must be a three-letter currency code such as EUR (got "E0") (row 1)');
+		expect(lines[49]).toBe('Currency must be a three-letter currency code such as EUR (got "E49") (row 50)');
+		expect(lines[50]).toBe('... and 1950 more problem(s).');
+		expect(lines[51]).toBe('To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).');
 	});
 
 	it('refuses two items that would create the same listing', async () => {
 		const { lines } = await validationError(PER_ITEM, [{ json: {} }, { json: {} }]);
-		expect(lines).toEqual([
-			'item 1: externalListingId 7001 is already used by item 0; to combine rows into one listing, choose "Each Item Is a Ticket"',
-		]);
+		expect(lines[0]).toBe(
+			'External Listing ID 7001 is already used by row 1; to combine rows into one listing, choose Input Shape → Each Item Is a Ticket (row 2)',
+		);
 	});
 
 	it('names the rows of a listing whose rows disagree on listing-level values', async () => {
 		const sheet = SHEET.map((row, index) => (index === 4 ? { ...row, price: '55', event: '999' } : row));
 		const { lines } = await validationError(GROUPED, sheetRows(sheet));
-		expect(lines).toEqual([
-			'listing 7001 (items 0, 2, 4): eventId differs between rows of one listing: 123456 (items 0, 2), 999 (item 4)',
-			'listing 7001 (items 0, 2, 4): pricePerProduct.amount differs between rows of one listing: 49.9 (items 0, 2), 55 (item 4)',
+		expect(lines.slice(0, 2)).toEqual([
+			'Event ID differs between the rows of one listing: 123456 in rows 1 and 3; 999 in row 5 (rows 1, 3 and 5)',
+			'Price Amount differs between the rows of one listing: 49.9 in rows 1 and 3; 55 in row 5 (rows 1, 3 and 5)',
 		]);
 	});
 
@@ -368,9 +378,9 @@ describe('Listing → Create: validation before anything is sent', () => {
 			index === 2 ? { ...row, seat: '' } : index === 3 ? { ...row, listing: 'x7002' } : row,
 		);
 		const { lines } = await validationError(GROUPED, sheetRows(sheet));
-		expect(lines).toEqual([
-			'listing 7001 (items 0, 2, 4): products[1].seat is required when ga is false (item 2)',
-			'item 3: externalListingId must be a whole number greater than 0 (got "x7002")',
+		expect(lines.slice(0, 2)).toEqual([
+			'Seat is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission (or map it to a column, such as {{ $json.ga }}) (row 3)',
+			'External Listing ID must be a whole number greater than 0 (got "x7002") (row 4)',
 		]);
 	});
 
@@ -385,11 +395,9 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(output[0]).toEqual({ json: { listingId: 'L-7001' }, pairedItem: [{ item: 0 }, { item: 2 }, { item: 4 }] });
 		expect(output[1].pairedItem).toEqual([{ item: 1 }, { item: 3 }]);
 		expect(output[1].json).toMatchObject({
-			error: 'listing 7002 (items 1, 3) failed validation',
+			error: 'Listing 7002 (rows 2 and 4) failed validation',
 			itemIndexes: [1, 3],
-			problems: [
-				'pricePerProduct.currency must be a three-letter currency code such as EUR (got "EURO") (item 1)',
-			],
+			problems: ['Currency must be a three-letter currency code such as EUR (got "EURO") (row 2)'],
 		});
 	});
 });
@@ -463,9 +471,9 @@ describe('Listing → Create: sending', () => {
 			expect(failure.httpCode).toBe('502');
 			expect(failure.context.itemIndex).toBe(1);
 			expect(failure.description).toContain('may or may not have been created; check before re-running');
-			expect(failure.description).toContain('Created in this run: 9000 (item 0). Do not send these again.');
+			expect(failure.description).toContain('Created in this run: 9000 (row 1). Do not send these again.');
 			expect(failure.description).toContain('Outcome unknown, may have been created');
-			expect(failure.description).toContain('Not sent, the run stopped first: 9002 (item 2), 9003 (item 3), 9004 (item 4), 9005 (item 5).');
+			expect(failure.description).toContain('Not sent, the run stopped first: 9002 (row 3), 9003 (row 4), 9004 (row 5), 9005 (row 6).');
 		}
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([9000, 9001]);
 	});
@@ -492,15 +500,15 @@ describe('Listing → Create: sending', () => {
 			unknown: /Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
 			notSent: /Not sent, the run stopped first: (.*)\./.exec(description)?.[1] ?? '',
 		};
-		expect(groups.refused).toContain('9001 (item 1)');
+		expect(groups.refused).toContain('9001 (row 2)');
 		expect(groups.refused).toContain('answered 400');
-		expect(groups.unknown).toContain('9002 (item 2)');
+		expect(groups.unknown).toContain('9002 (row 3)');
 		expect(groups.unknown).toContain('answered 502');
-		for (const id of created) expect(groups.created).toContain(`${id} (item ${id - 9000})`);
-		for (const id of notSent) expect(groups.notSent).toContain(`${id} (item ${id - 9000})`);
+		for (const id of created) expect(groups.created).toContain(`${id} (row ${id - 8999})`);
+		for (const id of notSent) expect(groups.notSent).toContain(`${id} (row ${id - 8999})`);
 		// Each listing in exactly one group.
 		for (const id of [9000, 9001, 9002, 9003, 9004]) {
-			const homes = Object.values(groups).filter((text) => text.includes(`${id} (item`));
+			const homes = Object.values(groups).filter((text) => text.includes(`${id} (row`));
 			expect(homes).toHaveLength(1);
 		}
 		expect(description).not.toMatch(/before the failure/);

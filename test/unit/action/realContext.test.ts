@@ -180,8 +180,8 @@ describe('inside n8n-core\'s real ExecuteContext', () => {
 		try {
 			await runInN8n(grouped, bad);
 		} catch (error) {
-			expect(String((error as NodeOperationError).description)).toBe(
-				'item 2: externalListingId must be a whole number greater than 0 (got "7002x")',
+			expect(String((error as NodeOperationError).description).split('\n')[0]).toBe(
+				'External Listing ID must be a whole number greater than 0 (got "7002x") (row 3)',
 			);
 		}
 		expect(api.isDone()).toBe(false);

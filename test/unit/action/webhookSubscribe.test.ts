@@ -189,9 +189,9 @@ describe('Webhook → Subscribe', () => {
 	});
 
 	it.each<[string, Record<string, ParameterValue>, string]>([
-		['a callback URL that is not a URL', { callbackUrl: 'my-n8n/webhook' }, 'callback.url must be an absolute URL'],
-		['a token endpoint with another scheme', { callbackAuthUrl: 'ftp://n8n.example.test/token' }, 'callback.auth.tokenEndPoint must start with https:// or http://'],
-		['no subscription kind', { subscriptionKinds: [] }, 'subscription.listing needs at least one kind, such as listing_sale'],
+		['a callback URL that is not a URL', { callbackUrl: 'my-n8n/webhook' }, 'Callback URL must be an absolute URL'],
+		['a token endpoint with another scheme', { callbackAuthUrl: 'ftp://n8n.example.test/token' }, 'Token Endpoint URL must start with https:// or http://'],
+		['no subscription kind', { subscriptionKinds: [] }, 'Subscription Kinds needs at least one kind, such as listing_sale'],
 	])('refuses %s and sends nothing', async (_name, overrides, expected) => {
 		const token = tokenApi();
 		const api = webhookApi({ id: 'never' });

@@ -5,6 +5,7 @@ import { asNodeError } from '../../helpers/errors';
 import { ItemParameters } from '../../helpers/itemParameters';
 import { buildListingUnits, LISTING_PATH } from '../../helpers/listingInput';
 import type { InputShape, ListingUnit } from '../../helpers/listingInput';
+import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from '../../helpers/problems';
 import { toOutputJson } from '../../helpers/output';
 import { NotSentError, RequestPacer } from '../../helpers/pacing';
 import type { PacingMode } from '../../helpers/pacing';
@@ -470,7 +471,7 @@ function describeResult(unit: ListingUnit, result: ListingResult): IDataObject {
 		case 'notSent':
 			return { error: 'Not sent: the run stopped before this listing was sent' };
 		case 'invalid':
-			return { error: `${unit.label} failed validation`, problems: unit.problems };
+			return { error: `${unit.label[0].toUpperCase()}${unit.label.slice(1)} failed validation`, problems: mergeProblems(unit.problems).map(problemLine) };
 	}
 }
 
@@ -501,7 +502,7 @@ function rowItems(items: INodeExecutionData[], unit: ListingUnit, result: Listin
 }
 
 function listingNames(units: ListingUnit[]): string {
-	// Grouped listings are labelled by their id already ("listing 7001 (items 0, 1)").
+	// Grouped listings are labelled by their id already ("listing 7001 (rows 1, 2)").
 	return units
 		.map((unit) =>
 			unit.externalListingId === undefined || unit.label.startsWith('listing ')
@@ -535,7 +536,7 @@ function stopSummary(
 	const unknown = group('failed', 'unknown');
 	const notSent = group('notSent');
 	const skipped = group('skipped');
-	const lines: string[] = [];
+	const lines: string[] = [ROWS_CONVENTION];
 	lines.push(created.length ? `Created in this run: ${listingNames(created)}. Do not send these again.` : 'No listing was created in this run.');
 	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
 	if (unknown.length) {
@@ -606,28 +607,82 @@ function recognisedColumns(context: IExecuteFunctions, items: INodeExecutionData
 	return new RecognisedColumns(items, match, params);
 }
 
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+export const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
+
+function isEmptyCell(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
+function columnName(column: string): string {
+	return column.startsWith('\uFEFF') ? `"${column.slice(1)}" (preceded by an invisible byte-order mark)` : `"${column}"`;
+}
+
+/**
+ * Fields mapped to a column that is empty in every row: the column is missing or misnamed (a typo, a byte-order
+ * mark from Excel, another sheet). Said once, with the columns the rows do have, instead of once per row.
+ */
+function missingColumns(items: INodeExecutionData[], source: ParameterSource, blank: Set<number>): string[] {
+	const rows = items.filter((_, index) => !blank.has(index));
+	if (rows.length === 0) return [];
+	const lines: string[] = [];
+	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
+		const column = source.columnOf(parameter);
+		if (column === undefined) continue;
+		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
+		const present = field.required
+			? rows.some((item) => !isEmptyCell(item.json?.[column]))
+			: rows.some((item) => item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column));
+		if (present) continue;
+		lines.push(`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`);
+	}
+	if (lines.length) {
+		const columns = columnsOf(rows);
+		lines.push(
+			`The rows have the columns: ${columns.length ? columns.map(columnName).join(', ') : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
+		);
+	}
+	return lines;
+}
+
+function blankRowsNotice(blankItemIndexes: number[]): string {
+	const count = blankItemIndexes.length;
+	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. ${ROWS_CONVENTION}`;
+}
+
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
 	const params = new ItemParameters(this, items);
 	const autoColumns = shape === 'ticketPerItem' && this.getNodeParameter('columnMapping', 0, 'manual') === 'auto';
 	const source = autoColumns && items.length > 0 ? recognisedColumns(this, items, params) : params;
-	const units = buildListingUnits(source, items.length, shape);
+	const { units, blankItemIndexes } = buildListingUnits(source, items.length, shape);
 	const invalid = units.filter((unit) => unit.problems.length > 0);
 	const continueOnFail = this.continueOnFail();
+	if (blankItemIndexes.length) {
+		this.addExecutionHints({ message: blankRowsNotice(blankItemIndexes), location: 'outputPane' });
+	}
 
 	if (invalid.length && !continueOnFail) {
-		const lines = invalid.flatMap((unit) => unit.problems.map((problem) => `${unit.label}: ${problem}`));
+		const columns = missingColumns(items, source, new Set(blankItemIndexes));
+		const lines = mergeProblems(invalid.flatMap((unit) => unit.problems)).map(problemLine);
 		// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
 		const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
-		if (lines.length > shown.length) {
-			shown.push(
-				`... and ${lines.length - shown.length} more problem(s). Turn on Continue On Fail (Settings) to get one error item per invalid listing and send the valid ones.`,
-			);
-		}
+		if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more problem(s).`);
+		const noun = units.length === 1 ? 'listing' : 'listings';
 		throw new NodeOperationError(
 			this.getNode(),
-			`${invalid.length} of ${units.length} listing${units.length === 1 ? '' : 's'} failed validation; nothing was sent`,
-			{ description: shown.join('\n'), itemIndex: invalid[0].itemIndexes[0] },
+			`${invalid.length} of ${units.length} ${noun} failed validation; nothing was sent`,
+			{
+				description: [
+					...columns,
+					...shown,
+					`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
+					ROWS_CONVENTION,
+					...(blankItemIndexes.length ? [blankRowsNotice(blankItemIndexes)] : []),
+				].join('\n'),
+				itemIndex: invalid[0].itemIndexes[0],
+			},
 		);
 	}
 
@@ -694,6 +749,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const byRow = new Array<INodeExecutionData>(items.length);
 		for (const unit of units) {
 			for (const [itemIndex, item] of rowItems(items, unit, results.get(unit) ?? { status: 'notSent' })) byRow[itemIndex] = item;
+		}
+		for (const itemIndex of blankItemIndexes) {
+			byRow[itemIndex] = {
+				json: { ...items[itemIndex].json, externalListingId: null, listingStatus: 'blank', listingMessage: 'Blank row: every field read from it was empty, so it is not a listing' },
+				pairedItem: { item: itemIndex },
+			};
 		}
 		return byRow;
 	}

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { readCallbackClient } from '../../../shared/callbackCredential';
 import { asNodeError } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
-import { formatIssues } from '../../schemas/listing';
+import { labelIssues, pathKey } from '../../schemas/listing';
 import { apiRequest, redactSecrets } from '../../transport';
 
 export const WEBHOOK_PATH = '/partners/webhooks/v3';
@@ -133,6 +133,15 @@ async function readClientCredentials(this: IExecuteFunctions, itemIndex: number)
 
 type Subscription = z.output<typeof subscriptionSchema>;
 
+/** The node's labels for the fields of the subscription body. */
+const SUBSCRIPTION_LABELS: Record<string, string> = {
+	'callback.url': 'Callback URL',
+	'callback.auth.tokenEndPoint': 'Token Endpoint URL',
+	'callback.auth.authType': 'Options → Auth Type',
+	'callback.auth.oauthRequest.grantType': 'Options → Grant Type',
+	'subscription.listing': 'Subscription Kinds',
+};
+
 /** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
 async function prepareSubscription(this: IExecuteFunctions, itemIndex: number): Promise<Subscription> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -154,8 +163,11 @@ async function prepareSubscription(this: IExecuteFunctions, itemIndex: number): 
 	};
 	const parsed = subscriptionSchema.safeParse(draft);
 	if (!parsed.success) {
+		const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the subscription is invalid; nothing was sent`, {
-			description: formatIssues(parsed.error).join('\n'),
+			description: labelIssues(parsed.error, label)
+				.map((issue) => `${issue.field} ${issue.text}`)
+				.join('\n'),
 			itemIndex,
 		});
 	}

@@ -1,0 +1,52 @@
+/**
+ * Validation problems in a sheet user's words: the node's field label, what is wrong with the value, and the rows
+ * it concerns. Rows are counted from 1 in the order the items reach the node (n8n's item 0 is row 1), and the same
+ * problem on many rows is said once with the rows as ranges.
+ */
+export interface Problem {
+	/** The node's field label ("Price Amount"), or '' for a problem of the listing as a whole. */
+	field: string;
+	/** What is wrong, written to follow the label: `"49,90" is not a number: write 49.90, ...`. */
+	text: string;
+	/** The input items (0-based, as n8n counts them) the problem concerns. */
+	itemIndexes: number[];
+}
+
+export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
+
+/** "row 3", "rows 1–2000", "rows 1, 4 and 7–9". */
+export function rowsText(itemIndexes: number[]): string {
+	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
+	const ranges: string[] = [];
+	for (let start = 0; start < rows.length; ) {
+		let end = start;
+		while (end + 1 < rows.length && rows[end + 1] === rows[end] + 1) end++;
+		if (end - start >= 2) ranges.push(`${rows[start]}–${rows[end]}`);
+		else for (let index = start; index <= end; index++) ranges.push(String(rows[index]));
+		start = end + 1;
+	}
+	const list = ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}` : (ranges[0] ?? '');
+	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
+}
+
+/** `Price Amount "49,90" is not a number ... (rows 1–2000)`. */
+export function problemLine(problem: Problem): string {
+	const subject = problem.field ? `${problem.field} ${problem.text}` : problem.text;
+	return `${subject} (${rowsText(problem.itemIndexes)})`;
+}
+
+/** Identical problems (same field, same words) of many rows become one, in the order of their first row. */
+export function mergeProblems(problems: Problem[]): Problem[] {
+	const merged = new Map<string, Problem>();
+	for (const problem of problems) {
+		const key = `${problem.field}\u0000${problem.text}`;
+		const existing = merged.get(key);
+		if (existing) existing.itemIndexes.push(...problem.itemIndexes);
+		else merged.set(key, { ...problem, itemIndexes: [...problem.itemIndexes] });
+	}
+	return [...merged.values()].sort((a, b) => firstRow(a) - firstRow(b));
+}
+
+function firstRow(problem: Problem): number {
+	return problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Number.POSITIVE_INFINITY);
+}
