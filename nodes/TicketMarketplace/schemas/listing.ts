@@ -106,10 +106,23 @@ const languageTag = z.unknown().transform((value, ctx) => {
 	return text;
 });
 
+/**
+ * Our choice (the spec shows no limit): a product id, row or seat longer than this is a cell or a file pasted by
+ * mistake, not a label, and is refused rather than sent.
+ */
+export const MAX_LABEL_LENGTH = 255;
+
 /** Labels and ids: numbers from a sheet become text; blank counts as absent. */
 const optionalLabel = z.unknown().transform((value, ctx) => {
 	if (isEmpty(value)) return undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'string' && value.trim().length > MAX_LABEL_LENGTH) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `is ${value.trim().length} characters long; at most ${MAX_LABEL_LENGTH} are accepted (was a whole cell or a file pasted here?)`,
+		});
+		return z.NEVER;
+	}
 	if (typeof value === 'string') return value.trim();
 	ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be text (got ${describe(value)})` });
 	return z.NEVER;
