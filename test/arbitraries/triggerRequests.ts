@@ -34,6 +34,8 @@ export interface Probe {
 	challenge?: RegExp;
 	/** When the node answers with an OAuth error body: the codes it may carry. */
 	errors?: string[];
+	/** n8n may close the connection before the whole body is written (EPIPE, ECONNRESET): a refusal too. */
+	mayCloseEarly?: boolean;
 }
 
 const REALM = 'realm="Ticket Marketplace Trigger"';
@@ -446,6 +448,7 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			headers: [['content-type', JSON_TYPE], ['authorization', endpoint === 'token' ? basic(trigger.clientId, trigger.clientSecret) : `Bearer ${trigger.validToken}`]],
 			body: JSON.stringify({ padding: oversized }),
 			statuses: [500],
+			mayCloseEarly: true,
 		});
 		probes.push({
 			family: `${endpoint}: Content-Encoding that does not decode (n8n answers 500)`,

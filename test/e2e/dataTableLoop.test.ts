@@ -70,7 +70,7 @@ describe('inventory in an n8n Data Table', () => {
 		expect(rowsOf(rows, first)).toHaveLength(3);
 		const invalidRows = rowsOf(rows, invalid);
 		expect(invalidRows.map((row) => row.listing_status)).toEqual(['invalid', 'invalid']);
-		expect(invalidRows.every((row) => row.marketplace_listing_id === null && /eventId/.test(String(row.listing_error)))).toBe(true);
+		expect(invalidRows.every((row) => row.marketplace_listing_id === null && /Event ID/.test(String(row.listing_error)))).toBe(true);
 		// Every row the workflow read came back updated, each to its own row.
 		expect((run.body as StoredInventoryRow[]).map((row) => row.id).sort((a, b) => a - b)).toEqual(
 			rows.filter((row) => [first, second, invalid].includes(row.listing_id)).map((row) => row.id),
