@@ -1,6 +1,6 @@
 /**
  * Runs the action node's real execute() (Listing -> Create) against a sandbox, through the unit tests' fake
- * IExecuteFunctions (test/unit/action/fakeContext.ts), whose httpRequestWithAuthentication is n8n-core's own and
+ * IExecuteFunctions (support/fakeN8n/actionContext.ts), whose httpRequestWithAuthentication is n8n-core's own and
  * drives our real credential: token exchange once, Bearer header, renewal after a 401.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { TicketMarketplace } from '../nodes/TicketMarketplace/TicketMarketplace.node';
 import { SANDBOX_DEFAULTS } from '../sandbox';
 import type { Sandbox } from '../sandbox';
-import { column, fakeRun, sheetRows } from '../test/unit/action/fakeContext';
+import { column, fakeRun, sheetRows } from '../support/fakeN8n/actionContext';
 
 export type ListingShape = 'grouped' | 'ungrouped';
 

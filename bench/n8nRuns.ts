@@ -4,9 +4,9 @@
  * execution time from the execution's run data) and what the sandbox received (listings, 429s, token requests).
  */
 import type { RequestLogEntry, SandboxAdminClient, SandboxState } from '../sandbox';
-import type { ExecutionSummary } from '../scripts/harness/n8n';
-import { executionError, nodeOutput, postWebhook, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../test/e2e/support';
-import { webhookPath } from '../test/e2e/workflows';
+import type { ExecutionSummary } from '../support/harness/n8n';
+import { executionError, nodeOutput, postWebhook, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../support/e2e/helpers';
+import { webhookPath } from '../support/e2e/workflows';
 import type { N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
 import { median } from './stats';

@@ -4,8 +4,8 @@
  * example's `={{ $json.column }}` mapping as shipped) that change only the Create node's options; the baselines
  * reuse the example's Webhook and file nodes and replace the Create node with n8n's own nodes.
  */
-import { ACTION_NODE_TYPE } from '../test/e2e/workflows';
-import { EXAMPLE_FILES, loadExample, nodeByType, variantOf, type WorkflowJson, type WorkflowNode } from '../scripts/harness/workflows';
+import { ACTION_NODE_TYPE } from '../support/e2e/workflows';
+import { EXAMPLE_FILES, loadExample, nodeByType, variantOf, type WorkflowJson, type WorkflowNode } from '../support/harness/workflows';
 
 /** The columns the example maps with expressions; the auto-recognition case drops these parameters. */
 const EXAMPLE_MAPPING_PARAMETERS = ['externalListingId', 'eventId', 'priceAmount', 'priceCurrency', 'productExternalId', 'productRow', 'productSeat'];

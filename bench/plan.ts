@@ -27,7 +27,7 @@ export interface Plan {
 	validation: { rows: number; rowsPerListing: number; runs: number };
 	trigger: { requests: number; concurrency: number[] };
 	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
-	/** Inside the real n8n of the e2e harness (scripts/harness): the workflows of bench/n8nWorkflows.ts. */
+	/** Inside the real n8n of the e2e harness (support/harness): the workflows of bench/n8nWorkflows.ts. */
 	n8n: {
 		/** Sheet rows (text cells) and how many consecutive rows make one listing. */
 		rows: number;

@@ -9,15 +9,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../sandbox';
-import { receivedChatPosts } from './harness/chatStandIn';
-import { startHarness, type Harness } from './harness/harness';
-import type { ExecutionSummary } from './harness/n8n';
-import { pollUntil } from './harness/n8n';
-import { dataTablesOf, INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from './harness/inventory';
-import { n8nVersion } from './harness/n8nInstall';
-import { stopAll } from './harness/processes';
-import { elapsed } from './harness/progress';
-import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from './harness/workflows';
+import { receivedChatPosts } from '../support/harness/chatStandIn';
+import { startHarness, type Harness } from '../support/harness/harness';
+import type { ExecutionSummary } from '../support/harness/n8n';
+import { pollUntil } from '../support/harness/n8n';
+import { dataTablesOf, INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from '../support/harness/inventory';
+import { n8nVersion } from '../support/harness/n8nInstall';
+import { stopAll } from '../support/harness/processes';
+import { elapsed } from '../support/harness/progress';
+import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from '../support/harness/workflows';
 
 const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
 

@@ -9,13 +9,13 @@ import { once } from 'node:events';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { harnessWorkflows } from '../test/e2e/workflows';
-import { serveHarnessControl } from './harness/control';
-import { ensureChromium } from './harness/browser';
-import { startHarness } from './harness/harness';
-import { REPO_ROOT } from './harness/packageUnderTest';
-import { cleanEnv, stopAll, track } from './harness/processes';
-import { elapsed, step } from './harness/progress';
+import { harnessWorkflows } from '../support/e2e/workflows';
+import { serveHarnessControl } from '../support/harness/control';
+import { ensureChromium } from '../support/harness/browser';
+import { startHarness } from '../support/harness/harness';
+import { REPO_ROOT } from '../support/harness/packageUnderTest';
+import { cleanEnv, stopAll, track } from '../support/harness/processes';
+import { elapsed, step } from '../support/harness/progress';
 
 async function runJest(contextFile: string): Promise<number> {
 	const jestArgs = ['--selectProjects', 'e2e', '--runInBand', ...process.argv.slice(2)];

@@ -14,8 +14,8 @@ import { ESLint, type Linter } from 'eslint';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
-import { declaredEntryFiles, packInto } from './harness/packageUnderTest';
-import { elapsed, step } from './harness/progress';
+import { declaredEntryFiles, packInto } from '../support/harness/packageUnderTest';
+import { elapsed, step } from '../support/harness/progress';
 
 function scannerConfig(): Linter.Config[] {
 	return [

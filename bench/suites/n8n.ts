@@ -6,8 +6,8 @@
 import { DEFAULT_CONCURRENCY } from '../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { TicketMarketplace } from '../../nodes/TicketMarketplace/TicketMarketplace.node';
 import { SandboxAdminClient } from '../../sandbox';
-import { startHarness } from '../../scripts/harness/harness';
-import type { E2e } from '../../test/e2e/support';
+import { startHarness } from '../../support/harness/harness';
+import type { E2e } from '../../support/e2e/helpers';
 import { benchCases, type N8nCase, type N8nCaseId } from '../n8nWorkflows';
 import { benchSheet, runCase, type N8nPlan, type RunMeasure } from '../n8nRuns';
 import { formatNumber, median, perSecond } from '../stats';

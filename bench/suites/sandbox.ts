@@ -3,7 +3,7 @@
  * integration tests' helpers), then the same through the action node, to show what the node adds.
  */
 import { startSandbox } from '../../sandbox';
-import { createListing, getToken, validListing } from '../../test/integration/sandbox/helpers';
+import { createListing, getToken, validListing } from '../../support/sandboxRequests';
 import { ungroupedCase } from '../listingRuns';
 import { countOf, describeStatuses, runLoad } from '../load';
 import { distribution, formatNumber, perSecond } from '../stats';

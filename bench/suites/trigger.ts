@@ -1,11 +1,11 @@
 /**
- * The trigger's two endpoints over loopback through the test adapter (test/helpers/serveTrigger.ts), which runs
+ * The trigger's two endpoints over loopback through the test adapter (support/fakeN8n/serveTrigger.ts), which runs
  * webhook() inside n8n-core's WebhookContext the way n8n does: token requests (client credentials, HTTP Basic, as
  * the sandbox sends them) and sale notifications with a Bearer token.
  */
 import { basicClientAuthorization, choices } from '../../sandbox';
-import { serveTrigger } from '../../test/helpers/serveTrigger';
-import type { ServedTrigger } from '../../test/helpers/serveTrigger';
+import { serveTrigger } from '../../support/fakeN8n/serveTrigger';
+import type { ServedTrigger } from '../../support/fakeN8n/serveTrigger';
 import { countOf, describeStatuses, runLoad } from '../load';
 import type { LoadResult } from '../load';
 import { distribution, formatNumber, perSecond } from '../stats';

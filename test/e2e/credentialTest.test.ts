@@ -3,8 +3,8 @@
  * in a real n8n: the token exchange really runs (preAuthentication), and the message says which part is wrong.
  */
 import { SANDBOX_DEFAULTS } from '../../sandbox';
-import { ownerSessionCookie, testCredentialAsEditor } from '../../scripts/harness/n8n';
-import { useE2e } from './support';
+import { ownerSessionCookie, testCredentialAsEditor } from '../../support/harness/n8n';
+import { useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
 

@@ -3,10 +3,10 @@
  * gets its listing's status and id back (data-table-to-listings example); when a seat sells, the sale alert
  * example posts the alert through n8n's Mattermost node to the loopback stand-in and marks the sold seats' rows.
  */
-import { receivedChatPosts } from '../../scripts/harness/chatStandIn';
-import { dataTablesOf, insertInventoryRows, inventoryRows, type DataTables, type InventoryRow, type StoredInventoryRow } from '../../scripts/harness/inventory';
-import { nextListingId, postWebhook, useE2e, waitForExecutions, type E2e } from './support';
-import { suiteWorkflows, triggerWebhookId, webhookPath } from './workflows';
+import { receivedChatPosts } from '../../support/harness/chatStandIn';
+import { dataTablesOf, insertInventoryRows, inventoryRows, type DataTables, type InventoryRow, type StoredInventoryRow } from '../../support/harness/inventory';
+import { nextListingId, postWebhook, useE2e, waitForExecutions, type E2e } from '../../support/e2e/helpers';
+import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

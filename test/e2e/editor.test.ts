@@ -10,10 +10,10 @@ import { join } from 'node:path';
 
 import type { ConsoleMessage, Page } from 'playwright-core';
 
-import { openSignedInEditor, type EditorBrowser } from '../../scripts/harness/browser';
-import { REPO_ROOT } from '../../scripts/harness/packageUnderTest';
-import { EXAMPLE_FILES, loadExample, type WorkflowJson, type WorkflowNode } from '../../scripts/harness/workflows';
-import { useE2e } from './support';
+import { openSignedInEditor, type EditorBrowser } from '../../support/harness/browser';
+import { REPO_ROOT } from '../../support/harness/packageUnderTest';
+import { EXAMPLE_FILES, loadExample, type WorkflowJson, type WorkflowNode } from '../../support/harness/workflows';
+import { useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
 const SCREENSHOT_DIR = process.env.TM_SCREENSHOT_DIR ?? join(REPO_ROOT, 'test-output', 'editor');

@@ -6,9 +6,9 @@
  */
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 
-import { ownerSessionCookie, OWNER_BROWSER_ID } from '../../scripts/harness/n8n';
-import { EXAMPLE_FILES, loadExample, type WorkflowJson } from '../../scripts/harness/workflows';
-import { useE2e } from './support';
+import { ownerSessionCookie, OWNER_BROWSER_ID } from '../../support/harness/n8n';
+import { EXAMPLE_FILES, loadExample, type WorkflowJson } from '../../support/harness/workflows';
+import { useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
 

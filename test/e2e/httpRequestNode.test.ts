@@ -3,8 +3,8 @@
  * partner-api-http-request example): the way to call Partner API endpoints that the Ticket Marketplace node does
  * not cover. The credential obtains the token, adds the Bearer header, and renews the token after a 401.
  */
-import { nextListingId, postWebhook, useE2e, waitForExecutions } from './support';
-import { suiteWorkflows, webhookPath } from './workflows';
+import { nextListingId, postWebhook, useE2e, waitForExecutions } from '../../support/e2e/helpers';
+import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

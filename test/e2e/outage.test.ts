@@ -4,11 +4,11 @@
  * marketplace token come from the sandbox's Partner API directly, so n8n's own stored token is not touched.
  */
 import type { Delivery } from '../../sandbox';
-import { pollUntil } from '../../scripts/harness/n8n';
-import { createListing, getToken, subscribe, validListing, validSubscription } from '../integration/sandbox/helpers';
-import { SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
-import { nodeOutput, useE2e, waitForExecutions } from './support';
-import { suiteWorkflows, triggerWebhookId } from './workflows';
+import { pollUntil } from '../../support/harness/n8n';
+import { createListing, getToken, subscribe, validListing, validSubscription } from '../../support/sandboxRequests';
+import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { nodeOutput, useE2e, waitForExecutions } from '../../support/e2e/helpers';
+import { suiteWorkflows, triggerWebhookId } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

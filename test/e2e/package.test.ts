@@ -5,9 +5,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { declaredEntryFiles, PACKAGE_NAME } from '../../scripts/harness/packageUnderTest';
-import { useE2e } from './support';
-import { IMPORT_ONLY_WORKFLOW_IDS, suiteWorkflows } from './workflows';
+import { declaredEntryFiles, PACKAGE_NAME } from '../../support/harness/packageUnderTest';
+import { useE2e } from '../../support/e2e/helpers';
+import { IMPORT_ONLY_WORKFLOW_IDS, suiteWorkflows } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 

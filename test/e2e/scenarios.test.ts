@@ -5,9 +5,9 @@
  */
 import type { RequestLogEntry, SandboxState } from '../../sandbox';
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
-import { SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
-import { executionError, nextListingId, nodeOutput, nodePairing, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from './support';
-import { suiteWorkflows, triggerWebhookId, webhookPath } from './workflows';
+import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { executionError, nextListingId, nodeOutput, nodePairing, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../../support/e2e/helpers';
+import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

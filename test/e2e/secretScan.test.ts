@@ -2,10 +2,10 @@
  * Runs last (test/setup/e2eSequencer.js): one scan for secrets over everything the suite left behind. First it
  * shows that the scan can fail, with a secret planted on purpose in a real execution, which is then deleted.
  */
-import { SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
-import { collectScanSources, knownSecrets, scanForSecrets } from './secretScan';
-import { postWebhook, rawRequest, useE2e, waitForExecutions } from './support';
-import { suiteWorkflows, triggerWebhookId } from './workflows';
+import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { collectScanSources, knownSecrets, scanForSecrets } from '../../support/e2e/secretScan';
+import { postWebhook, rawRequest, useE2e, waitForExecutions } from '../../support/e2e/helpers';
+import { suiteWorkflows, triggerWebhookId } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const saleAlert = suiteWorkflows().saleAlert;

@@ -8,10 +8,10 @@ import { readFileSync, statSync } from 'node:fs';
 
 import fc from 'fast-check';
 
-import { SANDBOX_CALLBACK_CLIENT } from '../../scripts/harness/harness';
-import { n8nLimitProbes, triggerProbes, type Probe, type TriggerUnderTest } from '../arbitraries/triggerRequests';
-import { rawRequest, useE2e, waitForExecutions, type RawAnswer } from './support';
-import { suiteWorkflows, triggerWebhookId } from './workflows';
+import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { n8nLimitProbes, triggerProbes, type Probe, type TriggerUnderTest } from '../../support/arbitraries/triggerRequests';
+import { rawRequest, useE2e, waitForExecutions, type RawAnswer } from '../../support/e2e/helpers';
+import { suiteWorkflows, triggerWebhookId } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

@@ -5,8 +5,8 @@ import { execute as createListings } from '../../../nodes/TicketMarketplace/acti
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import type { ParameterValue } from '../../unit/action/fakeContext';
-import { fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../unit/action/fakeContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../../support/fakeN8n/actionContext';
 
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));

@@ -13,7 +13,7 @@ import {
 	rawRequest,
 	startReceiver,
 	validListing,
-} from './helpers';
+} from '../../../support/sandboxRequests';
 
 describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	let sandbox: Sandbox;

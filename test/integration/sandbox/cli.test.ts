@@ -3,7 +3,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 
 import { SANDBOX_DEFAULTS } from '../../../sandbox';
-import { createListing, getToken, validListing } from './helpers';
+import { createListing, getToken, validListing } from '../../../support/sandboxRequests';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');

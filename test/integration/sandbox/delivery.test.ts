@@ -1,8 +1,8 @@
 import { SandboxAdminClient, basicClientAuthorization, startSandbox } from '../../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../../sandbox';
 import { backoffDelayMs } from '../../../sandbox/delivery';
-import { activeSubscription, createListing, getToken, startReceiver, subscribe } from './helpers';
-import type { Receiver, ReceiverOptions } from './helpers';
+import { activeSubscription, createListing, getToken, startReceiver, subscribe } from '../../../support/sandboxRequests';
+import type { Receiver, ReceiverOptions } from '../../../support/sandboxRequests';
 
 // Characters that RFC 6749 2.3.1 says must be form-urlencoded before Basic encoding.
 const CLIENT = { clientId: 'marketplace client:1', clientSecret: 's3cr&t:+/ é' };

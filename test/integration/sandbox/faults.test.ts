@@ -1,6 +1,6 @@
 import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { createListing, getToken, requestToken, subscribe } from './helpers';
+import { createListing, getToken, requestToken, subscribe } from '../../../support/sandboxRequests';
 
 describe('sandbox faults on demand', () => {
 	let sandbox: Sandbox;

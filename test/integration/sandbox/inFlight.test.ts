@@ -1,6 +1,6 @@
 import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { createListing, getToken, requestToken } from './helpers';
+import { createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
 describe('sandbox limit on requests in flight', () => {
 	let sandbox: Sandbox;

@@ -1,6 +1,6 @@
 import { startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { LISTINGS_PATH, createListing, getToken, listingHeaders, post, rawRequest, validListing } from './helpers';
+import { LISTINGS_PATH, createListing, getToken, listingHeaders, post, rawRequest, validListing } from '../../../support/sandboxRequests';
 
 describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 	let sandbox: Sandbox;

@@ -1,6 +1,6 @@
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { basic, createListing, getToken, requestToken } from './helpers';
+import { basic, createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
 describe('sandbox token endpoint (spec 4.1, 5)', () => {
 	let sandbox: Sandbox;

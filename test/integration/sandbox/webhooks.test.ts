@@ -1,6 +1,6 @@
 import { startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { createListing, getToken, subscribe, validSubscription } from './helpers';
+import { createListing, getToken, subscribe, validSubscription } from '../../../support/sandboxRequests';
 
 describe('sandbox webhook subscription (spec 2.3, 4.2) and activation (spec 6)', () => {
 	let sandbox: Sandbox;

@@ -4,7 +4,7 @@
  */
 import { ClientCredentials, type ModuleOptions } from 'simple-oauth2';
 
-import { serveTrigger, type ServedTrigger } from '../../helpers/serveTrigger';
+import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 
 const CLIENT_ID = 'marketplace client';
 // Characters that RFC 6749 2.3.1's form-urlencoding changes, so strict and loose Basic encodings differ.

@@ -4,7 +4,7 @@
  * through the same path as any client and start exactly one execution with the payload unchanged.
  */
 import { startSandbox, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../../sandbox';
-import { serveTrigger, type ServedTrigger } from '../../helpers/serveTrigger';
+import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 
 const CALLBACK_CLIENT = { clientId: 'marketplace-callback', clientSecret: 'callback secret of 32 characters!' };
 const WEBHOOK_ID = '5d1f0c3e-8a2b-4c7d-9e6f-a1b2c3d4e5f6';

@@ -1,12 +1,12 @@
 /**
- * The listing-input generators (test/arbitraries/listingInputs.ts) against the node's schemas: generated valid
+ * The listing-input generators (support/arbitraries/listingInputs.ts) against the node's schemas: generated valid
  * values pass, and each generated listing-level or seat-range defect that the node already refuses is refused at
  * the field the defect names. Keeps the generators honest for the tests that use them.
  */
 import fc from 'fast-check';
 
 import { listingLevelSchema, seatRangeSchema } from '../../../nodes/TicketMarketplace/schemas/listing';
-import { invalidListingPerItem, invalidSeatRange, validListingLevel, type ItemParameters } from '../../arbitraries/listingInputs';
+import { invalidListingPerItem, invalidSeatRange, validListingLevel, type ItemParameters } from '../../../support/arbitraries/listingInputs';
 
 const RUNS = 300;
 

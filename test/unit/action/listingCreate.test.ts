@@ -3,8 +3,8 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import type { ParameterValue } from './fakeContext';
-import { BASE, column, fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from './fakeContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { BASE, column, fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 

@@ -19,9 +19,9 @@ import {
 	validSheetRows,
 	type InvalidCase,
 	type ItemParameters,
-} from '../../arbitraries/listingInputs';
-import { BASE, fakeRun } from './fakeContext';
-import type { ParameterValue } from './fakeContext';
+} from '../../../support/arbitraries/listingInputs';
+import { BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 

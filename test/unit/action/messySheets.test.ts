@@ -8,8 +8,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { BASE, column, fakeRun, sheetRows } from './fakeContext';
-import type { ParameterValue } from './fakeContext';
+import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 

@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import codex from '../../../nodes/TicketMarketplace/TicketMarketplace.node.json';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import packageJson from '../../../package.json';
-import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';
+import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 const { description } = new TicketMarketplace();
 

@@ -20,7 +20,7 @@ import type {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
-import { API_CREDENTIALS, BASE, CALLBACK_CREDENTIALS } from './fakeContext';
+import { API_CREDENTIALS, BASE, CALLBACK_CREDENTIALS } from '../../../support/fakeN8n/actionContext';
 
 // n8n-core's contexts read instance settings from the DI container; nothing here needs real ones.
 Container.set(InstanceSettings, {} as InstanceSettings);

@@ -2,7 +2,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { BASE, column, fakeRun } from './fakeContext';
+import { BASE, column, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 

@@ -5,8 +5,8 @@ import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create
 import { bareColumnReference } from '../../../nodes/TicketMarketplace/helpers/itemParameters';
 import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import { normaliseHeader, recogniseHeaders } from '../../../nodes/TicketMarketplace/helpers/sheetColumns';
-import type { ParameterValue } from './fakeContext';
-import { BASE, fakeRun, GROUPED_SHEET_PARAMETERS, MemoryDeduplicationStore, sheetRows } from './fakeContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { BASE, fakeRun, GROUPED_SHEET_PARAMETERS, MemoryDeduplicationStore, sheetRows } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 

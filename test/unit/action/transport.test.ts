@@ -2,7 +2,7 @@ import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { apiRequest, parseRetryAfter, RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
-import { API_CREDENTIALS, BASE, fakeRun } from './fakeContext';
+import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 // Retries wait through n8n-workflow's sleep; here it returns at once and records what it was asked to wait.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));

@@ -9,8 +9,8 @@ import {
 } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
 import { readCallbackClient } from '../../../nodes/shared/callbackCredential';
 import { findSubscriptionId } from '../../../nodes/TicketMarketplace/helpers/subscriptionId';
-import type { ParameterValue } from './fakeContext';
-import { BASE, CALLBACK_CREDENTIALS, fakeRun } from './fakeContext';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 const WEBHOOK_PATH = '/partners/webhooks/v3';
 

@@ -11,7 +11,7 @@ import {
 	httpRequestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { apiCredentialsHelper } from '../../helpers/apiCredentialsHelper';
+import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
 // behaves like n8n's CLI one.

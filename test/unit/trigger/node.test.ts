@@ -4,8 +4,8 @@ import type { ICredentialTestFunctions, IHookFunctions } from 'n8n-workflow';
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
 import { constantTimeEqual } from '../../../nodes/shared/callbackCredential';
 import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
-import { RecordingResponse } from '../../helpers/recordingResponse';
-import { runTriggerWebhook, type TriggerSetup } from '../../helpers/triggerContext';
+import { RecordingResponse } from '../../../support/fakeN8n/recordingResponse';
+import { runTriggerWebhook, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
 
 const trigger = new TicketMarketplaceTrigger();
 const { description } = trigger;

@@ -1,8 +1,8 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { expectNoExecution, RecordingResponse, runRecorded } from '../../helpers/recordingResponse';
-import type { TriggerRequest, TriggerSetup } from '../../helpers/triggerContext';
+import { expectNoExecution, RecordingResponse, runRecorded } from '../../../support/fakeN8n/recordingResponse';
+import type { TriggerRequest, TriggerSetup } from '../../../support/fakeN8n/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
 const CLIENT_SECRET = 'correct horse battery staple 42';
@@ -254,7 +254,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const audience = 'workflow-9/Ticket Marketplace Trigger';
 		const token = issueAccessToken({ ...subject, audience }, 3600, now());
 		const response = new RecordingResponse();
-		const { createTriggerContext } = await import('../../helpers/triggerContext');
+		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
 		const context = createTriggerContext({ ...setup, workflowId: 'workflow-9' }, 'default', jsonRequest(`Bearer ${token}`), response);
 		// Drop the webhook id the helper sets, as for a node saved before n8n gave nodes one.
 		(context as unknown as { node: { webhookId?: string } }).node.webhookId = undefined;

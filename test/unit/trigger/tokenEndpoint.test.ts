@@ -1,8 +1,8 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { expectNoExecution, RecordingResponse, runRecorded } from '../../helpers/recordingResponse';
-import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../helpers/triggerContext';
+import { expectNoExecution, RecordingResponse, runRecorded } from '../../../support/fakeN8n/recordingResponse';
+import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
 const CLIENT_SECRET = 'correct horse battery staple 42';

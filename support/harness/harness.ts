@@ -39,11 +39,11 @@ export interface HarnessContext {
 	packedFiles: string[];
 	n8nLogFile: string;
 	n8nFolder: string;
-	/** The Mattermost stand-in that n8n's Mattermost node posts sale alerts to (scripts/harness/chatStandIn.ts). */
+	/** The Mattermost stand-in that n8n's Mattermost node posts sale alerts to (support/harness/chatStandIn.ts). */
 	chatUrl: string;
-	/** The n8n Data Table the data-table examples read and update (scripts/harness/inventory.ts). */
+	/** The n8n Data Table the data-table examples read and update (support/harness/inventory.ts). */
 	inventoryTableId: string;
-	/** Set by the e2e runner: where a test process stops and starts n8n (scripts/harness/control.ts). */
+	/** Set by the e2e runner: where a test process stops and starts n8n (support/harness/control.ts). */
 	controlUrl?: string;
 }
 

@@ -9,10 +9,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 
 import { SandboxAdminClient } from '../../sandbox';
-import { callHarnessControl } from '../../scripts/harness/control';
-import { startHarness, type Harness, type HarnessContext } from '../../scripts/harness/harness';
-import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../../scripts/harness/n8n';
-import { setQuiet } from '../../scripts/harness/progress';
+import { callHarnessControl } from '../harness/control';
+import { startHarness, type Harness, type HarnessContext } from '../harness/harness';
+import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../harness/n8n';
+import { setQuiet } from '../harness/progress';
 import { harnessWorkflows } from './workflows';
 
 export interface E2e {

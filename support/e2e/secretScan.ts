@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 
 import { SANDBOX_DEFAULTS } from '../../sandbox';
-import { CHAT_STAND_IN_TOKEN } from '../../scripts/harness/chatStandIn';
-import { credentialsFor } from '../../scripts/harness/harness';
-import type { E2e } from './support';
+import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
+import { credentialsFor } from '../harness/harness';
+import type { E2e } from './helpers';
 
 export interface ScanSource {
 	name: string;

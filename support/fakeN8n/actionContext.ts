@@ -14,7 +14,7 @@ import {
 	httpRequestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { apiCredentialsHelper } from '../../helpers/apiCredentialsHelper';
+import { apiCredentialsHelper } from './apiCredentialsHelper';
 
 export const BASE = 'https://partner.api.test';
 export const API_CREDENTIALS = {

@@ -11,7 +11,7 @@ import {
 	variantOf,
 	webhookPath,
 	type WorkflowJson,
-} from '../../scripts/harness/workflows';
+} from '../harness/workflows';
 
 export const ACTION_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplace';
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';

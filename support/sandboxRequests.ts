@@ -2,8 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { SANDBOX_DEFAULTS } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS } from '../sandbox';
+import type { Sandbox } from '../sandbox';
 
 export const TOKEN_PATH = '/sellers/oauth/accesstoken';
 export const WEBHOOKS_PATH = '/partners/webhooks/v3';
