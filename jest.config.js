@@ -1,4 +1,4 @@
-/** Three levels: unit (nock, no network at all), integration (the sandbox over loopback), e2e (a real n8n). */
+/** Four levels: unit (nock, no network at all), integration (the sandbox over loopback), e2e (a real n8n), queue (n8n in queue mode). */
 const base = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
@@ -25,6 +25,12 @@ module.exports = {
 			...base,
 			displayName: 'e2e',
 			testMatch: ['<rootDir>/test/e2e/**/*.test.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup/loopback-only.ts'],
+		},
+		{
+			...base,
+			displayName: 'queue',
+			testMatch: ['<rootDir>/test/queue/**/*.test.ts'],
 			setupFilesAfterEnv: ['<rootDir>/test/setup/loopback-only.ts'],
 		},
 	],

@@ -3,13 +3,10 @@
  * signed in as the harness's owner. Chromium runs headless with every background service off, because the machine
  * allows no traffic beyond loopback.
  */
-import { existsSync } from 'node:fs';
-
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 import { OWNER } from './n8n';
-import { cleanEnv, runCommand } from './processes';
-import { heartbeat, step } from './progress';
+import { ensureDebianPackages } from './debian';
 
 export const CHROMIUM_PATH = process.env.TM_CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -27,25 +24,7 @@ const CHROMIUM_ARGS = [
 
 /** Installs Debian's chromium when it is missing (CI's clean machine); a no-op when present. */
 export async function ensureChromium(): Promise<string> {
-	if (existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
-	step(`browser: ${CHROMIUM_PATH} is missing; installing Debian's chromium with apt-get (about 30 s)`);
-	const stopHeartbeat = heartbeat('apt-get install chromium');
-	try {
-		const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-		const run = (args: string[]) =>
-			runCommand(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), {
-				cwd: process.cwd(),
-				env: cleanEnv({ DEBIAN_FRONTEND: 'noninteractive' }),
-				timeoutMs: 10 * 60_000,
-				label: args.join(' '),
-			});
-		await run(['apt-get', 'update']);
-		await run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
-	} finally {
-		stopHeartbeat();
-	}
-	if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get finished but ${CHROMIUM_PATH} does not exist`);
-	step(`browser: chromium installed at ${CHROMIUM_PATH}`);
+	await ensureDebianPackages('browser', [{ binary: CHROMIUM_PATH, name: 'chromium' }]);
 	return CHROMIUM_PATH;
 }
 

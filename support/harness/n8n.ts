@@ -2,12 +2,8 @@
  * A real n8n on loopback: environment (from the measured facts in real-n8n.md), headless CLI commands, the
  * server process, owner setup and the public API.
  */
-import { type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
 import { n8nMajor, type N8nInstall } from './n8nInstall';
-import { cleanEnv, runCommand, spawnGroup, stopProcessGroup, track } from './processes';
+import { cleanEnv, runCommand, startLoggedProcess, type LoggedProcess } from './processes';
 import { step } from './progress';
 
 export interface N8nConfig {
@@ -19,7 +15,20 @@ export interface N8nConfig {
 	filesFolder: string;
 	/** Where the server's output is written (kept with the run for post-mortems). */
 	logFile: string;
+	/** Which n8n process: the main one (default), a webhook process or a worker (queue mode). */
+	role?: N8nRole;
+	/** More environment (queue mode: Postgres, Redis, WEBHOOK_URL); wins over the defaults. */
+	env?: Record<string, string>;
 }
+
+export type N8nRole = 'start' | 'webhook' | 'worker';
+
+/** What each process prints once it serves (the main one: once the REST routes exist, after /healthz turns OK). */
+const READY: Record<N8nRole, RegExp> = {
+	start: /Editor is now accessible via/,
+	webhook: /Webhook listener waiting for requests/,
+	worker: /n8n worker is now ready/,
+};
 
 export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
 	return cleanEnv({
@@ -47,6 +56,7 @@ export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 		// n8n 1.123's default expression engine needs isolated-vm, which does not build on Node 20 here.
 		...(n8nMajor(config.install.version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
+		...config.env,
 	});
 }
 
@@ -61,15 +71,8 @@ export async function n8nCli(config: N8nConfig, args: string[]): Promise<string>
 	return output;
 }
 
-export interface N8nServer {
+export interface N8nServer extends LoggedProcess {
 	baseUrl: string;
-	/** Everything the server printed so far. */
-	output(): string;
-	/** Resolves when the output matches (bounded by timeoutMs); rejects if n8n exits first. */
-	waitForOutput(pattern: RegExp, timeoutMs: number): Promise<void>;
-	stop(): Promise<void>;
-	/** Whether any process of n8n's group (n8n or its task runner) is still alive. */
-	isRunning(): boolean;
 }
 
 function delay(ms: number): Promise<void> {
@@ -88,78 +91,21 @@ export async function pollUntil(description: string, check: () => Promise<boolea
 
 export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 	const baseUrl = `http://127.0.0.1:${config.port}`;
-	mkdirSync(join(config.logFile, '..'), { recursive: true });
-	// Appended, not truncated: after a restart the log still holds the first run (the secret scan reads all of it).
-	appendFileSync(config.logFile, '');
-	const child: ChildProcess = spawnGroup(process.execPath, [config.install.entry, 'start'], {
+	const role = config.role ?? 'start';
+	const name = role === 'start' ? 'n8n' : `n8n ${role}`;
+	step(`${name}: starting on ${baseUrl} (task-runner broker on ${config.brokerPort}); log at ${config.logFile}`);
+	const server = await startLoggedProcess({
+		name,
+		command: process.execPath,
+		args: [config.install.entry, role],
 		cwd: config.userFolder,
 		env: n8nEnv(config),
+		logFile: config.logFile,
+		ready: READY[role],
+		readyTimeoutMs: 180_000,
 	});
-	let output = '';
-	const listeners = new Set<() => void>();
-	const onData = (chunk: Buffer) => {
-		const text = chunk.toString();
-		output += text;
-		appendFileSync(config.logFile, text);
-		for (const listener of listeners) listener();
-	};
-	child.stdout?.on('data', onData);
-	child.stderr?.on('data', onData);
-
-	let stopping: Promise<void> | undefined;
-	const stop = () => (stopping ??= stopProcessGroup(child, 15_000).then(() => untrack()));
-	const untrack = track({
-		name: 'n8n',
-		stop,
-		stopNow: () => {
-			if (child.pid !== undefined) {
-				try {
-					process.kill(-child.pid, 'SIGKILL');
-				} catch {
-					// Already gone.
-				}
-			}
-		},
-	});
-
-	const waitForOutput = (pattern: RegExp, timeoutMs: number) =>
-		new Promise<void>((resolve, reject) => {
-			const check = () => {
-				if (pattern.test(output)) finish();
-			};
-			const timer = setTimeout(() => finish(new Error(`n8n did not print ${pattern} within ${timeoutMs} ms; see ${config.logFile}`)), timeoutMs);
-			const onExit = () => finish(new Error(`n8n exited while waiting for ${pattern}:\n${output.slice(-3000)}`));
-			const finish = (error?: Error) => {
-				clearTimeout(timer);
-				listeners.delete(check);
-				child.off('exit', onExit);
-				if (error) reject(error);
-				else resolve();
-			};
-			listeners.add(check);
-			child.once('exit', onExit);
-			check();
-		});
-
-	step(`n8n: starting on ${baseUrl} (task-runner broker on ${config.brokerPort}); log at ${config.logFile}`);
-	try {
-		// /healthz/readiness turns OK before the REST routes exist; this line is printed once they do.
-		await waitForOutput(/Editor is now accessible via/, 180_000);
-	} catch (error) {
-		await stop();
-		throw error;
-	}
-	step('n8n: ready (editor and REST API up)');
-	const isRunning = () => {
-		if (child.pid === undefined) return false;
-		try {
-			process.kill(-child.pid, 0);
-			return true;
-		} catch {
-			return false;
-		}
-	};
-	return { baseUrl, output: () => output, waitForOutput, stop, isRunning };
+	step(role === 'start' ? 'n8n: ready (editor and REST API up)' : `${name}: ready`);
+	return { baseUrl, ...server };
 }
 
 /** JSON over HTTP to n8n, with errors that name the call and show n8n's answer. */

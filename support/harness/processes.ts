@@ -5,6 +5,8 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer } from 'node:net';
 
 export interface Stoppable {
@@ -173,4 +175,84 @@ export async function runCommand(
 		untrack();
 		killGroup(child, 'SIGKILL');
 	}
+}
+
+export interface LoggedProcess {
+	/** Everything the process printed so far. */
+	output(): string;
+	/** Resolves when the output matches (bounded by timeoutMs); rejects if the process exits first. */
+	waitForOutput(pattern: RegExp, timeoutMs: number): Promise<void>;
+	stop(): Promise<void>;
+	/** Whether any process of its group is still alive. */
+	isRunning(): boolean;
+}
+
+/**
+ * Starts a long-running server (n8n, Postgres, Redis) as its own process group, appends its output to a log file
+ * (kept for post-mortems; after a restart it still holds the first run), tracks it for Ctrl-C and resolves once it
+ * printed `ready`. A process that exits first, or never prints it, is stopped and the start fails.
+ */
+export async function startLoggedProcess(options: {
+	name: string;
+	command: string;
+	args: string[];
+	cwd: string;
+	env: NodeJS.ProcessEnv;
+	logFile: string;
+	ready: RegExp;
+	readyTimeoutMs: number;
+}): Promise<LoggedProcess> {
+	mkdirSync(dirname(options.logFile), { recursive: true });
+	appendFileSync(options.logFile, '');
+	const child = spawnGroup(options.command, options.args, { cwd: options.cwd, env: options.env });
+	let output = '';
+	const listeners = new Set<() => void>();
+	const onData = (chunk: Buffer) => {
+		const text = chunk.toString();
+		output += text;
+		appendFileSync(options.logFile, text);
+		for (const listener of listeners) listener();
+	};
+	child.stdout?.on('data', onData);
+	child.stderr?.on('data', onData);
+
+	let stopping: Promise<void> | undefined;
+	const stop = () => (stopping ??= stopProcessGroup(child, 15_000).then(() => untrack()));
+	const untrack = track({ name: options.name, stop, stopNow: () => killGroup(child, 'SIGKILL') });
+
+	const waitForOutput = (pattern: RegExp, timeoutMs: number) =>
+		new Promise<void>((resolve, reject) => {
+			const check = () => {
+				if (pattern.test(output)) finish();
+			};
+			const timer = setTimeout(() => finish(new Error(`${options.name} did not print ${pattern} within ${timeoutMs} ms; see ${options.logFile}`)), timeoutMs);
+			const onExit = () => finish(new Error(`${options.name} exited while waiting for ${pattern}:\n${output.slice(-3000)}`));
+			const finish = (error?: Error) => {
+				clearTimeout(timer);
+				listeners.delete(check);
+				child.off('exit', onExit);
+				if (error) reject(error);
+				else resolve();
+			};
+			listeners.add(check);
+			child.once('exit', onExit);
+			check();
+		});
+
+	try {
+		await waitForOutput(options.ready, options.readyTimeoutMs);
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+	const isRunning = () => {
+		if (child.pid === undefined) return false;
+		try {
+			process.kill(-child.pid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	return { output: () => output, waitForOutput, stop, isRunning };
 }

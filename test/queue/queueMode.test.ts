@@ -1,0 +1,220 @@
+/**
+ * The package on n8n's queue mode: PostgreSQL, Redis, one main process, two webhook processes behind a round-robin
+ * load balancer, two workers (support/harness/queueHarness.ts). Each scenario checks what PostgreSQL (executions)
+ * and the sandbox (tokens, listings, deliveries) hold afterwards, and which worker ran each execution.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
+import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { pollUntil } from '../../support/harness/n8n';
+import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
+import { queryPostgres } from '../../support/harness/queueServices';
+import { EXAMPLE_FILES, loadExample, nodeByType, webhookPath, type WorkflowJson } from '../../support/harness/workflows';
+import { activeSubscription, createListing, getToken, validListing } from '../../support/sandboxRequests';
+
+const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
+const SALE_WEBHOOK_ID = '9d3c5b7a-1e2f-4a6b-8c9d-0e1f2a3b4c5d';
+
+/** The sale alert reduced to the trigger and a No-Op: queue mode is about who runs it, not the chat. */
+function saleAlertForQueue(): WorkflowJson {
+	const trigger = { ...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_TYPE), webhookId: SALE_WEBHOOK_ID };
+	return {
+		id: 'tmQueueSaleAlert',
+		name: 'Queue: sale alert',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [trigger, { id: 'queue-noop', name: 'Alert', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
+		connections: { [trigger.name]: { main: [[{ node: 'Alert', type: 'main', index: 0 }]] } },
+	} as WorkflowJson;
+}
+
+const sheetWorkflow = loadExample(EXAMPLE_FILES.sheetToListings);
+const saleWorkflow = saleAlertForQueue();
+const SHEET_COLUMNS = ['listing_id', 'event_id', 'price', 'currency', 'row', 'seat', 'ticket_id'];
+
+let harness: QueueHarness;
+const report: string[] = [];
+
+beforeAll(async () => {
+	harness = await startQueueHarness({ workflows: [sheetWorkflow, saleWorkflow], sandbox: { requestLogLimit: 5000 } });
+}, 600_000);
+
+afterAll(async () => {
+	await harness?.stop();
+	if (report.length) console.log(`queue mode:\n  ${report.join('\n  ')}`);
+}, 120_000);
+
+async function executions(workflowId: string): Promise<Array<{ id: string; status: string }>> {
+	const rows = await queryPostgres(harness.postgresPort, `select id, status from execution_entity where "workflowId" = '${workflowId}' order by id`);
+	return rows.map(([id, status]) => ({ id, status }));
+}
+
+async function waitForExecutions(workflowId: string, count: number): Promise<Array<{ id: string; status: string }>> {
+	let found: Array<{ id: string; status: string }> = [];
+	await pollUntil(`${count} finished execution(s) of ${workflowId}`, async () => {
+		found = await executions(workflowId);
+		return found.length >= count && found.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
+	}, 120_000, 300);
+	return found;
+}
+
+/** Which worker (1 or 2) logged finishing the execution; 0 when none did. */
+function workerOf(executionId: string): number {
+	const pattern = new RegExp(`Worker finished execution ${executionId} \\(`);
+	return harness.workers.findIndex((worker) => pattern.test(worker.output())) + 1;
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: AbortSignal.timeout(180_000),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Not JSON: kept as text.
+	}
+	return { status: response.status, body: parsed };
+}
+
+function tokenRequests(): number {
+	return harness.sandbox.state().requests.filter((request) => request.endpoint === 'token').length;
+}
+
+let nextListing = 880_000;
+function sheet(name: string, listings: number, seats = 3): { path: string; ids: number[] } {
+	const ids = Array.from({ length: listings }, () => nextListing++);
+	const rows = ids.flatMap((id) => Array.from({ length: seats }, (_, seat) => [id, 4242, '49.90', 'EUR', 'A', seat + 1, `${id}-A-${seat + 1}`].join(',')));
+	const path = join(harness.filesFolder, name);
+	writeFileSync(path, `${SHEET_COLUMNS.join(',')}\n${rows.join('\n')}\n`);
+	return { path, ids };
+}
+
+function heldTimes(ids: number[]): Map<number, number> {
+	const held = new Map<number, number>(ids.map((id) => [id, 0]));
+	for (const listing of harness.sandbox.state().listings) {
+		const id = Number(listing.externalListingId);
+		if (held.has(id)) held.set(id, (held.get(id) ?? 0) + 1);
+	}
+	return held;
+}
+
+async function runSheet(path: string): Promise<{ status: number; body: unknown }> {
+	return await post(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, { sheetPath: path });
+}
+
+describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, Redis', () => {
+	const callbackUrl = (base: string) => `${base}/webhook/${SALE_WEBHOOK_ID}/notifications`;
+	const tokenUrl = (base: string) => `${base}/webhook/${SALE_WEBHOOK_ID}/token`;
+	const basic = `Basic ${Buffer.from(`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`).toString('base64')}`;
+
+	it('a token issued by webhook process 1 is accepted by webhook process 2; forged, expired and other-trigger tokens are refused at both, with no execution', async () => {
+		const [first, second] = harness.webhookUrls;
+		const issued = await post(tokenUrl(first), 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', authorization: basic });
+		expect(issued.status).toBe(200);
+		const token = (issued.body as { access_token: string }).access_token;
+
+		const before = (await executions(saleWorkflow.id)).length;
+		const accepted = await post(callbackUrl(second), { eventType: 'listing_sale', notificationId: 'queue-cross-1' }, { authorization: `Bearer ${token}` });
+		expect(accepted.status).toBe(200);
+		const [execution] = (await waitForExecutions(saleWorkflow.id, before + 1)).slice(before);
+		expect(execution.status).toBe('success');
+		await pollUntil('a worker logging the execution', async () => workerOf(execution.id) > 0, 30_000);
+
+		const subject = { audience: SALE_WEBHOOK_ID, clientId: SANDBOX_CALLBACK_CLIENT.clientId, clientSecret: SANDBOX_CALLBACK_CLIENT.clientSecret };
+		const now = Math.floor(Date.now() / 1000);
+		const refused = {
+			forged: `${token.slice(0, -2)}xx`,
+			expired: issueAccessToken(subject, 60, now - 3600),
+			otherTrigger: issueAccessToken({ ...subject, audience: 'another-trigger-webhook-id' }, 3600, now),
+			otherSecret: issueAccessToken({ ...subject, clientSecret: 'another-secret-0123456789abcdef' }, 3600, now),
+		};
+		for (const base of harness.webhookUrls) {
+			for (const [kind, bad] of Object.entries(refused)) {
+				const answer = await post(callbackUrl(base), { eventType: 'listing_sale', notificationId: `queue-${kind}` }, { authorization: `Bearer ${bad}` });
+				expect({ kind, status: answer.status }).toEqual({ kind, status: 401 });
+			}
+		}
+		// Give a wrongly started execution time to appear before counting.
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		expect(await executions(saleWorkflow.id)).toHaveLength(before + 1);
+	}, 180_000);
+
+	it('every delivered sale notification becomes exactly one successful execution, on a worker, through either webhook process', async () => {
+		const apiToken = await getToken(harness.sandbox);
+		await activeSubscription(harness.sandbox, apiToken, { callbackUrl: callbackUrl(harness.publicUrl), tokenUrl: tokenUrl(harness.publicUrl) }, SANDBOX_CALLBACK_CLIENT);
+		const listing = await createListing(harness.sandbox, apiToken, validListing({ externalListingId: 870_001 }));
+		expect(listing.status).toBe(201);
+		const before = (await executions(saleWorkflow.id)).length;
+
+		// The sandbox's valid listing has three products: one sale each.
+		const sales = 3;
+		const deliveries = [];
+		for (let sale = 0; sale < sales; sale++) {
+			const sold = harness.sandbox.sell(listing.body.id as string, { count: 1 });
+			deliveries.push(...(await sold.deliveries));
+		}
+		expect(deliveries.map((delivery) => delivery.status)).toEqual(Array(sales).fill('delivered'));
+
+		const found = (await waitForExecutions(saleWorkflow.id, before + sales)).slice(before);
+		expect(found).toHaveLength(sales);
+		expect(found.map((execution) => execution.status)).toEqual(Array(sales).fill('success'));
+		await pollUntil('every execution logged by a worker', async () => found.every((execution) => workerOf(execution.id) > 0), 30_000);
+		report.push(
+			`sale notifications: ${sales} delivered, ${found.length} executions, on workers ${found.map((execution) => workerOf(execution.id)).join(', ')}; load balancer connections per webhook process so far: ${harness.balancerConnections.join(', ')}`,
+		);
+	}, 240_000);
+
+	it('a sheet run sent through a webhook process executes on a worker, with one token request', async () => {
+		// n8n's stored token is unknown to the sandbox (tokens of this sandbox were all issued to other clients).
+		harness.sandbox.expireTokens({ all: true });
+		const tokensBefore = tokenRequests();
+		const { path, ids } = sheet('queue-one.csv', 20);
+		const run = await runSheet(path);
+		expect(run.status).toBe(200);
+		expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
+		expect(tokenRequests() - tokensBefore).toBe(1);
+		const [execution] = (await waitForExecutions(sheetWorkflow.id, 1)).slice(-1);
+		expect(execution.status).toBe('success');
+		await pollUntil('a worker logging the sheet run', async () => workerOf(execution.id) > 0, 30_000);
+		report.push(`one sheet run: ${ids.length} listings, 1 token request, worker ${workerOf(execution.id)}`);
+	}, 240_000);
+
+	it('two sheet runs at once after the token expired: every listing created once; token requests reported', async () => {
+		harness.sandbox.expireTokens({ all: true });
+		const tokensBefore = tokenRequests();
+		const before = (await executions(sheetWorkflow.id)).length;
+		const first = sheet('queue-a.csv', 30);
+		const second = sheet('queue-b.csv', 30);
+		const runs = await Promise.all([runSheet(first.path), runSheet(second.path)]);
+		expect(runs.map((run) => run.status)).toEqual([200, 200]);
+		const ids = [...first.ids, ...second.ids];
+		expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
+		const found = (await waitForExecutions(sheetWorkflow.id, before + 2)).slice(before);
+		expect(found.map((execution) => execution.status)).toEqual(['success', 'success']);
+		const tokens = tokenRequests() - tokensBefore;
+		// Each run renews once at most (its first listing goes alone); n8n has no single-flight across processes.
+		expect(tokens).toBeGreaterThanOrEqual(1);
+		expect(tokens).toBeLessThanOrEqual(2);
+		report.push(`two sheet runs at once after expiry: ${ids.length} listings created once, ${tokens} token request(s), workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`);
+	}, 240_000);
+
+	it('the memory of sent listings is shared by every worker: the same sheet again creates nothing and says so', async () => {
+		const { path, ids } = sheet('queue-again.csv', 10);
+		expect((await runSheet(path)).status).toBe(200);
+		const runs = (await executions(sheetWorkflow.id)).length;
+		const again = await runSheet(path);
+		expect(again.status).toBe(200);
+		const items = again.body as Array<Record<string, unknown>>;
+		expect(items.map((item) => item.status)).toEqual(Array(ids.length).fill('skipped'));
+		expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
+		const found = (await waitForExecutions(sheetWorkflow.id, runs + 1)).slice(-2);
+		report.push(`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`);
+	}, 240_000);
+});
