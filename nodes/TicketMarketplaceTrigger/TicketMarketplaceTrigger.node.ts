@@ -11,6 +11,7 @@ import { testCallbackCredential } from '../shared/callbackCredential';
 import { answerNotification } from './notificationEndpoint';
 import {
 	DEFAULT_ACCEPTED_KINDS,
+	RESPOND,
 	DEFAULT_TOKEN_LIFETIME_SECONDS,
 	MAX_TOKEN_LIFETIME_SECONDS,
 	MIN_TOKEN_LIFETIME_SECONDS,
@@ -57,9 +58,11 @@ export class TicketMarketplaceTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				// Without it n8n 2.8 answers the literal text "firstEntryJson"; empty lets webhookResponse through.
-				responseData: '',
+				// Respond: at once (n8n's onReceived) or once the workflow has run (lastNode: 500 when it failed).
+				responseMode: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "lastNode" : "onReceived"}}`,
+				// onReceived: empty lets webhookResponse through (n8n 2.8 would answer the literal text "firstEntryJson").
+				// lastNode: no data, so nothing the workflow produced is sent back to the marketplace.
+				responseData: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "noData" : ""}}`,
 				path: 'notifications',
 			},
 		],
@@ -70,6 +73,29 @@ export class TicketMarketplaceTrigger implements INodeType {
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
+			},
+			{
+				displayName: 'Respond',
+				name: 'respond',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Immediately',
+						value: RESPOND.immediately,
+						description:
+							'Answer 200 as soon as the notification is accepted. If a later step fails (the chat is down), the marketplace is not told and does not send it again.',
+					},
+					{
+						name: 'When the Workflow Finishes',
+						value: RESPOND.whenFinished,
+						description:
+							'Answer once the workflow has run: 200 when it succeeded, 500 when it failed, so the marketplace sends the notification again. Later steps then see repeats: drop them with a Remove Duplicates node on the notification\'s ID.',
+					},
+				],
+				// A literal: n8n's lint reads the default from the source.
+				default: 'immediately',
+				description: 'When the marketplace gets its answer',
 			},
 			{
 				displayName: 'Options',

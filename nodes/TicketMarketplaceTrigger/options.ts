@@ -5,6 +5,8 @@ export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
 /** Empty: every notification with a valid token starts the workflow (the payload shape is not documented). */
 export const DEFAULT_ACCEPTED_KINDS = '';
+/** The Respond parameter's values: when the marketplace gets its answer to a notification. */
+export const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
 	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);

@@ -50,15 +50,26 @@ function bearerMatches(header: string | undefined): boolean {
 
 export async function startChatStandIn(): Promise<ChatStandIn> {
 	const posts: ChatPost[] = [];
+	// The chat being down: the next `failing` posts are answered 503, as Mattermost behind a restarting proxy is.
+	let failing = 0;
 	const server = createServer((request, response) => {
 		void (async () => {
 			const path = (request.url ?? '').split('?')[0];
 			if (request.method === 'GET' && path === '/_stand-in/posts') return sendJson(response, 200, posts);
+			if (request.method === 'POST' && path === '/_stand-in/outage') {
+				const { posts: count } = JSON.parse(await readBody(request)) as { posts?: unknown };
+				failing = typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : 0;
+				return sendJson(response, 200, { failing });
+			}
 			if (!path.startsWith('/api/v4/')) return sendJson(response, 404, { message: 'not found' });
 			if (!bearerMatches(request.headers.authorization)) {
 				return sendJson(response, 401, { id: 'api.context.session_expired.app_error', message: 'Invalid or expired session', status_code: 401 });
 			}
 			if (request.method === 'POST' && path === '/api/v4/posts') {
+				if (failing > 0) {
+					failing--;
+					return sendJson(response, 503, { message: 'Mattermost is unavailable (stand-in outage)', status_code: 503 });
+				}
 				const body = JSON.parse(await readBody(request)) as { channel_id?: unknown; message?: unknown };
 				if (typeof body.channel_id !== 'string' || typeof body.message !== 'string' || body.message === '') {
 					return sendJson(response, 400, { message: 'channel_id and message are required', status_code: 400 });
@@ -88,6 +99,11 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 				server.close(() => resolve());
 			}),
 	};
+}
+
+/** The client side, for a test process: the next `posts` posts fail with 503. */
+export async function failNextChatPosts(chatUrl: string, posts: number): Promise<void> {
+	await fetch(`${chatUrl}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ posts }), signal: AbortSignal.timeout(10_000) });
 }
 
 /** The client side, for a test process: what the stand-in received so far. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
+import { CHAT_CHANNEL_ID, CHAT_STAND_IN_TOKEN, failNextChatPosts, startChatStandIn, type ChatStandIn } from '../../support/harness/chatStandIn';
 import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
@@ -30,19 +31,66 @@ function saleAlertForQueue(): WorkflowJson {
 	} as WorkflowJson;
 }
 
+const RETRY_WEBHOOK_ID = '2b4d6f8a-0c1e-4f3a-9b5d-7e9f1a3c5e7a';
+
+/**
+ * The trigger set to Respond: When the Workflow Finishes, then the alert posted with n8n's HTTP Request node to the
+ * chat stand-in: when the chat is down the run fails, the webhook process answers 500 and the marketplace retries.
+ */
+function retryingAlertForQueue(chatUrl: string): WorkflowJson {
+	const trigger = {
+		...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_TYPE),
+		name: 'On listing sale',
+		webhookId: RETRY_WEBHOOK_ID,
+		parameters: { respond: 'whenFinished', options: {} },
+	};
+	return {
+		id: 'tmQueueRetryAlrt',
+		name: 'Queue: sale alert, answered when finished',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			trigger,
+			{
+				id: 'queue-post-alert',
+				name: 'Post alert',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [240, 0],
+				parameters: {
+					method: 'POST',
+					url: `${chatUrl}/api/v4/posts`,
+					sendHeaders: true,
+					headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${CHAT_STAND_IN_TOKEN}` }] },
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: `={{ JSON.stringify({ channel_id: '${CHAT_CHANNEL_ID}', message: 'Sold: ' + $json.notificationId }) }}`,
+					options: {},
+				},
+			},
+		],
+		connections: { [trigger.name]: { main: [[{ node: 'Post alert', type: 'main', index: 0 }]] } },
+	} as WorkflowJson;
+}
+
 const sheetWorkflow = loadExample(EXAMPLE_FILES.sheetToListings);
 const saleWorkflow = saleAlertForQueue();
+let retryWorkflow: WorkflowJson;
+let chat: ChatStandIn;
 const SHEET_COLUMNS = ['listing_id', 'event_id', 'price', 'currency', 'row', 'seat', 'ticket_id'];
 
 let harness: QueueHarness;
 const report: string[] = [];
 
 beforeAll(async () => {
-	harness = await startQueueHarness({ workflows: [sheetWorkflow, saleWorkflow], sandbox: { requestLogLimit: 5000 } });
+	chat = await startChatStandIn();
+	retryWorkflow = retryingAlertForQueue(chat.url);
+	harness = await startQueueHarness({ workflows: [sheetWorkflow, saleWorkflow, retryWorkflow], sandbox: { requestLogLimit: 5000 } });
 }, 600_000);
 
 afterAll(async () => {
 	await harness?.stop();
+	await chat?.stop();
 	if (report.length) console.log(`queue mode:\n  ${report.join('\n  ')}`);
 }, 120_000);
 
@@ -216,5 +264,33 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
 		const found = (await waitForExecutions(sheetWorkflow.id, runs + 1)).slice(-2);
 		report.push(`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`);
+	}, 240_000);
+	it('Respond When the Workflow Finishes: a run that fails (the chat is down) is answered 500, the marketplace retries, and the alert arrives once', async () => {
+		const apiToken = await getToken(harness.sandbox);
+		const base = harness.publicUrl;
+		const subscription = await activeSubscription(
+			harness.sandbox,
+			apiToken,
+			{ callbackUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/notifications`, tokenUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/token` },
+			SANDBOX_CALLBACK_CLIENT,
+		);
+		harness.sandbox.configureDelivery({ baseDelayMs: 500, maxDelayMs: 2000 });
+		const listing = await createListing(harness.sandbox, apiToken, validListing({ externalListingId: 870_002 }));
+		const before = (await executions(retryWorkflow.id)).length;
+		await failNextChatPosts(chat.url, 1);
+
+		const sold = harness.sandbox.sell(listing.body.id as string, { count: 1 });
+		const deliveries = (await sold.deliveries).filter((delivery) => delivery.subscriptionId === subscription);
+		expect(deliveries).toHaveLength(1);
+		const [delivery] = deliveries;
+		expect(delivery.status).toBe('delivered');
+		// The first callback was answered 500 (the run failed), the second 200.
+		const callbackStatuses = delivery.attempts.filter((attempt) => attempt.step === 'callback').map((attempt) => attempt.status);
+		expect(callbackStatuses).toEqual([500, 200]);
+		const runs = (await waitForExecutions(retryWorkflow.id, before + 2)).slice(before);
+		expect(runs.map((run) => run.status)).toEqual(['error', 'success']);
+		const posted = chat.posts().filter((post) => post.message === `Sold: ${delivery.notificationId}`);
+		expect(posted).toHaveLength(1);
+		report.push(`respond when finished: callbacks answered ${callbackStatuses.join(' then ')}, runs ${runs.map((run) => run.status).join(' then ')}, ${posted.length} alert posted`);
 	}, 240_000);
 });

@@ -14,10 +14,24 @@ describe('Ticket Marketplace Trigger description', () => {
 	it('declares the token endpoint as `setup` and the notifications as `default`, both POST, neither answering firstEntryJson', () => {
 		expect(description.webhooks).toEqual([
 			expect.objectContaining({ name: 'setup', httpMethod: 'POST', path: 'token', responseMode: 'onReceived', responseData: '' }),
-			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: 'notifications', responseMode: 'onReceived', responseData: '' }),
+			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: 'notifications' }),
 		]);
 		// isFullPath would drop the webhook id from the URLs, which must stay /webhook/<webhookId>/<path>.
 		for (const webhook of description.webhooks ?? []) expect(webhook.isFullPath).toBeUndefined();
+	});
+
+	it.each([
+		['immediately', 'onReceived', ''],
+		['whenFinished', 'lastNode', 'noData'],
+		[undefined, 'onReceived', ''],
+	])('Respond %s: the notifications webhook answers in n8n\'s %s mode with response data "%s"', (respond, mode, data) => {
+		const notifications = description.webhooks?.find((webhook) => webhook.name === 'default');
+		// The expressions n8n evaluates against the node's parameters (n8n fills in the default for an older node).
+		const evaluate = (expression: unknown) =>
+			new Function('$parameter', `return (${String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '')});`)({ respond: respond ?? 'immediately' }) as string;
+		expect(evaluate(notifications?.responseMode)).toBe(mode);
+		expect(evaluate(notifications?.responseData)).toBe(data);
+		expect(description.properties.find((property) => property.name === 'respond')?.default).toBe('immediately');
 	});
 
 	it('is a trigger without inputs and is not offered as an AI tool', () => {
