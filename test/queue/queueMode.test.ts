@@ -293,4 +293,33 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		expect(posted).toHaveLength(1);
 		report.push(`respond when finished: callbacks answered ${callbackStatuses.join(' then ')}, runs ${runs.map((run) => run.status).join(' then ')}, ${posted.length} alert posted`);
 	}, 240_000);
+	it('stopping the worker in the middle of a sheet run: what the run reports matches what the sandbox holds', async () => {
+		harness.sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 100 });
+		const before = (await executions(sheetWorkflow.id)).map((execution) => execution.id);
+		const { path, ids } = sheet('queue-stop.csv', 60);
+		const running = runSheet(path);
+
+		let started: { id: string; worker: number } | undefined;
+		await pollUntil('a worker starting the sheet run', async () => {
+			const found = (await executions(sheetWorkflow.id)).find((execution) => !before.includes(execution.id));
+			const worker = found ? harness.workers.findIndex((server) => server.output().includes(`Worker started execution ${found.id} `)) : -1;
+			if (found && worker >= 0) started = { id: found.id, worker };
+			return started !== undefined;
+		}, 60_000, 50);
+		// SIGTERM, as a deployment stops a worker: n8n lets the running execution finish (within its graceful timeout).
+		await harness.workers[started!.worker].stop();
+		const run = await running;
+		harness.sandbox.clearFaults();
+
+		const held = heldTimes(ids);
+		expect([...held.values()].every((times) => times <= 1)).toBe(true);
+		const items = Array.isArray(run.body) ? (run.body as Array<Record<string, unknown>>) : [];
+		const reportedCreated = items.filter((item) => item.error === undefined && item.status !== 'skipped' && ids.includes(Number(item.externalListingId))).length;
+		const holds = [...held.values()].filter((times) => times === 1).length;
+		expect(run.status).toBe(200);
+		expect(reportedCreated).toBe(holds);
+		const [execution] = (await executions(sheetWorkflow.id)).filter((candidate) => candidate.id === started!.id);
+		expect(execution.status).toBe('success');
+		report.push(`worker ${started!.worker + 1} stopped during a run of ${ids.length} listings: the run answered ${run.status}, reported ${reportedCreated} created, the sandbox holds ${holds}, none twice`);
+	}, 240_000);
 });
