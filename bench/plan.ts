@@ -1,7 +1,7 @@
 /** Command-line flags and the two plans (full and --quick): every count and bound of a run lives here. */
 
 /** The suites, in the order `--only` runs them. */
-export const SUITE_IDS = ['n8n', 'sandbox', 'throughput', 'validation', 'trigger'] as const;
+export const SUITE_IDS = ['n8n', 'queue', 'sandbox', 'throughput', 'validation', 'trigger'] as const;
 export type SuiteId = (typeof SUITE_IDS)[number];
 
 export interface Plan {
@@ -27,6 +27,9 @@ export interface Plan {
 	validation: { rows: number; rowsPerListing: number; runs: number };
 	trigger: { requests: number; concurrency: number[] };
 	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
+	/** Sale notifications into a single n8n and into queue mode (one, then two webhook processes); at most 230 a run,
+	 * so the public API's one page of executions can count them. */
+	queue: { notifications: number; concurrency: number };
 	/** Inside the real n8n of the e2e harness (support/harness): the workflows of bench/n8nWorkflows.ts. */
 	n8n: {
 		/** Sheet rows (text cells) and how many consecutive rows make one listing. */
@@ -67,6 +70,7 @@ const FULL: Omit<Plan, 'suites'> = {
 	validation: { rows: 2000, rowsPerListing: 4, runs: 10 },
 	trigger: { requests: 2000, concurrency: [1, 16] },
 	sandbox: { requests: 2000, concurrency: [1, 8, 32], nodeConcurrency: 10 },
+	queue: { notifications: 200, concurrency: 8 },
 	n8n: N8N_FULL,
 };
 
@@ -78,6 +82,7 @@ const QUICK: Omit<Plan, 'suites'> = {
 	validation: { rows: 2000, rowsPerListing: 4, runs: 3 },
 	trigger: { requests: 1000, concurrency: [8] },
 	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
+	queue: { notifications: 60, concurrency: 4 },
 	n8n: { ...N8N_FULL, rows: 500 },
 };
 
@@ -91,6 +96,8 @@ Usage: npm run bench -- [flags]
                     (default: all). n8n = Listing -> Create and n8n's own nodes inside the real n8n of
                     the e2e harness, ${FULL.n8n.rows} sheet rows against the sandbox with ${FULL.n8n.latencyMs} ms latency and
                     at most ${FULL.n8n.maxInFlight} requests in flight (installs the pinned n8n on first use);
+                    queue = sale notifications into a single n8n and into n8n's queue mode (PostgreSQL,
+                    Redis, two webhook processes, two workers), through one and two webhook processes;
                     sandbox = Partner API simulator alone, the baseline;
                     throughput = Listing -> Create through the action node against the sandbox with a
                     latency fault; validation = Validate Only over ${FULL.validation.rows} rows;

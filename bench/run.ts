@@ -12,6 +12,7 @@ import type { ParsedFlags, SuiteId } from './plan';
 import { formatTable } from './stats';
 import type { BenchRow, Suite, SuiteSummary } from './suite';
 import { n8nSuite } from './suites/n8n';
+import { queueSuite } from './suites/queue';
 import { sandboxSuite } from './suites/sandbox';
 import { throughputSuite } from './suites/throughput';
 import { triggerSuite } from './suites/trigger';
@@ -19,6 +20,7 @@ import { validationSuite } from './suites/validation';
 
 const SUITES: Record<SuiteId, Suite> = {
 	n8n: n8nSuite,
+	queue: queueSuite,
 	sandbox: sandboxSuite,
 	throughput: throughputSuite,
 	validation: validationSuite,

@@ -69,3 +69,19 @@ export function triggerWebhookId(saleAlert: WorkflowJson): string {
 }
 
 export { webhookPath };
+
+/**
+ * The sale alert reduced to the trigger (under its own webhook id) and a No-Op: for queue mode and load, where what
+ * matters is who answers and who runs it, not the chat.
+ */
+export function minimalSaleAlert(id: string, name: string, webhookId: string, respond: 'immediately' | 'whenFinished' = 'immediately'): WorkflowJson {
+	const trigger = { ...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_NODE_TYPE), webhookId, parameters: { respond, options: {} } };
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [trigger, { id: `${id}-noop`, name: 'Alert', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
+		connections: { [trigger.name]: { main: [[{ node: 'Alert', type: 'main', index: 0 }]] } },
+	} as WorkflowJson;
+}

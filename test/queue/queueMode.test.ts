@@ -12,24 +12,12 @@ import { CHAT_CHANNEL_ID, CHAT_STAND_IN_TOKEN, failNextChatPosts, startChatStand
 import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
+import { minimalSaleAlert } from '../../support/e2e/workflows';
 import { EXAMPLE_FILES, loadExample, nodeByType, webhookPath, type WorkflowJson } from '../../support/harness/workflows';
 import { activeSubscription, createListing, getToken, validListing } from '../../support/sandboxRequests';
 
 const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
 const SALE_WEBHOOK_ID = '9d3c5b7a-1e2f-4a6b-8c9d-0e1f2a3b4c5d';
-
-/** The sale alert reduced to the trigger and a No-Op: queue mode is about who runs it, not the chat. */
-function saleAlertForQueue(): WorkflowJson {
-	const trigger = { ...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_TYPE), webhookId: SALE_WEBHOOK_ID };
-	return {
-		id: 'tmQueueSaleAlert',
-		name: 'Queue: sale alert',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [trigger, { id: 'queue-noop', name: 'Alert', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
-		connections: { [trigger.name]: { main: [[{ node: 'Alert', type: 'main', index: 0 }]] } },
-	} as WorkflowJson;
-}
 
 const RETRY_WEBHOOK_ID = '2b4d6f8a-0c1e-4f3a-9b5d-7e9f1a3c5e7a';
 
@@ -74,7 +62,7 @@ function retryingAlertForQueue(chatUrl: string): WorkflowJson {
 }
 
 const sheetWorkflow = loadExample(EXAMPLE_FILES.sheetToListings);
-const saleWorkflow = saleAlertForQueue();
+const saleWorkflow = minimalSaleAlert('tmQueueSaleAlert', 'Queue: sale alert', SALE_WEBHOOK_ID);
 let retryWorkflow: WorkflowJson;
 let chat: ChatStandIn;
 const SHEET_COLUMNS = ['listing_id', 'event_id', 'price', 'currency', 'row', 'seat', 'ticket_id'];
