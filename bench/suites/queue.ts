@@ -4,7 +4,7 @@
  * notifications sent to one webhook process and through the load balancer to two. A notification counts when n8n
  * answered 200 (the trigger answers at once); every one must then run to a successful execution.
  */
-import { basicClientAuthorization, choices } from '../../sandbox';
+import { basicClientAuthorization } from '../../sandbox';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
 import { SANDBOX_CALLBACK_CLIENT, startHarness } from '../../support/harness/harness';
 import { pollUntil } from '../../support/harness/n8n';
@@ -13,22 +13,11 @@ import { queryPostgres } from '../../support/harness/queueServices';
 import { countOf, describeStatuses, runLoad, type LoadResult } from '../load';
 import { distribution, formatNumber, perSecond } from '../stats';
 import { check } from '../suite';
+import { notification } from './trigger';
 import type { BenchRow, Check, Suite } from '../suite';
 
 const WEBHOOK_ID = '6e8a0c2e-4b6d-4f8a-9c1e-3a5c7e9b1d3f';
 const WORKFLOW = minimalSaleAlert('tmBenchSaleLoad1', 'Bench: sale notifications', WEBHOOK_ID);
-
-function notification(index: number): string {
-	return JSON.stringify(
-		choices.saleNotificationPayload({
-			notificationId: `ntf_queue_bench_${index}`,
-			subscriptionId: 'sub_bench',
-			occurredAt: new Date().toISOString(),
-			listing: { id: `lst_bench_${index}`, externalListingId: 7001 + index, eventId: 4242, pricePerProduct: { amount: 49.9, currency: 'EUR' } },
-			products: [{ externalId: `${7001 + index}-A-1`, row: 'A', seat: '1' }],
-		}),
-	);
-}
 
 async function tokenFrom(baseUrl: string): Promise<string> {
 	const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_ID}/token`, {
@@ -45,7 +34,7 @@ async function sendNotifications(baseUrl: string, token: string, requests: numbe
 		const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_ID}/notifications`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-			body: notification(offset + index),
+			body: notification(offset + index, 'queue_bench'),
 		});
 		await response.arrayBuffer();
 		return response.status;

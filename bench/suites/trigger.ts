@@ -26,10 +26,11 @@ function tokenRequest(trigger: ServedTrigger): () => Promise<Response> {
 		});
 }
 
-function notification(index: number): string {
+/** A sale notification as the sandbox sends one (its payload is the sandbox's choice; the real one is not shown). */
+export function notification(index: number, prefix = 'bench'): string {
 	return JSON.stringify(
 		choices.saleNotificationPayload({
-			notificationId: `ntf_bench_${index}`,
+			notificationId: `ntf_${prefix}_${index}`,
 			subscriptionId: 'sub_bench',
 			occurredAt: new Date().toISOString(),
 			listing: { id: `lst_bench_${index}`, externalListingId: 7001 + index, eventId: 4242, pricePerProduct: { amount: 49.9, currency: 'EUR' } },

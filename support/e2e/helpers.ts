@@ -73,10 +73,16 @@ function requireControl(controlUrl: string | undefined): string {
 
 /** POSTs JSON to a production webhook of the running n8n. */
 export async function postWebhook(e2e: E2e, path: string, body: unknown, headers: Record<string, string> = {}): Promise<WebhookRun> {
-	const response = await fetch(`${e2e.context.n8nUrl}/webhook/${path}`, {
+	return await postJson(`${e2e.context.n8nUrl}/webhook/${path}`, body, headers);
+}
+
+/** POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<WebhookRun> {
+	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
-		body: JSON.stringify(body),
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: AbortSignal.timeout(180_000),
 	});
 	const text = await response.text();
 	let parsed: unknown = text;

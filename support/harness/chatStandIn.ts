@@ -5,8 +5,9 @@
  * are readable over HTTP (`GET /_stand-in/posts`) because jest runs in another process than the harness.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+import { listenOnLoopback } from './processes';
 
 /** The token the harness stores in n8n's Mattermost credential; not a secret of anything real. */
 export const CHAT_STAND_IN_TOKEN = 'stand-in-mattermost-token-not-a-secret';
@@ -86,12 +87,9 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 			return sendJson(response, 200, []);
 		})().catch(() => sendJson(response, 400, { message: 'bad request' }));
 	});
-	server.listen(0, '127.0.0.1');
-	await once(server, 'listening');
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	const { url } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		posts: () => [...posts],
 		stop: () =>
 			new Promise<void>((resolve) => {

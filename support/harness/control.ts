@@ -3,9 +3,9 @@
  * HTTP server on loopback, `POST /n8n/stop` and `POST /n8n/start`, each answering once the step is done.
  */
 import { createServer } from 'node:http';
-import { once } from 'node:events';
 
 import type { Harness } from './harness';
+import { listenOnLoopback } from './processes';
 
 export interface HarnessControl {
 	url: string;
@@ -32,12 +32,9 @@ export async function serveHarnessControl(harness: Pick<Harness, 'stopN8n' | 'st
 			(error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : String(error)),
 		);
 	});
-	server.listen(0, '127.0.0.1');
-	await once(server, 'listening');
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	const { url } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

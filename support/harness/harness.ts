@@ -14,7 +14,7 @@ import { CHAT_STAND_IN_TOKEN, startChatStandIn } from './chatStandIn';
 import { createInventoryTable, dataTablesOf, INVENTORY_TABLE } from './inventory';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
-import { freePort, track, type Stoppable } from './processes';
+import { freePort, startedResources } from './processes';
 import { step } from './progress';
 import { CREDENTIAL_IDS, type WorkflowJson } from './workflows';
 
@@ -111,23 +111,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 	await ensureBuilt();
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-e2e-'));
-	// What this harness started, newest last; stop() (or a failed start) undoes it newest first.
-	const started: Stoppable[] = [];
-	const remember = (resource: Stoppable) => {
-		const untrack = track(resource);
-		started.push({ ...resource, stop: async () => {
-			untrack();
-			await resource.stop();
-		} });
-	};
-	let stopping: Promise<void> | undefined;
-	const stop = () =>
-		(stopping ??= (async () => {
-			for (const resource of started.reverse()) {
-				step(resource.name);
-				await resource.stop();
-			}
-		})());
+	// What this harness started; stop() (or a failed start) undoes it newest first.
+	const { remember, stop } = startedResources();
 
 	const removeFolder = () => {
 		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
@@ -172,7 +157,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
 		let n8n = await startN8nServer(config);
 		// startN8nServer tracks n8n for Ctrl-C itself; this only orders the orderly stop (of whichever n8n runs then).
-		started.push({ name: 'stopping n8n', stop: () => n8n.stop(), stopNow: () => undefined });
+		remember({ name: 'stopping n8n', stop: () => n8n.stop(), stopNow: () => undefined });
 		const apiKey = await createApiKey(n8n.baseUrl);
 		const api = new N8nPublicApi(n8n.baseUrl, apiKey);
 		step('n8n: owner set up, public API key created');

@@ -6,8 +6,10 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { dirname } from 'node:path';
-import { createServer } from 'node:net';
+
+import { step } from './progress';
 
 export interface Stoppable {
 	name: string;
@@ -255,4 +257,42 @@ export async function startLoggedProcess(options: {
 		}
 	};
 	return { output: () => output, waitForOutput, stop, isRunning };
+}
+
+/** Starts `server` on a free loopback port and returns its base URL (http). */
+export async function listenOnLoopback(server: Pick<Server, 'listen' | 'address' | 'once'>): Promise<{ url: string; port: number }> {
+	server.listen(0, '127.0.0.1');
+	await once(server as Server, 'listening');
+	const address = server.address();
+	const port = typeof address === 'object' && address ? address.port : 0;
+	if (!port) throw new Error('could not listen on a loopback port');
+	return { url: `http://127.0.0.1:${port}`, port };
+}
+
+/**
+ * What a harness started, newest last: remember() tracks each resource for Ctrl-C, stop() undoes them newest first
+ * (also after a failed start), once.
+ */
+export function startedResources(): { remember(resource: Stoppable): void; stop(): Promise<void> } {
+	const started: Stoppable[] = [];
+	let stopping: Promise<void> | undefined;
+	return {
+		remember(resource) {
+			const untrack = track(resource);
+			started.push({
+				...resource,
+				stop: async () => {
+					untrack();
+					await resource.stop();
+				},
+			});
+		},
+		stop: () =>
+			(stopping ??= (async () => {
+				for (const resource of started.splice(0).reverse()) {
+					step(resource.name);
+					await resource.stop();
+				}
+			})()),
+	};
 }

@@ -14,7 +14,7 @@ import { credentialsFor } from './harness';
 import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nRole, type N8nServer } from './n8n';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
-import { freePort, track, type Stoppable } from './processes';
+import { freePort, startedResources } from './processes';
 import { step } from './progress';
 import { ensureQueueServicesInstalled, QUEUE_DATABASE, startPostgres, startRedis, type Service } from './queueServices';
 import { startRoundRobin } from './roundRobin';
@@ -45,20 +45,7 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 	const userFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-queue-'));
 	// PostgreSQL runs as its own user: its folder is apart from the n8n user folder (which only root may enter).
 	const servicesFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-queue-services-'));
-	const started: Stoppable[] = [];
-	const remember = (resource: Stoppable) => {
-		const untrack = track(resource);
-		started.push({ ...resource, stop: async () => {
-			untrack();
-			await resource.stop();
-		} });
-	};
-	const stop = async () => {
-		for (const resource of started.splice(0).reverse()) {
-			step(resource.name);
-			await resource.stop();
-		}
-	};
+	const { remember, stop } = startedResources();
 	const removeFolders = () => {
 		rmSync(userFolder, { recursive: true, force: true });
 		rmSync(servicesFolder, { recursive: true, force: true });

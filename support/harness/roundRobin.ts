@@ -3,7 +3,8 @@
  * to the next process in turn. TCP-level, so what the marketplace sends arrives unchanged. Loopback only.
  */
 import { connect, createServer, type Socket } from 'node:net';
-import { once } from 'node:events';
+
+import { listenOnLoopback } from './processes';
 
 export interface RoundRobin {
 	url: string;
@@ -30,12 +31,9 @@ export async function startRoundRobin(targetPorts: number[]): Promise<RoundRobin
 		}
 		client.pipe(upstream).pipe(client);
 	});
-	server.listen(0, '127.0.0.1');
-	await once(server, 'listening');
-	const address = server.address();
-	const port = typeof address === 'object' && address ? address.port : 0;
+	const { url } = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url,
 		connections,
 		stop: async () => {
 			const closed = new Promise<void>((resolve) => server.close(() => resolve()));

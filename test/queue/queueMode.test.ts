@@ -12,6 +12,7 @@ import { CHAT_CHANNEL_ID, CHAT_STAND_IN_TOKEN, failNextChatPosts, startChatStand
 import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
+import { postJson } from '../../support/e2e/helpers';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
 import { EXAMPLE_FILES, loadExample, nodeByType, webhookPath, type WorkflowJson } from '../../support/harness/workflows';
 import { activeSubscription, createListing, getToken, validListing } from '../../support/sandboxRequests';
@@ -102,23 +103,6 @@ function workerOf(executionId: string): number {
 	return harness.workers.findIndex((worker) => pattern.test(worker.output())) + 1;
 }
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body: typeof body === 'string' ? body : JSON.stringify(body),
-		signal: AbortSignal.timeout(180_000),
-	});
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// Not JSON: kept as text.
-	}
-	return { status: response.status, body: parsed };
-}
-
 function tokenRequests(): number {
 	return harness.sandbox.state().requests.filter((request) => request.endpoint === 'token').length;
 }
@@ -142,7 +126,7 @@ function heldTimes(ids: number[]): Map<number, number> {
 }
 
 async function runSheet(path: string): Promise<{ status: number; body: unknown }> {
-	return await post(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, { sheetPath: path });
+	return await postJson(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, { sheetPath: path });
 }
 
 describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, Redis', () => {
@@ -152,12 +136,12 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 
 	it('a token issued by webhook process 1 is accepted by webhook process 2; forged, expired and other-trigger tokens are refused at both, with no execution', async () => {
 		const [first, second] = harness.webhookUrls;
-		const issued = await post(tokenUrl(first), 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', authorization: basic });
+		const issued = await postJson(tokenUrl(first), 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', authorization: basic });
 		expect(issued.status).toBe(200);
 		const token = (issued.body as { access_token: string }).access_token;
 
 		const before = (await executions(saleWorkflow.id)).length;
-		const accepted = await post(callbackUrl(second), { eventType: 'listing_sale', notificationId: 'queue-cross-1' }, { authorization: `Bearer ${token}` });
+		const accepted = await postJson(callbackUrl(second), { eventType: 'listing_sale', notificationId: 'queue-cross-1' }, { authorization: `Bearer ${token}` });
 		expect(accepted.status).toBe(200);
 		const [execution] = (await waitForExecutions(saleWorkflow.id, before + 1)).slice(before);
 		expect(execution.status).toBe('success');
@@ -173,7 +157,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		};
 		for (const base of harness.webhookUrls) {
 			for (const [kind, bad] of Object.entries(refused)) {
-				const answer = await post(callbackUrl(base), { eventType: 'listing_sale', notificationId: `queue-${kind}` }, { authorization: `Bearer ${bad}` });
+				const answer = await postJson(callbackUrl(base), { eventType: 'listing_sale', notificationId: `queue-${kind}` }, { authorization: `Bearer ${bad}` });
 				expect({ kind, status: answer.status }).toEqual({ kind, status: 401 });
 			}
 		}
