@@ -50,3 +50,6 @@ export function mergeProblems(problems: Problem[]): Problem[] {
 function firstRow(problem: Problem): number {
 	return problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Number.POSITIVE_INFINITY);
 }
+
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+export const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';

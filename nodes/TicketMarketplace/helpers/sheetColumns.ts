@@ -1,4 +1,5 @@
-import type { INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
@@ -29,6 +30,11 @@ export const RECOGNISED_HEADERS: Record<string, { label: string; headers: string
 	productGa: { label: 'General Admission', headers: ['ga', 'general_admission'], required: false },
 	productType: { label: 'Product Type', headers: ['product_type'], required: false },
 };
+
+/** The headers recognised for a field, for the node's hint and its messages. */
+export function headerList(parameter: string): string {
+	return RECOGNISED_HEADERS[parameter].headers.join(', ');
+}
 
 export function normaliseHeader(header: string): string {
 	return header.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -88,3 +94,58 @@ export class RecognisedColumns implements ParameterSource {
 		return this.match.columns.get(name) ?? this.fallbackSource.columnOf(name);
 	}
 }
+
+/** "Map Automatically": every required field needs a column, or nothing is read at all. */
+export function recognisedColumns(context: IExecuteFunctions, items: INodeExecutionData[], params: ParameterSource): ParameterSource {
+	const columns = columnsOf(items);
+	const match = recogniseHeaders(columns);
+	if (match.missing.length > 0) {
+		const wanted = match.missing.map((parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Map Automatically found no column for ${match.missing.map((parameter) => RECOGNISED_HEADERS[parameter].label).join(', ')}; nothing was sent`,
+			{
+				description: `Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? columns.map((column) => `"${column}"`).join(', ') : '(none)'}. Rename the sheet's headers, or choose Columns → Map Each Field Below.`,
+				itemIndex: 0,
+			},
+		);
+	}
+	return new RecognisedColumns(items, match, params);
+}
+
+function isEmptyCell(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
+function columnName(column: string): string {
+	return column.startsWith('\uFEFF') ? `"${column.slice(1)}" (preceded by an invisible byte-order mark)` : `"${column}"`;
+}
+
+/**
+ * Fields mapped to a column that is empty in every row: the column is missing or misnamed (a typo, a byte-order
+ * mark from Excel, another sheet). Said once, with the columns the rows do have, instead of once per row.
+ */
+export function missingColumns(items: INodeExecutionData[], source: ParameterSource, blank: Set<number>): string[] {
+	const rows = items.filter((_, index) => !blank.has(index));
+	if (rows.length === 0) return [];
+	const lines: string[] = [];
+	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
+		const column = source.columnOf(parameter);
+		if (column === undefined) continue;
+		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
+		const present = field.required
+			? rows.some((item) => !isEmptyCell(item.json?.[column]))
+			: rows.some((item) => item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column));
+		if (present) continue;
+		lines.push(`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`);
+	}
+	if (lines.length) {
+		const columns = columnsOf(rows);
+		lines.push(
+			`The rows have the columns: ${columns.length ? columns.map(columnName).join(', ') : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
+		);
+	}
+	return lines;
+}
+

@@ -5,16 +5,15 @@ import { asNodeError } from '../../helpers/errors';
 import { ItemParameters } from '../../helpers/itemParameters';
 import { buildListingUnits, LISTING_PATH } from '../../helpers/listingInput';
 import type { InputShape, ListingUnit } from '../../helpers/listingInput';
-import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from '../../helpers/problems';
-import { toOutputJson } from '../../helpers/output';
+import { blankRowItem, blankRowsNotice, listingItem, rowItems, stopSummary } from '../../helpers/listingResults';
+import type { ListingResult } from '../../helpers/listingResults';
 import { NotSentError, RequestPacer } from '../../helpers/pacing';
 import type { PacingMode } from '../../helpers/pacing';
+import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from '../../helpers/problems';
 import { forgetSent, recordBeforeSending } from '../../helpers/sentListings';
-import { columnsOf, RECOGNISED_HEADERS, recogniseHeaders, RecognisedColumns } from '../../helpers/sheetColumns';
-import type { ParameterSource } from '../../helpers/sheetColumns';
+import { headerList, missingColumns, recognisedColumns } from '../../helpers/sheetColumns';
 import { apiRequest, failureOutcome, readRunCredential } from '../../transport';
 import type { RunCredential } from '../../transport';
-import type { FailureOutcome } from '../../transport';
 
 /** The most requests in flight by default; adaptive pacing finds the API's own pace below it. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -30,9 +29,6 @@ const perTicket = { inputShape: ['ticketPerItem'] };
  */
 const recognisedByHeader = { columnMapping: ['auto'] };
 
-function headerList(parameter: string): string {
-	return RECOGNISED_HEADERS[parameter].headers.join(', ');
-}
 
 const properties: INodeProperties[] = [
 	{
@@ -418,13 +414,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-type ListingResult =
-	| { status: 'created'; response: unknown }
-	| { status: 'skipped' }
-	| { status: 'failed'; error: unknown; outcome: FailureOutcome }
-	| { status: 'notSent' }
-	| { status: 'invalid' };
-
 interface SendSettings {
 	validateOnly: boolean;
 	mode: PacingMode;
@@ -442,117 +431,6 @@ function readSendSettings(options: IDataObject): SendSettings {
 		skipAlreadySent: options.skipAlreadySent !== false,
 		perRow: options.output === 'row',
 	};
-}
-
-function skippedMessage(unit: ListingUnit): string {
-	return `Not sent: External Listing ID ${unit.externalListingId} was already sent by this workflow. To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.`;
-}
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-/** What an output item says about one listing (the per-listing and the per-row outputs share it). */
-function describeResult(unit: ListingUnit, result: ListingResult): IDataObject {
-	switch (result.status) {
-		case 'created':
-			return {};
-		case 'skipped':
-			return { message: skippedMessage(unit) };
-		case 'failed': {
-			const failure = result.error as { description?: string | null; httpCode?: string | null };
-			return {
-				error: errorText(result.error),
-				description: failure?.description ?? null,
-				httpCode: failure?.httpCode ?? null,
-				mayHaveBeenCreated: result.outcome === 'unknown',
-			};
-		}
-		case 'notSent':
-			return { error: 'Not sent: the run stopped before this listing was sent' };
-		case 'invalid':
-			return { error: `${unit.label[0].toUpperCase()}${unit.label.slice(1)} failed validation`, problems: mergeProblems(unit.problems).map(problemLine) };
-	}
-}
-
-function listingItem(unit: ListingUnit, result: ListingResult): INodeExecutionData {
-	const pairedItem = unit.itemIndexes.map((item) => ({ item }));
-	if (result.status === 'created') return { json: toOutputJson(result.response), pairedItem };
-	const json: IDataObject =
-		result.status === 'skipped'
-			? { status: 'skipped', externalListingId: unit.externalListingId ?? null, ...describeResult(unit, result) }
-			: { ...describeResult(unit, result), itemIndexes: unit.itemIndexes };
-	return { json, pairedItem };
-}
-
-/** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
-function rowItems(items: INodeExecutionData[], unit: ListingUnit, result: ListingResult): Array<[number, INodeExecutionData]> {
-	const status = result.status === 'notSent' ? 'failed' : result.status;
-	const outcome: IDataObject =
-		result.status === 'created'
-			? { listingResponse: toOutputJson(result.response) }
-			: { listingError: describeResult(unit, result) };
-	return unit.itemIndexes.map((itemIndex) => [
-		itemIndex,
-		{
-			json: { ...items[itemIndex].json, externalListingId: unit.externalListingId ?? null, listingStatus: status, ...outcome },
-			pairedItem: { item: itemIndex },
-		},
-	]);
-}
-
-function listingNames(units: ListingUnit[]): string {
-	// Grouped listings are labelled by their id already ("listing 7001 (rows 1, 2)").
-	return units
-		.map((unit) =>
-			unit.externalListingId === undefined || unit.label.startsWith('listing ')
-				? unit.label
-				: `${unit.externalListingId} (${unit.label})`,
-		)
-		.join(', ');
-}
-
-/**
- * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
- * exist; requests ran at once, so no group claims an order.
- */
-function stopSummary(
-	units: ListingUnit[],
-	results: Map<ListingUnit, ListingResult>,
-	skipAlreadySent: boolean,
-): string {
-	const group = (status: ListingResult['status'], outcome?: FailureOutcome) =>
-		units.filter((unit) => {
-			const result = results.get(unit);
-			return result?.status === status && (outcome === undefined || (result.status === 'failed' && result.outcome === outcome));
-		});
-	const failureLines = (members: ListingUnit[]) =>
-		members.map((unit) => {
-			const result = results.get(unit) as { error: unknown };
-			return `  - ${listingNames([unit])}: ${errorText(result.error)}`;
-		});
-	const created = group('created');
-	const refused = group('failed', 'refused');
-	const unknown = group('failed', 'unknown');
-	const notSent = group('notSent');
-	const skipped = group('skipped');
-	const lines: string[] = [ROWS_CONVENTION];
-	lines.push(created.length ? `Created in this run: ${listingNames(created)}. Do not send these again.` : 'No listing was created in this run.');
-	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
-	if (unknown.length) {
-		lines.push(
-			'Outcome unknown, may have been created (the request may have reached the API; check before sending again):',
-			...failureLines(unknown),
-		);
-	}
-	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listingNames(notSent)}.`);
-	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listingNames(skipped)}.`);
-	if (skipAlreadySent) {
-		lines.push(
-			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created and unknown ones are skipped.',
-		);
-	}
-	return lines.join('\n');
 }
 
 async function sendListings(
@@ -587,68 +465,6 @@ async function sendListings(
 			}
 		}),
 	);
-}
-
-/** "Map Automatically": every required field needs a column, or nothing is read at all. */
-function recognisedColumns(context: IExecuteFunctions, items: INodeExecutionData[], params: ItemParameters): ParameterSource {
-	const columns = columnsOf(items);
-	const match = recogniseHeaders(columns);
-	if (match.missing.length > 0) {
-		const wanted = match.missing.map((parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`);
-		throw new NodeOperationError(
-			context.getNode(),
-			`Map Automatically found no column for ${match.missing.map((parameter) => RECOGNISED_HEADERS[parameter].label).join(', ')}; nothing was sent`,
-			{
-				description: `Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? columns.map((column) => `"${column}"`).join(', ') : '(none)'}. Rename the sheet's headers, or choose Columns → Map Each Field Below.`,
-				itemIndex: 0,
-			},
-		);
-	}
-	return new RecognisedColumns(items, match, params);
-}
-
-/** What n8n 2.x calls the setting that turns a node's errors into error items. */
-export const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
-
-function isEmptyCell(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-/** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
-function columnName(column: string): string {
-	return column.startsWith('\uFEFF') ? `"${column.slice(1)}" (preceded by an invisible byte-order mark)` : `"${column}"`;
-}
-
-/**
- * Fields mapped to a column that is empty in every row: the column is missing or misnamed (a typo, a byte-order
- * mark from Excel, another sheet). Said once, with the columns the rows do have, instead of once per row.
- */
-function missingColumns(items: INodeExecutionData[], source: ParameterSource, blank: Set<number>): string[] {
-	const rows = items.filter((_, index) => !blank.has(index));
-	if (rows.length === 0) return [];
-	const lines: string[] = [];
-	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
-		const column = source.columnOf(parameter);
-		if (column === undefined) continue;
-		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
-		const present = field.required
-			? rows.some((item) => !isEmptyCell(item.json?.[column]))
-			: rows.some((item) => item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column));
-		if (present) continue;
-		lines.push(`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`);
-	}
-	if (lines.length) {
-		const columns = columnsOf(rows);
-		lines.push(
-			`The rows have the columns: ${columns.length ? columns.map(columnName).join(', ') : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
-		);
-	}
-	return lines;
-}
-
-function blankRowsNotice(blankItemIndexes: number[]): string {
-	const count = blankItemIndexes.length;
-	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. ${ROWS_CONVENTION}`;
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
@@ -751,10 +567,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const [itemIndex, item] of rowItems(items, unit, results.get(unit) ?? { status: 'notSent' })) byRow[itemIndex] = item;
 		}
 		for (const itemIndex of blankItemIndexes) {
-			byRow[itemIndex] = {
-				json: { ...items[itemIndex].json, externalListingId: null, listingStatus: 'blank', listingMessage: 'Blank row: every field read from it was empty, so it is not a listing' },
-				pairedItem: { item: itemIndex },
-			};
+			byRow[itemIndex] = blankRowItem(items, itemIndex);
 		}
 		return byRow;
 	}
