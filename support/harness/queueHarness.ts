@@ -23,6 +23,8 @@ import type { WorkflowJson } from './workflows';
 export interface QueueHarness {
 	sandbox: Sandbox;
 	api: N8nPublicApi;
+	/** The public API key (the secret scan looks for it too). */
+	apiKey: string;
 	mainUrl: string;
 	/** The load balancer in front of the webhook processes: what WEBHOOK_URL names. */
 	publicUrl: string;
@@ -109,7 +111,8 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 
 		const main = await startN8nServer(mainConfig);
 		remember({ name: 'stopping n8n main', stop: () => main.stop(), stopNow: () => undefined });
-		const api = new N8nPublicApi(main.baseUrl, await createApiKey(main.baseUrl));
+		const apiKey = await createApiKey(main.baseUrl);
+		const api = new N8nPublicApi(main.baseUrl, apiKey);
 		for (const workflow of options.workflows) {
 			await api.activate(workflow.id);
 			step(`n8n: activated "${workflow.name}" (${workflow.id})`);
@@ -128,6 +131,7 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 		return {
 			sandbox,
 			api,
+			apiKey,
 			mainUrl: main.baseUrl,
 			publicUrl: balancer.url,
 			webhookUrls: webhooks.map((server) => server.baseUrl),

@@ -13,6 +13,7 @@ import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
 import { postJson } from '../../support/e2e/helpers';
+import { knownSecrets, scanForSecrets } from '../../support/e2e/secretScan';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
 import { EXAMPLE_FILES, loadExample, nodeByType, webhookPath, type WorkflowJson } from '../../support/harness/workflows';
 import { activeSubscription, createListing, getToken, validListing } from '../../support/sandboxRequests';
@@ -294,4 +295,20 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		expect(execution.status).toBe('success');
 		report.push(`worker ${started!.worker + 1} stopped during a run of ${ids.length} listings: the run answered ${run.status}, reported ${reportedCreated} created, the sandbox holds ${holds}, none twice`);
 	}, 240_000);
+	it('no secret in any process\'s log, in any execution, or in the sandbox\'s inspection output', async () => {
+		const sources = [
+			...[harness.main, ...harness.webhooks, ...harness.workers].map((server, index) => ({ name: `n8n process ${index + 1} log`, text: server.output() })),
+			{ name: 'sandbox state', text: JSON.stringify(harness.sandbox.state()) },
+		];
+		for (const workflow of [sheetWorkflow, saleWorkflow, retryWorkflow]) {
+			for (const execution of await harness.api.executions(workflow.id, true)) sources.push({ name: `execution ${execution.id}`, text: JSON.stringify(execution) });
+		}
+		// The alert workflow here types the chat stand-in's public token into its HTTP Request node: that value is a test
+		// double's, not a secret of the package, and is left out.
+		const secrets = knownSecrets({ context: { sandboxUrl: harness.sandbox.url, apiKey: harness.apiKey } } as Parameters<typeof knownSecrets>[0]).filter(
+			(secret) => secret.label !== 'chat stand-in token',
+		);
+		expect(scanForSecrets(sources, secrets)).toEqual([]);
+		report.push(`secret scan: ${secrets.length} secrets over ${sources.length} sources`);
+	}, 120_000);
 });
