@@ -13,7 +13,8 @@ import { callHarnessControl } from '../harness/control';
 import { startHarness, type Harness, type HarnessContext } from '../harness/harness';
 import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../harness/n8n';
 import { setQuiet } from '../harness/progress';
-import { harnessWorkflows } from './workflows';
+import { harnessWorkflows, ON_N8N_1X } from './workflows';
+import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
 	context: HarnessContext;
@@ -256,4 +257,13 @@ export function rawRequest(
 		request.on('error', (error) => finish(0, {}, error.message));
 		request.end(body);
 	});
+}
+
+/**
+ * A describe block for what only n8n 2.x has (Data Tables, the 2.x editor): on 1.x it is skipped, and the skipped
+ * tests carry the reason in their names, so the run says what it did not test.
+ */
+export function describeOnN8n2(name: string, reason: string, body: () => void): void {
+	if (ON_N8N_1X) describe.skip(`${name} [skipped on n8n ${n8nVersion()}: ${reason}]`, body);
+	else describe(name, body);
 }

@@ -5,7 +5,7 @@
  */
 import { receivedChatPosts } from '../../support/harness/chatStandIn';
 import { dataTablesOf, insertInventoryRows, inventoryRows, type DataTables, type InventoryRow, type StoredInventoryRow } from '../../support/harness/inventory';
-import { nextListingId, postWebhook, useE2e, waitForExecutions, type E2e } from '../../support/e2e/helpers';
+import { describeOnN8n2, type E2e, nextListingId, postWebhook, useE2e, waitForExecutions } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
@@ -30,7 +30,7 @@ async function ensureActiveSubscription(harness: E2e): Promise<void> {
 	await harness.sandbox.activateSubscription(subscriptionId);
 }
 
-describe('inventory in an n8n Data Table', () => {
+describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", () => {
 	let tables: DataTables;
 	beforeAll(async () => {
 		tables = await dataTablesOf(e2e().context.n8nUrl);

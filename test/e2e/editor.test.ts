@@ -13,7 +13,7 @@ import type { ConsoleMessage, Page } from 'playwright-core';
 import { openSignedInEditor, type EditorBrowser } from '../../support/harness/browser';
 import { REPO_ROOT } from '../../support/harness/packageUnderTest';
 import { EXAMPLE_FILES, loadExample, type WorkflowJson, type WorkflowNode } from '../../support/harness/workflows';
-import { useE2e } from '../../support/e2e/helpers';
+import { describeOnN8n2, useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
 const SCREENSHOT_DIR = process.env.TM_SCREENSHOT_DIR ?? join(REPO_ROOT, 'test-output', 'editor');
@@ -54,7 +54,7 @@ async function openPanel(page: Page, n8nUrl: string, workflow: WorkflowJson, nod
 	await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
 }
 
-describe('the n8n editor in a real browser', () => {
+describeOnN8n2('the n8n editor in a real browser', "the test drives n8n 2.x's editor", () => {
 	let editor: EditorBrowser;
 	const consoleErrors: ConsoleEntry[] = [];
 	const pageErrors: string[] = [];

@@ -8,7 +8,7 @@ import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow
 
 import { ownerSessionCookie, OWNER_BROWSER_ID } from '../../support/harness/n8n';
 import { EXAMPLE_FILES, loadExample, type WorkflowJson } from '../../support/harness/workflows';
-import { useE2e } from '../../support/e2e/helpers';
+import { describeOnN8n2, useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
 
@@ -48,7 +48,7 @@ function nodeProblems(description: INodeTypeDescription | undefined, node: Workf
 	return problems;
 }
 
-describe('the example workflows in the real n8n', () => {
+describeOnN8n2('the example workflows in the real n8n', "the examples use n8n 2.x node versions (Data Table 1.1, Read/Write Files 1.1)", () => {
 	let types: Awaited<ReturnType<typeof editorTypes>>;
 
 	beforeAll(async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { declaredEntryFiles, PACKAGE_NAME } from '../../support/harness/packageUnderTest';
 import { useE2e } from '../../support/e2e/helpers';
-import { IMPORT_ONLY_WORKFLOW_IDS, suiteWorkflows } from '../../support/e2e/workflows';
+import { harnessWorkflows, IMPORT_ONLY_WORKFLOW_IDS } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 
@@ -37,7 +37,7 @@ describe('the packed package inside n8n', () => {
 	});
 
 	it('has every suite workflow imported and active (the import-only ones inactive), so both node types and both credentials were recognised', async () => {
-		for (const workflow of Object.values(suiteWorkflows())) {
+		for (const { workflow } of harnessWorkflows()) {
 			const stored = await e2e().n8n.request<{ active: boolean; nodes: Array<{ type: string }> }>('GET', `/workflows/${workflow.id}`);
 			const active = !IMPORT_ONLY_WORKFLOW_IDS.includes(workflow.id);
 			expect({ id: workflow.id, active: stored.active }).toEqual({ id: workflow.id, active });
