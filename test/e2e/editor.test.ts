@@ -111,9 +111,12 @@ describeOnN8n2('the n8n editor in a real browser', "the test drives n8n 2.x's ed
 		expect(panelText).toContain('Callback Client (Given to the Marketplace)');
 		expect(panelText).not.toContain('Credential to connect with');
 
+		const openLists = page.locator('.el-select-dropdown:visible');
 		const offered = async (index: number) => {
+			// One list open at a time: the previous one fades out after Escape, and must be gone before reading the next.
+			await openLists.first().waitFor({ state: 'hidden', timeout: 10_000 });
 			await credentialFields.nth(index).click();
-			const dropdown = page.locator('.el-select-dropdown:visible, .el-popper:visible').last();
+			const dropdown = openLists.first();
 			await dropdown.waitFor({ state: 'visible' });
 			const text = await dropdown.innerText();
 			await page.keyboard.press('Escape');
