@@ -139,6 +139,9 @@ describe('trigger endpoints under generated hostile requests', () => {
 		const errorLines = logLinesSince(logOffset).filter((line) => /error|exception|unhandled|uncaught/i.test(line));
 		const requestErrors = new RegExp(`^Error in handling webhook request POST /webhook/${webhookId}/(token|notifications): (Failed to parse request body|There was a problem executing the workflow)$`);
 		expect(errorLines.filter((line) => !requestErrors.test(line.trim()))).toEqual([]);
-		expect(errorLines).toHaveLength((byStatus.get(422) ?? 0) + (byStatus.get(500) ?? 0));
+		// One line per body n8n could not parse (422, 500); a body it cut off (the client saw EPIPE) may add one too.
+		const answeredWithError = (byStatus.get(422) ?? 0) + (byStatus.get(500) ?? 0);
+		expect(errorLines.length).toBeGreaterThanOrEqual(answeredWithError);
+		expect(errorLines.length).toBeLessThanOrEqual(answeredWithError + (byStatus.get(0) ?? 0));
 	}, 420_000);
 });
