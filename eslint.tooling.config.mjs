@@ -11,7 +11,10 @@ export default tseslint.config(
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		languageOptions: { globals: { ...globals.node, ...globals.jest } },
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 		},
 	},
 	{

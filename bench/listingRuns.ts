@@ -28,7 +28,15 @@ export function groupedCase(rows: number, rowsPerListing: number): ListingCase {
 		Array.from({ length: rows }, (_, index) => {
 			const listing = FIRST_EXTERNAL_LISTING_ID + Math.floor(index / rowsPerListing);
 			const seat = String((index % rowsPerListing) + 1);
-			return { listing: String(listing), event: '4242', price: '49.90', currency: 'eur', row: 'A', seat, ticket: `${listing}-A-${seat}` };
+			return {
+				listing: String(listing),
+				event: '4242',
+				price: '49.90',
+				currency: 'eur',
+				row: 'A',
+				seat,
+				ticket: `${listing}-A-${seat}`,
+			};
 		}),
 	);
 	return { shape: 'grouped', items, listings: Math.ceil(rows / rowsPerListing) };
@@ -51,7 +59,10 @@ export function ungroupedCase(count: number): ListingCase {
 	return { shape: 'ungrouped', items, listings: count };
 }
 
-function parametersFor(shape: ListingShape, options: { concurrency: number; validateOnly: boolean }) {
+function parametersFor(
+	shape: ListingShape,
+	options: { concurrency: number; validateOnly: boolean },
+) {
 	const common = {
 		resource: 'listing',
 		operation: 'create',
@@ -75,7 +86,12 @@ function parametersFor(shape: ListingShape, options: { concurrency: number; vali
 			productType: 'TICKET',
 		};
 	}
-	return { ...common, inputShape: 'listingPerItem', productsSource: 'json', productsJson: column('tickets') };
+	return {
+		...common,
+		inputShape: 'listingPerItem',
+		productsSource: 'json',
+		productsJson: column('tickets'),
+	};
 }
 
 export interface ListingRun {
@@ -93,7 +109,10 @@ export async function runListingCreate(
 ): Promise<ListingRun> {
 	const run = fakeRun({
 		items: listingCase.items,
-		parameters: parametersFor(listingCase.shape, { concurrency: options.concurrency, validateOnly: options.validateOnly ?? false }),
+		parameters: parametersFor(listingCase.shape, {
+			concurrency: options.concurrency,
+			validateOnly: options.validateOnly ?? false,
+		}),
 	});
 	// The fake's credential points at a nock host; aim it at the sandbox and its demo app and account instead.
 	Object.assign(run.stored, {

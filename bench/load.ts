@@ -54,5 +54,7 @@ export function countOf(result: LoadResult, status: number): number {
 
 export function describeStatuses(result: LoadResult): string {
 	const parts = Object.entries(result.statuses).map(([status, count]) => `${count}x ${status}`);
-	return [parts.join(', '), result.firstError ? `first error: ${result.firstError}` : ''].filter(Boolean).join('; ');
+	return [parts.join(', '), result.firstError ? `first error: ${result.firstError}` : '']
+		.filter(Boolean)
+		.join('; ');
 }

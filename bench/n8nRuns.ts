@@ -5,7 +5,15 @@
  */
 import type { RequestLogEntry, SandboxAdminClient, SandboxState } from '../sandbox';
 import type { ExecutionSummary } from '../support/harness/n8n';
-import { executionError, nodeOutput, postWebhook, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../support/e2e/helpers';
+import {
+	executionError,
+	nodeOutput,
+	postWebhook,
+	waitForExecutions,
+	writeSheet,
+	type E2e,
+	type SeatRow,
+} from '../support/e2e/helpers';
 import { webhookPath } from '../support/e2e/workflows';
 import type { N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
@@ -24,7 +32,15 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
 	return Array.from({ length: rows }, (_, index) => {
 		const listing = String(base + Math.floor(index / rowsPerListing));
 		const seat = String((index % rowsPerListing) + 1);
-		return { listing_id: listing, event_id: '4242', price: '49.90', currency: 'EUR', row: 'A', seat, ticket_id: `${listing}-A-${seat}` };
+		return {
+			listing_id: listing,
+			event_id: '4242',
+			price: '49.90',
+			currency: 'EUR',
+			row: 'A',
+			seat,
+			ticket_id: `${listing}-A-${seat}`,
+		};
 	});
 }
 
@@ -32,10 +48,16 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
  * Puts the sandbox in the state every run starts from: no listings, no tokens (so n8n's stored token is refused
  * once and renewed, as after an expiry), an empty request log, the latency fault and the limit on requests in flight.
  */
-export async function prepareSandbox(sandbox: SandboxAdminClient, plan: N8nPlan, limited = true): Promise<void> {
+export async function prepareSandbox(
+	sandbox: SandboxAdminClient,
+	plan: N8nPlan,
+	limited = true,
+): Promise<void> {
 	await sandbox.reset();
 	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
-	await sandbox.limitInFlight(limited ? { maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 } : null);
+	await sandbox.limitInFlight(
+		limited ? { maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 } : null,
+	);
 }
 
 export interface RunMeasure {
@@ -73,7 +95,9 @@ interface RunData {
 }
 
 function runDataOf(execution: ExecutionSummary): Record<string, RunData[]> {
-	const data = execution.data as { resultData?: { runData?: Record<string, RunData[]> } } | undefined;
+	const data = execution.data as
+		| { resultData?: { runData?: Record<string, RunData[]> } }
+		| undefined;
 	return data?.resultData?.runData ?? {};
 }
 
@@ -82,7 +106,10 @@ function countBy(requests: RequestLogEntry[], status: number): number {
 }
 
 /** The most requests in flight at once, from the log's start times and durations, and when that was first reached. */
-export function peakInFlight(requests: RequestLogEntry[]): { peakInFlight: number; peakReachedMs: number } {
+export function peakInFlight(requests: RequestLogEntry[]): {
+	peakInFlight: number;
+	peakReachedMs: number;
+} {
 	if (requests.length === 0) return { peakInFlight: 0, peakReachedMs: Number.NaN };
 	// Ends sort before starts at the same instant: a request answered when another arrives was not in flight with it.
 	const events = requests
@@ -119,7 +146,12 @@ function reportedIds(output: Array<Record<string, unknown>>, rows: SeatRow[]): S
 	return ids;
 }
 
-export async function runCase(e2e: E2e, benchCase: N8nCase, rows: SeatRow[], plan: N8nPlan): Promise<RunMeasure> {
+export async function runCase(
+	e2e: E2e,
+	benchCase: N8nCase,
+	rows: SeatRow[],
+	plan: N8nPlan,
+): Promise<RunMeasure> {
 	await prepareSandbox(e2e.sandbox, plan, !benchCase.unlimitedApi);
 	const workflowId = benchCase.workflow.id;
 	const previous = (await e2e.n8n.executions(workflowId)).length;
@@ -146,9 +178,14 @@ function measure(
 	client: { webhookMs: number; webhookStatus: number },
 ): RunMeasure {
 	const runData = runDataOf(execution);
-	const nodeMs = benchCase.timedNodes.reduce((total, node) => total + (runData[node]?.[0]?.executionTime ?? Number.NaN), 0);
+	const nodeMs = benchCase.timedNodes.reduce(
+		(total, node) => total + (runData[node]?.[0]?.executionTime ?? Number.NaN),
+		0,
+	);
 	const extended = execution as ExecutionSummary & { stoppedAt?: string };
-	const executionMs = extended.stoppedAt ? Date.parse(extended.stoppedAt) - Date.parse(execution.startedAt) : Number.NaN;
+	const executionMs = extended.stoppedAt
+		? Date.parse(extended.stoppedAt) - Date.parse(execution.startedAt)
+		: Number.NaN;
 	const output = nodeOutput(execution, benchCase.outputNode);
 
 	const expected = new Set(rows.map((row) => String(row.listing_id)));
@@ -174,8 +211,14 @@ function measure(
 		listingRequests: listingRequests.length,
 		rateLimited: countBy(listingRequests, 429),
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
-		validatedItems: output.filter((item) => item.validateOnly === true && typeof item.body === 'object').length,
+		validatedItems: output.filter(
+			(item) => item.validateOnly === true && typeof item.body === 'object',
+		).length,
 		...peakInFlight(listingRequests.filter((request) => request.status !== 429)),
-		apiMs: median(listingRequests.filter((request) => request.status === 201).map((request) => request.durationMs)),
+		apiMs: median(
+			listingRequests
+				.filter((request) => request.status === 201)
+				.map((request) => request.durationMs),
+		),
 	};
 }

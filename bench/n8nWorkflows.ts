@@ -5,12 +5,36 @@
  * reuse the example's Webhook and file nodes and replace the Create node with n8n's own nodes.
  */
 import { ACTION_NODE_TYPE } from '../support/e2e/workflows';
-import { EXAMPLE_FILES, loadExample, nodeByType, variantOf, type WorkflowJson, type WorkflowNode } from '../support/harness/workflows';
+import {
+	EXAMPLE_FILES,
+	loadExample,
+	nodeByType,
+	variantOf,
+	type WorkflowJson,
+	type WorkflowNode,
+} from '../support/harness/workflows';
 
 /** The columns the example maps with expressions; the auto-recognition case drops these parameters. */
-const EXAMPLE_MAPPING_PARAMETERS = ['externalListingId', 'eventId', 'priceAmount', 'priceCurrency', 'productExternalId', 'productRow', 'productSeat'];
+const EXAMPLE_MAPPING_PARAMETERS = [
+	'externalListingId',
+	'eventId',
+	'priceAmount',
+	'priceCurrency',
+	'productExternalId',
+	'productRow',
+	'productSeat',
+];
 
-export type N8nCaseId = 'default' | 'unlimited' | 'fixed' | 'validateOnly' | 'autoValidateOnly' | 'autoCreate' | 'splitOut' | 'codeHttpTuned' | 'httpDefaults';
+export type N8nCaseId =
+	| 'default'
+	| 'unlimited'
+	| 'fixed'
+	| 'validateOnly'
+	| 'autoValidateOnly'
+	| 'autoCreate'
+	| 'splitOut'
+	| 'codeHttpTuned'
+	| 'httpDefaults';
 
 /** What a case's run sends to the sandbox, and so what it is checked for. */
 export type CaseKind = 'create' | 'validate' | 'passThrough' | 'baseline';
@@ -47,7 +71,12 @@ const HTTP_NODE = 'POST listing';
 /** Every bench workflow sets this: repeated runs must not be skipped by the node's memory of sent listings. */
 const BENCH_OPTIONS = { skipAlreadySent: false };
 
-function createVariant(id: string, name: string, path: string, change: (node: WorkflowNode) => void): WorkflowJson {
+function createVariant(
+	id: string,
+	name: string,
+	path: string,
+	change: (node: WorkflowNode) => void,
+): WorkflowJson {
 	return variantOf(loadExample(EXAMPLE_FILES.sheetToListings), {
 		id,
 		name,
@@ -102,7 +131,12 @@ for (const item of $input.all()) {
 return [...listings.values()].map((json) => ({ json }));`;
 
 /** The example's Webhook and file nodes, then Code (grouping) and n8n's HTTP Request 4.2 with our credential. */
-function codeAndHttp(id: string, name: string, path: string, batching?: CaseSettings['tunedBatch']): WorkflowJson {
+function codeAndHttp(
+	id: string,
+	name: string,
+	path: string,
+	batching?: CaseSettings['tunedBatch'],
+): WorkflowJson {
 	const workflow = createVariant(id, name, path, () => undefined);
 	const create = nodeByType(workflow, ACTION_NODE_TYPE);
 	const credentials = create.credentials;
@@ -139,11 +173,18 @@ function codeAndHttp(id: string, name: string, path: string, batching?: CaseSett
 				contentType: 'json',
 				specifyBody: 'json',
 				jsonBody: '={{ $json.body }}',
-				options: batching ? { batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } } } : {},
+				options: batching
+					? {
+							batching: { batch: { batchSize: batching.size, batchInterval: batching.intervalMs } },
+						}
+					: {},
 			},
 		},
 	);
-	const connections = workflow.connections as Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	const connections = workflow.connections as Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	>;
 	connections['Rows from CSV'] = { main: [[{ node: GROUP_NODE, type: 'main', index: 0 }]] };
 	connections[GROUP_NODE] = { main: [[{ node: HTTP_NODE, type: 'main', index: 0 }]] };
 	return workflow;
@@ -164,7 +205,13 @@ function splitOutNoOp(id: string, name: string, path: string): WorkflowJson {
 				typeVersion: 2.1,
 				position: [0, 0],
 				webhookId: `${id}-webhook`,
-				parameters: { httpMethod: 'POST', path: `ticket-marketplace-bench/${path}`, responseMode: 'lastNode', responseData: 'noData', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: `ticket-marketplace-bench/${path}`,
+					responseMode: 'lastNode',
+					responseData: 'noData',
+					options: {},
+				},
 			},
 			{
 				id: `${id}-split`,
@@ -174,7 +221,14 @@ function splitOutNoOp(id: string, name: string, path: string): WorkflowJson {
 				position: [240, 0],
 				parameters: { fieldToSplitOut: 'body.rows', options: {} },
 			},
-			{ id: `${id}-noop`, name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [480, 0], parameters: {} },
+			{
+				id: `${id}-noop`,
+				name: 'No Operation',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [480, 0],
+				parameters: {},
+			},
 		],
 		connections: {
 			[WEBHOOK_NODE]: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] },
@@ -185,7 +239,13 @@ function splitOutNoOp(id: string, name: string, path: string): WorkflowJson {
 
 /** The cases in table order (the latency floor is computed, not run). Workflow ids are 16 characters, as n8n's. */
 export function benchCases(settings: CaseSettings): N8nCase[] {
-	const csvCase = (id: N8nCaseId, label: string, kind: CaseKind, workflow: WorkflowJson, needs?: 'columnMapping'): N8nCase => ({
+	const csvCase = (
+		id: N8nCaseId,
+		label: string,
+		kind: CaseKind,
+		workflow: WorkflowJson,
+		needs?: 'columnMapping',
+	): N8nCase => ({
 		id,
 		label,
 		kind,
@@ -196,30 +256,75 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 		needs,
 	});
 	return [
-		csvCase('default', 'Create Listing, default options', 'create', createVariant('tmBenchDefaults1', 'Bench: Create Listing, default options', 'default', withOptions({}))),
+		csvCase(
+			'default',
+			'Create Listing, default options',
+			'create',
+			createVariant(
+				'tmBenchDefaults1',
+				'Bench: Create Listing, default options',
+				'default',
+				withOptions({}),
+			),
+		),
 		{
-			...csvCase('unlimited', 'Create Listing, default options, API without a limit', 'create', createVariant('tmBenchNoLimit01', 'Bench: Create Listing, default options, API without a limit', 'no-limit', withOptions({}))),
+			...csvCase(
+				'unlimited',
+				'Create Listing, default options, API without a limit',
+				'create',
+				createVariant(
+					'tmBenchNoLimit01',
+					'Bench: Create Listing, default options, API without a limit',
+					'no-limit',
+					withOptions({}),
+				),
+			),
 			unlimitedApi: true,
 		},
 		csvCase(
 			'fixed',
 			`Create Listing, fixed Concurrency ${settings.concurrency}`,
 			'create',
-			createVariant('tmBenchFixedConc', `Bench: Create Listing, fixed Concurrency ${settings.concurrency}`, 'fixed', withOptions({ concurrencyMode: 'fixed', concurrency: settings.concurrency })),
+			createVariant(
+				'tmBenchFixedConc',
+				`Bench: Create Listing, fixed Concurrency ${settings.concurrency}`,
+				'fixed',
+				withOptions({ concurrencyMode: 'fixed', concurrency: settings.concurrency }),
+			),
 		),
-		csvCase('validateOnly', 'Create Listing, Validate Only (nothing sent)', 'validate', createVariant('tmBenchValidOnly', 'Bench: Create Listing, Validate Only', 'validate-only', withOptions({ validateOnly: true }))),
+		csvCase(
+			'validateOnly',
+			'Create Listing, Validate Only (nothing sent)',
+			'validate',
+			createVariant(
+				'tmBenchValidOnly',
+				'Bench: Create Listing, Validate Only',
+				'validate-only',
+				withOptions({ validateOnly: true }),
+			),
+		),
 		csvCase(
 			'autoValidateOnly',
 			'Headers recognised (no mapping), Validate Only',
 			'validate',
-			createVariant('tmBenchAutoValid', 'Bench: headers recognised, Validate Only', 'auto-validate-only', autoMapped({ validateOnly: true })),
+			createVariant(
+				'tmBenchAutoValid',
+				'Bench: headers recognised, Validate Only',
+				'auto-validate-only',
+				autoMapped({ validateOnly: true }),
+			),
 			'columnMapping',
 		),
 		csvCase(
 			'autoCreate',
 			'Headers recognised (no mapping), default options',
 			'create',
-			createVariant('tmBenchAutoCreat', 'Bench: headers recognised, default options', 'auto-create', autoMapped({})),
+			createVariant(
+				'tmBenchAutoCreat',
+				'Bench: headers recognised, default options',
+				'auto-create',
+				autoMapped({}),
+			),
 			'columnMapping',
 		),
 		{
@@ -235,7 +340,12 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 			id: 'codeHttpTuned',
 			label: `Code grouping + HTTP Request, batches of ${settings.tunedBatch.size} every ${settings.tunedBatch.intervalMs} ms`,
 			kind: 'baseline',
-			workflow: codeAndHttp('tmBenchCodeHttpT', 'Bench: Code + HTTP Request, hand-tuned batching', 'code-http-tuned', settings.tunedBatch),
+			workflow: codeAndHttp(
+				'tmBenchCodeHttpT',
+				'Bench: Code + HTTP Request, hand-tuned batching',
+				'code-http-tuned',
+				settings.tunedBatch,
+			),
 			timedNodes: [GROUP_NODE, HTTP_NODE],
 			outputNode: HTTP_NODE,
 			input: 'csv',
@@ -244,7 +354,11 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 			id: 'httpDefaults',
 			label: 'Code grouping + HTTP Request, defaults (all at once)',
 			kind: 'baseline',
-			workflow: codeAndHttp('tmBenchCodeHttpD', 'Bench: Code + HTTP Request, defaults', 'code-http-defaults'),
+			workflow: codeAndHttp(
+				'tmBenchCodeHttpD',
+				'Bench: Code + HTTP Request, defaults',
+				'code-http-defaults',
+			),
 			timedNodes: [GROUP_NODE, HTTP_NODE],
 			outputNode: HTTP_NODE,
 			input: 'csv',

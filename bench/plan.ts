@@ -1,7 +1,14 @@
 /** Command-line flags and the two plans (full and --quick): every count and bound of a run lives here. */
 
 /** The suites, in the order `--only` runs them. */
-export const SUITE_IDS = ['n8n', 'queue', 'sandbox', 'throughput', 'validation', 'trigger'] as const;
+export const SUITE_IDS = [
+	'n8n',
+	'queue',
+	'sandbox',
+	'throughput',
+	'validation',
+	'trigger',
+] as const;
 export type SuiteId = (typeof SUITE_IDS)[number];
 
 export interface Plan {
@@ -66,7 +73,14 @@ const FULL: Omit<Plan, 'suites'> = {
 	mode: 'full',
 	repeat: 3,
 	timeLimitSeconds: 900,
-	throughput: { groupedRows: 200, rowsPerListing: 4, ungroupedItems: 200, concurrency: [1, 4, 8, 16], latencyMs: 40, jitterMs: 20 },
+	throughput: {
+		groupedRows: 200,
+		rowsPerListing: 4,
+		ungroupedItems: 200,
+		concurrency: [1, 4, 8, 16],
+		latencyMs: 40,
+		jitterMs: 20,
+	},
 	validation: { rows: 2000, rowsPerListing: 4, runs: 10 },
 	trigger: { requests: 2000, concurrency: [1, 16] },
 	sandbox: { requests: 2000, concurrency: [1, 8, 32], nodeConcurrency: 10 },
@@ -78,7 +92,14 @@ const QUICK: Omit<Plan, 'suites'> = {
 	mode: 'quick',
 	repeat: 1,
 	timeLimitSeconds: 300,
-	throughput: { groupedRows: 80, rowsPerListing: 4, ungroupedItems: 80, concurrency: [1, 8], latencyMs: 40, jitterMs: 20 },
+	throughput: {
+		groupedRows: 80,
+		rowsPerListing: 4,
+		ungroupedItems: 80,
+		concurrency: [1, 8],
+		latencyMs: 40,
+		jitterMs: 20,
+	},
 	validation: { rows: 2000, rowsPerListing: 4, runs: 3 },
 	trigger: { requests: 1000, concurrency: [8] },
 	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
@@ -142,11 +163,18 @@ export function parseFlags(argv: string[]): ParsedFlags {
 		else throw new FlagError(`Unknown flag "${flag}" (see --help)`);
 	}
 	const base = quick ? QUICK : FULL;
-	return { help, write, plan: { ...base, suites: only ?? [...SUITE_IDS], repeat: repeat ?? base.repeat } };
+	return {
+		help,
+		write,
+		plan: { ...base, suites: only ?? [...SUITE_IDS], repeat: repeat ?? base.repeat },
+	};
 }
 
 function parseSuites(text: string): SuiteId[] {
-	const names = text.split(',').map((name) => name.trim()).filter(Boolean);
+	const names = text
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
 	const unknown = names.filter((name) => !(SUITE_IDS as readonly string[]).includes(name));
 	if (unknown.length || names.length === 0) {
 		throw new FlagError(`--only takes suite names from: ${SUITE_IDS.join(', ')} (got "${text}")`);
@@ -156,6 +184,7 @@ function parseSuites(text: string): SuiteId[] {
 
 function parseRepeat(text: string): number {
 	const repeat = Number(text);
-	if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10) throw new FlagError(`--repeat takes a whole number from 1 to 10 (got "${text}")`);
+	if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10)
+		throw new FlagError(`--repeat takes a whole number from 1 to 10 (got "${text}")`);
 	return repeat;
 }

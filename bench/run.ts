@@ -46,9 +46,13 @@ async function stopEverything(): Promise<void> {
 
 /** The commit measured, and whether the checkout had changes on top of it (then the commit alone does not say). */
 function gitRevision(): { commit?: string; dirty?: boolean } {
-	const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+	const git = (...args: string[]) =>
+		execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 	try {
-		return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
+		return {
+			commit: git('rev-parse', '--short', 'HEAD'),
+			dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+		};
 	} catch {
 		return {};
 	}
@@ -83,8 +87,11 @@ function printSuite(suite: Suite, result: SuiteResult): void {
 	console.log(table.replace(/^/gm, '   '));
 	for (const note of suite.notes) console.log(`   ${note}`);
 	for (const line of result.summary?.lines ?? []) console.log(`   ${line}`);
-	const failed = result.rows.flatMap((row) => row.checks.filter((item) => !item.ok).map((item) => ({ row: row.name, item })));
-	for (const { row, item } of failed) console.log(`   CHECK FAILED (${row}): ${item.name}${item.detail ? ` - ${item.detail}` : ''}`);
+	const failed = result.rows.flatMap((row) =>
+		row.checks.filter((item) => !item.ok).map((item) => ({ row: row.name, item })),
+	);
+	for (const { row, item } of failed)
+		console.log(`   CHECK FAILED (${row}): ${item.name}${item.detail ? ` - ${item.detail}` : ''}`);
 }
 
 async function main(flags: ParsedFlags): Promise<number> {
@@ -96,10 +103,14 @@ async function main(flags: ParsedFlags): Promise<number> {
 	}, plan.timeLimitSeconds * 1000);
 	timeBound.unref();
 
-	console.log(`Benchmarks (${plan.mode}, ${plan.repeat} run${plan.repeat === 1 ? '' : 's'} per case): ${plan.suites.join(', ')}`);
+	console.log(
+		`Benchmarks (${plan.mode}, ${plan.repeat} run${plan.repeat === 1 ? '' : 's'} per case): ${plan.suites.join(', ')}`,
+	);
 	const info = machine();
 	const loadAtStart = loadAverage();
-	console.log(`Node ${info.node}, ${info.cpus} x ${info.cpuModel}, ${info.memoryGiB} GiB; load average ${loadAtStart}`);
+	console.log(
+		`Node ${info.node}, ${info.cpus} x ${info.cpuModel}, ${info.memoryGiB} GiB; load average ${loadAtStart}`,
+	);
 
 	const results: SuiteResult[] = [];
 	for (const [position, id] of plan.suites.entries()) {
@@ -134,13 +145,22 @@ async function main(flags: ParsedFlags): Promise<number> {
 	const failedSuites = results.filter((result) => result.error).length;
 	const seconds = (Date.now() - startedAt.getTime()) / 1000;
 	const loadAtEnd = loadAverage();
-	console.log(`\n${checks.length - failedChecks}/${checks.length} checks passed, ${failedSuites} suite(s) failed, ${seconds.toFixed(1)} s in all (load average ${loadAtStart} at start, ${loadAtEnd} at end).`);
+	console.log(
+		`\n${checks.length - failedChecks}/${checks.length} checks passed, ${failedSuites} suite(s) failed, ${seconds.toFixed(1)} s in all (load average ${loadAtStart} at start, ${loadAtEnd} at end).`,
+	);
 
 	if (flags.write) {
 		const directory = path.join(__dirname, 'results');
 		mkdirSync(directory, { recursive: true });
 		const file = path.join(directory, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
-		const document = { startedAt: startedAt.toISOString(), seconds, ...gitRevision(), machine: { ...info, loadAverage: { start: loadAtStart, end: loadAtEnd } }, plan, results };
+		const document = {
+			startedAt: startedAt.toISOString(),
+			seconds,
+			...gitRevision(),
+			machine: { ...info, loadAverage: { start: loadAtStart, end: loadAtEnd } },
+			plan,
+			results,
+		};
 		writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
 		console.log(`Results: ${path.relative(process.cwd(), file)}`);
 	}

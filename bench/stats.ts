@@ -43,17 +43,28 @@ export function perSecond(count: number, wallMs: number): number {
 
 export function formatNumber(value: number, digits = 1): string {
 	if (!Number.isFinite(value)) return '-';
-	return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+	return value.toLocaleString('en-US', {
+		minimumFractionDigits: digits,
+		maximumFractionDigits: digits,
+	});
 }
 
 /** A plain-text table with right-aligned numbers and left-aligned text. */
 export function formatTable(headers: string[], rows: string[][]): string {
-	const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)));
+	const widths = headers.map((header, column) =>
+		Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+	);
 	const numeric = (text: string) => /^[-+]?[\d,.]+( ?[a-z%/]+)?$|^-$/.test(text);
 	const line = (cells: string[]) =>
 		cells
-			.map((cell, column) => (numeric(cell) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+			.map((cell, column) =>
+				numeric(cell) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+			)
 			.join('  ')
 			.trimEnd();
-	return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+	return [
+		line(headers),
+		widths.map((width) => '-'.repeat(width)).join('  '),
+		...rows.map(line),
+	].join('\n');
 }

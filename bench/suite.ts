@@ -51,7 +51,6 @@ export interface SuiteSummary {
 	targets: Target[];
 }
 
-
 export function check(name: string, ok: boolean, detail?: string): Check {
 	return ok ? { name, ok } : { name, ok, detail };
 }

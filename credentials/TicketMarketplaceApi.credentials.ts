@@ -39,7 +39,9 @@ function readBody(body: unknown, contentType = ''): ReadBody {
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
 	if (body === null) return { text: 'null', shape: 'json-not-object' };
 	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
-		return Array.isArray(body) ? { text: '', shape: 'json-not-object' } : { json: body as IDataObject, text: '', shape: 'object' };
+		return Array.isArray(body)
+			? { text: '', shape: 'json-not-object' }
+			: { json: body as IDataObject, text: '', shape: 'object' };
 	}
 	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
 	if (text.trim() === '') return { text, shape: 'empty' };
@@ -77,7 +79,8 @@ function apiMessage(json: IDataObject | undefined, secrets: string[]): string {
 	for (const key of ['error_description', 'message', 'error']) {
 		const value = json[key];
 		// Redacted before it is cut, so that a cut cannot leave part of a secret behind.
-		if (typeof value === 'string' && value.trim() !== '') return withoutSecrets(value.trim(), secrets).slice(0, 300);
+		if (typeof value === 'string' && value.trim() !== '')
+			return withoutSecrets(value.trim(), secrets).slice(0, 300);
 	}
 	return '';
 }
@@ -103,7 +106,11 @@ function describeRedirect(from: string, location: string): string {
  * service's error bodies are not documented, so the diagnosis reads standard OAuth vocabulary where present
  * (invalid_client = the app's key/secret, invalid_grant = the marketplace login) and otherwise names both.
  */
-export function diagnoseTokenResponse(baseUrl: string, response: IN8nHttpFullResponse, secrets: string[] = []): string {
+export function diagnoseTokenResponse(
+	baseUrl: string,
+	response: IN8nHttpFullResponse,
+	secrets: string[] = [],
+): string {
 	const status = response.statusCode;
 	const contentType = headerValue(response.headers, 'content-type');
 	const { json, shape } = readBody(response.body, contentType);
@@ -191,7 +198,9 @@ export function isTokenExchangeFailure(error: unknown): boolean {
 
 /** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
 export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): string {
-	const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+	const code =
+		(error as { code?: unknown; cause?: { code?: unknown } })?.code ??
+		(error as { cause?: { code?: unknown } })?.cause?.code;
 	return `The Base URL of the Ticket Marketplace API credential, ${baseUrl || '(empty)'}, could not be reached: ${networkFailureInWords(code)}. Check the Base URL and that this n8n can reach it.`;
 }
 
@@ -250,7 +259,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 			placeholder: 'name@email.com',
 			default: '',
 			required: true,
-			description: 'E-mail of your consumer marketplace account, not of your developer-portal account',
+			description:
+				'E-mail of your consumer marketplace account, not of your developer-portal account',
 		},
 		{
 			displayName: 'Marketplace Account Password',
@@ -302,12 +312,19 @@ export class TicketMarketplaceApi implements ICredentialType {
 
 		const { json } = readBody(response.body);
 		const accessToken = json?.access_token;
-		if (response.statusCode >= 200 && response.statusCode < 300 && typeof accessToken === 'string' && accessToken !== '') {
+		if (
+			response.statusCode >= 200 &&
+			response.statusCode < 300 &&
+			typeof accessToken === 'string' &&
+			accessToken !== ''
+		) {
 			return { accessToken };
 		}
 		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
 		const secrets = [
-			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice('Basic '.length),
+			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice(
+				'Basic '.length,
+			),
 			credentials.consumerSecret,
 			credentials.password,
 		].filter((value): value is string => typeof value === 'string');
@@ -341,7 +358,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 			method: 'POST',
 			qs: { grant_type: 'client_credentials' },
 			headers: {
-				Authorization: '={{ "Basic " + ($credentials.consumerKey + ":" + $credentials.consumerSecret).base64Encode() }}',
+				Authorization:
+					'={{ "Basic " + ($credentials.consumerKey + ":" + $credentials.consumerSecret).base64Encode() }}',
 				'Content-Type': 'application/json',
 				Accept: 'application/json',
 			},

@@ -20,7 +20,7 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'These are the values the marketplace will present to the Ticket Marketplace Trigger\'s token endpoint. Choose them yourself (the secret needs at least 16 characters; a long random string is best). The Ticket Marketplace node\'s Webhook → Subscribe operation sends this same credential to the marketplace, so you type them only once.',
+				"These are the values the marketplace will present to the Ticket Marketplace Trigger's token endpoint. Choose them yourself (the secret needs at least 16 characters; a long random string is best). The Ticket Marketplace node's Webhook → Subscribe operation sends this same credential to the marketplace, so you type them only once.",
 			name: 'notice',
 			type: 'notice',
 			default: '',

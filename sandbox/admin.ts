@@ -31,7 +31,11 @@ const ADMIN_ROUTES = [
 	'POST /__sandbox/reset',
 ];
 
-async function waitBounded<T>(store: SandboxStore, promise: Promise<T>, ms: number): Promise<{ value?: T; timedOut: boolean }> {
+async function waitBounded<T>(
+	store: SandboxStore,
+	promise: Promise<T>,
+	ms: number,
+): Promise<{ value?: T; timedOut: boolean }> {
 	const settled = new AbortController();
 	const timeout = store.timers.sleep(ms, settled.signal).then(() => ({ timedOut: true as const }));
 	try {
@@ -45,21 +49,35 @@ export function isAdminPath(pathname: string): boolean {
 	return pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
 }
 
-export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse, url: URL, buffer: Buffer): Promise<void> {
+export async function handleAdmin(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	url: URL,
+	buffer: Buffer,
+): Promise<void> {
 	const method = req.method ?? 'GET';
 	const path = url.pathname.replace(/\/+$/, '');
 	let body: Record<string, unknown> = {};
 	if (buffer.length > 0) {
 		const parsed = parseJson(buffer);
 		if (!parsed.ok) return sendError(res, 400, ERROR_CODE.malformedJson, parsed.message);
-		if (!isPlainObject(parsed.value)) return sendError(res, 400, ERROR_CODE.invalidRequest, 'The body must be a JSON object');
+		if (!isPlainObject(parsed.value))
+			return sendError(res, 400, ERROR_CODE.invalidRequest, 'The body must be a JSON object');
 		body = parsed.value;
 	}
 	const allow = (methods: string[]) => {
 		if (methods.includes(method)) return true;
-		sendError(res, 405, ERROR_CODE.methodNotAllowed, `${method} is not allowed on ${path}; use ${methods.join(' or ')}`, undefined, {
-			Allow: methods.join(', '),
-		});
+		sendError(
+			res,
+			405,
+			ERROR_CODE.methodNotAllowed,
+			`${method} is not allowed on ${path}; use ${methods.join(' or ')}`,
+			undefined,
+			{
+				Allow: methods.join(', '),
+			},
+		);
 		return false;
 	};
 	try {
@@ -69,7 +87,8 @@ export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage
 		} else if (path === `${ADMIN_PREFIX}/state`) {
 			if (allow(['GET'])) sendJson(res, 200, store.state());
 		} else if ((match = /^\/__sandbox\/subscriptions\/([^/]+)\/activate$/.exec(path))) {
-			if (allow(['POST'])) sendJson(res, 200, activateSubscription(store, decodeURIComponent(match[1])));
+			if (allow(['POST']))
+				sendJson(res, 200, activateSubscription(store, decodeURIComponent(match[1])));
 		} else if ((match = /^\/__sandbox\/listings\/([^/]+)\/sell$/.exec(path))) {
 			if (!allow(['POST'])) return;
 			const result = sell(store, decodeURIComponent(match[1]), {
@@ -81,8 +100,14 @@ export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage
 				return;
 			}
 			const outcome = await waitBounded(store, result.deliveries, store.sellWaitMs);
-			const current = result.sale.deliveryIds.map((id) => store.deliveries.get(id)).filter((d): d is Delivery => d !== undefined);
-			sendJson(res, 200, { sale: result.sale, deliveries: outcome.value ?? structuredClone(current), complete: !outcome.timedOut });
+			const current = result.sale.deliveryIds
+				.map((id) => store.deliveries.get(id))
+				.filter((d): d is Delivery => d !== undefined);
+			sendJson(res, 200, {
+				sale: result.sale,
+				deliveries: outcome.value ?? structuredClone(current),
+				complete: !outcome.timedOut,
+			});
 		} else if ((match = /^\/__sandbox\/tokens\/(expire|revoke)$/.exec(path))) {
 			if (!allow(['POST'])) return;
 			const selector = { all: body.all === true, ids: body.ids as string[] | undefined };
@@ -97,13 +122,15 @@ export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage
 			} else {
 				const { seed: newSeed, ...rest } = body;
 				if (newSeed !== undefined) {
-					if (typeof newSeed !== 'number' || !Number.isInteger(newSeed)) throw new FaultInputError('seed must be an integer');
+					if (typeof newSeed !== 'number' || !Number.isInteger(newSeed))
+						throw new FaultInputError('seed must be an integer');
 					store.faults.reseed(newSeed);
 				}
 				sendJson(res, 201, store.faults.add(parseFaultRule(rest)));
 			}
 		} else if (path === `${ADMIN_PREFIX}/delivery`) {
-			if (allow(['POST'])) sendJson(res, 200, store.configureDelivery(body as Partial<DeliverySettings>));
+			if (allow(['POST']))
+				sendJson(res, 200, store.configureDelivery(body as Partial<DeliverySettings>));
 		} else if (path === `${ADMIN_PREFIX}/in-flight`) {
 			if (allow(['POST'])) sendJson(res, 200, store.inFlight.set(parseInFlightLimit(body)));
 		} else if (path === `${ADMIN_PREFIX}/reset`) {
@@ -112,11 +139,18 @@ export async function handleAdmin(store: SandboxStore, req: http.IncomingMessage
 				sendJson(res, 200, { reset: true });
 			}
 		} else {
-			sendError(res, 404, ERROR_CODE.notFound, `No sandbox admin route ${method} ${path}; see GET ${ADMIN_PREFIX}`);
+			sendError(
+				res,
+				404,
+				ERROR_CODE.notFound,
+				`No sandbox admin route ${method} ${path}; see GET ${ADMIN_PREFIX}`,
+			);
 		}
 	} catch (error) {
-		if (error instanceof SandboxError) sendError(res, error.status, error.code, error.message, error.details);
-		else if (error instanceof FaultInputError) sendError(res, 400, ERROR_CODE.invalidRequest, error.message);
+		if (error instanceof SandboxError)
+			sendError(res, error.status, error.code, error.message, error.details);
+		else if (error instanceof FaultInputError)
+			sendError(res, 400, ERROR_CODE.invalidRequest, error.message);
 		else throw error;
 	}
 }

@@ -128,7 +128,10 @@ export function subscriptionResponse(subscription: {
 	id: string;
 	status: string;
 	createdAt: string;
-	callback: { url: string; auth: { authType: string; tokenEndPoint: string; clientId: string; grantType: string } };
+	callback: {
+		url: string;
+		auth: { authType: string; tokenEndPoint: string; clientId: string; grantType: string };
+	};
 	kinds: string[];
 }): Record<string, unknown> {
 	return {

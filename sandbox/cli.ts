@@ -63,7 +63,8 @@ function fail(message: string): never {
 function integer(value: string | undefined, name: string): number | undefined {
 	if (value === undefined) return undefined;
 	const parsed = Number(value);
-	if (!Number.isInteger(parsed) || parsed < 0) fail(`${name} must be a non-negative integer, got "${value}"`);
+	if (!Number.isInteger(parsed) || parsed < 0)
+		fail(`${name} must be a non-negative integer, got "${value}"`);
 	return parsed;
 }
 
@@ -76,7 +77,8 @@ function number(value: string | undefined, name: string): number | undefined {
 
 function clientAuth(value: string | undefined): ClientAuthMethod | undefined {
 	if (value === undefined) return undefined;
-	if (!CLIENT_AUTH_METHODS.includes(value as ClientAuthMethod)) fail(`--delivery-auth must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
+	if (!CLIENT_AUTH_METHODS.includes(value as ClientAuthMethod))
+		fail(`--delivery-auth must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
 	return value as ClientAuthMethod;
 }
 
@@ -156,7 +158,9 @@ async function start(): Promise<void> {
 		inFlightLimit: inFlightFlags() ?? undefined,
 	});
 	if (values.json) {
-		console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, credentials: SANDBOX_DEFAULTS }));
+		console.log(
+			JSON.stringify({ url: sandbox.url, port: sandbox.port, credentials: SANDBOX_DEFAULTS }),
+		);
 	} else {
 		const d = SANDBOX_DEFAULTS;
 		console.log(`Ticket marketplace sandbox listening on ${sandbox.url}
@@ -200,7 +204,14 @@ function client(): SandboxAdminClient {
 }
 
 function ids(): { all?: boolean; ids?: string[] } {
-	return values.ids ? { ids: values.ids.split(',').map((id) => id.trim()).filter(Boolean) } : { all: true };
+	return values.ids
+		? {
+				ids: values.ids
+					.split(',')
+					.map((id) => id.trim())
+					.filter(Boolean),
+			}
+		: { all: true };
 }
 
 async function drive(command: string): Promise<void> {
@@ -218,8 +229,12 @@ async function drive(command: string): Promise<void> {
 				count: integer(values.count, '--count'),
 			});
 			print(result);
-			const outcomes = result.deliveries.map((d) => `${d.subscriptionId}: ${d.status} after ${d.attempts.length} step(s)`);
-			console.error(`Sold ${result.sale.externalIds.join(', ')}; deliveries: ${outcomes.join('; ') || `none (${result.sale.notNotifiedReason})`}`);
+			const outcomes = result.deliveries.map(
+				(d) => `${d.subscriptionId}: ${d.status} after ${d.attempts.length} step(s)`,
+			);
+			console.error(
+				`Sold ${result.sale.externalIds.join(', ')}; deliveries: ${outcomes.join('; ') || `none (${result.sale.notNotifiedReason})`}`,
+			);
 			return;
 		}
 		case 'expire-tokens':
@@ -244,7 +259,11 @@ async function drive(command: string): Promise<void> {
 			await client().clearFaults();
 			return print({ faults: [] });
 		case 'delivery':
-			return print(await client().configureDelivery(Object.fromEntries(Object.entries(deliveryFlags()).filter(([, v]) => v !== undefined))));
+			return print(
+				await client().configureDelivery(
+					Object.fromEntries(Object.entries(deliveryFlags()).filter(([, v]) => v !== undefined)),
+				),
+			);
 		case 'in-flight': {
 			const limit = values['no-limit'] ? null : inFlightFlags();
 			if (limit === undefined) fail('in-flight needs --max-in-flight N or --no-limit');

@@ -19,7 +19,10 @@ export class SandboxAdminError extends Error {
 		readonly status: number,
 		readonly body: unknown,
 	) {
-		const message = typeof body === 'object' && body !== null && 'message' in body ? String((body as { message: unknown }).message) : '';
+		const message =
+			typeof body === 'object' && body !== null && 'message' in body
+				? String((body as { message: unknown }).message)
+				: '';
 		super(`Sandbox admin call failed with ${status}${message ? `: ${message}` : ''}`);
 	}
 }

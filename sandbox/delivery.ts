@@ -54,7 +54,9 @@ export interface DeliveryTarget {
 /** RFC 6749 2.3.1 / Appendix B: id and secret are form-urlencoded before they are joined and base64-encoded. */
 export function basicClientAuthorization(clientId: string, clientSecret: string): string {
 	const formEncode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
-	return 'Basic ' + Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64');
+	return (
+		'Basic ' + Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64')
+	);
 }
 
 export function backoffDelayMs(settings: DeliverySettings, failedAttempt: number): number {
@@ -80,7 +82,11 @@ interface StepResult {
 	accessToken?: string;
 }
 
-async function requestCallbackToken(target: DeliveryTarget, settings: DeliverySettings, signal: AbortSignal): Promise<StepResult> {
+async function requestCallbackToken(
+	target: DeliveryTarget,
+	settings: DeliverySettings,
+	signal: AbortSignal,
+): Promise<StepResult> {
 	const form = new URLSearchParams({ grant_type: 'client_credentials' });
 	const headers: Record<string, string> = {
 		'Content-Type': 'application/x-www-form-urlencoded',
@@ -93,9 +99,20 @@ async function requestCallbackToken(target: DeliveryTarget, settings: DeliverySe
 		form.set('client_id', target.clientId);
 		form.set('client_secret', target.clientSecret);
 	}
-	const response = await fetch(target.tokenEndPoint, { method: 'POST', headers, body: form.toString(), signal, redirect: 'manual' });
+	const response = await fetch(target.tokenEndPoint, {
+		method: 'POST',
+		headers,
+		body: form.toString(),
+		signal,
+		redirect: 'manual',
+	});
 	const text = await response.text();
-	if (!response.ok) return { ok: false, status: response.status, error: `token endpoint answered ${response.status}` };
+	if (!response.ok)
+		return {
+			ok: false,
+			status: response.status,
+			error: `token endpoint answered ${response.status}`,
+		};
 	let accessToken: unknown;
 	try {
 		accessToken = (JSON.parse(text) as { access_token?: unknown }).access_token;
@@ -103,7 +120,11 @@ async function requestCallbackToken(target: DeliveryTarget, settings: DeliverySe
 		return { ok: false, status: response.status, error: 'token endpoint answer is not JSON' };
 	}
 	if (typeof accessToken !== 'string' || accessToken.length === 0) {
-		return { ok: false, status: response.status, error: 'token endpoint answer has no access_token' };
+		return {
+			ok: false,
+			status: response.status,
+			error: 'token endpoint answer has no access_token',
+		};
 	}
 	return { ok: true, status: response.status, accessToken };
 }
@@ -127,7 +148,8 @@ async function postNotification(
 		redirect: 'manual',
 	});
 	await response.arrayBuffer();
-	if (!response.ok) return { ok: false, status: response.status, error: `callback answered ${response.status}` };
+	if (!response.ok)
+		return { ok: false, status: response.status, error: `callback answered ${response.status}` };
 	return { ok: true, status: response.status };
 }
 
@@ -168,10 +190,14 @@ export async function runDelivery(
 	for (let attempt = 1; attempt <= settings.attempts; attempt++) {
 		if (timers.isCancelled) break;
 		const signal = () => AbortSignal.any([stopSignal, AbortSignal.timeout(settings.timeoutMs)]);
-		const token = await timedStep(delivery, attempt, 'token', () => requestCallbackToken(target, settings, signal()));
+		const token = await timedStep(delivery, attempt, 'token', () =>
+			requestCallbackToken(target, settings, signal()),
+		);
 		if (token.ok && token.accessToken) {
 			const accessToken = token.accessToken;
-			const callback = await timedStep(delivery, attempt, 'callback', () => postNotification(target, accessToken, payload, signal()));
+			const callback = await timedStep(delivery, attempt, 'callback', () =>
+				postNotification(target, accessToken, payload, signal()),
+			);
 			if (callback.ok) {
 				delivery.status = 'delivered';
 				delivery.finishedAt = new Date().toISOString();

@@ -23,8 +23,11 @@ export function positiveInteger(value: unknown, name: string): number {
 
 export function nonNegativeInteger(value: unknown, name: string): number {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-		throw new SandboxError(400, ERROR_CODE.invalidRequest, `${name} must be a non-negative integer`);
+		throw new SandboxError(
+			400,
+			ERROR_CODE.invalidRequest,
+			`${name} must be a non-negative integer`,
+		);
 	}
 	return value;
 }
-

@@ -71,32 +71,55 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 	}
 	const rule: FaultRuleInput = { endpoint: raw.endpoint as FaultEndpoint };
 	if (raw.kind !== undefined) {
-		if (!FAULT_KINDS.includes(raw.kind as FaultKind)) throw new FaultInputError(`kind must be one of ${FAULT_KINDS.join(', ')}`);
+		if (!FAULT_KINDS.includes(raw.kind as FaultKind))
+			throw new FaultInputError(`kind must be one of ${FAULT_KINDS.join(', ')}`);
 		rule.kind = raw.kind as FaultKind;
 	}
 	if (raw.sequence !== undefined) {
 		const allowed = [...FAULT_KINDS, 'ok'];
-		if (!Array.isArray(raw.sequence) || raw.sequence.some((entry) => !allowed.includes(entry as string))) {
+		if (
+			!Array.isArray(raw.sequence) ||
+			raw.sequence.some((entry) => !allowed.includes(entry as string))
+		) {
 			throw new FaultInputError(`sequence must be an array of ${allowed.join(', ')}`);
 		}
 		rule.sequence = [...(raw.sequence as Array<FaultKind | 'ok'>)];
 	}
-	if (rule.kind === undefined && rule.sequence === undefined) throw new FaultInputError('Give a kind or a sequence');
+	if (rule.kind === undefined && rule.sequence === undefined)
+		throw new FaultInputError('Give a kind or a sequence');
 	rule.latencyMs = nonNegativeNumber(raw.latencyMs, 'latencyMs');
 	rule.jitterMs = nonNegativeNumber(raw.jitterMs, 'jitterMs');
 	rule.retryAfterSeconds = nonNegativeNumber(raw.retryAfterSeconds, 'retryAfterSeconds');
 	if (raw.status !== undefined) {
-		if (typeof raw.status !== 'number' || !Number.isInteger(raw.status) || raw.status < 500 || raw.status > 599) {
+		if (
+			typeof raw.status !== 'number' ||
+			!Number.isInteger(raw.status) ||
+			raw.status < 500 ||
+			raw.status > 599
+		) {
 			throw new FaultInputError('status must be an integer from 500 to 599');
 		}
 		rule.status = raw.status;
 	}
 	if (raw.rate !== undefined) {
-		if (typeof raw.rate !== 'number' || !(raw.rate >= 0 && raw.rate <= 1)) throw new FaultInputError('rate must be a number from 0 to 1');
+		if (typeof raw.rate !== 'number' || !(raw.rate >= 0 && raw.rate <= 1))
+			throw new FaultInputError('rate must be a number from 0 to 1');
 		rule.rate = raw.rate;
 	}
 	for (const key of Object.keys(raw)) {
-		if (!['endpoint', 'kind', 'sequence', 'latencyMs', 'jitterMs', 'retryAfterSeconds', 'status', 'rate', 'seed'].includes(key)) {
+		if (
+			![
+				'endpoint',
+				'kind',
+				'sequence',
+				'latencyMs',
+				'jitterMs',
+				'retryAfterSeconds',
+				'status',
+				'rate',
+				'seed',
+			].includes(key)
+		) {
 			throw new FaultInputError(`Unknown fault field: ${key}`);
 		}
 	}
@@ -113,7 +136,13 @@ export class FaultInjector {
 	}
 
 	add(input: FaultRuleInput): FaultRule {
-		const rule: FaultRule = { ...input, sequence: input.sequence ? [...input.sequence] : undefined, id: `flt_${this.nextId++}`, seen: 0, applied: 0 };
+		const rule: FaultRule = {
+			...input,
+			sequence: input.sequence ? [...input.sequence] : undefined,
+			id: `flt_${this.nextId++}`,
+			seen: 0,
+			applied: 0,
+		};
 		this.rules.push(rule);
 		return rule;
 	}
@@ -129,7 +158,10 @@ export class FaultInjector {
 	}
 
 	list(): FaultRule[] {
-		return this.rules.map((rule) => ({ ...rule, sequence: rule.sequence ? [...rule.sequence] : undefined }));
+		return this.rules.map((rule) => ({
+			...rule,
+			sequence: rule.sequence ? [...rule.sequence] : undefined,
+		}));
 	}
 
 	/** Decides the faults for one request to `endpoint`, consuming sequence entries and random draws. */

@@ -18,9 +18,12 @@ export function mediaType(header: string | undefined): string {
 	return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
-export function parseJson(buffer: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+export function parseJson(
+	buffer: Buffer,
+): { ok: true; value: unknown } | { ok: false; message: string } {
 	const text = buffer.toString('utf8');
-	if (text.trim() === '') return { ok: false, message: 'The body is empty; a JSON object is expected' };
+	if (text.trim() === '')
+		return { ok: false, message: 'The body is empty; a JSON object is expected' };
 	try {
 		return { ok: true, value: JSON.parse(text) };
 	} catch (error) {
@@ -47,15 +50,29 @@ export function readBody(req: http.IncomingMessage, maxBodyBytes: number): Promi
 		req.on('data', (chunk: Buffer) => {
 			bytes += chunk.length;
 			if (bytes <= maxBodyBytes) chunks.push(chunk);
-			else if (bytes > maxBodyBytes * DRAIN_FACTOR) finish({ buffer: Buffer.alloc(0), tooLarge: true, abandoned: true });
+			else if (bytes > maxBodyBytes * DRAIN_FACTOR)
+				finish({ buffer: Buffer.alloc(0), tooLarge: true, abandoned: true });
 		});
-		req.on('end', () => finish({ buffer: Buffer.concat(chunks), tooLarge: bytes > maxBodyBytes, abandoned: false }));
+		req.on('end', () =>
+			finish({ buffer: Buffer.concat(chunks), tooLarge: bytes > maxBodyBytes, abandoned: false }),
+		);
 		req.on('error', () => finish({ buffer: Buffer.alloc(0), tooLarge: false, abandoned: true }));
-		req.on('close', () => finish({ buffer: Buffer.concat(chunks), tooLarge: bytes > maxBodyBytes, abandoned: !req.complete }));
+		req.on('close', () =>
+			finish({
+				buffer: Buffer.concat(chunks),
+				tooLarge: bytes > maxBodyBytes,
+				abandoned: !req.complete,
+			}),
+		);
 	});
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	res: http.ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	if (res.headersSent || res.destroyed) return;
 	const text = JSON.stringify(body);
 	res.writeHead(status, {
@@ -75,16 +92,35 @@ export function sendError(
 	details?: Problem[],
 	headers: Record<string, string> = {},
 ): void {
-	sendJson(res, status, details && details.length > 0 ? { error, message, details } : { error, message }, headers);
+	sendJson(
+		res,
+		status,
+		details && details.length > 0 ? { error, message, details } : { error, message },
+		headers,
+	);
 }
 
 /** OAuth's error body (RFC 6749 5.2) for the token endpoint. */
-export function sendOAuthError(res: http.ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
-	sendJson(res, status, { error, error_description: description }, { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers });
+export function sendOAuthError(
+	res: http.ServerResponse,
+	status: number,
+	error: string,
+	description: string,
+	headers: Record<string, string> = {},
+): void {
+	sendJson(
+		res,
+		status,
+		{ error, error_description: description },
+		{ 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers },
+	);
 }
 
 /** Answers 415 unless the body is declared JSON; returns whether it is. */
-export function requireJsonContentType(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+export function requireJsonContentType(
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+): boolean {
 	if (mediaType(req.headers['content-type']) === 'application/json') return true;
 	sendError(
 		res,
@@ -96,7 +132,11 @@ export function requireJsonContentType(req: http.IncomingMessage, res: http.Serv
 }
 
 /** Content-Type and JSON checks shared by the Bearer endpoints; answers the error itself and returns undefined. */
-export function jsonBody(req: http.IncomingMessage, res: http.ServerResponse, buffer: Buffer): { value: unknown } | undefined {
+export function jsonBody(
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	buffer: Buffer,
+): { value: unknown } | undefined {
 	if (!requireJsonContentType(req, res)) return undefined;
 	const parsed = parseJson(buffer);
 	if (!parsed.ok) {
@@ -105,4 +145,3 @@ export function jsonBody(req: http.IncomingMessage, res: http.ServerResponse, bu
 	}
 	return { value: parsed.value };
 }
-

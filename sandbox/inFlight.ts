@@ -17,7 +17,8 @@ export interface InFlightLimit {
 	retryAfterSeconds: number;
 }
 
-export type InFlightLimitInput = Pick<InFlightLimit, 'maxInFlight'> & Partial<Omit<InFlightLimit, 'maxInFlight'>>;
+export type InFlightLimitInput = Pick<InFlightLimit, 'maxInFlight'> &
+	Partial<Omit<InFlightLimit, 'maxInFlight'>>;
 
 export interface InFlightView {
 	limit: InFlightLimit | null;
@@ -31,7 +32,11 @@ export interface InFlightView {
 export function parseInFlightLimit(input: unknown): InFlightLimit | null {
 	if (input === null) return null;
 	if (typeof input !== 'object' || Array.isArray(input)) {
-		throw new SandboxError(400, ERROR_CODE.invalidRequest, 'The limit must be a JSON object, or null to remove it');
+		throw new SandboxError(
+			400,
+			ERROR_CODE.invalidRequest,
+			'The limit must be a JSON object, or null to remove it',
+		);
 	}
 	const raw = input as Record<string, unknown>;
 	for (const key of Object.keys(raw)) {
@@ -42,12 +47,19 @@ export function parseInFlightLimit(input: unknown): InFlightLimit | null {
 	if (raw.maxInFlight === null) return null;
 	const endpoint = raw.endpoint ?? '*';
 	if (!FAULT_ENDPOINTS.includes(endpoint as FaultEndpoint)) {
-		throw new SandboxError(400, ERROR_CODE.invalidRequest, `endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`);
+		throw new SandboxError(
+			400,
+			ERROR_CODE.invalidRequest,
+			`endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`,
+		);
 	}
 	return {
 		maxInFlight: positiveInteger(raw.maxInFlight, 'maxInFlight'),
 		endpoint: endpoint as FaultEndpoint,
-		retryAfterSeconds: raw.retryAfterSeconds === undefined ? DEFAULT_RETRY_AFTER_SECONDS : nonNegativeInteger(raw.retryAfterSeconds, 'retryAfterSeconds'),
+		retryAfterSeconds:
+			raw.retryAfterSeconds === undefined
+				? DEFAULT_RETRY_AFTER_SECONDS
+				: nonNegativeInteger(raw.retryAfterSeconds, 'retryAfterSeconds'),
 	};
 }
 
@@ -74,7 +86,12 @@ export class InFlightGate {
 	}
 
 	view(): InFlightView {
-		return { limit: this.limit && { ...this.limit }, now: this.counted(), peak: this.peak, refused: this.refused };
+		return {
+			limit: this.limit && { ...this.limit },
+			now: this.counted(),
+			peak: this.peak,
+			refused: this.refused,
+		};
 	}
 
 	/** Requests in flight in the limit's scope (every endpoint when there is no limit). */

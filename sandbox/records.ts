@@ -23,7 +23,14 @@ export interface ListingRecord {
 	createdAt: string;
 	eligibleForNotifications: boolean;
 	body: Record<string, unknown>;
-	products: Array<{ externalId: string; row?: unknown; seat?: unknown; ga?: unknown; sold: boolean; saleId?: string }>;
+	products: Array<{
+		externalId: string;
+		row?: unknown;
+		seat?: unknown;
+		ga?: unknown;
+		sold: boolean;
+		saleId?: string;
+	}>;
 }
 
 export interface SubscriptionRecord {
@@ -84,7 +91,11 @@ export function subscriptionView(record: SubscriptionRecord): SubscriptionView {
 			auth: {
 				authType: record.authType,
 				tokenEndPoint: record.tokenEndPoint,
-				oauthRequest: { clientId: record.clientId, clientSecret: REDACTED, grantType: record.grantType },
+				oauthRequest: {
+					clientId: record.clientId,
+					clientSecret: REDACTED,
+					grantType: record.grantType,
+				},
 			},
 		},
 		subscription: { listing: [...record.kinds] },

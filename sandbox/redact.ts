@@ -3,9 +3,18 @@
 export const REDACTED = '[redacted]';
 
 const SECRET_KEYS = new Set(
-	['password', 'clientsecret', 'client_secret', 'consumersecret', 'consumer_secret', 'access_token', 'accesstoken', 'refresh_token', 'token', 'secret'].map(
-		(key) => key.toLowerCase(),
-	),
+	[
+		'password',
+		'clientsecret',
+		'client_secret',
+		'consumersecret',
+		'consumer_secret',
+		'access_token',
+		'accesstoken',
+		'refresh_token',
+		'token',
+		'secret',
+	].map((key) => key.toLowerCase()),
 );
 const SECRET_HEADERS = new Set(['cookie', 'set-cookie', 'x-api-key', 'x-n8n-api-key']);
 
@@ -19,13 +28,16 @@ function redactAuthorization(value: string): string {
 	return /^(basic|bearer)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED;
 }
 
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+export function redactHeaders(
+	headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
 	const out: Record<string, string> = {};
 	for (const [name, raw] of Object.entries(headers)) {
 		if (raw === undefined) continue;
 		const value = Array.isArray(raw) ? raw.join(', ') : raw;
 		const lower = name.toLowerCase();
-		if (lower === 'authorization' || lower === 'proxy-authorization') out[lower] = redactAuthorization(value);
+		if (lower === 'authorization' || lower === 'proxy-authorization')
+			out[lower] = redactAuthorization(value);
 		else if (SECRET_HEADERS.has(lower)) out[lower] = REDACTED;
 		else out[lower] = value;
 	}
@@ -37,7 +49,8 @@ export function redactJson(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(redactJson);
 	if (typeof value === 'object' && value !== null) {
 		const out: Record<string, unknown> = {};
-		for (const [key, inner] of Object.entries(value)) out[key] = isSecretKey(key) ? REDACTED : redactJson(inner);
+		for (const [key, inner] of Object.entries(value))
+			out[key] = isSecretKey(key) ? REDACTED : redactJson(inner);
 		return out;
 	}
 	return value;

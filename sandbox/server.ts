@@ -9,7 +9,12 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { handleAdmin, isAdminPath } from './admin';
-import { DEFAULT_FAULT_STATUS, DEFAULT_RETRY_AFTER_SECONDS, ERROR_CODE, ID_PREFIX } from './choices';
+import {
+	DEFAULT_FAULT_STATUS,
+	DEFAULT_RETRY_AFTER_SECONDS,
+	ERROR_CODE,
+	ID_PREFIX,
+} from './choices';
 import { parseFaultRule } from './faults';
 import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
@@ -33,7 +38,9 @@ const PARTNER_ROUTES: Record<string, PartnerEndpoint> = {
 function loggableBody(req: http.IncomingMessage, buffer: Buffer, tooLarge: boolean): unknown {
 	if (tooLarge) return { unparsed: true, reason: 'too large' };
 	if (buffer.length === 0) return undefined;
-	const parsed = mediaType(req.headers['content-type']).endsWith('json') ? parseJson(buffer) : undefined;
+	const parsed = mediaType(req.headers['content-type']).endsWith('json')
+		? parseJson(buffer)
+		: undefined;
 	// Bodies that are not JSON are not shown at all: they might carry a password the sandbox cannot find.
 	return parsed?.ok ? redactJson(parsed.value) : { unparsed: true, bytes: buffer.length };
 }
@@ -100,14 +107,26 @@ async function applyFaults(
 	switch (terminal.kind) {
 		case '429': {
 			const retryAfter = terminal.rule.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-			sendError(res, 429, ERROR_CODE.rateLimited, `Too many requests; retry after ${retryAfter} s (sandbox fault)`, undefined, {
-				'Retry-After': String(Math.ceil(retryAfter)),
-			});
+			sendError(
+				res,
+				429,
+				ERROR_CODE.rateLimited,
+				`Too many requests; retry after ${retryAfter} s (sandbox fault)`,
+				undefined,
+				{
+					'Retry-After': String(Math.ceil(retryAfter)),
+				},
+			);
 			return undefined;
 		}
 		case '5xx': {
 			const status = terminal.rule.status ?? DEFAULT_FAULT_STATUS;
-			sendError(res, status, ERROR_CODE.serverError, `The service failed with ${status} (sandbox fault)`);
+			sendError(
+				res,
+				status,
+				ERROR_CODE.serverError,
+				`The service failed with ${status} (sandbox fault)`,
+			);
 			return undefined;
 		}
 		case 'drop':
@@ -123,26 +142,49 @@ async function applyFaults(
 }
 
 /** Refuses the request with 429 when the in-flight limit is reached; else counts it until its answer is over. */
-function admitInFlight(gate: InFlightGate, res: http.ServerResponse, endpoint: PartnerEndpoint, appliedFaults: string[]): boolean {
+function admitInFlight(
+	gate: InFlightGate,
+	res: http.ServerResponse,
+	endpoint: PartnerEndpoint,
+	appliedFaults: string[],
+): boolean {
 	const admission = gate.admit(endpoint);
 	if ('release' in admission) {
 		res.on('close', admission.release);
 		return true;
 	}
 	appliedFaults.push('inFlightLimit');
-	sendError(res, 429, ERROR_CODE.rateLimited, `Too many requests in flight; retry after ${admission.retryAfterSeconds} s (sandbox limit)`, undefined, {
-		'Retry-After': String(admission.retryAfterSeconds),
-	});
+	sendError(
+		res,
+		429,
+		ERROR_CODE.rateLimited,
+		`Too many requests in flight; retry after ${admission.retryAfterSeconds} s (sandbox limit)`,
+		undefined,
+		{
+			'Retry-After': String(admission.retryAfterSeconds),
+		},
+	);
 	return false;
 }
 
-async function handle(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+): Promise<void> {
 	const started = Date.now();
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 	const read = await readBody(req, store.maxBodyBytes);
 	if (read.abandoned) {
 		if (read.tooLarge) {
-			sendError(res, 413, ERROR_CODE.payloadTooLarge, `The body exceeds the limit of ${store.maxBodyBytes} bytes`, undefined, { Connection: 'close' });
+			sendError(
+				res,
+				413,
+				ERROR_CODE.payloadTooLarge,
+				`The body exceeds the limit of ${store.maxBodyBytes} bytes`,
+				undefined,
+				{ Connection: 'close' },
+			);
 			res.on('finish', () => req.destroy());
 		} else req.destroy();
 		return;
@@ -150,9 +192,24 @@ async function handle(store: SandboxStore, req: http.IncomingMessage, res: http.
 	const isAdmin = isAdminPath(url.pathname);
 	const endpoint = PARTNER_ROUTES[url.pathname] ?? null;
 	// Admin calls are not logged: the log shows what a Partner API client did.
-	const appliedFaults = isAdmin ? [] : logWhenAnswered(store, req, res, url, endpoint, loggableBody(req, read.buffer, read.tooLarge), started);
+	const appliedFaults = isAdmin
+		? []
+		: logWhenAnswered(
+				store,
+				req,
+				res,
+				url,
+				endpoint,
+				loggableBody(req, read.buffer, read.tooLarge),
+				started,
+			);
 	if (read.tooLarge) {
-		sendError(res, 413, ERROR_CODE.payloadTooLarge, `The body exceeds the limit of ${store.maxBodyBytes} bytes`);
+		sendError(
+			res,
+			413,
+			ERROR_CODE.payloadTooLarge,
+			`The body exceeds the limit of ${store.maxBodyBytes} bytes`,
+		);
 		return;
 	}
 	if (isAdmin) return handleAdmin(store, req, res, url, read.buffer);
@@ -161,7 +218,14 @@ async function handle(store: SandboxStore, req: http.IncomingMessage, res: http.
 		return;
 	}
 	if (req.method !== 'POST') {
-		sendError(res, 405, ERROR_CODE.methodNotAllowed, `${req.method} is not allowed on ${url.pathname}; use POST`, undefined, { Allow: 'POST' });
+		sendError(
+			res,
+			405,
+			ERROR_CODE.methodNotAllowed,
+			`${req.method} is not allowed on ${url.pathname}; use POST`,
+			undefined,
+			{ Allow: 'POST' },
+		);
 		return;
 	}
 
@@ -177,12 +241,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const store = new SandboxStore(options);
 	const sockets = new Set<Socket>();
 
-	const server = http.createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
-		handle(store, req, res).catch((error: unknown) => {
-			// A bug in the sandbox must answer 500, not crash the process or hang the client.
-			sendError(res, 500, ERROR_CODE.serverError, `Sandbox internal error: ${error instanceof Error ? error.message : String(error)}`);
-		});
-	});
+	const server = http.createServer(
+		{ requestTimeout: 30_000, headersTimeout: 10_000 },
+		(req, res) => {
+			handle(store, req, res).catch((error: unknown) => {
+				// A bug in the sandbox must answer 500, not crash the process or hang the client.
+				sendError(
+					res,
+					500,
+					ERROR_CODE.serverError,
+					`Sandbox internal error: ${error instanceof Error ? error.message : String(error)}`,
+				);
+			});
+		},
+	);
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));

@@ -13,7 +13,14 @@ import { InFlightGate, parseInFlightLimit } from './inFlight';
 import { listingView, subscriptionView, tokenView } from './records';
 import type { ListingRecord, SubscriptionRecord, TokenRecord } from './records';
 import { TimerRegistry } from './timers';
-import type { RequestLogEntry, Sale, SandboxAccount, SandboxApp, SandboxOptions, SandboxState } from './types';
+import type {
+	RequestLogEntry,
+	Sale,
+	SandboxAccount,
+	SandboxApp,
+	SandboxOptions,
+	SandboxState,
+} from './types';
 
 export class SandboxStore {
 	readonly now: () => number;
@@ -58,10 +65,16 @@ export class SandboxStore {
 		positiveInteger(this.tokenLifetimeSeconds, 'tokenLifetimeSeconds');
 		positiveInteger(this.maxBodyBytes, 'maxBodyBytes');
 		this.faults = new FaultInjector(options.seed ?? DEFAULT_LIMITS.faultSeed);
-		this.inFlight = new InFlightGate(options.inFlightLimit === undefined ? null : parseInFlightLimit(options.inFlightLimit));
+		this.inFlight = new InFlightGate(
+			options.inFlightLimit === undefined ? null : parseInFlightLimit(options.inFlightLimit),
+		);
 
 		if (options.includeDefaults !== false) {
-			this.registerApp({ consumerKey: SANDBOX_DEFAULTS.consumerKey, consumerSecret: SANDBOX_DEFAULTS.consumerSecret, name: 'Sandbox demo app' });
+			this.registerApp({
+				consumerKey: SANDBOX_DEFAULTS.consumerKey,
+				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+				name: 'Sandbox demo app',
+			});
 			this.registerAccount({ ...SANDBOX_DEFAULTS.marketplaceAccount, kind: 'marketplace' });
 			this.registerAccount({ ...SANDBOX_DEFAULTS.developerAccount, kind: 'developer' });
 		}
@@ -91,13 +104,26 @@ export class SandboxStore {
 	}
 
 	registerApp(app: SandboxApp): void {
-		if (!app.consumerKey || !app.consumerSecret) throw new SandboxError(400, ERROR_CODE.invalidRequest, 'An app needs a consumerKey and a consumerSecret');
+		if (!app.consumerKey || !app.consumerSecret)
+			throw new SandboxError(
+				400,
+				ERROR_CODE.invalidRequest,
+				'An app needs a consumerKey and a consumerSecret',
+			);
 		this.apps.set(app.consumerKey, { ...app });
 	}
 
 	registerAccount(account: SandboxAccount): void {
-		if (!account.email || !account.password || !['marketplace', 'developer'].includes(account.kind)) {
-			throw new SandboxError(400, ERROR_CODE.invalidRequest, 'An account needs an email, a password and a kind (marketplace or developer)');
+		if (
+			!account.email ||
+			!account.password ||
+			!['marketplace', 'developer'].includes(account.kind)
+		) {
+			throw new SandboxError(
+				400,
+				ERROR_CODE.invalidRequest,
+				'An account needs an email, a password and a kind (marketplace or developer)',
+			);
 		}
 		this.accounts.push({ ...account });
 	}
@@ -106,14 +132,22 @@ export class SandboxStore {
 		const next = { ...this.deliverySettings };
 		if (settings.clientAuth !== undefined) {
 			if (!CLIENT_AUTH_METHODS.includes(settings.clientAuth)) {
-				throw new SandboxError(400, ERROR_CODE.invalidRequest, `clientAuth must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
+				throw new SandboxError(
+					400,
+					ERROR_CODE.invalidRequest,
+					`clientAuth must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,
+				);
 			}
 			next.clientAuth = settings.clientAuth;
 		}
-		if (settings.attempts !== undefined) next.attempts = positiveInteger(settings.attempts, 'attempts');
-		if (settings.baseDelayMs !== undefined) next.baseDelayMs = nonNegativeInteger(settings.baseDelayMs, 'baseDelayMs');
-		if (settings.maxDelayMs !== undefined) next.maxDelayMs = nonNegativeInteger(settings.maxDelayMs, 'maxDelayMs');
-		if (settings.timeoutMs !== undefined) next.timeoutMs = positiveInteger(settings.timeoutMs, 'timeoutMs');
+		if (settings.attempts !== undefined)
+			next.attempts = positiveInteger(settings.attempts, 'attempts');
+		if (settings.baseDelayMs !== undefined)
+			next.baseDelayMs = nonNegativeInteger(settings.baseDelayMs, 'baseDelayMs');
+		if (settings.maxDelayMs !== undefined)
+			next.maxDelayMs = nonNegativeInteger(settings.maxDelayMs, 'maxDelayMs');
+		if (settings.timeoutMs !== undefined)
+			next.timeoutMs = positiveInteger(settings.timeoutMs, 'timeoutMs');
 		Object.assign(this.deliverySettings, next);
 		return { ...this.deliverySettings };
 	}
@@ -121,13 +155,17 @@ export class SandboxStore {
 	/** Spec 3 and 6: the subscriptions a sale of this app notifies (and whose existence makes a new listing eligible). */
 	activeSaleSubscriptions(consumerKey: string): SubscriptionRecord[] {
 		return [...this.subscriptions.values()].filter(
-			(s) => s.consumerKey === consumerKey && s.status === SUBSCRIPTION_STATUS.active && s.kinds.includes(LISTING_SALE_EVENT),
+			(s) =>
+				s.consumerKey === consumerKey &&
+				s.status === SUBSCRIPTION_STATUS.active &&
+				s.kinds.includes(LISTING_SALE_EVENT),
 		);
 	}
 
 	logRequest(entry: RequestLogEntry): void {
 		this.requests.push(entry);
-		if (this.requests.length > this.requestLogLimit) this.requests.splice(0, this.requests.length - this.requestLogLimit);
+		if (this.requests.length > this.requestLogLimit)
+			this.requests.splice(0, this.requests.length - this.requestLogLimit);
 	}
 
 	state(): SandboxState {
@@ -135,9 +173,17 @@ export class SandboxStore {
 		const tokenItems = [...this.tokens.values()].map((record) => tokenView(record, at));
 		return {
 			url: this.url,
-			settings: { ...this.deliverySettings, tokenLifetimeSeconds: this.tokenLifetimeSeconds, maxBodyBytes: this.maxBodyBytes },
+			settings: {
+				...this.deliverySettings,
+				tokenLifetimeSeconds: this.tokenLifetimeSeconds,
+				maxBodyBytes: this.maxBodyBytes,
+			},
 			requests: structuredClone(this.requests),
-			tokens: { count: tokenItems.length, valid: tokenItems.filter((t) => !t.expired && !t.revoked).length, items: tokenItems },
+			tokens: {
+				count: tokenItems.length,
+				valid: tokenItems.filter((t) => !t.expired && !t.revoked).length,
+				items: tokenItems,
+			},
 			listings: [...this.listings.values()].map(listingView),
 			subscriptions: [...this.subscriptions.values()].map(subscriptionView),
 			sales: structuredClone(this.sales),

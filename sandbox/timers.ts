@@ -15,11 +15,14 @@ export class TimerRegistry {
 				this.pending.delete(timer);
 				resolve(false);
 			};
-			const timer = setTimeout(() => {
-				this.pending.delete(timer);
-				signal?.removeEventListener('abort', onAbort);
-				resolve(true);
-			}, Math.max(0, ms));
+			const timer = setTimeout(
+				() => {
+					this.pending.delete(timer);
+					signal?.removeEventListener('abort', onAbort);
+					resolve(true);
+				},
+				Math.max(0, ms),
+			);
 			this.pending.set(timer, () => {
 				signal?.removeEventListener('abort', onAbort);
 				resolve(false);

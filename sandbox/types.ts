@@ -79,7 +79,14 @@ export interface ListingView {
 	externalListingId: unknown;
 	eventId: unknown;
 	pricePerProduct: unknown;
-	products: Array<{ externalId: string; row?: unknown; seat?: unknown; ga?: unknown; sold: boolean; saleId?: string }>;
+	products: Array<{
+		externalId: string;
+		row?: unknown;
+		seat?: unknown;
+		ga?: unknown;
+		sold: boolean;
+		saleId?: string;
+	}>;
 	body: unknown;
 }
 
@@ -162,4 +169,3 @@ export interface Sandbox {
 	registerApp(app: SandboxApp): void;
 	registerAccount(account: SandboxAccount): void;
 }
-

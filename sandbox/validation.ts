@@ -37,7 +37,10 @@ function objectAt(parent: Json, key: string, path: string, problems: Problem[]):
 	if (isObject(value)) return value;
 	problems.push({
 		path,
-		message: value === undefined ? `${path} is required (an object)` : `${path} must be an object, got ${describe(value)}`,
+		message:
+			value === undefined
+				? `${path} is required (an object)`
+				: `${path} must be an object, got ${describe(value)}`,
 	});
 	return undefined;
 }
@@ -48,7 +51,9 @@ function requireNonEmptyString(parent: Json, key: string, path: string, problems
 	problems.push({
 		path,
 		message:
-			value === undefined ? `${path} is required (a non-empty string)` : `${path} must be a non-empty string, got ${describe(value)}`,
+			value === undefined
+				? `${path} is required (a non-empty string)`
+				: `${path} must be a non-empty string, got ${describe(value)}`,
 	});
 }
 
@@ -57,7 +62,10 @@ function requireInteger(parent: Json, key: string, path: string, problems: Probl
 	if (typeof value === 'number' && Number.isInteger(value)) return;
 	problems.push({
 		path,
-		message: value === undefined ? `${path} is required (an integer)` : `${path} must be an integer, got ${describe(value)}${typeof value === 'number' ? ` ${value}` : ''}`,
+		message:
+			value === undefined
+				? `${path} is required (an integer)`
+				: `${path} must be an integer, got ${describe(value)}${typeof value === 'number' ? ` ${value}` : ''}`,
 	});
 }
 
@@ -66,13 +74,19 @@ function requireStringArray(parent: Json, key: string, path: string, problems: P
 	if (!Array.isArray(value) || value.length === 0) {
 		problems.push({
 			path,
-			message: value === undefined ? `${path} is required (a non-empty array of strings)` : `${path} must be a non-empty array of strings`,
+			message:
+				value === undefined
+					? `${path} is required (a non-empty array of strings)`
+					: `${path} must be a non-empty array of strings`,
 		});
 		return;
 	}
 	value.forEach((entry, index) => {
 		if (!isNonEmptyString(entry)) {
-			problems.push({ path: `${path}[${index}]`, message: `${path}[${index}] must be a non-empty string, got ${describe(entry)}` });
+			problems.push({
+				path: `${path}[${index}]`,
+				message: `${path}[${index}] must be a non-empty string, got ${describe(entry)}`,
+			});
 		}
 	});
 }
@@ -82,14 +96,18 @@ function requireHttpUrl(parent: Json, key: string, path: string, problems: Probl
 	if (isHttpUrl(value)) return;
 	problems.push({
 		path,
-		message: value === undefined ? `${path} is required (an http or https URL)` : `${path} must be an http or https URL`,
+		message:
+			value === undefined
+				? `${path} is required (an http or https URL)`
+				: `${path} must be an http or https URL`,
 	});
 }
 
 /** Validates a webhook subscription body (spec 2.3). */
 export function validateSubscription(body: unknown): Problem[] {
 	const problems: Problem[] = [];
-	if (!isObject(body)) return [{ path: '', message: 'The body must be a JSON object (a webhook subscription)' }];
+	if (!isObject(body))
+		return [{ path: '', message: 'The body must be a JSON object (a webhook subscription)' }];
 	const callback = objectAt(body, 'callback', 'callback', problems);
 	if (callback) {
 		requireHttpUrl(callback, 'url', 'callback.url', problems);
@@ -99,8 +117,18 @@ export function validateSubscription(body: unknown): Problem[] {
 			requireHttpUrl(auth, 'tokenEndPoint', 'callback.auth.tokenEndPoint', problems);
 			const oauthRequest = objectAt(auth, 'oauthRequest', 'callback.auth.oauthRequest', problems);
 			if (oauthRequest) {
-				requireNonEmptyString(oauthRequest, 'clientId', 'callback.auth.oauthRequest.clientId', problems);
-				requireNonEmptyString(oauthRequest, 'clientSecret', 'callback.auth.oauthRequest.clientSecret', problems);
+				requireNonEmptyString(
+					oauthRequest,
+					'clientId',
+					'callback.auth.oauthRequest.clientId',
+					problems,
+				);
+				requireNonEmptyString(
+					oauthRequest,
+					'clientSecret',
+					'callback.auth.oauthRequest.clientSecret',
+					problems,
+				);
 				if (oauthRequest.grantType !== 'client_credentials') {
 					problems.push({
 						path: 'callback.auth.oauthRequest.grantType',
@@ -124,11 +152,17 @@ export function validateListing(body: unknown, requireUniqueProductIds: boolean)
 	if (price) {
 		const amount = price.amount;
 		if (!(typeof amount === 'number' && Number.isFinite(amount) && amount > 0)) {
-			problems.push({ path: 'pricePerProduct.amount', message: 'pricePerProduct.amount must be a number greater than 0' });
+			problems.push({
+				path: 'pricePerProduct.amount',
+				message: 'pricePerProduct.amount must be a number greater than 0',
+			});
 		}
 		const currency = price.currency;
 		if (!(typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency))) {
-			problems.push({ path: 'pricePerProduct.currency', message: 'pricePerProduct.currency must be a three-letter currency code' });
+			problems.push({
+				path: 'pricePerProduct.currency',
+				message: 'pricePerProduct.currency must be a three-letter currency code',
+			});
 		}
 	}
 	requireInteger(body, 'externalListingId', 'externalListingId', problems);
@@ -136,7 +170,10 @@ export function validateListing(body: unknown, requireUniqueProductIds: boolean)
 	if (!Array.isArray(products) || products.length === 0) {
 		problems.push({
 			path: 'products',
-			message: products === undefined ? 'products is required (a non-empty array)' : 'products must be a non-empty array',
+			message:
+				products === undefined
+					? 'products is required (a non-empty array)'
+					: 'products must be a non-empty array',
 		});
 	} else {
 		const seen = new Set<string>();
@@ -148,7 +185,10 @@ export function validateListing(body: unknown, requireUniqueProductIds: boolean)
 			}
 			requireNonEmptyString(product, 'externalId', `${path}.externalId`, problems);
 			if (typeof product.productType !== 'string') {
-				problems.push({ path: `${path}.productType`, message: `${path}.productType must be a string` });
+				problems.push({
+					path: `${path}.productType`,
+					message: `${path}.productType must be a string`,
+				});
 			}
 			if (typeof product.ga !== 'boolean') {
 				problems.push({ path: `${path}.ga`, message: `${path}.ga must be a boolean` });
@@ -158,14 +198,24 @@ export function validateListing(body: unknown, requireUniqueProductIds: boolean)
 				requireNonEmptyString(product, 'seat', `${path}.seat`, problems);
 			} else {
 				for (const key of ['row', 'seat']) {
-					if (product[key] !== undefined && product[key] !== null && typeof product[key] !== 'string') {
-						problems.push({ path: `${path}.${key}`, message: `${path}.${key} must be a string when given` });
+					if (
+						product[key] !== undefined &&
+						product[key] !== null &&
+						typeof product[key] !== 'string'
+					) {
+						problems.push({
+							path: `${path}.${key}`,
+							message: `${path}.${key} must be a string when given`,
+						});
 					}
 				}
 			}
 			if (requireUniqueProductIds && isNonEmptyString(product.externalId)) {
 				if (seen.has(product.externalId)) {
-					problems.push({ path: `${path}.externalId`, message: `${path}.externalId "${product.externalId}" repeats an earlier product's externalId` });
+					problems.push({
+						path: `${path}.externalId`,
+						message: `${path}.externalId "${product.externalId}" repeats an earlier product's externalId`,
+					});
 				}
 				seen.add(product.externalId);
 			}

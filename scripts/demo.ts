@@ -13,11 +13,24 @@ import { receivedChatPosts } from '../support/harness/chatStandIn';
 import { startHarness, type Harness } from '../support/harness/harness';
 import type { ExecutionSummary } from '../support/harness/n8n';
 import { pollUntil } from '../support/harness/n8n';
-import { dataTablesOf, INVENTORY_TABLE, insertInventoryRows, inventoryRows, inventoryRowsFromCsv, type StoredInventoryRow } from '../support/harness/inventory';
+import {
+	dataTablesOf,
+	INVENTORY_TABLE,
+	insertInventoryRows,
+	inventoryRows,
+	inventoryRowsFromCsv,
+	type StoredInventoryRow,
+} from '../support/harness/inventory';
 import { n8nVersion } from '../support/harness/n8nInstall';
 import { stopAll } from '../support/harness/processes';
 import { elapsed } from '../support/harness/progress';
-import { EXAMPLE_FILES, EXAMPLES_DIR, loadExample, nodeByType, webhookPath } from '../support/harness/workflows';
+import {
+	EXAMPLE_FILES,
+	EXAMPLES_DIR,
+	loadExample,
+	nodeByType,
+	webhookPath,
+} from '../support/harness/workflows';
 
 const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
 
@@ -31,7 +44,11 @@ function heading(text: string): void {
 }
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	const text = await response.text();
 	try {
 		return { status: response.status, body: JSON.parse(text) };
@@ -42,10 +59,17 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; b
 
 function printInventory(rows: StoredInventoryRow[]): void {
 	for (const row of rows) {
-		const result = [row.listing_status ?? 'not listed', row.marketplace_listing_id, row.sold_at ? `sold at ${row.sold_at}` : undefined, row.listing_error]
+		const result = [
+			row.listing_status ?? 'not listed',
+			row.marketplace_listing_id,
+			row.sold_at ? `sold at ${row.sold_at}` : undefined,
+			row.listing_error,
+		]
 			.filter(Boolean)
 			.join(', ');
-		say(`   row ${row.id}: listing ${row.listing_id}, seat ${row.row}-${row.seat} (${row.ticket_id}) -> ${result}`);
+		say(
+			`   row ${row.id}: listing ${row.listing_id}, seat ${row.row}-${row.seat} (${row.ticket_id}) -> ${result}`,
+		);
 	}
 }
 
@@ -55,16 +79,27 @@ async function demo(): Promise<void> {
 	const saleAlert = loadExample(EXAMPLE_FILES.saleAlert);
 	const trigger = nodeByType(saleAlert, TRIGGER_TYPE);
 
-	heading('Starting: a sandbox marketplace and a real n8n with this package installed from its npm tarball');
-	say(`(the first run installs n8n ${n8nVersion()} into ~/.cache, about 4 minutes; later runs reuse it)`);
+	heading(
+		'Starting: a sandbox marketplace and a real n8n with this package installed from its npm tarball',
+	);
+	say(
+		`(the first run installs n8n ${n8nVersion()} into ~/.cache, about 4 minutes; later runs reuse it)`,
+	);
 	const harness: Harness = await startHarness({
-		workflows: [tableToListings, subscribe, saleAlert].map((workflow) => ({ workflow, activate: true })),
+		workflows: [tableToListings, subscribe, saleAlert].map((workflow) => ({
+			workflow,
+			activate: true,
+		})),
 	});
 	const { context } = harness;
 	const sandbox = new SandboxAdminClient(context.sandboxUrl);
 	try {
-		say(`n8n:     ${context.n8nUrl}  (owner owner@example.test; workflows imported from ${EXAMPLES_DIR})`);
-		say(`sandbox: ${context.sandboxUrl}  (plays the marketplace's Partner API and its support team)`);
+		say(
+			`n8n:     ${context.n8nUrl}  (owner owner@example.test; workflows imported from ${EXAMPLES_DIR})`,
+		);
+		say(
+			`sandbox: ${context.sandboxUrl}  (plays the marketplace's Partner API and its support team)`,
+		);
 
 		const base = `${context.n8nUrl}/webhook/${trigger.webhookId}`;
 		heading('1. Subscribe to sale notifications');
@@ -75,67 +110,118 @@ async function demo(): Promise<void> {
 			callbackUrl: `${base}/notifications`,
 			tokenEndpointUrl: `${base}/token`,
 		});
-		if (subscribed.status !== 200) throw new Error(`the subscribe workflow answered ${subscribed.status}: ${JSON.stringify(subscribed.body)}`);
+		if (subscribed.status !== 200)
+			throw new Error(
+				`the subscribe workflow answered ${subscribed.status}: ${JSON.stringify(subscribed.body)}`,
+			);
 		const [subscription] = subscribed.body as Array<{ subscriptionId: string; nextStep: string }>;
-		say(`"${subscribe.name}" sent the subscription. Subscription id: ${subscription.subscriptionId}`);
+		say(
+			`"${subscribe.name}" sent the subscription. Subscription id: ${subscription.subscriptionId}`,
+		);
 		say(`Next step the node tells you: ${subscription.nextStep}`);
 
 		heading('2. Activation (the marketplace support team, played by the sandbox)');
 		const activated = await sandbox.activateSubscription(subscription.subscriptionId);
-		say(`Subscription ${activated.id} is now ${activated.status}. Listings created from now on are eligible for notifications.`);
+		say(
+			`Subscription ${activated.id} is now ${activated.status}. Listings created from now on are eligible for notifications.`,
+		);
 
-		heading('3. Listings from the seller\'s inventory table (an n8n Data Table filled from examples/seats.csv)');
+		heading(
+			"3. Listings from the seller's inventory table (an n8n Data Table filled from examples/seats.csv)",
+		);
 		const tables = await dataTablesOf(context.n8nUrl);
-		const inventory = await insertInventoryRows(tables, context.inventoryTableId, inventoryRowsFromCsv(readFileSync(join(EXAMPLES_DIR, 'seats.csv'), 'utf8')));
-		say(`The data table "${INVENTORY_TABLE}" holds ${inventory.length} seat rows (one row per seat, the sheet's columns).`);
+		const inventory = await insertInventoryRows(
+			tables,
+			context.inventoryTableId,
+			inventoryRowsFromCsv(readFileSync(join(EXAMPLES_DIR, 'seats.csv'), 'utf8')),
+		);
+		say(
+			`The data table "${INVENTORY_TABLE}" holds ${inventory.length} seat rows (one row per seat, the sheet's columns).`,
+		);
 		const created = await postJson(`${context.n8nUrl}/webhook/${webhookPath(tableToListings)}`, {});
-		if (created.status !== 200) throw new Error(`the data table workflow answered ${created.status}: ${JSON.stringify(created.body)}`);
+		if (created.status !== 200)
+			throw new Error(
+				`the data table workflow answered ${created.status}: ${JSON.stringify(created.body)}`,
+			);
 		const state = await sandbox.state();
 		say(`"${tableToListings.name}" read the rows, grouped them by listing_id and created:`);
 		for (const listing of state.listings) {
 			const price = listing.pricePerProduct as { amount: number; currency: string };
-			const seatsText = listing.products.map((product) => `${String(product.row)}-${String(product.seat)}`).join(', ');
-			say(`   listing ${String(listing.externalListingId)} -> marketplace id ${listing.id}: event ${String(listing.eventId)}, ${listing.products.length} seat(s) ${seatsText} at ${price.amount} ${price.currency}`);
+			const seatsText = listing.products
+				.map((product) => `${String(product.row)}-${String(product.seat)}`)
+				.join(', ');
+			say(
+				`   listing ${String(listing.externalListingId)} -> marketplace id ${listing.id}: event ${String(listing.eventId)}, ${listing.products.length} seat(s) ${seatsText} at ${price.amount} ${price.currency}`,
+			);
 		}
-		say('and wrote each row\'s result back into the table:');
+		say("and wrote each row's result back into the table:");
 		printInventory(await inventoryRows(tables, context.inventoryTableId));
 		const tokenRequests = state.requests.filter((request) => request.endpoint === 'token').length;
-		say(`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`);
+		say(
+			`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`,
+		);
 
 		heading('4. A buyer takes two seats');
 		const [firstListing] = state.listings;
 		const executionsBefore = (await harness.api.executions(saleAlert.id)).length;
 		const sale = await sandbox.sell(firstListing.id, { count: 2 });
-		say(`Sold ${sale.sale.externalIds.join(', ')} of listing ${String(firstListing.externalListingId)}.`);
+		say(
+			`Sold ${sale.sale.externalIds.join(', ')} of listing ${String(firstListing.externalListingId)}.`,
+		);
 		for (const delivery of sale.deliveries) {
-			const steps = delivery.attempts.map((attempt) => `${attempt.step} ${attempt.status ?? attempt.error ?? ''}`).join(', then ');
-			say(`The marketplace fetched a token from the trigger and delivered the notification: ${steps} -> ${delivery.status}.`);
+			const steps = delivery.attempts
+				.map((attempt) => `${attempt.step} ${attempt.status ?? attempt.error ?? ''}`)
+				.join(', then ');
+			say(
+				`The marketplace fetched a token from the trigger and delivered the notification: ${steps} -> ${delivery.status}.`,
+			);
 		}
 
-		heading('5. The alert, posted by n8n\'s own Mattermost node');
+		heading("5. The alert, posted by n8n's own Mattermost node");
 		let executions: ExecutionSummary[] = [];
-		await pollUntil('the sale alert execution', async () => {
-			executions = (await harness.api.executions(saleAlert.id)).filter((execution) => execution.status !== 'running' && execution.status !== 'new');
-			return executions.length > executionsBefore;
-		}, 60_000);
+		await pollUntil(
+			'the sale alert execution',
+			async () => {
+				executions = (await harness.api.executions(saleAlert.id)).filter(
+					(execution) => execution.status !== 'running' && execution.status !== 'new',
+				);
+				return executions.length > executionsBefore;
+			},
+			60_000,
+		);
 		const execution = await harness.api.execution(executions[0].id);
-		say(`Execution ${execution.id} (${execution.status}) of "${saleAlert.name}". The Mattermost stand-in at ${context.chatUrl} received:`);
+		say(
+			`Execution ${execution.id} (${execution.status}) of "${saleAlert.name}". The Mattermost stand-in at ${context.chatUrl} received:`,
+		);
 		const posts = await receivedChatPosts(context.chatUrl);
-		for (const post of posts) say(`   POST /api/v4/posts  channel "${post.channelId}": ${post.message}`);
+		for (const post of posts)
+			say(`   POST /api/v4/posts  channel "${post.channelId}": ${post.message}`);
 		const [post] = posts;
 
 		heading('6. The inventory table after the sale (the same workflow marked the sold seats)');
 		const finalRows = await inventoryRows(tables, context.inventoryTableId);
-		printInventory(finalRows.filter((row) => row.listing_id === Number(firstListing.externalListingId)));
+		printInventory(
+			finalRows.filter((row) => row.listing_id === Number(firstListing.externalListingId)),
+		);
 
 		heading('Summary');
 		const finalState = await sandbox.state();
-		say(`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the data table with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s); every row got its listing's status and id`);
+		say(
+			`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the data table with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s); every row got its listing's status and id`,
+		);
 		say(`- subscription ${subscription.subscriptionId}: ${finalState.subscriptions[0]?.status}`);
-		say(`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered; chat received: "${String(post?.message)}"`);
-		say(`- ${finalRows.filter((row) => row.listing_status === 'sold').length} row(s) marked sold in "${INVENTORY_TABLE}"`);
-		say('- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace,');
-		say('  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.');
+		say(
+			`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered; chat received: "${String(post?.message)}"`,
+		);
+		say(
+			`- ${finalRows.filter((row) => row.listing_status === 'sold').length} row(s) marked sold in "${INVENTORY_TABLE}"`,
+		);
+		say(
+			'- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace,',
+		);
+		say(
+			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.',
+		);
 	} finally {
 		heading('Stopping everything the demo started');
 		await harness.stop();
@@ -145,7 +231,9 @@ async function demo(): Promise<void> {
 }
 
 demo().catch(async (error: unknown) => {
-	process.stderr.write(`demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`demo failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	await stopAll();
 	process.exit(1);
 });

@@ -34,19 +34,32 @@ async function main(): Promise<number> {
 		const packageDir = join(workDir, 'package');
 		const { tarball, files } = await packInto(packageDir, workDir);
 		const missing = declaredEntryFiles(packageDir).filter((file) => !files.includes(file));
-		if (missing.length) throw new Error(`the tarball lacks files package.json declares (run npm run build first): ${missing.join(', ')}`);
+		if (missing.length)
+			throw new Error(
+				`the tarball lacks files package.json declares (run npm run build first): ${missing.join(', ')}`,
+			);
 		const targets = files.filter((file) => file.endsWith('.js') || file === 'package.json');
-		step(`lint:packed: ${tarball}, ${targets.length} file(s) (${targets.filter((file) => file.endsWith('.js')).length} compiled .js + package.json)`);
+		step(
+			`lint:packed: ${tarball}, ${targets.length} file(s) (${targets.filter((file) => file.endsWith('.js')).length} compiled .js + package.json)`,
+		);
 
-		const eslint = new ESLint({ cwd: packageDir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: scannerConfig() });
+		const eslint = new ESLint({
+			cwd: packageDir,
+			allowInlineConfig: false,
+			overrideConfigFile: true,
+			overrideConfig: scannerConfig(),
+		});
 		const results = await eslint.lintFiles(targets.map((file) => join(packageDir, file)));
 		const errors = results.reduce((sum, result) => sum + result.errorCount, 0);
 		const warnings = results.reduce((sum, result) => sum + result.warningCount, 0);
 		const report = await (await eslint.loadFormatter('stylish')).format(results);
 		if (report.trim()) process.stdout.write(`${report}\n`);
 		const linted = results.length;
-		step(`lint:packed: ${linted} file(s) linted, ${errors} error(s), ${warnings} warning(s) in ${elapsed()}`);
-		if (linted !== targets.length) throw new Error(`ESLint linted ${linted} of ${targets.length} files`);
+		step(
+			`lint:packed: ${linted} file(s) linted, ${errors} error(s), ${warnings} warning(s) in ${elapsed()}`,
+		);
+		if (linted !== targets.length)
+			throw new Error(`ESLint linted ${linted} of ${targets.length} files`);
 		return errors === 0 ? 0 : 1;
 	} finally {
 		rmSync(workDir, { recursive: true, force: true });
@@ -56,7 +69,9 @@ async function main(): Promise<number> {
 main().then(
 	(code) => process.exit(code),
 	(error: unknown) => {
-		process.stderr.write(`lint:packed: ${error instanceof Error ? error.message : String(error)}\n`);
+		process.stderr.write(
+			`lint:packed: ${error instanceof Error ? error.message : String(error)}\n`,
+		);
 		process.exit(1);
 	},
 );

@@ -33,7 +33,10 @@ async function answer(response: Response): Promise<Answer> {
 	return { status: response.status, headers: response.headers, body, text };
 }
 
-export async function post(url: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+export async function post(
+	url: string,
+	init: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
 	return answer(await fetch(url, { method: 'POST', headers: init.headers, body: init.body }));
 }
 
@@ -46,21 +49,25 @@ export function rawRequest(
 	init: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<Omit<Answer, 'headers'> & { headers: http.IncomingHttpHeaders }> {
 	return new Promise((resolve, reject) => {
-		const request = http.request(url, { method: init.method ?? 'POST', headers: init.headers }, (response) => {
-			const chunks: Buffer[] = [];
-			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => {
-				const text = Buffer.concat(chunks).toString('utf8');
-				let body: Record<string, unknown> = {};
-				try {
-					body = JSON.parse(text) as Record<string, unknown>;
-				} catch {
-					// left empty: the caller looks at `text`
-				}
-				resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text });
-			});
-			response.on('error', reject);
-		});
+		const request = http.request(
+			url,
+			{ method: init.method ?? 'POST', headers: init.headers },
+			(response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					let body: Record<string, unknown> = {};
+					try {
+						body = JSON.parse(text) as Record<string, unknown>;
+					} catch {
+						// left empty: the caller looks at `text`
+					}
+					resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text });
+				});
+				response.on('error', reject);
+			},
+		);
 		request.on('error', reject);
 		request.end(init.body);
 	});
@@ -68,22 +75,37 @@ export function rawRequest(
 
 export async function requestToken(
 	sandbox: Pick<Sandbox, 'url'>,
-	options: { authorization?: string | null; query?: string; body?: unknown; rawBody?: string; contentType?: string } = {},
+	options: {
+		authorization?: string | null;
+		query?: string;
+		body?: unknown;
+		rawBody?: string;
+		contentType?: string;
+	} = {},
 ): Promise<Answer> {
-	const headers: Record<string, string> = { 'Content-Type': options.contentType ?? 'application/json' };
+	const headers: Record<string, string> = {
+		'Content-Type': options.contentType ?? 'application/json',
+	};
 	if (options.authorization !== null) headers.Authorization = options.authorization ?? DEMO_BASIC;
 	const { email, password } = SANDBOX_DEFAULTS.marketplaceAccount;
 	const body = options.rawBody ?? JSON.stringify(options.body ?? { username: email, password });
-	return post(`${sandbox.url}${TOKEN_PATH}${options.query ?? '?grant_type=client_credentials'}`, { headers, body });
+	return post(`${sandbox.url}${TOKEN_PATH}${options.query ?? '?grant_type=client_credentials'}`, {
+		headers,
+		body,
+	});
 }
 
 export async function getToken(sandbox: Pick<Sandbox, 'url'>): Promise<string> {
 	const result = await requestToken(sandbox);
-	if (result.status !== 200) throw new Error(`token request failed: ${result.status} ${result.text}`);
+	if (result.status !== 200)
+		throw new Error(`token request failed: ${result.status} ${result.text}`);
 	return result.body.access_token as string;
 }
 
-export function listingHeaders(token: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+export function listingHeaders(
+	token: string,
+	overrides: Record<string, string | undefined> = {},
+): Record<string, string> {
 	const headers: Record<string, string | undefined> = {
 		Authorization: `Bearer ${token}`,
 		Accept: 'application/json',
@@ -91,7 +113,9 @@ export function listingHeaders(token: string, overrides: Record<string, string |
 		'Accept-Language': 'en-US',
 		...overrides,
 	};
-	return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+	return Object.fromEntries(
+		Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+	);
 }
 
 let nextExternalListingId = 1000;
@@ -118,12 +142,21 @@ export async function createListing(
 	body: unknown = validListing(),
 	headerOverrides: Record<string, string | undefined> = {},
 ): Promise<Answer> {
-	return post(`${sandbox.url}${LISTINGS_PATH}`, { headers: listingHeaders(token, headerOverrides), body: JSON.stringify(body) });
+	return post(`${sandbox.url}${LISTINGS_PATH}`, {
+		headers: listingHeaders(token, headerOverrides),
+		body: JSON.stringify(body),
+	});
 }
 
 export function validSubscription(
-	receiver: { callbackUrl: string; tokenUrl: string } = { callbackUrl: 'http://127.0.0.1:9/callback', tokenUrl: 'http://127.0.0.1:9/token' },
-	credentials: { clientId: string; clientSecret: string } = { clientId: 'marketplace-client', clientSecret: 'callback-client-secret' },
+	receiver: { callbackUrl: string; tokenUrl: string } = {
+		callbackUrl: 'http://127.0.0.1:9/callback',
+		tokenUrl: 'http://127.0.0.1:9/token',
+	},
+	credentials: { clientId: string; clientSecret: string } = {
+		clientId: 'marketplace-client',
+		clientSecret: 'callback-client-secret',
+	},
 ): Record<string, unknown> {
 	return {
 		callback: {
@@ -131,14 +164,22 @@ export function validSubscription(
 			auth: {
 				authType: 'oauth',
 				tokenEndPoint: receiver.tokenUrl,
-				oauthRequest: { clientId: credentials.clientId, clientSecret: credentials.clientSecret, grantType: 'client_credentials' },
+				oauthRequest: {
+					clientId: credentials.clientId,
+					clientSecret: credentials.clientSecret,
+					grantType: 'client_credentials',
+				},
 			},
 		},
 		subscription: { listing: ['listing_sale'] },
 	};
 }
 
-export async function subscribe(sandbox: Pick<Sandbox, 'url'>, token: string, body: unknown = validSubscription()): Promise<Answer> {
+export async function subscribe(
+	sandbox: Pick<Sandbox, 'url'>,
+	token: string,
+	body: unknown = validSubscription(),
+): Promise<Answer> {
 	return post(`${sandbox.url}${WEBHOOKS_PATH}`, {
 		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
 		body: JSON.stringify(body),
@@ -153,7 +194,8 @@ export async function activeSubscription(
 	credentials?: { clientId: string; clientSecret: string },
 ): Promise<string> {
 	const created = await subscribe(sandbox, token, validSubscription(receiver, credentials));
-	if (created.status !== 201) throw new Error(`subscribe failed: ${created.status} ${created.text}`);
+	if (created.status !== 201)
+		throw new Error(`subscribe failed: ${created.status} ${created.text}`);
 	sandbox.activateSubscription(created.body.id as string);
 	return created.body.id as string;
 }
@@ -202,13 +244,17 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
 			};
 			if (req.url === '/token') {
 				const form = new URLSearchParams(text);
-				const record = (status: number, reason?: string) => receiver.tokenRequests.push({ status, grantType: form.get('grant_type'), reason });
+				const record = (status: number, reason?: string) =>
+					receiver.tokenRequests.push({ status, grantType: form.get('grant_type'), reason });
 				if (tokenFailuresLeft > 0) {
 					tokenFailuresLeft--;
 					record(503, 'scripted failure');
 					return reply(503, { error: 'temporarily_unavailable' });
 				}
-				if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') || form.get('grant_type') !== 'client_credentials') {
+				if (
+					!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ||
+					form.get('grant_type') !== 'client_credentials'
+				) {
 					record(400, 'not a client_credentials form');
 					return reply(400, { error: 'invalid_request' });
 				}

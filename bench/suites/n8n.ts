@@ -26,43 +26,74 @@ function nodeHasParameter(name: string): boolean {
 }
 
 function skipReason(benchCase: N8nCase): string | undefined {
-	if (benchCase.needs && !nodeHasParameter(benchCase.needs)) return `not run: this node has no "${benchCase.needs}" parameter yet`;
+	if (benchCase.needs && !nodeHasParameter(benchCase.needs))
+		return `not run: this node has no "${benchCase.needs}" parameter yet`;
 	return undefined;
 }
 
 function checksFor(benchCase: N8nCase, run: RunMeasure, attempt: number, rows: number): Check[] {
 	const label = `run ${attempt}`;
-	const succeeded = check(`${label}: execution succeeded`, run.executionStatus === 'success' && run.webhookStatus === 200,
-		`status ${run.executionStatus}, webhook ${run.webhookStatus}${run.executionError ? `: ${run.executionError}` : ''}`);
-	const timed = check(`${label}: n8n recorded the timed nodes' execution time`, Number.isFinite(run.nodeMs), `${run.nodeMs}`);
+	const succeeded = check(
+		`${label}: execution succeeded`,
+		run.executionStatus === 'success' && run.webhookStatus === 200,
+		`status ${run.executionStatus}, webhook ${run.webhookStatus}${run.executionError ? `: ${run.executionError}` : ''}`,
+	);
+	const timed = check(
+		`${label}: n8n recorded the timed nodes' execution time`,
+		Number.isFinite(run.nodeMs),
+		`${run.nodeMs}`,
+	);
 	switch (benchCase.kind) {
 		case 'create':
 			return [
 				succeeded,
 				timed,
-				check(`${label}: ${run.listingsExpected} listings created once, 0 lost, 0 duplicated`,
+				check(
+					`${label}: ${run.listingsExpected} listings created once, 0 lost, 0 duplicated`,
 					run.listingsCreated === run.listingsExpected && run.lost === 0 && run.duplicated === 0,
-					`${run.listingsCreated} created, ${run.lost} lost, ${run.duplicated} duplicated`),
-				check(`${label}: one output item per listing, none an error`, run.outputItems === run.listingsExpected && run.errorItems === 0,
-					`${run.outputItems} items, ${run.errorItems} errors`),
+					`${run.listingsCreated} created, ${run.lost} lost, ${run.duplicated} duplicated`,
+				),
+				check(
+					`${label}: one output item per listing, none an error`,
+					run.outputItems === run.listingsExpected && run.errorItems === 0,
+					`${run.outputItems} items, ${run.errorItems} errors`,
+				),
 			];
 		case 'validate':
 			return [
 				succeeded,
 				timed,
-				check(`${label}: ${run.listingsExpected} validated listings with their request body`, run.validatedItems === run.listingsExpected && run.outputItems === run.listingsExpected,
-					`${run.validatedItems} of ${run.outputItems} items`),
-				check(`${label}: nothing sent`, run.listingRequests === 0 && run.tokenRequests === 0, `${run.listingRequests} listing requests, ${run.tokenRequests} token requests`),
+				check(
+					`${label}: ${run.listingsExpected} validated listings with their request body`,
+					run.validatedItems === run.listingsExpected && run.outputItems === run.listingsExpected,
+					`${run.validatedItems} of ${run.outputItems} items`,
+				),
+				check(
+					`${label}: nothing sent`,
+					run.listingRequests === 0 && run.tokenRequests === 0,
+					`${run.listingRequests} listing requests, ${run.tokenRequests} token requests`,
+				),
 			];
 		case 'passThrough':
-			return [succeeded, timed, check(`${label}: ${rows} items out`, run.outputItems === rows, `${run.outputItems} items`)];
+			return [
+				succeeded,
+				timed,
+				check(`${label}: ${rows} items out`, run.outputItems === rows, `${run.outputItems} items`),
+			];
 		case 'baseline':
 			// A baseline claims nothing about losses (it is what a user would build); its figures must still add up.
 			return [
 				timed,
-				check(`${label}: no listing held or sent twice`, run.duplicated === 0, `${run.duplicated} duplicated`),
-				check(`${label}: every listing created or counted as lost`, run.listingsCreated + run.lost === run.listingsExpected,
-					`${run.listingsCreated} created + ${run.lost} lost of ${run.listingsExpected}`),
+				check(
+					`${label}: no listing held or sent twice`,
+					run.duplicated === 0,
+					`${run.duplicated} duplicated`,
+				),
+				check(
+					`${label}: every listing created or counted as lost`,
+					run.listingsCreated + run.lost === run.listingsExpected,
+					`${run.listingsCreated} created + ${run.lost} lost of ${run.listingsExpected}`,
+				),
 			];
 	}
 }
@@ -73,7 +104,10 @@ function describeRun(benchCase: N8nCase, run: RunMeasure): string {
 		benchCase.kind === 'create' || benchCase.kind === 'baseline'
 			? `${run.listingsCreated} created, ${run.rateLimited} x 429, ${run.lost} lost, ${run.duplicated} duplicated, ${run.tokenRequests} token request(s)`
 			: `${run.outputItems} items out, ${run.listingRequests + run.tokenRequests} requests`;
-	const failure = run.executionStatus === 'success' ? '' : `; execution ${run.executionStatus}${run.executionError ? `: ${run.executionError}` : ''}`;
+	const failure =
+		run.executionStatus === 'success'
+			? ''
+			: `; execution ${run.executionStatus}${run.executionError ? `: ${run.executionError}` : ''}`;
 	return `${times}, ${outcome}${failure}`;
 }
 
@@ -85,7 +119,14 @@ function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: 
 	const sends = benchCase.kind === 'create' || benchCase.kind === 'baseline';
 	return {
 		name: benchCase.label,
-		params: { case: benchCase.id, kind: benchCase.kind, rows: plan.rows, listings, runs: runs.length, workflow: benchCase.workflow.id },
+		params: {
+			case: benchCase.id,
+			kind: benchCase.kind,
+			rows: plan.rows,
+			listings,
+			runs: runs.length,
+			workflow: benchCase.workflow.id,
+		},
 		metrics: {
 			nodeMsMedian: nodeMs,
 			nodeMsMin: Math.min(...runs.map((run) => run.nodeMs)),
@@ -107,7 +148,12 @@ function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: 
 						apiMsMedian: median(runs.map((run) => run.apiMs)),
 					}
 				: {}),
-			...(perRow ? { nodeMicrosecondsPerRow: (nodeMs * 1000) / plan.rows, executionMicrosecondsPerRow: (executionMs * 1000) / plan.rows } : {}),
+			...(perRow
+				? {
+						nodeMicrosecondsPerRow: (nodeMs * 1000) / plan.rows,
+						executionMicrosecondsPerRow: (executionMs * 1000) / plan.rows,
+					}
+				: {}),
 		},
 		checks,
 	};
@@ -120,7 +166,11 @@ function floorRow(plan: N8nPlan): BenchRow {
 	return {
 		name: `Latency floor: ${rounds} rounds of ${plan.latencyMs} ms at ${plan.maxInFlight} in flight`,
 		params: { case: FLOOR_ID, kind: 'computed', listings, rounds },
-		metrics: { nodeMsMedian: floorMs, listingsPerSecond: perSecond(listings, floorMs), ratioToFloor: 1 },
+		metrics: {
+			nodeMsMedian: floorMs,
+			listingsPerSecond: perSecond(listings, floorMs),
+			ratioToFloor: 1,
+		},
 		checks: [],
 	};
 }
@@ -134,31 +184,37 @@ function addRatios(rows: BenchRow[]): void {
 	const floorMs = byCase(rows, FLOOR_ID)?.metrics.nodeMsMedian;
 	const tunedMs = byCase(rows, 'codeHttpTuned')?.metrics.nodeMsMedian;
 	for (const row of rows) {
-		if ((row.params.kind !== 'create' && row.params.kind !== 'baseline') || row.params.skipped) continue;
+		if ((row.params.kind !== 'create' && row.params.kind !== 'baseline') || row.params.skipped)
+			continue;
 		if (floorMs) row.metrics.ratioToFloor = row.metrics.nodeMsMedian / floorMs;
 		if (tunedMs) row.metrics.ratioToTuned = row.metrics.nodeMsMedian / tunedMs;
 	}
 }
 
-const cell = (value: number | undefined, digits = 0) => (value === undefined ? '-' : formatNumber(value, digits));
-const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '-' : `${formatNumber(value, 2)}x`);
+const cell = (value: number | undefined, digits = 0) =>
+	value === undefined ? '-' : formatNumber(value, digits);
+const ratio = (value: number | undefined) =>
+	value === undefined || !Number.isFinite(value) ? '-' : `${formatNumber(value, 2)}x`;
 
 export const n8nSuite: Suite = {
 	id: 'n8n',
-	title: 'Inside a real n8n: sheet rows to listings, the node against n8n\'s own nodes',
+	title: "Inside a real n8n: sheet rows to listings, the node against n8n's own nodes",
 	notes: [
-		'time = the timed nodes\' own execution time in n8n\'s run data (Create listings; Split Out + No-Op; Code + HTTP Request), median of the runs.',
-		'exec ms = the whole execution (n8n\'s startedAt to stoppedAt: webhook, CSV read and parse, the nodes); us/row = time or exec / rows.',
-		'listings/s = listings created / time. tokens = token requests per run (min-max); every run starts with n8n\'s stored token unknown to the sandbox.',
+		"time = the timed nodes' own execution time in n8n's run data (Create listings; Split Out + No-Op; Code + HTTP Request), median of the runs.",
+		"exec ms = the whole execution (n8n's startedAt to stoppedAt: webhook, CSV read and parse, the nodes); us/row = time or exec / rows.",
+		"listings/s = listings created / time. tokens = token requests per run (min-max); every run starts with n8n's stored token unknown to the sandbox.",
 		'429s = refused for too many in flight (median per run); lost = listings neither created nor named by an error item (worst run);',
 		'dup = External Listing IDs held twice plus resends refused as duplicates (409) (worst run). x floor, x tuned = time / floor, time / hand-tuned.',
 		'peak = the most listing requests the sandbox answered at once (min-max over the runs) @ when it was first reached after the first listing request (worst run).',
-		'api ms = the median time the sandbox took to answer an accepted listing request (its 100 ms latency included); the rest of a round trip is the client\'s.',
+		"api ms = the median time the sandbox took to answer an accepted listing request (its 100 ms latency included); the rest of a round trip is the client's.",
 		'Every case runs against the sandbox\'s limit of 10 in flight except "API without a limit".',
 	],
 	columns: [
 		{ header: 'case', cell: (row) => row.name },
-		{ header: 'time ms', cell: (row) => (row.params.skipped ? 'skipped' : cell(row.metrics.nodeMsMedian)) },
+		{
+			header: 'time ms',
+			cell: (row) => (row.params.skipped ? 'skipped' : cell(row.metrics.nodeMsMedian)),
+		},
 		{ header: 'x floor', cell: (row) => ratio(row.metrics.ratioToFloor) },
 		{ header: 'x tuned', cell: (row) => ratio(row.metrics.ratioToTuned) },
 		{ header: 'listings/s', cell: (row) => cell(row.metrics.listingsPerSecond, 1) },
@@ -191,7 +247,9 @@ export const n8nSuite: Suite = {
 		const plan = context.plan.n8n;
 		const cases = benchCases({ concurrency: plan.concurrency, tunedBatch: plan.tunedBatch });
 		const runnable = cases.filter((benchCase) => !skipReason(benchCase));
-		context.progress(`starting n8n (harness) with ${runnable.length} workflows; ${plan.rows} rows -> ${Math.ceil(plan.rows / plan.rowsPerListing)} listings per run`);
+		context.progress(
+			`starting n8n (harness) with ${runnable.length} workflows; ${plan.rows} rows -> ${Math.ceil(plan.rows / plan.rowsPerListing)} listings per run`,
+		);
 		const harness = await startHarness({
 			workflows: runnable.map((benchCase) => ({ workflow: benchCase.workflow, activate: true })),
 			sandbox: { requestLogLimit: REQUEST_LOG_LIMIT },
@@ -207,24 +265,46 @@ export const n8nSuite: Suite = {
 
 			// n8n's first execution of a workflow loads and compiles what it needs (the Code node's task runner too).
 			for (const benchCase of runnable) {
-				const run = await runCase(e2e, benchCase, benchSheet(plan.warmupRows, plan.rowsPerListing), plan);
-				context.progress(`warm-up ${benchCase.id}: ${run.executionStatus}, ${formatNumber(run.webhookMs, 0)} ms`);
+				const run = await runCase(
+					e2e,
+					benchCase,
+					benchSheet(plan.warmupRows, plan.rowsPerListing),
+					plan,
+				);
+				context.progress(
+					`warm-up ${benchCase.id}: ${run.executionStatus}, ${formatNumber(run.webhookMs, 0)} ms`,
+				);
 			}
 
-			const measured = new Map<N8nCaseId, { runs: RunMeasure[]; checks: Check[] }>(runnable.map((benchCase) => [benchCase.id, { runs: [], checks: [] }]));
+			const measured = new Map<N8nCaseId, { runs: RunMeasure[]; checks: Check[] }>(
+				runnable.map((benchCase) => [benchCase.id, { runs: [], checks: [] }]),
+			);
 			for (let attempt = 1; attempt <= context.plan.repeat; attempt++) {
 				for (const benchCase of runnable) {
-					const run = await runCase(e2e, benchCase, benchSheet(plan.rows, plan.rowsPerListing), plan);
+					const run = await runCase(
+						e2e,
+						benchCase,
+						benchSheet(plan.rows, plan.rowsPerListing),
+						plan,
+					);
 					const entry = measured.get(benchCase.id)!;
 					entry.runs.push(run);
 					entry.checks.push(...checksFor(benchCase, run, attempt, plan.rows));
-					context.progress(`${benchCase.id} run ${attempt}/${context.plan.repeat}: ${describeRun(benchCase, run)}`);
+					context.progress(
+						`${benchCase.id} run ${attempt}/${context.plan.repeat}: ${describeRun(benchCase, run)}`,
+					);
 				}
 			}
 
 			const rows = cases.map((benchCase): BenchRow => {
 				const reason = skipReason(benchCase);
-				if (reason) return { name: benchCase.label, params: { case: benchCase.id, kind: benchCase.kind, skipped: reason }, metrics: {}, checks: [] };
+				if (reason)
+					return {
+						name: benchCase.label,
+						params: { case: benchCase.id, kind: benchCase.kind, skipped: reason },
+						metrics: {},
+						checks: [],
+					};
 				const { runs, checks } = measured.get(benchCase.id)!;
 				return caseRow(benchCase, plan, runs, checks);
 			});
@@ -245,7 +325,10 @@ export const n8nSuite: Suite = {
 			targets.push({
 				name: `per-row cost <= ${TARGETS.microsecondsPerRow} us, ${what}`,
 				met: value !== undefined && value <= TARGETS.microsecondsPerRow,
-				measured: value === undefined ? String(row?.params.skipped ?? 'not measured') : `${formatNumber(value, 0)} us/row`,
+				measured:
+					value === undefined
+						? String(row?.params.skipped ?? 'not measured')
+						: `${formatNumber(value, 0)} us/row`,
 			});
 		};
 		perRowTarget('validateOnly', 'example mapping (Validate Only)');
@@ -259,12 +342,18 @@ export const n8nSuite: Suite = {
 			{
 				name: `default options within ${TARGETS.floorRatio}x the floor (${formatNumber((TARGETS.floorRatio * floorMs) / 1000, 2)} s)`,
 				met: time !== undefined && time <= TARGETS.floorRatio * floorMs,
-				measured: time === undefined ? 'not measured' : `${formatNumber(time / 1000, 2)} s (${ratio(defaults?.metrics.ratioToFloor)})`,
+				measured:
+					time === undefined
+						? 'not measured'
+						: `${formatNumber(time / 1000, 2)} s (${ratio(defaults?.metrics.ratioToFloor)})`,
 			},
 			{
 				name: 'default options no slower than the hand-tuned Code + HTTP Request',
 				met: time !== undefined && tunedMs !== undefined && time <= tunedMs,
-				measured: time === undefined || tunedMs === undefined ? 'not measured' : `${formatNumber(time / 1000, 2)} s vs ${formatNumber(tunedMs / 1000, 2)} s`,
+				measured:
+					time === undefined || tunedMs === undefined
+						? 'not measured'
+						: `${formatNumber(time / 1000, 2)} s vs ${formatNumber(tunedMs / 1000, 2)} s`,
 			},
 			{
 				name: 'default options: 0 lost, 0 duplicated (every run)',
@@ -289,10 +378,14 @@ export const n8nSuite: Suite = {
 					? 'not measured'
 					: `peak ${unlimited.metrics.peakInFlightMin}-${unlimited.metrics.peakInFlightMax}, first reached after ${cell(unlimited.metrics.peakReachedMsMax)} ms (worst run)`,
 		});
-		const skipped = rows.filter((row) => row.params.skipped).map((row) => `${row.name} (${row.params.skipped})`);
+		const skipped = rows
+			.filter((row) => row.params.skipped)
+			.map((row) => `${row.name} (${row.params.skipped})`);
 		const lines = [
 			'Targets of the issue:',
-			...targets.map((target) => `  ${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`),
+			...targets.map(
+				(target) => `  ${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`,
+			),
 			...(skipped.length ? [`Skipped: ${skipped.join('; ')}`] : []),
 		];
 		return { lines, targets };

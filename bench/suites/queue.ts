@@ -22,14 +22,27 @@ const WORKFLOW = minimalSaleAlert('tmBenchSaleLoad1', 'Bench: sale notifications
 async function tokenFrom(baseUrl: string): Promise<string> {
 	const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_ID}/token`, {
 		method: 'POST',
-		headers: { Authorization: basicClientAuthorization(SANDBOX_CALLBACK_CLIENT.clientId, SANDBOX_CALLBACK_CLIENT.clientSecret), 'Content-Type': 'application/x-www-form-urlencoded' },
+		headers: {
+			Authorization: basicClientAuthorization(
+				SANDBOX_CALLBACK_CLIENT.clientId,
+				SANDBOX_CALLBACK_CLIENT.clientSecret,
+			),
+			'Content-Type': 'application/x-www-form-urlencoded',
+		},
 		body: 'grant_type=client_credentials',
 	});
-	if (response.status !== 200) throw new Error(`the token endpoint at ${baseUrl} answered ${response.status}`);
+	if (response.status !== 200)
+		throw new Error(`the token endpoint at ${baseUrl} answered ${response.status}`);
 	return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function sendNotifications(baseUrl: string, token: string, requests: number, concurrency: number, offset: number): Promise<LoadResult> {
+async function sendNotifications(
+	baseUrl: string,
+	token: string,
+	requests: number,
+	concurrency: number,
+	offset: number,
+): Promise<LoadResult> {
 	return await runLoad(requests, concurrency, async (index) => {
 		const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_ID}/notifications`, {
 			method: 'POST',
@@ -41,19 +54,30 @@ async function sendNotifications(baseUrl: string, token: string, requests: numbe
 	});
 }
 
-function row(name: string, result: LoadResult, checks: Check[], params: Record<string, string | number>): BenchRow {
+function row(
+	name: string,
+	result: LoadResult,
+	checks: Check[],
+	params: Record<string, string | number>,
+): BenchRow {
 	const latency = distribution(result.latenciesMs);
 	return {
 		name,
 		params: { ...params, requests: result.requests, concurrency: result.concurrency },
-		metrics: { wallMs: result.wallMs, requestsPerSecond: perSecond(countOf(result, 200), result.wallMs), latencyP50Ms: latency.p50, latencyP95Ms: latency.p95 },
+		metrics: {
+			wallMs: result.wallMs,
+			requestsPerSecond: perSecond(countOf(result, 200), result.wallMs),
+			latencyP50Ms: latency.p50,
+			latencyP95Ms: latency.p95,
+		},
 		checks,
 	};
 }
 
 export const queueSuite: Suite = {
 	id: 'queue',
-	title: 'Sale notifications into a real n8n: one process, and queue mode through one and two webhook processes',
+	title:
+		'Sale notifications into a real n8n: one process, and queue mode through one and two webhook processes',
 	notes: [
 		'notifications/s = notifications answered 200 / wall time; p50, p95 = client-side latency of one notification (answer at once).',
 		'Every accepted notification must become one successful execution (single n8n: the public API; queue mode: PostgreSQL), on the workers in queue mode.',
@@ -77,26 +101,54 @@ export const queueSuite: Suite = {
 		try {
 			const token = await tokenFrom(single.context.n8nUrl);
 			await sendNotifications(single.context.n8nUrl, token, 20, 4, 900_000);
-			const result = await sendNotifications(single.context.n8nUrl, token, requests, concurrency, 0);
-			let finished = 0;
-			await pollUntil('the single n8n to finish every execution', async () => {
-				const all = await single.api.executions(WORKFLOW.id);
-				finished = all.filter((execution) => execution.status === 'success').length;
-				return finished >= requests + 20;
-			}, 180_000, 500);
-			rows.push(
-				row('single n8n (one process)', result, [
-					check(`${requests} notifications answered 200`, countOf(result, 200) === requests, describeStatuses(result)),
-					check('every accepted notification ran to a successful execution', finished >= requests + 20, `${finished} of ${requests + 20}`),
-				], { mode: 'single' }),
+			const result = await sendNotifications(
+				single.context.n8nUrl,
+				token,
+				requests,
+				concurrency,
+				0,
 			);
-			context.progress(`single n8n: ${formatNumber(perSecond(countOf(result, 200), result.wallMs), 0)} notifications/s`);
+			let finished = 0;
+			await pollUntil(
+				'the single n8n to finish every execution',
+				async () => {
+					const all = await single.api.executions(WORKFLOW.id);
+					finished = all.filter((execution) => execution.status === 'success').length;
+					return finished >= requests + 20;
+				},
+				180_000,
+				500,
+			);
+			rows.push(
+				row(
+					'single n8n (one process)',
+					result,
+					[
+						check(
+							`${requests} notifications answered 200`,
+							countOf(result, 200) === requests,
+							describeStatuses(result),
+						),
+						check(
+							'every accepted notification ran to a successful execution',
+							finished >= requests + 20,
+							`${finished} of ${requests + 20}`,
+						),
+					],
+					{ mode: 'single' },
+				),
+			);
+			context.progress(
+				`single n8n: ${formatNumber(perSecond(countOf(result, 200), result.wallMs), 0)} notifications/s`,
+			);
 		} finally {
 			unregisterSingle();
 			await single.stop();
 		}
 
-		context.progress('queue mode: starting PostgreSQL, Redis, main, two webhook processes, two workers');
+		context.progress(
+			'queue mode: starting PostgreSQL, Redis, main, two webhook processes, two workers',
+		);
 		const queue = await startQueueHarness({ workflows: [WORKFLOW] });
 		const unregisterQueue = context.onCleanup(() => queue.stop());
 		try {
@@ -111,18 +163,41 @@ export const queueSuite: Suite = {
 				const result = await sendNotifications(url, token, requests, concurrency, sent);
 				sent += requests;
 				let succeeded = 0;
-				await pollUntil('the workers to finish every execution', async () => {
-					const [[count]] = await queryPostgres(queue.postgresPort, `select count(*) from execution_entity where "workflowId" = '${WORKFLOW.id}' and status = 'success'`);
-					succeeded = Number(count);
-					return succeeded >= sent;
-				}, 180_000, 500);
-				rows.push(
-					row(name, result, [
-						check(`${requests} notifications answered 200`, countOf(result, 200) === requests, describeStatuses(result)),
-						check('every accepted notification ran to a successful execution', succeeded >= sent, `${succeeded} of ${sent}`),
-					], { mode: 'queue', webhookProcesses: processes }),
+				await pollUntil(
+					'the workers to finish every execution',
+					async () => {
+						const [[count]] = await queryPostgres(
+							queue.postgresPort,
+							`select count(*) from execution_entity where "workflowId" = '${WORKFLOW.id}' and status = 'success'`,
+						);
+						succeeded = Number(count);
+						return succeeded >= sent;
+					},
+					180_000,
+					500,
 				);
-				context.progress(`${name}: ${formatNumber(perSecond(countOf(result, 200), result.wallMs), 0)} notifications/s`);
+				rows.push(
+					row(
+						name,
+						result,
+						[
+							check(
+								`${requests} notifications answered 200`,
+								countOf(result, 200) === requests,
+								describeStatuses(result),
+							),
+							check(
+								'every accepted notification ran to a successful execution',
+								succeeded >= sent,
+								`${succeeded} of ${sent}`,
+							),
+						],
+						{ mode: 'queue', webhookProcesses: processes },
+					),
+				);
+				context.progress(
+					`${name}: ${formatNumber(perSecond(countOf(result, 200), result.wallMs), 0)} notifications/s`,
+				);
 			}
 		} finally {
 			unregisterQueue();

@@ -20,7 +20,7 @@ export const sandboxSuite: Suite = {
 	notes: [
 		'fetch rows: a plain client (one token, then POST listings of one product) with a fixed number of requests;',
 		'  listings/s = requests / wall; srv p50/p95 = durations recorded by the sandbox, whole ms (0 = under 1 ms).',
-		'node row: the same listings through the action node\'s execute() (n8n-core request helper, axios), no fault.',
+		"node row: the same listings through the action node's execute() (n8n-core request helper, axios), no fault.",
 		'Client and sandbox share one Node process and event loop on this machine.',
 	],
 	columns: [
@@ -40,7 +40,8 @@ export const sandboxSuite: Suite = {
 			for (const concurrency of plan.concurrency) {
 				sandbox.reset();
 				const token = await getToken(sandbox);
-				const create = async () => (await createListing(sandbox, token, validListing({ products: ONE_PRODUCT }))).status;
+				const create = async () =>
+					(await createListing(sandbox, token, validListing({ products: ONE_PRODUCT }))).status;
 				const warmUp = await runLoad(WARM_UP_REQUESTS, concurrency, create);
 				const result = await runLoad(plan.requests, concurrency, create);
 				const state = sandbox.state();
@@ -49,10 +50,17 @@ export const sandboxSuite: Suite = {
 					.slice(WARM_UP_REQUESTS)
 					.map((request) => request.durationMs);
 				const latency = distribution(durations);
-				context.progress(`fetch c=${concurrency}: ${plan.requests} listings in ${formatNumber(result.wallMs, 0)} ms`);
+				context.progress(
+					`fetch c=${concurrency}: ${plan.requests} listings in ${formatNumber(result.wallMs, 0)} ms`,
+				);
 				rows.push({
 					name: 'fetch -> sandbox',
-					params: { client: 'fetch', listings: plan.requests, concurrencyAsked: concurrency, concurrencyUsed: concurrency },
+					params: {
+						client: 'fetch',
+						listings: plan.requests,
+						concurrencyAsked: concurrency,
+						concurrencyUsed: concurrency,
+					},
 					metrics: {
 						wallMsMedian: result.wallMs,
 						listingsPerSecond: perSecond(plan.requests, result.wallMs),
@@ -62,14 +70,31 @@ export const sandboxSuite: Suite = {
 						clientP50Ms: distribution(result.latenciesMs).p50,
 					},
 					checks: [
-						check(`c=${concurrency}: every listing answered 201`, countOf(warmUp, 201) === WARM_UP_REQUESTS && countOf(result, 201) === plan.requests,
-							describeStatuses(result)),
-						check(`c=${concurrency}: sandbox holds every listing`, state.listings.length === plan.requests + WARM_UP_REQUESTS, `${state.listings.length} listings`),
+						check(
+							`c=${concurrency}: every listing answered 201`,
+							countOf(warmUp, 201) === WARM_UP_REQUESTS && countOf(result, 201) === plan.requests,
+							describeStatuses(result),
+						),
+						check(
+							`c=${concurrency}: sandbox holds every listing`,
+							state.listings.length === plan.requests + WARM_UP_REQUESTS,
+							`${state.listings.length} listings`,
+						),
 					],
 				});
 			}
-			const nodeRow = await measureListingCreate(context, sandbox, ungroupedCase(plan.requests), plan.nodeConcurrency, undefined);
-			rows.push({ ...nodeRow, name: 'action node -> sandbox', params: { ...nodeRow.params, client: 'node' } });
+			const nodeRow = await measureListingCreate(
+				context,
+				sandbox,
+				ungroupedCase(plan.requests),
+				plan.nodeConcurrency,
+				undefined,
+			);
+			rows.push({
+				...nodeRow,
+				name: 'action node -> sandbox',
+				params: { ...nodeRow.params, client: 'node' },
+			});
 			return rows;
 		});
 	},

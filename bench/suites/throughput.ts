@@ -37,13 +37,23 @@ export async function measureListingCreate(
 		latencies.push(...listingRequests.map((request) => request.durationMs));
 		tokenRequestsPerRun.push(state.tokens.count);
 		checks.push(
-			check(`run ${attempt}: ${listingCase.listings} listings output, none failed`, run.output.length === listingCase.listings && failed.length === 0,
-				`${run.output.length} items, ${failed.length} failed${failed[0] ? `: ${String(failed[0].json.error)}` : ''}`),
-			check(`run ${attempt}: sandbox holds ${listingCase.listings} listings, one 201 per listing`,
-				state.listings.length === listingCase.listings && listingRequests.length === listingCase.listings && listingRequests.every((request) => request.status === 201),
-				`${state.listings.length} listings, ${listingRequests.length} requests`),
-			check(`run ${attempt}: one token request`, state.tokens.count === 1 && run.tokenRequests === 1,
-				`sandbox issued ${state.tokens.count}, credential asked ${run.tokenRequests}`),
+			check(
+				`run ${attempt}: ${listingCase.listings} listings output, none failed`,
+				run.output.length === listingCase.listings && failed.length === 0,
+				`${run.output.length} items, ${failed.length} failed${failed[0] ? `: ${String(failed[0].json.error)}` : ''}`,
+			),
+			check(
+				`run ${attempt}: sandbox holds ${listingCase.listings} listings, one 201 per listing`,
+				state.listings.length === listingCase.listings &&
+					listingRequests.length === listingCase.listings &&
+					listingRequests.every((request) => request.status === 201),
+				`${state.listings.length} listings, ${listingRequests.length} requests`,
+			),
+			check(
+				`run ${attempt}: one token request`,
+				state.tokens.count === 1 && run.tokenRequests === 1,
+				`sandbox issued ${state.tokens.count}, credential asked ${run.tokenRequests}`,
+			),
 		);
 		context.progress(
 			`${listingCase.shape} c=${concurrency} run ${attempt}/${repeat}: ${formatNumber(run.wallMs, 0)} ms, ${formatNumber(perSecond(listingCase.listings, run.wallMs))} listings/s`,
@@ -87,7 +97,10 @@ export const throughputSuite: Suite = {
 	],
 	columns: [
 		{ header: 'case', cell: (row) => row.name },
-		{ header: 'c asked->used', cell: (row) => `${row.params.concurrencyAsked}->${row.params.concurrencyUsed}` },
+		{
+			header: 'c asked->used',
+			cell: (row) => `${row.params.concurrencyAsked}->${row.params.concurrencyUsed}`,
+		},
 		{ header: 'wall ms', cell: (row) => formatNumber(row.metrics.wallMsMedian, 0) },
 		{ header: 'listings/s', cell: (row) => formatNumber(row.metrics.listingsPerSecond) },
 		{ header: 'p50 ms', cell: (row) => formatNumber(row.metrics.requestP50Ms, 0) },
@@ -97,16 +110,25 @@ export const throughputSuite: Suite = {
 	async run(context) {
 		const { throughput } = context.plan;
 		const fault = { latencyMs: throughput.latencyMs, jitterMs: throughput.jitterMs };
-		const cases = [groupedCase(throughput.groupedRows, throughput.rowsPerListing), ungroupedCase(throughput.ungroupedItems)];
+		const cases = [
+			groupedCase(throughput.groupedRows, throughput.rowsPerListing),
+			ungroupedCase(throughput.ungroupedItems),
+		];
 		const logLimit = Math.max(...cases.map((listingCase) => listingCase.listings)) + 10;
-		return await withServer(context, await startSandbox({ requestLogLimit: logLimit }), async (sandbox) => {
-			const rows: BenchRow[] = [];
-			for (const listingCase of cases) {
-				for (const concurrency of throughput.concurrency) {
-					rows.push(await measureListingCreate(context, sandbox, listingCase, concurrency, fault));
+		return await withServer(
+			context,
+			await startSandbox({ requestLogLimit: logLimit }),
+			async (sandbox) => {
+				const rows: BenchRow[] = [];
+				for (const listingCase of cases) {
+					for (const concurrency of throughput.concurrency) {
+						rows.push(
+							await measureListingCreate(context, sandbox, listingCase, concurrency, fault),
+						);
+					}
 				}
-			}
-			return rows;
-		});
+				return rows;
+			},
+		);
 	},
 };

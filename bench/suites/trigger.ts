@@ -21,7 +21,10 @@ function tokenRequest(trigger: ServedTrigger): () => Promise<Response> {
 	return async () =>
 		await fetch(trigger.tokenUrl, {
 			method: 'POST',
-			headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: {
+				Authorization: authorization,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 			body: 'grant_type=client_credentials',
 		});
 }
@@ -33,16 +36,28 @@ export function notification(index: number, prefix = 'bench'): string {
 			notificationId: `ntf_${prefix}_${index}`,
 			subscriptionId: 'sub_bench',
 			occurredAt: new Date().toISOString(),
-			listing: { id: `lst_bench_${index}`, externalListingId: 7001 + index, eventId: 4242, pricePerProduct: { amount: 49.9, currency: 'EUR' } },
+			listing: {
+				id: `lst_bench_${index}`,
+				externalListingId: 7001 + index,
+				eventId: 4242,
+				pricePerProduct: { amount: 49.9, currency: 'EUR' },
+			},
 			products: [{ externalId: `${7001 + index}-A-1`, row: 'A', seat: '1' }],
 		}),
 	);
 }
 
-function row(kind: 'token' | 'notification', result: LoadResult, checks: BenchRow['checks']): BenchRow {
+function row(
+	kind: 'token' | 'notification',
+	result: LoadResult,
+	checks: BenchRow['checks'],
+): BenchRow {
 	const latency = distribution(result.latenciesMs);
 	return {
-		name: kind === 'token' ? 'token endpoint (Basic, client_credentials)' : 'notification endpoint (Bearer, listing_sale)',
+		name:
+			kind === 'token'
+				? 'token endpoint (Basic, client_credentials)'
+				: 'notification endpoint (Bearer, listing_sale)',
 		params: { endpoint: kind, requests: result.requests, concurrency: result.concurrency },
 		metrics: {
 			wallMs: result.wallMs,
@@ -55,14 +70,21 @@ function row(kind: 'token' | 'notification', result: LoadResult, checks: BenchRo
 	};
 }
 
-async function measureLevel(context: SuiteContext, trigger: ServedTrigger, requests: number, concurrency: number): Promise<BenchRow[]> {
+async function measureLevel(
+	context: SuiteContext,
+	trigger: ServedTrigger,
+	requests: number,
+	concurrency: number,
+): Promise<BenchRow[]> {
 	const askToken = tokenRequest(trigger);
 	const tokens = await runLoad(requests, concurrency, async () => {
 		const response = await askToken();
 		await response.arrayBuffer();
 		return response.status;
 	});
-	context.progress(`token c=${concurrency}: ${requests} requests in ${formatNumber(tokens.wallMs, 0)} ms`);
+	context.progress(
+		`token c=${concurrency}: ${requests} requests in ${formatNumber(tokens.wallMs, 0)} ms`,
+	);
 
 	const issued = await askToken();
 	const accessToken = ((await issued.json()) as { access_token?: string }).access_token ?? '';
@@ -77,17 +99,39 @@ async function measureLevel(context: SuiteContext, trigger: ServedTrigger, reque
 		return response.status;
 	});
 	const started = trigger.executions.length - executionsBefore;
-	context.progress(`notification c=${concurrency}: ${requests} requests in ${formatNumber(notifications.wallMs, 0)} ms`);
+	context.progress(
+		`notification c=${concurrency}: ${requests} requests in ${formatNumber(notifications.wallMs, 0)} ms`,
+	);
 
 	return [
 		row('token', tokens, [
-			check(`c=${concurrency}: every token request answered 200`, countOf(tokens, 200) === requests, describeStatuses(tokens)),
+			check(
+				`c=${concurrency}: every token request answered 200`,
+				countOf(tokens, 200) === requests,
+				describeStatuses(tokens),
+			),
 		]),
 		row('notification', notifications, [
-			check(`c=${concurrency}: a token was issued for the notifications`, issued.status === 200 && accessToken !== '', `status ${issued.status}`),
-			check(`c=${concurrency}: every notification answered 200`, countOf(notifications, 200) === requests, describeStatuses(notifications)),
-			check(`c=${concurrency}: one execution per notification`, started === requests, `${started} executions`),
-			check(`c=${concurrency}: webhook() threw nothing`, trigger.errors.length === 0, `${trigger.errors.length} errors`),
+			check(
+				`c=${concurrency}: a token was issued for the notifications`,
+				issued.status === 200 && accessToken !== '',
+				`status ${issued.status}`,
+			),
+			check(
+				`c=${concurrency}: every notification answered 200`,
+				countOf(notifications, 200) === requests,
+				describeStatuses(notifications),
+			),
+			check(
+				`c=${concurrency}: one execution per notification`,
+				started === requests,
+				`${started} executions`,
+			),
+			check(
+				`c=${concurrency}: webhook() threw nothing`,
+				trigger.errors.length === 0,
+				`${trigger.errors.length} errors`,
+			),
 		]),
 	];
 }
@@ -98,7 +142,7 @@ export const triggerSuite: Suite = {
 	notes: [
 		'req/s = requests / wall for a fixed number of requests at a fixed concurrency (fetch client in the same process).',
 		'p50/p95 = client-side time per request, sending to end of answer body.',
-		'The adapter stands in for n8n\'s HTTP layer; a real n8n adds its own routing, body parsing and execution start-up.',
+		"The adapter stands in for n8n's HTTP layer; a real n8n adds its own routing, body parsing and execution start-up.",
 	],
 	columns: [
 		{ header: 'endpoint', cell: (row) => row.name },
@@ -118,9 +162,11 @@ export const triggerSuite: Suite = {
 				await response.arrayBuffer();
 				return response.status;
 			});
-			if (countOf(warmUp, 200) !== WARM_UP_REQUESTS) throw new Error(`Trigger warm-up failed: ${describeStatuses(warmUp)}`);
+			if (countOf(warmUp, 200) !== WARM_UP_REQUESTS)
+				throw new Error(`Trigger warm-up failed: ${describeStatuses(warmUp)}`);
 			const rows: BenchRow[] = [];
-			for (const concurrency of plan.concurrency) rows.push(...(await measureLevel(context, trigger, plan.requests, concurrency)));
+			for (const concurrency of plan.concurrency)
+				rows.push(...(await measureLevel(context, trigger, plan.requests, concurrency)));
 			return rows;
 		});
 	},

@@ -24,7 +24,10 @@ export const validationSuite: Suite = {
 	async run(context) {
 		const { validation } = context.plan;
 		const runs = validation.runs;
-		const cases = [groupedCase(validation.rows, validation.rowsPerListing), ungroupedCase(validation.rows)];
+		const cases = [
+			groupedCase(validation.rows, validation.rowsPerListing),
+			ungroupedCase(validation.rows),
+		];
 		// A sandbox as the credential's target proves that nothing is sent: its request log must stay empty.
 		return await withServer(context, await startSandbox(), async (sandbox) => {
 			const rows: BenchRow[] = [];
@@ -37,14 +40,25 @@ export const validationSuite: Suite = {
 				// Run 0 is reported on its own (cold); the median is over runs 1..runs.
 				for (let attempt = 0; attempt <= runs; attempt++) {
 					sandbox.reset();
-					const run = await runListingCreate(sandbox, listingCase, { concurrency: 1, validateOnly: true });
+					const run = await runListingCreate(sandbox, listingCase, {
+						concurrency: 1,
+						validateOnly: true,
+					});
 					const failed = failedItems(run.output);
 					const requests = sandbox.state().requests.length;
 					checks.push(
-						check(`run ${attempt}: ${listingCase.listings} validated listings, none failed`,
-							run.output.length === listingCase.listings && failed.length === 0 && run.output.every((item) => item.json.validateOnly === true),
-							`${run.output.length} items, ${failed.length} failed`),
-						check(`run ${attempt}: nothing sent`, requests === 0 && run.tokenRequests === 0, `${requests} requests, ${run.tokenRequests} token requests`),
+						check(
+							`run ${attempt}: ${listingCase.listings} validated listings, none failed`,
+							run.output.length === listingCase.listings &&
+								failed.length === 0 &&
+								run.output.every((item) => item.json.validateOnly === true),
+							`${run.output.length} items, ${failed.length} failed`,
+						),
+						check(
+							`run ${attempt}: nothing sent`,
+							requests === 0 && run.tokenRequests === 0,
+							`${requests} requests, ${run.tokenRequests} token requests`,
+						),
 					);
 					wallTimes.push(run.wallMs);
 				}
@@ -54,7 +68,12 @@ export const validationSuite: Suite = {
 				);
 				return {
 					name: `${listingCase.shape}: ${listingCase.items.length} rows -> ${listingCase.listings} listings`,
-					params: { shape: listingCase.shape, rows: listingCase.items.length, listings: listingCase.listings, runs },
+					params: {
+						shape: listingCase.shape,
+						rows: listingCase.items.length,
+						listings: listingCase.listings,
+						runs,
+					},
 					metrics: {
 						firstRunMs: wallTimes[0],
 						wallMsMedian: wallMs,

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as listing from './actions/listing/Listing.resource';
@@ -10,11 +15,15 @@ export class TicketMarketplace implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ticket Marketplace',
 		name: 'ticketMarketplace',
-		icon: { light: 'file:../../icons/ticketMarketplace.svg', dark: 'file:../../icons/ticketMarketplace.dark.svg' },
+		icon: {
+			light: 'file:../../icons/ticketMarketplace.svg',
+			dark: 'file:../../icons/ticketMarketplace.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Create ticket listings and subscribe sale webhooks on a ticket marketplace Partner API',
+		description:
+			'Create ticket listings and subscribe sale webhooks on a ticket marketplace Partner API',
 		defaults: { name: 'Ticket Marketplace' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -69,7 +69,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Setup: 1) Activate this workflow. 2) Copy the production URLs of both webhooks below: the token URL (ending in /token) and the callback URL (ending in /notifications). 3) Run the Ticket Marketplace node\'s Webhook → Subscribe operation with these two URLs and this same Ticket Marketplace Callback credential. 4) E-mail the subscription identifier it returns to the marketplace\'s API support for activation (24 to 48 hours). 5) Create listings only after activation: earlier listings never send notifications. Activating or deactivating this workflow never creates or removes a subscription.',
+					"Setup: 1) Activate this workflow. 2) Copy the production URLs of both webhooks below: the token URL (ending in /token) and the callback URL (ending in /notifications). 3) Run the Ticket Marketplace node's Webhook → Subscribe operation with these two URLs and this same Ticket Marketplace Callback credential. 4) E-mail the subscription identifier it returns to the marketplace's API support for activation (24 to 48 hours). 5) Create listings only after activation: earlier listings never send notifications. Activating or deactivating this workflow never creates or removes a subscription.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -90,7 +90,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						name: 'When the Workflow Finishes',
 						value: RESPOND.whenFinished,
 						description:
-							'Answer once the workflow has run: 200 when it succeeded, 500 when it failed, so the marketplace sends the notification again. Later steps then see repeats: drop them with a Remove Duplicates node on the notification\'s ID.',
+							"Answer once the workflow has run: 200 when it succeeded, 500 when it failed, so the marketplace sends the notification again. Later steps then see repeats: drop them with a Remove Duplicates node on the notification's ID.",
 					},
 				],
 				// A literal: n8n's lint reads the default from the source.

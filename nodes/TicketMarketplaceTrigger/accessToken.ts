@@ -25,7 +25,9 @@ interface TokenClaims {
 
 export type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
 
-export type TokenCheck = { valid: true; expiresAt: number } | { valid: false; reason: TokenRefusal };
+export type TokenCheck =
+	| { valid: true; expiresAt: number }
+	| { valid: false; reason: TokenRefusal };
 
 function signature(clientSecret: string, signedPart: string): Buffer {
 	const key = Buffer.from(hkdfSync('sha256', clientSecret, KEY_SALT, KEY_INFO, 32));
@@ -61,9 +63,14 @@ function parseClaims(encoded: string): TokenClaims | undefined {
 	}
 }
 
-export function verifyAccessToken(token: string, subject: TokenSubject, nowSeconds: number): TokenCheck {
+export function verifyAccessToken(
+	token: string,
+	subject: TokenSubject,
+	nowSeconds: number,
+): TokenCheck {
 	const parts = token.split('.');
-	if (parts.length !== 3 || parts[0] !== TOKEN_VERSION) return { valid: false, reason: 'malformed' };
+	if (parts.length !== 3 || parts[0] !== TOKEN_VERSION)
+		return { valid: false, reason: 'malformed' };
 	const presented = Buffer.from(parts[2], 'base64url');
 	// Node's base64url decoder skips stray characters; only the canonical spelling of a signature is accepted.
 	if (presented.toString('base64url') !== parts[2]) return { valid: false, reason: 'malformed' };

@@ -1,4 +1,9 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { verifyAccessToken } from './accessToken';
 import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../shared/callbackCredential';
@@ -9,7 +14,15 @@ import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } fro
  * Where a notification may name its kind. The payload shape is not documented, so only top-level strings count;
  * `event` is often an object (the live event itself) and is then ignored.
  */
-const KIND_FIELDS = ['eventType', 'event_type', 'notificationType', 'notification_type', 'kind', 'event', 'type'];
+const KIND_FIELDS = [
+	'eventType',
+	'event_type',
+	'notificationType',
+	'notification_type',
+	'kind',
+	'event',
+	'type',
+];
 
 /** Headers never copied into the item: they carry the access token. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
@@ -47,7 +60,9 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 			this,
 			400,
 			{ error: 'invalid_request', error_description: description },
-			{ 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${description}"` },
+			{
+				'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${description}"`,
+			},
 		);
 	}
 	const token = readBearerToken(headers.authorization);
@@ -60,7 +75,9 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		);
 	}
 
-	const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE));
+	const client = readCallbackClient(
+		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
+	);
 	if (typeof client === 'string') return answerJson(this, 500, { message: client });
 
 	const check = verifyAccessToken(
@@ -69,12 +86,15 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		nowInSeconds(),
 	);
 	if (!check.valid) {
-		const description = check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
+		const description =
+			check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
 		return answerJson(
 			this,
 			401,
 			{ error: 'invalid_token', error_description: description },
-			{ 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"` },
+			{
+				'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
+			},
 		);
 	}
 
@@ -86,7 +106,11 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 
 	const acceptedKinds = readAcceptedKinds(this);
 	const kind = readNotificationKind(body);
-	if (acceptedKinds.length > 0 && kind !== undefined && !acceptedKinds.includes(kind.toLowerCase())) {
+	if (
+		acceptedKinds.length > 0 &&
+		kind !== undefined &&
+		!acceptedKinds.includes(kind.toLowerCase())
+	) {
 		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
 		return answerJson(this, 200, {
 			received: true,

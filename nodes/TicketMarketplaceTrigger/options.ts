@@ -28,7 +28,10 @@ export function readTokenLifetime(context: IWebhookFunctions): number {
 export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
 	if (typeof value !== 'string') {
-		throw new NodeOperationError(context.getNode(), 'Accepted Kinds must be text: kinds separated by commas');
+		throw new NodeOperationError(
+			context.getNode(),
+			'Accepted Kinds must be text: kinds separated by commas',
+		);
 	}
 	return value
 		.split(',')

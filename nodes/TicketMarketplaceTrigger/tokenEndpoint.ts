@@ -7,7 +7,11 @@ import {
 } from 'n8n-workflow';
 
 import { issueAccessToken } from './accessToken';
-import { CALLBACK_CREDENTIAL_TYPE, constantTimeEqual, readCallbackClient } from '../shared/callbackCredential';
+import {
+	CALLBACK_CREDENTIAL_TYPE,
+	constantTimeEqual,
+	readCallbackClient,
+} from '../shared/callbackCredential';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
 
@@ -68,8 +72,13 @@ const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'app
  */
 function tokenRequestBody(context: IWebhookFunctions): unknown {
 	const body = context.getBodyData() as unknown;
-	const empty = body === undefined || body === null || body === '' || (isPlainObject(body) && Object.keys(body).length === 0);
-	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type']))) return body;
+	const empty =
+		body === undefined ||
+		body === null ||
+		body === '' ||
+		(isPlainObject(body) && Object.keys(body).length === 0);
+	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type'])))
+		return body;
 	throw invalidRequest('The body must be form-encoded (application/x-www-form-urlencoded) or JSON');
 }
 
@@ -105,7 +114,11 @@ function matchesAny(presented: string[], expected: string): boolean {
 function readGrantType(body: TokenParameters, query: TokenParameters): string {
 	// RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query, so its client
 	// may do the same here.
-	if (body.grant_type !== undefined && query.grant_type !== undefined && body.grant_type !== query.grant_type) {
+	if (
+		body.grant_type !== undefined &&
+		query.grant_type !== undefined &&
+		body.grant_type !== query.grant_type
+	) {
 		throw invalidRequest('grant_type differs between the body and the URL');
 	}
 	const grantType = body.grant_type ?? query.grant_type;
@@ -117,7 +130,8 @@ function readGrantType(body: TokenParameters, query: TokenParameters): string {
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
 		// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
-		if (headerCount(this, 'authorization') > 1) throw invalidRequest('The request has more than one Authorization header');
+		if (headerCount(this, 'authorization') > 1)
+			throw invalidRequest('The request has more than one Authorization header');
 		const body = readTokenParameters(tokenRequestBody(this), 'body');
 		const query = readTokenParameters(this.getQueryData(), 'URL query');
 		if (query.client_id !== undefined || query.client_secret !== undefined) {
@@ -125,15 +139,25 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		}
 		const basicClient = readBasicClient(this.getHeaderData().authorization);
 		if (basicClient !== undefined && body.client_secret !== undefined) {
-			throw invalidRequest('Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both');
+			throw invalidRequest(
+				'Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both',
+			);
 		}
 		// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
-		if (basicClient !== undefined && body.client_id !== undefined && !matchesAny(basicClient.ids, body.client_id)) {
-			throw invalidRequest('client_id in the body differs from the client authenticated with HTTP Basic');
+		if (
+			basicClient !== undefined &&
+			body.client_id !== undefined &&
+			!matchesAny(basicClient.ids, body.client_id)
+		) {
+			throw invalidRequest(
+				'client_id in the body differs from the client authenticated with HTTP Basic',
+			);
 		}
 		const grantType = readGrantType(body, query);
 
-		const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE));
+		const client = readCallbackClient(
+			await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
+		);
 		if (typeof client === 'string') {
 			return answerJson(this, 500, { error: 'server_error', error_description: client }, NO_STORE);
 		}
@@ -148,12 +172,20 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
 
 		if (grantType !== 'client_credentials') {
-			throw new TokenRequestError(400, 'unsupported_grant_type', 'Only client_credentials is supported');
+			throw new TokenRequestError(
+				400,
+				'unsupported_grant_type',
+				'Only client_credentials is supported',
+			);
 		}
 
 		const lifetimeSeconds = readTokenLifetime(this);
 		const accessToken = issueAccessToken(
-			{ audience: readAudience(this), clientId: client.clientId, clientSecret: client.clientSecret },
+			{
+				audience: readAudience(this),
+				clientId: client.clientId,
+				clientSecret: client.clientSecret,
+			},
 			lifetimeSeconds,
 			nowInSeconds(),
 		);
@@ -165,10 +197,19 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		return answerJson(this, 200, tokenResponse, NO_STORE);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) {
-			throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+			throw error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error);
 		}
 		const headers: Record<string, string> =
-			error.status === 401 ? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` } : NO_STORE;
-		return answerJson(this, error.status, { error: error.error, error_description: error.description }, headers);
+			error.status === 401
+				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }
+				: NO_STORE;
+		return answerJson(
+			this,
+			error.status,
+			{ error: error.error, error_description: error.description },
+			headers,
+		);
 	}
 }

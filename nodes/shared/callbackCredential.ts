@@ -25,8 +25,10 @@ export function readCallbackClient(
 	const clientSecret = typeof data?.clientSecret === 'string' ? data.clientSecret : '';
 	if (clientId.trim() === '') return 'The callback credential has no client ID';
 	// A pasted space would be compared as typed and fail every token request: refuse it where it is typed.
-	if (clientId !== clientId.trim()) return "The callback credential's client ID starts or ends with a space";
-	if (clientSecret !== clientSecret.trim()) return "The callback credential's client secret starts or ends with a space";
+	if (clientId !== clientId.trim())
+		return "The callback credential's client ID starts or ends with a space";
+	if (clientSecret !== clientSecret.trim())
+		return "The callback credential's client secret starts or ends with a space";
 	if (clientSecret.length < MIN_CLIENT_SECRET_LENGTH) {
 		return `The callback credential's client secret must have at least ${MIN_CLIENT_SECRET_LENGTH} characters`;
 	}

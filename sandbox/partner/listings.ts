@@ -1,7 +1,14 @@
 /** Partner API resource: listings (spec 2.4, headers of 4.3). Creating one, once per externalListingId and app. */
 import type http from 'node:http';
 
-import { ERROR_CODE, ID_PREFIX, LISTING_STATUS_ON_CREATE, REQUIRE_UNIQUE_PRODUCT_EXTERNAL_IDS, SUCCESS_STATUS, listingResponse } from '../choices';
+import {
+	ERROR_CODE,
+	ID_PREFIX,
+	LISTING_STATUS_ON_CREATE,
+	REQUIRE_UNIQUE_PRODUCT_EXTERNAL_IDS,
+	SUCCESS_STATUS,
+	listingResponse,
+} from '../choices';
 import { jsonBody, requireJsonContentType, sendError, sendJson } from '../http';
 import { newId } from '../records';
 import type { ListingRecord } from '../records';
@@ -36,7 +43,12 @@ function wellFormedAcceptLanguage(header: string | undefined): boolean {
 	return tags.every((t) => t.ok) && tags.some((t) => t.tag !== '*');
 }
 
-export function handleListing(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse, buffer: Buffer): void {
+export function handleListing(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	buffer: Buffer,
+): void {
 	const token = requireBearer(store, req, res);
 	if (!token) return;
 	if (!acceptsJson(req.headers.accept)) {
@@ -64,12 +76,22 @@ export function handleListing(store: SandboxStore, req: http.IncomingMessage, re
 	if (!parsed) return;
 	const problems = validateListing(parsed.value, REQUIRE_UNIQUE_PRODUCT_EXTERNAL_IDS);
 	if (problems.length > 0) {
-		sendError(res, 400, ERROR_CODE.validationFailed, `The listing is invalid: ${problems[0].message}`, problems);
+		sendError(
+			res,
+			400,
+			ERROR_CODE.validationFailed,
+			`The listing is invalid: ${problems[0].message}`,
+			problems,
+		);
 		return;
 	}
-	const body = parsed.value as Record<string, unknown> & { externalListingId: number; products: Array<Record<string, unknown>> };
+	const body = parsed.value as Record<string, unknown> & {
+		externalListingId: number;
+		products: Array<Record<string, unknown>>;
+	};
 	const duplicate = [...store.listings.values()].find(
-		(l) => l.consumerKey === token.consumerKey && l.body.externalListingId === body.externalListingId,
+		(l) =>
+			l.consumerKey === token.consumerKey && l.body.externalListingId === body.externalListingId,
 	);
 	if (duplicate) {
 		sendError(
@@ -77,7 +99,12 @@ export function handleListing(store: SandboxStore, req: http.IncomingMessage, re
 			409,
 			ERROR_CODE.duplicateExternalListingId,
 			`A listing with externalListingId ${body.externalListingId} already exists (id ${duplicate.id})`,
-			[{ path: 'externalListingId', message: `externalListingId ${body.externalListingId} is already used by listing ${duplicate.id}` }],
+			[
+				{
+					path: 'externalListingId',
+					message: `externalListingId ${body.externalListingId} is already used by listing ${duplicate.id}`,
+				},
+			],
 		);
 		return;
 	}

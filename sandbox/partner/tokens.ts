@@ -5,7 +5,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
-import { BASIC_CHALLENGE, BEARER_CHALLENGE, ERROR_CODE, ID_PREFIX, SUCCESS_STATUS, TOKEN_ERROR_TEXT } from '../choices';
+import {
+	BASIC_CHALLENGE,
+	BEARER_CHALLENGE,
+	ERROR_CODE,
+	ID_PREFIX,
+	SUCCESS_STATUS,
+	TOKEN_ERROR_TEXT,
+} from '../choices';
 import { SandboxError } from '../errors';
 import { isPlainObject, mediaType, parseJson, sendJson, sendOAuthError } from '../http';
 import type { TokenRecord } from '../records';
@@ -34,25 +41,50 @@ export function handleToken(
 	const header = req.headers.authorization;
 	const basic = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
 	if (!basic) {
-		sendOAuthError(res, 401, ERROR_CODE.invalidClient, 'HTTP Basic authentication with the consumer key and secret is required', challenge);
+		sendOAuthError(
+			res,
+			401,
+			ERROR_CODE.invalidClient,
+			'HTTP Basic authentication with the consumer key and secret is required',
+			challenge,
+		);
 		return;
 	}
 	const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
 	const app = colon > 0 ? store.apps.get(decoded.slice(0, colon)) : undefined;
 	// The secret is compared even for an unknown key, so both failures take the same path.
-	const secretMatches = secretsEqual(colon > 0 ? decoded.slice(colon + 1) : '', app?.consumerSecret ?? '\u0000no-app');
+	const secretMatches = secretsEqual(
+		colon > 0 ? decoded.slice(colon + 1) : '',
+		app?.consumerSecret ?? '\u0000no-app',
+	);
 	if (!app || !secretMatches) {
-		sendOAuthError(res, 401, ERROR_CODE.invalidClient, 'The consumer key or consumer secret is not recognised', challenge);
+		sendOAuthError(
+			res,
+			401,
+			ERROR_CODE.invalidClient,
+			'The consumer key or consumer secret is not recognised',
+			challenge,
+		);
 		return;
 	}
 	const grantType = url.searchParams.get('grant_type');
 	if (grantType === null || grantType === '') {
-		sendOAuthError(res, 400, ERROR_CODE.invalidRequest, 'The grant_type query parameter is required (grant_type=client_credentials)');
+		sendOAuthError(
+			res,
+			400,
+			ERROR_CODE.invalidRequest,
+			'The grant_type query parameter is required (grant_type=client_credentials)',
+		);
 		return;
 	}
 	if (grantType !== 'client_credentials') {
-		sendOAuthError(res, 400, ERROR_CODE.unsupportedGrantType, `grant_type "${grantType}" is not supported; use client_credentials`);
+		sendOAuthError(
+			res,
+			400,
+			ERROR_CODE.unsupportedGrantType,
+			`grant_type "${grantType}" is not supported; use client_credentials`,
+		);
 		return;
 	}
 	if (mediaType(req.headers['content-type']) !== 'application/json') {
@@ -66,21 +98,38 @@ export function handleToken(
 	}
 	const body = parsed.value;
 	if (!isPlainObject(body)) {
-		sendOAuthError(res, 400, ERROR_CODE.invalidRequest, 'The body must be a JSON object with username and password');
+		sendOAuthError(
+			res,
+			400,
+			ERROR_CODE.invalidRequest,
+			'The body must be a JSON object with username and password',
+		);
 		return;
 	}
-	const missing = ['username', 'password'].filter((key) => typeof body[key] !== 'string' || (body[key] as string).length === 0);
+	const missing = ['username', 'password'].filter(
+		(key) => typeof body[key] !== 'string' || (body[key] as string).length === 0,
+	);
 	if (missing.length > 0) {
-		sendOAuthError(res, 400, ERROR_CODE.invalidRequest, `The body needs ${missing.join(' and ')} (${missing.length > 1 ? 'non-empty strings' : 'a non-empty string'})`);
+		sendOAuthError(
+			res,
+			400,
+			ERROR_CODE.invalidRequest,
+			`The body needs ${missing.join(' and ')} (${missing.length > 1 ? 'non-empty strings' : 'a non-empty string'})`,
+		);
 		return;
 	}
 	const username = (body.username as string).trim().toLowerCase();
 	const password = body.password as string;
 	const matching = (kind: SandboxAccount['kind']) =>
-		store.accounts.find((a) => a.kind === kind && a.email.toLowerCase() === username && secretsEqual(password, a.password));
+		store.accounts.find(
+			(a) =>
+				a.kind === kind && a.email.toLowerCase() === username && secretsEqual(password, a.password),
+		);
 	const account = matching('marketplace');
 	if (!account) {
-		const description = matching('developer') ? TOKEN_ERROR_TEXT.developerAccount : TOKEN_ERROR_TEXT.wrongAccount;
+		const description = matching('developer')
+			? TOKEN_ERROR_TEXT.developerAccount
+			: TOKEN_ERROR_TEXT.wrongAccount;
 		sendOAuthError(res, 401, ERROR_CODE.invalidGrant, description);
 		return;
 	}
@@ -104,7 +153,10 @@ export function handleToken(
 }
 
 /** The token a request presents and, when it may not be used, why. */
-export function bearerRecord(store: SandboxStore, req: http.IncomingMessage): { record?: TokenRecord; problem?: string } {
+export function bearerRecord(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+): { record?: TokenRecord; problem?: string } {
 	const header = req.headers.authorization;
 	const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
 	if (!match) return { problem: 'An Authorization: Bearer <access token> header is required' };
@@ -116,10 +168,19 @@ export function bearerRecord(store: SandboxStore, req: http.IncomingMessage): { 
 }
 
 /** The Bearer check of the listings and webhooks resources: answers 401 itself and returns undefined. */
-export function requireBearer(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse): TokenRecord | undefined {
+export function requireBearer(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+): TokenRecord | undefined {
 	const { record, problem } = bearerRecord(store, req);
 	if (problem || !record) {
-		sendJson(res, 401, { error: ERROR_CODE.invalidToken, message: problem }, { 'WWW-Authenticate': BEARER_CHALLENGE });
+		sendJson(
+			res,
+			401,
+			{ error: ERROR_CODE.invalidToken, message: problem },
+			{ 'WWW-Authenticate': BEARER_CHALLENGE },
+		);
 		return undefined;
 	}
 	return record;

@@ -4,7 +4,13 @@
  */
 import type http from 'node:http';
 
-import { ERROR_CODE, ID_PREFIX, SUBSCRIPTION_STATUS, SUCCESS_STATUS, subscriptionResponse } from '../choices';
+import {
+	ERROR_CODE,
+	ID_PREFIX,
+	SUBSCRIPTION_STATUS,
+	SUCCESS_STATUS,
+	subscriptionResponse,
+} from '../choices';
 import { SandboxError } from '../errors';
 import { jsonBody, sendError, sendJson } from '../http';
 import { newId, subscriptionView } from '../records';
@@ -14,18 +20,32 @@ import type { SubscriptionView } from '../types';
 import { validateSubscription } from '../validation';
 import { requireBearer } from './tokens';
 
-export function handleWebhook(store: SandboxStore, req: http.IncomingMessage, res: http.ServerResponse, buffer: Buffer): void {
+export function handleWebhook(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	buffer: Buffer,
+): void {
 	const token = requireBearer(store, req, res);
 	if (!token) return;
 	const parsed = jsonBody(req, res, buffer);
 	if (!parsed) return;
 	const problems = validateSubscription(parsed.value);
 	if (problems.length > 0) {
-		sendError(res, 400, ERROR_CODE.validationFailed, `The webhook subscription is invalid: ${problems[0].message}`, problems);
+		sendError(
+			res,
+			400,
+			ERROR_CODE.validationFailed,
+			`The webhook subscription is invalid: ${problems[0].message}`,
+			problems,
+		);
 		return;
 	}
 	const body = parsed.value as {
-		callback: { url: string; auth: { authType: string; tokenEndPoint: string; oauthRequest: Record<string, string> } };
+		callback: {
+			url: string;
+			auth: { authType: string; tokenEndPoint: string; oauthRequest: Record<string, string> };
+		};
 		subscription: { listing: string[] };
 	};
 	const record: SubscriptionRecord = {
@@ -51,7 +71,12 @@ export function handleWebhook(store: SandboxStore, req: http.IncomingMessage, re
 			createdAt: record.createdAt,
 			callback: {
 				url: record.callbackUrl,
-				auth: { authType: record.authType, tokenEndPoint: record.tokenEndPoint, clientId: record.clientId, grantType: record.grantType },
+				auth: {
+					authType: record.authType,
+					tokenEndPoint: record.tokenEndPoint,
+					clientId: record.clientId,
+					grantType: record.grantType,
+				},
 			},
 			kinds: record.kinds,
 		}),
@@ -61,11 +86,11 @@ export function handleWebhook(store: SandboxStore, req: http.IncomingMessage, re
 /** PENDING -> ACTIVE, as the marketplace's support team does after an e-mail (spec 2.3). */
 export function activateSubscription(store: SandboxStore, id: string): SubscriptionView {
 	const record = store.subscriptions.get(id);
-	if (!record) throw new SandboxError(404, ERROR_CODE.unknownSubscription, `No subscription with id ${id}`);
+	if (!record)
+		throw new SandboxError(404, ERROR_CODE.unknownSubscription, `No subscription with id ${id}`);
 	if (record.status !== SUBSCRIPTION_STATUS.active) {
 		record.status = SUBSCRIPTION_STATUS.active;
 		record.activatedAt = new Date(store.now()).toISOString();
 	}
 	return subscriptionView(record);
 }
-

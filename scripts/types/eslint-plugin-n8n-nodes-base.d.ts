@@ -2,6 +2,8 @@
 declare module 'eslint-plugin-n8n-nodes-base' {
 	import type { ESLint, Linter } from 'eslint';
 
-	const plugin: ESLint.Plugin & { configs: Record<'community' | 'credentials' | 'nodes', { rules: Linter.RulesRecord }> };
+	const plugin: ESLint.Plugin & {
+		configs: Record<'community' | 'credentials' | 'nodes', { rules: Linter.RulesRecord }>;
+	};
 	export default plugin;
 }

@@ -40,8 +40,12 @@ export interface Probe {
 
 const REALM = 'realm="Ticket Marketplace Trigger"';
 const BASIC_CHALLENGE = new RegExp(`^Basic ${REALM}$`);
-const BEARER_CHALLENGE = new RegExp(`^Bearer ${REALM}(, error="invalid_token", error_description="[^"]+")?$`);
-const INVALID_TOKEN_CHALLENGE = new RegExp(`^Bearer ${REALM}, error="invalid_token", error_description="[^"]+"$`);
+const BEARER_CHALLENGE = new RegExp(
+	`^Bearer ${REALM}(, error="invalid_token", error_description="[^"]+")?$`,
+);
+const INVALID_TOKEN_CHALLENGE = new RegExp(
+	`^Bearer ${REALM}, error="invalid_token", error_description="[^"]+"$`,
+);
 const INVALID_REQUEST_CHALLENGE = new RegExp(`^Bearer ${REALM}, error="invalid_request"`);
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -51,7 +55,9 @@ const JSON_TYPE = 'application/json';
  * sign claims the trigger must still refuse (other audience, other client, expired, malformed claims).
  */
 function sign(secret: string, signedPart: string): string {
-	const key = Buffer.from(hkdfSync('sha256', secret, 'ticket-marketplace-trigger', 'access-token/v1', 32));
+	const key = Buffer.from(
+		hkdfSync('sha256', secret, 'ticket-marketplace-trigger', 'access-token/v1', 32),
+	);
 	return createHmac('sha256', key).update(signedPart, 'utf8').digest('base64url');
 }
 
@@ -59,7 +65,11 @@ function b64url(text: string): string {
 	return Buffer.from(text, 'utf8').toString('base64url');
 }
 
-function tokenWith(claims: unknown, signer: (signedPart: string) => string, version = 'tmt1'): string {
+function tokenWith(
+	claims: unknown,
+	signer: (signedPart: string) => string,
+	version = 'tmt1',
+): string {
 	const signedPart = `${version}.${b64url(typeof claims === 'string' ? claims : JSON.stringify(claims))}`;
 	return `${signedPart}.${signer(signedPart)}`;
 }
@@ -89,7 +99,15 @@ function other(avoid: string): fc.Arbitrary<string> {
 	return fc
 		.oneof(
 			fc.string({ maxLength: 40 }),
-			fc.constantFrom(`${avoid}x`, avoid.slice(0, -1), avoid.toUpperCase(), ` ${avoid}`, `${avoid} `, avoid.replace(/-/g, '+'), ''),
+			fc.constantFrom(
+				`${avoid}x`,
+				avoid.slice(0, -1),
+				avoid.toUpperCase(),
+				` ${avoid}`,
+				`${avoid} `,
+				avoid.replace(/-/g, '+'),
+				'',
+			),
 		)
 		.filter((candidate) => candidate !== avoid && formDecode(candidate) !== avoid);
 }
@@ -99,7 +117,10 @@ const notificationBodies = fc.oneof(
 	fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }),
 );
 
-export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<Probe>; notifications: fc.Arbitrary<Probe> } {
+export function triggerProbes(trigger: TriggerUnderTest): {
+	token: fc.Arbitrary<Probe>;
+	notifications: fc.Arbitrary<Probe>;
+} {
 	const { clientId, clientSecret, validToken, webhookId } = trigger;
 	const rightBasic = basic(clientId, clientSecret);
 	const now = () => Math.floor(Date.now() / 1000);
@@ -110,7 +131,12 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 	const encoding = fc.constantFrom<'form' | 'json'>('form', 'json');
 	const tokenProbe = (
 		family: string,
-		parts: { authorization?: string[]; params: Record<string, unknown>; encoding: 'form' | 'json'; query?: string },
+		parts: {
+			authorization?: string[];
+			params: Record<string, unknown>;
+			encoding: 'form' | 'json';
+			query?: string;
+		},
 		statuses: number[],
 		errors: string[],
 	): Probe => ({
@@ -132,18 +158,37 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 	const wrongBasic = fc
 		.tuple(
 			fc.oneof(
-				fc.tuple(fc.constant(clientId), other(clientSecret)).map(([id, secret]) => basic(id, secret)),
-				fc.tuple(other(clientId), fc.constant(clientSecret)).map(([id, secret]) => basic(id, secret)),
+				fc
+					.tuple(fc.constant(clientId), other(clientSecret))
+					.map(([id, secret]) => basic(id, secret)),
+				fc
+					.tuple(other(clientId), fc.constant(clientSecret))
+					.map(([id, secret]) => basic(id, secret)),
 				fc.constant(basic(clientSecret, clientId)),
 				fc.constant(basic('', '')),
-				fc.string({ maxLength: 30 }).map((text) => `Basic ${Buffer.from(text.replace(/:/g, '')).toString('base64')}`),
+				fc
+					.string({ maxLength: 30 })
+					.map((text) => `Basic ${Buffer.from(text.replace(/:/g, '')).toString('base64')}`),
 				fc.string({ minLength: 1, maxLength: 30 }).map((text) => `Basic ${text}!`),
-				fc.constantFrom(`Bearer ${validToken}`, 'Digest username="x"', 'Basic', `basic${rightBasic.slice(5).replace(' ', '')}`, `Token ${clientSecret}`),
+				fc.constantFrom(
+					`Bearer ${validToken}`,
+					'Digest username="x"',
+					'Basic',
+					`basic${rightBasic.slice(5).replace(' ', '')}`,
+					`Token ${clientSecret}`,
+				),
 				fc.integer({ min: 1_000, max: 12_000 }).map((size) => `Basic ${'QUFB'.repeat(size / 4)}`),
 			),
 			encoding,
 		)
-		.map(([authorization, how]) => tokenProbe('token: wrong or malformed Basic', { authorization: [authorization], params: grant, encoding: how }, [401], ['invalid_client']));
+		.map(([authorization, how]) =>
+			tokenProbe(
+				'token: wrong or malformed Basic',
+				{ authorization: [authorization], params: grant, encoding: how },
+				[401],
+				['invalid_client'],
+			),
+		);
 
 	const wrongBodyClient = fc
 		.tuple(
@@ -156,70 +201,164 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 			),
 			encoding,
 		)
-		.map(([client, how]) => tokenProbe('token: wrong, partial or missing client', { params: { ...grant, ...client }, encoding: how }, [401], ['invalid_client']));
+		.map(([client, how]) =>
+			tokenProbe(
+				'token: wrong, partial or missing client',
+				{ params: { ...grant, ...client }, encoding: how },
+				[401],
+				['invalid_client'],
+			),
+		);
 
 	const conflictingClient = fc
 		.tuple(
 			fc.oneof(
-				fc.constantFrom(clientSecret, 'another-secret').map((secret) => ({ params: { ...grant, client_secret: secret }, query: '' })),
+				fc
+					.constantFrom(clientSecret, 'another-secret')
+					.map((secret) => ({ params: { ...grant, client_secret: secret }, query: '' })),
 				other(clientId).map((id) => ({ params: { ...grant, client_id: id }, query: '' })),
-				fc.constantFrom('?client_id=x', `?client_secret=${encodeURIComponent(clientSecret)}`, `?client_id=${encodeURIComponent(clientId)}&client_secret=y`).map((query) => ({ params: grant, query })),
+				fc
+					.constantFrom(
+						'?client_id=x',
+						`?client_secret=${encodeURIComponent(clientSecret)}`,
+						`?client_id=${encodeURIComponent(clientId)}&client_secret=y`,
+					)
+					.map((query) => ({ params: grant, query })),
 			),
 			encoding,
 		)
 		.map(([variant, how]) =>
-			tokenProbe('token: conflicting client authentication', { authorization: [rightBasic], params: variant.params, query: variant.query, encoding: how }, [400], ['invalid_request']),
+			tokenProbe(
+				'token: conflicting client authentication',
+				{
+					authorization: [rightBasic],
+					params: variant.params,
+					query: variant.query,
+					encoding: how,
+				},
+				[400],
+				['invalid_request'],
+			),
 		);
 
 	const badGrant = fc.oneof(
-		fc.tuple(fc.constantFrom({}, { grant_type: '' }, { scope: 'x' }), encoding).map(([params, how]) =>
-			tokenProbe('token: missing grant_type', { authorization: [rightBasic], params, encoding: how }, [400], ['invalid_request']),
-		),
+		fc
+			.tuple(fc.constantFrom({}, { grant_type: '' }, { scope: 'x' }), encoding)
+			.map(([params, how]) =>
+				tokenProbe(
+					'token: missing grant_type',
+					{ authorization: [rightBasic], params, encoding: how },
+					[400],
+					['invalid_request'],
+				),
+			),
 		fc
 			.tuple(
-				fc.oneof(
-					fc.constantFrom('password', 'authorization_code', 'refresh_token', 'implicit', 'Client_Credentials', 'client_credentials ', 'urn:ietf:params:oauth:grant-type:jwt-bearer'),
-					fc.string({ minLength: 1, maxLength: 30 }),
-				).filter((value) => value !== 'client_credentials'),
+				fc
+					.oneof(
+						fc.constantFrom(
+							'password',
+							'authorization_code',
+							'refresh_token',
+							'implicit',
+							'Client_Credentials',
+							'client_credentials ',
+							'urn:ietf:params:oauth:grant-type:jwt-bearer',
+						),
+						fc.string({ minLength: 1, maxLength: 30 }),
+					)
+					.filter((value) => value !== 'client_credentials'),
 				encoding,
 			)
 			.map(([value, how]) =>
-				tokenProbe('token: unsupported grant_type', { authorization: [rightBasic], params: { grant_type: value }, encoding: how }, [400], ['unsupported_grant_type']),
+				tokenProbe(
+					'token: unsupported grant_type',
+					{ authorization: [rightBasic], params: { grant_type: value }, encoding: how },
+					[400],
+					['unsupported_grant_type'],
+				),
 			),
-		fc.constant(tokenProbe('token: grant_type differs in URL and body', { authorization: [rightBasic], params: grant, query: '?grant_type=password', encoding: 'form' }, [400], ['invalid_request'])),
-		fc.constant(tokenProbe('token: repeated grant_type', { authorization: [rightBasic], params: { grant_type: ['client_credentials', 'client_credentials'] }, encoding: 'form' }, [400], ['invalid_request'])),
+		fc.constant(
+			tokenProbe(
+				'token: grant_type differs in URL and body',
+				{
+					authorization: [rightBasic],
+					params: grant,
+					query: '?grant_type=password',
+					encoding: 'form',
+				},
+				[400],
+				['invalid_request'],
+			),
+		),
+		fc.constant(
+			tokenProbe(
+				'token: repeated grant_type',
+				{
+					authorization: [rightBasic],
+					params: { grant_type: ['client_credentials', 'client_credentials'] },
+					encoding: 'form',
+				},
+				[400],
+				['invalid_request'],
+			),
+		),
 		fc
-			.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.constant('client_credentials'), { maxLength: 2 }), fc.constant({ value: 'client_credentials' }))
-			.map((value) => tokenProbe('token: grant_type not a string', { authorization: [rightBasic], params: { grant_type: value }, encoding: 'json' }, [400], ['invalid_request'])),
+			.oneof(
+				fc.integer(),
+				fc.boolean(),
+				fc.constant(null),
+				fc.array(fc.constant('client_credentials'), { maxLength: 2 }),
+				fc.constant({ value: 'client_credentials' }),
+			)
+			.map((value) =>
+				tokenProbe(
+					'token: grant_type not a string',
+					{ authorization: [rightBasic], params: { grant_type: value }, encoding: 'json' },
+					[400],
+					['invalid_request'],
+				),
+			),
 	);
 
 	const badTokenBody = fc.oneof(
-		fc.oneof(fc.array(fc.jsonValue(), { maxLength: 3 }), fc.string(), fc.integer(), fc.boolean(), fc.constant(null)).map(
-			(value): Probe => ({
-				family: 'token: JSON body that is not an object',
-				endpoint: 'token',
-				method: 'POST',
-				query: '',
-				headers: [['content-type', JSON_TYPE], ['authorization', rightBasic]],
-				body: JSON.stringify(value),
-				statuses: [400],
-				errors: ['invalid_request'],
-			}),
-		),
 		fc
-			.constantFrom<[string, string]>(
-				['text/plain', 'grant_type=client_credentials'],
-				['application/xml', '<grant_type>client_credentials</grant_type>'],
-				['multipart/form-data; boundary=B', '--B\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--B--\r\n'],
-				['application/octet-stream', 'grant_type=client_credentials'],
+			.oneof(
+				fc.array(fc.jsonValue(), { maxLength: 3 }),
+				fc.string(),
+				fc.integer(),
+				fc.boolean(),
+				fc.constant(null),
 			)
+			.map(
+				(value): Probe => ({
+					family: 'token: JSON body that is not an object',
+					endpoint: 'token',
+					method: 'POST',
+					query: '',
+					headers: [
+						['content-type', JSON_TYPE],
+						['authorization', rightBasic],
+					],
+					body: JSON.stringify(value),
+					statuses: [400],
+					errors: ['invalid_request'],
+				}),
+			),
+		fc
+			.constantFrom<
+				[string, string]
+			>(['text/plain', 'grant_type=client_credentials'], ['application/xml', '<grant_type>client_credentials</grant_type>'], ['multipart/form-data; boundary=B', '--B\r\nContent-Disposition: form-data; name="grant_type"\r\n\r\nclient_credentials\r\n--B--\r\n'], ['application/octet-stream', 'grant_type=client_credentials'])
 			.map(
 				([contentType, body]): Probe => ({
 					family: 'token: body not form-encoded or JSON',
 					endpoint: 'token',
 					method: 'POST',
 					query: '',
-					headers: [['content-type', contentType], ['authorization', rightBasic]],
+					headers: [
+						['content-type', contentType],
+						['authorization', rightBasic],
+					],
 					body,
 					statuses: [400],
 					errors: ['invalid_request'],
@@ -231,27 +370,58 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 				endpoint: 'token',
 				method: 'POST',
 				query: '',
-				headers: [['content-type', JSON_TYPE], ['authorization', rightBasic]],
+				headers: [
+					['content-type', JSON_TYPE],
+					['authorization', rightBasic],
+				],
 				body: `{"grant_type":${JSON.stringify(text)}`,
 				statuses: [422],
 			}),
 		),
-		fc.integer({ min: 200_000, max: 2_000_000 }).map((size) =>
-			tokenProbe('token: large body without client authentication', { params: { ...grant, padding: 'p'.repeat(size) }, encoding: 'form' }, [401], ['invalid_client']),
-		),
+		fc
+			.integer({ min: 200_000, max: 2_000_000 })
+			.map((size) =>
+				tokenProbe(
+					'token: large body without client authentication',
+					{ params: { ...grant, padding: 'p'.repeat(size) }, encoding: 'form' },
+					[401],
+					['invalid_client'],
+				),
+			),
 	);
 
 	const repeatedBasic = fc
-		.constantFrom<[string, string]>([rightBasic, basic(clientId, 'wrong-secret-0000')], [basic(clientId, 'wrong-secret-0000'), rightBasic], [rightBasic, rightBasic])
-		.chain(([first, second]) => encoding.map((how) => tokenProbe('token: two Authorization headers', { authorization: [first, second], params: grant, encoding: how }, [400], ['invalid_request'])));
+		.constantFrom<
+			[string, string]
+		>([rightBasic, basic(clientId, 'wrong-secret-0000')], [basic(clientId, 'wrong-secret-0000'), rightBasic], [rightBasic, rightBasic])
+		.chain(([first, second]) =>
+			encoding.map((how) =>
+				tokenProbe(
+					'token: two Authorization headers',
+					{ authorization: [first, second], params: grant, encoding: how },
+					[400],
+					['invalid_request'],
+				),
+			),
+		);
 
 	// ---- notification endpoint ------------------------------------------------------------------------------
-	const notificationProbe = (family: string, authorization: string[], body: unknown, statuses: number[], challenge: RegExp, errors?: string[]): Probe => ({
+	const notificationProbe = (
+		family: string,
+		authorization: string[],
+		body: unknown,
+		statuses: number[],
+		challenge: RegExp,
+		errors?: string[],
+	): Probe => ({
 		family,
 		endpoint: 'notifications',
 		method: 'POST',
 		query: '',
-		headers: [['content-type', JSON_TYPE], ...authorization.map((value): [string, string] => ['authorization', value])],
+		headers: [
+			['content-type', JSON_TYPE],
+			...authorization.map((value): [string, string] => ['authorization', value]),
+		],
 		body: JSON.stringify(body),
 		statuses,
 		challenge,
@@ -262,39 +432,92 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 		.tuple(
 			fc.oneof(
 				fc.constant<string[]>([]),
-				fc.constantFrom<string[]>([rightBasic], [`Basic ${validToken}`], [`Token ${validToken}`], [`${validToken}`], [`Bearer-${validToken}`], ['']),
+				fc.constantFrom<string[]>(
+					[rightBasic],
+					[`Basic ${validToken}`],
+					[`Token ${validToken}`],
+					[`${validToken}`],
+					[`Bearer-${validToken}`],
+					[''],
+				),
 			),
 			notificationBodies,
 		)
-		.map(([authorization, body]) => notificationProbe('notification: no Bearer credentials', authorization, body, [401], BEARER_CHALLENGE));
+		.map(([authorization, body]) =>
+			notificationProbe(
+				'notification: no Bearer credentials',
+				authorization,
+				body,
+				[401],
+				BEARER_CHALLENGE,
+			),
+		);
 
 	const tokenInQueryOrBody = notificationBodies.chain((body) =>
 		fc.constantFrom<Probe>(
-			{ ...notificationProbe('notification: token outside the Authorization header', [], body, [401], BEARER_CHALLENGE), query: `?access_token=${validToken}` },
-			notificationProbe('notification: token outside the Authorization header', [], { ...body, access_token: validToken }, [401], BEARER_CHALLENGE),
+			{
+				...notificationProbe(
+					'notification: token outside the Authorization header',
+					[],
+					body,
+					[401],
+					BEARER_CHALLENGE,
+				),
+				query: `?access_token=${validToken}`,
+			},
+			notificationProbe(
+				'notification: token outside the Authorization header',
+				[],
+				{ ...body, access_token: validToken },
+				[401],
+				BEARER_CHALLENGE,
+			),
 		),
 	);
 
 	const forgedTokens: fc.Arbitrary<string> = fc.oneof(
 		// Random material in the right shape.
-		fc.tuple(fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 60 })).map(([claims, signature]) => `tmt1.${claims.replace(/=/g, '')}.${signature.replace(/=/g, '')}`),
+		fc
+			.tuple(fc.base64String({ maxLength: 80 }), fc.base64String({ maxLength: 60 }))
+			.map(
+				([claims, signature]) => `tmt1.${claims.replace(/=/g, '')}.${signature.replace(/=/g, '')}`,
+			),
 		fc.string({ maxLength: 200 }).filter((text) => !/[\r\n\0]/.test(text)),
 		// The valid token, truncated, extended or with one character changed.
 		fc.integer({ min: 0, max: validToken.length - 1 }).map((length) => validToken.slice(0, length)),
-		fc.constantFrom('=', '==', 'A', '.', '.x', ' x', '%00').map((suffix) => `${validToken}${suffix}`),
-		fc.integer({ min: 0, max: validToken.length - 1 }).map((index) => {
-			const replacement = validToken[index] === 'A' ? 'B' : 'A';
-			return `${validToken.slice(0, index)}${replacement}${validToken.slice(index + 1)}`;
-		// Any other spelling is refused, even one that decodes to the same bytes: the signature covers the text.
-		}).filter((token) => token !== validToken),
+		fc
+			.constantFrom('=', '==', 'A', '.', '.x', ' x', '%00')
+			.map((suffix) => `${validToken}${suffix}`),
+		fc
+			.integer({ min: 0, max: validToken.length - 1 })
+			.map((index) => {
+				const replacement = validToken[index] === 'A' ? 'B' : 'A';
+				return `${validToken.slice(0, index)}${replacement}${validToken.slice(index + 1)}`;
+				// Any other spelling is refused, even one that decodes to the same bytes: the signature covers the text.
+			})
+			.filter((token) => token !== validToken),
 		// Claims changed, original signature kept.
 		fc
-			.record({ aud: fc.constantFrom(webhookId, 'other-trigger'), cid: fc.constantFrom(clientId, 'other-client'), exp: fc.integer({ min: 0, max: 4_000_000_000 }) })
-			.map((claims) => `tmt1.${b64url(JSON.stringify({ ...claims, iat: now() }))}.${validSignature}`)
+			.record({
+				aud: fc.constantFrom(webhookId, 'other-trigger'),
+				cid: fc.constantFrom(clientId, 'other-client'),
+				exp: fc.integer({ min: 0, max: 4_000_000_000 }),
+			})
+			.map(
+				(claims) => `tmt1.${b64url(JSON.stringify({ ...claims, iat: now() }))}.${validSignature}`,
+			)
 			.filter((token) => token.split('.')[1] !== validClaims),
 		// Re-signed with another secret, or with the client secret itself instead of the derived key.
-		fc.tuple(other(clientSecret), fc.constant(0)).map(([secret]) => tokenWith(goodClaims(), (part) => sign(secret, part))),
-		fc.constant(0).map(() => tokenWith(goodClaims(), (part) => createHmac('sha256', clientSecret).update(part).digest('base64url'))),
+		fc
+			.tuple(other(clientSecret), fc.constant(0))
+			.map(([secret]) => tokenWith(goodClaims(), (part) => sign(secret, part))),
+		fc
+			.constant(0)
+			.map(() =>
+				tokenWith(goodClaims(), (part) =>
+					createHmac('sha256', clientSecret).update(part).digest('base64url'),
+				),
+			),
 		// Right key, but claims the trigger must refuse: another trigger, another client, expired, malformed.
 		fc
 			.oneof(
@@ -309,43 +532,83 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 			)
 			.map((claims) => tokenWith(claims, (part) => sign(clientSecret, part))),
 		// Another version prefix, correctly signed.
-		fc.constantFrom('TMT1', 'tmt2', 'tmt0', '').map((version) => tokenWith(goodClaims(), (part) => sign(clientSecret, part), version)),
+		fc
+			.constantFrom('TMT1', 'tmt2', 'tmt0', '')
+			.map((version) => tokenWith(goodClaims(), (part) => sign(clientSecret, part), version)),
 		// none-style and JWT-shaped tokens.
-		fc.constantFrom(
-			() => `tmt1.${b64url(JSON.stringify(goodClaims()))}.`,
-			() => `tmt1.${b64url(JSON.stringify(goodClaims()))}`,
-			() => `${b64url('{"alg":"none","typ":"JWT"}')}.${b64url(JSON.stringify(goodClaims()))}.`,
-			() => `${b64url('{"alg":"none"}')}.${b64url(JSON.stringify(goodClaims()))}`,
-			() => tokenWith(goodClaims(), (part) => createHmac('sha256', clientSecret).update(part).digest('base64url'), b64url('{"alg":"HS256","typ":"JWT"}')),
-			() => `${validToken}.${validSignature}`,
-			() => `tmt1.${validClaims}.${Buffer.from(validSignature, 'base64url').toString('base64')}`,
-			() => `tmt1.${validClaims}.${Buffer.from(validSignature, 'base64url').toString('hex')}`,
-		).map((make) => make()),
+		fc
+			.constantFrom(
+				() => `tmt1.${b64url(JSON.stringify(goodClaims()))}.`,
+				() => `tmt1.${b64url(JSON.stringify(goodClaims()))}`,
+				() => `${b64url('{"alg":"none","typ":"JWT"}')}.${b64url(JSON.stringify(goodClaims()))}.`,
+				() => `${b64url('{"alg":"none"}')}.${b64url(JSON.stringify(goodClaims()))}`,
+				() =>
+					tokenWith(
+						goodClaims(),
+						(part) => createHmac('sha256', clientSecret).update(part).digest('base64url'),
+						b64url('{"alg":"HS256","typ":"JWT"}'),
+					),
+				() => `${validToken}.${validSignature}`,
+				() => `tmt1.${validClaims}.${Buffer.from(validSignature, 'base64url').toString('base64')}`,
+				() => `tmt1.${validClaims}.${Buffer.from(validSignature, 'base64url').toString('hex')}`,
+			)
+			.map((make) => make()),
 		// Oversized, but under Node's header limit.
-		fc.integer({ min: 1_000, max: 12_000 }).map((size) => `tmt1.${'A'.repeat(size)}.${validSignature}`),
+		fc
+			.integer({ min: 1_000, max: 12_000 })
+			.map((size) => `tmt1.${'A'.repeat(size)}.${validSignature}`),
 	);
 
 	const badToken = fc
 		.tuple(forgedTokens, fc.constantFrom('Bearer', 'bearer', 'BEARER'), notificationBodies)
 		.filter(([token]) => token.trim() !== validToken)
 		.map(([token, scheme, body]) =>
-			notificationProbe('notification: forged, altered or expired token', [`${scheme} ${token}`], body, [401], token.trim() === '' ? BEARER_CHALLENGE : INVALID_TOKEN_CHALLENGE, token.trim() === '' ? undefined : ['invalid_token']),
+			notificationProbe(
+				'notification: forged, altered or expired token',
+				[`${scheme} ${token}`],
+				body,
+				[401],
+				token.trim() === '' ? BEARER_CHALLENGE : INVALID_TOKEN_CHALLENGE,
+				token.trim() === '' ? undefined : ['invalid_token'],
+			),
 		);
 
 	const badNotificationBody = fc.oneof(
-		fc.oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)).map(
-			(value): Probe => ({
-				family: 'notification: valid token, JSON that is not an object',
-				endpoint: 'notifications',
-				method: 'POST',
-				query: '',
-				headers: [['content-type', JSON_TYPE], ['authorization', `Bearer ${validToken}`]],
-				body: JSON.stringify(value),
-				statuses: [400],
-			}),
-		),
 		fc
-			.tuple(fc.constantFrom('text/plain', 'application/xml', FORM, 'multipart/form-data; boundary=B', 'application/octet-stream', 'text/html', ''), notificationBodies)
+			.oneof(
+				fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
+				fc.string(),
+				fc.double({ noNaN: true, noDefaultInfinity: true }),
+				fc.boolean(),
+				fc.constant(null),
+			)
+			.map(
+				(value): Probe => ({
+					family: 'notification: valid token, JSON that is not an object',
+					endpoint: 'notifications',
+					method: 'POST',
+					query: '',
+					headers: [
+						['content-type', JSON_TYPE],
+						['authorization', `Bearer ${validToken}`],
+					],
+					body: JSON.stringify(value),
+					statuses: [400],
+				}),
+			),
+		fc
+			.tuple(
+				fc.constantFrom(
+					'text/plain',
+					'application/xml',
+					FORM,
+					'multipart/form-data; boundary=B',
+					'application/octet-stream',
+					'text/html',
+					'',
+				),
+				notificationBodies,
+			)
 			.map(([contentType, body]): Probe => {
 				const text = contentType.startsWith('multipart/')
 					? `--B\r\nContent-Disposition: form-data; name="body"\r\n\r\n${JSON.stringify(body)}\r\n--B--\r\n`
@@ -359,7 +622,10 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 					endpoint: 'notifications',
 					method: 'POST',
 					query: '',
-					headers: [...(contentType === '' ? [] : [['content-type', contentType] as [string, string]]), ['authorization', `Bearer ${validToken}`]],
+					headers: [
+						...(contentType === '' ? [] : [['content-type', contentType] as [string, string]]),
+						['authorization', `Bearer ${validToken}`],
+					],
 					body: text,
 					statuses: [400],
 				};
@@ -370,32 +636,64 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 				endpoint: 'notifications',
 				method: 'POST',
 				query: '',
-				headers: [['content-type', JSON_TYPE], ['authorization', `Bearer ${validToken}`]],
+				headers: [
+					['content-type', JSON_TYPE],
+					['authorization', `Bearer ${validToken}`],
+				],
 				body: `{"eventType":${JSON.stringify(text)}`,
 				statuses: [422],
 			}),
 		),
-		fc.integer({ min: 200_000, max: 2_000_000 }).map((size) =>
-			notificationProbe('notification: large body without a token', [], { eventType: 'listing_sale', padding: 'p'.repeat(size) }, [401], BEARER_CHALLENGE),
-		),
+		fc
+			.integer({ min: 200_000, max: 2_000_000 })
+			.map((size) =>
+				notificationProbe(
+					'notification: large body without a token',
+					[],
+					{ eventType: 'listing_sale', padding: 'p'.repeat(size) },
+					[401],
+					BEARER_CHALLENGE,
+				),
+			),
 	);
 
 	const repeatedBearer = fc
-		.tuple(fc.constantFrom<[string, string]>([`Bearer ${validToken}`, 'Bearer junk'], ['Bearer junk', `Bearer ${validToken}`], [`Bearer ${validToken}`, `Bearer ${validToken}`], [`Bearer ${validToken}`, rightBasic]), notificationBodies)
-		.map(([[first, second], body]) => notificationProbe('notification: two Authorization headers', [first, second], body, [400], INVALID_REQUEST_CHALLENGE, ['invalid_request']));
+		.tuple(
+			fc.constantFrom<[string, string]>(
+				[`Bearer ${validToken}`, 'Bearer junk'],
+				['Bearer junk', `Bearer ${validToken}`],
+				[`Bearer ${validToken}`, `Bearer ${validToken}`],
+				[`Bearer ${validToken}`, rightBasic],
+			),
+			notificationBodies,
+		)
+		.map(([[first, second], body]) =>
+			notificationProbe(
+				'notification: two Authorization headers',
+				[first, second],
+				body,
+				[400],
+				INVALID_REQUEST_CHALLENGE,
+				['invalid_request'],
+			),
+		);
 
 	// ---- both endpoints -------------------------------------------------------------------------------------
 	const wrongMethod = (endpoint: Endpoint) =>
-		fc.constantFrom<[string, number]>(['GET', 404], ['PUT', 404], ['PATCH', 404], ['DELETE', 404], ['HEAD', 404], ['OPTIONS', 204]).map(
-			([method, status]): Probe => ({
-				family: `${endpoint}: wrong method (n8n answers)`,
-				endpoint,
-				method,
-				query: endpoint === 'token' ? '?grant_type=client_credentials' : '',
-				headers: [['authorization', endpoint === 'token' ? rightBasic : `Bearer ${validToken}`]],
-				statuses: [status],
-			}),
-		);
+		fc
+			.constantFrom<
+				[string, number]
+			>(['GET', 404], ['PUT', 404], ['PATCH', 404], ['DELETE', 404], ['HEAD', 404], ['OPTIONS', 204])
+			.map(
+				([method, status]): Probe => ({
+					family: `${endpoint}: wrong method (n8n answers)`,
+					endpoint,
+					method,
+					query: endpoint === 'token' ? '?grant_type=client_credentials' : '',
+					headers: [['authorization', endpoint === 'token' ? rightBasic : `Bearer ${validToken}`]],
+					statuses: [status],
+				}),
+			);
 	const oversizedHeader = (endpoint: Endpoint) =>
 		fc.integer({ min: 17_000, max: 40_000 }).map(
 			(size): Probe => ({
@@ -403,7 +701,10 @@ export function triggerProbes(trigger: TriggerUnderTest): { token: fc.Arbitrary<
 				endpoint,
 				method: 'POST',
 				query: '',
-				headers: [['content-type', JSON_TYPE], ['authorization', `${endpoint === 'token' ? 'Basic' : 'Bearer'} ${'A'.repeat(size)}`]],
+				headers: [
+					['content-type', JSON_TYPE],
+					['authorization', `${endpoint === 'token' ? 'Basic' : 'Bearer'} ${'A'.repeat(size)}`],
+				],
 				body: '{}',
 				statuses: [431],
 			}),
@@ -445,7 +746,15 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [['content-type', JSON_TYPE], ['authorization', endpoint === 'token' ? basic(trigger.clientId, trigger.clientSecret) : `Bearer ${trigger.validToken}`]],
+			headers: [
+				['content-type', JSON_TYPE],
+				[
+					'authorization',
+					endpoint === 'token'
+						? basic(trigger.clientId, trigger.clientSecret)
+						: `Bearer ${trigger.validToken}`,
+				],
+			],
 			body: JSON.stringify({ padding: oversized }),
 			statuses: [500],
 			mayCloseEarly: true,
@@ -455,7 +764,16 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [['content-type', JSON_TYPE], ['content-encoding', 'gzip'], ['authorization', endpoint === 'token' ? basic(trigger.clientId, trigger.clientSecret) : `Bearer ${trigger.validToken}`]],
+			headers: [
+				['content-type', JSON_TYPE],
+				['content-encoding', 'gzip'],
+				[
+					'authorization',
+					endpoint === 'token'
+						? basic(trigger.clientId, trigger.clientSecret)
+						: `Bearer ${trigger.validToken}`,
+				],
+			],
 			body: '{"not":"gzip"}',
 			statuses: [500],
 		});
@@ -464,7 +782,15 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [['content-type', 'application/json; charset=utf-7'], ['authorization', endpoint === 'token' ? basic(trigger.clientId, trigger.clientSecret) : `Bearer ${trigger.validToken}`]],
+			headers: [
+				['content-type', 'application/json; charset=utf-7'],
+				[
+					'authorization',
+					endpoint === 'token'
+						? basic(trigger.clientId, trigger.clientSecret)
+						: `Bearer ${trigger.validToken}`,
+				],
+			],
 			body: '{"grant_type":"client_credentials"}',
 			statuses: [422],
 		});

@@ -54,7 +54,12 @@ export function useE2e(): () => E2e {
 					stop: () => callHarnessControl(requireControl(controlUrl), 'stop'),
 					start: () => callHarnessControl(requireControl(controlUrl), 'start'),
 				};
-		e2e = { context, n8n: new N8nPublicApi(context.n8nUrl, context.apiKey), sandbox: new SandboxAdminClient(context.sandboxUrl), n8nProcess };
+		e2e = {
+			context,
+			n8n: new N8nPublicApi(context.n8nUrl, context.apiKey),
+			sandbox: new SandboxAdminClient(context.sandboxUrl),
+			n8nProcess,
+		};
 	}, 600_000);
 
 	afterAll(async () => {
@@ -68,17 +73,27 @@ export function useE2e(): () => E2e {
 }
 
 function requireControl(controlUrl: string | undefined): string {
-	if (!controlUrl) throw new Error('the e2e context has no controlUrl: run the suite with npm run test:e2e');
+	if (!controlUrl)
+		throw new Error('the e2e context has no controlUrl: run the suite with npm run test:e2e');
 	return controlUrl;
 }
 
 /** POSTs JSON to a production webhook of the running n8n. */
-export async function postWebhook(e2e: E2e, path: string, body: unknown, headers: Record<string, string> = {}): Promise<WebhookRun> {
+export async function postWebhook(
+	e2e: E2e,
+	path: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<WebhookRun> {
 	return await postJson(`${e2e.context.n8nUrl}/webhook/${path}`, body, headers);
 }
 
 /** POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<WebhookRun> {
+export async function postJson(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<WebhookRun> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', ...headers },
@@ -105,23 +120,41 @@ export interface SeatRow {
 	ticket_id: string;
 }
 
-export const SHEET_COLUMNS: Array<keyof SeatRow> = ['listing_id', 'event_id', 'price', 'currency', 'row', 'seat', 'ticket_id'];
+export const SHEET_COLUMNS: Array<keyof SeatRow> = [
+	'listing_id',
+	'event_id',
+	'price',
+	'currency',
+	'row',
+	'seat',
+	'ticket_id',
+];
 
 /** Writes a seat sheet where n8n's file node may read it and returns its absolute path. */
 export function writeSheet(e2e: E2e, name: string, rows: SeatRow[]): string {
 	const path = join(e2e.context.filesFolder, name);
-	const lines = [SHEET_COLUMNS.join(','), ...rows.map((row) => SHEET_COLUMNS.map((column) => String(row[column])).join(','))];
+	const lines = [
+		SHEET_COLUMNS.join(','),
+		...rows.map((row) => SHEET_COLUMNS.map((column) => String(row[column])).join(',')),
+	];
 	writeFileSync(path, `${lines.join('\n')}\n`);
 	return path;
 }
 
 /** Waits (bounded) until the workflow has at least `count` finished executions; returns them newest first. */
-export async function waitForExecutions(e2e: E2e, workflowId: string, count: number, timeoutMs = 60_000): Promise<ExecutionSummary[]> {
+export async function waitForExecutions(
+	e2e: E2e,
+	workflowId: string,
+	count: number,
+	timeoutMs = 60_000,
+): Promise<ExecutionSummary[]> {
 	let executions: ExecutionSummary[] = [];
 	await pollUntil(
 		`${count} finished execution(s) of ${workflowId}`,
 		async () => {
-			executions = (await e2e.n8n.executions(workflowId)).filter((execution) => execution.status !== 'running' && execution.status !== 'new');
+			executions = (await e2e.n8n.executions(workflowId)).filter(
+				(execution) => execution.status !== 'running' && execution.status !== 'new',
+			);
 			return executions.length >= count;
 		},
 		timeoutMs,
@@ -130,9 +163,19 @@ export async function waitForExecutions(e2e: E2e, workflowId: string, count: num
 }
 
 /** Output items (json) of a node in an execution fetched with data. */
-export function nodeOutput(execution: ExecutionSummary, nodeName: string): Array<Record<string, unknown>> {
+export function nodeOutput(
+	execution: ExecutionSummary,
+	nodeName: string,
+): Array<Record<string, unknown>> {
 	const data = execution.data as
-		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } }
+		| {
+				resultData?: {
+					runData?: Record<
+						string,
+						Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+					>;
+				};
+		  }
 		| undefined;
 	const runs = data?.resultData?.runData?.[nodeName] ?? [];
 	return runs.flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
@@ -142,7 +185,14 @@ export function nodeOutput(execution: ExecutionSummary, nodeName: string): Array
 export function nodePairing(execution: ExecutionSummary, nodeName: string): number[][] {
 	type Paired = { item: number } | number | Array<{ item: number }> | undefined;
 	const data = execution.data as
-		| { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ pairedItem?: Paired }> | null> } }>> } }
+		| {
+				resultData?: {
+					runData?: Record<
+						string,
+						Array<{ data?: { main?: Array<Array<{ pairedItem?: Paired }> | null> } }>
+					>;
+				};
+		  }
 		| undefined;
 	const runs = data?.resultData?.runData?.[nodeName] ?? [];
 	return runs.flatMap((run) =>
@@ -155,8 +205,16 @@ export function nodePairing(execution: ExecutionSummary, nodeName: string): numb
 	);
 }
 
-export function executionError(execution: ExecutionSummary): { message?: string; description?: string; node?: { name?: string } } | undefined {
-	const data = execution.data as { resultData?: { error?: { message?: string; description?: string; node?: { name?: string } } } } | undefined;
+export function executionError(
+	execution: ExecutionSummary,
+): { message?: string; description?: string; node?: { name?: string } } | undefined {
+	const data = execution.data as
+		| {
+				resultData?: {
+					error?: { message?: string; description?: string; node?: { name?: string } };
+				};
+		  }
+		| undefined;
 	return data?.resultData?.error;
 }
 
@@ -175,7 +233,12 @@ const HEADER_LIMIT_BYTES = 16 * 1024;
  * it has read them all, which an http.ClientRequest (under the jest setup's interceptor) does not report in time.
  * Only the status line and headers are read.
  */
-function overLimitRequest(target: URL, method: string, headers: Array<[string, string]>, timeoutMs: number): Promise<RawAnswer> {
+function overLimitRequest(
+	target: URL,
+	method: string,
+	headers: Array<[string, string]>,
+	timeoutMs: number,
+): Promise<RawAnswer> {
 	return new Promise((resolve) => {
 		const socket = connect({ host: target.hostname, port: Number(target.port) });
 		let received = '';
@@ -190,9 +253,14 @@ function overLimitRequest(target: URL, method: string, headers: Array<[string, s
 			const parsedHeaders: IncomingHttpHeaders = {};
 			for (const line of headerLines) {
 				const colon = line.indexOf(':');
-				if (colon > 0) parsedHeaders[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+				if (colon > 0)
+					parsedHeaders[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
 			}
-			resolve({ status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers: parsedHeaders, text: rest.join('\r\n\r\n') });
+			resolve({
+				status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
+				headers: parsedHeaders,
+				text: rest.join('\r\n\r\n'),
+			});
 		};
 		const timer = setTimeout(finish, timeoutMs);
 		socket.on('data', (chunk: Buffer) => {
@@ -228,20 +296,33 @@ export function rawRequest(
 	if (body !== undefined && !headers.some(([name]) => name.toLowerCase() === 'content-length')) {
 		all.push(['content-length', String(Buffer.byteLength(body))]);
 	}
-	if (all.reduce((size, [name, value]) => size + name.length + value.length + 4, 0) > HEADER_LIMIT_BYTES) {
+	if (
+		all.reduce((size, [name, value]) => size + name.length + value.length + 4, 0) >
+		HEADER_LIMIT_BYTES
+	) {
 		return overLimitRequest(target, method, all, timeoutMs);
 	}
 	return new Promise((resolve) => {
 		let settled = false;
 		const chunks: Buffer[] = [];
-		const finish = (status: number, headers: IncomingHttpHeaders, text = Buffer.concat(chunks).toString('utf8')) => {
+		const finish = (
+			status: number,
+			headers: IncomingHttpHeaders,
+			text = Buffer.concat(chunks).toString('utf8'),
+		) => {
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
 			resolve({ status, headers, text });
 		};
 		const request = httpRequest(
-			{ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method, headers: all.flat() },
+			{
+				host: target.hostname,
+				port: target.port,
+				path: `${target.pathname}${target.search}`,
+				method,
+				headers: all.flat(),
+			},
 			(response) => {
 				response.on('data', (chunk: Buffer) => chunks.push(chunk));
 				// A server that answers early (431, 413) may close the connection before the body ends: keep its answer.

@@ -35,18 +35,29 @@ function basicCredentials(id: string, secret: string): string {
 
 /** The harness's secrets, as typed and as sent in Basic headers, and the shape of the trigger's tokens. */
 export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
-	const [api, callback] = credentialsFor(e2e.context.sandboxUrl).map((credential) => credential.data as Record<string, string>);
+	const [api, callback] = credentialsFor(e2e.context.sandboxUrl).map(
+		(credential) => credential.data as Record<string, string>,
+	);
 	return [
 		{ label: 'consumer secret', value: api.consumerSecret },
 		{ label: 'marketplace password', value: api.password },
 		{ label: 'developer-portal password', value: SANDBOX_DEFAULTS.developerAccount.password },
 		{ label: 'callback client secret', value: callback.clientSecret },
-		{ label: 'consumer Basic credentials', value: basicCredentials(api.consumerKey, api.consumerSecret) },
-		{ label: 'callback Basic credentials', value: basicCredentials(callback.clientId, callback.clientSecret) },
+		{
+			label: 'consumer Basic credentials',
+			value: basicCredentials(api.consumerKey, api.consumerSecret),
+		},
+		{
+			label: 'callback Basic credentials',
+			value: basicCredentials(callback.clientId, callback.clientSecret),
+		},
 		{ label: 'n8n API key', value: e2e.context.apiKey },
 		{ label: 'chat stand-in token', value: CHAT_STAND_IN_TOKEN },
 		// tmt1.<claims>.<HMAC-SHA256>: a signature is 43 base64url characters.
-		{ label: 'trigger access token', value: /tmt1\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
+		{
+			label: 'trigger access token',
+			value: /tmt1\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/,
+		},
 	];
 }
 
@@ -67,7 +78,11 @@ export function scanForSecrets(sources: ScanSource[], secrets: KnownSecret[]): S
 			if (!match) continue;
 			const before = source.text.slice(Math.max(0, match.index - 60), match.index);
 			const after = source.text.slice(match.index + match.length, match.index + match.length + 60);
-			findings.push({ source: source.name, secret: secret.label, around: `${before}<${secret.label}>${after}` });
+			findings.push({
+				source: source.name,
+				secret: secret.label,
+				around: `${before}<${secret.label}>${after}`,
+			});
 		}
 	}
 	return findings;
@@ -75,13 +90,24 @@ export function scanForSecrets(sources: ScanSource[], secrets: KnownSecret[]): S
 
 /** Everything the scan reads, fetched now: n8n's log, every execution of every workflow, the sandbox's state. */
 export async function collectScanSources(e2e: E2e): Promise<ScanSource[]> {
-	const sources: ScanSource[] = [{ name: 'n8n log', text: readFileSync(e2e.context.n8nLogFile, 'utf8') }];
-	const { data: workflows } = await e2e.n8n.request<{ data: Array<{ id: string; name: string }> }>('GET', '/workflows?limit=250');
+	const sources: ScanSource[] = [
+		{ name: 'n8n log', text: readFileSync(e2e.context.n8nLogFile, 'utf8') },
+	];
+	const { data: workflows } = await e2e.n8n.request<{ data: Array<{ id: string; name: string }> }>(
+		'GET',
+		'/workflows?limit=250',
+	);
 	for (const workflow of workflows) {
 		for (const execution of await e2e.n8n.executions(workflow.id, true)) {
-			sources.push({ name: `execution ${execution.id} of "${workflow.name}"`, text: JSON.stringify(execution) });
+			sources.push({
+				name: `execution ${execution.id} of "${workflow.name}"`,
+				text: JSON.stringify(execution),
+			});
 		}
 	}
-	sources.push({ name: 'sandbox state (inspection output)', text: JSON.stringify(await e2e.sandbox.state()) });
+	sources.push({
+		name: 'sandbox state (inspection output)',
+		text: JSON.stringify(await e2e.sandbox.state()),
+	});
 	return sources;
 }

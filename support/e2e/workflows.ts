@@ -26,17 +26,22 @@ const ONLY_ON_N8N_2X = ['n8n-nodes-base.dataTable'];
 /** The sale alert without its branches that need n8n 2.x (marking sold seats in a Data Table). */
 function withoutNodesMissingOn1x(workflow: WorkflowJson): WorkflowJson {
 	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
-	const dropped = new Set(copy.nodes.filter((node) => ONLY_ON_N8N_2X.includes(node.type)).map((node) => node.name));
+	const dropped = new Set(
+		copy.nodes.filter((node) => ONLY_ON_N8N_2X.includes(node.type)).map((node) => node.name),
+	);
 	// A node whose only successors are dropped goes too (the Code node that picks the sold seats for the table).
 	for (const [from, outputs] of Object.entries(copy.connections)) {
-		const targets = (outputs as { main: Array<Array<{ node: string }>> }).main.flat().map((target) => target.node);
+		const targets = (outputs as { main: Array<Array<{ node: string }>> }).main
+			.flat()
+			.map((target) => target.node);
 		if (targets.length > 0 && targets.every((target) => dropped.has(target))) dropped.add(from);
 	}
 	copy.nodes = copy.nodes.filter((node) => !dropped.has(node.name));
 	for (const name of dropped) delete copy.connections[name];
 	for (const outputs of Object.values(copy.connections)) {
 		const main = (outputs as { main: Array<Array<{ node: string }>> }).main;
-		for (const [index, branch] of main.entries()) main[index] = branch.filter((target) => !dropped.has(target.node));
+		for (const [index, branch] of main.entries())
+			main[index] = branch.filter((target) => !dropped.has(target.node));
 	}
 	return copy;
 }
@@ -44,7 +49,9 @@ function withoutNodesMissingOn1x(workflow: WorkflowJson): WorkflowJson {
 export function suiteWorkflows() {
 	const sheetToListings = loadExample(EXAMPLE_FILES.sheetToListings);
 	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
-	const saleAlert = ON_N8N_1X ? withoutNodesMissingOn1x(loadExample(EXAMPLE_FILES.saleAlert)) : loadExample(EXAMPLE_FILES.saleAlert);
+	const saleAlert = ON_N8N_1X
+		? withoutNodesMissingOn1x(loadExample(EXAMPLE_FILES.saleAlert))
+		: loadExample(EXAMPLE_FILES.saleAlert);
 	const saleAlertSlack = loadExample(EXAMPLE_FILES.saleAlertSlack);
 	const dataTableToListings = loadExample(EXAMPLE_FILES.dataTableToListings);
 	const googleSheetsToListings = loadExample(EXAMPLE_FILES.googleSheetsToListings);
@@ -85,7 +92,10 @@ export const IMPORT_ONLY_WORKFLOW_IDS = ['tmSaleAlertSlack', 'tmGSheetListings']
 
 export function harnessWorkflows(): Array<{ workflow: WorkflowJson; activate: boolean }> {
 	return Object.values(suiteWorkflows())
-		.filter((workflow) => !ON_N8N_1X || !workflow.nodes.some((node) => ONLY_ON_N8N_2X.includes(node.type)))
+		.filter(
+			(workflow) =>
+				!ON_N8N_1X || !workflow.nodes.some((node) => ONLY_ON_N8N_2X.includes(node.type)),
+		)
 		.map((workflow) => ({ workflow, activate: !IMPORT_ONLY_WORKFLOW_IDS.includes(workflow.id) }));
 }
 
@@ -101,14 +111,33 @@ export { webhookPath };
  * The sale alert reduced to the trigger (under its own webhook id) and a No-Op: for queue mode and load, where what
  * matters is who answers and who runs it, not the chat.
  */
-export function minimalSaleAlert(id: string, name: string, webhookId: string, respond: 'immediately' | 'whenFinished' = 'immediately'): WorkflowJson {
-	const trigger = { ...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_NODE_TYPE), webhookId, parameters: { respond, options: {} } };
+export function minimalSaleAlert(
+	id: string,
+	name: string,
+	webhookId: string,
+	respond: 'immediately' | 'whenFinished' = 'immediately',
+): WorkflowJson {
+	const trigger = {
+		...nodeByType(loadExample(EXAMPLE_FILES.saleAlert), TRIGGER_NODE_TYPE),
+		webhookId,
+		parameters: { respond, options: {} },
+	};
 	return {
 		id,
 		name,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [trigger, { id: `${id}-noop`, name: 'Alert', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} }],
+		nodes: [
+			trigger,
+			{
+				id: `${id}-noop`,
+				name: 'Alert',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: {},
+			},
+		],
 		connections: { [trigger.name]: { main: [[{ node: 'Alert', type: 'main', index: 0 }]] } },
 	} as WorkflowJson;
 }

@@ -25,12 +25,19 @@ export const API_CREDENTIALS = {
 	password: 'marketplace-password',
 	accessToken: '',
 };
-export const CALLBACK_CREDENTIALS = { clientId: 'marketplace-client', clientSecret: 'callback-secret-4f9a' };
+export const CALLBACK_CREDENTIALS = {
+	clientId: 'marketplace-client',
+	clientSecret: 'callback-secret-4f9a',
+};
 
-export type ParameterValue = unknown | ((itemIndex: number, json: Record<string, unknown>) => unknown);
+export type ParameterValue =
+	| unknown
+	| ((itemIndex: number, json: Record<string, unknown>) => unknown);
 
 /** A parameter function may say which expression it stands for; the node sees that raw text, as in n8n. */
-type ParameterFunction = ((itemIndex: number, json: Record<string, unknown>) => unknown) & { expression?: string };
+type ParameterFunction = ((itemIndex: number, json: Record<string, unknown>) => unknown) & {
+	expression?: string;
+};
 
 /** n8n's deduplication store, in memory: values per scope, as checkProcessedAndRecord keeps them. */
 export class MemoryDeduplicationStore {
@@ -48,7 +55,10 @@ export class MemoryDeduplicationStore {
 			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'checkProcessedAndRecord', values });
 				const seen = this.scope(scope);
-				const result = { new: [] as Array<string | number>, processed: [] as Array<string | number> };
+				const result = {
+					new: [] as Array<string | number>,
+					processed: [] as Array<string | number>,
+				};
 				for (const value of values) {
 					if (seen.has(String(value))) result.processed.push(value);
 					else {
@@ -122,7 +132,9 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 	const rawParameters = Object.fromEntries(
 		Object.entries(options.parameters).map(([name, value]) => [
 			name,
-			typeof value === 'function' ? ((value as ParameterFunction).expression ?? `={{ /* ${name} set by the test */ $json }}`) : value,
+			typeof value === 'function'
+				? ((value as ParameterFunction).expression ?? `={{ /* ${name} set by the test */ $json }}`)
+				: value,
 		]),
 	);
 	const node: INode = { ...nodeTemplate, parameters: rawParameters as INode['parameters'] };
@@ -148,8 +160,11 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		getCredentials: async (type: string) => {
 			credentialReads[type] = (credentialReads[type] ?? 0) + 1;
 			if (type === 'ticketMarketplaceApi') return { ...stored };
-			if (type === 'ticketMarketplaceCallbackApi' && options.callbackCredentials) return { ...options.callbackCredentials };
-			throw new Error(`Node "Ticket Marketplace" does not have any credentials of type "${type}" set`);
+			if (type === 'ticketMarketplaceCallbackApi' && options.callbackCredentials)
+				return { ...options.callbackCredentials };
+			throw new Error(
+				`Node "Ticket Marketplace" does not have any credentials of type "${type}" set`,
+			);
 		},
 		helpers: {} as IExecuteFunctions['helpers'],
 	} as unknown as IExecuteFunctions;
@@ -174,7 +189,14 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		},
 	} as unknown as IExecuteFunctions['helpers'];
 
-	return { context, stored, tokenRequests: () => savedTokens.length, deduplication, credentialReads, hints };
+	return {
+		context,
+		stored,
+		tokenRequests: () => savedTokens.length,
+		deduplication,
+		credentialReads,
+		hints,
+	};
 }
 
 /** Items as a sheet node hands them over: every cell is text. */

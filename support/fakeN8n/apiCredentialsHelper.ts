@@ -25,7 +25,11 @@ export function apiCredentialsHelper(stored: ICredentialDataDecryptedObject) {
 			stored.accessToken = output.accessToken;
 			return Object.assign(credentials, output);
 		},
-		async authenticate(credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) {
+		async authenticate(
+			credentials: ICredentialDataDecryptedObject,
+			_type: string,
+			request: IHttpRequestOptions,
+		) {
 			return await credentialType.authenticate(credentials, request);
 		},
 	};

@@ -1,6 +1,11 @@
 import type { IWebhookResponseData, WebhookType } from 'n8n-workflow';
 
-import { runTriggerWebhook, type TriggerRequest, type TriggerResponse, type TriggerSetup } from './triggerContext';
+import {
+	runTriggerWebhook,
+	type TriggerRequest,
+	type TriggerResponse,
+	type TriggerSetup,
+} from './triggerContext';
 
 /** Stands in for n8n's HTTP response in unit tests and records the one answer the node writes. */
 export class RecordingResponse implements TriggerResponse {
@@ -12,7 +17,9 @@ export class RecordingResponse implements TriggerResponse {
 	writeHead(status: number, headers: Record<string, string> = {}): this {
 		this.writes += 1;
 		this.status = status;
-		this.headers = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+		this.headers = Object.fromEntries(
+			Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]),
+		);
 		return this;
 	}
 

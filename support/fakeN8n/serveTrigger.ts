@@ -56,7 +56,8 @@ function parseLikeN8n(contentType: string, raw: Buffer): { body: unknown } | { u
 			return { unparsable: true };
 		}
 	}
-	if (contentType === 'application/x-www-form-urlencoded') return { body: { ...parseQueryString(text) } };
+	if (contentType === 'application/x-www-form-urlencoded')
+		return { body: { ...parseQueryString(text) } };
 	if (contentType === 'text/plain') return { body: text };
 	return { body: undefined };
 }
@@ -66,14 +67,19 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
 	response.end(JSON.stringify(body));
 }
 
-export async function serveTrigger(initialSetup: TriggerSetup & { webhookId: string }): Promise<ServedTrigger> {
+export async function serveTrigger(
+	initialSetup: TriggerSetup & { webhookId: string },
+): Promise<ServedTrigger> {
 	let setup: TriggerSetup & { webhookId: string } = initialSetup;
 	const executions: TriggerExecution[] = [];
 	const errors: unknown[] = [];
 	const requests: ServedTrigger['requests'] = [];
 	const sockets = new Set<Socket>();
 
-	async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+	async function handle(
+		request: http.IncomingMessage,
+		response: http.ServerResponse,
+	): Promise<void> {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		const match = /^\/webhook\/([^/]+)\/([^/]+)$/.exec(url.pathname);
 		const webhook = match && match[1] === setup.webhookId ? PATHS[match[2]] : undefined;
@@ -102,7 +108,9 @@ export async function serveTrigger(initialSetup: TriggerSetup & { webhookId: str
 			}
 			if (result.noWebhookResponse !== true) {
 				// responseMode onReceived with responseData '': n8n answers the webhookResponse (or its own message).
-				const fallback = result.workflowData ? { message: 'Workflow was started' } : { message: 'Webhook call received' };
+				const fallback = result.workflowData
+					? { message: 'Workflow was started' }
+					: { message: 'Webhook call received' };
 				sendJson(response, 200, result.webhookResponse ?? fallback);
 			}
 		} catch (error) {
@@ -138,7 +146,9 @@ export async function serveTrigger(initialSetup: TriggerSetup & { webhookId: str
 		},
 		async stop() {
 			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+			await new Promise<void>((resolve, reject) =>
+				server.close((error) => (error ? reject(error) : resolve())),
+			);
 		},
 	};
 }

@@ -93,7 +93,13 @@ export function createTriggerContext(
 	});
 	const workflowNode = workflow.getNode(node.name) as INode;
 	const additionalData = {
-		httpRequest: { headers: request.headers, rawHeaders: request.rawHeaders, body: request.body, query: request.query ?? {}, params: {} },
+		httpRequest: {
+			headers: request.headers,
+			rawHeaders: request.rawHeaders,
+			body: request.body,
+			query: request.query ?? {},
+			params: {},
+		},
 		httpResponse: response,
 		credentialsHelper: {
 			getDecrypted: async () => {
@@ -105,7 +111,9 @@ export function createTriggerContext(
 		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
 		variables: {},
 	} as unknown as IWorkflowExecuteAdditionalData;
-	const description = nodeType.description.webhooks?.find((webhook) => webhook.name === webhookName);
+	const description = nodeType.description.webhooks?.find(
+		(webhook) => webhook.name === webhookName,
+	);
 	if (description === undefined) throw new Error(`The trigger has no ${webhookName} webhook`);
 	const webhookData = {
 		httpMethod: 'POST',
@@ -116,7 +124,15 @@ export function createTriggerContext(
 		workflowExecuteAdditionalData: additionalData,
 		webhookId: node.webhookId,
 	} as IWebhookData;
-	return new WebhookContext(workflow, workflowNode, additionalData, 'webhook', webhookData, [], null);
+	return new WebhookContext(
+		workflow,
+		workflowNode,
+		additionalData,
+		'webhook',
+		webhookData,
+		[],
+		null,
+	);
 }
 
 export async function runTriggerWebhook(

@@ -44,13 +44,22 @@ export async function openSignedInEditor(n8nUrl: string): Promise<EditorBrowser>
 		await browser.close().catch(() => undefined);
 	};
 	try {
-		const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, deviceScaleFactor: 1 });
+		const context = await browser.newContext({
+			viewport: { width: 1600, height: 1000 },
+			deviceScaleFactor: 1,
+		});
 		const page = await context.newPage();
 		page.setDefaultTimeout(60_000);
 		await page.goto(`${n8nUrl}/signin`, { waitUntil: 'domcontentloaded' });
-		await page.locator('input[type="email"], input[name="emailOrLdapLoginId"]').first().fill(OWNER.email);
+		await page
+			.locator('input[type="email"], input[name="emailOrLdapLoginId"]')
+			.first()
+			.fill(OWNER.email);
 		await page.locator('input[type="password"]').first().fill(OWNER.password);
-		await page.locator('button[type="submit"], [data-test-id="form-submit-button"]').first().click();
+		await page
+			.locator('button[type="submit"], [data-test-id="form-submit-button"]')
+			.first()
+			.click();
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 60_000 });
 		return { browser, context, page, close };
 	} catch (error) {

@@ -56,7 +56,8 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 	const server = createServer((request, response) => {
 		void (async () => {
 			const path = (request.url ?? '').split('?')[0];
-			if (request.method === 'GET' && path === '/_stand-in/posts') return sendJson(response, 200, posts);
+			if (request.method === 'GET' && path === '/_stand-in/posts')
+				return sendJson(response, 200, posts);
 			if (request.method === 'POST' && path === '/_stand-in/outage') {
 				const { posts: count } = JSON.parse(await readBody(request)) as { posts?: unknown };
 				failing = typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : 0;
@@ -64,25 +65,55 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 			}
 			if (!path.startsWith('/api/v4/')) return sendJson(response, 404, { message: 'not found' });
 			if (!bearerMatches(request.headers.authorization)) {
-				return sendJson(response, 401, { id: 'api.context.session_expired.app_error', message: 'Invalid or expired session', status_code: 401 });
+				return sendJson(response, 401, {
+					id: 'api.context.session_expired.app_error',
+					message: 'Invalid or expired session',
+					status_code: 401,
+				});
 			}
 			if (request.method === 'POST' && path === '/api/v4/posts') {
 				if (failing > 0) {
 					failing--;
-					return sendJson(response, 503, { message: 'Mattermost is unavailable (stand-in outage)', status_code: 503 });
+					return sendJson(response, 503, {
+						message: 'Mattermost is unavailable (stand-in outage)',
+						status_code: 503,
+					});
 				}
-				const body = JSON.parse(await readBody(request)) as { channel_id?: unknown; message?: unknown };
-				if (typeof body.channel_id !== 'string' || typeof body.message !== 'string' || body.message === '') {
-					return sendJson(response, 400, { message: 'channel_id and message are required', status_code: 400 });
+				const body = JSON.parse(await readBody(request)) as {
+					channel_id?: unknown;
+					message?: unknown;
+				};
+				if (
+					typeof body.channel_id !== 'string' ||
+					typeof body.message !== 'string' ||
+					body.message === ''
+				) {
+					return sendJson(response, 400, {
+						message: 'channel_id and message are required',
+						status_code: 400,
+					});
 				}
-				const post: ChatPost = { id: randomUUID().replace(/-/g, '').slice(0, 26), channelId: body.channel_id, message: body.message, receivedAt: new Date().toISOString() };
+				const post: ChatPost = {
+					id: randomUUID().replace(/-/g, '').slice(0, 26),
+					channelId: body.channel_id,
+					message: body.message,
+					receivedAt: new Date().toISOString(),
+				};
 				posts.push(post);
-				return sendJson(response, 201, { id: post.id, channel_id: post.channelId, message: post.message, create_at: Date.now() });
+				return sendJson(response, 201, {
+					id: post.id,
+					channel_id: post.channelId,
+					message: post.message,
+					create_at: Date.now(),
+				});
 			}
 			// What the editor asks while a user picks a channel (teams, then channels): one team, one channel.
-			if (request.method === 'GET' && /\/teams$/.test(path)) return sendJson(response, 200, [{ id: 'sales-team', display_name: 'Sales' }]);
+			if (request.method === 'GET' && /\/teams$/.test(path))
+				return sendJson(response, 200, [{ id: 'sales-team', display_name: 'Sales' }]);
 			if (request.method === 'GET' && /\/channels$/.test(path)) {
-				return sendJson(response, 200, [{ id: CHAT_CHANNEL_ID, name: CHAT_CHANNEL_ID, display_name: 'Ticket sales', type: 'O' }]);
+				return sendJson(response, 200, [
+					{ id: CHAT_CHANNEL_ID, name: CHAT_CHANNEL_ID, display_name: 'Ticket sales', type: 'O' },
+				]);
 			}
 			return sendJson(response, 200, []);
 		})().catch(() => sendJson(response, 400, { message: 'bad request' }));
@@ -101,11 +132,17 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 
 /** The client side, for a test process: the next `posts` posts fail with 503. */
 export async function failNextChatPosts(chatUrl: string, posts: number): Promise<void> {
-	await fetch(`${chatUrl}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ posts }), signal: AbortSignal.timeout(10_000) });
+	await fetch(`${chatUrl}/_stand-in/outage`, {
+		method: 'POST',
+		body: JSON.stringify({ posts }),
+		signal: AbortSignal.timeout(10_000),
+	});
 }
 
 /** The client side, for a test process: what the stand-in received so far. */
 export async function receivedChatPosts(chatUrl: string): Promise<ChatPost[]> {
-	const response = await fetch(`${chatUrl}/_stand-in/posts`, { signal: AbortSignal.timeout(10_000) });
+	const response = await fetch(`${chatUrl}/_stand-in/posts`, {
+		signal: AbortSignal.timeout(10_000),
+	});
 	return (await response.json()) as ChatPost[];
 }

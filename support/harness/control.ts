@@ -12,7 +12,9 @@ export interface HarnessControl {
 	stop(): Promise<void>;
 }
 
-export async function serveHarnessControl(harness: Pick<Harness, 'stopN8n' | 'startN8n'>): Promise<HarnessControl> {
+export async function serveHarnessControl(
+	harness: Pick<Harness, 'stopN8n' | 'startN8n'>,
+): Promise<HarnessControl> {
 	const actions: Record<string, () => Promise<void>> = {
 		'/n8n/stop': () => harness.stopN8n(),
 		'/n8n/start': () => harness.startN8n(),
@@ -29,7 +31,10 @@ export async function serveHarnessControl(harness: Pick<Harness, 'stopN8n' | 'st
 		queue = run.catch(() => undefined);
 		run.then(
 			() => response.writeHead(204).end(),
-			(error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : String(error)),
+			(error: unknown) =>
+				response
+					.writeHead(500, { 'content-type': 'text/plain' })
+					.end(error instanceof Error ? error.message : String(error)),
 		);
 	});
 	const { url } = await listenOnLoopback(server);
@@ -40,7 +45,16 @@ export async function serveHarnessControl(harness: Pick<Harness, 'stopN8n' | 'st
 }
 
 /** The client side, for the test process. */
-export async function callHarnessControl(controlUrl: string, action: 'stop' | 'start'): Promise<void> {
-	const response = await fetch(`${controlUrl}/n8n/${action}`, { method: 'POST', signal: AbortSignal.timeout(240_000) });
-	if (response.status !== 204) throw new Error(`harness control ${action} failed: ${response.status} ${await response.text()}`);
+export async function callHarnessControl(
+	controlUrl: string,
+	action: 'stop' | 'start',
+): Promise<void> {
+	const response = await fetch(`${controlUrl}/n8n/${action}`, {
+		method: 'POST',
+		signal: AbortSignal.timeout(240_000),
+	});
+	if (response.status !== 204)
+		throw new Error(
+			`harness control ${action} failed: ${response.status} ${await response.text()}`,
+		);
 }

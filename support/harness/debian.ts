@@ -21,9 +21,13 @@ export async function ensureDebianPackages(what: string, packages: DebianPackage
 	const isRoot = process.getuid?.() === 0;
 	const sudo = !isRoot && existsSync('/usr/bin/sudo');
 	if (!isRoot && !sudo) {
-		throw new Error(`${what} needs Debian's ${names.join(', ')}; install them first: apt-get update && apt-get install -y ${names.join(' ')}`);
+		throw new Error(
+			`${what} needs Debian's ${names.join(', ')}; install them first: apt-get update && apt-get install -y ${names.join(' ')}`,
+		);
 	}
-	step(`${what}: installing Debian's ${names.join(', ')} with apt-get (missing: ${missing.map((entry) => entry.binary).join(', ')})`);
+	step(
+		`${what}: installing Debian's ${names.join(', ')} with apt-get (missing: ${missing.map((entry) => entry.binary).join(', ')})`,
+	);
 	const stopHeartbeat = heartbeat(`apt-get install ${names.join(' ')}`);
 	try {
 		const run = (args: string[]) =>
@@ -40,6 +44,9 @@ export async function ensureDebianPackages(what: string, packages: DebianPackage
 		stopHeartbeat();
 	}
 	const still = missing.filter((entry) => !existsSync(entry.binary));
-	if (still.length) throw new Error(`apt-get finished but ${still.map((entry) => entry.binary).join(', ')} does not exist`);
+	if (still.length)
+		throw new Error(
+			`apt-get finished but ${still.map((entry) => entry.binary).join(', ')} does not exist`,
+		);
 	step(`${what}: installed ${names.join(', ')}`);
 }

@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox';
-import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nServer } from './n8n';
+import {
+	createApiKey,
+	n8nCli,
+	N8nPublicApi,
+	startN8nServer,
+	type N8nConfig,
+	type N8nServer,
+} from './n8n';
 import { CHAT_STAND_IN_TOKEN, startChatStandIn } from './chatStandIn';
 import { createInventoryTable, dataTablesOf, INVENTORY_TABLE } from './inventory';
 import { ensureN8nInstalled } from './n8nInstall';
@@ -59,7 +66,10 @@ export interface Harness {
 }
 
 /** Demo values the sandbox presents to the trigger's token endpoint; not a secret of anything real. */
-export const SANDBOX_CALLBACK_CLIENT = { clientId: 'sandbox-marketplace', clientSecret: 'sandbox-callback-secret-0123456789' };
+export const SANDBOX_CALLBACK_CLIENT = {
+	clientId: 'sandbox-marketplace',
+	clientSecret: 'sandbox-callback-secret-0123456789',
+};
 
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
 	return [
@@ -96,12 +106,20 @@ export function chatCredentialsFor(chatUrl: string): Array<Record<string, unknow
 			type: 'mattermostApi',
 			data: { baseUrl: chatUrl, accessToken: CHAT_STAND_IN_TOKEN, allowUnauthorizedCerts: false },
 		},
-		{ id: CREDENTIAL_IDS.slack.id, name: CREDENTIAL_IDS.slack.name, type: 'slackApi', data: { accessToken: 'xoxb-placeholder-not-a-token' } },
+		{
+			id: CREDENTIAL_IDS.slack.id,
+			name: CREDENTIAL_IDS.slack.name,
+			type: 'slackApi',
+			data: { accessToken: 'xoxb-placeholder-not-a-token' },
+		},
 		{
 			id: CREDENTIAL_IDS.googleSheets.id,
 			name: CREDENTIAL_IDS.googleSheets.name,
 			type: 'googleSheetsOAuth2Api',
-			data: { clientId: 'placeholder.apps.googleusercontent.com', clientSecret: 'placeholder-not-a-secret' },
+			data: {
+				clientId: 'placeholder.apps.googleusercontent.com',
+				clientSecret: 'placeholder-not-a-secret',
+			},
 		},
 	];
 }
@@ -117,7 +135,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 	const removeFolder = () => {
 		if (!options.keepUserFolder) rmSync(userFolder, { recursive: true, force: true });
 	};
-	remember({ name: options.keepUserFolder ? `keeping ${userFolder}` : 'removing the user folder', stop: async () => removeFolder(), stopNow: removeFolder });
+	remember({
+		name: options.keepUserFolder ? `keeping ${userFolder}` : 'removing the user folder',
+		stop: async () => removeFolder(),
+		stopNow: removeFolder,
+	});
 	step(`user folder: ${userFolder}`);
 
 	try {
@@ -129,10 +151,18 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 		const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
 
 		const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
-		remember({ name: 'stopping the sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
+		remember({
+			name: 'stopping the sandbox',
+			stop: () => sandbox.stop(),
+			stopNow: () => undefined,
+		});
 		step(`sandbox: listening on ${sandbox.url}`);
 		const chat = await startChatStandIn();
-		remember({ name: 'stopping the chat stand-in', stop: () => chat.stop(), stopNow: () => undefined });
+		remember({
+			name: 'stopping the chat stand-in',
+			stop: () => chat.stop(),
+			stopNow: () => undefined,
+		});
 		step(`chat: Mattermost stand-in listening on ${chat.url}`);
 
 		const config: N8nConfig = {
@@ -144,14 +174,29 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			logFile: join(userFolder, 'n8n.log'),
 		};
 
-		writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify([...credentialsFor(sandbox.url), ...chatCredentialsFor(chat.url)]));
+		writeFileSync(
+			join(importFolder, 'credentials.json'),
+			JSON.stringify([...credentialsFor(sandbox.url), ...chatCredentialsFor(chat.url)]),
+		);
 		for (const { workflow } of options.workflows) {
-			writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+			writeFileSync(
+				join(importFolder, 'workflows', `${workflow.id}.json`),
+				JSON.stringify(workflow),
+			);
 		}
-		step('n8n: importing credentials (the first command on a fresh folder also creates the database)');
-		await n8nCli(config, ['import:credentials', `--input=${join(importFolder, 'credentials.json')}`]);
+		step(
+			'n8n: importing credentials (the first command on a fresh folder also creates the database)',
+		);
+		await n8nCli(config, [
+			'import:credentials',
+			`--input=${join(importFolder, 'credentials.json')}`,
+		]);
 		step(`n8n: importing ${options.workflows.length} workflow(s)`);
-		await n8nCli(config, ['import:workflow', '--separate', `--input=${join(importFolder, 'workflows')}`]);
+		await n8nCli(config, [
+			'import:workflow',
+			'--separate',
+			`--input=${join(importFolder, 'workflows')}`,
+		]);
 		// The import folder holds plain-text credential data: gone before n8n starts.
 		rmSync(importFolder, { recursive: true, force: true });
 
@@ -181,7 +226,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			n8nLogFile: config.logFile,
 			n8nFolder: join(userFolder, '.n8n'),
 		};
-		const activeWorkflowIds = options.workflows.filter((entry) => entry.activate).map((entry) => entry.workflow.id);
+		const activeWorkflowIds = options.workflows
+			.filter((entry) => entry.activate)
+			.map((entry) => entry.workflow.id);
 		return {
 			context,
 			api,
@@ -196,14 +243,21 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 				if (n8n.isRunning()) throw new Error('n8n is already running');
 				n8n = await startN8nServer(config);
 				// n8n activates its stored active workflows after the editor is up: wait for each one.
-				for (const workflowId of activeWorkflowIds) await n8n.waitForOutput(new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`), 120_000);
+				for (const workflowId of activeWorkflowIds)
+					await n8n.waitForOutput(
+						new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`),
+						120_000,
+					);
 				step(`n8n: started again, ${activeWorkflowIds.length} workflow(s) active`);
 			},
 			stop,
 		};
 	} catch (error) {
 		const logFile = join(userFolder, 'n8n.log');
-		if (existsSync(logFile)) step(`start failed; last lines of the n8n log:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
+		if (existsSync(logFile))
+			step(
+				`start failed; last lines of the n8n log:\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`,
+			);
 		await stop();
 		throw error;
 	}

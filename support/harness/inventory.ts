@@ -52,21 +52,38 @@ export interface DataTables {
 }
 
 export async function createInventoryTable(tables: DataTables): Promise<string> {
-	const table = await tables.session.call<{ id: string }>('POST', tables.base, { name: INVENTORY_TABLE, columns: INVENTORY_COLUMNS });
+	const table = await tables.session.call<{ id: string }>('POST', tables.base, {
+		name: INVENTORY_TABLE,
+		columns: INVENTORY_COLUMNS,
+	});
 	return table.id;
 }
 
-export async function insertInventoryRows(tables: DataTables, tableId: string, rows: InventoryRow[]): Promise<StoredInventoryRow[]> {
-	return await tables.session.call<StoredInventoryRow[]>('POST', `${tables.base}/${tableId}/insert`, { data: rows, returnType: 'all' });
+export async function insertInventoryRows(
+	tables: DataTables,
+	tableId: string,
+	rows: InventoryRow[],
+): Promise<StoredInventoryRow[]> {
+	return await tables.session.call<StoredInventoryRow[]>(
+		'POST',
+		`${tables.base}/${tableId}/insert`,
+		{ data: rows, returnType: 'all' },
+	);
 }
 
 /** Every row of the table, in id order (bounded: the examples' tables are small). */
-export async function inventoryRows(tables: DataTables, tableId: string): Promise<StoredInventoryRow[]> {
+export async function inventoryRows(
+	tables: DataTables,
+	tableId: string,
+): Promise<StoredInventoryRow[]> {
 	const rows: StoredInventoryRow[] = [];
 	const pageSize = 250;
 	for (let page = 0; page < 40; page += 1) {
 		const query = `take=${pageSize}&skip=${page * pageSize}&sortBy=${encodeURIComponent('id:asc')}`;
-		const answer = await tables.session.call<{ count: number; data: StoredInventoryRow[] }>('GET', `${tables.base}/${tableId}/rows?${query}`);
+		const answer = await tables.session.call<{ count: number; data: StoredInventoryRow[] }>(
+			'GET',
+			`${tables.base}/${tableId}/rows?${query}`,
+		);
 		rows.push(...answer.data);
 		if (rows.length >= answer.count || answer.data.length === 0) return rows;
 	}

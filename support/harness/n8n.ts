@@ -80,11 +80,17 @@ function delay(ms: number): Promise<void> {
 }
 
 /** Polls until check() returns true; bounded by timeoutMs. */
-export async function pollUntil(description: string, check: () => Promise<boolean>, timeoutMs: number, intervalMs = 200): Promise<void> {
+export async function pollUntil(
+	description: string,
+	check: () => Promise<boolean>,
+	timeoutMs: number,
+	intervalMs = 200,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		if (await check()) return;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
 		await delay(intervalMs);
 	}
 }
@@ -93,7 +99,9 @@ export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 	const baseUrl = `http://127.0.0.1:${config.port}`;
 	const role = config.role ?? 'start';
 	const name = role === 'start' ? 'n8n' : `n8n ${role}`;
-	step(`${name}: starting on ${baseUrl} (task-runner broker on ${config.brokerPort}); log at ${config.logFile}`);
+	step(
+		`${name}: starting on ${baseUrl} (task-runner broker on ${config.brokerPort}); log at ${config.logFile}`,
+	);
 	const server = await startLoggedProcess({
 		name,
 		command: process.execPath,
@@ -109,26 +117,41 @@ export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 }
 
 /** JSON over HTTP to n8n, with errors that name the call and show n8n's answer. */
-async function callJson<T>(url: string, init: RequestInit): Promise<{ body: T; response: Response }> {
+async function callJson<T>(
+	url: string,
+	init: RequestInit,
+): Promise<{ body: T; response: Response }> {
 	const response = await fetch(url, init);
 	const text = await response.text();
-	if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url} -> ${response.status}: ${text.slice(0, 1000)}`);
+	if (!response.ok)
+		throw new Error(`${init.method ?? 'GET'} ${url} -> ${response.status}: ${text.slice(0, 1000)}`);
 	return { body: (text ? JSON.parse(text) : undefined) as T, response };
 }
 
-export const OWNER = { email: 'owner@example.test', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-password-1' };
+export const OWNER = {
+	email: 'owner@example.test',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-password-1',
+};
 export const OWNER_BROWSER_ID = 'n8n-nodes-ticket-marketplace-e2e';
 
 /** Sets up the owner on a fresh instance and creates a public API key with every scope the instance offers. */
 export async function createApiKey(baseUrl: string): Promise<string> {
 	const headers = { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID };
-	const { response } = await callJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify(OWNER) });
+	const { response } = await callJson(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers,
+		body: JSON.stringify(OWNER),
+	});
 	const cookie = (response.headers.getSetCookie?.() ?? [])
 		.map((entry) => entry.split(';')[0])
 		.join('; ');
 	if (!cookie) throw new Error('owner setup answered without a session cookie');
 	const authed = { ...headers, cookie };
-	const scopes = await callJson<{ data: string[] }>(`${baseUrl}/rest/api-keys/scopes`, { headers: authed });
+	const scopes = await callJson<{ data: string[] }>(`${baseUrl}/rest/api-keys/scopes`, {
+		headers: authed,
+	});
 	const created = await callJson<{ data: { rawApiKey: string } }>(`${baseUrl}/rest/api-keys`, {
 		method: 'POST',
 		headers: authed,
@@ -144,7 +167,9 @@ export async function ownerSessionCookie(baseUrl: string): Promise<string> {
 		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID },
 		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
 	});
-	const cookie = (response.headers.getSetCookie?.() ?? []).map((entry) => entry.split(';')[0]).join('; ');
+	const cookie = (response.headers.getSetCookie?.() ?? [])
+		.map((entry) => entry.split(';')[0])
+		.join('; ');
 	if (!cookie) throw new Error('login answered without a session cookie');
 	return cookie;
 }
@@ -161,7 +186,11 @@ export async function n8nRest(baseUrl: string): Promise<N8nRestSession> {
 		call: async <T>(method: string, path: string, body?: unknown) => {
 			const { body: answer } = await callJson<{ data: T }>(`${baseUrl}/rest${path}`, {
 				method,
-				headers: { 'browser-id': OWNER_BROWSER_ID, cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+				headers: {
+					'browser-id': OWNER_BROWSER_ID,
+					cookie,
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			return answer.data;
@@ -175,11 +204,14 @@ export async function testCredentialAsEditor(
 	cookie: string,
 	credentials: { id: string; name: string; type: string; data: Record<string, unknown> },
 ): Promise<{ status: string; message: string }> {
-	const { body } = await callJson<{ data: { status: string; message: string } }>(`${baseUrl}/rest/credentials/test`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID, cookie },
-		body: JSON.stringify({ credentials }),
-	});
+	const { body } = await callJson<{ data: { status: string; message: string } }>(
+		`${baseUrl}/rest/credentials/test`,
+		{
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID, cookie },
+			body: JSON.stringify({ credentials }),
+		},
+	);
 	return body.data;
 }
 
@@ -203,14 +235,20 @@ export class N8nPublicApi {
 	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const { body: answer } = await callJson<T>(`${this.baseUrl}/api/v1${path}`, {
 			method,
-			headers: { 'X-N8N-API-KEY': this.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				'X-N8N-API-KEY': this.apiKey,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		return answer;
 	}
 
 	async activate(workflowId: string): Promise<void> {
-		const workflow = await this.request<{ active: boolean }>('POST', `/workflows/${workflowId}/activate`);
+		const workflow = await this.request<{ active: boolean }>(
+			'POST',
+			`/workflows/${workflowId}/activate`,
+		);
 		if (!workflow.active) throw new Error(`workflow ${workflowId} is not active after activation`);
 	}
 

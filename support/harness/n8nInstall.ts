@@ -4,7 +4,15 @@
  * into a staging folder and renamed into place only when complete, so a folder under the final name is a
  * finished install; an interrupted one is simply started again.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,7 +27,10 @@ export const LEGACY_N8N_VERSION = '1.123.81';
 /** The n8n version this run uses: TM_N8N_VERSION, or the default. */
 export function n8nVersion(): string {
 	const version = process.env.TM_N8N_VERSION ?? DEFAULT_N8N_VERSION;
-	if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`TM_N8N_VERSION must be an exact version such as ${LEGACY_N8N_VERSION}, not "${version}"`);
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		throw new Error(
+			`TM_N8N_VERSION must be an exact version such as ${LEGACY_N8N_VERSION}, not "${version}"`,
+		);
 	return version;
 }
 
@@ -94,7 +105,9 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 	};
 	writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-	step(`n8n ${version}: installing into ${staging} (first run only: about 4 minutes, 2.3 GB; sqlite3 compiles)`);
+	step(
+		`n8n ${version}: installing into ${staging} (first run only: about 4 minutes, 2.3 GB; sqlite3 compiles)`,
+	);
 	const stopHeartbeat = heartbeat(`npm install n8n@${version}`);
 	try {
 		// The repository's .npmrc disables install scripts. n8n 2.x needs them (sqlite3 builds from source here);
@@ -102,8 +115,20 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 		const legacy = n8nMajor(version) < 2;
 		const install = await runCommand(
 			'npm',
-			['install', '--save-exact', `n8n@${version}`, '--no-audit', '--no-fund', `--ignore-scripts=${legacy}`],
-			{ cwd: staging, env: cleanEnv(), timeoutMs: 20 * 60_000, label: `npm install n8n@${version}` },
+			[
+				'install',
+				'--save-exact',
+				`n8n@${version}`,
+				'--no-audit',
+				'--no-fund',
+				`--ignore-scripts=${legacy}`,
+			],
+			{
+				cwd: staging,
+				env: cleanEnv(),
+				timeoutMs: 20 * 60_000,
+				label: `npm install n8n@${version}`,
+			},
 		);
 		let log = install.output;
 		if (legacy) {
@@ -124,7 +149,9 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 		stopHeartbeat();
 	}
 	if (installedVersion(staging) !== version) {
-		throw new Error(`npm install finished but ${staging}/node_modules/n8n is not version ${version}`);
+		throw new Error(
+			`npm install finished but ${staging}/node_modules/n8n is not version ${version}`,
+		);
 	}
 	renameSync(staging, dir);
 	step(`n8n ${version}: installed at ${dir}`);

@@ -26,9 +26,15 @@ export function declaredEntryFiles(packageDir = REPO_ROOT): string[] {
  */
 export async function ensureBuilt(): Promise<void> {
 	step('build: npm run build');
-	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 5 * 60_000, label: 'npm run build' });
+	await runCommand('npm', ['run', 'build'], {
+		cwd: REPO_ROOT,
+		env: cleanEnv(),
+		timeoutMs: 5 * 60_000,
+		label: 'npm run build',
+	});
 	const missing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
-	if (missing.length) throw new Error(`package.json declares files the build did not produce: ${missing.join(', ')}`);
+	if (missing.length)
+		throw new Error(`package.json declares files the build did not produce: ${missing.join(', ')}`);
 }
 
 function listFiles(dir: string): string[] {
@@ -45,7 +51,10 @@ function listFiles(dir: string): string[] {
  * `npm pack`s the repository (its current dist/) into workDir and extracts the tarball into packageDir, as npm
  * does when it installs a package. Returns the tarball's name and the packed file list.
  */
-export async function packInto(packageDir: string, workDir: string): Promise<{ tarball: string; files: string[] }> {
+export async function packInto(
+	packageDir: string,
+	workDir: string,
+): Promise<{ tarball: string; files: string[] }> {
 	const packDir = join(workDir, 'pack');
 	mkdirSync(packDir, { recursive: true });
 	const { output } = await runCommand('npm', ['pack', '--json', '--pack-destination', packDir], {
@@ -55,16 +64,23 @@ export async function packInto(packageDir: string, workDir: string): Promise<{ t
 		label: 'npm pack',
 	});
 	const tarballs = readdirSync(packDir).filter((name) => name.endsWith('.tgz'));
-	if (tarballs.length !== 1) throw new Error(`npm pack produced ${tarballs.length} tarballs:\n${output}`);
+	if (tarballs.length !== 1)
+		throw new Error(`npm pack produced ${tarballs.length} tarballs:\n${output}`);
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	// The tarball's entries all start with package/: strip it, as npm does when it installs.
-	await runCommand('tar', ['-xzf', join(packDir, tarballs[0]), '-C', packageDir, '--strip-components=1'], {
-		cwd: workDir,
-		timeoutMs: 60_000,
-		label: 'tar -x',
-	});
-	const files = listFiles(packageDir).map((file) => relative(packageDir, file)).sort();
+	await runCommand(
+		'tar',
+		['-xzf', join(packDir, tarballs[0]), '-C', packageDir, '--strip-components=1'],
+		{
+			cwd: workDir,
+			timeoutMs: 60_000,
+			label: 'tar -x',
+		},
+	);
+	const files = listFiles(packageDir)
+		.map((file) => relative(packageDir, file))
+		.sort();
 	return { tarball: tarballs[0], files };
 }
 
@@ -72,7 +88,10 @@ export async function packInto(packageDir: string, workDir: string): Promise<{ t
  * Packs the repository and installs the tarball's contents into `<userFolder>/.n8n/nodes/node_modules/<package>/`,
  * the layout of a community package. Returns that folder and the packed file list.
  */
-export async function installPackedPackage(userFolder: string, workDir: string): Promise<{ packageDir: string; files: string[] }> {
+export async function installPackedPackage(
+	userFolder: string,
+	workDir: string,
+): Promise<{ packageDir: string; files: string[] }> {
 	const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	const { tarball, files } = await packInto(packageDir, workDir);
 	step(`package: packed ${tarball} (${files.length} files) into ${packageDir}`);

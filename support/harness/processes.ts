@@ -141,7 +141,13 @@ export interface CommandResult {
 export async function runCommand(
 	command: string,
 	args: string[],
-	options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; label?: string; onLine?: (line: string) => void },
+	options: {
+		cwd: string;
+		env?: NodeJS.ProcessEnv;
+		timeoutMs: number;
+		label?: string;
+		onLine?: (line: string) => void;
+	},
 ): Promise<CommandResult> {
 	const label = options.label ?? `${command} ${args.join(' ')}`;
 	const child = spawnGroup(command, args, { cwd: options.cwd, env: options.env ?? cleanEnv() });
@@ -168,7 +174,9 @@ export async function runCommand(
 		clearTimeout(timer);
 		const result = { code: code ?? (signal ? 128 : 1), output };
 		if (result.code !== 0) {
-			const reason = timedOut ? `timed out after ${options.timeoutMs} ms` : `failed (exit ${code ?? signal})`;
+			const reason = timedOut
+				? `timed out after ${options.timeoutMs} ms`
+				: `failed (exit ${code ?? signal})`;
 			throw new Error(`${label} ${reason}:\n${output.slice(-4000)}`);
 		}
 		return result;
@@ -227,8 +235,19 @@ export async function startLoggedProcess(options: {
 			const check = () => {
 				if (pattern.test(output)) finish();
 			};
-			const timer = setTimeout(() => finish(new Error(`${options.name} did not print ${pattern} within ${timeoutMs} ms; see ${options.logFile}`)), timeoutMs);
-			const onExit = () => finish(new Error(`${options.name} exited while waiting for ${pattern}:\n${output.slice(-3000)}`));
+			const timer = setTimeout(
+				() =>
+					finish(
+						new Error(
+							`${options.name} did not print ${pattern} within ${timeoutMs} ms; see ${options.logFile}`,
+						),
+					),
+				timeoutMs,
+			);
+			const onExit = () =>
+				finish(
+					new Error(`${options.name} exited while waiting for ${pattern}:\n${output.slice(-3000)}`),
+				);
 			const finish = (error?: Error) => {
 				clearTimeout(timer);
 				listeners.delete(check);
@@ -260,7 +279,9 @@ export async function startLoggedProcess(options: {
 }
 
 /** Starts `server` on a free loopback port and returns its base URL (http). */
-export async function listenOnLoopback(server: Pick<Server, 'listen' | 'address' | 'once'>): Promise<{ url: string; port: number }> {
+export async function listenOnLoopback(
+	server: Pick<Server, 'listen' | 'address' | 'once'>,
+): Promise<{ url: string; port: number }> {
 	server.listen(0, '127.0.0.1');
 	await once(server as Server, 'listening');
 	const address = server.address();

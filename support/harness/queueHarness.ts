@@ -11,12 +11,26 @@ import { join } from 'node:path';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
 import { credentialsFor } from './harness';
-import { createApiKey, n8nCli, N8nPublicApi, startN8nServer, type N8nConfig, type N8nRole, type N8nServer } from './n8n';
+import {
+	createApiKey,
+	n8nCli,
+	N8nPublicApi,
+	startN8nServer,
+	type N8nConfig,
+	type N8nRole,
+	type N8nServer,
+} from './n8n';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
 import { freePort, startedResources } from './processes';
 import { step } from './progress';
-import { ensureQueueServicesInstalled, QUEUE_DATABASE, startPostgres, startRedis, type Service } from './queueServices';
+import {
+	ensureQueueServicesInstalled,
+	QUEUE_DATABASE,
+	startPostgres,
+	startRedis,
+	type Service,
+} from './queueServices';
 import { startRoundRobin } from './roundRobin';
 import type { WorkflowJson } from './workflows';
 
@@ -39,7 +53,10 @@ export interface QueueHarness {
 	stop(): Promise<void>;
 }
 
-export async function startQueueHarness(options: { workflows: WorkflowJson[]; sandbox?: Omit<SandboxOptions, 'port'> }): Promise<QueueHarness> {
+export async function startQueueHarness(options: {
+	workflows: WorkflowJson[];
+	sandbox?: Omit<SandboxOptions, 'port'>;
+}): Promise<QueueHarness> {
 	await ensureQueueServicesInstalled();
 	const install = await ensureN8nInstalled();
 	await ensureBuilt();
@@ -52,7 +69,11 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 		rmSync(userFolder, { recursive: true, force: true });
 		rmSync(servicesFolder, { recursive: true, force: true });
 	};
-	remember({ name: 'removing the queue-mode folders', stop: async () => removeFolders(), stopNow: removeFolders });
+	remember({
+		name: 'removing the queue-mode folders',
+		stop: async () => removeFolders(),
+		stopNow: removeFolders,
+	});
 	step(`queue mode: user folder ${userFolder}`);
 
 	try {
@@ -63,16 +84,28 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 		await installPackedPackage(userFolder, userFolder);
 
 		const postgres: Service = await startPostgres(servicesFolder);
-		remember({ name: 'stopping PostgreSQL', stop: () => postgres.stop(), stopNow: () => undefined });
+		remember({
+			name: 'stopping PostgreSQL',
+			stop: () => postgres.stop(),
+			stopNow: () => undefined,
+		});
 		const redis: Service = await startRedis(servicesFolder);
 		remember({ name: 'stopping Redis', stop: () => redis.stop(), stopNow: () => undefined });
 		const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
-		remember({ name: 'stopping the sandbox', stop: () => sandbox.stop(), stopNow: () => undefined });
+		remember({
+			name: 'stopping the sandbox',
+			stop: () => sandbox.stop(),
+			stopNow: () => undefined,
+		});
 		step(`sandbox: listening on ${sandbox.url}`);
 
 		const webhookPorts = [await freePort(), await freePort()];
 		const balancer = await startRoundRobin(webhookPorts);
-		remember({ name: 'stopping the load balancer', stop: () => balancer.stop(), stopNow: () => undefined });
+		remember({
+			name: 'stopping the load balancer',
+			stop: () => balancer.stop(),
+			stopNow: () => undefined,
+		});
 		step(`load balancer: ${balancer.url} -> webhook processes on ports ${webhookPorts.join(', ')}`);
 
 		// What every process shares: the database, the queue, the key that encrypts credentials, the public URL.
@@ -101,12 +134,26 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 		});
 
 		const mainConfig = await configFor('start', 'main');
-		writeFileSync(join(importFolder, 'credentials.json'), JSON.stringify(credentialsFor(sandbox.url)));
-		for (const workflow of options.workflows) writeFileSync(join(importFolder, 'workflows', `${workflow.id}.json`), JSON.stringify(workflow));
+		writeFileSync(
+			join(importFolder, 'credentials.json'),
+			JSON.stringify(credentialsFor(sandbox.url)),
+		);
+		for (const workflow of options.workflows)
+			writeFileSync(
+				join(importFolder, 'workflows', `${workflow.id}.json`),
+				JSON.stringify(workflow),
+			);
 		step('n8n: importing credentials into PostgreSQL (the first command also creates the schema)');
-		await n8nCli(mainConfig, ['import:credentials', `--input=${join(importFolder, 'credentials.json')}`]);
+		await n8nCli(mainConfig, [
+			'import:credentials',
+			`--input=${join(importFolder, 'credentials.json')}`,
+		]);
 		step(`n8n: importing ${options.workflows.length} workflow(s)`);
-		await n8nCli(mainConfig, ['import:workflow', '--separate', `--input=${join(importFolder, 'workflows')}`]);
+		await n8nCli(mainConfig, [
+			'import:workflow',
+			'--separate',
+			`--input=${join(importFolder, 'workflows')}`,
+		]);
 		rmSync(importFolder, { recursive: true, force: true });
 
 		const main = await startN8nServer(mainConfig);
@@ -121,12 +168,28 @@ export async function startQueueHarness(options: { workflows: WorkflowJson[]; sa
 		const webhooks: N8nServer[] = [];
 		const workers: N8nServer[] = [];
 		// Two at a time: the machine has two cores, and each process compiles n8n on start.
-		const [webhookOne, webhookTwo] = await Promise.all(webhookPorts.map(async (port, index) => startN8nServer(await configFor('webhook', `webhook-${index + 1}`, port))));
+		const [webhookOne, webhookTwo] = await Promise.all(
+			webhookPorts.map(async (port, index) =>
+				startN8nServer(await configFor('webhook', `webhook-${index + 1}`, port)),
+			),
+		);
 		webhooks.push(webhookOne, webhookTwo);
-		for (const server of webhooks) remember({ name: 'stopping an n8n webhook process', stop: () => server.stop(), stopNow: () => undefined });
-		const [workerOne, workerTwo] = await Promise.all([1, 2].map(async (index) => startN8nServer(await configFor('worker', `worker-${index}`))));
+		for (const server of webhooks)
+			remember({
+				name: 'stopping an n8n webhook process',
+				stop: () => server.stop(),
+				stopNow: () => undefined,
+			});
+		const [workerOne, workerTwo] = await Promise.all(
+			[1, 2].map(async (index) => startN8nServer(await configFor('worker', `worker-${index}`))),
+		);
 		workers.push(workerOne, workerTwo);
-		for (const server of workers) remember({ name: 'stopping an n8n worker', stop: () => server.stop(), stopNow: () => undefined });
+		for (const server of workers)
+			remember({
+				name: 'stopping an n8n worker',
+				stop: () => server.stop(),
+				stopNow: () => undefined,
+			});
 
 		return {
 			sandbox,

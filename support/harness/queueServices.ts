@@ -7,7 +7,13 @@ import { chmodSync, chownSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ensureDebianPackages } from './debian';
-import { cleanEnv, freePort, runCommand, startLoggedProcess, type LoggedProcess } from './processes';
+import {
+	cleanEnv,
+	freePort,
+	runCommand,
+	startLoggedProcess,
+	type LoggedProcess,
+} from './processes';
 import { step } from './progress';
 
 const POSTGRES_BIN = process.env.TM_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -25,7 +31,9 @@ export async function ensureQueueServicesInstalled(): Promise<void> {
 /** Runs a PostgreSQL binary as the `postgres` user when this process is root (as CI is), else as itself. */
 function asPostgresUser(binary: string, args: string[]): { command: string; args: string[] } {
 	const path = join(POSTGRES_BIN, binary);
-	return process.getuid?.() === 0 ? { command: 'runuser', args: ['-u', 'postgres', '--', path, ...args] } : { command: path, args };
+	return process.getuid?.() === 0
+		? { command: 'runuser', args: ['-u', 'postgres', '--', path, ...args] }
+		: { command: path, args };
 }
 
 export interface Service extends LoggedProcess {
@@ -41,11 +49,38 @@ export async function startPostgres(folder: string): Promise<Service> {
 		chownSync(dataDir, uid, gid);
 	}
 	chmodSync(dataDir, 0o700);
-	const initdb = asPostgresUser('initdb', ['-D', dataDir, '-A', 'trust', '-U', QUEUE_DATABASE.user, '--no-sync']);
-	await runCommand(initdb.command, initdb.args, { cwd: folder, timeoutMs: 120_000, label: 'initdb' });
+	const initdb = asPostgresUser('initdb', [
+		'-D',
+		dataDir,
+		'-A',
+		'trust',
+		'-U',
+		QUEUE_DATABASE.user,
+		'--no-sync',
+	]);
+	await runCommand(initdb.command, initdb.args, {
+		cwd: folder,
+		timeoutMs: 120_000,
+		label: 'initdb',
+	});
 	const port = await freePort();
 	// Loopback only, the socket in the run's folder, no durability (a test database lives for one run).
-	const server = asPostgresUser('postgres', ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']);
+	const server = asPostgresUser('postgres', [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-k',
+		dataDir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+	]);
 	const postgres = await startLoggedProcess({
 		name: 'PostgreSQL',
 		command: server.command,
@@ -56,8 +91,20 @@ export async function startPostgres(folder: string): Promise<Service> {
 		ready: /database system is ready to accept connections/,
 		readyTimeoutMs: 60_000,
 	});
-	const createdb = asPostgresUser('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', QUEUE_DATABASE.user, QUEUE_DATABASE.name]);
-	await runCommand(createdb.command, createdb.args, { cwd: folder, timeoutMs: 60_000, label: 'createdb' });
+	const createdb = asPostgresUser('createdb', [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		QUEUE_DATABASE.user,
+		QUEUE_DATABASE.name,
+	]);
+	await runCommand(createdb.command, createdb.args, {
+		cwd: folder,
+		timeoutMs: 60_000,
+		label: 'createdb',
+	});
 	step(`PostgreSQL: listening on 127.0.0.1:${port}, database "${QUEUE_DATABASE.name}"`);
 	return { ...postgres, port };
 }
@@ -67,7 +114,18 @@ export async function startRedis(folder: string): Promise<Service> {
 	const redis = await startLoggedProcess({
 		name: 'Redis',
 		command: REDIS_SERVER,
-		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			folder,
+		],
 		cwd: folder,
 		env: cleanEnv(),
 		logFile: join(folder, 'redis.log'),
@@ -81,11 +139,29 @@ export async function startRedis(folder: string): Promise<Service> {
 /** SQL against the run's database (psql), for what the tests read back: executions, their status and mode. */
 export async function queryPostgres(port: number, sql: string): Promise<string[][]> {
 	const psql = join(POSTGRES_BIN, 'psql');
-	const { output } = await runCommand(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', QUEUE_DATABASE.user, '-d', QUEUE_DATABASE.name, '-At', '-F', '\t', '-c', sql], {
-		cwd: '/',
-		timeoutMs: 30_000,
-		label: 'psql',
-	});
+	const { output } = await runCommand(
+		psql,
+		[
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			QUEUE_DATABASE.user,
+			'-d',
+			QUEUE_DATABASE.name,
+			'-At',
+			'-F',
+			'\t',
+			'-c',
+			sql,
+		],
+		{
+			cwd: '/',
+			timeoutMs: 30_000,
+			label: 'psql',
+		},
+	);
 	return output
 		.split('\n')
 		.filter((line) => line.length > 0)
@@ -97,7 +173,8 @@ function postgresUser(): { uid: number; gid: number } {
 	const line = readFileSync('/etc/passwd', 'utf8')
 		.split('\n')
 		.find((entry) => entry.startsWith('postgres:'));
-	if (!line) throw new Error('the postgres user does not exist (is Debian\'s postgresql installed?)');
+	if (!line)
+		throw new Error("the postgres user does not exist (is Debian's postgresql installed?)");
 	const [, , uid, gid] = line.split(':');
 	return { uid: Number(uid), gid: Number(gid) };
 }

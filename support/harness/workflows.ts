@@ -63,7 +63,8 @@ export function nodeByType(workflow: WorkflowJson, type: string): WorkflowNode {
 /** The production path of the workflow's Webhook node (POST /webhook/<path>). */
 export function webhookPath(workflow: WorkflowJson): string {
 	const path = nodeByType(workflow, 'n8n-nodes-base.webhook').parameters.path;
-	if (typeof path !== 'string') throw new Error(`workflow "${workflow.name}" has a Webhook node without a path`);
+	if (typeof path !== 'string')
+		throw new Error(`workflow "${workflow.name}" has a Webhook node without a path`);
 	return path;
 }
 
@@ -73,7 +74,12 @@ export function webhookPath(workflow: WorkflowJson): string {
  */
 export function variantOf(
 	workflow: WorkflowJson,
-	variant: { id: string; name: string; webhookPath: string; changeNodes?: (node: WorkflowNode) => void },
+	variant: {
+		id: string;
+		name: string;
+		webhookPath: string;
+		changeNodes?: (node: WorkflowNode) => void;
+	},
 ): WorkflowJson {
 	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
 	copy.id = variant.id;

@@ -26,8 +26,16 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 	}
 
 	async function testWith(data: Record<string, unknown>) {
-		const result = await testCredentialAsEditor(e2e().context.n8nUrl, cookie, { ...credential, data });
-		for (const secret of [SANDBOX_DEFAULTS.consumerSecret, SANDBOX_DEFAULTS.marketplaceAccount.password, 'portal-password', 'wrong-secret-value']) {
+		const result = await testCredentialAsEditor(e2e().context.n8nUrl, cookie, {
+			...credential,
+			data,
+		});
+		for (const secret of [
+			SANDBOX_DEFAULTS.consumerSecret,
+			SANDBOX_DEFAULTS.marketplaceAccount.password,
+			'portal-password',
+			'wrong-secret-value',
+		]) {
 			expect(result.message).not.toContain(secret);
 		}
 		return result;
@@ -35,11 +43,15 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 
 	beforeAll(async () => {
 		cookie = await ownerSessionCookie(e2e().context.n8nUrl);
-		const created = await e2e().n8n.request<{ id: string; name: string; type: string }>('POST', '/credentials', {
-			name: 'Credential test target',
-			type: 'ticketMarketplaceApi',
-			data: { ...goodData(), allowedHttpRequestDomains: 'all' },
-		});
+		const created = await e2e().n8n.request<{ id: string; name: string; type: string }>(
+			'POST',
+			'/credentials',
+			{
+				name: 'Credential test target',
+				type: 'ticketMarketplaceApi',
+				data: { ...goodData(), allowedHttpRequestDomains: 'all' },
+			},
+		);
 		credential = { id: created.id, name: created.name, type: 'ticketMarketplaceApi' };
 	});
 

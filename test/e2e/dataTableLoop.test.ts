@@ -4,15 +4,43 @@
  * example posts the alert through n8n's Mattermost node to the loopback stand-in and marks the sold seats' rows.
  */
 import { receivedChatPosts } from '../../support/harness/chatStandIn';
-import { dataTablesOf, insertInventoryRows, inventoryRows, type DataTables, type InventoryRow, type StoredInventoryRow } from '../../support/harness/inventory';
-import { describeOnN8n2, type E2e, nextListingId, postWebhook, useE2e, waitForExecutions } from '../../support/e2e/helpers';
+import {
+	dataTablesOf,
+	insertInventoryRows,
+	inventoryRows,
+	type DataTables,
+	type InventoryRow,
+	type StoredInventoryRow,
+} from '../../support/harness/inventory';
+import {
+	describeOnN8n2,
+	type E2e,
+	nextListingId,
+	postWebhook,
+	useE2e,
+	waitForExecutions,
+} from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
 
-function seatRows(listingId: number, eventId: number, price: number, row: string, seats: number[]): InventoryRow[] {
-	return seats.map((seat) => ({ listing_id: listingId, event_id: eventId, price, currency: 'EUR', row, seat: String(seat), ticket_id: `${eventId}-${row}-${seat}` }));
+function seatRows(
+	listingId: number,
+	eventId: number,
+	price: number,
+	row: string,
+	seats: number[],
+): InventoryRow[] {
+	return seats.map((seat) => ({
+		listing_id: listingId,
+		event_id: eventId,
+		price,
+		currency: 'EUR',
+		row,
+		seat: String(seat),
+		ticket_id: `${eventId}-${row}-${seat}`,
+	}));
 }
 
 function rowsOf(rows: StoredInventoryRow[], listingId: number): StoredInventoryRow[] {
@@ -23,8 +51,17 @@ function rowsOf(rows: StoredInventoryRow[], listingId: number): StoredInventoryR
 async function ensureActiveSubscription(harness: E2e): Promise<void> {
 	const base = `${harness.context.n8nUrl}/webhook/${triggerWebhookId(workflows.saleAlert)}`;
 	const { subscriptions } = await harness.sandbox.state();
-	if (subscriptions.some((subscription) => subscription.status === 'ACTIVE' && subscription.callback.url === `${base}/notifications`)) return;
-	const run = await postWebhook(harness, webhookPath(workflows.subscribe), { callbackUrl: `${base}/notifications`, tokenEndpointUrl: `${base}/token` });
+	if (
+		subscriptions.some(
+			(subscription) =>
+				subscription.status === 'ACTIVE' && subscription.callback.url === `${base}/notifications`,
+		)
+	)
+		return;
+	const run = await postWebhook(harness, webhookPath(workflows.subscribe), {
+		callbackUrl: `${base}/notifications`,
+		tokenEndpointUrl: `${base}/token`,
+	});
 	expect(run.status).toBe(200);
 	const [{ subscriptionId }] = run.body as Array<{ subscriptionId: string }>;
 	await harness.sandbox.activateSubscription(subscriptionId);
@@ -39,7 +76,7 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 	const second = nextListingId(8000);
 	const invalid = nextListingId(8000);
 
-	it('turns the table\'s rows into listings and writes each row\'s status and marketplace listing id back', async () => {
+	it("turns the table's rows into listings and writes each row's status and marketplace listing id back", async () => {
 		const harness = e2e();
 		await ensureActiveSubscription(harness);
 		const { inventoryTableId } = harness.context;
@@ -55,22 +92,38 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 
 		expect(run.status).toBe(200);
 		const after = await harness.sandbox.state();
-		const sent = after.requests.filter((request) => request.endpoint === 'listings').slice(before.requests.filter((request) => request.endpoint === 'listings').length);
-		expect(sent.map((request) => [(request.body as { externalListingId: number }).externalListingId, request.status])).toEqual([
+		const sent = after.requests
+			.filter((request) => request.endpoint === 'listings')
+			.slice(before.requests.filter((request) => request.endpoint === 'listings').length);
+		expect(
+			sent.map((request) => [
+				(request.body as { externalListingId: number }).externalListingId,
+				request.status,
+			]),
+		).toEqual([
 			[first, 201],
 			[second, 201],
 		]);
-		const marketplaceId = (externalListingId: number) => after.listings.find((listing) => Number(listing.externalListingId) === externalListingId)?.id;
+		const marketplaceId = (externalListingId: number) =>
+			after.listings.find((listing) => Number(listing.externalListingId) === externalListingId)?.id;
 		const rows = await inventoryRows(tables, inventoryTableId);
 		for (const listingId of [first, second]) {
 			for (const row of rowsOf(rows, listingId)) {
-				expect(row).toMatchObject({ listing_status: 'created', marketplace_listing_id: marketplaceId(listingId), listing_error: null });
+				expect(row).toMatchObject({
+					listing_status: 'created',
+					marketplace_listing_id: marketplaceId(listingId),
+					listing_error: null,
+				});
 			}
 		}
 		expect(rowsOf(rows, first)).toHaveLength(3);
 		const invalidRows = rowsOf(rows, invalid);
 		expect(invalidRows.map((row) => row.listing_status)).toEqual(['invalid', 'invalid']);
-		expect(invalidRows.every((row) => row.marketplace_listing_id === null && /Event ID/.test(String(row.listing_error)))).toBe(true);
+		expect(
+			invalidRows.every(
+				(row) => row.marketplace_listing_id === null && /Event ID/.test(String(row.listing_error)),
+			),
+		).toBe(true);
 		// Every row the workflow read came back updated, each to its own row.
 		expect((run.body as StoredInventoryRow[]).map((row) => row.id).sort((a, b) => a - b)).toEqual(
 			rows.filter((row) => [first, second, invalid].includes(row.listing_id)).map((row) => row.id),
@@ -85,17 +138,23 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 
 		expect(run.status).toBe(200);
 		const after = await harness.sandbox.state();
-		expect(after.requests.filter((request) => request.endpoint === 'listings').length).toBe(before.requests.filter((request) => request.endpoint === 'listings').length);
-		expect((run.body as StoredInventoryRow[]).map((row) => [row.listing_id, row.listing_status])).toEqual([
+		expect(after.requests.filter((request) => request.endpoint === 'listings').length).toBe(
+			before.requests.filter((request) => request.endpoint === 'listings').length,
+		);
+		expect(
+			(run.body as StoredInventoryRow[]).map((row) => [row.listing_id, row.listing_status]),
+		).toEqual([
 			[invalid, 'invalid'],
 			[invalid, 'invalid'],
 		]);
 	});
 
-	it('a sale posts the alert through n8n\'s Mattermost node and marks exactly the sold seats\' rows', async () => {
+	it("a sale posts the alert through n8n's Mattermost node and marks exactly the sold seats' rows", async () => {
 		const harness = e2e();
 		const { inventoryTableId, chatUrl } = harness.context;
-		const listing = (await harness.sandbox.state()).listings.find((candidate) => Number(candidate.externalListingId) === first);
+		const listing = (await harness.sandbox.state()).listings.find(
+			(candidate) => Number(candidate.externalListingId) === first,
+		);
 		if (!listing) throw new Error(`listing ${first} was not created`);
 		expect(listing.eligibleForNotifications).toBe(true);
 		const executionsBefore = (await harness.n8n.executions(workflows.saleAlert.id)).length;
@@ -104,7 +163,11 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 		const sale = await harness.sandbox.sell(listing.id, { externalIds: ['7201-K-1', '7201-K-3'] });
 
 		expect(sale.deliveries.map((delivery) => delivery.status)).toContain('delivered');
-		const [execution] = await waitForExecutions(harness, workflows.saleAlert.id, executionsBefore + 1);
+		const [execution] = await waitForExecutions(
+			harness,
+			workflows.saleAlert.id,
+			executionsBefore + 1,
+		);
 		expect(execution.status).toBe('success');
 		const posts = (await receivedChatPosts(chatUrl)).slice(postsBefore);
 		expect(posts.map((post) => [post.channelId, post.message])).toContainEqual([
@@ -117,6 +180,10 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 			['7201-K-2', 'created'],
 			['7201-K-3', 'sold'],
 		]);
-		expect(rows.filter((row) => row.listing_status === 'sold').every((row) => typeof row.sold_at === 'string' && row.sold_at !== '')).toBe(true);
+		expect(
+			rows
+				.filter((row) => row.listing_status === 'sold')
+				.every((row) => typeof row.sold_at === 'string' && row.sold_at !== ''),
+		).toBe(true);
 	});
 });

@@ -5,7 +5,16 @@
  * sandbox holds no listing twice, and what the run reports matches what the sandbox holds. Prints its counts.
  */
 import type { SandboxState } from '../../sandbox';
-import { executionError, nextListingId, postWebhook, useE2e, waitForExecutions, writeSheet, type E2e, type SeatRow } from '../../support/e2e/helpers';
+import {
+	executionError,
+	nextListingId,
+	postWebhook,
+	useE2e,
+	waitForExecutions,
+	writeSheet,
+	type E2e,
+	type SeatRow,
+} from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
 
 const e2e = useE2e();
@@ -18,26 +27,65 @@ const TOKEN_EXPIRES_AFTER = 250;
 function faultSheet(): { rows: SeatRow[]; ids: number[] } {
 	const ids = Array.from({ length: LISTINGS }, () => nextListingId(9_000_000));
 	const rows = ids.flatMap((id) =>
-		Array.from({ length: SEATS_PER_LISTING }, (_, seat) => ({ listing_id: id, event_id: 7009, price: '33.00', currency: 'EUR', row: 'F', seat: seat + 1, ticket_id: `${id}-F-${seat + 1}` })),
+		Array.from({ length: SEATS_PER_LISTING }, (_, seat) => ({
+			listing_id: id,
+			event_id: 7009,
+			price: '33.00',
+			currency: 'EUR',
+			row: 'F',
+			seat: seat + 1,
+			ticket_id: `${id}-F-${seat + 1}`,
+		})),
 	);
 	return { rows, ids };
 }
 
 /** Runs with the faults on; returns the result and how often each rule struck. */
-async function withFaults<T>(harness: E2e, run: () => Promise<T>): Promise<{ result: T; struck: string }> {
+async function withFaults<T>(
+	harness: E2e,
+	run: () => Promise<T>,
+): Promise<{ result: T; struck: string }> {
 	const seed = 2026;
-	await harness.sandbox.addFault({ endpoint: 'listings', kind: '5xx', status: 503, rate: 0.02, seed });
+	await harness.sandbox.addFault({
+		endpoint: 'listings',
+		kind: '5xx',
+		status: 503,
+		rate: 0.02,
+		seed,
+	});
 	await harness.sandbox.addFault({ endpoint: 'listings', kind: '5xx', status: 502, rate: 0.01 });
-	await harness.sandbox.addFault({ endpoint: 'listings', kind: '429', retryAfterSeconds: 1, rate: 0.03 });
+	await harness.sandbox.addFault({
+		endpoint: 'listings',
+		kind: '429',
+		retryAfterSeconds: 1,
+		rate: 0.03,
+	});
 	// Without Retry-After: the node backs off on its own.
-	await harness.sandbox.addFault({ endpoint: 'listings', sequence: Array.from({ length: 400 }, (_, index) => (index % 37 === 36 ? '429' : 'ok')) });
+	await harness.sandbox.addFault({
+		endpoint: 'listings',
+		sequence: Array.from({ length: 400 }, (_, index) => (index % 37 === 36 ? '429' : 'ok')),
+	});
 	await harness.sandbox.addFault({ endpoint: 'listings', kind: 'drop', rate: 0.01 });
-	await harness.sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 400, jitterMs: 200, rate: 0.05 });
-	await harness.sandbox.addFault({ endpoint: 'listings', sequence: [...Array<'ok'>(TOKEN_EXPIRES_AFTER).fill('ok'), 'expireToken'] });
+	await harness.sandbox.addFault({
+		endpoint: 'listings',
+		kind: 'latency',
+		latencyMs: 400,
+		jitterMs: 200,
+		rate: 0.05,
+	});
+	await harness.sandbox.addFault({
+		endpoint: 'listings',
+		sequence: [...Array<'ok'>(TOKEN_EXPIRES_AFTER).fill('ok'), 'expireToken'],
+	});
 	try {
 		const result = await run();
 		const rules = (await harness.sandbox.state()).faults;
-		const struck = rules.map((rule) => `${rule.kind ?? (rule.sequence?.length ? 'sequence' : 'sequence')}${rule.status ? ` ${rule.status}` : ''}${rule.retryAfterSeconds ? ' with Retry-After' : ''}: ${rule.applied}`).join(', ');
+		const struck = rules
+			.map(
+				(rule) =>
+					`${rule.kind ?? (rule.sequence?.length ? 'sequence' : 'sequence')}${rule.status ? ` ${rule.status}` : ''}${rule.retryAfterSeconds ? ' with Retry-After' : ''}: ${rule.applied}`,
+			)
+			.join(', ');
 		return { result, struck };
 	} finally {
 		await harness.sandbox.clearFaults();
@@ -59,7 +107,14 @@ function perRowOutcomes(output: Array<Record<string, unknown>>, rows: SeatRow[])
 	for (const [index, item] of output.entries()) {
 		const id = Number(rows[index].listing_id);
 		const error = item.listingError as { mayHaveBeenCreated?: boolean } | undefined;
-		const outcome = item.listingStatus === 'created' ? 'created' : item.listingStatus === 'failed' ? (error?.mayHaveBeenCreated ? 'unknown' : 'refused') : String(item.listingStatus);
+		const outcome =
+			item.listingStatus === 'created'
+				? 'created'
+				: item.listingStatus === 'failed'
+					? error?.mayHaveBeenCreated
+						? 'unknown'
+						: 'refused'
+					: String(item.listingStatus);
 		byListing.set(id, (byListing.get(id) ?? new Set()).add(outcome));
 	}
 	return byListing;
@@ -67,11 +122,14 @@ function perRowOutcomes(output: Array<Record<string, unknown>>, rows: SeatRow[])
 
 /** The groups of a stopped run's error: `Created in this run: 1 (row 1), 2 (rows 3, 4). ...` and so on. */
 function stopGroups(description: string): Record<string, number[]> {
-	const idsIn = (text: string | undefined) => [...(text ?? '').matchAll(/\b(\d{7}) \(rows?/g)].map((match) => Number(match[1]));
+	const idsIn = (text: string | undefined) =>
+		[...(text ?? '').matchAll(/\b(\d{7}) \(rows?/g)].map((match) => Number(match[1]));
 	return {
 		created: idsIn(/Created in this run: ([^\n]*)\. Do not send/.exec(description)?.[1]),
 		refused: idsIn(/Refused by the API, not created:\n((?: {2}- .*\n?)*)/.exec(description)?.[1]),
-		unknown: idsIn(/Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1]),
+		unknown: idsIn(
+			/Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1],
+		),
 		notSent: idsIn(/Not sent, the run stopped first: ([^\n]*)\./.exec(description)?.[1]),
 	};
 }
@@ -81,7 +139,9 @@ describe('faults inside the real n8n: 500 listings while the API misbehaves', ()
 		const harness = e2e();
 		const { rows, ids } = faultSheet();
 		const sheetPath = writeSheet(harness, 'faults-continue.csv', rows);
-		const { result: run, struck } = await withFaults(harness, () => postWebhook(harness, webhookPath(workflows.sheetPerRow), { sheetPath }));
+		const { result: run, struck } = await withFaults(harness, () =>
+			postWebhook(harness, webhookPath(workflows.sheetPerRow), { sheetPath }),
+		);
 		expect(run.status).toBe(200);
 		const output = run.body as Array<Record<string, unknown>>;
 		expect(output).toHaveLength(rows.length);
@@ -99,10 +159,13 @@ describe('faults inside the real n8n: 500 listings while the API misbehaves', ()
 			const times = held.get(id) ?? 0;
 			expect({ id, times: times <= 1 }).toEqual({ id, times: true });
 			if (outcome === 'created') expect({ id, outcome, times }).toEqual({ id, outcome, times: 1 });
-			else if (outcome === 'refused') expect({ id, outcome, times }).toEqual({ id, outcome, times: 0 });
+			else if (outcome === 'refused')
+				expect({ id, outcome, times }).toEqual({ id, outcome, times: 0 });
 			else expect({ id, outcome }).toEqual({ id, outcome: 'unknown' });
 		}
-		console.log(`faults (continue): ${ids.length} listings: ${JSON.stringify(counts)}; sandbox holds ${[...held.values()].filter((times) => times === 1).length}; faults struck: ${struck}`);
+		console.log(
+			`faults (continue): ${ids.length} listings: ${JSON.stringify(counts)}; sandbox holds ${[...held.values()].filter((times) => times === 1).length}; faults struck: ${struck}`,
+		);
 		expect(counts.created).toBeGreaterThan(LISTINGS / 2);
 	}, 240_000);
 
@@ -111,18 +174,25 @@ describe('faults inside the real n8n: 500 listings while the API misbehaves', ()
 		const { rows, ids } = faultSheet();
 		const sheetPath = writeSheet(harness, 'faults-stop.csv', rows);
 		const before = (await harness.n8n.executions(workflows.sheetToListings.id)).length;
-		const { result: run, struck } = await withFaults(harness, () => postWebhook(harness, webhookPath(workflows.sheetToListings), { sheetPath }));
+		const { result: run, struck } = await withFaults(harness, () =>
+			postWebhook(harness, webhookPath(workflows.sheetToListings), { sheetPath }),
+		);
 		expect(run.status).toBeGreaterThanOrEqual(400);
 		const [latest] = await waitForExecutions(harness, workflows.sheetToListings.id, before + 1);
-		const description = String(executionError(await harness.n8n.execution(latest.id))?.description ?? '');
+		const description = String(
+			executionError(await harness.n8n.execution(latest.id))?.description ?? '',
+		);
 
 		const groups = stopGroups(description);
 		const held = heldCounts(await harness.sandbox.state(), ids);
 		const grouped = Object.values(groups).flat();
 		expect(grouped.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
 		for (const id of groups.created) expect({ id, times: held.get(id) }).toEqual({ id, times: 1 });
-		for (const id of [...groups.refused, ...groups.notSent]) expect({ id, times: held.get(id) }).toEqual({ id, times: 0 });
+		for (const id of [...groups.refused, ...groups.notSent])
+			expect({ id, times: held.get(id) }).toEqual({ id, times: 0 });
 		for (const id of groups.unknown) expect((held.get(id) ?? 0) <= 1).toBe(true);
-		console.log(`faults (stop): ${ids.length} listings: created ${groups.created.length}, refused ${groups.refused.length}, unknown ${groups.unknown.length}, not sent ${groups.notSent.length}; faults struck: ${struck}`);
+		console.log(
+			`faults (stop): ${ids.length} listings: created ${groups.created.length}, refused ${groups.refused.length}, unknown ${groups.unknown.length}, not sent ${groups.notSent.length}; faults struck: ${struck}`,
+		);
 	}, 240_000);
 });

@@ -14,13 +14,21 @@ function listingPayload(externalListingId: number) {
 		eventId: 7301,
 		pricePerProduct: { amount: 12.5, currency: 'EUR' },
 		externalListingId,
-		products: [{ externalId: `7301-${externalListingId}-1`, row: 'P', seat: '1', productType: 'TICKET', ga: false }],
+		products: [
+			{
+				externalId: `7301-${externalListingId}-1`,
+				row: 'P',
+				seat: '1',
+				productType: 'TICKET',
+				ga: false,
+			},
+		],
 		stockType: ['PDF'],
 		paymentType: 1,
 	};
 }
 
-describe('n8n\'s HTTP Request node with the Ticket Marketplace API credential', () => {
+describe("n8n's HTTP Request node with the Ticket Marketplace API credential", () => {
 	async function callThroughHttpRequestNode(externalListingId: number) {
 		const harness = e2e();
 		return await postWebhook(harness, webhookPath(workflows.httpRequest), {
@@ -38,15 +46,26 @@ describe('n8n\'s HTTP Request node with the Ticket Marketplace API credential', 
 
 		expect(run.status).toBe(200);
 		const after = await harness.sandbox.state();
-		const created = after.listings.find((listing) => Number(listing.externalListingId) === externalListingId);
+		const created = after.listings.find(
+			(listing) => Number(listing.externalListingId) === externalListingId,
+		);
 		expect(created).toBeDefined();
 		expect(JSON.stringify(run.body)).toContain(String(created?.id));
-		const sent = after.requests.slice(before.requests.length).filter((request) => request.endpoint === 'listings');
-		expect(sent.at(-1)).toMatchObject({ status: 201, headers: { authorization: 'Bearer [redacted]', 'accept-language': 'en-US' } });
+		const sent = after.requests
+			.slice(before.requests.length)
+			.filter((request) => request.endpoint === 'listings');
+		expect(sent.at(-1)).toMatchObject({
+			status: 201,
+			headers: { authorization: 'Bearer [redacted]', 'accept-language': 'en-US' },
+		});
 		// Either a token stored by an earlier run is reused, or one is obtained now; never more than one.
-		const tokenRequests = after.requests.slice(before.requests.length).filter((request) => request.endpoint === 'token');
+		const tokenRequests = after.requests
+			.slice(before.requests.length)
+			.filter((request) => request.endpoint === 'token');
 		expect(tokenRequests.length).toBeLessThanOrEqual(1);
-		expect(after.requests.some((request) => request.endpoint === 'token' && request.status === 200)).toBe(true);
+		expect(
+			after.requests.some((request) => request.endpoint === 'token' && request.status === 200),
+		).toBe(true);
 	});
 
 	it('after the marketplace expires the token, the credential renews it once and the call succeeds', async () => {
@@ -65,7 +84,9 @@ describe('n8n\'s HTTP Request node with the Ticket Marketplace API credential', 
 			['token', 200],
 			['listings', 201],
 		]);
-		expect(after.listings.filter((listing) => Number(listing.externalListingId) === externalListingId)).toHaveLength(1);
+		expect(
+			after.listings.filter((listing) => Number(listing.externalListingId) === externalListingId),
+		).toHaveLength(1);
 		const [execution] = await waitForExecutions(harness, workflows.httpRequest.id, 2);
 		expect(execution.status).toBe('success');
 	});

@@ -5,7 +5,13 @@
  */
 import type { Delivery } from '../../sandbox';
 import { pollUntil } from '../../support/harness/n8n';
-import { createListing, getToken, subscribe, validListing, validSubscription } from '../../support/sandboxRequests';
+import {
+	createListing,
+	getToken,
+	subscribe,
+	validListing,
+	validSubscription,
+} from '../../support/sandboxRequests';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
 import { nodeOutput, useE2e, waitForExecutions } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId } from '../../support/e2e/workflows';
@@ -22,11 +28,29 @@ const DOWN_MS = 4_000;
  */
 const OUTAGE_DELIVERY = { attempts: 20, baseDelayMs: 1_000, maxDelayMs: 3_000, timeoutMs: 5_000 };
 
-async function activeSubscriptionFor(callbackUrl: string, tokenUrl: string, marketplaceToken: string): Promise<void> {
+async function activeSubscriptionFor(
+	callbackUrl: string,
+	tokenUrl: string,
+	marketplaceToken: string,
+): Promise<void> {
 	const harness = e2e();
-	const existing = (await harness.sandbox.state()).subscriptions as Array<{ id: string; status: string; callback?: { url?: string } }>;
-	if (existing.some((subscription) => subscription.status === 'ACTIVE' && subscription.callback?.url === callbackUrl)) return;
-	const created = await subscribe({ url: harness.context.sandboxUrl }, marketplaceToken, validSubscription({ callbackUrl, tokenUrl }, SANDBOX_CALLBACK_CLIENT));
+	const existing = (await harness.sandbox.state()).subscriptions as Array<{
+		id: string;
+		status: string;
+		callback?: { url?: string };
+	}>;
+	if (
+		existing.some(
+			(subscription) =>
+				subscription.status === 'ACTIVE' && subscription.callback?.url === callbackUrl,
+		)
+	)
+		return;
+	const created = await subscribe(
+		{ url: harness.context.sandboxUrl },
+		marketplaceToken,
+		validSubscription({ callbackUrl, tokenUrl }, SANDBOX_CALLBACK_CLIENT),
+	);
 	expect(created.status).toBe(201);
 	await harness.sandbox.activateSubscription(created.body.id as string);
 }
@@ -39,9 +63,19 @@ describe('sales while n8n is down', () => {
 		const tokenUrl = `${harness.context.n8nUrl}/webhook/${webhookId}/token`;
 		const marketplaceToken = await getToken(sandbox);
 		await activeSubscriptionFor(callbackUrl, tokenUrl, marketplaceToken);
-		const listing = await createListing(sandbox, marketplaceToken, validListing({
-			products: Array.from({ length: SALES }, (_, index) => ({ externalId: `outage-${index}`, row: 'O', seat: String(index + 1), productType: 'TICKET', ga: false })),
-		}));
+		const listing = await createListing(
+			sandbox,
+			marketplaceToken,
+			validListing({
+				products: Array.from({ length: SALES }, (_, index) => ({
+					externalId: `outage-${index}`,
+					row: 'O',
+					seat: String(index + 1),
+					productType: 'TICKET',
+					ga: false,
+				})),
+			}),
+		);
 		expect(listing.status).toBe(201);
 		const listingId = listing.body.id as string;
 
@@ -67,29 +101,56 @@ describe('sales while n8n is down', () => {
 				async () => {
 					const state = await harness.sandbox.state();
 					deliveries = state.deliveries.filter((delivery) => saleIds.includes(delivery.saleId));
-					return deliveries.length >= SALES && deliveries.every((delivery) => delivery.status !== 'pending');
+					return (
+						deliveries.length >= SALES &&
+						deliveries.every((delivery) => delivery.status !== 'pending')
+					);
 				},
 				120_000,
 				500,
 			);
-			const attempts = deliveries.map((delivery) => new Set(delivery.attempts.map((attempt) => attempt.attempt)).size);
+			const attempts = deliveries.map(
+				(delivery) => new Set(delivery.attempts.map((attempt) => attempt.attempt)).size,
+			);
 			process.stdout.write(
 				`outage: n8n down for ${(restartedAfterMs / 1000).toFixed(1)} s; ${deliveries.length} deliveries: ${deliveries.map((delivery) => delivery.status).join(', ')}; attempts each: ${attempts.join(', ')}\n`,
 			);
 		} finally {
-			await harness.sandbox.configureDelivery({ attempts: settings.attempts, baseDelayMs: settings.baseDelayMs, maxDelayMs: settings.maxDelayMs, timeoutMs: settings.timeoutMs });
+			await harness.sandbox.configureDelivery({
+				attempts: settings.attempts,
+				baseDelayMs: settings.baseDelayMs,
+				maxDelayMs: settings.maxDelayMs,
+				timeoutMs: settings.timeoutMs,
+			});
 		}
 
 		// Every sale is delivered, after at least one attempt refused by the outage (otherwise nothing was tested).
-		expect(deliveries.map((delivery) => delivery.status)).toEqual(Array(deliveries.length).fill('delivered'));
-		expect(deliveries.every((delivery) => delivery.attempts.some((attempt) => !attempt.ok))).toBe(true);
+		expect(deliveries.map((delivery) => delivery.status)).toEqual(
+			Array(deliveries.length).fill('delivered'),
+		);
+		expect(deliveries.every((delivery) => delivery.attempts.some((attempt) => !attempt.ok))).toBe(
+			true,
+		);
 
 		// Exactly one execution per delivered notification, each with its own notification.
-		const executions = await waitForExecutions(harness, workflows.saleAlert.id, executionsBefore + deliveries.length, 120_000);
+		const executions = await waitForExecutions(
+			harness,
+			workflows.saleAlert.id,
+			executionsBefore + deliveries.length,
+			120_000,
+		);
 		expect(executions).toHaveLength(executionsBefore + deliveries.length);
-		const started_ = await Promise.all(executions.slice(0, deliveries.length).map((execution) => harness.n8n.execution(execution.id)));
-		const notified = started_.map((execution) => String(nodeOutput(execution, 'On listing sale')[0]?.notificationId)).sort();
+		const started_ = await Promise.all(
+			executions
+				.slice(0, deliveries.length)
+				.map((execution) => harness.n8n.execution(execution.id)),
+		);
+		const notified = started_
+			.map((execution) => String(nodeOutput(execution, 'On listing sale')[0]?.notificationId))
+			.sort();
 		expect(notified).toEqual(deliveries.map((delivery) => delivery.notificationId).sort());
-		expect(started_.map((execution) => execution.status)).toEqual(Array(deliveries.length).fill('success'));
+		expect(started_.map((execution) => execution.status)).toEqual(
+			Array(deliveries.length).fill('success'),
+		);
 	}, 400_000);
 });

@@ -9,7 +9,12 @@ import { readFileSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
-import { n8nLimitProbes, triggerProbes, type Probe, type TriggerUnderTest } from '../../support/arbitraries/triggerRequests';
+import {
+	n8nLimitProbes,
+	triggerProbes,
+	type Probe,
+	type TriggerUnderTest,
+} from '../../support/arbitraries/triggerRequests';
 import { rawRequest, useE2e, waitForExecutions, type RawAnswer } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId } from '../../support/e2e/workflows';
 
@@ -32,7 +37,10 @@ async function issueToken(): Promise<string> {
 		'POST',
 		[
 			['content-type', 'application/x-www-form-urlencoded'],
-			['authorization', `Basic ${Buffer.from(`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`).toString('base64')}`],
+			[
+				'authorization',
+				`Basic ${Buffer.from(`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`).toString('base64')}`,
+			],
 		],
 		'grant_type=client_credentials',
 	);
@@ -42,13 +50,23 @@ async function issueToken(): Promise<string> {
 
 /** Why an answer is not the documented one; undefined when it is. */
 function problemWith(probe: Probe, answer: RawAnswer): string | undefined {
-	if (answer.status === 0 && probe.mayCloseEarly && /EPIPE|ECONNRESET/.test(answer.text)) return undefined;
-	if (!probe.statuses.includes(answer.status)) return `status ${answer.status}, expected ${probe.statuses.join(' or ')}`;
+	if (answer.status === 0 && probe.mayCloseEarly && /EPIPE|ECONNRESET/.test(answer.text))
+		return undefined;
+	if (!probe.statuses.includes(answer.status))
+		return `status ${answer.status}, expected ${probe.statuses.join(' or ')}`;
 	if (/access_token/.test(answer.text)) return 'the answer carries an access_token';
-	if (answer.text.includes(SANDBOX_CALLBACK_CLIENT.clientSecret)) return 'the answer echoes the client secret';
+	if (answer.text.includes(SANDBOX_CALLBACK_CLIENT.clientSecret))
+		return 'the answer echoes the client secret';
 	const challenge = answer.headers['www-authenticate'];
-	if (answer.status === 401 && (typeof challenge !== 'string' || !probe.challenge?.test(challenge))) return `401 with WWW-Authenticate ${String(challenge)}`;
-	if (probe.challenge && answer.status === 400 && probe.endpoint === 'notifications' && typeof challenge === 'string' && !probe.challenge.test(challenge)) {
+	if (answer.status === 401 && (typeof challenge !== 'string' || !probe.challenge?.test(challenge)))
+		return `401 with WWW-Authenticate ${String(challenge)}`;
+	if (
+		probe.challenge &&
+		answer.status === 400 &&
+		probe.endpoint === 'notifications' &&
+		typeof challenge === 'string' &&
+		!probe.challenge.test(challenge)
+	) {
 		return `400 with WWW-Authenticate ${challenge}`;
 	}
 	if (probe.errors && (answer.status === 400 || answer.status === 401)) {
@@ -58,17 +76,30 @@ function problemWith(probe: Probe, answer: RawAnswer): string | undefined {
 		} catch {
 			return `a body that is not JSON: ${answer.text.slice(0, 100)}`;
 		}
-		if (!probe.errors.includes(String(error))) return `error ${String(error)}, expected ${probe.errors.join(' or ')}`;
+		if (!probe.errors.includes(String(error)))
+			return `error ${String(error)}, expected ${probe.errors.join(' or ')}`;
 	}
-	if (probe.endpoint === 'token' && (answer.status === 400 || answer.status === 401) && answer.headers['cache-control'] !== 'no-store') {
+	if (
+		probe.endpoint === 'token' &&
+		(answer.status === 400 || answer.status === 401) &&
+		answer.headers['cache-control'] !== 'no-store'
+	) {
 		return 'a token endpoint refusal without Cache-Control: no-store';
 	}
 	return undefined;
 }
 
 function describeProbe(probe: Probe): string {
-	const headers = probe.headers.map(([name, value]) => `${name}: ${value.length > 80 ? `${value.slice(0, 80)}…(${value.length})` : value}`);
-	const body = probe.body === undefined ? '' : probe.body.length > 120 ? `${probe.body.slice(0, 120)}…(${probe.body.length})` : probe.body;
+	const headers = probe.headers.map(
+		([name, value]) =>
+			`${name}: ${value.length > 80 ? `${value.slice(0, 80)}…(${value.length})` : value}`,
+	);
+	const body =
+		probe.body === undefined
+			? ''
+			: probe.body.length > 120
+				? `${probe.body.slice(0, 120)}…(${probe.body.length})`
+				: probe.body;
 	return `[${probe.family}] ${probe.method} /${probe.endpoint}${probe.query} {${headers.join('; ')}} ${body}`;
 }
 
@@ -81,11 +112,18 @@ describe('trigger endpoints under generated hostile requests', () => {
 		const harness = e2e();
 		const logOffset = statSync(harness.context.n8nLogFile).size;
 		const executionsBefore = (await harness.n8n.executions(workflows.saleAlert.id)).length;
-		const trigger: TriggerUnderTest = { webhookId, ...SANDBOX_CALLBACK_CLIENT, validToken: await issueToken() };
+		const trigger: TriggerUnderTest = {
+			webhookId,
+			...SANDBOX_CALLBACK_CLIENT,
+			validToken: await issueToken(),
+		};
 		const arbitraries = triggerProbes(trigger);
 		const probes = [
 			...fc.sample(arbitraries.token, { numRuns: PROBES_PER_ENDPOINT.token, seed: SEED }),
-			...fc.sample(arbitraries.notifications, { numRuns: PROBES_PER_ENDPOINT.notifications, seed: SEED + 1 }),
+			...fc.sample(arbitraries.notifications, {
+				numRuns: PROBES_PER_ENDPOINT.notifications,
+				seed: SEED + 1,
+			}),
 			...n8nLimitProbes(trigger),
 		];
 
@@ -98,12 +136,21 @@ describe('trigger endpoints under generated hostile requests', () => {
 		const worker = async () => {
 			while (next < probes.length && Date.now() < deadline) {
 				const probe = probes[next++];
-				const answer = await rawRequest(url(probe.endpoint, probe.query), probe.method, probe.headers, probe.body, 15_000);
+				const answer = await rawRequest(
+					url(probe.endpoint, probe.query),
+					probe.method,
+					probe.headers,
+					probe.body,
+					15_000,
+				);
 				sent += 1;
 				const key = `${probe.family} -> ${answer.status}`;
 				counts.set(key, (counts.get(key) ?? 0) + 1);
 				const problem = problemWith(probe, answer);
-				if (problem) failures.push(`${problem}: ${describeProbe(probe)} answered ${answer.text.slice(0, 200)}`);
+				if (problem)
+					failures.push(
+						`${problem}: ${describeProbe(probe)} answered ${answer.text.slice(0, 200)}`,
+					);
 			}
 		};
 		await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -111,9 +158,21 @@ describe('trigger endpoints under generated hostile requests', () => {
 
 		// The control: a valid notification is accepted and recorded. Once it is, any execution a refused request had
 		// started (all were sent earlier) would be recorded too.
-		const control = await rawRequest(url('notifications'), 'POST', [['content-type', 'application/json'], ['authorization', `Bearer ${trigger.validToken}`]], JSON.stringify({ eventType: 'listing_sale', notificationId: 'fuzz-control' }));
+		const control = await rawRequest(
+			url('notifications'),
+			'POST',
+			[
+				['content-type', 'application/json'],
+				['authorization', `Bearer ${trigger.validToken}`],
+			],
+			JSON.stringify({ eventType: 'listing_sale', notificationId: 'fuzz-control' }),
+		);
 		expect(control.status).toBe(200);
-		const executions = await waitForExecutions(harness, workflows.saleAlert.id, executionsBefore + 1);
+		const executions = await waitForExecutions(
+			harness,
+			workflows.saleAlert.id,
+			executionsBefore + 1,
+		);
 
 		const byStatus = new Map<number, number>();
 		for (const [key, count] of counts) {
@@ -123,7 +182,10 @@ describe('trigger endpoints under generated hostile requests', () => {
 		process.stdout.write(
 			[
 				`trigger fuzz: ${sent} of ${probes.length} requests in ${seconds.toFixed(1)} s (${CONCURRENCY} at a time), ${failures.length} not as documented`,
-				`  by status: ${[...byStatus].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ')}`,
+				`  by status: ${[...byStatus]
+					.sort(([a], [b]) => a - b)
+					.map(([status, count]) => `${status}: ${count}`)
+					.join(', ')}`,
 				...[...counts].sort().map(([key, count]) => `  ${String(count).padStart(4)}  ${key}`),
 				`  executions started: ${executions.length - executionsBefore} (the control only)`,
 				'',
@@ -136,8 +198,12 @@ describe('trigger endpoints under generated hostile requests', () => {
 		expect(executions).toHaveLength(executionsBefore + 1);
 
 		// n8n logs one line for each request it refuses itself with 422 or 500; nothing else may appear.
-		const errorLines = logLinesSince(logOffset).filter((line) => /error|exception|unhandled|uncaught/i.test(line));
-		const requestErrors = new RegExp(`^Error in handling webhook request POST /webhook/${webhookId}/(token|notifications): (Failed to parse request body|There was a problem executing the workflow)$`);
+		const errorLines = logLinesSince(logOffset).filter((line) =>
+			/error|exception|unhandled|uncaught/i.test(line),
+		);
+		const requestErrors = new RegExp(
+			`^Error in handling webhook request POST /webhook/${webhookId}/(token|notifications): (Failed to parse request body|There was a problem executing the workflow)$`,
+		);
 		expect(errorLines.filter((line) => !requestErrors.test(line.trim()))).toEqual([]);
 		// One line per body n8n could not parse (422, 500); a body it cut off (the client saw EPIPE) may add one too.
 		const answeredWithError = (byStatus.get(422) ?? 0) + (byStatus.get(500) ?? 0);

@@ -8,15 +8,32 @@ import { join } from 'node:path';
 
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
-import { CHAT_CHANNEL_ID, CHAT_STAND_IN_TOKEN, failNextChatPosts, startChatStandIn, type ChatStandIn } from '../../support/harness/chatStandIn';
+import {
+	CHAT_CHANNEL_ID,
+	CHAT_STAND_IN_TOKEN,
+	failNextChatPosts,
+	startChatStandIn,
+	type ChatStandIn,
+} from '../../support/harness/chatStandIn';
 import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness, type QueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
 import { postJson } from '../../support/e2e/helpers';
 import { knownSecrets, scanForSecrets } from '../../support/e2e/secretScan';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
-import { EXAMPLE_FILES, loadExample, nodeByType, webhookPath, type WorkflowJson } from '../../support/harness/workflows';
-import { activeSubscription, createListing, getToken, validListing } from '../../support/sandboxRequests';
+import {
+	EXAMPLE_FILES,
+	loadExample,
+	nodeByType,
+	webhookPath,
+	type WorkflowJson,
+} from '../../support/harness/workflows';
+import {
+	activeSubscription,
+	createListing,
+	getToken,
+	validListing,
+} from '../../support/sandboxRequests';
 
 const TRIGGER_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
 const SALE_WEBHOOK_ID = '9d3c5b7a-1e2f-4a6b-8c9d-0e1f2a3b4c5d';
@@ -51,7 +68,9 @@ function retryingAlertForQueue(chatUrl: string): WorkflowJson {
 					method: 'POST',
 					url: `${chatUrl}/api/v4/posts`,
 					sendHeaders: true,
-					headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${CHAT_STAND_IN_TOKEN}` }] },
+					headerParameters: {
+						parameters: [{ name: 'Authorization', value: `Bearer ${CHAT_STAND_IN_TOKEN}` }],
+					},
 					sendBody: true,
 					specifyBody: 'json',
 					jsonBody: `={{ JSON.stringify({ channel_id: '${CHAT_CHANNEL_ID}', message: 'Sold: ' + $json.notificationId }) }}`,
@@ -75,7 +94,10 @@ const report: string[] = [];
 beforeAll(async () => {
 	chat = await startChatStandIn();
 	retryWorkflow = retryingAlertForQueue(chat.url);
-	harness = await startQueueHarness({ workflows: [sheetWorkflow, saleWorkflow, retryWorkflow], sandbox: { requestLogLimit: 5000 } });
+	harness = await startQueueHarness({
+		workflows: [sheetWorkflow, saleWorkflow, retryWorkflow],
+		sandbox: { requestLogLimit: 5000 },
+	});
 }, 600_000);
 
 afterAll(async () => {
@@ -85,16 +107,30 @@ afterAll(async () => {
 }, 120_000);
 
 async function executions(workflowId: string): Promise<Array<{ id: string; status: string }>> {
-	const rows = await queryPostgres(harness.postgresPort, `select id, status from execution_entity where "workflowId" = '${workflowId}' order by id`);
+	const rows = await queryPostgres(
+		harness.postgresPort,
+		`select id, status from execution_entity where "workflowId" = '${workflowId}' order by id`,
+	);
 	return rows.map(([id, status]) => ({ id, status }));
 }
 
-async function waitForExecutions(workflowId: string, count: number): Promise<Array<{ id: string; status: string }>> {
+async function waitForExecutions(
+	workflowId: string,
+	count: number,
+): Promise<Array<{ id: string; status: string }>> {
 	let found: Array<{ id: string; status: string }> = [];
-	await pollUntil(`${count} finished execution(s) of ${workflowId}`, async () => {
-		found = await executions(workflowId);
-		return found.length >= count && found.every((execution) => !['new', 'running', 'waiting'].includes(execution.status));
-	}, 120_000, 300);
+	await pollUntil(
+		`${count} finished execution(s) of ${workflowId}`,
+		async () => {
+			found = await executions(workflowId);
+			return (
+				found.length >= count &&
+				found.every((execution) => !['new', 'running', 'waiting'].includes(execution.status))
+			);
+		},
+		120_000,
+		300,
+	);
 	return found;
 }
 
@@ -111,7 +147,11 @@ function tokenRequests(): number {
 let nextListing = 880_000;
 function sheet(name: string, listings: number, seats = 3): { path: string; ids: number[] } {
 	const ids = Array.from({ length: listings }, () => nextListing++);
-	const rows = ids.flatMap((id) => Array.from({ length: seats }, (_, seat) => [id, 4242, '49.90', 'EUR', 'A', seat + 1, `${id}-A-${seat + 1}`].join(',')));
+	const rows = ids.flatMap((id) =>
+		Array.from({ length: seats }, (_, seat) =>
+			[id, 4242, '49.90', 'EUR', 'A', seat + 1, `${id}-A-${seat + 1}`].join(','),
+		),
+	);
 	const path = join(harness.filesFolder, name);
 	writeFileSync(path, `${SHEET_COLUMNS.join(',')}\n${rows.join('\n')}\n`);
 	return { path, ids };
@@ -127,7 +167,9 @@ function heldTimes(ids: number[]): Map<number, number> {
 }
 
 async function runSheet(path: string): Promise<{ status: number; body: unknown }> {
-	return await postJson(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, { sheetPath: path });
+	return await postJson(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, {
+		sheetPath: path,
+	});
 }
 
 describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, Redis', () => {
@@ -137,28 +179,55 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 
 	it('a token issued by webhook process 1 is accepted by webhook process 2; forged, expired and other-trigger tokens are refused at both, with no execution', async () => {
 		const [first, second] = harness.webhookUrls;
-		const issued = await postJson(tokenUrl(first), 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded', authorization: basic });
+		const issued = await postJson(tokenUrl(first), 'grant_type=client_credentials', {
+			'content-type': 'application/x-www-form-urlencoded',
+			authorization: basic,
+		});
 		expect(issued.status).toBe(200);
 		const token = (issued.body as { access_token: string }).access_token;
 
 		const before = (await executions(saleWorkflow.id)).length;
-		const accepted = await postJson(callbackUrl(second), { eventType: 'listing_sale', notificationId: 'queue-cross-1' }, { authorization: `Bearer ${token}` });
+		const accepted = await postJson(
+			callbackUrl(second),
+			{ eventType: 'listing_sale', notificationId: 'queue-cross-1' },
+			{ authorization: `Bearer ${token}` },
+		);
 		expect(accepted.status).toBe(200);
 		const [execution] = (await waitForExecutions(saleWorkflow.id, before + 1)).slice(before);
 		expect(execution.status).toBe('success');
-		await pollUntil('a worker logging the execution', async () => workerOf(execution.id) > 0, 30_000);
+		await pollUntil(
+			'a worker logging the execution',
+			async () => workerOf(execution.id) > 0,
+			30_000,
+		);
 
-		const subject = { audience: SALE_WEBHOOK_ID, clientId: SANDBOX_CALLBACK_CLIENT.clientId, clientSecret: SANDBOX_CALLBACK_CLIENT.clientSecret };
+		const subject = {
+			audience: SALE_WEBHOOK_ID,
+			clientId: SANDBOX_CALLBACK_CLIENT.clientId,
+			clientSecret: SANDBOX_CALLBACK_CLIENT.clientSecret,
+		};
 		const now = Math.floor(Date.now() / 1000);
 		const refused = {
 			forged: `${token.slice(0, -2)}xx`,
 			expired: issueAccessToken(subject, 60, now - 3600),
-			otherTrigger: issueAccessToken({ ...subject, audience: 'another-trigger-webhook-id' }, 3600, now),
-			otherSecret: issueAccessToken({ ...subject, clientSecret: 'another-secret-0123456789abcdef' }, 3600, now),
+			otherTrigger: issueAccessToken(
+				{ ...subject, audience: 'another-trigger-webhook-id' },
+				3600,
+				now,
+			),
+			otherSecret: issueAccessToken(
+				{ ...subject, clientSecret: 'another-secret-0123456789abcdef' },
+				3600,
+				now,
+			),
 		};
 		for (const base of harness.webhookUrls) {
 			for (const [kind, bad] of Object.entries(refused)) {
-				const answer = await postJson(callbackUrl(base), { eventType: 'listing_sale', notificationId: `queue-${kind}` }, { authorization: `Bearer ${bad}` });
+				const answer = await postJson(
+					callbackUrl(base),
+					{ eventType: 'listing_sale', notificationId: `queue-${kind}` },
+					{ authorization: `Bearer ${bad}` },
+				);
 				expect({ kind, status: answer.status }).toEqual({ kind, status: 401 });
 			}
 		}
@@ -169,8 +238,17 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 
 	it('every delivered sale notification becomes exactly one successful execution, on a worker, through either webhook process', async () => {
 		const apiToken = await getToken(harness.sandbox);
-		await activeSubscription(harness.sandbox, apiToken, { callbackUrl: callbackUrl(harness.publicUrl), tokenUrl: tokenUrl(harness.publicUrl) }, SANDBOX_CALLBACK_CLIENT);
-		const listing = await createListing(harness.sandbox, apiToken, validListing({ externalListingId: 870_001 }));
+		await activeSubscription(
+			harness.sandbox,
+			apiToken,
+			{ callbackUrl: callbackUrl(harness.publicUrl), tokenUrl: tokenUrl(harness.publicUrl) },
+			SANDBOX_CALLBACK_CLIENT,
+		);
+		const listing = await createListing(
+			harness.sandbox,
+			apiToken,
+			validListing({ externalListingId: 870_001 }),
+		);
 		expect(listing.status).toBe(201);
 		const before = (await executions(saleWorkflow.id)).length;
 
@@ -186,7 +264,11 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const found = (await waitForExecutions(saleWorkflow.id, before + sales)).slice(before);
 		expect(found).toHaveLength(sales);
 		expect(found.map((execution) => execution.status)).toEqual(Array(sales).fill('success'));
-		await pollUntil('every execution logged by a worker', async () => found.every((execution) => workerOf(execution.id) > 0), 30_000);
+		await pollUntil(
+			'every execution logged by a worker',
+			async () => found.every((execution) => workerOf(execution.id) > 0),
+			30_000,
+		);
 		report.push(
 			`sale notifications: ${sales} delivered, ${found.length} executions, on workers ${found.map((execution) => workerOf(execution.id)).join(', ')}; load balancer connections per webhook process so far: ${harness.balancerConnections.join(', ')}`,
 		);
@@ -203,8 +285,14 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		expect(tokenRequests() - tokensBefore).toBe(1);
 		const [execution] = (await waitForExecutions(sheetWorkflow.id, 1)).slice(-1);
 		expect(execution.status).toBe('success');
-		await pollUntil('a worker logging the sheet run', async () => workerOf(execution.id) > 0, 30_000);
-		report.push(`one sheet run: ${ids.length} listings, 1 token request, worker ${workerOf(execution.id)}`);
+		await pollUntil(
+			'a worker logging the sheet run',
+			async () => workerOf(execution.id) > 0,
+			30_000,
+		);
+		report.push(
+			`one sheet run: ${ids.length} listings, 1 token request, worker ${workerOf(execution.id)}`,
+		);
 	}, 240_000);
 
 	it('two sheet runs at once after the token expired: every listing created once; token requests reported', async () => {
@@ -223,7 +311,9 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		// Each run renews once at most (its first listing goes alone); n8n has no single-flight across processes.
 		expect(tokens).toBeGreaterThanOrEqual(1);
 		expect(tokens).toBeLessThanOrEqual(2);
-		report.push(`two sheet runs at once after expiry: ${ids.length} listings created once, ${tokens} token request(s), workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`);
+		report.push(
+			`two sheet runs at once after expiry: ${ids.length} listings created once, ${tokens} token request(s), workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
+		);
 	}, 240_000);
 
 	it('the memory of sent listings is shared by every worker: the same sheet again creates nothing and says so', async () => {
@@ -236,7 +326,9 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		expect(items.map((item) => item.status)).toEqual(Array(ids.length).fill('skipped'));
 		expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
 		const found = (await waitForExecutions(sheetWorkflow.id, runs + 1)).slice(-2);
-		report.push(`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`);
+		report.push(
+			`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
+		);
 	}, 240_000);
 	it('Respond When the Workflow Finishes: a run that fails (the chat is down) is answered 500, the marketplace retries, and the alert arrives once', async () => {
 		const apiToken = await getToken(harness.sandbox);
@@ -244,27 +336,42 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const subscription = await activeSubscription(
 			harness.sandbox,
 			apiToken,
-			{ callbackUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/notifications`, tokenUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/token` },
+			{
+				callbackUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/notifications`,
+				tokenUrl: `${base}/webhook/${RETRY_WEBHOOK_ID}/token`,
+			},
 			SANDBOX_CALLBACK_CLIENT,
 		);
 		harness.sandbox.configureDelivery({ baseDelayMs: 500, maxDelayMs: 2000 });
-		const listing = await createListing(harness.sandbox, apiToken, validListing({ externalListingId: 870_002 }));
+		const listing = await createListing(
+			harness.sandbox,
+			apiToken,
+			validListing({ externalListingId: 870_002 }),
+		);
 		const before = (await executions(retryWorkflow.id)).length;
 		await failNextChatPosts(chat.url, 1);
 
 		const sold = harness.sandbox.sell(listing.body.id as string, { count: 1 });
-		const deliveries = (await sold.deliveries).filter((delivery) => delivery.subscriptionId === subscription);
+		const deliveries = (await sold.deliveries).filter(
+			(delivery) => delivery.subscriptionId === subscription,
+		);
 		expect(deliveries).toHaveLength(1);
 		const [delivery] = deliveries;
 		expect(delivery.status).toBe('delivered');
 		// The first callback was answered 500 (the run failed), the second 200.
-		const callbackStatuses = delivery.attempts.filter((attempt) => attempt.step === 'callback').map((attempt) => attempt.status);
+		const callbackStatuses = delivery.attempts
+			.filter((attempt) => attempt.step === 'callback')
+			.map((attempt) => attempt.status);
 		expect(callbackStatuses).toEqual([500, 200]);
 		const runs = (await waitForExecutions(retryWorkflow.id, before + 2)).slice(before);
 		expect(runs.map((run) => run.status)).toEqual(['error', 'success']);
-		const posted = chat.posts().filter((post) => post.message === `Sold: ${delivery.notificationId}`);
+		const posted = chat
+			.posts()
+			.filter((post) => post.message === `Sold: ${delivery.notificationId}`);
 		expect(posted).toHaveLength(1);
-		report.push(`respond when finished: callbacks answered ${callbackStatuses.join(' then ')}, runs ${runs.map((run) => run.status).join(' then ')}, ${posted.length} alert posted`);
+		report.push(
+			`respond when finished: callbacks answered ${callbackStatuses.join(' then ')}, runs ${runs.map((run) => run.status).join(' then ')}, ${posted.length} alert posted`,
+		);
 	}, 240_000);
 	it('stopping the worker in the middle of a sheet run: what the run reports matches what the sandbox holds', async () => {
 		harness.sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 100 });
@@ -273,12 +380,23 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const running = runSheet(path);
 
 		let started: { id: string; worker: number } | undefined;
-		await pollUntil('a worker starting the sheet run', async () => {
-			const found = (await executions(sheetWorkflow.id)).find((execution) => !before.includes(execution.id));
-			const worker = found ? harness.workers.findIndex((server) => server.output().includes(`Worker started execution ${found.id} `)) : -1;
-			if (found && worker >= 0) started = { id: found.id, worker };
-			return started !== undefined;
-		}, 60_000, 50);
+		await pollUntil(
+			'a worker starting the sheet run',
+			async () => {
+				const found = (await executions(sheetWorkflow.id)).find(
+					(execution) => !before.includes(execution.id),
+				);
+				const worker = found
+					? harness.workers.findIndex((server) =>
+							server.output().includes(`Worker started execution ${found.id} `),
+						)
+					: -1;
+				if (found && worker >= 0) started = { id: found.id, worker };
+				return started !== undefined;
+			},
+			60_000,
+			50,
+		);
 		// SIGTERM, as a deployment stops a worker: n8n lets the running execution finish (within its graceful timeout).
 		await harness.workers[started!.worker].stop();
 		const run = await running;
@@ -287,25 +405,40 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const held = heldTimes(ids);
 		expect([...held.values()].every((times) => times <= 1)).toBe(true);
 		const items = Array.isArray(run.body) ? (run.body as Array<Record<string, unknown>>) : [];
-		const reportedCreated = items.filter((item) => item.error === undefined && item.status !== 'skipped' && ids.includes(Number(item.externalListingId))).length;
+		const reportedCreated = items.filter(
+			(item) =>
+				item.error === undefined &&
+				item.status !== 'skipped' &&
+				ids.includes(Number(item.externalListingId)),
+		).length;
 		const holds = [...held.values()].filter((times) => times === 1).length;
 		expect(run.status).toBe(200);
 		expect(reportedCreated).toBe(holds);
-		const [execution] = (await executions(sheetWorkflow.id)).filter((candidate) => candidate.id === started!.id);
+		const [execution] = (await executions(sheetWorkflow.id)).filter(
+			(candidate) => candidate.id === started!.id,
+		);
 		expect(execution.status).toBe('success');
-		report.push(`worker ${started!.worker + 1} stopped during a run of ${ids.length} listings: the run answered ${run.status}, reported ${reportedCreated} created, the sandbox holds ${holds}, none twice`);
+		report.push(
+			`worker ${started!.worker + 1} stopped during a run of ${ids.length} listings: the run answered ${run.status}, reported ${reportedCreated} created, the sandbox holds ${holds}, none twice`,
+		);
 	}, 240_000);
-	it('no secret in any process\'s log, in any execution, or in the sandbox\'s inspection output', async () => {
+	it("no secret in any process's log, in any execution, or in the sandbox's inspection output", async () => {
 		const sources = [
-			...[harness.main, ...harness.webhooks, ...harness.workers].map((server, index) => ({ name: `n8n process ${index + 1} log`, text: server.output() })),
+			...[harness.main, ...harness.webhooks, ...harness.workers].map((server, index) => ({
+				name: `n8n process ${index + 1} log`,
+				text: server.output(),
+			})),
 			{ name: 'sandbox state', text: JSON.stringify(harness.sandbox.state()) },
 		];
 		for (const workflow of [sheetWorkflow, saleWorkflow, retryWorkflow]) {
-			for (const execution of await harness.api.executions(workflow.id, true)) sources.push({ name: `execution ${execution.id}`, text: JSON.stringify(execution) });
+			for (const execution of await harness.api.executions(workflow.id, true))
+				sources.push({ name: `execution ${execution.id}`, text: JSON.stringify(execution) });
 		}
 		// The alert workflow here types the chat stand-in's public token into its HTTP Request node: that value is a test
 		// double's, not a secret of the package, and is left out.
-		const secrets = knownSecrets({ context: { sandboxUrl: harness.sandbox.url, apiKey: harness.apiKey } } as Parameters<typeof knownSecrets>[0]).filter(
+		const secrets = knownSecrets({
+			context: { sandboxUrl: harness.sandbox.url, apiKey: harness.apiKey },
+		} as Parameters<typeof knownSecrets>[0]).filter(
 			(secret) => secret.label !== 'chat stand-in token',
 		);
 		expect(scanForSecrets(sources, secrets)).toEqual([]);

@@ -5,7 +5,13 @@
  */
 const Sequencer = require('@jest/test-sequencer').default;
 
-const E2E_ORDER = ['package.test.ts', 'credentialTest.test.ts', 'scenarios.test.ts', 'triggerFuzz.test.ts', 'outage.test.ts'];
+const E2E_ORDER = [
+	'package.test.ts',
+	'credentialTest.test.ts',
+	'scenarios.test.ts',
+	'triggerFuzz.test.ts',
+	'outage.test.ts',
+];
 const E2E_LAST = 'secretScan.test.ts';
 
 function rank(path) {

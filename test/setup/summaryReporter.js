@@ -6,7 +6,11 @@ class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const file = process.env.TM_TEST_SUMMARY_FILE;
 		if (!file) return;
-		const totals = { passed: results.numPassedTests, failed: results.numFailedTests, skipped: results.numPendingTests };
+		const totals = {
+			passed: results.numPassedTests,
+			failed: results.numFailedTests,
+			skipped: results.numPendingTests,
+		};
 		appendFileSync(file, `${JSON.stringify(totals)}\n`);
 	}
 }

@@ -13,10 +13,22 @@ import { TicketMarketplaceTrigger } from '../../nodes/TicketMarketplaceTrigger/T
 const REPO = join(__dirname, '..', '..');
 
 const owners = [
-	{ name: 'Ticket Marketplace node', icon: new TicketMarketplace().description.icon, from: 'nodes/TicketMarketplace' },
-	{ name: 'Ticket Marketplace Trigger node', icon: new TicketMarketplaceTrigger().description.icon, from: 'nodes/TicketMarketplaceTrigger' },
+	{
+		name: 'Ticket Marketplace node',
+		icon: new TicketMarketplace().description.icon,
+		from: 'nodes/TicketMarketplace',
+	},
+	{
+		name: 'Ticket Marketplace Trigger node',
+		icon: new TicketMarketplaceTrigger().description.icon,
+		from: 'nodes/TicketMarketplaceTrigger',
+	},
 	{ name: 'API credential', icon: new TicketMarketplaceApi().icon, from: 'credentials' },
-	{ name: 'callback credential', icon: new TicketMarketplaceCallbackApi().icon, from: 'credentials' },
+	{
+		name: 'callback credential',
+		icon: new TicketMarketplaceCallbackApi().icon,
+		from: 'credentials',
+	},
 ];
 
 function iconFile(from: string, reference: unknown): string {
@@ -26,7 +38,10 @@ function iconFile(from: string, reference: unknown): string {
 
 describe.each(owners)('$name icons', ({ icon, from }) => {
 	it('names a light and a dark SVG that both exist and differ', () => {
-		expect(icon).toEqual({ light: expect.stringMatching(/^file:.*\.svg$/), dark: expect.stringMatching(/^file:.*\.dark\.svg$/) });
+		expect(icon).toEqual({
+			light: expect.stringMatching(/^file:.*\.svg$/),
+			dark: expect.stringMatching(/^file:.*\.dark\.svg$/),
+		});
 		const { light, dark } = icon as { light: string; dark: string };
 		const lightSvg = iconFile(from, light);
 		const darkSvg = iconFile(from, dark);

@@ -20,19 +20,21 @@ function newestReadmeVersion(readme: string): string | undefined {
 describe('version history', () => {
 	const { version } = JSON.parse(read('package.json')) as { version: string };
 
-	it('CHANGELOG.md\'s newest entry is the package version, with a link', () => {
+	it("CHANGELOG.md's newest entry is the package version, with a link", () => {
 		const changelog = read('CHANGELOG.md');
 		expect(newestChangelogVersion(changelog)).toBe(version);
 		expect(changelog).toMatch(new RegExp(`^\\[${version.replace(/\./g, '\\.')}\\]: https://`, 'm'));
 	});
 
-	it('the README\'s Version history starts with the package version', () => {
+	it("the README's Version history starts with the package version", () => {
 		expect(newestReadmeVersion(read('README.md'))).toBe(version);
 	});
 
 	it('the readers find a stale entry', () => {
 		expect(newestChangelogVersion('# Changelog\n\n## [0.0.9] - 2026-01-01\n')).toBe('0.0.9');
-		expect(newestReadmeVersion('## Version history\n\n- **0.0.9**: old\n\n## License\n- **9.9.9**')).toBe('0.0.9');
+		expect(
+			newestReadmeVersion('## Version history\n\n- **0.0.9**: old\n\n## License\n- **9.9.9**'),
+		).toBe('0.0.9');
 		expect(newestReadmeVersion('## Other\n- **0.1.0**')).toBeUndefined();
 	});
 });

@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import * as listing from './listing/Listing.resource';
 import * as webhook from './webhook/Webhook.resource';
 
-type Operation = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+type Operation = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, Operation>> = {
 	listing: { create: listing.create.execute, forgetSent: listing.forgetSent.execute },
@@ -17,7 +20,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = operations[resource]?.[operation];
 	if (!run) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	return [await run.call(this, items)];
 }

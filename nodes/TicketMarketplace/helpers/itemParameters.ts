@@ -10,7 +10,10 @@ import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } fr
  * Anything else (a longer expression, a reference to another node, a function call) goes through n8n per item, so
  * what an expression means never changes.
  */
-type Plan = { kind: 'constant'; value: unknown } | { kind: 'column'; key: string } | { kind: 'expression' };
+type Plan =
+	| { kind: 'constant'; value: unknown }
+	| { kind: 'column'; key: string }
+	| { kind: 'expression' };
 
 const BARE_COLUMN_REFERENCE =
 	/^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(?:"((?:[^"\\])*)"|'((?:[^'\\])*)')\s*\])\s*\}\}$/;
@@ -47,7 +50,9 @@ export class ItemParameters {
 		if (plan.kind === 'constant') return plan.value;
 		if (plan.kind === 'column') {
 			const json = this.items[itemIndex]?.json;
-			return json && Object.prototype.hasOwnProperty.call(json, plan.key) ? json[plan.key] : undefined;
+			return json && Object.prototype.hasOwnProperty.call(json, plan.key)
+				? json[plan.key]
+				: undefined;
 		}
 		return fallback === undefined
 			? this.context.getNodeParameter(name, itemIndex)
@@ -72,7 +77,9 @@ export class ItemParameters {
 		if (column !== undefined) return { kind: 'column', key: column };
 		if (containsExpression(raw)) return { kind: 'expression' };
 		const value =
-			fallback === undefined ? this.context.getNodeParameter(name, 0) : this.context.getNodeParameter(name, 0, fallback);
+			fallback === undefined
+				? this.context.getNodeParameter(name, 0)
+				: this.context.getNodeParameter(name, 0, fallback);
 		return { kind: 'constant', value };
 	}
 }

@@ -41,12 +41,18 @@ export type InputShape = 'listingPerItem' | 'ticketPerItem';
 type ProductsSource = 'defined' | 'json' | 'seatRange';
 
 /** Ticket rows name the product fields as the node does in that shape. */
-const TICKET_ROW_LABELS: Record<string, string> = { ...PRODUCT_LABELS, externalId: 'Product External ID' };
+const TICKET_ROW_LABELS: Record<string, string> = {
+	...PRODUCT_LABELS,
+	externalId: 'Product External ID',
+};
 
 const LISTING_LEVEL_FIELDS: Array<{ label: string; pick: (level: ListingLevel) => unknown }> = [
 	{ label: LEVEL_LABELS.eventId, pick: (level) => level.eventId },
 	{ label: LEVEL_LABELS['pricePerProduct.amount'], pick: (level) => level.pricePerProduct.amount },
-	{ label: LEVEL_LABELS['pricePerProduct.currency'], pick: (level) => level.pricePerProduct.currency },
+	{
+		label: LEVEL_LABELS['pricePerProduct.currency'],
+		pick: (level) => level.pricePerProduct.currency,
+	},
 	{ label: LEVEL_LABELS.stockType, pick: (level) => level.stockType },
 	{ label: LEVEL_LABELS.paymentType, pick: (level) => level.paymentType },
 	{ label: LEVEL_LABELS.acceptLanguage, pick: (level) => level.acceptLanguage },
@@ -59,7 +65,9 @@ function errorText(error: unknown): string {
 }
 
 function isEmptyValue(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
@@ -91,11 +99,17 @@ function isBlankRow(params: ParameterSource, values: Record<string, unknown>): b
 	return readsRow;
 }
 
-function toRequest(level: ListingLevel, products: Product[]): Pick<ListingUnit, 'body' | 'headers'> {
+function toRequest(
+	level: ListingLevel,
+	products: Product[],
+): Pick<ListingUnit, 'body' | 'headers'> {
 	return {
 		body: {
 			eventId: level.eventId,
-			pricePerProduct: { amount: level.pricePerProduct.amount, currency: level.pricePerProduct.currency },
+			pricePerProduct: {
+				amount: level.pricePerProduct.amount,
+				currency: level.pricePerProduct.currency,
+			},
 			externalListingId: level.externalListingId,
 			products: products.map((product) => {
 				const sent: IDataObject = { externalId: product.externalId };
@@ -122,7 +136,11 @@ function repeatedProducts(
 	where: (indexes: number[]) => { text: string; itemIndexes: number[] },
 ): Problem[] {
 	const problems: Problem[] = [];
-	const repeats = (key: (product: Product) => string | undefined, describe: (product: Product, place: string) => Problem['text'], field: string) => {
+	const repeats = (
+		key: (product: Product) => string | undefined,
+		describe: (product: Product, place: string) => Problem['text'],
+		field: string,
+	) => {
 		const byKey = new Map<string, number[]>();
 		products.forEach((product, index) => {
 			const value = key(product);
@@ -131,27 +149,53 @@ function repeatedProducts(
 		for (const indexes of byKey.values()) {
 			if (indexes.length < 2) continue;
 			const place = where(indexes);
-			problems.push({ field, text: describe(products[indexes[0]], place.text), itemIndexes: place.itemIndexes });
+			problems.push({
+				field,
+				text: describe(products[indexes[0]], place.text),
+				itemIndexes: place.itemIndexes,
+			});
 		}
 	};
-	repeats((product) => product.externalId, (product, place) => `"${product.externalId}" is used more than once in one listing (${place}); each product needs its own`, externalIdLabel);
 	repeats(
-		(product) => (product.ga || product.row === undefined || product.seat === undefined ? undefined : JSON.stringify([product.row, product.seat])),
-		(product, place) => `row "${String(product.row)}" seat "${String(product.seat)}" is listed twice in one listing (${place}): a seat can be sold only once`,
+		(product) => product.externalId,
+		(product, place) =>
+			`"${product.externalId}" is used more than once in one listing (${place}); each product needs its own`,
+		externalIdLabel,
+	);
+	repeats(
+		(product) =>
+			product.ga || product.row === undefined || product.seat === undefined
+				? undefined
+				: JSON.stringify([product.row, product.seat]),
+		(product, place) =>
+			`row "${String(product.row)}" seat "${String(product.seat)}" is listed twice in one listing (${place}): a seat can be sold only once`,
 		PRODUCT_LABELS.seat,
 	);
 	return problems;
 }
 
-export function expandSeatRange(range: SeatRange, listing: { externalListingId?: unknown; eventId?: unknown }) {
+export function expandSeatRange(
+	range: SeatRange,
+	listing: { externalListingId?: unknown; eventId?: unknown },
+) {
 	const products: Array<Record<string, unknown>> = [];
 	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
 		const externalId = range.externalIdPattern
-			.split('{listing}').join(String(listing.externalListingId))
-			.split('{event}').join(String(listing.eventId))
-			.split('{row}').join(range.row)
-			.split('{seat}').join(String(seat));
-		products.push({ externalId, row: range.row, seat: String(seat), productType: range.productType, ga: false });
+			.split('{listing}')
+			.join(String(listing.externalListingId))
+			.split('{event}')
+			.join(String(listing.eventId))
+			.split('{row}')
+			.join(range.row)
+			.split('{seat}')
+			.join(String(seat));
+		products.push({
+			externalId,
+			row: range.row,
+			seat: String(seat),
+			productType: range.productType,
+			ga: false,
+		});
 	}
 	return products;
 }
@@ -179,16 +223,37 @@ function readProducts(
 			try {
 				value = JSON.parse(value);
 			} catch (error) {
-				return { raw: [], label: jsonProductLabel, problems: [{ field: 'Products (JSON)', text: `is not valid JSON: ${errorText(error)}`, itemIndexes: at }] };
+				return {
+					raw: [],
+					label: jsonProductLabel,
+					problems: [
+						{
+							field: 'Products (JSON)',
+							text: `is not valid JSON: ${errorText(error)}`,
+							itemIndexes: at,
+						},
+					],
+				};
 			}
 		}
 		if (!Array.isArray(value)) {
-			return { raw: [], label: jsonProductLabel, problems: [{ field: 'Products (JSON)', text: 'must be an array of product objects', itemIndexes: at }] };
+			return {
+				raw: [],
+				label: jsonProductLabel,
+				problems: [
+					{
+						field: 'Products (JSON)',
+						text: 'must be an array of product objects',
+						itemIndexes: at,
+					},
+				],
+			};
 		}
 		return { raw: value, label: jsonProductLabel, problems: [] };
 	}
 	if (source === 'seatRange') {
-		const ranges = ((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[];
+		const ranges = ((params.get('seatRanges', itemIndex, {}) as IDataObject).range ??
+			[]) as IDataObject[];
 		const raw: unknown[] = [];
 		const problems: Problem[] = [];
 		ranges.forEach((range, index) => {
@@ -196,14 +261,21 @@ function readProducts(
 			if (parsed.success) raw.push(...expandSeatRange(parsed.data, listing));
 			else problems.push(...issuesOf(parsed.error, seatRangeLabel(index), at));
 		});
-		if (ranges.length === 0) problems.push({ field: 'Seat Ranges', text: 'needs at least one range', itemIndexes: at });
+		if (ranges.length === 0)
+			problems.push({ field: 'Seat Ranges', text: 'needs at least one range', itemIndexes: at });
 		return { raw, label: definedProductLabel, problems };
 	}
-	const defined = ((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[];
+	const defined = ((params.get('products', itemIndex, {}) as IDataObject).product ??
+		[]) as IDataObject[];
 	return { raw: defined, label: definedProductLabel, problems: [] };
 }
 
-function parseProducts(raw: unknown[], fromJson: boolean, label: ProductsLabeller, itemIndexOf: (index: number) => number): { products: Product[]; problems: Problem[] } {
+function parseProducts(
+	raw: unknown[],
+	fromJson: boolean,
+	label: ProductsLabeller,
+	itemIndexOf: (index: number) => number,
+): { products: Product[]; problems: Problem[] } {
 	const products: Product[] = [];
 	const problems: Problem[] = [];
 	raw.forEach((entry, index) => {
@@ -214,13 +286,26 @@ function parseProducts(raw: unknown[], fromJson: boolean, label: ProductsLabelle
 	return { products, problems };
 }
 
-function listingPerItem(params: ParameterSource, itemIndex: number, blank: number[]): ListingUnit | undefined {
-	const unit: ListingUnit = { itemIndexes: [itemIndex], label: rowsText([itemIndex]), problems: [] };
+function listingPerItem(
+	params: ParameterSource,
+	itemIndex: number,
+	blank: number[],
+): ListingUnit | undefined {
+	const unit: ListingUnit = {
+		itemIndexes: [itemIndex],
+		label: rowsText([itemIndex]),
+		problems: [],
+	};
 	try {
 		const rawLevel = readListingLevel(params, itemIndex);
 		const amount = (rawLevel.pricePerProduct as Record<string, unknown>).amount;
 		const currency = (rawLevel.pricePerProduct as Record<string, unknown>).currency;
-		const rowValues = { externalListingId: rawLevel.externalListingId, eventId: rawLevel.eventId, priceAmount: amount, priceCurrency: currency };
+		const rowValues = {
+			externalListingId: rawLevel.externalListingId,
+			eventId: rawLevel.eventId,
+			priceAmount: amount,
+			priceCurrency: currency,
+		};
 		if (isBlankRow(params, rowValues)) {
 			blank.push(itemIndex);
 			return undefined;
@@ -234,20 +319,34 @@ function listingPerItem(params: ParameterSource, itemIndex: number, blank: numbe
 			const fromJson = source.label === jsonProductLabel;
 			const parsed = parseProducts(source.raw, fromJson, source.label, () => itemIndex);
 			unit.problems.push(...parsed.problems);
-			if (source.raw.length === 0) unit.problems.push({ field: 'Products', text: 'must hold at least one product', itemIndexes: [itemIndex] });
+			if (source.raw.length === 0)
+				unit.problems.push({
+					field: 'Products',
+					text: 'must hold at least one product',
+					itemIndexes: [itemIndex],
+				});
 			else if (parsed.problems.length === 0) {
 				unit.problems.push(
-					...repeatedProducts(parsed.products, fromJson ? 'Products (JSON) externalId' : 'Products → External ID', (indexes) => ({
-						text: `products ${indexes.map((index) => index + 1).join(' and ')}`,
-						itemIndexes: [itemIndex],
-					})),
+					...repeatedProducts(
+						parsed.products,
+						fromJson ? 'Products (JSON) externalId' : 'Products → External ID',
+						(indexes) => ({
+							text: `products ${indexes.map((index) => index + 1).join(' and ')}`,
+							itemIndexes: [itemIndex],
+						}),
+					),
 				);
 			}
-			if (level.success && unit.problems.length === 0) Object.assign(unit, toRequest(level.data, parsed.products));
+			if (level.success && unit.problems.length === 0)
+				Object.assign(unit, toRequest(level.data, parsed.products));
 		}
 		if (level.success) unit.externalListingId = level.data.externalListingId;
 	} catch (error) {
-		unit.problems.push({ field: '', text: `could not read the parameters: ${errorText(error)}`, itemIndexes: [itemIndex] });
+		unit.problems.push({
+			field: '',
+			text: `could not read the parameters: ${errorText(error)}`,
+			itemIndexes: [itemIndex],
+		});
 	}
 	return unit;
 }
@@ -292,7 +391,17 @@ function readTicketRow(params: ParameterSource, itemIndex: number): TicketRow {
 			rawListingId: rawLevel.externalListingId,
 		};
 	} catch (error) {
-		return { itemIndex, product: {}, problems: [{ field: '', text: `could not read the parameters: ${errorText(error)}`, itemIndexes: [itemIndex] }] };
+		return {
+			itemIndex,
+			product: {},
+			problems: [
+				{
+					field: '',
+					text: `could not read the parameters: ${errorText(error)}`,
+					itemIndexes: [itemIndex],
+				},
+			],
+		};
 	}
 }
 
@@ -305,7 +414,11 @@ function groupKey(row: TicketRow): { key: string; id?: number; text: string } {
 }
 
 /** Sheet rows that share an External Listing ID become one listing, one product per row, in input order. */
-function ticketRowsToListings(params: ParameterSource, itemIndexes: number[], blank: number[]): ListingUnit[] {
+function ticketRowsToListings(
+	params: ParameterSource,
+	itemIndexes: number[],
+	blank: number[],
+): ListingUnit[] {
 	const groups = new Map<string, { unit: ListingUnit; rows: TicketRow[]; text: string }>();
 	for (const itemIndex of itemIndexes) {
 		const row = readTicketRow(params, itemIndex);
@@ -316,7 +429,11 @@ function ticketRowsToListings(params: ParameterSource, itemIndexes: number[], bl
 		const { key, id, text } = groupKey(row);
 		let group = groups.get(key);
 		if (!group) {
-			group = { unit: { itemIndexes: [], label: '', problems: [], externalListingId: id }, rows: [], text };
+			group = {
+				unit: { itemIndexes: [], label: '', problems: [], externalListingId: id },
+				rows: [],
+				text,
+			};
 			groups.set(key, group);
 		}
 		group.rows.push(row);
@@ -346,7 +463,11 @@ function ticketRowsToListings(params: ParameterSource, itemIndexes: number[], bl
 				});
 				if (byValue.size > 1) {
 					const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
-					unit.problems.push({ field: field.label, text: `differs between the rows of one listing: ${variants.join('; ')}`, itemIndexes: unit.itemIndexes });
+					unit.problems.push({
+						field: field.label,
+						text: `differs between the rows of one listing: ${variants.join('; ')}`,
+						itemIndexes: unit.itemIndexes,
+					});
 				}
 			}
 		}
@@ -365,16 +486,22 @@ function ticketRowsToListings(params: ParameterSource, itemIndexes: number[], bl
 				}),
 			);
 		}
-		if (unit.problems.length === 0 && levels[0]) Object.assign(unit, toRequest(levels[0], parsed.products));
+		if (unit.problems.length === 0 && levels[0])
+			Object.assign(unit, toRequest(levels[0], parsed.products));
 	}
 	return units;
 }
 
 /** Reads and validates every input item before anything is sent. Units come out in input order. */
-export function buildListingUnits(params: ParameterSource, itemCount: number, shape: InputShape): ListingInput {
+export function buildListingUnits(
+	params: ParameterSource,
+	itemCount: number,
+	shape: InputShape,
+): ListingInput {
 	const blankItemIndexes: number[] = [];
 	const itemIndexes = Array.from({ length: itemCount }, (_, index) => index);
-	if (shape === 'ticketPerItem') return { units: ticketRowsToListings(params, itemIndexes, blankItemIndexes), blankItemIndexes };
+	if (shape === 'ticketPerItem')
+		return { units: ticketRowsToListings(params, itemIndexes, blankItemIndexes), blankItemIndexes };
 	const units = itemIndexes
 		.map((itemIndex) => listingPerItem(params, itemIndex, blankItemIndexes))
 		.filter((unit): unit is ListingUnit => unit !== undefined);

@@ -43,7 +43,10 @@ export function describeResult(unit: ListingUnit, result: ListingResult): IDataO
 		case 'notSent':
 			return { error: 'Not sent: the run stopped before this listing was sent' };
 		case 'invalid':
-			return { error: `${unit.label[0].toUpperCase()}${unit.label.slice(1)} failed validation`, problems: mergeProblems(unit.problems).map(problemLine) };
+			return {
+				error: `${unit.label[0].toUpperCase()}${unit.label.slice(1)} failed validation`,
+				problems: mergeProblems(unit.problems).map(problemLine),
+			};
 	}
 }
 
@@ -52,13 +55,21 @@ export function listingItem(unit: ListingUnit, result: ListingResult): INodeExec
 	if (result.status === 'created') return { json: toOutputJson(result.response), pairedItem };
 	const json: IDataObject =
 		result.status === 'skipped'
-			? { status: 'skipped', externalListingId: unit.externalListingId ?? null, ...describeResult(unit, result) }
+			? {
+					status: 'skipped',
+					externalListingId: unit.externalListingId ?? null,
+					...describeResult(unit, result),
+				}
 			: { ...describeResult(unit, result), itemIndexes: unit.itemIndexes };
 	return { json, pairedItem };
 }
 
 /** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
-export function rowItems(items: INodeExecutionData[], unit: ListingUnit, result: ListingResult): Array<[number, INodeExecutionData]> {
+export function rowItems(
+	items: INodeExecutionData[],
+	unit: ListingUnit,
+	result: ListingResult,
+): Array<[number, INodeExecutionData]> {
 	const status = result.status === 'notSent' ? 'failed' : result.status;
 	const outcome: IDataObject =
 		result.status === 'created'
@@ -67,7 +78,12 @@ export function rowItems(items: INodeExecutionData[], unit: ListingUnit, result:
 	return unit.itemIndexes.map((itemIndex) => [
 		itemIndex,
 		{
-			json: { ...items[itemIndex].json, externalListingId: unit.externalListingId ?? null, listingStatus: status, ...outcome },
+			json: {
+				...items[itemIndex].json,
+				externalListingId: unit.externalListingId ?? null,
+				listingStatus: status,
+				...outcome,
+			},
 			pairedItem: { item: itemIndex },
 		},
 	]);
@@ -96,7 +112,10 @@ export function stopSummary(
 	const group = (status: ListingResult['status'], outcome?: FailureOutcome) =>
 		units.filter((unit) => {
 			const result = results.get(unit);
-			return result?.status === status && (outcome === undefined || (result.status === 'failed' && result.outcome === outcome));
+			return (
+				result?.status === status &&
+				(outcome === undefined || (result.status === 'failed' && result.outcome === outcome))
+			);
 		});
 	const failureLines = (members: ListingUnit[]) =>
 		members.map((unit) => {
@@ -109,7 +128,11 @@ export function stopSummary(
 	const notSent = group('notSent');
 	const skipped = group('skipped');
 	const lines: string[] = [ROWS_CONVENTION];
-	lines.push(created.length ? `Created in this run: ${listingNames(created)}. Do not send these again.` : 'No listing was created in this run.');
+	lines.push(
+		created.length
+			? `Created in this run: ${listingNames(created)}. Do not send these again.`
+			: 'No listing was created in this run.',
+	);
 	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
 	if (unknown.length) {
 		lines.push(
@@ -118,7 +141,8 @@ export function stopSummary(
 		);
 	}
 	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listingNames(notSent)}.`);
-	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listingNames(skipped)}.`);
+	if (skipped.length)
+		lines.push(`Skipped, already sent by this workflow: ${listingNames(skipped)}.`);
 	if (skipAlreadySent) {
 		lines.push(
 			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created and unknown ones are skipped.',
@@ -130,7 +154,12 @@ export function stopSummary(
 /** A blank row in the per-row output: paired with itself, never a listing. */
 export function blankRowItem(items: INodeExecutionData[], itemIndex: number): INodeExecutionData {
 	return {
-		json: { ...items[itemIndex].json, externalListingId: null, listingStatus: 'blank', listingMessage: 'Blank row: every field read from it was empty, so it is not a listing' },
+		json: {
+			...items[itemIndex].json,
+			externalListingId: null,
+			listingStatus: 'blank',
+			listingMessage: 'Blank row: every field read from it was empty, so it is not a listing',
+		},
 		pairedItem: { item: itemIndex },
 	};
 }
@@ -139,4 +168,3 @@ export function blankRowsNotice(blankItemIndexes: number[]): string {
 	const count = blankItemIndexes.length;
 	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. ${ROWS_CONVENTION}`;
 }
-

@@ -77,7 +77,13 @@ export class RequestPacer {
 	private samples = 0;
 	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
 	private lastRetryAfterMs = PACING.defaultRetryAfterMs;
-	private readonly stats: PacerStats = { peakInFlight: 0, peakLimit: 1, finalLimit: 1, rateLimited: 0, decreases: 0 };
+	private readonly stats: PacerStats = {
+		peakInFlight: 0,
+		peakLimit: 1,
+		finalLimit: 1,
+		rateLimited: 0,
+		decreases: 0,
+	};
 
 	constructor(
 		readonly mode: PacingMode,
@@ -86,7 +92,8 @@ export class RequestPacer {
 		private readonly stopOnFailure = false,
 		private readonly now: () => number = Date.now,
 	) {
-		if (!Number.isInteger(maximum) || maximum < 1) throw new Error('The maximum concurrency must be a whole number of 1 or more');
+		if (!Number.isInteger(maximum) || maximum < 1)
+			throw new Error('The maximum concurrency must be a whole number of 1 or more');
 	}
 
 	/** Waits for a slot. `first` puts a retried request ahead of requests not yet sent. */

@@ -25,7 +25,10 @@ export function rowsText(itemIndexes: number[]): string {
 		else for (let index = start; index <= end; index++) ranges.push(String(rows[index]));
 		start = end + 1;
 	}
-	const list = ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}` : (ranges[0] ?? '');
+	const list =
+		ranges.length > 1
+			? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}`
+			: (ranges[0] ?? '');
 	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
 }
 
@@ -48,7 +51,10 @@ export function mergeProblems(problems: Problem[]): Problem[] {
 }
 
 function firstRow(problem: Problem): number {
-	return problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Number.POSITIVE_INFINITY);
+	return problem.itemIndexes.reduce(
+		(lowest, index) => Math.min(lowest, index),
+		Number.POSITIVE_INFINITY,
+	);
 }
 
 /** What n8n 2.x calls the setting that turns a node's errors into error items. */

@@ -15,10 +15,14 @@ export function sentListingKey(baseUrl: string, externalListingId: number): stri
 
 function storeError(context: IExecuteFunctions, error: unknown): NodeOperationError {
 	const text = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(context.getNode(), `n8n's memory of listings already sent could not be used: ${text}`, {
-		description:
-			'This n8n may be too old for it, or another node of this workflow (Remove Duplicates with the scope "Workflow") keeps its memory in another mode. Turn off the option "Skip Listings Already Sent" to send without it; nothing was sent.',
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`n8n's memory of listings already sent could not be used: ${text}`,
+		{
+			description:
+				'This n8n may be too old for it, or another node of this workflow (Remove Duplicates with the scope "Workflow") keeps its memory in another mode. Turn off the option "Skip Listings Already Sent" to send without it; nothing was sent.',
+		},
+	);
 }
 
 /** Records the IDs as sent, before sending; returns those this workflow had sent already (left unsent). */
@@ -30,15 +34,27 @@ export async function recordBeforeSending(
 	if (externalListingIds.length === 0) return new Set();
 	const byKey = new Map(externalListingIds.map((id) => [sentListingKey(baseUrl, id), id]));
 	try {
-		const result = await context.helpers.checkProcessedAndRecord([...byKey.keys()], SCOPE, STORE_OPTIONS);
-		return new Set(result.processed.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined));
+		const result = await context.helpers.checkProcessedAndRecord(
+			[...byKey.keys()],
+			SCOPE,
+			STORE_OPTIONS,
+		);
+		return new Set(
+			result.processed
+				.map((key) => byKey.get(String(key)))
+				.filter((id): id is number => id !== undefined),
+		);
 	} catch (error) {
 		throw storeError(context, error);
 	}
 }
 
 /** Forgets IDs again: the API provably did not create them, so a later run may send them. */
-export async function forgetSent(context: IExecuteFunctions, baseUrl: string, externalListingIds: number[]): Promise<void> {
+export async function forgetSent(
+	context: IExecuteFunctions,
+	baseUrl: string,
+	externalListingIds: number[],
+): Promise<void> {
 	if (externalListingIds.length === 0) return;
 	try {
 		await context.helpers.removeProcessed(

@@ -15,10 +15,21 @@ export interface ParameterSource {
  * spaces, underscores, hyphens or a byte-order mark, so listing_id, listingId, "Listing ID" and "\uFEFFlisting_id"
  * are one column.
  */
-export const RECOGNISED_HEADERS: Record<string, { label: string; headers: string[]; required: boolean }> = {
-	externalListingId: { label: 'External Listing ID', headers: ['listing_id', 'external_listing_id', 'listing'], required: true },
+export const RECOGNISED_HEADERS: Record<
+	string,
+	{ label: string; headers: string[]; required: boolean }
+> = {
+	externalListingId: {
+		label: 'External Listing ID',
+		headers: ['listing_id', 'external_listing_id', 'listing'],
+		required: true,
+	},
 	eventId: { label: 'Event ID', headers: ['event_id', 'event'], required: true },
-	priceAmount: { label: 'Price Amount', headers: ['price', 'price_amount', 'amount'], required: true },
+	priceAmount: {
+		label: 'Price Amount',
+		headers: ['price', 'price_amount', 'amount'],
+		required: true,
+	},
 	priceCurrency: { label: 'Currency', headers: ['currency', 'price_currency'], required: true },
 	productExternalId: {
 		label: 'Product External ID',
@@ -37,7 +48,10 @@ export function headerList(parameter: string): string {
 }
 
 export function normaliseHeader(header: string): string {
-	return header.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+	return header
+		.replace(/^\uFEFF/, '')
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
 }
 
 /** Every column name the items have, in first-seen order. */
@@ -65,7 +79,9 @@ export function recogniseHeaders(columns: string[]): HeaderMatch {
 	const matched = new Map<string, string>();
 	const missing: string[] = [];
 	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
-		const column = field.headers.map((header) => byNormalised.get(normaliseHeader(header))).find((found) => found !== undefined);
+		const column = field.headers
+			.map((header) => byNormalised.get(normaliseHeader(header)))
+			.find((found) => found !== undefined);
 		if (column !== undefined) matched.set(parameter, column);
 		else if (field.required) missing.push(parameter);
 	}
@@ -96,11 +112,17 @@ export class RecognisedColumns implements ParameterSource {
 }
 
 /** "Map Automatically": every required field needs a column, or nothing is read at all. */
-export function recognisedColumns(context: IExecuteFunctions, items: INodeExecutionData[], params: ParameterSource): ParameterSource {
+export function recognisedColumns(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	params: ParameterSource,
+): ParameterSource {
 	const columns = columnsOf(items);
 	const match = recogniseHeaders(columns);
 	if (match.missing.length > 0) {
-		const wanted = match.missing.map((parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`);
+		const wanted = match.missing.map(
+			(parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`,
+		);
 		throw new NodeOperationError(
 			context.getNode(),
 			`Map Automatically found no column for ${match.missing.map((parameter) => RECOGNISED_HEADERS[parameter].label).join(', ')}; nothing was sent`,
@@ -114,19 +136,27 @@ export function recognisedColumns(context: IExecuteFunctions, items: INodeExecut
 }
 
 function isEmptyCell(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
 function columnName(column: string): string {
-	return column.startsWith('\uFEFF') ? `"${column.slice(1)}" (preceded by an invisible byte-order mark)` : `"${column}"`;
+	return column.startsWith('\uFEFF')
+		? `"${column.slice(1)}" (preceded by an invisible byte-order mark)`
+		: `"${column}"`;
 }
 
 /**
  * Fields mapped to a column that is empty in every row: the column is missing or misnamed (a typo, a byte-order
  * mark from Excel, another sheet). Said once, with the columns the rows do have, instead of once per row.
  */
-export function missingColumns(items: INodeExecutionData[], source: ParameterSource, blank: Set<number>): string[] {
+export function missingColumns(
+	items: INodeExecutionData[],
+	source: ParameterSource,
+	blank: Set<number>,
+): string[] {
 	const rows = items.filter((_, index) => !blank.has(index));
 	if (rows.length === 0) return [];
 	const lines: string[] = [];
@@ -136,9 +166,14 @@ export function missingColumns(items: INodeExecutionData[], source: ParameterSou
 		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
 		const present = field.required
 			? rows.some((item) => !isEmptyCell(item.json?.[column]))
-			: rows.some((item) => item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column));
+			: rows.some(
+					(item) =>
+						item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column),
+				);
 		if (present) continue;
-		lines.push(`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`);
+		lines.push(
+			`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
+		);
 	}
 	if (lines.length) {
 		const columns = columnsOf(rows);
@@ -148,4 +183,3 @@ export function missingColumns(items: INodeExecutionData[], source: ParameterSou
 	}
 	return lines;
 }
-

@@ -1,5 +1,14 @@
 /** The spec says the answer holds a unique identifier but not under which name: these are the likely ones. */
-const ID_KEYS = ['subscriptionId', 'subscription_id', 'webhookId', 'webhook_id', 'id', 'uuid', 'identifier', 'uniqueId'];
+const ID_KEYS = [
+	'subscriptionId',
+	'subscription_id',
+	'webhookId',
+	'webhook_id',
+	'id',
+	'uuid',
+	'identifier',
+	'uniqueId',
+];
 const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
 
 export interface FoundId {
@@ -10,7 +19,10 @@ export interface FoundId {
 function idAt(record: Record<string, unknown>, prefix: string): FoundId | undefined {
 	for (const key of ID_KEYS) {
 		const value = record[key];
-		if ((typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value))) {
+		if (
+			(typeof value === 'string' && value.trim() !== '') ||
+			(typeof value === 'number' && Number.isFinite(value))
+		) {
 			return { value: String(value), field: `${prefix}${key}` };
 		}
 	}

@@ -17,11 +17,18 @@ function describe(value: unknown): string {
 }
 
 function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 export const positiveId = z.unknown().transform((value, ctx) => {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isSafeInteger(parsed) || parsed < 1) {
 		ctx.addIssue({
@@ -36,10 +43,18 @@ export const positiveId = z.unknown().transform((value, ctx) => {
 });
 
 const integerCode = z.unknown().transform((value, ctx) => {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isSafeInteger(parsed)) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a whole number (got ${describe(value)})` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `must be a whole number (got ${describe(value)})`,
+		});
 		return z.NEVER;
 	}
 	return parsed;
@@ -49,7 +64,12 @@ const integerCode = z.unknown().transform((value, ctx) => {
 const MAX_PRICE_DECIMALS = 2;
 
 const positiveAmount = z.unknown().transform((value, ctx) => {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	const text =
+		typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim()
+				: undefined;
 	if (typeof value === 'string' && text !== undefined && DECIMAL_COMMA_TEXT.test(text)) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -58,7 +78,11 @@ const positiveAmount = z.unknown().transform((value, ctx) => {
 		return z.NEVER;
 	}
 	const parsed =
-		typeof value === 'number' ? value : text !== undefined && DECIMAL_TEXT.test(text) ? Number(text) : Number.NaN;
+		typeof value === 'number'
+			? value
+			: text !== undefined && DECIMAL_TEXT.test(text)
+				? Number(text)
+				: Number.NaN;
 	if (!Number.isFinite(parsed) || parsed <= 0) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -70,7 +94,12 @@ const positiveAmount = z.unknown().transform((value, ctx) => {
 	}
 	// A computed number may carry binary noise (54.890000000000004): that is still two decimals.
 	const cents = parsed * 10 ** MAX_PRICE_DECIMALS;
-	const decimals = typeof value === 'string' ? (text?.split('.')[1]?.length ?? 0) : Math.abs(cents - Math.round(cents)) < 1e-6 ? 0 : 3;
+	const decimals =
+		typeof value === 'string'
+			? (text?.split('.')[1]?.length ?? 0)
+			: Math.abs(cents - Math.round(cents)) < 1e-6
+				? 0
+				: 3;
 	if (decimals > MAX_PRICE_DECIMALS) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -131,7 +160,10 @@ const optionalLabel = z.unknown().transform((value, ctx) => {
 const requiredLabel = (example: string) =>
 	optionalLabel.transform((value, ctx) => {
 		if (value === undefined) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `is required (text such as ${example})` });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `is required (text such as ${example})`,
+			});
 			return z.NEVER;
 		}
 		return value;
@@ -143,16 +175,22 @@ const sheetBoolean = z.unknown().transform((value, ctx) => {
 	const text = String(value).trim().toLowerCase();
 	if (text === 'true' || text === '1') return true;
 	if (text === 'false' || text === '0') return false;
-	ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be true or false (got ${describe(value)})` });
+	ctx.addIssue({
+		code: z.ZodIssueCode.custom,
+		message: `must be true or false (got ${describe(value)})`,
+	});
 	return z.NEVER;
 });
 
 /** The spec shows one value of each enumeration and not the whole list: any non-empty text is accepted. */
-const openEnumValue = (fallback: string) =>
-	optionalLabel.transform((value) => value ?? fallback);
+const openEnumValue = (fallback: string) => optionalLabel.transform((value) => value ?? fallback);
 
 const stockTypeList = z.unknown().transform((value, ctx) => {
-	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [value];
+	const entries = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: [value];
 	const cleaned = entries
 		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
 		.filter((entry) => !isEmpty(entry));
@@ -234,7 +272,9 @@ export const seatRangeSchema = z
 			});
 		}
 		const placeholders: string[] = range.externalIdPattern.match(/\{[^{}]*\}/g) ?? [];
-		const unknown = placeholders.filter((placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder));
+		const unknown = placeholders.filter(
+			(placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder),
+		);
 		if (unknown.length) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
@@ -273,7 +313,8 @@ export function labelIssues(error: z.ZodError, label: FieldLabeller): LabelledIs
 				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are externalId, row, seat, productType, ga`,
 			};
 		}
-		if (issue.code === z.ZodIssueCode.invalid_type) return { field, text: `must be ${issue.expected} (got ${issue.received})` };
+		if (issue.code === z.ZodIssueCode.invalid_type)
+			return { field, text: `must be ${issue.expected} (got ${issue.received})` };
 		return { field, text: issue.message };
 	});
 }

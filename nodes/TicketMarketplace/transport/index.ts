@@ -82,7 +82,12 @@ export async function readRunCredential(this: IExecuteFunctions): Promise<RunCre
 	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
 	return {
 		baseUrl: normalizeBaseUrl(data.baseUrl),
-		decrypted: { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_NAME, data },
+		decrypted: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data,
+		},
 	};
 }
 
@@ -120,7 +125,9 @@ function describeThrown(error: unknown): HttpFailure {
 	};
 	// NodeApiError may swap the original words (e.g. the credential's diagnosis) for a generic text; it keeps them
 	// in `messages`.
-	const original = Array.isArray(thrown.messages) ? thrown.messages.find((entry) => typeof entry === 'string') : undefined;
+	const original = Array.isArray(thrown.messages)
+		? thrown.messages.find((entry) => typeof entry === 'string')
+		: undefined;
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
 	if (isTokenExchangeFailure(error)) return { headers: {}, message, tokenExchange: true };
 	if (thrown.response) {
@@ -133,7 +140,8 @@ function describeThrown(error: unknown): HttpFailure {
 		};
 	}
 	const rawCode = thrown.httpCode ?? thrown.code;
-	const code = typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+	const code =
+		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
 	const isStatus = code !== undefined && /^\d{3}$/.test(code);
 	return {
 		status: isStatus ? Number(code) : undefined,
@@ -149,11 +157,20 @@ export function extractApiMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
 	if (!body || typeof body !== 'object') return undefined;
 	if (Array.isArray(body)) {
-		const parts = body.map((entry) => extractApiMessage(entry)).filter((part): part is string => !!part);
+		const parts = body
+			.map((entry) => extractApiMessage(entry))
+			.filter((part): part is string => !!part);
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = body as Record<string, unknown>;
-	for (const key of ['message', 'error_description', 'errorMessage', 'detail', 'title', 'description']) {
+	for (const key of [
+		'message',
+		'error_description',
+		'errorMessage',
+		'detail',
+		'title',
+		'description',
+	]) {
 		const value = record[key];
 		if (typeof value === 'string' && value.trim()) return value.trim();
 	}
@@ -166,7 +183,11 @@ export function extractApiMessage(body: unknown): string | undefined {
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const text = Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value.trim() : undefined;
+	const text = Array.isArray(value)
+		? String(value[0])
+		: typeof value === 'string'
+			? value.trim()
+			: undefined;
 	if (text === undefined || text === '') return undefined;
 	if (/^\d+$/.test(text)) return Number(text) * 1000;
 	if (/^[-+]?\d/.test(text)) return undefined;
@@ -208,10 +229,15 @@ function backoffMs(retryNumber: number): number {
  * response headers and Retry-After is needed. A 401 is then re-sent the ordinary way so that n8n renews the token
  * and retries once; the API refused the first one, so nothing can be created twice.
  */
-export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOptions): Promise<unknown> {
+export async function apiRequest(
+	this: IExecuteFunctions,
+	options: ApiRequestOptions,
+): Promise<unknown> {
 	const { method, path, body, headers, itemIndex, secrets, pacer } = options;
 	const baseUrl = options.credential?.baseUrl ?? (await getBaseUrl.call(this));
-	const credentialOptions = options.credential ? { credentialsDecrypted: options.credential.decrypted } : undefined;
+	const credentialOptions = options.credential
+		? { credentialsDecrypted: options.credential.decrypted }
+		: undefined;
 	const request: IHttpRequestOptions = {
 		method,
 		url: `${baseUrl}${path}`,
@@ -240,7 +266,12 @@ export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOpt
 				answer = response.body;
 			} else if (response.statusCode === 401) {
 				try {
-					answer = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, { ...request }, credentialOptions);
+					answer = await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						CREDENTIAL_NAME,
+						{ ...request },
+						credentialOptions,
+					);
 				} catch (error) {
 					failure = describeThrown(error);
 				}
@@ -257,7 +288,9 @@ export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOpt
 		}
 
 		const retryAfterMs =
-			failure?.status === 429 ? parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now()) : undefined;
+			failure?.status === 429
+				? parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now())
+				: undefined;
 		if (failure === undefined || (failure.status !== undefined && failure.status !== 429)) {
 			attempt = { kind: 'answered', roundTripMs: Date.now() - startedAt };
 		} else if (failure.status === 429) {
@@ -265,8 +298,10 @@ export async function apiRequest(this: IExecuteFunctions, options: ApiRequestOpt
 		}
 		let waitMs: number | undefined;
 		if (failure?.status === 429) {
-			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs) failure.retryAfterMs = retryAfterMs;
-			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) waitMs = retryAfterMs ?? backoffMs(rateLimitRetries++);
+			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
+				failure.retryAfterMs = retryAfterMs;
+			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries)
+				waitMs = retryAfterMs ?? backoffMs(rateLimitRetries++);
 		} else if (
 			failure !== undefined &&
 			failure.status === undefined &&
@@ -335,7 +370,9 @@ function toNodeApiError(
 		details.push(`Run the workflow again after ${seconds} s. Nothing was created by this attempt.`);
 	} else if (failure.status === 429) {
 		message = `The Partner API kept answering 429 (too many requests) after ${context.rateLimitRetries} retries`;
-		details.push('Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.');
+		details.push(
+			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
+		);
 	} else if (failure.status !== undefined) {
 		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
 		if (failure.status === 401 || failure.status === 403) {
@@ -345,7 +382,9 @@ function toNodeApiError(
 		}
 	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
 		message = `Could not connect to the Partner API at ${context.baseUrl || '(empty Base URL)'} (${inWords}) after ${context.connectionRetries} retries`;
-		details.push('Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.');
+		details.push(
+			'Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.',
+		);
 	} else if (failure.code !== undefined) {
 		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
 	} else {

@@ -6,15 +6,25 @@ import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/w
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	fakeRun,
+	GROUPED_SHEET_PARAMETERS,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 
 // Retry waits return at once; what was asked is recorded.
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const CALLBACK = { clientId: 'callback-client', clientSecret: 'callback-secret-integration' };
 
-const GROUPED: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options: { concurrency: 3 } };
+const GROUPED: Record<string, ParameterValue> = {
+	...GROUPED_SHEET_PARAMETERS,
+	options: { concurrency: 3 },
+};
 
 function sheet(listings: number[], seatsPerListing = 2): INodeExecutionData[] {
 	const rows = listings.flatMap((listing) =>
@@ -45,11 +55,19 @@ beforeEach(() => {
 	(sleep as jest.Mock).mockClear();
 });
 
-function runFor(parameters: Record<string, ParameterValue>, items: INodeExecutionData[], continueOnFail = false) {
+function runFor(
+	parameters: Record<string, ParameterValue>,
+	items: INodeExecutionData[],
+	continueOnFail = false,
+) {
 	return fakeRun(runOptions(parameters, items, continueOnFail));
 }
 
-function runOptions(parameters: Record<string, ParameterValue>, items: INodeExecutionData[], continueOnFail = false) {
+function runOptions(
+	parameters: Record<string, ParameterValue>,
+	items: INodeExecutionData[],
+	continueOnFail = false,
+) {
 	return {
 		parameters,
 		items,
@@ -76,7 +94,9 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		const output = await createListings.call(run.context, items);
 
 		const state = sandbox.state();
-		expect(state.listings.map((listing) => listing.externalListingId).sort()).toEqual([101, 102, 103, 104, 105]);
+		expect(state.listings.map((listing) => listing.externalListingId).sort()).toEqual([
+			101, 102, 103, 104, 105,
+		]);
 		const first = state.listings.find((listing) => listing.externalListingId === 101);
 		expect(first?.body).toEqual({
 			eventId: 5000,
@@ -111,7 +131,12 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 	});
 
 	it('waits out a 429 as the Retry-After header asks, and creates the listing once', async () => {
-		sandbox.addFault({ endpoint: 'listings', sequence: ['429', 'ok'], kind: '429', retryAfterSeconds: 2 });
+		sandbox.addFault({
+			endpoint: 'listings',
+			sequence: ['429', 'ok'],
+			kind: '429',
+			retryAfterSeconds: 2,
+		});
 		const items = sheet([301]);
 		const run = runFor(GROUPED, items);
 		const output = await createListings.call(run.context, items);
@@ -136,13 +161,31 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 
 		expect(second.tokenRequests()).toBe(1);
 		expect(sandbox.state().tokens.count).toBe(2);
-		expect(sandbox.state().listings.map((listing) => listing.externalListingId).sort()).toEqual([401, 402]);
-		expect(listingPosts().filter((request) => request.status !== null && request.status < 300)).toHaveLength(2);
+		expect(
+			sandbox
+				.state()
+				.listings.map((listing) => listing.externalListingId)
+				.sort(),
+		).toEqual([401, 402]);
+		expect(
+			listingPosts().filter((request) => request.status !== null && request.status < 300),
+		).toHaveLength(2);
 	});
 
 	it.each([
-		['a 5xx', { endpoint: 'listings' as const, kind: '5xx' as const, status: 503, sequence: ['5xx' as const] }],
-		['a dropped connection', { endpoint: 'listings' as const, kind: 'drop' as const, sequence: ['drop' as const] }],
+		[
+			'a 5xx',
+			{
+				endpoint: 'listings' as const,
+				kind: '5xx' as const,
+				status: 503,
+				sequence: ['5xx' as const],
+			},
+		],
+		[
+			'a dropped connection',
+			{ endpoint: 'listings' as const, kind: 'drop' as const, sequence: ['drop' as const] },
+		],
 	])('never re-sends a listing after %s, and says it may exist', async (_name, fault) => {
 		sandbox.addFault(fault);
 		const items = sheet([501, 502]);
@@ -155,9 +198,15 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 			failure = error as NodeApiError;
 		}
 		expect(failure).toBeInstanceOf(NodeApiError);
-		expect(failure?.description).toContain('may or may not have been created; check before re-running');
-		expect(failure?.description).toContain('Not sent, the run stopped first: listing 502 (rows 3 and 4).');
-		const posted = listingPosts().map((request) => (request.body as IDataObject | undefined)?.externalListingId);
+		expect(failure?.description).toContain(
+			'may or may not have been created; check before re-running',
+		);
+		expect(failure?.description).toContain(
+			'Not sent, the run stopped first: listing 502 (rows 3 and 4).',
+		);
+		const posted = listingPosts().map(
+			(request) => (request.body as IDataObject | undefined)?.externalListingId,
+		);
 		expect(posted).toEqual([501]);
 	});
 

@@ -28,15 +28,24 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	it.each([
 		['listings', LISTINGS_PATH],
 		['webhooks', WEBHOOKS_PATH],
-	])('answers malformed JSON on %s with 400 malformed_json naming the parse problem', async (_name, path) => {
-		const result = await post(`${sandbox.url}${path}`, { headers: listingHeaders(token), body: '{"eventId": 1,,}' });
-		expect(result.status).toBe(400);
-		expect(result.body.error).toBe('malformed_json');
-		expect(result.body.message).toMatch(/^The body is not valid JSON: /);
-	});
+	])(
+		'answers malformed JSON on %s with 400 malformed_json naming the parse problem',
+		async (_name, path) => {
+			const result = await post(`${sandbox.url}${path}`, {
+				headers: listingHeaders(token),
+				body: '{"eventId": 1,,}',
+			});
+			expect(result.status).toBe(400);
+			expect(result.body.error).toBe('malformed_json');
+			expect(result.body.message).toMatch(/^The body is not valid JSON: /);
+		},
+	);
 
 	it('answers an empty JSON body with 400 malformed_json', async () => {
-		const result = await post(`${sandbox.url}${WEBHOOKS_PATH}`, { headers: listingHeaders(token), body: '' });
+		const result = await post(`${sandbox.url}${WEBHOOKS_PATH}`, {
+			headers: listingHeaders(token),
+			body: '',
+		});
 		expect(result.status).toBe(400);
 		expect(result.body.message).toMatch(/empty/);
 	});
@@ -46,15 +55,27 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 		delete headers['Content-Type'];
 		const result = await rawRequest(`${sandbox.url}${WEBHOOKS_PATH}`, { headers, body: '{}' });
 		expect(result.status).toBe(415);
-		expect(result.body).toEqual({ error: 'unsupported_media_type', message: 'Content-Type must be application/json, got none' });
+		expect(result.body).toEqual({
+			error: 'unsupported_media_type',
+			message: 'Content-Type must be application/json, got none',
+		});
 	});
 
 	it('refuses a body over the size limit with 413, and keeps serving', async () => {
 		const big = JSON.stringify(validListing({ padding: 'x'.repeat(5000) }));
-		const result = await post(`${sandbox.url}${LISTINGS_PATH}`, { headers: listingHeaders(token), body: big });
+		const result = await post(`${sandbox.url}${LISTINGS_PATH}`, {
+			headers: listingHeaders(token),
+			body: big,
+		});
 		expect(result.status).toBe(413);
-		expect(result.body).toEqual({ error: 'payload_too_large', message: 'The body exceeds the limit of 4096 bytes' });
-		expect(sandbox.state().requests.at(-1)).toMatchObject({ status: 413, body: { unparsed: true, reason: 'too large' } });
+		expect(result.body).toEqual({
+			error: 'payload_too_large',
+			message: 'The body exceeds the limit of 4096 bytes',
+		});
+		expect(sandbox.state().requests.at(-1)).toMatchObject({
+			status: 413,
+			body: { unparsed: true, reason: 'too large' },
+		});
 		expect((await createListing(sandbox, token)).status).toBe(201);
 	});
 
@@ -83,14 +104,22 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 		}
 	});
 
-	it.each(['/', '/sellers/inventory/listings/v2', '/partners/webhooks/v3/extra', '/__sandbox/nope'])(
-		'answers an unknown path %s with 404',
-		async (path) => {
-			const result = await post(`${sandbox.url}${path}`, { headers: listingHeaders(token), body: '{}' });
-			expect(result.status).toBe(404);
-			expect(result.body).toEqual({ error: 'not_found', message: expect.stringContaining(path.replace(/\/$/, '') || '/') });
-		},
-	);
+	it.each([
+		'/',
+		'/sellers/inventory/listings/v2',
+		'/partners/webhooks/v3/extra',
+		'/__sandbox/nope',
+	])('answers an unknown path %s with 404', async (path) => {
+		const result = await post(`${sandbox.url}${path}`, {
+			headers: listingHeaders(token),
+			body: '{}',
+		});
+		expect(result.status).toBe(404);
+		expect(result.body).toEqual({
+			error: 'not_found',
+			message: expect.stringContaining(path.replace(/\/$/, '') || '/'),
+		});
+	});
 
 	it.each([
 		['GET', LISTINGS_PATH, 'POST'],
@@ -98,7 +127,10 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 		['DELETE', TOKEN_PATH, 'POST'],
 		['POST', '/__sandbox/state', 'GET'],
 	])('answers %s %s with 405 and an Allow header', async (method, path, allowed) => {
-		const result = await rawRequest(`${sandbox.url}${path}`, { method, headers: listingHeaders(token) });
+		const result = await rawRequest(`${sandbox.url}${path}`, {
+			method,
+			headers: listingHeaders(token),
+		});
 		expect(result.status).toBe(405);
 		expect(result.headers.allow).toBe(allowed);
 		expect(result.body.error).toBe('method_not_allowed');
@@ -107,10 +139,15 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	it('answers malformed admin bodies with 400', async () => {
 		const listingId = (await createListing(sandbox, token)).body.id as string;
 		for (const body of ['{oops', '[1]', '{"count": "two"}', '{"externalIds": "p-1"}']) {
-			const result = await post(`${sandbox.url}/__sandbox/listings/${listingId}/sell`, { headers: { 'Content-Type': 'application/json' }, body });
+			const result = await post(`${sandbox.url}/__sandbox/listings/${listingId}/sell`, {
+				headers: { 'Content-Type': 'application/json' },
+				body,
+			});
 			expect(result.status).toBe(400);
 		}
-		const settings = await post(`${sandbox.url}/__sandbox/delivery`, { body: '{"clientAuth":"telepathy"}' });
+		const settings = await post(`${sandbox.url}/__sandbox/delivery`, {
+			body: '{"clientAuth":"telepathy"}',
+		});
 		expect(settings.status).toBe(400);
 		expect(settings.body.message).toMatch(/basic, client_secret_post/);
 	});
@@ -118,7 +155,9 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	it('answers a garbled HTTP request with 400 and keeps serving', async () => {
 		const net = await import('node:net');
 		const reply = await new Promise<string>((resolve, reject) => {
-			const socket = net.connect(sandbox.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+			const socket = net.connect(sandbox.port, '127.0.0.1', () =>
+				socket.write('NOT HTTP AT ALL\r\n\r\n'),
+			);
 			let data = '';
 			socket.on('data', (chunk) => (data += chunk.toString()));
 			socket.on('close', () => resolve(data));
@@ -137,10 +176,13 @@ describe('sandbox inspection never shows a secret', () => {
 		try {
 			const token = await getToken(sandbox);
 			// A failed login with a different password must not leak it either.
-			await post(`${sandbox.url}${TOKEN_PATH}?grant_type=client_credentials&password=query-password`, {
-				headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ username: 'seller@example.test', password: 'typo-password' }),
-			});
+			await post(
+				`${sandbox.url}${TOKEN_PATH}?grant_type=client_credentials&password=query-password`,
+				{
+					headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' },
+					body: JSON.stringify({ username: 'seller@example.test', password: 'typo-password' }),
+				},
+			);
 			// A form body (not JSON) is not shown at all.
 			await post(`${sandbox.url}${TOKEN_PATH}?grant_type=client_credentials`, {
 				headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -171,7 +213,10 @@ describe('sandbox inspection never shows a secret', () => {
 			const state = sandbox.state();
 			expect(state.subscriptions[0].callback.auth.oauthRequest.clientSecret).toBe('[redacted]');
 			expect(state.requests[0].headers.authorization).toBe('Basic [redacted]');
-			expect(state.requests[0].body).toEqual({ username: 'seller@example.test', password: '[redacted]' });
+			expect(state.requests[0].body).toEqual({
+				username: 'seller@example.test',
+				password: '[redacted]',
+			});
 		} finally {
 			await sandbox.stop();
 			await receiver.stop();

@@ -10,17 +10,25 @@ const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const CLI = path.join(ROOT, 'sandbox/cli.ts');
 
 /** Starts the CLI and resolves with the first stdout line (the banner's first line or the --json line). */
-function startCli(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; output: () => string }> {
-	const child = spawn(TSX, [CLI, ...args], { cwd: ROOT, env: { ...process.env, SANDBOX_PORT: '' } });
+function startCli(
+	args: string[],
+): Promise<{ child: ChildProcessWithoutNullStreams; firstLine: string; output: () => string }> {
+	const child = spawn(TSX, [CLI, ...args], {
+		cwd: ROOT,
+		env: { ...process.env, SANDBOX_PORT: '' },
+	});
 	let output = '';
 	return new Promise((resolve, reject) => {
 		child.stdout.on('data', (chunk: Buffer) => {
 			output += chunk.toString();
 			const newline = output.indexOf('\n');
-			if (newline >= 0) resolve({ child, firstLine: output.slice(0, newline), output: () => output });
+			if (newline >= 0)
+				resolve({ child, firstLine: output.slice(0, newline), output: () => output });
 		});
 		child.on('error', reject);
-		child.on('exit', (code) => reject(new Error(`sandbox CLI exited early with ${code}: ${output}`)));
+		child.on('exit', (code) =>
+			reject(new Error(`sandbox CLI exited early with ${code}: ${output}`)),
+		);
 	});
 }
 
@@ -80,7 +88,8 @@ describe('sandbox CLI', () => {
 		const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(started.firstLine)?.[1];
 		expect(url).toBeDefined();
 		// The banner is written in one piece; wait for its last line.
-		for (let i = 0; i < 100 && !started.output().includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 20));
+		for (let i = 0; i < 100 && !started.output().includes('Ctrl-C'); i++)
+			await new Promise((r) => setTimeout(r, 20));
 		for (const value of [
 			SANDBOX_DEFAULTS.consumerKey,
 			SANDBOX_DEFAULTS.consumerSecret,
@@ -93,10 +102,21 @@ describe('sandbox CLI', () => {
 		const sandbox = { url: url as string } as Parameters<typeof getToken>[0];
 		const token = await getToken(sandbox);
 		const listingId = (await createListing(sandbox, token, validListing())).body.id as string;
-		const sell = spawnSync(TSX, [CLI, 'sell', '--url', url as string, '--listing', listingId, '--external-id', 'p-3'], { cwd: ROOT, encoding: 'utf8' });
+		const sell = spawnSync(
+			TSX,
+			[CLI, 'sell', '--url', url as string, '--listing', listingId, '--external-id', 'p-3'],
+			{ cwd: ROOT, encoding: 'utf8' },
+		);
 		expect(sell.status).toBe(0);
-		expect(JSON.parse(sell.stdout)).toMatchObject({ sale: { listingId, externalIds: ['p-3'] }, deliveries: [], complete: true });
-		const badSell = spawnSync(TSX, [CLI, 'sell', '--url', url as string], { cwd: ROOT, encoding: 'utf8' });
+		expect(JSON.parse(sell.stdout)).toMatchObject({
+			sale: { listingId, externalIds: ['p-3'] },
+			deliveries: [],
+			complete: true,
+		});
+		const badSell = spawnSync(TSX, [CLI, 'sell', '--url', url as string], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
 		expect(badSell.status).toBe(2);
 		expect(badSell.stderr).toContain('sell needs --listing ID');
 
@@ -111,14 +131,41 @@ describe('sandbox CLI', () => {
 		const line = JSON.parse(started.firstLine) as { url: string; port: number };
 		expect(line.url).toBe(`http://127.0.0.1:${line.port}`);
 		const readState = async () =>
-			(await (await fetch(`${line.url}/__sandbox/state`)).json()) as { settings: { tokenLifetimeSeconds: number }; inFlight: { limit: unknown } };
+			(await (await fetch(`${line.url}/__sandbox/state`)).json()) as {
+				settings: { tokenLifetimeSeconds: number };
+				inFlight: { limit: unknown };
+			};
 		const state = await readState();
 		expect(state.settings.tokenLifetimeSeconds).toBe(60);
 		expect(state.inFlight.limit).toEqual({ maxInFlight: 10, endpoint: '*', retryAfterSeconds: 1 });
-		const changed = spawnSync(TSX, [CLI, 'in-flight', '--url', line.url, '--max-in-flight', '3', '--endpoint', 'listings', '--retry-after', '2'], { cwd: ROOT, encoding: 'utf8' });
+		const changed = spawnSync(
+			TSX,
+			[
+				CLI,
+				'in-flight',
+				'--url',
+				line.url,
+				'--max-in-flight',
+				'3',
+				'--endpoint',
+				'listings',
+				'--retry-after',
+				'2',
+			],
+			{ cwd: ROOT, encoding: 'utf8' },
+		);
 		expect(changed.status).toBe(0);
-		expect((await readState()).inFlight.limit).toEqual({ maxInFlight: 3, endpoint: 'listings', retryAfterSeconds: 2 });
-		expect(spawnSync(TSX, [CLI, 'in-flight', '--url', line.url, '--no-limit'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(0);
+		expect((await readState()).inFlight.limit).toEqual({
+			maxInFlight: 3,
+			endpoint: 'listings',
+			retryAfterSeconds: 2,
+		});
+		expect(
+			spawnSync(TSX, [CLI, 'in-flight', '--url', line.url, '--no-limit'], {
+				cwd: ROOT,
+				encoding: 'utf8',
+			}).status,
+		).toBe(0);
 		expect((await readState()).inFlight.limit).toBeNull();
 		started.child.kill('SIGTERM');
 		expect(await exited(started.child)).toBe(0);

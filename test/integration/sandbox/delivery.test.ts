@@ -1,7 +1,13 @@
 import { SandboxAdminClient, basicClientAuthorization, startSandbox } from '../../../sandbox';
 import type { Sandbox, SandboxOptions } from '../../../sandbox';
 import { backoffDelayMs } from '../../../sandbox/delivery';
-import { activeSubscription, createListing, getToken, startReceiver, subscribe } from '../../../support/sandboxRequests';
+import {
+	activeSubscription,
+	createListing,
+	getToken,
+	startReceiver,
+	subscribe,
+} from '../../../support/sandboxRequests';
 import type { Receiver, ReceiverOptions } from '../../../support/sandboxRequests';
 
 // Characters that RFC 6749 2.3.1 says must be form-urlencoded before Basic encoding.
@@ -18,13 +24,31 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 		receiver = undefined;
 	});
 
-	async function setUp(sandboxOptions: SandboxOptions, receiverOptions: Partial<ReceiverOptions> = {}) {
-		sandbox = await startSandbox({ deliveryBaseDelayMs: 5, deliveryTimeoutMs: 2000, ...sandboxOptions });
-		receiver = await startReceiver({ ...CLIENT, clientAuth: sandboxOptions.deliveryAuth ?? 'basic', ...receiverOptions });
+	async function setUp(
+		sandboxOptions: SandboxOptions,
+		receiverOptions: Partial<ReceiverOptions> = {},
+	) {
+		sandbox = await startSandbox({
+			deliveryBaseDelayMs: 5,
+			deliveryTimeoutMs: 2000,
+			...sandboxOptions,
+		});
+		receiver = await startReceiver({
+			...CLIENT,
+			clientAuth: sandboxOptions.deliveryAuth ?? 'basic',
+			...receiverOptions,
+		});
 		const token = await getToken(sandbox);
 		const subscriptionId = await activeSubscription(sandbox, token, receiver, CLIENT);
 		const listing = await createListing(sandbox, token);
-		return { sandbox, receiver, token, subscriptionId, listingId: listing.body.id as string, listing: listing.body };
+		return {
+			sandbox,
+			receiver,
+			token,
+			subscriptionId,
+			listingId: listing.body.id as string,
+			listing: listing.body,
+		};
 	}
 
 	it('sells a product, exchanges client credentials by HTTP Basic and posts the notification with the Bearer token', async () => {
@@ -38,7 +62,9 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 			[1, 'token', 200, true],
 			[1, 'callback', 200, true],
 		]);
-		expect(receiver.tokenRequests).toEqual([{ status: 200, grantType: 'client_credentials', reason: undefined }]);
+		expect(receiver.tokenRequests).toEqual([
+			{ status: 200, grantType: 'client_credentials', reason: undefined },
+		]);
 		expect(receiver.callbacks).toHaveLength(1);
 		const [callback] = receiver.callbacks;
 		expect(callback.authorization).toBe('Bearer receiver-token-1');
@@ -66,7 +92,9 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 
 	it('form-urlencodes the client id and secret before Basic encoding (RFC 6749 2.3.1)', () => {
 		const header = basicClientAuthorization('a b:c', 'x&y é');
-		expect(Buffer.from(header.slice('Basic '.length), 'base64').toString()).toBe('a+b%3Ac:x%26y+%C3%A9');
+		expect(Buffer.from(header.slice('Basic '.length), 'base64').toString()).toBe(
+			'a+b%3Ac:x%26y+%C3%A9',
+		);
 	});
 
 	it('authenticates with client_secret_post when configured, and the Basic-only receiver refuses it', async () => {
@@ -86,7 +114,10 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	it('retries with backoff when the receiver fails first, recording every attempt', async () => {
-		const { sandbox, receiver, listingId } = await setUp({ deliveryAttempts: 4 }, { failTokenRequests: 1, failCallbacks: 1 });
+		const { sandbox, receiver, listingId } = await setUp(
+			{ deliveryAttempts: 4 },
+			{ failTokenRequests: 1, failCallbacks: 1 },
+		);
 		const [delivery] = await sandbox.sell(listingId).deliveries;
 		expect(delivery.status).toBe('delivered');
 		expect(delivery.attempts.map((a) => [a.attempt, a.step, a.status, a.ok])).toEqual([
@@ -98,7 +129,9 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 		]);
 		expect(delivery.attempts[0].error).toBe('token endpoint answered 503');
 		// The same notification id on every retry, so the receiver can drop duplicates.
-		const ids = receiver.callbacks.map((c) => (c.body as { notificationId: string }).notificationId);
+		const ids = receiver.callbacks.map(
+			(c) => (c.body as { notificationId: string }).notificationId,
+		);
 		expect(new Set(ids)).toEqual(new Set([delivery.notificationId]));
 	});
 
@@ -106,7 +139,10 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 		sandbox = await startSandbox({ deliveryAttempts: 3, deliveryBaseDelayMs: 1 });
 		const token = await getToken(sandbox);
 		// Port 9 (discard) on loopback has no listener here: every attempt is a refused connection.
-		const dead = { callbackUrl: 'http://127.0.0.1:9/callback', tokenUrl: 'http://127.0.0.1:9/token' };
+		const dead = {
+			callbackUrl: 'http://127.0.0.1:9/callback',
+			tokenUrl: 'http://127.0.0.1:9/token',
+		};
 		await activeSubscription(sandbox, token, dead);
 		const listingId = (await createListing(sandbox, token)).body.id as string;
 		const [delivery] = await sandbox.sell(listingId, { count: 2 }).deliveries;
@@ -119,8 +155,16 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	it('backs off exponentially, capped at the maximum', () => {
-		const settings = { clientAuth: 'basic' as const, attempts: 6, baseDelayMs: 100, maxDelayMs: 500, timeoutMs: 1000 };
-		expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(settings, n))).toEqual([100, 200, 400, 500, 500]);
+		const settings = {
+			clientAuth: 'basic' as const,
+			attempts: 6,
+			baseDelayMs: 100,
+			maxDelayMs: 500,
+			timeoutMs: 1000,
+		};
+		expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(settings, n))).toEqual([
+			100, 200, 400, 500, 500,
+		]);
 	});
 
 	it('does not notify for a listing created before activation (not eligible)', async () => {
@@ -144,7 +188,9 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 		const { sandbox, listingId } = await setUp({});
 		expect(sandbox.sell(listingId, { count: 2 }).sale.externalIds).toEqual(['p-1', 'p-2']);
 		expect(() => sandbox.sell(listingId, { externalIds: ['p-1'] })).toThrow(/already sold/);
-		expect(() => sandbox.sell(listingId, { externalIds: ['nope'] })).toThrow(/no product with externalId nope/);
+		expect(() => sandbox.sell(listingId, { externalIds: ['nope'] })).toThrow(
+			/no product with externalId nope/,
+		);
 		expect(() => sandbox.sell(listingId, { count: 2 })).toThrow(/only 1 unsold/);
 		sandbox.sell(listingId);
 		expect(() => sandbox.sell(listingId)).toThrow(/no unsold products/);
@@ -159,7 +205,9 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 		expect(result.deliveries.map((d) => d.status)).toEqual(['delivered']);
 		expect(receiver.callbacks).toHaveLength(1);
 
-		const unknown = await fetch(`${sandbox.url}/__sandbox/listings/lst_nope/sell`, { method: 'POST' });
+		const unknown = await fetch(`${sandbox.url}/__sandbox/listings/lst_nope/sell`, {
+			method: 'POST',
+		});
 		expect(unknown.status).toBe(404);
 		expect(await unknown.json()).toMatchObject({ error: 'unknown_listing' });
 		const sold = await fetch(`${sandbox.url}/__sandbox/listings/${listingId}/sell`, {
@@ -172,10 +220,14 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	it('stop cancels a pending retry: the deliveries promise settles as cancelled', async () => {
-		const { sandbox: running, listingId } = await setUp({ deliveryAttempts: 3, deliveryBaseDelayMs: 60_000 }, { failTokenRequests: 5 });
+		const { sandbox: running, listingId } = await setUp(
+			{ deliveryAttempts: 3, deliveryBaseDelayMs: 60_000 },
+			{ failTokenRequests: 5 },
+		);
 		const { deliveries } = running.sell(listingId);
 		// Wait until the first attempt is recorded and the long backoff has begun.
-		for (let i = 0; i < 200 && !running.state().deliveries[0]?.nextAttemptAt; i++) await new Promise((r) => setTimeout(r, 5));
+		for (let i = 0; i < 200 && !running.state().deliveries[0]?.nextAttemptAt; i++)
+			await new Promise((r) => setTimeout(r, 5));
 		expect(running.state().deliveries[0].nextAttemptAt).toBeDefined();
 		await running.stop();
 		const [delivery] = await deliveries;

@@ -27,7 +27,10 @@ describe('sandbox faults on demand', () => {
 		const limited = await requestToken(sandbox);
 		expect(limited.status).toBe(429);
 		expect(limited.headers.get('retry-after')).toBe('7');
-		expect(limited.body).toEqual({ error: 'rate_limited', message: expect.stringContaining('retry after 7 s') });
+		expect(limited.body).toEqual({
+			error: 'rate_limited',
+			message: expect.stringContaining('retry after 7 s'),
+		});
 		sandbox.clearFaults();
 		expect((await requestToken(sandbox)).status).toBe(200);
 	});
@@ -71,11 +74,22 @@ describe('sandbox faults on demand', () => {
 	});
 
 	it('sequence: consumes one entry per request, then stops faulting', async () => {
-		sandbox.addFault({ endpoint: 'token', sequence: ['429', 'ok', '5xx', 'latency'], latencyMs: 1 });
+		sandbox.addFault({
+			endpoint: 'token',
+			sequence: ['429', 'ok', '5xx', 'latency'],
+			latencyMs: 1,
+		});
 		const statuses: number[] = [];
 		for (let i = 0; i < 6; i++) statuses.push((await requestToken(sandbox)).status);
 		expect(statuses).toEqual([429, 200, 503, 200, 200, 200]);
-		expect(sandbox.state().requests.map((r) => r.faults)).toEqual([['429'], [], ['5xx'], ['latency'], [], []]);
+		expect(sandbox.state().requests.map((r) => r.faults)).toEqual([
+			['429'],
+			[],
+			['5xx'],
+			['latency'],
+			[],
+			[],
+		]);
 	});
 
 	it('rate: faults a seeded, repeatable share of requests', async () => {
@@ -140,7 +154,14 @@ describe('sandbox faults on demand', () => {
 		sandbox.addFault({ endpoint: '*', kind: '429' });
 		await new SandboxAdminClient(sandbox.url).reset();
 		const state = sandbox.state();
-		expect(state).toMatchObject({ requests: [], listings: [], subscriptions: [], sales: [], deliveries: [], faults: [] });
+		expect(state).toMatchObject({
+			requests: [],
+			listings: [],
+			subscriptions: [],
+			sales: [],
+			deliveries: [],
+			faults: [],
+		});
 		expect(state.tokens.count).toBe(0);
 		expect((await requestToken(sandbox)).status).toBe(200);
 	});

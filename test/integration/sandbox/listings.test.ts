@@ -1,6 +1,14 @@
 import { startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { LISTINGS_PATH, createListing, getToken, listingHeaders, post, rawRequest, validListing } from '../../../support/sandboxRequests';
+import {
+	LISTINGS_PATH,
+	createListing,
+	getToken,
+	listingHeaders,
+	post,
+	rawRequest,
+	validListing,
+} from '../../../support/sandboxRequests';
 
 describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 	let sandbox: Sandbox;
@@ -24,7 +32,11 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 			eligibleForNotifications: false,
 		});
 		const [stored] = sandbox.state().listings;
-		expect(stored).toMatchObject({ id: result.body.id, externalListingId: body.externalListingId, eligibleForNotifications: false });
+		expect(stored).toMatchObject({
+			id: result.body.id,
+			externalListingId: body.externalListingId,
+			eligibleForNotifications: false,
+		});
 		expect(stored.products.map((p) => [p.externalId, p.sold])).toEqual([
 			['p-1', false],
 			['p-2', false],
@@ -47,11 +59,16 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		])('answers 406 for %s', async (_name, headers) => {
 			const result = await createListing(sandbox, token, validListing(), headers);
 			expect(result.status).toBe(406);
-			expect(result.body).toEqual({ error: 'not_acceptable', message: expect.stringMatching(/Accept.*application\/json/) });
+			expect(result.body).toEqual({
+				error: 'not_acceptable',
+				message: expect.stringMatching(/Accept.*application\/json/),
+			});
 		});
 
 		it('accepts application/json inside a longer Accept list', async () => {
-			const result = await createListing(sandbox, token, validListing(), { Accept: 'text/html;q=0.9, application/json' });
+			const result = await createListing(sandbox, token, validListing(), {
+				Accept: 'text/html;q=0.9, application/json',
+			});
 			expect(result.status).toBe(201);
 		});
 
@@ -66,7 +83,9 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		});
 
 		it('accepts a charset parameter on the JSON content type', async () => {
-			const result = await createListing(sandbox, token, validListing(), { 'Content-Type': 'application/json; charset=utf-8' });
+			const result = await createListing(sandbox, token, validListing(), {
+				'Content-Type': 'application/json; charset=utf-8',
+			});
 			expect(result.status).toBe(201);
 		});
 
@@ -76,7 +95,9 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 			['not a tag', 'english please', /not a well-formed/],
 			['digits', '12-34', /not a well-formed/],
 		])('answers 400 for an Accept-Language that is %s', async (_name, value, message) => {
-			const result = await createListing(sandbox, token, validListing(), { 'Accept-Language': value });
+			const result = await createListing(sandbox, token, validListing(), {
+				'Accept-Language': value,
+			});
 			expect(result.status).toBe(400);
 			expect(result.body.error).toBe('invalid_accept_language');
 			expect(result.body.message).toMatch(message);
@@ -85,14 +106,26 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		it('answers 400 when Accept-Language is absent altogether', async () => {
 			const headers = listingHeaders(token);
 			delete headers['Accept-Language'];
-			const result = await rawRequest(`${sandbox.url}${LISTINGS_PATH}`, { headers, body: JSON.stringify(validListing()) });
+			const result = await rawRequest(`${sandbox.url}${LISTINGS_PATH}`, {
+				headers,
+				body: JSON.stringify(validListing()),
+			});
 			expect(result.status).toBe(400);
-			expect(result.body).toEqual({ error: 'invalid_accept_language', message: 'The Accept-Language header is required (a language tag such as en-US)' });
+			expect(result.body).toEqual({
+				error: 'invalid_accept_language',
+				message: 'The Accept-Language header is required (a language tag such as en-US)',
+			});
 		});
 
-		it.each(['de-DE', 'fr', 'en-US,en;q=0.8', 'es-419'])('accepts the Accept-Language %s', async (value) => {
-			expect((await createListing(sandbox, token, validListing(), { 'Accept-Language': value })).status).toBe(201);
-		});
+		it.each(['de-DE', 'fr', 'en-US,en;q=0.8', 'es-419'])(
+			'accepts the Accept-Language %s',
+			async (value) => {
+				expect(
+					(await createListing(sandbox, token, validListing(), { 'Accept-Language': value }))
+						.status,
+				).toBe(201);
+			},
+		);
 	});
 
 	describe('body of 2.4', () => {
@@ -103,24 +136,69 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 			['eventId fractional', (l) => (l.eventId = 1.5), 'eventId'],
 			['pricePerProduct missing', (l) => delete l.pricePerProduct, 'pricePerProduct'],
 			['pricePerProduct an array', (l) => (l.pricePerProduct = []), 'pricePerProduct'],
-			['amount zero', (l) => (l.pricePerProduct = { amount: 0, currency: 'EUR' }), 'pricePerProduct.amount'],
-			['amount negative', (l) => (l.pricePerProduct = { amount: -1, currency: 'EUR' }), 'pricePerProduct.amount'],
-			['amount a string', (l) => (l.pricePerProduct = { amount: '10', currency: 'EUR' }), 'pricePerProduct.amount'],
+			[
+				'amount zero',
+				(l) => (l.pricePerProduct = { amount: 0, currency: 'EUR' }),
+				'pricePerProduct.amount',
+			],
+			[
+				'amount negative',
+				(l) => (l.pricePerProduct = { amount: -1, currency: 'EUR' }),
+				'pricePerProduct.amount',
+			],
+			[
+				'amount a string',
+				(l) => (l.pricePerProduct = { amount: '10', currency: 'EUR' }),
+				'pricePerProduct.amount',
+			],
 			['currency missing', (l) => (l.pricePerProduct = { amount: 10 }), 'pricePerProduct.currency'],
-			['currency of four letters', (l) => (l.pricePerProduct = { amount: 10, currency: 'EURO' }), 'pricePerProduct.currency'],
+			[
+				'currency of four letters',
+				(l) => (l.pricePerProduct = { amount: 10, currency: 'EURO' }),
+				'pricePerProduct.currency',
+			],
 			['externalListingId missing', (l) => delete l.externalListingId, 'externalListingId'],
 			['externalListingId a string', (l) => (l.externalListingId = 'abc'), 'externalListingId'],
 			['products missing', (l) => delete l.products, 'products'],
 			['products empty', (l) => (l.products = []), 'products'],
 			['a product not an object', (l) => (l.products = ['ticket']), 'products[0]'],
-			['externalId empty', (l) => (l.products = [{ ...seated, externalId: '' }]), 'products[0].externalId'],
-			['externalId a number', (l) => (l.products = [{ ...seated, externalId: 7 }]), 'products[0].externalId'],
-			['productType missing', (l) => (l.products = [{ ...seated, productType: undefined }]), 'products[0].productType'],
+			[
+				'externalId empty',
+				(l) => (l.products = [{ ...seated, externalId: '' }]),
+				'products[0].externalId',
+			],
+			[
+				'externalId a number',
+				(l) => (l.products = [{ ...seated, externalId: 7 }]),
+				'products[0].externalId',
+			],
+			[
+				'productType missing',
+				(l) => (l.products = [{ ...seated, productType: undefined }]),
+				'products[0].productType',
+			],
 			['ga missing', (l) => (l.products = [{ ...seated, ga: undefined }]), 'products[0].ga'],
 			['ga a string', (l) => (l.products = [{ ...seated, ga: 'false' }]), 'products[0].ga'],
-			['row missing on a seated product', (l) => (l.products = [seated, { ...seated, externalId: 'x-2', row: undefined }]), 'products[1].row'],
-			['seat empty on a seated product', (l) => (l.products = [seated, { ...seated, externalId: 'x-2' }, { ...seated, externalId: 'x-3', seat: '' }]), 'products[2].seat'],
-			['a repeated product externalId', (l) => (l.products = [seated, seated]), 'products[1].externalId'],
+			[
+				'row missing on a seated product',
+				(l) => (l.products = [seated, { ...seated, externalId: 'x-2', row: undefined }]),
+				'products[1].row',
+			],
+			[
+				'seat empty on a seated product',
+				(l) =>
+					(l.products = [
+						seated,
+						{ ...seated, externalId: 'x-2' },
+						{ ...seated, externalId: 'x-3', seat: '' },
+					]),
+				'products[2].seat',
+			],
+			[
+				'a repeated product externalId',
+				(l) => (l.products = [seated, seated]),
+				'products[1].externalId',
+			],
 			['stockType missing', (l) => delete l.stockType, 'stockType'],
 			['stockType a string', (l) => (l.stockType = 'PDF'), 'stockType'],
 			['stockType empty', (l) => (l.stockType = []), 'stockType'],
@@ -135,7 +213,9 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 			const result = await createListing(sandbox, token, listing);
 			expect(result.status).toBe(400);
 			expect(result.body.error).toBe('validation_failed');
-			expect(result.body.details).toEqual(expect.arrayContaining([{ path, message: expect.stringContaining(path) }]));
+			expect(result.body.details).toEqual(
+				expect.arrayContaining([{ path, message: expect.stringContaining(path) }]),
+			);
 			expect(result.body.message).toContain(path);
 			expect(sandbox.state().listings).toHaveLength(0);
 		});
@@ -143,7 +223,14 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		it('reports every problem at once', async () => {
 			const result = await createListing(sandbox, token, { eventId: 'x', products: [] });
 			const paths = (result.body.details as Array<{ path: string }>).map((d) => d.path);
-			expect(paths).toEqual(['eventId', 'pricePerProduct', 'externalListingId', 'products', 'stockType', 'paymentType']);
+			expect(paths).toEqual([
+				'eventId',
+				'pricePerProduct',
+				'externalListingId',
+				'products',
+				'stockType',
+				'paymentType',
+			]);
 		});
 
 		it.each([
@@ -171,14 +258,27 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		const duplicate = await createListing(sandbox, token, { ...listing, eventId: 9 });
 		expect(duplicate.status).toBe(409);
 		expect(duplicate.body.error).toBe('duplicate_external_listing_id');
-		expect(duplicate.body.details).toEqual([{ path: 'externalListingId', message: expect.stringContaining(String(listing.externalListingId)) }]);
+		expect(duplicate.body.details).toEqual([
+			{
+				path: 'externalListingId',
+				message: expect.stringContaining(String(listing.externalListingId)),
+			},
+		]);
 
 		sandbox.registerApp({ consumerKey: 'second-app', consumerSecret: 'second-secret' });
-		const other = await post(`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`, {
-			headers: { Authorization: 'Basic ' + Buffer.from('second-app:second-secret').toString('base64'), 'Content-Type': 'application/json' },
-			body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
-		});
-		expect((await createListing(sandbox, other.body.access_token as string, listing)).status).toBe(201);
+		const other = await post(
+			`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`,
+			{
+				headers: {
+					Authorization: 'Basic ' + Buffer.from('second-app:second-secret').toString('base64'),
+					'Content-Type': 'application/json',
+				},
+				body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
+			},
+		);
+		expect((await createListing(sandbox, other.body.access_token as string, listing)).status).toBe(
+			201,
+		);
 	});
 
 	it('checks the token before the headers and the body', async () => {

@@ -11,7 +11,9 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 		sandbox = await startSandbox({
 			now: () => clock,
 			apps: [{ consumerKey: 'other-key', consumerSecret: 'other-secret' }],
-			accounts: [{ email: 'second@example.test', password: 'second-password', kind: 'marketplace' }],
+			accounts: [
+				{ email: 'second@example.test', password: 'second-password', kind: 'marketplace' },
+			],
 		});
 	});
 	afterEach(() => sandbox.stop());
@@ -19,7 +21,11 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 	it('issues an opaque Bearer token with the six-month default lifetime for the demo credentials', async () => {
 		const result = await requestToken(sandbox);
 		expect(result.status).toBe(200);
-		expect(result.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 15552000 });
+		expect(result.body).toEqual({
+			access_token: expect.any(String),
+			token_type: 'Bearer',
+			expires_in: 15552000,
+		});
 		expect((result.body.access_token as string).length).toBeGreaterThanOrEqual(32);
 		expect(result.headers.get('cache-control')).toBe('no-store');
 		const second = await requestToken(sandbox);
@@ -65,15 +71,20 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 		['a missing username', { body: { password: 'sandbox-password' } }, /username/],
 		['a numeric username', { body: { username: 5, password: 'sandbox-password' } }, /username/],
 		['a form content type', { contentType: 'application/x-www-form-urlencoded' }, /Content-Type/],
-	])('answers %s with 400 invalid_request naming the problem', async (_name, options, description) => {
-		const result = await requestToken(sandbox, options);
-		expect(result.status).toBe(400);
-		expect(result.body.error).toBe('invalid_request');
-		expect(result.body.error_description).toMatch(description);
-	});
+	])(
+		'answers %s with 400 invalid_request naming the problem',
+		async (_name, options, description) => {
+			const result = await requestToken(sandbox, options);
+			expect(result.status).toBe(400);
+			expect(result.body.error).toBe('invalid_request');
+			expect(result.body.error_description).toMatch(description);
+		},
+	);
 
 	it('refuses a wrong marketplace password with invalid_grant and the exact wording', async () => {
-		const result = await requestToken(sandbox, { body: { username: 'seller@example.test', password: 'nope' } });
+		const result = await requestToken(sandbox, {
+			body: { username: 'seller@example.test', password: 'nope' },
+		});
 		expect(result.status).toBe(401);
 		expect(result.body).toEqual({
 			error: 'invalid_grant',
@@ -100,7 +111,10 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 		clock += 1;
 		const expired = await createListing(sandbox, token);
 		expect(expired.status).toBe(401);
-		expect(expired.body).toEqual({ error: 'invalid_token', message: 'The access token has expired' });
+		expect(expired.body).toEqual({
+			error: 'invalid_token',
+			message: 'The access token has expired',
+		});
 		expect(expired.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
 	});
 
@@ -146,11 +160,21 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 	});
 
 	it.each([
-		['no Authorization header', undefined, 'An Authorization: Bearer <access token> header is required'],
+		[
+			'no Authorization header',
+			undefined,
+			'An Authorization: Bearer <access token> header is required',
+		],
 		['an unknown token', 'Bearer not-a-token', 'The access token is not recognised'],
-		['Basic instead of Bearer', basic('a', 'b'), 'An Authorization: Bearer <access token> header is required'],
+		[
+			'Basic instead of Bearer',
+			basic('a', 'b'),
+			'An Authorization: Bearer <access token> header is required',
+		],
 	])('Bearer endpoints answer %s with 401 invalid_token', async (_name, authorization, message) => {
-		const result = await createListing(sandbox, 'ignored', undefined, { Authorization: authorization });
+		const result = await createListing(sandbox, 'ignored', undefined, {
+			Authorization: authorization,
+		});
 		expect(result.status).toBe(401);
 		expect(result.body).toEqual({ error: 'invalid_token', message });
 		expect(result.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');

@@ -10,12 +10,20 @@ const CLIENT_ID = 'marketplace client';
 // Characters that RFC 6749 2.3.1's form-urlencoding changes, so strict and loose Basic encodings differ.
 const CLIENT_SECRET = 'S3cret+with/odd:chars&more=0123';
 const WEBHOOK_ID = 'c9a1e5d2-3f4b-4c6d-8e7f-901234567890';
-const SALE = { eventType: 'listing_sale', notificationId: 'n-1', listing: { id: 'lst_1' }, products: [{ externalId: 'A-1' }] };
+const SALE = {
+	eventType: 'listing_sale',
+	notificationId: 'n-1',
+	listing: { id: 'lst_1' },
+	products: [{ externalId: 'A-1' }],
+};
 
 let trigger: ServedTrigger;
 
 beforeEach(async () => {
-	trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
+	trigger = await serveTrigger({
+		webhookId: WEBHOOK_ID,
+		credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+	});
 });
 
 afterEach(async () => {
@@ -31,47 +39,72 @@ function oauthClient(options: ModuleOptions['options'], secret = CLIENT_SECRET):
 	});
 }
 
-async function deliver(authorization: string | undefined, body: string = JSON.stringify(SALE)): Promise<Response> {
+async function deliver(
+	authorization: string | undefined,
+	body: string = JSON.stringify(SALE),
+): Promise<Response> {
 	const headers: Record<string, string> = { 'Content-Type': 'application/json' };
 	if (authorization !== undefined) headers.Authorization = authorization;
 	return await fetch(trigger.callbackUrl, { method: 'POST', headers, body });
 }
 
 describe.each([
-	['HTTP Basic, RFC form-urlencoded id/secret, form body', { authorizationMethod: 'header', credentialsEncodingMode: 'strict' }],
-	['HTTP Basic, plain id/secret, form body', { authorizationMethod: 'header', credentialsEncodingMode: 'loose' }],
+	[
+		'HTTP Basic, RFC form-urlencoded id/secret, form body',
+		{ authorizationMethod: 'header', credentialsEncodingMode: 'strict' },
+	],
+	[
+		'HTTP Basic, plain id/secret, form body',
+		{ authorizationMethod: 'header', credentialsEncodingMode: 'loose' },
+	],
 	['client_id/client_secret in a form body', { authorizationMethod: 'body' }],
 	['client_id/client_secret in a JSON body', { authorizationMethod: 'body', bodyFormat: 'json' }],
-] as Array<[string, ModuleOptions['options']]>)('simple-oauth2 ClientCredentials: %s', (_name, options) => {
-	it('obtains a Bearer token, and a notification carrying it starts one execution with the body unchanged', async () => {
-		const accessToken = await oauthClient(options).getToken({});
-		expect(accessToken.token).toMatchObject({ token_type: 'Bearer', expires_in: 3600, access_token: expect.any(String) });
-		expect(accessToken.expired()).toBe(false);
-		expect(trigger.executions).toHaveLength(0);
+] as Array<[string, ModuleOptions['options']]>)(
+	'simple-oauth2 ClientCredentials: %s',
+	(_name, options) => {
+		it('obtains a Bearer token, and a notification carrying it starts one execution with the body unchanged', async () => {
+			const accessToken = await oauthClient(options).getToken({});
+			expect(accessToken.token).toMatchObject({
+				token_type: 'Bearer',
+				expires_in: 3600,
+				access_token: expect.any(String),
+			});
+			expect(accessToken.expired()).toBe(false);
+			expect(trigger.executions).toHaveLength(0);
 
-		const response = await deliver(`Bearer ${accessToken.token.access_token as string}`);
-		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({ received: true });
-		expect(trigger.executions).toHaveLength(1);
-		expect(trigger.executions[0].items).toEqual([{ json: SALE }]);
-		expect(trigger.executions[0].items[0].json).toEqual(JSON.parse(trigger.executions[0].rawBody));
-		expect(trigger.errors).toEqual([]);
-	});
+			const response = await deliver(`Bearer ${accessToken.token.access_token as string}`);
+			expect(response.status).toBe(200);
+			expect(await response.json()).toEqual({ received: true });
+			expect(trigger.executions).toHaveLength(1);
+			expect(trigger.executions[0].items).toEqual([{ json: SALE }]);
+			expect(trigger.executions[0].items[0].json).toEqual(
+				JSON.parse(trigger.executions[0].rawBody),
+			);
+			expect(trigger.errors).toEqual([]);
+		});
 
-	it('is refused with 401 invalid_client for a wrong secret, and starts nothing', async () => {
-		const failure = await oauthClient(options, `${CLIENT_SECRET}-wrong`).getToken({}).then(
-			() => undefined,
-			(error: { output?: { statusCode?: number }; data?: { payload?: { error?: string } } }) => error,
-		);
-		expect(failure?.output?.statusCode).toBe(401);
-		expect(failure?.data?.payload?.error).toBe('invalid_client');
-		expect(trigger.executions).toHaveLength(0);
-	});
-});
+		it('is refused with 401 invalid_client for a wrong secret, and starts nothing', async () => {
+			const failure = await oauthClient(options, `${CLIENT_SECRET}-wrong`)
+				.getToken({})
+				.then(
+					() => undefined,
+					(error: { output?: { statusCode?: number }; data?: { payload?: { error?: string } } }) =>
+						error,
+				);
+			expect(failure?.output?.statusCode).toBe(401);
+			expect(failure?.data?.payload?.error).toBe('invalid_client');
+			expect(trigger.executions).toHaveLength(0);
+		});
+	},
+);
 
 describe('token endpoint over HTTP', () => {
 	it('sends Cache-Control: no-store with the token and a Basic challenge with invalid_client', async () => {
-		const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET });
+		const form = new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: CLIENT_ID,
+			client_secret: CLIENT_SECRET,
+		});
 		const issued = await fetch(trigger.tokenUrl, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -87,7 +120,9 @@ describe('token endpoint over HTTP', () => {
 			body: new URLSearchParams({ grant_type: 'client_credentials' }).toString(),
 		});
 		expect(refused.status).toBe(401);
-		expect(refused.headers.get('www-authenticate')).toBe('Basic realm="Ticket Marketplace Trigger"');
+		expect(refused.headers.get('www-authenticate')).toBe(
+			'Basic realm="Ticket Marketplace Trigger"',
+		);
 		expect(await refused.json()).toMatchObject({ error: 'invalid_client' });
 		expect(trigger.executions).toHaveLength(0);
 	});
@@ -102,10 +137,14 @@ describe('notification endpoint over HTTP', () => {
 	it('refuses a missing token, a forged token and a non-object body, starting nothing', async () => {
 		const missing = await deliver(undefined);
 		expect(missing.status).toBe(401);
-		expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="Ticket Marketplace Trigger"');
+		expect(missing.headers.get('www-authenticate')).toBe(
+			'Bearer realm="Ticket Marketplace Trigger"',
+		);
 
 		const genuine = await token();
-		const forged = await deliver(`Bearer ${genuine.slice(0, -4)}${genuine.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`);
+		const forged = await deliver(
+			`Bearer ${genuine.slice(0, -4)}${genuine.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`,
+		);
 		expect(forged.status).toBe(401);
 		expect(forged.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
 
@@ -120,7 +159,9 @@ describe('notification endpoint over HTTP', () => {
 
 	it('refuses every earlier token once the client secret changes (no state kept anywhere)', async () => {
 		const before = await token();
-		trigger.update({ credentials: { clientId: CLIENT_ID, clientSecret: 'a brand new secret, rotated today' } });
+		trigger.update({
+			credentials: { clientId: CLIENT_ID, clientSecret: 'a brand new secret, rotated today' },
+		});
 		const response = await deliver(`Bearer ${before}`);
 		expect(response.status).toBe(401);
 		expect(trigger.executions).toHaveLength(0);

@@ -3,10 +3,18 @@
  * activation, a listing, a sale; its delivery (token exchange, then the notification) must reach the trigger
  * through the same path as any client and start exactly one execution with the payload unchanged.
  */
-import { startSandbox, SANDBOX_DEFAULTS, type Sandbox, type SandboxOptions } from '../../../sandbox';
+import {
+	startSandbox,
+	SANDBOX_DEFAULTS,
+	type Sandbox,
+	type SandboxOptions,
+} from '../../../sandbox';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 
-const CALLBACK_CLIENT = { clientId: 'marketplace-callback', clientSecret: 'callback secret of 32 characters!' };
+const CALLBACK_CLIENT = {
+	clientId: 'marketplace-callback',
+	clientSecret: 'callback secret of 32 characters!',
+};
 const WEBHOOK_ID = '5d1f0c3e-8a2b-4c7d-9e6f-a1b2c3d4e5f6';
 
 // What the running test started; stopped and cleared after it, so a test failing early never stops a stale server.
@@ -19,7 +27,9 @@ afterEach(async () => {
 	delete running.sandbox;
 });
 
-async function startBoth(options: SandboxOptions): Promise<{ sandbox: Sandbox; trigger: ServedTrigger }> {
+async function startBoth(
+	options: SandboxOptions,
+): Promise<{ sandbox: Sandbox; trigger: ServedTrigger }> {
 	const sandbox = await startSandbox({ deliveryAttempts: 1, ...options });
 	running.sandbox = sandbox;
 	const trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: CALLBACK_CLIENT });
@@ -28,15 +38,20 @@ async function startBoth(options: SandboxOptions): Promise<{ sandbox: Sandbox; t
 }
 
 async function partnerToken(sandbox: Sandbox): Promise<string> {
-	const basic = Buffer.from(`${SANDBOX_DEFAULTS.consumerKey}:${SANDBOX_DEFAULTS.consumerSecret}`).toString('base64');
-	const response = await fetch(`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`, {
-		method: 'POST',
-		headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({
-			username: SANDBOX_DEFAULTS.marketplaceAccount.email,
-			password: SANDBOX_DEFAULTS.marketplaceAccount.password,
-		}),
-	});
+	const basic = Buffer.from(
+		`${SANDBOX_DEFAULTS.consumerKey}:${SANDBOX_DEFAULTS.consumerSecret}`,
+	).toString('base64');
+	const response = await fetch(
+		`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`,
+		{
+			method: 'POST',
+			headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({
+				username: SANDBOX_DEFAULTS.marketplaceAccount.email,
+				password: SANDBOX_DEFAULTS.marketplaceAccount.password,
+			}),
+		},
+	);
 	expect(response.status).toBe(200);
 	return ((await response.json()) as { access_token: string }).access_token;
 }
@@ -64,7 +79,11 @@ async function subscribe(sandbox: Sandbox, trigger: ServedTrigger, token: string
 	return subscriptions[0].id;
 }
 
-async function createListing(sandbox: Sandbox, token: string, externalListingId: number): Promise<string> {
+async function createListing(
+	sandbox: Sandbox,
+	token: string,
+	externalListingId: number,
+): Promise<string> {
 	const response = await fetch(`${sandbox.url}/sellers/inventory/listings/v3`, {
 		method: 'POST',
 		headers: {
@@ -78,15 +97,29 @@ async function createListing(sandbox: Sandbox, token: string, externalListingId:
 			pricePerProduct: { amount: 75, currency: 'EUR' },
 			externalListingId,
 			products: [
-				{ externalId: `${externalListingId}-A-1`, row: 'A', seat: '1', productType: 'TICKET', ga: false },
-				{ externalId: `${externalListingId}-A-2`, row: 'A', seat: '2', productType: 'TICKET', ga: false },
+				{
+					externalId: `${externalListingId}-A-1`,
+					row: 'A',
+					seat: '1',
+					productType: 'TICKET',
+					ga: false,
+				},
+				{
+					externalId: `${externalListingId}-A-2`,
+					row: 'A',
+					seat: '2',
+					productType: 'TICKET',
+					ga: false,
+				},
 			],
 			stockType: ['PDF'],
 			paymentType: 1,
 		}),
 	});
 	expect(response.ok).toBe(true);
-	const listing = sandbox.state().listings.find((item) => item.externalListingId === externalListingId);
+	const listing = sandbox
+		.state()
+		.listings.find((item) => item.externalListingId === externalListingId);
 	expect(listing).toBeDefined();
 	return listing!.id;
 }
@@ -128,7 +161,9 @@ describe('sandbox sale delivery to the trigger, refusals', () => {
 		const token = await partnerToken(sandbox);
 		sandbox.activateSubscription(await subscribe(sandbox, trigger, token));
 		const listingId = await createListing(sandbox, token, 1002);
-		trigger.update({ credentials: { ...CALLBACK_CLIENT, clientSecret: 'rotated secret, not told to them' } });
+		trigger.update({
+			credentials: { ...CALLBACK_CLIENT, clientSecret: 'rotated secret, not told to them' },
+		});
 
 		const delivered = await sandbox.sell(listingId).deliveries;
 

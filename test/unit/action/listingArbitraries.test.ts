@@ -5,8 +5,16 @@
  */
 import fc from 'fast-check';
 
-import { listingLevelSchema, seatRangeSchema } from '../../../nodes/TicketMarketplace/schemas/listing';
-import { invalidListingPerItem, invalidSeatRange, validListingLevel, type ItemParameters } from '../../../support/arbitraries/listingInputs';
+import {
+	listingLevelSchema,
+	seatRangeSchema,
+} from '../../../nodes/TicketMarketplace/schemas/listing';
+import {
+	invalidListingPerItem,
+	invalidSeatRange,
+	validListingLevel,
+	type ItemParameters,
+} from '../../../support/arbitraries/listingInputs';
 
 const RUNS = 300;
 
@@ -21,13 +29,23 @@ function levelOf(item: ItemParameters) {
 	};
 }
 
-function issuePaths(result: { success: boolean; error?: { issues: Array<{ path: Array<string | number> }> } }): string[] {
-	return (result.error?.issues ?? []).map((issue) => issue.path.join('.').replace(/^acceptLanguage$/, 'Accept-Language'));
+function issuePaths(result: {
+	success: boolean;
+	error?: { issues: Array<{ path: Array<string | number> }> };
+}): string[] {
+	return (result.error?.issues ?? []).map((issue) =>
+		issue.path.join('.').replace(/^acceptLanguage$/, 'Accept-Language'),
+	);
 }
 
 describe('listing input generators', () => {
 	it('valid listing-level values pass the schema', () => {
-		fc.assert(fc.property(validListingLevel, (level) => expect(listingLevelSchema.safeParse(levelOf(level)).success).toBe(true)), { numRuns: RUNS, seed: 11 });
+		fc.assert(
+			fc.property(validListingLevel, (level) =>
+				expect(listingLevelSchema.safeParse(levelOf(level)).success).toBe(true),
+			),
+			{ numRuns: RUNS, seed: 11 },
+		);
 	});
 
 	it('a listing-level defect is refused at the field it names (defects the node already refuses)', () => {
@@ -35,11 +53,20 @@ describe('listing input generators', () => {
 		fc.assert(
 			fc.property(invalidListingPerItem, ({ items, defect }) => {
 				const [index] = defect.items;
-				if (defect.proposed || !/^(eventId|externalListingId|pricePerProduct\.|paymentType|stockType|Accept-Language)/.test(defect.field)) return;
+				if (
+					defect.proposed ||
+					!/^(eventId|externalListingId|pricePerProduct\.|paymentType|stockType|Accept-Language)/.test(
+						defect.field,
+					)
+				)
+					return;
 				checked += 1;
-				expect(issuePaths(listingLevelSchema.safeParse(levelOf(items[index])))).toEqual([defect.field]);
+				expect(issuePaths(listingLevelSchema.safeParse(levelOf(items[index])))).toEqual([
+					defect.field,
+				]);
 				for (const [position, item] of items.entries()) {
-					if (position !== index) expect(listingLevelSchema.safeParse(levelOf(item)).success).toBe(true);
+					if (position !== index)
+						expect(listingLevelSchema.safeParse(levelOf(item)).success).toBe(true);
 				}
 			}),
 			{ numRuns: RUNS, seed: 11 },

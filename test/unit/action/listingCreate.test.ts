@@ -4,9 +4,18 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { BASE, column, fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	column,
+	fakeRun,
+	GROUPED_SHEET_PARAMETERS,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-listing';
@@ -17,7 +26,12 @@ interface Seen {
 }
 
 /** Accepts every listing POST, records it, and answers with an id derived from the listing. */
-function listingApi(options: { delayFor?: (body: IDataObject) => number; status?: (body: IDataObject) => number } = {}) {
+function listingApi(
+	options: {
+		delayFor?: (body: IDataObject) => number;
+		status?: (body: IDataObject) => number;
+	} = {},
+) {
 	const seen: Seen[] = [];
 	const scope = nock(BASE)
 		.post(LISTING_PATH)
@@ -27,7 +41,12 @@ function listingApi(options: { delayFor?: (body: IDataObject) => number; status?
 			const listing = body as IDataObject;
 			seen.push({ body: listing, headers: this.req.headers });
 			const status = options.status?.(listing) ?? 201;
-			return [status, status < 300 ? { listingId: `L-${String(listing.externalListingId)}` } : { message: 'refused' }];
+			return [
+				status,
+				status < 300
+					? { listingId: `L-${String(listing.externalListingId)}` }
+					: { message: 'refused' },
+			];
 		});
 	return { seen, scope };
 }
@@ -50,7 +69,10 @@ async function run(
 	return { output, tokenRequests: fake.tokenRequests() };
 }
 
-async function validationError(parameters: Record<string, ParameterValue>, items?: INodeExecutionData[]) {
+async function validationError(
+	parameters: Record<string, ParameterValue>,
+	items?: INodeExecutionData[],
+) {
 	const api = listingApi();
 	const token = tokenApi();
 	try {
@@ -61,7 +83,11 @@ async function validationError(parameters: Record<string, ParameterValue>, items
 		expect(api.seen).toEqual([]);
 		expect(token.isDone()).toBe(false);
 		const failure = error as NodeOperationError;
-		return { message: failure.message, lines: String(failure.description).split('\n'), error: failure };
+		return {
+			message: failure.message,
+			lines: String(failure.description).split('\n'),
+			error: failure,
+		};
 	}
 	throw new Error('expected a validation error');
 }
@@ -88,11 +114,56 @@ const PER_ITEM: Record<string, ParameterValue> = {
 const GROUPED = GROUPED_SHEET_PARAMETERS;
 
 const SHEET = [
-	{ event: '123456', listing: '7001', price: '49.90', currency: 'eur', ticket: 'T1', row: 'A', seat: '1', ga: 'false' },
-	{ event: '123456', listing: '7002', price: '30', currency: 'EUR', ticket: 'T2', row: '', seat: '', ga: 'TRUE' },
-	{ event: '123456', listing: '7001', price: '49.9', currency: 'EUR', ticket: 'T3', row: 'A', seat: '2', ga: '' },
-	{ event: '123456', listing: '7002', price: '30.00', currency: 'EUR', ticket: 'T4', row: '', seat: '', ga: 'true' },
-	{ event: '123456', listing: '7001', price: '49.90', currency: 'EUR', ticket: 'T5', row: 'B', seat: '7', ga: 'false' },
+	{
+		event: '123456',
+		listing: '7001',
+		price: '49.90',
+		currency: 'eur',
+		ticket: 'T1',
+		row: 'A',
+		seat: '1',
+		ga: 'false',
+	},
+	{
+		event: '123456',
+		listing: '7002',
+		price: '30',
+		currency: 'EUR',
+		ticket: 'T2',
+		row: '',
+		seat: '',
+		ga: 'TRUE',
+	},
+	{
+		event: '123456',
+		listing: '7001',
+		price: '49.9',
+		currency: 'EUR',
+		ticket: 'T3',
+		row: 'A',
+		seat: '2',
+		ga: '',
+	},
+	{
+		event: '123456',
+		listing: '7002',
+		price: '30.00',
+		currency: 'EUR',
+		ticket: 'T4',
+		row: '',
+		seat: '',
+		ga: 'true',
+	},
+	{
+		event: '123456',
+		listing: '7001',
+		price: '49.90',
+		currency: 'EUR',
+		ticket: 'T5',
+		row: 'B',
+		seat: '7',
+		ga: 'false',
+	},
 ];
 
 beforeEach(() => {
@@ -132,12 +203,16 @@ describe('Listing → Create: requests per input mode', () => {
 	it('takes products as a JSON array from an expression, or as JSON text, and several stock types', async () => {
 		const api = listingApi();
 		tokenApi();
-		const products = [{ externalId: 'J-1', row: 'C', seat: 3 }, { externalId: 'J-2', ga: 'true', productType: 'PARKING' }];
+		const products = [
+			{ externalId: 'J-1', row: 'C', seat: 3 },
+			{ externalId: 'J-2', ga: 'true', productType: 'PARKING' },
+		];
 		await run(
 			{
 				...PER_ITEM,
 				productsSource: 'json',
-				productsJson: (itemIndex: number) => (itemIndex === 0 ? products : JSON.stringify(products)),
+				productsJson: (itemIndex: number) =>
+					itemIndex === 0 ? products : JSON.stringify(products),
 				externalListingId: (itemIndex: number) => 8000 + itemIndex,
 				stockType: 'PDF, MOBILE',
 				acceptLanguage: 'de-DE',
@@ -164,8 +239,20 @@ describe('Listing → Create: requests per input mode', () => {
 			productsSource: 'seatRange',
 			seatRanges: {
 				range: [
-					{ row: 'A', firstSeat: 1, lastSeat: 3, externalIdPattern: '{listing}-{row}-{seat}', productType: 'TICKET' },
-					{ row: 'B', firstSeat: '10', lastSeat: '11', externalIdPattern: 'E{event}/{seat}', productType: 'TICKET' },
+					{
+						row: 'A',
+						firstSeat: 1,
+						lastSeat: 3,
+						externalIdPattern: '{listing}-{row}-{seat}',
+						productType: 'TICKET',
+					},
+					{
+						row: 'B',
+						firstSeat: '10',
+						lastSeat: '11',
+						externalIdPattern: 'E{event}/{seat}',
+						productType: 'TICKET',
+					},
 				],
 			},
 		});
@@ -187,7 +274,16 @@ describe('Listing → Create: requests per input mode', () => {
 			externalListingId: ' 7001',
 			eventId: '123456 ',
 			productsSource: 'seatRange',
-			seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 1, externalIdPattern: '{listing}-{event}-{row}-{seat}' }] },
+			seatRanges: {
+				range: [
+					{
+						row: 'A',
+						firstSeat: 1,
+						lastSeat: 1,
+						externalIdPattern: '{listing}-{event}-{row}-{seat}',
+					},
+				],
+			},
 		});
 		expect(api.seen[0].body.products).toEqual([
 			{ externalId: '7001-123456-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
@@ -200,7 +296,9 @@ describe('Listing → Create: requests per input mode', () => {
 		const { output } = await run(GROUPED, sheetRows(SHEET));
 
 		expect(api.seen).toHaveLength(2);
-		const byListing = Object.fromEntries(api.seen.map((entry) => [entry.body.externalListingId, entry.body]));
+		const byListing = Object.fromEntries(
+			api.seen.map((entry) => [entry.body.externalListingId, entry.body]),
+		);
 		expect(byListing[7001]).toEqual({
 			eventId: 123456,
 			pricePerProduct: { amount: 49.9, currency: 'EUR' },
@@ -226,7 +324,10 @@ describe('Listing → Create: requests per input mode', () => {
 	it('Validate Only outputs the exact requests and sends nothing, not even the token request', async () => {
 		const api = listingApi();
 		const token = tokenApi();
-		const { output } = await run({ ...GROUPED, options: { validateOnly: true } }, sheetRows(SHEET.slice(0, 2)));
+		const { output } = await run(
+			{ ...GROUPED, options: { validateOnly: true } },
+			sheetRows(SHEET.slice(0, 2)),
+		);
 
 		expect(api.seen).toEqual([]);
 		expect(token.isDone()).toBe(false);
@@ -236,7 +337,11 @@ describe('Listing → Create: requests per input mode', () => {
 					validateOnly: true,
 					method: 'POST',
 					path: LISTING_PATH,
-					headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Accept-Language': 'en-US' },
+					headers: {
+						Accept: 'application/json',
+						'Content-Type': 'application/json',
+						'Accept-Language': 'en-US',
+					},
 					body: {
 						eventId: 123456,
 						pricePerProduct: { amount: 49.9, currency: 'EUR' },
@@ -258,24 +363,75 @@ describe('Listing → Create: validation before anything is sent', () => {
 	it.each<[string, Record<string, ParameterValue>, string]>([
 		[
 			'a reserved seat without seat',
-			{ products: { product: [{ externalId: 'a', row: 'A', seat: '1' }, { externalId: 'b', row: 'A', seat: '2' }, { externalId: 'c', row: 'A', seat: '' }] } },
+			{
+				products: {
+					product: [
+						{ externalId: 'a', row: 'A', seat: '1' },
+						{ externalId: 'b', row: 'A', seat: '2' },
+						{ externalId: 'c', row: 'A', seat: '' },
+					],
+				},
+			},
 			'Products → Product 3 → Seat is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission',
 		],
-		['an id with letters', { eventId: '12abc' }, 'Event ID must be a whole number greater than 0 (got "12abc") (row 1)'],
-		['an id in exponent notation', { externalListingId: '1e3' }, 'External Listing ID must be a whole number greater than 0 (got "1e3") (row 1)'],
-		['a zero price', { priceAmount: 0 }, 'Price Amount must be a number greater than 0, such as 49.90 (got 0) (row 1)'],
-		['a negative price', { priceAmount: '-5' }, 'Price Amount must be a number greater than 0, such as 49.90 (got "-5") (row 1)'],
-		['an infinite price', { priceAmount: 'Infinity' }, 'Price Amount must be a number greater than 0, such as 49.90 (got "Infinity") (row 1)'],
-		['a four-letter currency', { priceCurrency: 'EURO' }, 'Currency must be a three-letter currency code such as EUR (got "EURO") (row 1)'],
-		['a malformed language tag', { acceptLanguage: 'english please' }, 'Accept-Language must be a language tag such as en-US (got "english please") (row 1)'],
+		[
+			'an id with letters',
+			{ eventId: '12abc' },
+			'Event ID must be a whole number greater than 0 (got "12abc") (row 1)',
+		],
+		[
+			'an id in exponent notation',
+			{ externalListingId: '1e3' },
+			'External Listing ID must be a whole number greater than 0 (got "1e3") (row 1)',
+		],
+		[
+			'a zero price',
+			{ priceAmount: 0 },
+			'Price Amount must be a number greater than 0, such as 49.90 (got 0) (row 1)',
+		],
+		[
+			'a negative price',
+			{ priceAmount: '-5' },
+			'Price Amount must be a number greater than 0, such as 49.90 (got "-5") (row 1)',
+		],
+		[
+			'an infinite price',
+			{ priceAmount: 'Infinity' },
+			'Price Amount must be a number greater than 0, such as 49.90 (got "Infinity") (row 1)',
+		],
+		[
+			'a four-letter currency',
+			{ priceCurrency: 'EURO' },
+			'Currency must be a three-letter currency code such as EUR (got "EURO") (row 1)',
+		],
+		[
+			'a malformed language tag',
+			{ acceptLanguage: 'english please' },
+			'Accept-Language must be a language tag such as en-US (got "english please") (row 1)',
+		],
 		['an empty products list', { products: {} }, 'Products must hold at least one product (row 1)'],
 		[
 			'a repeated product id',
-			{ products: { product: [{ externalId: 'x', ga: true }, { externalId: 'x', ga: true }] } },
+			{
+				products: {
+					product: [
+						{ externalId: 'x', ga: true },
+						{ externalId: 'x', ga: true },
+					],
+				},
+			},
 			'Products → External ID "x" is used more than once in one listing (products 1 and 2); each product needs its own (row 1)',
 		],
-		['the JSON products left at their empty default', { productsSource: 'json', productsJson: '[]' }, 'Products must hold at least one product (row 1)'],
-		['JSON that is not JSON', { productsSource: 'json', productsJson: '[{' }, 'Products (JSON) is not valid JSON'],
+		[
+			'the JSON products left at their empty default',
+			{ productsSource: 'json', productsJson: '[]' },
+			'Products must hold at least one product (row 1)',
+		],
+		[
+			'JSON that is not JSON',
+			{ productsSource: 'json', productsJson: '[{' },
+			'Products (JSON) is not valid JSON',
+		],
 		[
 			'a JSON product with a misspelt key',
 			{ productsSource: 'json', productsJson: [{ externalId: 'x', Seat: '1', row: 'A' }] },
@@ -283,17 +439,32 @@ describe('Listing → Create: validation before anything is sent', () => {
 		],
 		[
 			'a seat range going backwards',
-			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 5, lastSeat: 2, externalIdPattern: '{seat}' }] } },
+			{
+				productsSource: 'seatRange',
+				seatRanges: {
+					range: [{ row: 'A', firstSeat: 5, lastSeat: 2, externalIdPattern: '{seat}' }],
+				},
+			},
 			'Seat Ranges → Range 1 → Last Seat must not be below First Seat (5) (row 1)',
 		],
 		[
 			'a seat pattern without {seat}',
-			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{listing}-{row}' }] } },
+			{
+				productsSource: 'seatRange',
+				seatRanges: {
+					range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{listing}-{row}' }],
+				},
+			},
 			'Seat Ranges → Range 1 → External ID Pattern must contain {seat} so that every product gets its own id (row 1)',
 		],
 		[
 			'a seat pattern with an unknown placeholder',
-			{ productsSource: 'seatRange', seatRanges: { range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{section}-{seat}' }] } },
+			{
+				productsSource: 'seatRange',
+				seatRanges: {
+					range: [{ row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{section}-{seat}' }],
+				},
+			},
 			'Seat Ranges → Range 1 → External ID Pattern has unknown placeholder {section}; use {listing}, {event}, {row}, {seat} (row 1)',
 		],
 	])('refuses %s', async (_name, overrides, expected) => {
@@ -305,7 +476,13 @@ describe('Listing → Create: validation before anything is sent', () => {
 	it('accepts exact numbers written as text ("12", " 49.90 ") and sends them as numbers', async () => {
 		const api = listingApi();
 		tokenApi();
-		await run({ ...PER_ITEM, eventId: '12', externalListingId: ' 7001 ', priceAmount: ' 49.90 ', paymentType: '2' });
+		await run({
+			...PER_ITEM,
+			eventId: '12',
+			externalListingId: ' 7001 ',
+			priceAmount: ' 49.90 ',
+			paymentType: '2',
+		});
 		expect(api.seen[0].body).toMatchObject({
 			eventId: 12,
 			externalListingId: 7001,
@@ -337,24 +514,40 @@ describe('Listing → Create: validation before anything is sent', () => {
 	it('says a problem shared by 2,000 rows once, with the rows as a range', async () => {
 		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
 		const { message, lines } = await validationError(
-			{ ...PER_ITEM, externalListingId: (itemIndex: number) => 10_000 + itemIndex, priceCurrency: 'euro' },
+			{
+				...PER_ITEM,
+				externalListingId: (itemIndex: number) => 10_000 + itemIndex,
+				priceCurrency: 'euro',
+			},
 			items,
 		);
 		expect(message).toBe('2000 of 2000 listings failed validation; nothing was sent');
-		expect(lines[0]).toBe('Currency must be a three-letter currency code such as EUR (got "euro") (rows 1–2000)');
+		expect(lines[0]).toBe(
+			'Currency must be a three-letter currency code such as EUR (got "euro") (rows 1–2000)',
+		);
 		expect(lines).toHaveLength(3);
 	});
 
 	it('keeps the error readable for 2,000 different problems: the first 50, then a count', async () => {
 		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
 		const { lines } = await validationError(
-			{ ...PER_ITEM, externalListingId: (itemIndex: number) => 10_000 + itemIndex, priceCurrency: (itemIndex: number) => `E${itemIndex}` },
+			{
+				...PER_ITEM,
+				externalListingId: (itemIndex: number) => 10_000 + itemIndex,
+				priceCurrency: (itemIndex: number) => `E${itemIndex}`,
+			},
 			items,
 		);
-		expect(lines[0]).toBe('Currency must be a three-letter currency code such as EUR (got "E0") (row 1)');
-		expect(lines[49]).toBe('Currency must be a three-letter currency code such as EUR (got "E49") (row 50)');
+		expect(lines[0]).toBe(
+			'Currency must be a three-letter currency code such as EUR (got "E0") (row 1)',
+		);
+		expect(lines[49]).toBe(
+			'Currency must be a three-letter currency code such as EUR (got "E49") (row 50)',
+		);
 		expect(lines[50]).toBe('... and 1950 more problem(s).');
-		expect(lines[51]).toBe('To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).');
+		expect(lines[51]).toBe(
+			'To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).',
+		);
 	});
 
 	it('refuses two items that would create the same listing', async () => {
@@ -365,7 +558,9 @@ describe('Listing → Create: validation before anything is sent', () => {
 	});
 
 	it('names the rows of a listing whose rows disagree on listing-level values', async () => {
-		const sheet = SHEET.map((row, index) => (index === 4 ? { ...row, price: '55', event: '999' } : row));
+		const sheet = SHEET.map((row, index) =>
+			index === 4 ? { ...row, price: '55', event: '999' } : row,
+		);
 		const { lines } = await validationError(GROUPED, sheetRows(sheet));
 		expect(lines.slice(0, 2)).toEqual([
 			'Event ID differs between the rows of one listing: 123456 in rows 1 and 3; 999 in row 5 (rows 1, 3 and 5)',
@@ -392,7 +587,10 @@ describe('Listing → Create: validation before anything is sent', () => {
 
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([7001]);
 		expect(output).toHaveLength(2);
-		expect(output[0]).toEqual({ json: { listingId: 'L-7001' }, pairedItem: [{ item: 0 }, { item: 2 }, { item: 4 }] });
+		expect(output[0]).toEqual({
+			json: { listingId: 'L-7001' },
+			pairedItem: [{ item: 0 }, { item: 2 }, { item: 4 }],
+		});
 		expect(output[1].pairedItem).toEqual([{ item: 1 }, { item: 3 }]);
 		expect(output[1].json).toMatchObject({
 			error: 'Listing 7002 (rows 2 and 4) failed validation',
@@ -403,7 +601,9 @@ describe('Listing → Create: validation before anything is sent', () => {
 });
 
 describe('Listing → Create: sending', () => {
-	const MANY = Array.from({ length: 6 }, (_, index) => ({ json: { listing: String(9000 + index) } }));
+	const MANY = Array.from({ length: 6 }, (_, index) => ({
+		json: { listing: String(9000 + index) },
+	}));
 	const MANY_PARAMETERS = { ...PER_ITEM, externalListingId: column('listing') };
 
 	it('keeps input order and pairing whatever order the answers arrive in, never exceeding the concurrency', async () => {
@@ -421,17 +621,32 @@ describe('Listing → Create: sending', () => {
 				inFlight++;
 				maxInFlight = Math.max(maxInFlight, inFlight);
 				// Later listings answer sooner, so completion order is the reverse of input order.
-				setTimeout(() => {
-					inFlight--;
-					finished.push(id);
-					callback(null, [201, { listingId: `L-${id}` }]);
-				}, (9006 - id) * 15);
+				setTimeout(
+					() => {
+						inFlight--;
+						finished.push(id);
+						callback(null, [201, { listingId: `L-${id}` }]);
+					},
+					(9006 - id) * 15,
+				);
 			});
 
-		const { output, tokenRequests } = await run({ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } }, MANY);
+		const { output, tokenRequests } = await run(
+			{ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } },
+			MANY,
+		);
 
-		expect(output.map((item) => item.json.listingId)).toEqual(['L-9000', 'L-9001', 'L-9002', 'L-9003', 'L-9004', 'L-9005']);
-		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => [{ item }]));
+		expect(output.map((item) => item.json.listingId)).toEqual([
+			'L-9000',
+			'L-9001',
+			'L-9002',
+			'L-9003',
+			'L-9004',
+			'L-9005',
+		]);
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4, 5].map((item) => [{ item }]),
+		);
 		expect(maxInFlight).toBe(3);
 		// The first listing went alone, so the token was fetched once.
 		expect(finished[0]).toBe(9000);
@@ -467,13 +682,24 @@ describe('Listing → Create: sending', () => {
 			await run({ ...MANY_PARAMETERS, options: { concurrency: 1 } }, MANY);
 			throw new Error('expected a failure');
 		} catch (error) {
-			const failure = error as { message: string; description: string; httpCode: string; context: IDataObject };
+			const failure = error as {
+				message: string;
+				description: string;
+				httpCode: string;
+				context: IDataObject;
+			};
 			expect(failure.httpCode).toBe('502');
 			expect(failure.context.itemIndex).toBe(1);
-			expect(failure.description).toContain('may or may not have been created; check before re-running');
-			expect(failure.description).toContain('Created in this run: 9000 (row 1). Do not send these again.');
+			expect(failure.description).toContain(
+				'may or may not have been created; check before re-running',
+			);
+			expect(failure.description).toContain(
+				'Created in this run: 9000 (row 1). Do not send these again.',
+			);
 			expect(failure.description).toContain('Outcome unknown, may have been created');
-			expect(failure.description).toContain('Not sent, the run stopped first: 9002 (row 3), 9003 (row 4), 9004 (row 5), 9005 (row 6).');
+			expect(failure.description).toContain(
+				'Not sent, the run stopped first: 9002 (row 3), 9003 (row 4), 9004 (row 5), 9005 (row 6).',
+			);
 		}
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([9000, 9001]);
 	});
@@ -486,7 +712,10 @@ describe('Listing → Create: sending', () => {
 		tokenApi();
 		let description = '';
 		try {
-			await run({ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } }, MANY.slice(0, 5));
+			await run(
+				{ ...MANY_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 3 } },
+				MANY.slice(0, 5),
+			);
 			throw new Error('expected a failure');
 		} catch (error) {
 			description = (error as { description: string }).description;
@@ -497,7 +726,9 @@ describe('Listing → Create: sending', () => {
 		const groups = {
 			created: /Created in this run: (.*)\. Do not send/.exec(description)?.[1] ?? '',
 			refused: /Refused by the API, not created:\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
-			unknown: /Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
+			unknown:
+				/Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ??
+				'',
 			notSent: /Not sent, the run stopped first: (.*)\./.exec(description)?.[1] ?? '',
 		};
 		expect(groups.refused).toContain('9001 (row 2)');
@@ -517,7 +748,11 @@ describe('Listing → Create: sending', () => {
 	it('with Continue On Fail, an API refusal becomes a paired error item and the rest are sent', async () => {
 		const api = listingApi({ status: (body) => (body.externalListingId === 9002 ? 400 : 201) });
 		tokenApi();
-		const { output } = await run({ ...MANY_PARAMETERS, options: { concurrency: 2 } }, MANY.slice(0, 4), true);
+		const { output } = await run(
+			{ ...MANY_PARAMETERS, options: { concurrency: 2 } },
+			MANY.slice(0, 4),
+			true,
+		);
 		expect(api.seen).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => [{ item }]));
 		expect(output[2].json).toMatchObject({

@@ -23,7 +23,10 @@ import {
 import { BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 
 const INVALID_RUNS = 1000;
 const VALID_RUNS = 100;
@@ -33,9 +36,16 @@ const LISTING_PATH = '/sellers/inventory/listings/v3';
 type Mode = 'defined' | 'json' | 'seatRange' | 'sheetRows';
 
 /** The node's parameters, each read from the generated item, as an expression per item would give them. */
-function parametersOf(items: ItemParameters[], shape: 'listingPerItem' | 'ticketPerItem', options: IDataObject = {}): Record<string, ParameterValue> {
+function parametersOf(
+	items: ItemParameters[],
+	shape: 'listingPerItem' | 'ticketPerItem',
+	options: IDataObject = {},
+): Record<string, ParameterValue> {
 	const names = new Set(items.flatMap((item) => Object.keys(item)));
-	const parameters: Record<string, ParameterValue> = { inputShape: shape, options: { skipAlreadySent: false, ...options } };
+	const parameters: Record<string, ParameterValue> = {
+		inputShape: shape,
+		options: { skipAlreadySent: false, ...options },
+	};
 	for (const name of names) parameters[name] = (itemIndex: number) => items[itemIndex]?.[name];
 	return parameters;
 }
@@ -57,18 +67,33 @@ function labelsFor(field: string, mode: Mode): string[] {
 		stockType: 'Stock Type',
 	};
 	if (level[field]) return [level[field]];
-	const product: Record<string, string> = { externalId: 'External ID', row: 'Row', seat: 'Seat', ga: 'General Admission', productType: 'Product Type' };
-	if (mode === 'sheetRows') return [field === 'externalId' ? 'Product External ID' : product[field]];
+	const product: Record<string, string> = {
+		externalId: 'External ID',
+		row: 'Row',
+		seat: 'Seat',
+		ga: 'General Admission',
+		productType: 'Product Type',
+	};
+	if (mode === 'sheetRows')
+		return [field === 'externalId' ? 'Product External ID' : product[field]];
 	const range = /^seatRanges\[(\d+)\]\.(\w+)$/.exec(field);
 	if (range) {
-		const names: Record<string, string> = { row: 'Row', firstSeat: 'First Seat', lastSeat: 'Last Seat', externalIdPattern: 'External ID Pattern' };
+		const names: Record<string, string> = {
+			row: 'Row',
+			firstSeat: 'First Seat',
+			lastSeat: 'Last Seat',
+			externalIdPattern: 'External ID Pattern',
+		};
 		return [`Seat Ranges → Range ${Number(range[1]) + 1} → ${names[range[2]]}`];
 	}
 	const productField = /^products\[(\d+)\](?:\.(\w+))?$/.exec(field);
 	if (productField) {
 		// A JSON product's own fields are named as typed; a duplicate id is named by the list it repeats in.
 		if (mode === 'json') return ['Products (JSON)'];
-		return [`Products → Product ${Number(productField[1]) + 1} → ${product[productField[2]]}`, 'Products → External ID'];
+		return [
+			`Products → Product ${Number(productField[1]) + 1} → ${product[productField[2]]}`,
+			'Products → External ID',
+		];
 	}
 	if (field === 'products') return ['Products'];
 	throw new Error(`no label known for ${field}`);
@@ -90,7 +115,13 @@ function rowsNamed(line: string): Set<number> {
 function namesDefect(description: string, invalid: InvalidCase, mode: Mode): boolean {
 	const labels = labelsFor(invalid.defect.field, mode);
 	const wanted = invalid.defect.items.map((index) => index + 1);
-	return description.split('\n').some((line) => labels.some((label) => line.startsWith(label)) && wanted.every((row) => rowsNamed(line).has(row)));
+	return description
+		.split('\n')
+		.some(
+			(line) =>
+				labels.some((label) => line.startsWith(label)) &&
+				wanted.every((row) => rowsNamed(line).has(row)),
+		);
 }
 
 async function refuses(invalid: InvalidCase, mode: Mode): Promise<void> {
@@ -109,14 +140,21 @@ async function refuses(invalid: InvalidCase, mode: Mode): Promise<void> {
 	if (sent.isDone()) throw new Error(`a request was sent for ${where}`);
 	nock.cleanAll();
 	const description = String(error.description);
-	if (!namesDefect(description, invalid, mode)) throw new Error(`the error does not name ${where}:\n${description.slice(0, 2000)}`);
+	if (!namesDefect(description, invalid, mode))
+		throw new Error(`the error does not name ${where}:\n${description.slice(0, 2000)}`);
 }
 
 /** Spec 2.4's body, built from the generated values by this test's own reading of the spec. */
-function modelBody(level: ItemParameters, products: Array<Record<string, unknown>>): Record<string, unknown> {
+function modelBody(
+	level: ItemParameters,
+	products: Array<Record<string, unknown>>,
+): Record<string, unknown> {
 	return {
 		eventId: level.eventId,
-		pricePerProduct: { amount: level.priceAmount, currency: String(level.priceCurrency).toUpperCase() },
+		pricePerProduct: {
+			amount: level.priceAmount,
+			currency: String(level.priceCurrency).toUpperCase(),
+		},
 		externalListingId: level.externalListingId,
 		products: products.map((product) => ({
 			externalId: product.externalId,
@@ -129,7 +167,11 @@ function modelBody(level: ItemParameters, products: Array<Record<string, unknown
 	};
 }
 
-async function sendsExactly(items: ItemParameters[], shape: 'listingPerItem' | 'ticketPerItem', expected: Array<Record<string, unknown>>): Promise<void> {
+async function sendsExactly(
+	items: ItemParameters[],
+	shape: 'listingPerItem' | 'ticketPerItem',
+	expected: Array<Record<string, unknown>>,
+): Promise<void> {
 	const bodies: IDataObject[] = [];
 	nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'tok' });
 	nock(BASE)
@@ -139,8 +181,14 @@ async function sendsExactly(items: ItemParameters[], shape: 'listingPerItem' | '
 			bodies.push(body as IDataObject);
 			return [201, { id: 'ok' }];
 		});
-	const fake = fakeRun({ parameters: parametersOf(items, shape, { concurrencyMode: 'fixed', concurrency: 1 }), items: items.map(() => ({ json: {} })) });
-	await execute.call(fake.context, items.map(() => ({ json: {} })));
+	const fake = fakeRun({
+		parameters: parametersOf(items, shape, { concurrencyMode: 'fixed', concurrency: 1 }),
+		items: items.map(() => ({ json: {} })),
+	});
+	await execute.call(
+		fake.context,
+		items.map(() => ({ json: {} })),
+	);
 	expect(bodies).toEqual(expected);
 	nock.cleanAll();
 }
@@ -148,20 +196,27 @@ async function sendsExactly(items: ItemParameters[], shape: 'listingPerItem' | '
 const counts: Record<string, number> = {};
 
 afterAll(() => {
-	console.log(`listing fuzz (seed ${SEED}): ${Object.entries(counts).map(([name, count]) => `${name} ${count}`).join(', ')}`);
+	console.log(
+		`listing fuzz (seed ${SEED}): ${Object.entries(counts)
+			.map(([name, count]) => `${name} ${count}`)
+			.join(', ')}`,
+	);
 });
 
 describe('Listing → Create under generated input', () => {
-	it.each<Mode>(['defined', 'json', 'seatRange'])(`refuses ${INVALID_RUNS} generated invalid listings per item (products: %s), naming the row and the field, sending nothing`, async (mode) => {
-		const cases = invalidListingPerItem.filter((invalid) => modeOf(invalid) === mode);
-		await fc.assert(
-			fc.asyncProperty(cases, async (invalid) => {
-				await refuses(invalid, mode);
-				counts[`invalid ${mode}`] = (counts[`invalid ${mode}`] ?? 0) + 1;
-			}),
-			{ numRuns: INVALID_RUNS, seed: SEED },
-		);
-	});
+	it.each<Mode>(['defined', 'json', 'seatRange'])(
+		`refuses ${INVALID_RUNS} generated invalid listings per item (products: %s), naming the row and the field, sending nothing`,
+		async (mode) => {
+			const cases = invalidListingPerItem.filter((invalid) => modeOf(invalid) === mode);
+			await fc.assert(
+				fc.asyncProperty(cases, async (invalid) => {
+					await refuses(invalid, mode);
+					counts[`invalid ${mode}`] = (counts[`invalid ${mode}`] ?? 0) + 1;
+				}),
+				{ numRuns: INVALID_RUNS, seed: SEED },
+			);
+		},
+	);
 
 	it(`refuses ${INVALID_RUNS} generated invalid grouped sheet rows, naming the rows and the field, sending nothing`, async () => {
 		await fc.assert(
@@ -176,15 +231,35 @@ describe('Listing → Create under generated input', () => {
 	it('refuses one bad row in a 20,000-row sheet, naming it, sending nothing', async () => {
 		const rows = hugeSheet(20_000);
 		rows[12_345] = { ...rows[12_345], productSeat: '' };
-		await refuses({ items: rows, defect: { field: 'seat', items: [12_345], kind: 'ga false without row or seat' } }, 'sheetRows');
+		await refuses(
+			{
+				items: rows,
+				defect: { field: 'seat', items: [12_345], kind: 'ga false without row or seat' },
+			},
+			'sheetRows',
+		);
 	});
 
 	it('sends generated valid listings per item as exactly the body of spec 2.4, in input order', async () => {
-		const listings = fc.uniqueArray(fc.tuple(validListingLevel, validProducts), { minLength: 1, maxLength: 5, selector: ([level]) => level.externalListingId });
+		const listings = fc.uniqueArray(fc.tuple(validListingLevel, validProducts), {
+			minLength: 1,
+			maxLength: 5,
+			selector: ([level]) => level.externalListingId,
+		});
 		await fc.assert(
 			fc.asyncProperty(listings, async (generated) => {
-				const items = generated.map(([level, products]): ItemParameters => ({ ...level, productsSource: 'defined', products: { product: products } }));
-				await sendsExactly(items, 'listingPerItem', generated.map(([level, products]) => modelBody(level, products)));
+				const items = generated.map(
+					([level, products]): ItemParameters => ({
+						...level,
+						productsSource: 'defined',
+						products: { product: products },
+					}),
+				);
+				await sendsExactly(
+					items,
+					'listingPerItem',
+					generated.map(([level, products]) => modelBody(level, products)),
+				);
 				counts['valid per item'] = (counts['valid per item'] ?? 0) + 1;
 			}),
 			{ numRuns: VALID_RUNS, seed: SEED },
@@ -203,7 +278,15 @@ describe('Listing → Create under generated input', () => {
 				}
 				const expected = order.map((id) => {
 					const group = byListing.get(id)!;
-					return modelBody(group[0], group.map((row) => ({ externalId: row.productExternalId, row: row.productRow, seat: row.productSeat, ga: row.productGa })));
+					return modelBody(
+						group[0],
+						group.map((row) => ({
+							externalId: row.productExternalId,
+							row: row.productRow,
+							seat: row.productSeat,
+							ga: row.productGa,
+						})),
+					);
 				});
 				await sendsExactly(rows, 'ticketPerItem', expected);
 				counts['valid sheetRows'] = (counts['valid sheetRows'] ?? 0) + 1;

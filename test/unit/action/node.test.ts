@@ -47,15 +47,22 @@ describe('Ticket Marketplace node description', () => {
 		]);
 	});
 
-	it('gives n8n\'s editor no field to mistake for an authentication switch (it would mix both credential lists)', () => {
+	it("gives n8n's editor no field to mistake for an authentication switch (it would mix both credential lists)", () => {
 		// The editor's rule (n8n 2.8 findAlternativeAuthField): a field named in a credential's displayOptions.show whose
 		// every option value is listed there becomes the "authentication" field, and each required credential's list
 		// then offers the credentials of every type that depends on it.
 		for (const credential of description.credentials ?? []) {
 			for (const [field, shown] of Object.entries(credential.displayOptions?.show ?? {})) {
-				for (const property of description.properties.filter((candidate) => candidate.name === field)) {
-					const values = (property.options ?? []).map((option) => ('value' in option ? String(option.value) : ''));
-					expect({ field, notShown: values.filter((value) => !(shown ?? []).map(String).includes(value)) }).toEqual({
+				for (const property of description.properties.filter(
+					(candidate) => candidate.name === field,
+				)) {
+					const values = (property.options ?? []).map((option) =>
+						'value' in option ? String(option.value) : '',
+					);
+					expect({
+						field,
+						notShown: values.filter((value) => !(shown ?? []).map(String).includes(value)),
+					}).toEqual({
 						field,
 						notShown: expect.arrayContaining([expect.any(String)]),
 					});
@@ -67,15 +74,30 @@ describe('Ticket Marketplace node description', () => {
 	it('tests the callback credential with the same local check as the trigger', async () => {
 		const node = new TicketMarketplace();
 		const test = node.methods.credentialTest.ticketMarketplaceCallbackApiTest;
-		const weak = await test.call({} as never, { id: '1', name: 'c', type: 'ticketMarketplaceCallbackApi', data: { clientId: 'id', clientSecret: 'short' } });
+		const weak = await test.call({} as never, {
+			id: '1',
+			name: 'c',
+			type: 'ticketMarketplaceCallbackApi',
+			data: { clientId: 'id', clientSecret: 'short' },
+		});
 		expect(weak.status).toBe('Error');
-		const strong = await test.call({} as never, { id: '1', name: 'c', type: 'ticketMarketplaceCallbackApi', data: { clientId: 'id', clientSecret: 'a-long-enough-client-secret' } });
+		const strong = await test.call({} as never, {
+			id: '1',
+			name: 'c',
+			type: 'ticketMarketplaceCallbackApi',
+			data: { clientId: 'id', clientSecret: 'a-long-enough-client-secret' },
+		});
 		expect(strong.status).toBe('OK');
 	});
 
 	it('describes every field (notices aside)', () => {
 		const undescribed = allProperties(description.properties)
-			.filter((property) => property.type !== 'notice' && property.name !== 'resource' && property.name !== 'operation')
+			.filter(
+				(property) =>
+					property.type !== 'notice' &&
+					property.name !== 'resource' &&
+					property.name !== 'operation',
+			)
 			.filter((property) => !property.description)
 			.map((property) => property.name);
 		expect(undescribed).toEqual([]);
@@ -85,12 +107,17 @@ describe('Ticket Marketplace node description', () => {
 		const notice = description.properties.find((property) => property.name === 'activationNotice');
 		expect(notice?.type).toBe('notice');
 		expect(notice?.displayName).toContain('24 to 48 hours');
-		expect(notice?.displayOptions?.show).toEqual({ resource: ['webhook'], operation: ['subscribe'] });
+		expect(notice?.displayOptions?.show).toEqual({
+			resource: ['webhook'],
+			operation: ['subscribe'],
+		});
 	});
 
 	it('has a codex file naming the node as the package publishes it', () => {
 		expect(codex.node).toBe(`${packageJson.name}.${description.name}`);
-		expect(packageJson.n8n.nodes).toContain('dist/nodes/TicketMarketplace/TicketMarketplace.node.js');
+		expect(packageJson.n8n.nodes).toContain(
+			'dist/nodes/TicketMarketplace/TicketMarketplace.node.js',
+		);
 	});
 
 	it('routes to the chosen operation and returns one output', async () => {

@@ -32,7 +32,8 @@ async function simulate(options: {
 				first = true;
 				continue;
 			}
-			const latency = typeof options.latencyMs === 'function' ? options.latencyMs(inFlight) : options.latencyMs;
+			const latency =
+				typeof options.latencyMs === 'function' ? options.latencyMs(inFlight) : options.latencyMs;
 			await new Promise((resolve) => setTimeout(resolve, latency));
 			inFlight--;
 			slot.release({ kind: 'answered', roundTripMs: latency });
@@ -80,7 +81,13 @@ describe('adaptive pacing', () => {
 
 	it('backs off on 429 to just below the refused level, honours Retry-After for the refused request only, and stays within 1.25 x the latency floor', async () => {
 		const pacer = new RequestPacer('adaptive', 16);
-		const result = await simulate({ pacer, requests: 400, latencyMs: 100, capacity: 10, retryAfterMs: 1000 });
+		const result = await simulate({
+			pacer,
+			requests: 400,
+			latencyMs: 100,
+			capacity: 10,
+			retryAfterMs: 1000,
+		});
 		expect(result.refusals).toBeGreaterThan(0);
 		// After learning the ceiling it probes rarely: a handful of refusals, not one per round.
 		expect(result.refusals).toBeLessThan(15);
@@ -93,7 +100,13 @@ describe('adaptive pacing', () => {
 	it('does not stall requests that are doing well while a refused one waits its Retry-After', async () => {
 		const pacer = new RequestPacer('adaptive', 16);
 		// A long Retry-After: if the wait held a slot or blocked the queue, 60 requests would take far longer.
-		const result = await simulate({ pacer, requests: 60, latencyMs: 100, capacity: 6, retryAfterMs: 5000 });
+		const result = await simulate({
+			pacer,
+			requests: 60,
+			latencyMs: 100,
+			capacity: 6,
+			retryAfterMs: 5000,
+		});
 		expect(result.refusals).toBeGreaterThan(0);
 		expect(result.elapsedMs).toBeLessThan(5000 + 1500);
 	});
@@ -101,7 +114,11 @@ describe('adaptive pacing', () => {
 	it('shrinks the limit when round trips rise well above the quietest one (queueing at the API)', async () => {
 		const pacer = new RequestPacer('adaptive', 16);
 		// Quick while few are in flight, slow once more than 4 queue up.
-		const result = await simulate({ pacer, requests: 200, latencyMs: (inFlight) => (inFlight > 4 ? 400 : 50) });
+		const result = await simulate({
+			pacer,
+			requests: 200,
+			latencyMs: (inFlight) => (inFlight > 4 ? 400 : 50),
+		});
 		expect(result.stats.decreases).toBeGreaterThan(0);
 		expect(result.stats.finalLimit).toBeLessThanOrEqual(8);
 	});
@@ -110,7 +127,13 @@ describe('adaptive pacing', () => {
 describe('fixed pacing', () => {
 	it('sends the first request alone, then exactly the maximum at once, and ignores 429 for the limit', async () => {
 		const pacer = new RequestPacer('fixed', 5);
-		const result = await simulate({ pacer, requests: 50, latencyMs: 100, capacity: 4, retryAfterMs: 200 });
+		const result = await simulate({
+			pacer,
+			requests: 50,
+			latencyMs: 100,
+			capacity: 4,
+			retryAfterMs: 200,
+		});
 		expect(result.limits[0]).toBe(1);
 		expect(new Set(result.limits.slice(1))).toEqual(new Set([5]));
 		expect(result.refusals).toBeGreaterThan(0);

@@ -20,7 +20,11 @@ import type {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
-import { API_CREDENTIALS, BASE, CALLBACK_CREDENTIALS } from '../../../support/fakeN8n/actionContext';
+import {
+	API_CREDENTIALS,
+	BASE,
+	CALLBACK_CREDENTIALS,
+} from '../../../support/fakeN8n/actionContext';
 
 // n8n-core's contexts read instance settings from the DI container; nothing here needs real ones.
 Container.set(InstanceSettings, {} as InstanceSettings);
@@ -78,13 +82,28 @@ async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]
 		type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: NodeHelpers.getNodeParameters(nodeType.description.properties, parameters, true, false, null, nodeType.description) ?? {},
+		parameters:
+			NodeHelpers.getNodeParameters(
+				nodeType.description.properties,
+				parameters,
+				true,
+				false,
+				null,
+				nodeType.description,
+			) ?? {},
 		credentials: {
 			ticketMarketplaceApi: { id: '1', name: 'Partner API' },
 			ticketMarketplaceCallbackApi: { id: '2', name: 'Callback' },
 		},
 	};
-	const workflow = new Workflow({ id: 'wf-1', nodes: [node], connections: {}, active: false, nodeTypes, settings: {} });
+	const workflow = new Workflow({
+		id: 'wf-1',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: {},
+	});
 	const stored: Record<string, ICredentialDataDecryptedObject> = {
 		ticketMarketplaceApi: { ...API_CREDENTIALS, accessToken: 'tok-real' },
 		ticketMarketplaceCallbackApi: { ...CALLBACK_CREDENTIALS },
@@ -95,15 +114,29 @@ async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]
 			getParentTypes: () => [],
 			getDecrypted: async (_data: unknown, _node: unknown, type: string) => ({ ...stored[type] }),
 			preAuthentication: async () => undefined,
-			authenticate: async (credentials: ICredentialDataDecryptedObject, _type: string, request: IHttpRequestOptions) =>
-				await apiCredential.authenticate(credentials, request),
+			authenticate: async (
+				credentials: ICredentialDataDecryptedObject,
+				_type: string,
+				request: IHttpRequestOptions,
+			) => await apiCredential.authenticate(credentials, request),
 		},
 		hooks: undefined,
 	} as unknown as IWorkflowExecuteAdditionalData;
 	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
 	const inputData = { main: [items] };
 	const executeData: IExecuteData = { node, data: inputData, source: null };
-	const context = new ExecuteContext(workflow, node, additionalData, 'manual', runExecutionData, 0, items, inputData, executeData, []);
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'manual',
+		runExecutionData,
+		0,
+		items,
+		inputData,
+		executeData,
+		[],
+	);
 	return await nodeType.execute.call(context);
 }
 
@@ -112,7 +145,7 @@ afterEach(() => {
 	remembered.clear();
 });
 
-describe('inside n8n-core\'s real ExecuteContext', () => {
+describe("inside n8n-core's real ExecuteContext", () => {
 	const sheet = [
 		{ listing: '7001', seat: '1', price: '10.5' },
 		{ listing: '7001', seat: '2', price: '10.50' },
@@ -132,7 +165,7 @@ describe('inside n8n-core\'s real ExecuteContext', () => {
 		productSeat: '={{ $json.seat }}',
 	};
 
-	it('groups sheet rows resolved from expressions, with the description\'s defaults, and pairs the output', async () => {
+	it("groups sheet rows resolved from expressions, with the description's defaults, and pairs the output", async () => {
 		const seen: unknown[] = [];
 		nock(BASE)
 			.post('/sellers/inventory/listings/v3')
@@ -162,7 +195,9 @@ describe('inside n8n-core\'s real ExecuteContext', () => {
 				eventId: 555,
 				pricePerProduct: { amount: 12, currency: 'EUR' },
 				externalListingId: 7002,
-				products: [{ externalId: '7002-A-9', row: 'A', seat: '9', productType: 'TICKET', ga: false }],
+				products: [
+					{ externalId: '7002-A-9', row: 'A', seat: '9', productType: 'TICKET', ga: false },
+				],
 				stockType: ['PDF'],
 				paymentType: 1,
 			},
@@ -173,8 +208,10 @@ describe('inside n8n-core\'s real ExecuteContext', () => {
 		]);
 	});
 
-	it('reports a sheet value that is not an exact number with our own message, not n8n\'s', async () => {
-		const bad = sheet.map((item, index) => (index === 2 ? { json: { ...item.json, listing: '7002x' } } : item));
+	it("reports a sheet value that is not an exact number with our own message, not n8n's", async () => {
+		const bad = sheet.map((item, index) =>
+			index === 2 ? { json: { ...item.json, listing: '7002x' } } : item,
+		);
 		const api = nock(BASE).post('/sellers/inventory/listings/v3').reply(201, {});
 		await expect(runInN8n(grouped, bad)).rejects.toThrow(NodeOperationError);
 		try {
@@ -204,8 +241,14 @@ describe('inside n8n-core\'s real ExecuteContext', () => {
 			},
 			[{ json: {} }],
 		);
-		expect(sent?.callback.auth.oauthRequest).toEqual({ ...CALLBACK_CREDENTIALS, grantType: 'client_credentials' });
-		expect(output[0].json).toMatchObject({ subscriptionId: 'sub-real', subscriptionIdField: 'subscriptionId' });
+		expect(sent?.callback.auth.oauthRequest).toEqual({
+			...CALLBACK_CREDENTIALS,
+			grantType: 'client_credentials',
+		});
+		expect(output[0].json).toMatchObject({
+			subscriptionId: 'sub-real',
+			subscriptionIdField: 'subscriptionId',
+		});
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 	});
 });

@@ -4,10 +4,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
-const ITEMS = Array.from({ length: 6 }, (_, index) => ({ json: { listing: String(9100 + index) } }));
+const ITEMS = Array.from({ length: 6 }, (_, index) => ({
+	json: { listing: String(9100 + index) },
+}));
 const PARAMETERS = {
 	inputShape: 'listingPerItem',
 	eventId: 123456,
@@ -15,7 +20,9 @@ const PARAMETERS = {
 	priceAmount: 49.9,
 	priceCurrency: 'EUR',
 	productsSource: 'defined',
-	products: { product: [{ externalId: 'A-1', row: 'A', seat: '1', ga: false, productType: 'TICKET' }] },
+	products: {
+		product: [{ externalId: 'A-1', row: 'A', seat: '1', ga: false, productType: 'TICKET' }],
+	},
 	stockType: 'PDF',
 	paymentType: 1,
 	options: { concurrency: 1, skipAlreadySent: false },
@@ -38,7 +45,9 @@ describe('Listing → Create: the credential is read once per run', () => {
 				authorizations.push(authorization);
 				// The marketplace expires the stored token after the third listing.
 				const expired = authorization === 'Bearer stored-token' && authorizations.length > 3;
-				return expired ? [401, { message: 'expired' }] : [201, { id: (body as IDataObject).externalListingId }];
+				return expired
+					? [401, { message: 'expired' }]
+					: [201, { id: (body as IDataObject).externalListingId }];
 			});
 
 		const fake = fakeRun({ parameters: PARAMETERS, items: ITEMS, accessToken: 'stored-token' });

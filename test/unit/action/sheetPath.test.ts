@@ -4,16 +4,32 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { bareColumnReference } from '../../../nodes/TicketMarketplace/helpers/itemParameters';
 import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
-import { normaliseHeader, recogniseHeaders } from '../../../nodes/TicketMarketplace/helpers/sheetColumns';
+import {
+	normaliseHeader,
+	recogniseHeaders,
+} from '../../../nodes/TicketMarketplace/helpers/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { BASE, fakeRun, GROUPED_SHEET_PARAMETERS, MemoryDeduplicationStore, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	fakeRun,
+	GROUPED_SHEET_PARAMETERS,
+	MemoryDeduplicationStore,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 
 function tokenApi() {
-	return nock(BASE).post('/sellers/oauth/accesstoken').query(true).times(10).reply(200, { access_token: 'tok' });
+	return nock(BASE)
+		.post('/sellers/oauth/accesstoken')
+		.query(true)
+		.times(10)
+		.reply(200, { access_token: 'tok' });
 }
 
 function listingApi(status: (id: number) => number | 'drop' = () => 201) {
@@ -31,9 +47,36 @@ function listingApi(status: (id: number) => number | 'drop' = () => 201) {
 }
 
 const ROWS = sheetRows([
-	{ listing: '7001', event: '55', price: '10', currency: 'EUR', ticket: 't1', row: 'A', seat: '1', ga: '' },
-	{ listing: '7001', event: '55', price: '10', currency: 'EUR', ticket: 't2', row: 'A', seat: '2', ga: '' },
-	{ listing: '7002', event: '55', price: '12', currency: 'EUR', ticket: 't3', row: 'B', seat: '1', ga: '' },
+	{
+		listing: '7001',
+		event: '55',
+		price: '10',
+		currency: 'EUR',
+		ticket: 't1',
+		row: 'A',
+		seat: '1',
+		ga: '',
+	},
+	{
+		listing: '7001',
+		event: '55',
+		price: '10',
+		currency: 'EUR',
+		ticket: 't2',
+		row: 'A',
+		seat: '2',
+		ga: '',
+	},
+	{
+		listing: '7002',
+		event: '55',
+		price: '12',
+		currency: 'EUR',
+		ticket: 't3',
+		row: 'B',
+		seat: '1',
+		ga: '',
+	},
 ]);
 
 async function run(
@@ -67,10 +110,20 @@ describe('reading sheet parameters', () => {
 
 describe('Map Automatically', () => {
 	it('compares headers without case, spaces, underscores, hyphens or a byte-order mark', () => {
-		expect(['listing_id', 'listingId', 'Listing ID', '\uFEFFlisting_id', 'LISTING-ID'].map(normaliseHeader)).toEqual(
-			Array(5).fill('listingid'),
-		);
-		const match = recogniseHeaders(['\uFEFFListing ID', 'Event ID', 'price', 'Currency', 'ticketId', 'Row', 'seat']);
+		expect(
+			['listing_id', 'listingId', 'Listing ID', '\uFEFFlisting_id', 'LISTING-ID'].map(
+				normaliseHeader,
+			),
+		).toEqual(Array(5).fill('listingid'));
+		const match = recogniseHeaders([
+			'\uFEFFListing ID',
+			'Event ID',
+			'price',
+			'Currency',
+			'ticketId',
+			'Row',
+			'seat',
+		]);
 		expect(Object.fromEntries(match.columns)).toEqual({
 			externalListingId: '\uFEFFListing ID',
 			eventId: 'Event ID',
@@ -94,10 +147,37 @@ describe('Map Automatically', () => {
 				return {};
 			});
 		const rows = sheetRows([
-			{ 'Listing ID': '7001', 'Event ID': '55', Price: '10.00', currency: 'eur', ticket_id: 't1', row: 'A', seat: '1' },
-			{ 'Listing ID': '7001', 'Event ID': '55', Price: '10.00', currency: 'eur', ticket_id: 't2', row: 'A', seat: '2' },
+			{
+				'Listing ID': '7001',
+				'Event ID': '55',
+				Price: '10.00',
+				currency: 'eur',
+				ticket_id: 't1',
+				row: 'A',
+				seat: '1',
+			},
+			{
+				'Listing ID': '7001',
+				'Event ID': '55',
+				Price: '10.00',
+				currency: 'eur',
+				ticket_id: 't2',
+				row: 'A',
+				seat: '2',
+			},
 		]);
-		await run({ inputShape: 'ticketPerItem', columnMapping: 'auto', productType: 'TICKET', stockType: 'PDF', paymentType: 1, acceptLanguage: 'en-US', options: {} }, rows);
+		await run(
+			{
+				inputShape: 'ticketPerItem',
+				columnMapping: 'auto',
+				productType: 'TICKET',
+				stockType: 'PDF',
+				paymentType: 1,
+				acceptLanguage: 'en-US',
+				options: {},
+			},
+			rows,
+		);
 		expect(seen).toEqual([
 			{
 				eventId: 55,
@@ -115,12 +195,16 @@ describe('Map Automatically', () => {
 
 	it('names the missing field and lists the columns the rows do have, sending nothing', async () => {
 		const token = tokenApi();
-		const rows = sheetRows([{ listing_id: '1', evnt: '5', price: '1', currency: 'EUR', ticket_id: 'a' }]);
+		const rows = sheetRows([
+			{ listing_id: '1', evnt: '5', price: '1', currency: 'EUR', ticket_id: 'a' },
+		]);
 		await expect(
 			run({ inputShape: 'ticketPerItem', columnMapping: 'auto', options: {} }, rows),
 		).rejects.toMatchObject({
 			message: 'Map Automatically found no column for Event ID; nothing was sent',
-			description: expect.stringContaining('The rows have the columns: "listing_id", "evnt", "price", "currency", "ticket_id"'),
+			description: expect.stringContaining(
+				'The rows have the columns: "listing_id", "evnt", "price", "currency", "ticket_id"',
+			),
 		});
 		expect(token.isDone()).toBe(false);
 	});
@@ -143,10 +227,17 @@ describe('nothing listed twice, across runs', () => {
 		const second = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store);
 		expect(seen).toHaveLength(2);
 		expect(second.map((item) => item.json)).toEqual([
-			expect.objectContaining({ status: 'skipped', externalListingId: 7001, message: expect.stringContaining('already sent by this workflow') }),
+			expect.objectContaining({
+				status: 'skipped',
+				externalListingId: 7001,
+				message: expect.stringContaining('already sent by this workflow'),
+			}),
 			expect.objectContaining({ status: 'skipped', externalListingId: 7002 }),
 		]);
-		expect(second.map((item) => item.pairedItem)).toEqual([[{ item: 0 }, { item: 1 }], [{ item: 2 }]]);
+		expect(second.map((item) => item.pairedItem)).toEqual([
+			[{ item: 0 }, { item: 1 }],
+			[{ item: 2 }],
+		]);
 	});
 
 	it('forgets a listing the API refused (4xx) but keeps one whose outcome is unknown (5xx, timeout)', async () => {
@@ -167,15 +258,25 @@ describe('nothing listed twice, across runs', () => {
 	});
 
 	it('remembers per API Base URL, so a sandbox run does not block production', () => {
-		expect(sentListingKey('https://sandbox.test', 7001)).not.toBe(sentListingKey('https://api.test', 7001));
+		expect(sentListingKey('https://sandbox.test', 7001)).not.toBe(
+			sentListingKey('https://api.test', 7001),
+		);
 	});
 
 	it('can be turned off', async () => {
 		tokenApi();
 		const store = new MemoryDeduplicationStore();
 		const seen = listingApi();
-		await run({ ...GROUPED_SHEET_PARAMETERS, options: { ...options, skipAlreadySent: false } }, ROWS, store);
-		await run({ ...GROUPED_SHEET_PARAMETERS, options: { ...options, skipAlreadySent: false } }, ROWS, store);
+		await run(
+			{ ...GROUPED_SHEET_PARAMETERS, options: { ...options, skipAlreadySent: false } },
+			ROWS,
+			store,
+		);
+		await run(
+			{ ...GROUPED_SHEET_PARAMETERS, options: { ...options, skipAlreadySent: false } },
+			ROWS,
+			store,
+		);
 		expect(seen).toHaveLength(4);
 		expect(store.calls).toEqual([]);
 	});
@@ -194,9 +295,21 @@ describe('rows back to the sheet', () => {
 		);
 		expect(output).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		expect(output.map((item) => item.json.listingStatus)).toEqual(['created', 'created', 'failed', 'invalid']);
-		expect(output[0].json).toMatchObject({ ...ROWS[0].json, externalListingId: 7001, listingResponse: { listingId: 'L-7001' } });
-		expect(output[2].json.listingError).toMatchObject({ httpCode: '409', mayHaveBeenCreated: false });
+		expect(output.map((item) => item.json.listingStatus)).toEqual([
+			'created',
+			'created',
+			'failed',
+			'invalid',
+		]);
+		expect(output[0].json).toMatchObject({
+			...ROWS[0].json,
+			externalListingId: 7001,
+			listingResponse: { listingId: 'L-7001' },
+		});
+		expect(output[2].json.listingError).toMatchObject({
+			httpCode: '409',
+			mayHaveBeenCreated: false,
+		});
 		expect(output[3].json.listingError).toMatchObject({ problems: expect.any(Array) });
 	});
 
@@ -206,17 +319,26 @@ describe('rows back to the sheet', () => {
 });
 
 describe('Listing → Forget Sent Listings', () => {
-	it('forgets the listed IDs for the credential\'s Base URL, sends nothing to the API, and Create sends them again', async () => {
-		const { execute: forget } = await import('../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation');
+	it("forgets the listed IDs for the credential's Base URL, sends nothing to the API, and Create sends them again", async () => {
+		const { execute: forget } = await import(
+			'../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation'
+		);
 		const store = new MemoryDeduplicationStore();
 		tokenApi();
 		const seen = listingApi();
-		await run({ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } }, ROWS, store);
+		await run(
+			{ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } },
+			ROWS,
+			store,
+		);
 		expect(seen).toHaveLength(2);
 
 		const items = [{ json: { id: '7001' } }];
 		const fake = fakeRun({
-			parameters: { forgetScope: 'ids', forgetExternalListingId: (_index: number, json: Record<string, unknown>) => json.id },
+			parameters: {
+				forgetScope: 'ids',
+				forgetExternalListingId: (_index: number, json: Record<string, unknown>) => json.id,
+			},
 			items,
 			deduplication: store,
 		});
@@ -224,7 +346,12 @@ describe('Listing → Forget Sent Listings', () => {
 		expect(output).toEqual([{ json: { forgotten: 7001 }, pairedItem: { item: 0 } }]);
 		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 7002)]);
 
-		await run({ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } }, ROWS, store, true);
+		await run(
+			{ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } },
+			ROWS,
+			store,
+			true,
+		);
 		expect(seen.slice(2)).toEqual([7001]);
 	});
 });

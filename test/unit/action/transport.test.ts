@@ -1,11 +1,18 @@
 import nock from 'nock';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { apiRequest, parseRetryAfter, RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
+import {
+	apiRequest,
+	parseRetryAfter,
+	RETRY_POLICY,
+} from '../../../nodes/TicketMarketplace/transport';
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 // Retries wait through n8n-workflow's sleep; here it returns at once and records what it was asked to wait.
-jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async () => undefined),
+}));
 const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
@@ -43,8 +50,17 @@ async function failure(promise: Promise<unknown>): Promise<NodeApiError> {
 }
 
 function expectNoSecrets(error: unknown) {
-	const text = JSON.stringify(error) + String((error as Error).message) + String((error as NodeApiError).description);
-	for (const secret of ['tok-0', 'tok-1', API_CREDENTIALS.consumerSecret, API_CREDENTIALS.password, 'Bearer']) {
+	const text =
+		JSON.stringify(error) +
+		String((error as Error).message) +
+		String((error as NodeApiError).description);
+	for (const secret of [
+		'tok-0',
+		'tok-1',
+		API_CREDENTIALS.consumerSecret,
+		API_CREDENTIALS.password,
+		'Bearer',
+	]) {
 		expect(text).not.toContain(secret);
 	}
 }
@@ -112,7 +128,7 @@ describe('transport: the one request path', () => {
 		expectNoSecrets(error);
 	});
 
-	it('passes the credential\'s own diagnosis of a refused token exchange, without claiming anything was sent', async () => {
+	it("passes the credential's own diagnosis of a refused token exchange, without claiming anything was sent", async () => {
 		nock(BASE)
 			.post('/sellers/oauth/accesstoken')
 			.query(true)
@@ -121,7 +137,9 @@ describe('transport: the one request path', () => {
 
 		const error = await failure(send(fakeRun({ parameters: {} })));
 		expect(api.isDone()).toBe(false);
-		expect(error.message).toContain(`POST ${LISTING_PATH} could not be sent: The marketplace login was refused (HTTP 401)`);
+		expect(error.message).toContain(
+			`POST ${LISTING_PATH} could not be sent: The marketplace login was refused (HTTP 401)`,
+		);
 		expect(error.description ?? '').not.toContain('may or may not');
 		expectNoSecrets(error);
 	});
@@ -174,7 +192,10 @@ describe('transport: the one request path', () => {
 
 	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
 		const attempts = RETRY_POLICY.maxRateLimitRetries + 1;
-		const api = nock(BASE).post(LISTING_PATH).times(attempts).reply(429, { message: 'rate limited' });
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.times(attempts)
+			.reply(429, { message: 'rate limited' });
 		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
 
 		const error = await failure(send());
@@ -217,7 +238,9 @@ describe('transport: the one request path', () => {
 		const error = await failure(send());
 		expect(api.isDone()).toBe(true);
 		// In words: n8n replaces any message carrying ECONNREFUSED with a generic text naming neither URL nor credential.
-		expect(error.message).toBe(`Could not connect to the Partner API at ${BASE} (connection refused) after 3 retries`);
+		expect(error.message).toBe(
+			`Could not connect to the Partner API at ${BASE} (connection refused) after 3 retries`,
+		);
 		expect(error.message).not.toMatch(/ECONNREFUSED/);
 		expect(error.description).toContain('Base URL of the Ticket Marketplace API credential');
 		expect(error.context.outcome).toBe('refused');
@@ -228,8 +251,16 @@ describe('transport: the one request path', () => {
 	it.each([
 		['a 502', (scope: nock.Interceptor) => scope.reply(502, { message: 'upstream broke' })],
 		['a 500 without body', (scope: nock.Interceptor) => scope.reply(500)],
-		['a reset connection', (scope: nock.Interceptor) => scope.replyWithError(networkError('ECONNRESET', 'socket hang up'))],
-		['a timeout', (scope: nock.Interceptor) => scope.replyWithError(networkError('ECONNABORTED', 'timeout of 100ms exceeded'))],
+		[
+			'a reset connection',
+			(scope: nock.Interceptor) =>
+				scope.replyWithError(networkError('ECONNRESET', 'socket hang up')),
+		],
+		[
+			'a timeout',
+			(scope: nock.Interceptor) =>
+				scope.replyWithError(networkError('ECONNABORTED', 'timeout of 100ms exceeded')),
+		],
 	])('never re-sends a POST after %s: it may have been created', async (_name, answer) => {
 		const first = answer(nock(BASE).post(LISTING_PATH));
 		const second = nock(BASE).post(LISTING_PATH).reply(201, { duplicate: true });
@@ -239,18 +270,24 @@ describe('transport: the one request path', () => {
 		expect(first.isDone()).toBe(true);
 		expect(second.isDone()).toBe(false);
 		expect(sleepMock).not.toHaveBeenCalled();
-		expect(error.description).toContain('may or may not have been created; check before re-running');
+		expect(error.description).toContain(
+			'may or may not have been created; check before re-running',
+		);
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
 	});
 
-	it('turns an API refusal into a NodeApiError with status, the API\'s own message and the item, without headers', async () => {
-		nock(BASE).post(LISTING_PATH).reply(400, { error: 'invalid_request', error_description: 'eventId unknown' });
+	it("turns an API refusal into a NodeApiError with status, the API's own message and the item, without headers", async () => {
+		nock(BASE)
+			.post(LISTING_PATH)
+			.reply(400, { error: 'invalid_request', error_description: 'eventId unknown' });
 
 		const error = await failure(send());
 
 		expect(error.httpCode).toBe('400');
-		expect(error.message).toBe(`The Partner API answered 400 to POST ${LISTING_PATH}: eventId unknown`);
+		expect(error.message).toBe(
+			`The Partner API answered 400 to POST ${LISTING_PATH}: eventId unknown`,
+		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description ?? '').not.toContain('may or may not');
 		expectNoSecrets(error);
@@ -263,7 +300,9 @@ describe('transport: the one request path', () => {
 		[{ errors: [{ detail: 'first' }, { message: 'second' }] }, 'first; second'],
 		['plain text failure', 'plain text failure'],
 	])('reads the API message defensively from %j', async (body, expected) => {
-		nock(BASE).post(LISTING_PATH).reply(409, body as nock.Body);
+		nock(BASE)
+			.post(LISTING_PATH)
+			.reply(409, body as nock.Body);
 		const error = await failure(send());
 		expect(error.message).toBe(`The Partner API answered 409 to POST ${LISTING_PATH}: ${expected}`);
 	});

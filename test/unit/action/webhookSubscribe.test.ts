@@ -109,8 +109,13 @@ describe('Webhook → Subscribe', () => {
 		const auth = (api.seen[0].body.callback as IDataObject).auth as IDataObject;
 		expect(auth.oauthRequest).toEqual({ ...CALLBACK_CREDENTIALS, grantType: 'client_credentials' });
 		expect(auth.authType).toBe('oauth2');
-		expect(api.seen[0].body.subscription).toEqual({ listing: ['listing_sale', 'inventory_status'] });
-		expect(output[0].json).toMatchObject({ subscriptionId: '77', subscriptionIdField: 'data.subscriptionId' });
+		expect(api.seen[0].body.subscription).toEqual({
+			listing: ['listing_sale', 'inventory_status'],
+		});
+		expect(output[0].json).toMatchObject({
+			subscriptionId: '77',
+			subscriptionIdField: 'data.subscriptionId',
+		});
 	});
 
 	it('keeps no client id or secret among its own parameters: they live only in the encrypted credential', () => {
@@ -121,26 +126,41 @@ describe('Webhook → Subscribe', () => {
 	});
 
 	it.each([
-		['a secret ending in a space', { clientId: 'marketplace-client', clientSecret: 'callback-secret-4f9a ' }, 'client secret starts or ends with a space'],
-		['a client ID starting with a space', { clientId: ' marketplace-client', clientSecret: 'callback-secret-4f9a' }, 'client ID starts or ends with a space'],
-		['a secret shorter than the trigger accepts', { clientId: 'marketplace-client', clientSecret: 'twelve-chars' }, 'at least 16 characters'],
-	])('refuses %s, as the trigger would, before anything is sent', async (_name, callbackCredentials, expected) => {
-		const token = tokenApi();
-		const api = webhookApi({ id: 'never' });
-		const fake = fakeRun({ parameters: PARAMETERS, callbackCredentials });
-		const error = await execute.call(fake.context, [{ json: {} }]).then(
-			() => undefined,
-			(thrown: unknown) => thrown as NodeOperationError,
-		);
-		expect(error).toBeInstanceOf(NodeOperationError);
-		expect(error?.message).toContain(expected);
-		expect(error?.message).toContain('nothing was sent');
-		// The trigger reads the same credential the same way and refuses it too.
-		expect(readCallbackClient(callbackCredentials)).toEqual(expect.stringContaining(expected));
-		expect(api.seen).toEqual([]);
-		expect(token.isDone()).toBe(false);
-		expect(JSON.stringify(error)).not.toContain(callbackCredentials.clientSecret);
-	});
+		[
+			'a secret ending in a space',
+			{ clientId: 'marketplace-client', clientSecret: 'callback-secret-4f9a ' },
+			'client secret starts or ends with a space',
+		],
+		[
+			'a client ID starting with a space',
+			{ clientId: ' marketplace-client', clientSecret: 'callback-secret-4f9a' },
+			'client ID starts or ends with a space',
+		],
+		[
+			'a secret shorter than the trigger accepts',
+			{ clientId: 'marketplace-client', clientSecret: 'twelve-chars' },
+			'at least 16 characters',
+		],
+	])(
+		'refuses %s, as the trigger would, before anything is sent',
+		async (_name, callbackCredentials, expected) => {
+			const token = tokenApi();
+			const api = webhookApi({ id: 'never' });
+			const fake = fakeRun({ parameters: PARAMETERS, callbackCredentials });
+			const error = await execute.call(fake.context, [{ json: {} }]).then(
+				() => undefined,
+				(thrown: unknown) => thrown as NodeOperationError,
+			);
+			expect(error).toBeInstanceOf(NodeOperationError);
+			expect(error?.message).toContain(expected);
+			expect(error?.message).toContain('nothing was sent');
+			// The trigger reads the same credential the same way and refuses it too.
+			expect(readCallbackClient(callbackCredentials)).toEqual(expect.stringContaining(expected));
+			expect(api.seen).toEqual([]);
+			expect(token.isDone()).toBe(false);
+			expect(JSON.stringify(error)).not.toContain(callbackCredentials.clientSecret);
+		},
+	);
 
 	it('without Continue On Fail, the error of a later item carries the identifiers already obtained', async () => {
 		tokenApi();
@@ -189,9 +209,21 @@ describe('Webhook → Subscribe', () => {
 	});
 
 	it.each<[string, Record<string, ParameterValue>, string]>([
-		['a callback URL that is not a URL', { callbackUrl: 'my-n8n/webhook' }, 'Callback URL must be an absolute URL'],
-		['a token endpoint with another scheme', { callbackAuthUrl: 'ftp://n8n.example.test/token' }, 'Token Endpoint URL must start with https:// or http://'],
-		['no subscription kind', { subscriptionKinds: [] }, 'Subscription Kinds needs at least one kind, such as listing_sale'],
+		[
+			'a callback URL that is not a URL',
+			{ callbackUrl: 'my-n8n/webhook' },
+			'Callback URL must be an absolute URL',
+		],
+		[
+			'a token endpoint with another scheme',
+			{ callbackAuthUrl: 'ftp://n8n.example.test/token' },
+			'Token Endpoint URL must start with https:// or http://',
+		],
+		[
+			'no subscription kind',
+			{ subscriptionKinds: [] },
+			'Subscription Kinds needs at least one kind, such as listing_sale',
+		],
 	])('refuses %s and sends nothing', async (_name, overrides, expected) => {
 		const token = tokenApi();
 		const api = webhookApi({ id: 'never' });
@@ -200,14 +232,18 @@ describe('Webhook → Subscribe', () => {
 		const parameters = Object.fromEntries(
 			Object.entries({ ...PARAMETERS, ...overrides }).map(([name, value]) => [
 				name,
-				name in overrides ? (itemIndex: number) => (itemIndex === 1 ? value : PARAMETERS[name] ?? value) : value,
+				name in overrides
+					? (itemIndex: number) => (itemIndex === 1 ? value : (PARAMETERS[name] ?? value))
+					: value,
 			]),
 		);
 		await expect(run(parameters, { items })).rejects.toThrow(NodeOperationError);
 		try {
 			await run(parameters, { items });
 		} catch (error) {
-			expect((error as NodeOperationError).message).toBe('Item 1: the subscription is invalid; nothing was sent');
+			expect((error as NodeOperationError).message).toBe(
+				'Item 1: the subscription is invalid; nothing was sent',
+			);
 			expect(String((error as NodeOperationError).description)).toContain(expected);
 			expect(JSON.stringify(error)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
 		}
@@ -221,7 +257,9 @@ describe('Webhook → Subscribe', () => {
 		const output = await run(PARAMETERS, { continueOnFail: true });
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json.error).toBe(`The Partner API answered 400 to POST ${WEBHOOK_PATH}: bad secret [redacted]`);
+		expect(output[0].json.error).toBe(
+			`The Partner API answered 400 to POST ${WEBHOOK_PATH}: bad secret [redacted]`,
+		);
 		expect(JSON.stringify(output)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
 	});
 });
@@ -229,7 +267,10 @@ describe('Webhook → Subscribe', () => {
 describe('findSubscriptionId', () => {
 	it.each([
 		[{ subscriptionId: 'a1' }, { value: 'a1', field: 'subscriptionId' }],
-		[{ id: 5, subscriptionId: 'preferred' }, { value: 'preferred', field: 'subscriptionId' }],
+		[
+			{ id: 5, subscriptionId: 'preferred' },
+			{ value: 'preferred', field: 'subscriptionId' },
+		],
 		[{ webhook_id: 'w-9' }, { value: 'w-9', field: 'webhook_id' }],
 		[{ uuid: '0b5c7a9e-1111' }, { value: '0b5c7a9e-1111', field: 'uuid' }],
 		[{ data: { id: 'nested' } }, { value: 'nested', field: 'data.id' }],

@@ -1,5 +1,9 @@
 import nock from 'nock';
-import type { ICredentialDataDecryptedObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
@@ -54,7 +58,9 @@ describe('Ticket Marketplace API credential: token exchange (spec 4.1)', () => {
 		let seen: { headers: Record<string, unknown>; body: unknown } | undefined;
 		const scope = nock(BASE)
 			.post('/sellers/oauth/accesstoken')
-			.query((query) => JSON.stringify(query) === JSON.stringify({ grant_type: 'client_credentials' }))
+			.query(
+				(query) => JSON.stringify(query) === JSON.stringify({ grant_type: 'client_credentials' }),
+			)
 			.reply(function (_uri, body) {
 				seen = { headers: this.req.headers, body };
 				return [200, { access_token: 'tok-1', expires_in: 15552000 }];
@@ -65,12 +71,17 @@ describe('Ticket Marketplace API credential: token exchange (spec 4.1)', () => {
 		expect(scope.isDone()).toBe(true);
 		expect(seen?.headers.authorization).toBe(EXPECTED_BASIC);
 		expect(seen?.headers['content-type']).toMatch(/^application\/json/);
-		expect(seen?.body).toEqual({ username: 'seller@example.test', password: 'p@ss:word with spaces' });
+		expect(seen?.body).toEqual({
+			username: 'seller@example.test',
+			password: 'p@ss:word with spaces',
+		});
 	});
 
 	it('tolerates a base URL with or without a trailing slash', async () => {
 		tokenEndpoint().reply(200, { access_token: 'tok-2' });
-		await expect(preAuthenticate({ ...credentials, baseUrl: BASE })).resolves.toEqual({ accessToken: 'tok-2' });
+		await expect(preAuthenticate({ ...credentials, baseUrl: BASE })).resolves.toEqual({
+			accessToken: 'tok-2',
+		});
 	});
 
 	it('reads the token from a response that has other fields too', async () => {
@@ -130,17 +141,25 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 	});
 
 	it('says the base URL is wrong when it answers with an HTML page', async () => {
-		tokenEndpoint().reply(200, '<!doctype html><html><body>Welcome</body></html>', { 'Content-Type': 'text/html' });
-		expect(await preAuthenticationError()).toMatch(/does not answer like the Partner API.*HTML page.*Check the Base URL/);
+		tokenEndpoint().reply(200, '<!doctype html><html><body>Welcome</body></html>', {
+			'Content-Type': 'text/html',
+		});
+		expect(await preAuthenticationError()).toMatch(
+			/does not answer like the Partner API.*HTML page.*Check the Base URL/,
+		);
 	});
 
 	it('says the base URL is wrong when the path does not exist', async () => {
 		tokenEndpoint().reply(404, { message: 'Not Found' });
-		expect(await preAuthenticationError()).toMatch(/does not answer like the Partner API.*HTTP 404/);
+		expect(await preAuthenticationError()).toMatch(
+			/does not answer like the Partner API.*HTTP 404/,
+		);
 	});
 
 	it('says the API is unreachable when the connection fails', async () => {
-		tokenEndpoint().replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+		tokenEndpoint().replyWithError(
+			Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+		);
 		const message = await preAuthenticationError();
 		expect(message).toBe(
 			'The Base URL of the Ticket Marketplace API credential, https://partner.api.test, could not be reached: connection refused. Check the Base URL and that this n8n can reach it.',
@@ -148,7 +167,9 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 	});
 
 	it('names an unknown host in words, never as a raw code that n8n would replace with its own text', async () => {
-		tokenEndpoint().replyWithError(Object.assign(new Error('getaddrinfo ENOTFOUND partner.api.test'), { code: 'ENOTFOUND' }));
+		tokenEndpoint().replyWithError(
+			Object.assign(new Error('getaddrinfo ENOTFOUND partner.api.test'), { code: 'ENOTFOUND' }),
+		);
 		const message = await preAuthenticationError();
 		expect(message).toContain('could not be reached: host name not found');
 		expect(message).not.toMatch(/ENOTFOUND|ECONNREFUSED|GETADDRINFO/i);
@@ -156,21 +177,38 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 
 	it('reports a server error with its status', async () => {
 		tokenEndpoint().reply(503, { message: 'maintenance' });
-		expect(await preAuthenticationError()).toMatch(/token request failed \(HTTP 503\).*maintenance/);
+		expect(await preAuthenticationError()).toMatch(
+			/token request failed \(HTTP 503\).*maintenance/,
+		);
 	});
 });
 
 describe('Ticket Marketplace API credential: authenticate', () => {
 	it('sends the stored token as a Bearer token', async () => {
-		const options: IHttpRequestOptions = { url: `${BASE}/partners/webhooks/v3`, headers: { Accept: 'application/json' } };
-		const authenticated = await credentialType.authenticate({ ...credentials, accessToken: 'tok-9' }, options);
-		expect(authenticated.headers).toEqual({ Accept: 'application/json', Authorization: 'Bearer tok-9' });
+		const options: IHttpRequestOptions = {
+			url: `${BASE}/partners/webhooks/v3`,
+			headers: { Accept: 'application/json' },
+		};
+		const authenticated = await credentialType.authenticate(
+			{ ...credentials, accessToken: 'tok-9' },
+			options,
+		);
+		expect(authenticated.headers).toEqual({
+			Accept: 'application/json',
+			Authorization: 'Bearer tok-9',
+		});
 		expect(options.headers).toEqual({ Accept: 'application/json' });
 	});
 
 	it('leaves the Basic-authenticated token exchange alone', async () => {
-		const options: IHttpRequestOptions = { url: `${BASE}/sellers/oauth/accesstoken`, headers: { Authorization: EXPECTED_BASIC } };
-		const authenticated = await credentialType.authenticate({ ...credentials, accessToken: 'tok-9' }, options);
+		const options: IHttpRequestOptions = {
+			url: `${BASE}/sellers/oauth/accesstoken`,
+			headers: { Authorization: EXPECTED_BASIC },
+		};
+		const authenticated = await credentialType.authenticate(
+			{ ...credentials, accessToken: 'tok-9' },
+			options,
+		);
 		expect(authenticated.headers?.Authorization).toBe(EXPECTED_BASIC);
 	});
 
@@ -190,7 +228,10 @@ describe('Ticket Marketplace API credential as n8n describes it to the editor', 
 		// the instance ({ ...credential }) before serving /types/credentials.json, which keeps own properties only.
 		const credential = new TicketMarketplaceApi();
 		function toJSON(this: Record<string, unknown>) {
-			return { ...this, authenticate: typeof this.authenticate === 'function' ? {} : this.authenticate };
+			return {
+				...this,
+				authenticate: typeof this.authenticate === 'function' ? {} : this.authenticate,
+			};
 		}
 		Object.assign(credential, { toJSON });
 		const served = JSON.parse(JSON.stringify({ ...credential })) as Record<string, unknown>;

@@ -24,7 +24,9 @@ const credentials: ICredentialDataDecryptedObject = {
 const SECRETS = [
 	credentials.consumerSecret as string,
 	credentials.password as string,
-	Buffer.from(`${credentials.consumerKey as string}:${credentials.consumerSecret as string}`).toString('base64'),
+	Buffer.from(
+		`${credentials.consumerKey as string}:${credentials.consumerSecret as string}`,
+	).toString('base64'),
 ];
 /** Every diagnosis the credential gives for an HTTP answer; a generated answer must get exactly one of them. */
 const DIAGNOSES = [
@@ -48,42 +50,109 @@ interface Answer {
 	contentType?: string;
 	body: string;
 	/** How the body was made, for the expectations below and for a readable counterexample. */
-	kind: 'html' | 'empty' | 'text' | 'object-without-token' | 'bad-token' | 'not-object' | 'huge' | 'echo';
+	kind:
+		| 'html'
+		| 'empty'
+		| 'text'
+		| 'object-without-token'
+		| 'bad-token'
+		| 'not-object'
+		| 'huge'
+		| 'echo';
 	location?: string;
 }
 
 const statuses = fc.oneof(
-	fc.constantFrom(200, 201, 202, 204, 400, 401, 403, 404, 405, 409, 415, 422, 429, 500, 502, 503, 504),
+	fc.constantFrom(
+		200,
+		201,
+		202,
+		204,
+		400,
+		401,
+		403,
+		404,
+		405,
+		409,
+		415,
+		422,
+		429,
+		500,
+		502,
+		503,
+		504,
+	),
 	fc.integer({ min: 200, max: 599 }).filter((status) => status < 300 || status >= 400),
 );
 const contentTypes = fc.option(
-	fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/html', 'text/plain', 'application/xml', 'application/octet-stream', 'application/problem+json'),
+	fc.constantFrom(
+		'application/json',
+		'application/json; charset=utf-8',
+		'text/html',
+		'text/plain',
+		'application/xml',
+		'application/octet-stream',
+		'application/problem+json',
+	),
 	{ nil: undefined },
 );
-const jsonKey = fc.string({ maxLength: 12 }).filter((key) => key !== 'access_token' && key !== '__proto__');
+const jsonKey = fc
+	.string({ maxLength: 12 })
+	.filter((key) => key !== 'access_token' && key !== '__proto__');
 const echoedSecret = fc.constantFrom(...SECRETS, `${SECRETS[0]}${SECRETS[1]}`);
 
 const bodies: fc.Arbitrary<Pick<Answer, 'body' | 'kind'>> = fc.oneof(
-	fc.string({ maxLength: 200 }).map((inner) => ({ kind: 'html' as const, body: `<!doctype html><html><body>${inner}</body></html>` })),
+	fc.string({ maxLength: 200 }).map((inner) => ({
+		kind: 'html' as const,
+		body: `<!doctype html><html><body>${inner}</body></html>`,
+	})),
 	fc.constantFrom('', ' ', '\n').map((body) => ({ kind: 'empty' as const, body })),
-	fc.string({ minLength: 1, maxLength: 200 }).filter((text) => !isJson(text) && text.trim() !== '' && !text.trimStart().startsWith('<')).map((body) => ({ kind: 'text' as const, body })),
-	fc.dictionary(jsonKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).map((object) => ({ kind: 'object-without-token' as const, body: JSON.stringify(object) })),
-	fc.oneof(fc.constant(''), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(jsonKey, fc.string(), { maxKeys: 2 })).map((token) => ({
-		kind: 'bad-token' as const,
-		body: JSON.stringify({ access_token: token, token_type: 'Bearer' }),
-	})),
-	fc.oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }), fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)).map((value) => ({
-		kind: 'not-object' as const,
-		body: JSON.stringify(value),
-	})),
+	fc
+		.string({ minLength: 1, maxLength: 200 })
+		.filter((text) => !isJson(text) && text.trim() !== '' && !text.trimStart().startsWith('<'))
+		.map((body) => ({ kind: 'text' as const, body })),
+	fc
+		.dictionary(jsonKey, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 })
+		.map((object) => ({ kind: 'object-without-token' as const, body: JSON.stringify(object) })),
+	fc
+		.oneof(
+			fc.constant(''),
+			fc.integer(),
+			fc.boolean(),
+			fc.constant(null),
+			fc.array(fc.string(), { maxLength: 3 }),
+			fc.dictionary(jsonKey, fc.string(), { maxKeys: 2 }),
+		)
+		.map((token) => ({
+			kind: 'bad-token' as const,
+			body: JSON.stringify({ access_token: token, token_type: 'Bearer' }),
+		})),
+	fc
+		.oneof(
+			fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }),
+			fc.string(),
+			fc.double({ noNaN: true, noDefaultInfinity: true }),
+			fc.boolean(),
+			fc.constant(null),
+		)
+		.map((value) => ({
+			kind: 'not-object' as const,
+			body: JSON.stringify(value),
+		})),
 	fc.tuple(fc.integer({ min: 200_000, max: 2_000_000 }), fc.boolean()).map(([size, asJson]) => ({
 		kind: 'huge' as const,
 		body: asJson ? JSON.stringify({ error: 'x', message: 'm'.repeat(size) }) : 'z'.repeat(size),
 	})),
-	fc.tuple(fc.constantFrom('error_description', 'message', 'error'), echoedSecret, fc.string({ maxLength: 20 })).map(([field, secret, around]) => ({
-		kind: 'echo' as const,
-		body: JSON.stringify({ [field]: `${around}${secret}${around}` }),
-	})),
+	fc
+		.tuple(
+			fc.constantFrom('error_description', 'message', 'error'),
+			echoedSecret,
+			fc.string({ maxLength: 20 }),
+		)
+		.map(([field, secret, around]) => ({
+			kind: 'echo' as const,
+			body: JSON.stringify({ [field]: `${around}${secret}${around}` }),
+		})),
 );
 
 function isJson(text: string): boolean {
@@ -114,7 +183,8 @@ async function diagnosisFor(answer: Answer): Promise<string> {
 	} catch (error) {
 		expect(scope.isDone()).toBe(true);
 		expect(error).toBeInstanceOf(Error);
-		for (const secret of SECRETS) expect(JSON.stringify({ error, message: (error as Error).message })).not.toContain(secret);
+		for (const secret of SECRETS)
+			expect(JSON.stringify({ error, message: (error as Error).message })).not.toContain(secret);
 		return (error as Error).message;
 	} finally {
 		nock.cleanAll();
@@ -131,18 +201,26 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 				seen.set(answer.kind, (seen.get(answer.kind) ?? 0) + 1);
 				expect(DIAGNOSES.filter((pattern) => pattern.test(message))).toHaveLength(1);
 				expect(message.length).toBeLessThanOrEqual(MAX_DIAGNOSIS_LENGTH);
-				if (answer.kind === 'html' && answer.status !== 404 && answer.status !== 405) expect(message).toContain('an HTML page');
+				if (answer.kind === 'html' && answer.status !== 404 && answer.status !== 405)
+					expect(message).toContain('an HTML page');
 				if (answer.kind === 'empty') expect(message).toContain('an empty body');
 				if (answer.kind === 'not-object') expect(message).toContain('JSON that is not an object');
 				// The API's own words are quoted (with the secret redacted) except where the status alone says it all.
-				if (answer.kind === 'echo' && answer.status !== 404 && answer.status !== 405) expect(message).toContain('[redacted]');
-				if (answer.status >= 200 && answer.status < 300 && (answer.kind === 'object-without-token' || answer.kind === 'bad-token')) {
+				if (answer.kind === 'echo' && answer.status !== 404 && answer.status !== 405)
+					expect(message).toContain('[redacted]');
+				if (
+					answer.status >= 200 &&
+					answer.status < 300 &&
+					(answer.kind === 'object-without-token' || answer.kind === 'bad-token')
+				) {
 					expect(message).toMatch(/has no access_token|refused/);
 				}
 			}),
 			{ numRuns: RUNS, seed: 11 },
 		);
-		process.stdout.write(`credential fuzz: ${RUNS} answers, by kind ${JSON.stringify(Object.fromEntries(seen))}\n`);
+		process.stdout.write(
+			`credential fuzz: ${RUNS} answers, by kind ${JSON.stringify(Object.fromEntries(seen))}\n`,
+		);
 		expect(seen.size).toBe(8);
 	}, 120_000);
 
@@ -151,7 +229,12 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 		await fc.assert(
 			fc.asyncProperty(
 				fc.constantFrom(301, 302, 303, 307, 308),
-				fc.constantFrom(`${OTHER_HOST}/sellers/oauth/accesstoken`, `${OTHER_HOST}/steal?x=1`, 'http://partner.api.test/sellers/oauth/accesstoken', '/elsewhere'),
+				fc.constantFrom(
+					`${OTHER_HOST}/sellers/oauth/accesstoken`,
+					`${OTHER_HOST}/steal?x=1`,
+					'http://partner.api.test/sellers/oauth/accesstoken',
+					'/elsewhere',
+				),
 				async (status, location) => {
 					runs += 1;
 					const elsewhere: Array<{ headers: Record<string, unknown>; body: unknown }> = [];
@@ -159,12 +242,43 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 						elsewhere.push({ headers: this.req.headers, body });
 						return [200, { access_token: 'stolen' }] as const;
 					};
-					nock(OTHER_HOST).persist().post(/.*/).query(true).reply(record).get(/.*/).query(true).reply(record);
-					nock('http://partner.api.test').persist().post(/.*/).query(true).reply(record).get(/.*/).query(true).reply(record);
-					nock(BASE).persist().get(/.*/).query(true).reply(record).post('/elsewhere').query(true).reply(record);
-					const message = await diagnosisFor({ status, contentType: 'text/html', body: '<a>moved</a>', kind: 'html', location });
+					nock(OTHER_HOST)
+						.persist()
+						.post(/.*/)
+						.query(true)
+						.reply(record)
+						.get(/.*/)
+						.query(true)
+						.reply(record);
+					nock('http://partner.api.test')
+						.persist()
+						.post(/.*/)
+						.query(true)
+						.reply(record)
+						.get(/.*/)
+						.query(true)
+						.reply(record);
+					nock(BASE)
+						.persist()
+						.get(/.*/)
+						.query(true)
+						.reply(record)
+						.post('/elsewhere')
+						.query(true)
+						.reply(record);
+					const message = await diagnosisFor({
+						status,
+						contentType: 'text/html',
+						body: '<a>moved</a>',
+						kind: 'html',
+						location,
+					});
 					expect(elsewhere).toEqual([]);
-					expect(message).toMatch(new RegExp(`^The token request was redirected \\(HTTP ${status} to (${OTHER_HOST}|http://partner\\.api\\.test|${BASE})/`));
+					expect(message).toMatch(
+						new RegExp(
+							`^The token request was redirected \\(HTTP ${status} to (${OTHER_HOST}|http://partner\\.api\\.test|${BASE})/`,
+						),
+					);
 					expect(message).not.toContain('?x=1');
 				},
 			),

@@ -18,7 +18,10 @@ import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHel
 const BASE = 'https://partner.api.test';
 
 function setUp(stored: ICredentialDataDecryptedObject) {
-	const node = { name: 'Ticket Marketplace', type: 'n8n-nodes-ticket-marketplace.ticketMarketplace' } as INode;
+	const node = {
+		name: 'Ticket Marketplace',
+		type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
+	} as INode;
 	const helpers = { httpRequest };
 	const { credentialsHelper, savedTokens } = apiCredentialsHelper(stored);
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
@@ -50,9 +53,19 @@ afterEach(() => nock.cleanAll());
 
 describe('token lifecycle through n8n-core', () => {
 	it('obtains a token when none is stored, then sends it as Bearer on the API call', async () => {
-		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: '' };
+		const stored = {
+			baseUrl: BASE,
+			consumerKey: 'k',
+			consumerSecret: 's',
+			email: 'e@x.test',
+			password: 'p',
+			accessToken: '',
+		};
 		const { call, savedTokens } = setUp(stored);
-		const token = nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'first' });
+		const token = nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.reply(200, { access_token: 'first' });
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer first' } })
 			.post('/sellers/inventory/listings/v3', { eventId: 1 })
 			.reply(201, { id: 'lst_1' });
@@ -64,7 +77,14 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('reuses a stored token without asking for a new one', async () => {
-		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'kept' };
+		const stored = {
+			baseUrl: BASE,
+			consumerKey: 'k',
+			consumerSecret: 's',
+			email: 'e@x.test',
+			password: 'p',
+			accessToken: 'kept',
+		};
 		const { call, savedTokens } = setUp(stored);
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
 			.post('/sellers/inventory/listings/v3')
@@ -76,12 +96,23 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('renews the token once after a 401 and retries the call with the new one', async () => {
-		const stored = { baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p', accessToken: 'stale' };
+		const stored = {
+			baseUrl: BASE,
+			consumerKey: 'k',
+			consumerSecret: 's',
+			email: 'e@x.test',
+			password: 'p',
+			accessToken: 'stale',
+		};
 		const { call, savedTokens } = setUp(stored);
 		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
 			.post('/sellers/inventory/listings/v3')
 			.reply(401, { error: 'invalid_token' });
-		const token = nock(BASE).post('/sellers/oauth/accesstoken').query(true).once().reply(200, { access_token: 'fresh' });
+		const token = nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.once()
+			.reply(200, { access_token: 'fresh' });
 		const retried = nock(BASE, { reqheaders: { authorization: 'Bearer fresh' } })
 			.post('/sellers/inventory/listings/v3')
 			.reply(201, { id: 'lst_3' });
@@ -92,10 +123,20 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('surfaces the diagnosis when renewal itself is refused, without the secrets', async () => {
-		const stored = { baseUrl: BASE, consumerKey: 'key-123', consumerSecret: 'secret-456', email: 'e@x.test', password: 'pw-789', accessToken: 'stale' };
+		const stored = {
+			baseUrl: BASE,
+			consumerKey: 'key-123',
+			consumerSecret: 'secret-456',
+			email: 'e@x.test',
+			password: 'pw-789',
+			accessToken: 'stale',
+		};
 		const { call } = setUp(stored);
 		nock(BASE).post('/sellers/inventory/listings/v3').reply(401, { error: 'invalid_token' });
-		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(401, { error: 'invalid_grant' });
+		nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.reply(401, { error: 'invalid_grant' });
 
 		const error = await call(listingCall).then(
 			() => undefined,

@@ -13,7 +13,13 @@ const { description } = trigger;
 describe('Ticket Marketplace Trigger description', () => {
 	it('declares the token endpoint as `setup` and the notifications as `default`, both POST, neither answering firstEntryJson', () => {
 		expect(description.webhooks).toEqual([
-			expect.objectContaining({ name: 'setup', httpMethod: 'POST', path: 'token', responseMode: 'onReceived', responseData: '' }),
+			expect.objectContaining({
+				name: 'setup',
+				httpMethod: 'POST',
+				path: 'token',
+				responseMode: 'onReceived',
+				responseData: '',
+			}),
 			expect.objectContaining({ name: 'default', httpMethod: 'POST', path: 'notifications' }),
 		]);
 		// isFullPath would drop the webhook id from the URLs, which must stay /webhook/<webhookId>/<path>.
@@ -24,15 +30,25 @@ describe('Ticket Marketplace Trigger description', () => {
 		['immediately', 'onReceived', ''],
 		['whenFinished', 'lastNode', 'noData'],
 		[undefined, 'onReceived', ''],
-	])('Respond %s: the notifications webhook answers in n8n\'s %s mode with response data "%s"', (respond, mode, data) => {
-		const notifications = description.webhooks?.find((webhook) => webhook.name === 'default');
-		// The expressions n8n evaluates against the node's parameters (n8n fills in the default for an older node).
-		const evaluate = (expression: unknown) =>
-			new Function('$parameter', `return (${String(expression).replace(/^=\{\{/, '').replace(/\}\}$/, '')});`)({ respond: respond ?? 'immediately' }) as string;
-		expect(evaluate(notifications?.responseMode)).toBe(mode);
-		expect(evaluate(notifications?.responseData)).toBe(data);
-		expect(description.properties.find((property) => property.name === 'respond')?.default).toBe('immediately');
-	});
+	])(
+		'Respond %s: the notifications webhook answers in n8n\'s %s mode with response data "%s"',
+		(respond, mode, data) => {
+			const notifications = description.webhooks?.find((webhook) => webhook.name === 'default');
+			// The expressions n8n evaluates against the node's parameters (n8n fills in the default for an older node).
+			const evaluate = (expression: unknown) =>
+				new Function(
+					'$parameter',
+					`return (${String(expression)
+						.replace(/^=\{\{/, '')
+						.replace(/\}\}$/, '')});`,
+				)({ respond: respond ?? 'immediately' }) as string;
+			expect(evaluate(notifications?.responseMode)).toBe(mode);
+			expect(evaluate(notifications?.responseData)).toBe(data);
+			expect(description.properties.find((property) => property.name === 'respond')?.default).toBe(
+				'immediately',
+			);
+		},
+	);
 
 	it('is a trigger without inputs and is not offered as an AI tool', () => {
 		expect(description.inputs).toEqual([]);
@@ -43,19 +59,35 @@ describe('Ticket Marketplace Trigger description', () => {
 	it('tests its callback credential with a method that exists, under the credential name the credential declares', () => {
 		const credential = new TicketMarketplaceCallbackApi();
 		expect(credential.name).toBe('ticketMarketplaceCallbackApi');
-		expect(credential.properties.map((property) => property.name)).toEqual(['notice', 'clientId', 'clientSecret']);
-		expect(credential.properties.find((property) => property.name === 'clientSecret')?.typeOptions).toEqual({ password: true });
+		expect(credential.properties.map((property) => property.name)).toEqual([
+			'notice',
+			'clientId',
+			'clientSecret',
+		]);
+		expect(
+			credential.properties.find((property) => property.name === 'clientSecret')?.typeOptions,
+		).toEqual({ password: true });
 		const entry = description.credentials?.find((item) => item.name === credential.name);
-		expect(entry).toMatchObject({ required: true, testedBy: 'ticketMarketplaceCallbackApiTest', displayName: 'Callback Client (Given to the Marketplace)' });
-		expect(Object.keys(trigger.methods.credentialTest)).toEqual(['ticketMarketplaceCallbackApiTest']);
+		expect(entry).toMatchObject({
+			required: true,
+			testedBy: 'ticketMarketplaceCallbackApiTest',
+			displayName: 'Callback Client (Given to the Marketplace)',
+		});
+		expect(Object.keys(trigger.methods.credentialTest)).toEqual([
+			'ticketMarketplaceCallbackApiTest',
+		]);
 	});
 
 	it('explains the setup path in a notice', () => {
 		const notice = description.properties.find((property) => property.type === 'notice');
 		expect(notice?.displayName).toEqual(expect.stringContaining('Activate this workflow'));
 		expect(notice?.displayName).toEqual(expect.stringContaining('Webhook → Subscribe'));
-		expect(notice?.displayName).toEqual(expect.stringContaining('E-mail the subscription identifier'));
-		expect(notice?.displayName).toEqual(expect.stringContaining('Create listings only after activation'));
+		expect(notice?.displayName).toEqual(
+			expect.stringContaining('E-mail the subscription identifier'),
+		);
+		expect(notice?.displayName).toEqual(
+			expect.stringContaining('Create listings only after activation'),
+		);
 	});
 });
 
@@ -79,19 +111,28 @@ describe('Ticket Marketplace Trigger activation and deactivation', () => {
 describe('callback credential test (local, nothing remote to call)', () => {
 	const test = trigger.methods.credentialTest.ticketMarketplaceCallbackApiTest;
 	const context = mock<ICredentialTestFunctions>();
-	const decrypted = (data: Record<string, unknown>) => ({ id: '1', name: 'Callback', type: 'ticketMarketplaceCallbackApi', data } as never);
+	const decrypted = (data: Record<string, unknown>) =>
+		({ id: '1', name: 'Callback', type: 'ticketMarketplaceCallbackApi', data }) as never;
 
 	it('accepts a client id with a secret of at least 16 characters', async () => {
-		await expect(test.call(context, decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcdef' }))).resolves.toEqual({
+		await expect(
+			test.call(context, decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcdef' })),
+		).resolves.toEqual({
 			status: 'OK',
 			message: expect.any(String),
 		});
 	});
 
 	it('refuses an empty client id and a short secret, without repeating the secret', async () => {
-		const noId = await test.call(context, decrypted({ clientId: '  ', clientSecret: '0123456789abcdef' }));
+		const noId = await test.call(
+			context,
+			decrypted({ clientId: '  ', clientSecret: '0123456789abcdef' }),
+		);
 		expect(noId).toEqual({ status: 'Error', message: 'The callback credential has no client ID' });
-		const shortSecret = await test.call(context, decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcde' }));
+		const shortSecret = await test.call(
+			context,
+			decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcde' }),
+		);
 		expect(shortSecret.status).toBe('Error');
 		expect(shortSecret.message).toContain('at least 16 characters');
 		expect(shortSecret.message).not.toContain('0123456789abcde');
@@ -120,18 +161,30 @@ describe('token endpoint and notification endpoint together', () => {
 			'setup',
 			{
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: { grant_type: 'client_credentials', client_id: 'marketplace', client_secret: 'a secret long enough for this' },
+				body: {
+					grant_type: 'client_credentials',
+					client_id: 'marketplace',
+					client_secret: 'a secret long enough for this',
+				},
 			},
 			tokenResponse,
 		);
 		const token = tokenResponse.json.access_token as string;
-		const request = { headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: { listingId: 1 } };
+		const request = {
+			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+			body: { listingId: 1 },
+		};
 
 		const here = await runTriggerWebhook(setup, 'default', request, new RecordingResponse());
 		expect(here.workflowData).toEqual([[{ json: { listingId: 1 } }]]);
 
 		const elsewhereResponse = new RecordingResponse();
-		const elsewhere = await runTriggerWebhook({ ...setup, webhookId: 'webhook-b' }, 'default', request, elsewhereResponse);
+		const elsewhere = await runTriggerWebhook(
+			{ ...setup, webhookId: 'webhook-b' },
+			'default',
+			request,
+			elsewhereResponse,
+		);
 		expect(elsewhere.workflowData).toBeUndefined();
 		expect(elsewhereResponse.status).toBe(401);
 	});

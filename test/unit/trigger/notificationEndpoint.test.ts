@@ -1,7 +1,11 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { expectNoExecution, RecordingResponse, runRecorded } from '../../../support/fakeN8n/recordingResponse';
+import {
+	expectNoExecution,
+	RecordingResponse,
+	runRecorded,
+} from '../../../support/fakeN8n/recordingResponse';
 import type { TriggerRequest, TriggerSetup } from '../../../support/fakeN8n/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
@@ -12,7 +16,11 @@ const setup: TriggerSetup = {
 	webhookId: WEBHOOK_ID,
 };
 const subject = { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
-const SALE = { eventType: 'listing_sale', listingId: 12345, sale: { quantity: 2, price: { amount: 50.5, currency: 'EUR' } } };
+const SALE = {
+	eventType: 'listing_sale',
+	listingId: 12345,
+	sale: { quantity: 2, price: { amount: 50.5, currency: 'EUR' } },
+};
 const INVALID_TOKEN_CHALLENGE = /^Bearer realm="Ticket Marketplace Trigger", error="invalid_token"/;
 
 function now(): number {
@@ -31,7 +39,11 @@ function jsonRequest(authorization: string | undefined, body: unknown = SALE): T
 	return { headers: { authorization, 'content-type': 'application/json' }, body };
 }
 
-function expectInvalidToken(result: IWebhookResponseData, response: RecordingResponse, description: string): void {
+function expectInvalidToken(
+	result: IWebhookResponseData,
+	response: RecordingResponse,
+	description: string,
+): void {
 	expectNoExecution(result, response);
 	expect(response.status).toBe(401);
 	expect(response.headers['www-authenticate']).toMatch(INVALID_TOKEN_CHALLENGE);
@@ -55,7 +67,13 @@ describe('notification endpoint (default webhook), refusals', () => {
 	});
 
 	it('refuses malformed Bearer headers with invalid_token', async () => {
-		for (const authorization of ['Bearer', 'Bearer ', 'Bearer not-a-token', 'Bearer tmt1.only-two', 'Bearer a.b.c.d']) {
+		for (const authorization of [
+			'Bearer',
+			'Bearer ',
+			'Bearer not-a-token',
+			'Bearer tmt1.only-two',
+			'Bearer a.b.c.d',
+		]) {
 			const { result, response } = await notify(jsonRequest(authorization));
 			expectInvalidToken(result, response, 'The access token is invalid');
 		}
@@ -66,12 +84,21 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const { result, response } = await notify({
 			// Node's parsed headers keep the first of the two; the raw headers show both.
 			headers: { authorization, 'content-type': 'application/json' },
-			rawHeaders: ['Authorization', authorization, 'Content-Type', 'application/json', 'Authorization', 'Bearer another'],
+			rawHeaders: [
+				'Authorization',
+				authorization,
+				'Content-Type',
+				'application/json',
+				'Authorization',
+				'Bearer another',
+			],
 			body: SALE,
 		});
 		expectNoExecution(result, response);
 		expect(response.status).toBe(400);
-		expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="Ticket Marketplace Trigger", error="invalid_request"/);
+		expect(response.headers['www-authenticate']).toMatch(
+			/^Bearer realm="Ticket Marketplace Trigger", error="invalid_request"/,
+		);
 		expect(response.json.error).toBe('invalid_request');
 	});
 
@@ -80,7 +107,9 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const forgedClaims = Buffer.from(
 			JSON.stringify({ aud: WEBHOOK_ID, cid: CLIENT_ID, iat: now(), exp: now() + 10 ** 6 }),
 		).toString('base64url');
-		const { result, response } = await notify(jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`));
+		const { result, response } = await notify(
+			jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`),
+		);
 		expectInvalidToken(result, response, 'The access token is invalid');
 	});
 
@@ -100,19 +129,31 @@ describe('notification endpoint (default webhook), refusals', () => {
 	});
 
 	it('refuses a token signed with another client secret (the secret was changed: every token is revoked)', async () => {
-		const oldSecretToken = issueAccessToken({ ...subject, clientSecret: 'the previous secret, now replaced' }, 3600, now());
+		const oldSecretToken = issueAccessToken(
+			{ ...subject, clientSecret: 'the previous secret, now replaced' },
+			3600,
+			now(),
+		);
 		const { result, response } = await notify(jsonRequest(`Bearer ${oldSecretToken}`));
 		expectInvalidToken(result, response, 'The access token is invalid');
 	});
 
 	it('refuses a token issued by another trigger node (other webhook id) with the same credential', async () => {
-		const otherNodeToken = issueAccessToken({ ...subject, audience: 'another-webhook-id' }, 3600, now());
+		const otherNodeToken = issueAccessToken(
+			{ ...subject, audience: 'another-webhook-id' },
+			3600,
+			now(),
+		);
 		const { result, response } = await notify(jsonRequest(`Bearer ${otherNodeToken}`));
 		expectInvalidToken(result, response, 'The access token is invalid');
 	});
 
 	it('refuses a token issued to another client id when the credential has changed its id', async () => {
-		const otherClientToken = issueAccessToken({ ...subject, clientId: 'old-client-id' }, 3600, now());
+		const otherClientToken = issueAccessToken(
+			{ ...subject, clientId: 'old-client-id' },
+			3600,
+			now(),
+		);
 		const { result, response } = await notify(jsonRequest(`Bearer ${otherClientToken}`));
 		expectInvalidToken(result, response, 'The access token is invalid');
 	});
@@ -125,7 +166,10 @@ describe('notification endpoint (default webhook), refusals', () => {
 			jsonRequest(authorization, null),
 			{ headers: { authorization, 'content-type': 'application/json' }, body: undefined },
 			{ headers: { authorization, 'content-type': 'text/plain' }, body: JSON.stringify(SALE) },
-			{ headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: { eventType: 'listing_sale' } },
+			{
+				headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+				body: { eventType: 'listing_sale' },
+			},
 			{ headers: { authorization }, body: SALE },
 		];
 		for (const request of cases) {
@@ -144,7 +188,9 @@ describe('notification endpoint (default webhook), refusals', () => {
 		expectNoExecution(result, response);
 		expect(response.status).toBe(200);
 		expect(response.json).toMatchObject({ received: true, started: false });
-		expect(String((response.json as { message: string }).message)).toContain('"inventory_status" is not among');
+		expect(String((response.json as { message: string }).message)).toContain(
+			'"inventory_status" is not among',
+		);
 	});
 
 	it('answers 500 and starts nothing when the credential cannot be used (secret too short)', async () => {
@@ -166,11 +212,14 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		{ type: 'sale' },
 		{ event: 'listing.sold' },
 		{ kind: 'inventory_status' },
-	])('by default starts the workflow for every kind, never dropping a sale silently: %j', async (kindField) => {
-		const body = { ...kindField, listingId: 7 };
-		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
-		expect(result.workflowData).toEqual([[{ json: body }]]);
-	});
+	])(
+		'by default starts the workflow for every kind, never dropping a sale silently: %j',
+		async (kindField) => {
+			const body = { ...kindField, listingId: 7 };
+			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
+			expect(result.workflowData).toEqual([[{ json: body }]]);
+		},
+	);
 
 	it('compares Accepted Kinds without case', async () => {
 		const body = { eventType: 'LISTING_SALE', listingId: 7 };
@@ -183,7 +232,10 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 
 	it('starts the workflow with the body unchanged as the item and answers 200 through n8n', async () => {
 		const { result, response } = await notify(jsonRequest(`Bearer ${validToken()}`));
-		expect(result).toEqual({ workflowData: [[{ json: SALE }]], webhookResponse: { received: true } });
+		expect(result).toEqual({
+			workflowData: [[{ json: SALE }]],
+			webhookResponse: { received: true },
+		});
 		// n8n writes the answer from webhookResponse; the node itself writes nothing.
 		expect(response.writes).toBe(0);
 	});
@@ -197,15 +249,21 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 
 	it('reads the kind from the first of eventType, event_type, notificationType, notification_type, kind, event, type', async () => {
 		const options = { options: { acceptedKinds: 'listing_sale' } };
-		const accepted = await notify(jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }), {
-			...setup,
-			parameters: options,
-		});
+		const accepted = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
+			{
+				...setup,
+				parameters: options,
+			},
+		);
 		expect(accepted.result.workflowData).toHaveLength(1);
-		const skipped = await notify(jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }), {
-			...setup,
-			parameters: options,
-		});
+		const skipped = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
+			{
+				...setup,
+				parameters: options,
+			},
+		);
 		expect(skipped.result.workflowData).toBeUndefined();
 	});
 
@@ -225,7 +283,10 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 
 	it('accepts a Bearer scheme written in any case and a JSON content type with a charset', async () => {
 		const { result } = await notify({
-			headers: { authorization: `bearer ${validToken()}`, 'content-type': 'application/json; charset=utf-8' },
+			headers: {
+				authorization: `bearer ${validToken()}`,
+				'content-type': 'application/json; charset=utf-8',
+			},
 			body: SALE,
 		});
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
@@ -245,7 +306,14 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 			{ ...setup, parameters: { options: { includeHeaders: true } } },
 		);
 		expect(result.workflowData).toEqual([
-			[{ json: { headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' }, body: SALE } }],
+			[
+				{
+					json: {
+						headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' },
+						body: SALE,
+					},
+				},
+			],
 		]);
 		expect(JSON.stringify(result)).not.toContain(token);
 	});
@@ -255,10 +323,17 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const token = issueAccessToken({ ...subject, audience }, 3600, now());
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
-		const context = createTriggerContext({ ...setup, workflowId: 'workflow-9' }, 'default', jsonRequest(`Bearer ${token}`), response);
+		const context = createTriggerContext(
+			{ ...setup, workflowId: 'workflow-9' },
+			'default',
+			jsonRequest(`Bearer ${token}`),
+			response,
+		);
 		// Drop the webhook id the helper sets, as for a node saved before n8n gave nodes one.
 		(context as unknown as { node: { webhookId?: string } }).node.webhookId = undefined;
-		const { TicketMarketplaceTrigger } = await import('../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node');
+		const { TicketMarketplaceTrigger } = await import(
+			'../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
+		);
 		const result = await new TicketMarketplaceTrigger().webhook.call(context);
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
 	});

@@ -1,8 +1,16 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { expectNoExecution, RecordingResponse, runRecorded } from '../../../support/fakeN8n/recordingResponse';
-import { runTriggerWebhook, type TriggerRequest, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	expectNoExecution,
+	RecordingResponse,
+	runRecorded,
+} from '../../../support/fakeN8n/recordingResponse';
+import {
+	runTriggerWebhook,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../support/fakeN8n/triggerContext';
 
 const CLIENT_ID = 'marketplace-client';
 const CLIENT_SECRET = 'correct horse battery staple 42';
@@ -22,7 +30,11 @@ async function requestToken(request: TriggerRequest, triggerSetup: TriggerSetup 
 	return await runRecorded(triggerSetup, 'setup', request);
 }
 
-function expectTokenIssued(result: IWebhookResponseData, response: RecordingResponse, lifetime = 3600): string {
+function expectTokenIssued(
+	result: IWebhookResponseData,
+	response: RecordingResponse,
+	lifetime = 3600,
+): string {
 	expectNoExecution(result, response);
 	expect(response.status).toBe(200);
 	expect(response.headers['cache-control']).toBe('no-store');
@@ -34,7 +46,11 @@ function expectTokenIssued(result: IWebhookResponseData, response: RecordingResp
 	expect(body.expires_in).toBe(lifetime);
 	const token = body.access_token as string;
 	const now = Math.floor(Date.now() / 1000);
-	const check = verifyAccessToken(token, { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }, now);
+	const check = verifyAccessToken(
+		token,
+		{ audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+		now,
+	);
 	expect(check).toEqual({ valid: true, expiresAt: expect.any(Number) });
 	if (check.valid) expect(check.expiresAt - now).toBeGreaterThan(lifetime - 5);
 	return token;
@@ -88,7 +104,11 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('issues a token to client_id/client_secret in a form body', async () => {
 		const { result, response } = await requestToken({
 			headers: { 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: CLIENT_ID,
+				client_secret: CLIENT_SECRET,
+			},
 		});
 		expectTokenIssued(result, response);
 	});
@@ -108,11 +128,17 @@ describe('token endpoint (setup webhook), successes', () => {
 
 	it('decodes Basic credentials that were form-urlencoded first (RFC 6749 2.3.1) and also accepts them plain', async () => {
 		const secret = 'p@ss word+with:colon%';
-		const specialSetup: TriggerSetup = { ...setup, credentials: { clientId: 'id with space', clientSecret: secret } };
+		const specialSetup: TriggerSetup = {
+			...setup,
+			credentials: { clientId: 'id with space', clientSecret: secret },
+		};
 		const encoded = await requestToken(
 			{
 				headers: {
-					authorization: basic(encodeURIComponent('id with space').replace(/%20/g, '+'), encodeURIComponent(secret)),
+					authorization: basic(
+						encodeURIComponent('id with space').replace(/%20/g, '+'),
+						encodeURIComponent(secret),
+					),
 					'content-type': FORM,
 				},
 				body: { grant_type: 'client_credentials' },
@@ -155,7 +181,11 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses both client authentication methods at once with invalid_request', async () => {
 		const { result, response } = await requestToken({
 			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: CLIENT_ID,
+				client_secret: CLIENT_SECRET,
+			},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
@@ -173,7 +203,14 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const { result, response } = await requestToken({
 			// Node's parsed headers keep the first of the two; the raw headers show both.
 			headers: { authorization: right, 'content-type': FORM },
-			rawHeaders: ['Authorization', right, 'Content-Type', FORM, 'authorization', basic(CLIENT_ID, 'another secret')],
+			rawHeaders: [
+				'Authorization',
+				right,
+				'Content-Type',
+				FORM,
+				'authorization',
+				basic(CLIENT_ID, 'another secret'),
+			],
 			body: { grant_type: 'client_credentials' },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -266,13 +303,20 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(byBasic.result, byBasic.response, 401, 'invalid_client');
 		const byBody = await requestToken({
 			headers: { 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET.slice(1) },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: CLIENT_ID,
+				client_secret: CLIENT_SECRET.slice(1),
+			},
 		});
 		expectRefusal(byBody.result, byBody.response, 401, 'invalid_client');
 	});
 
 	it('refuses a request without client authentication, or with only a client_id, with invalid_client', async () => {
-		const none = await requestToken({ headers: { 'content-type': FORM }, body: { grant_type: 'client_credentials' } });
+		const none = await requestToken({
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials' },
+		});
 		expectRefusal(none.result, none.response, 401, 'invalid_client');
 		const idOnly = await requestToken({
 			headers: { 'content-type': FORM },

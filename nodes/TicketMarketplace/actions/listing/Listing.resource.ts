@@ -22,7 +22,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Forget Sent Listings',
 				value: 'forgetSent',
-				description: 'Let Create send External Listing IDs again that this workflow remembers as sent',
+				description:
+					'Let Create send External Listing IDs again that this workflow remembers as sent',
 				action: 'Forget sent listings',
 			},
 		],

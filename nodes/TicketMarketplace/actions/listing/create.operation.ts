@@ -1,15 +1,31 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError } from '../../helpers/errors';
 import { ItemParameters } from '../../helpers/itemParameters';
 import { buildListingUnits, LISTING_PATH } from '../../helpers/listingInput';
 import type { InputShape, ListingUnit } from '../../helpers/listingInput';
-import { blankRowItem, blankRowsNotice, listingItem, rowItems, stopSummary } from '../../helpers/listingResults';
+import {
+	blankRowItem,
+	blankRowsNotice,
+	listingItem,
+	rowItems,
+	stopSummary,
+} from '../../helpers/listingResults';
 import type { ListingResult } from '../../helpers/listingResults';
 import { NotSentError, RequestPacer } from '../../helpers/pacing';
 import type { PacingMode } from '../../helpers/pacing';
-import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from '../../helpers/problems';
+import {
+	CONTINUE_SETTING,
+	mergeProblems,
+	problemLine,
+	ROWS_CONVENTION,
+} from '../../helpers/problems';
 import { forgetSent, recordBeforeSending } from '../../helpers/sentListings';
 import { headerList, missingColumns, recognisedColumns } from '../../helpers/sheetColumns';
 import { apiRequest, failureOutcome, readRunCredential } from '../../transport';
@@ -28,7 +44,6 @@ const perTicket = { inputShape: ['ticketPerItem'] };
  * parameter is not displayed, so it has no value to show on.
  */
 const recognisedByHeader = { columnMapping: ['auto'] };
-
 
 const properties: INodeProperties[] = [
 	{
@@ -76,10 +91,11 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Map Automatically',
 				value: 'auto',
-				description: 'Recognise the sheet\'s own headers (listing_id, event_id, price, currency, row, seat, ticket_id, also as listingId or "Listing ID")',
+				description:
+					'Recognise the sheet\'s own headers (listing_id, event_id, price, currency, row, seat, ticket_id, also as listingId or "Listing ID")',
 			},
 		],
-		description: 'How the sheet\'s columns map to the listing fields',
+		description: "How the sheet's columns map to the listing fields",
 	},
 	{
 		displayName: `Recognised headers, compared without case, spaces, underscores or hyphens. External Listing ID: ${headerList('externalListingId')}. Event ID: ${headerList('eventId')}. Price Amount: ${headerList('priceAmount')}. Currency: ${headerList('priceCurrency')}. Product External ID: ${headerList('productExternalId')}. Row: ${headerList('productRow')}. Seat: ${headerList('productSeat')}. General Admission: ${headerList('productGa')}. Product Type: ${headerList('productType')}.`,
@@ -96,7 +112,8 @@ const properties: INodeProperties[] = [
 		displayOptions: { hide: recognisedByHeader },
 		default: 0,
 		placeholder: 'e.g. 123456',
-		description: 'Identifier of the event on the marketplace (eventId). Whole number; text such as "123456" from a sheet is accepted.',
+		description:
+			'Identifier of the event on the marketplace (eventId). Whole number; text such as "123456" from a sheet is accepted.',
 	},
 	{
 		displayName: 'External Listing ID',
@@ -118,7 +135,8 @@ const properties: INodeProperties[] = [
 		default: 0,
 		typeOptions: { numberPrecision: 2 },
 		placeholder: 'e.g. 49.90',
-		description: 'Price of each product (pricePerProduct.amount). Must be greater than 0; text such as "49.90" is accepted.',
+		description:
+			'Price of each product (pricePerProduct.amount). Must be greater than 0; text such as "49.90" is accepted.',
 	},
 	{
 		displayName: 'Currency',
@@ -139,7 +157,11 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: perItem },
 		options: [
 			{ name: 'Defined Below', value: 'defined', description: 'Add each product by hand' },
-			{ name: 'JSON', value: 'json', description: 'An array of products, usually from an expression' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'An array of products, usually from an expression',
+			},
 			{
 				name: 'Seat Range',
 				value: 'seatRange',
@@ -168,7 +190,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 7001-A-12',
-						description: 'Your own identifier for this ticket;	must be unique within the listing',
+						description: 'Your own identifier for this ticket; must be unique within the listing',
 					},
 					{
 						displayName: 'General Admission',
@@ -182,7 +204,8 @@ const properties: INodeProperties[] = [
 						name: 'productType',
 						type: 'string',
 						default: 'TICKET',
-						description: 'Product type; \'TICKET\' is the value the API documents, others are passed as typed',
+						description:
+							"Product type; 'TICKET' is the value the API documents, others are passed as typed",
 					},
 					{
 						displayName: 'Row',
@@ -190,7 +213,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. A',
-						description: 'Row label;	required unless General Admission is on',
+						description: 'Row label; required unless General Admission is on',
 					},
 					{
 						displayName: 'Seat',
@@ -198,7 +221,7 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. 12',
-						description: 'Seat label;	required unless General Admission is on',
+						description: 'Seat label; required unless General Admission is on',
 					},
 				],
 			},
@@ -210,7 +233,8 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		// Empty on purpose: a sample product here would be sent by anyone who forgot to replace it.
 		default: '[]',
-		placeholder: '[{ "externalId": "7001-A-12", "row": "A", "seat": "12", "productType": "TICKET", "ga": false }]',
+		placeholder:
+			'[{ "externalId": "7001-A-12", "row": "A", "seat": "12", "productType": "TICKET", "ga": false }]',
 		displayOptions: { show: { ...perItem, productsSource: ['json'] } },
 		description:
 			'Array of products with the keys externalId, row, seat, productType (default TICKET) and ga (default false). Other keys are refused so that typos are caught.',
@@ -224,7 +248,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Seat Range',
 		default: {},
 		displayOptions: { show: { ...perItem, productsSource: ['seatRange'] } },
-		description: 'Each range becomes one product per seat, from First Seat to Last Seat inclusive (at most 1000 a range)',
+		description:
+			'Each range becomes one product per seat, from First Seat to Last Seat inclusive (at most 1000 a range)',
 		options: [
 			{
 				displayName: 'Range',
@@ -235,8 +260,9 @@ const properties: INodeProperties[] = [
 						name: 'externalIdPattern',
 						type: 'string',
 						default: '{listing}-{row}-{seat}',
-						description: 'How each product\'s External ID is built. Placeholders (single braces, not an n8n expression):	{listing},	{event},	{row},	{seat}. Must contain	{seat}.',
-							hint:	'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2, 7001-A-3',
+						description:
+							"How each product's External ID is built. Placeholders (single braces, not an n8n expression): {listing}, {event}, {row}, {seat}. Must contain {seat}.",
+						hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2, 7001-A-3',
 					},
 					{
 						displayName: 'First Seat',
@@ -305,7 +331,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Whether this ticket has no assigned row and seat (ga). Sheet text "true"/"false" is accepted.',
+		description:
+			'Whether this ticket has no assigned row and seat (ga). Sheet text "true"/"false" is accepted.',
 	},
 	{
 		displayName: 'Product Type',
@@ -320,7 +347,8 @@ const properties: INodeProperties[] = [
 		name: 'stockType',
 		type: 'string',
 		default: 'PDF',
-		description: 'Kind of ticket stock (stockType); "PDF" is the value the API documents. Separate several with commas.',
+		description:
+			'Kind of ticket stock (stockType); "PDF" is the value the API documents. Separate several with commas.',
 	},
 	{
 		displayName: 'Payment Type',
@@ -355,11 +383,16 @@ const properties: INodeProperties[] = [
 						name: 'Adaptive',
 						value: 'adaptive',
 						description:
-							'Find the API\'s pace: more requests at once while it answers, fewer on 429 (Retry-After honoured) or slower answers, never more than Max Concurrency',
+							"Find the API's pace: more requests at once while it answers, fewer on 429 (Retry-After honoured) or slower answers, never more than Max Concurrency",
 					},
-					{ name: 'Fixed', value: 'fixed', description: 'Always send Max Concurrency requests at once' },
+					{
+						name: 'Fixed',
+						value: 'fixed',
+						description: 'Always send Max Concurrency requests at once',
+					},
 				],
-				description: 'How many listings are sent at once. The first listing always goes alone so that the access token is fetched once.',
+				description:
+					'How many listings are sent at once. The first listing always goes alone so that the access token is fetched once.',
 			},
 			{
 				displayName: 'Max Concurrency',
@@ -378,13 +411,13 @@ const properties: INodeProperties[] = [
 					{
 						name: 'One Item per Listing',
 						value: 'listing',
-						description: 'The API\'s answer for each listing, paired with the rows it came from',
+						description: "The API's answer for each listing, paired with the rows it came from",
 					},
 					{
 						name: 'One Item per Input Row',
 						value: 'row',
 						description:
-							'Each row\'s own fields plus externalListingId, listingStatus (created, skipped, failed, invalid) and listingResponse or listingError: ready to update the sheet row by row',
+							"Each row's own fields plus externalListingId, listingStatus (created, skipped, failed, invalid) and listingResponse or listingError: ready to update the sheet row by row",
 					},
 				],
 				description: 'What the node outputs',
@@ -395,7 +428,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to remember every External Listing ID this workflow sends (in n8n\'s database, per workflow and API Base URL) and skip it in later runs, so a sheet run twice, a retried execution or Settings → Retry On Fail never lists a ticket twice. An ID is forgotten again only when the API provably refused it. To send an ID again, use Listing → Forget Sent Listings.',
+					"Whether to remember every External Listing ID this workflow sends (in n8n's database, per workflow and API Base URL) and skip it in later runs, so a sheet run twice, a retried execution or Settings → Retry On Fail never lists a ticket twice. An ID is forgotten again only when the API provably refused it. To send an ID again, use Listing → Forget Sent Listings.",
 			},
 			{
 				displayName: 'Validate Only',
@@ -427,7 +460,9 @@ function readSendSettings(options: IDataObject): SendSettings {
 	return {
 		validateOnly: options.validateOnly === true,
 		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
-		maxConcurrency: Number.isInteger(requested) ? Math.min(Math.max(requested, 1), MAX_CONCURRENCY) : DEFAULT_CONCURRENCY,
+		maxConcurrency: Number.isInteger(requested)
+			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
+			: DEFAULT_CONCURRENCY,
 		skipAlreadySent: options.skipAlreadySent !== false,
 		perRow: options.output === 'row',
 	};
@@ -467,10 +502,14 @@ async function sendListings(
 	);
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
 	const params = new ItemParameters(this, items);
-	const autoColumns = shape === 'ticketPerItem' && this.getNodeParameter('columnMapping', 0, 'manual') === 'auto';
+	const autoColumns =
+		shape === 'ticketPerItem' && this.getNodeParameter('columnMapping', 0, 'manual') === 'auto';
 	const source = autoColumns && items.length > 0 ? recognisedColumns(this, items, params) : params;
 	const { units, blankItemIndexes } = buildListingUnits(source, items.length, shape);
 	const invalid = units.filter((unit) => unit.problems.length > 0);
@@ -484,7 +523,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const lines = mergeProblems(invalid.flatMap((unit) => unit.problems)).map(problemLine);
 		// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
 		const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
-		if (lines.length > shown.length) shown.push(`... and ${lines.length - shown.length} more problem(s).`);
+		if (lines.length > shown.length)
+			shown.push(`... and ${lines.length - shown.length} more problem(s).`);
 		const noun = units.length === 1 ? 'listing' : 'listings';
 		throw new NodeOperationError(
 			this.getNode(),
@@ -516,7 +556,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 							validateOnly: true,
 							method: 'POST',
 							path: LISTING_PATH,
-							headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...unit.headers },
+							headers: {
+								Accept: 'application/json',
+								'Content-Type': 'application/json',
+								...unit.headers,
+							},
 							body: unit.body,
 						},
 						pairedItem: unit.itemIndexes.map((item) => ({ item })),
@@ -530,7 +574,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const baseUrl = credential?.baseUrl ?? '';
 	if (settings.skipAlreadySent && valid.length > 0) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
-		const alreadySent = await recordBeforeSending(this, baseUrl, valid.map((unit) => unit.externalListingId as number));
+		const alreadySent = await recordBeforeSending(
+			this,
+			baseUrl,
+			valid.map((unit) => unit.externalListingId as number),
+		);
 		toSend = valid.filter((unit) => {
 			if (!alreadySent.has(unit.externalListingId as number)) return true;
 			results.set(unit, { status: 'skipped' });
@@ -543,9 +591,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (settings.skipAlreadySent && valid.length > 0) {
 		const provablyNotCreated = toSend.filter((unit) => {
 			const result = results.get(unit);
-			return result?.status === 'notSent' || (result?.status === 'failed' && result.outcome === 'refused');
+			return (
+				result?.status === 'notSent' ||
+				(result?.status === 'failed' && result.outcome === 'refused')
+			);
 		});
-		await forgetSent(this, baseUrl, provablyNotCreated.map((unit) => unit.externalListingId as number));
+		await forgetSent(
+			this,
+			baseUrl,
+			provablyNotCreated.map((unit) => unit.externalListingId as number),
+		);
 	}
 
 	if (!continueOnFail) {
@@ -553,7 +608,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (firstFailed) {
 			const error = (results.get(firstFailed) as { error: unknown }).error;
 			const nodeError = asNodeError(this.getNode(), error, firstFailed.itemIndexes[0]);
-			nodeError.description = [nodeError.description, stopSummary(units, results, settings.skipAlreadySent)]
+			nodeError.description = [
+				nodeError.description,
+				stopSummary(units, results, settings.skipAlreadySent),
+			]
 				.filter(Boolean)
 				.join('\n');
 			throw nodeError;
@@ -564,7 +622,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	if (settings.perRow) {
 		const byRow = new Array<INodeExecutionData>(items.length);
 		for (const unit of units) {
-			for (const [itemIndex, item] of rowItems(items, unit, results.get(unit) ?? { status: 'notSent' })) byRow[itemIndex] = item;
+			for (const [itemIndex, item] of rowItems(
+				items,
+				unit,
+				results.get(unit) ?? { status: 'notSent' },
+			))
+				byRow[itemIndex] = item;
 		}
 		for (const itemIndex of blankItemIndexes) {
 			byRow[itemIndex] = blankRowItem(items, itemIndex);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../schemas/listing';
@@ -51,16 +56,26 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
 		const count = await countSent(this);
 		await forgetAllSent(this);
-		return [{ json: { forgotten: 'all', entries: count }, pairedItem: items.map((_, item) => ({ item })) }];
+		return [
+			{
+				json: { forgotten: 'all', entries: count },
+				pairedItem: items.map((_, item) => ({ item })),
+			},
+		];
 	}
 	const ids: number[] = [];
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const parsed = positiveId.safeParse(this.getNodeParameter('forgetExternalListingId', itemIndex));
+		const parsed = positiveId.safeParse(
+			this.getNodeParameter('forgetExternalListingId', itemIndex),
+		);
 		if (!parsed.success) {
 			const error = new NodeOperationError(
 				this.getNode(),
@@ -68,7 +83,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				{ itemIndex },
 			);
 			if (!this.continueOnFail()) throw error;
-			output.push({ json: { error: error.message } as IDataObject, pairedItem: { item: itemIndex } });
+			output.push({
+				json: { error: error.message } as IDataObject,
+				pairedItem: { item: itemIndex },
+			});
 			continue;
 		}
 		ids.push(parsed.data);

@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Subscribe',
 				value: 'subscribe',
-				description: 'Subscribe a callback address to sale notifications; activation then goes through API support',
+				description:
+					'Subscribe a callback address to sale notifications; activation then goes through API support',
 				action: 'Subscribe a webhook',
 			},
 		],

@@ -37,7 +37,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/…/notification',
-		description: 'Address that receives the notifications: the notification URL of the Ticket Marketplace Trigger node',
+		description:
+			'Address that receives the notifications: the notification URL of the Ticket Marketplace Trigger node',
 	},
 	{
 		displayName: 'Token Endpoint URL',
@@ -71,14 +72,16 @@ const properties: INodeProperties[] = [
 				name: 'authType',
 				type: 'string',
 				default: 'oauth',
-				description: 'How the marketplace authenticates to your callback (callback.auth.authType); "oauth" is the documented value',
+				description:
+					'How the marketplace authenticates to your callback (callback.auth.authType); "oauth" is the documented value',
 			},
 			{
 				displayName: 'Grant Type',
 				name: 'grantType',
 				type: 'string',
 				default: 'client_credentials',
-				description: 'OAuth grant the marketplace uses at your token endpoint (oauthRequest.grantType); "client_credentials" is the documented value',
+				description:
+					'OAuth grant the marketplace uses at your token endpoint (oauthRequest.grantType); "client_credentials" is the documented value',
 			},
 		],
 	},
@@ -95,7 +98,10 @@ const httpUrl = z
 	.min(1, 'is required')
 	.url('must be an absolute URL such as https://n8n.example.com/webhook/…')
 	.refine((url) => /^https?:\/\//i.test(url), 'must start with https:// or http://');
-const requiredText = z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'is required');
+const requiredText = z
+	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
+	.trim()
+	.min(1, 'is required');
 
 const subscriptionSchema = z.object({
 	callback: z.object({
@@ -104,15 +110,23 @@ const subscriptionSchema = z.object({
 			authType: requiredText,
 			tokenEndPoint: httpUrl,
 			// The client id and secret were checked by readCallbackClient, exactly as the trigger reads them.
-			oauthRequest: z.object({ clientId: z.string(), clientSecret: z.string(), grantType: requiredText }),
+			oauthRequest: z.object({
+				clientId: z.string(),
+				clientSecret: z.string(),
+				grantType: requiredText,
+			}),
 		}),
 	}),
-	subscription: z.object({ listing: z.array(requiredText).min(1, 'needs at least one kind, such as listing_sale') }),
+	subscription: z.object({
+		listing: z.array(requiredText).min(1, 'needs at least one kind, such as listing_sale'),
+	}),
 });
 
 function kindsFrom(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-	return entries.map((entry) => (typeof entry === 'string' ? entry.trim() : String(entry))).filter(Boolean);
+	return entries
+		.map((entry) => (typeof entry === 'string' ? entry.trim() : String(entry)))
+		.filter(Boolean);
 }
 
 /**
@@ -120,7 +134,9 @@ function kindsFrom(value: unknown): string[] {
  * compare, and a credential the trigger would refuse is refused here, before the 24 to 48 hours of activation.
  */
 async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
-	const client = readCallbackClient(await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_NAME, itemIndex));
+	const client = readCallbackClient(
+		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_NAME, itemIndex),
+	);
 	if (typeof client === 'string') {
 		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
 			description:
@@ -143,7 +159,10 @@ const SUBSCRIPTION_LABELS: Record<string, string> = {
 };
 
 /** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
-async function prepareSubscription(this: IExecuteFunctions, itemIndex: number): Promise<Subscription> {
+async function prepareSubscription(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<Subscription> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await readClientCredentials.call(this, itemIndex);
 	const draft = {
@@ -159,17 +178,24 @@ async function prepareSubscription(this: IExecuteFunctions, itemIndex: number): 
 				},
 			},
 		},
-		subscription: { listing: kindsFrom(this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])) },
+		subscription: {
+			listing: kindsFrom(this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])),
+		},
 	};
 	const parsed = subscriptionSchema.safeParse(draft);
 	if (!parsed.success) {
-		const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the subscription is invalid; nothing was sent`, {
-			description: labelIssues(parsed.error, label)
-				.map((issue) => `${issue.field} ${issue.text}`)
-				.join('\n'),
-			itemIndex,
-		});
+		const label = (path: Array<string | number>) =>
+			SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: the subscription is invalid; nothing was sent`,
+			{
+				description: labelIssues(parsed.error, label)
+					.map((issue) => `${issue.field} ${issue.text}`)
+					.join('\n'),
+				itemIndex,
+			},
+		);
 	}
 	return parsed.data;
 }
@@ -209,7 +235,12 @@ function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 }
 
 /** Identifiers cannot be read back from the API and the activation e-mail needs them: a failure keeps them. */
-function withEarlierIdentifiers(error: unknown, itemIndex: number, results: INodeExecutionData[], node: IExecuteFunctions) {
+function withEarlierIdentifiers(
+	error: unknown,
+	itemIndex: number,
+	results: INodeExecutionData[],
+	node: IExecuteFunctions,
+) {
 	const nodeError = asNodeError(node.getNode(), error, itemIndex);
 	const obtained = results
 		.map((result, index) => ({ index, id: result.json.subscriptionId }))
@@ -227,7 +258,10 @@ function withEarlierIdentifiers(error: unknown, itemIndex: number, results: INod
 	return nodeError;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
 	// Every item is checked before the first subscription is sent.
 	const prepared: Array<Subscription | { failure: unknown }> = [];
@@ -248,7 +282,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			continue;
 		}
 		try {
-			results.push({ json: await sendSubscription.call(this, entry, itemIndex), pairedItem: { item: itemIndex } });
+			results.push({
+				json: await sendSubscription.call(this, entry, itemIndex),
+				pairedItem: { item: itemIndex },
+			});
 		} catch (error) {
 			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex));
