@@ -12,3 +12,8 @@ export function asNodeError(
 		itemIndex,
 	});
 }
+
+/** The message of anything thrown. */
+export function errorText(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

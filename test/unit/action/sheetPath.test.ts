@@ -2,12 +2,12 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { bareColumnReference } from '../../../nodes/TicketMarketplace/helpers/itemParameters';
+import { bareColumnReference } from '../../../nodes/TicketMarketplace/actions/listing/create/itemParameters';
 import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import {
-	normaliseHeader,
+	normalizeHeader,
 	recogniseHeaders,
-} from '../../../nodes/TicketMarketplace/helpers/sheetColumns';
+} from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
 	BASE,
@@ -112,7 +112,7 @@ describe('Map Automatically', () => {
 	it('compares headers without case, spaces, underscores, hyphens or a byte-order mark', () => {
 		expect(
 			['listing_id', 'listingId', 'Listing ID', '\uFEFFlisting_id', 'LISTING-ID'].map(
-				normaliseHeader,
+				normalizeHeader,
 			),
 		).toEqual(Array(5).fill('listingid'));
 		const match = recogniseHeaders([

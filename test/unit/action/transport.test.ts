@@ -3,8 +3,10 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import {
 	apiRequest,
+	buildRequest,
 	parseRetryAfter,
 	RETRY_POLICY,
+	sendRequest,
 } from '../../../nodes/TicketMarketplace/transport';
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 
@@ -31,12 +33,20 @@ function tokenEndpoint(token = 'tok-1') {
 
 async function send(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
 	return await apiRequest.call(run.context, {
-		method: 'POST',
-		path: LISTING_PATH,
-		body: BODY,
-		headers: { 'Accept-Language': 'en-US' },
+		request: buildRequest('POST', LISTING_PATH, BODY, { 'Accept-Language': 'en-US' }),
 		itemIndex: 3,
 	});
+}
+
+/** The same request through sendRequest: what became of it, with what the failure means for the listing. */
+async function sendFailing(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
+	const result = await sendRequest.call(run.context, {
+		request: buildRequest('POST', LISTING_PATH, BODY, { 'Accept-Language': 'en-US' }),
+		itemIndex: 3,
+	});
+	if (result.kind !== 'failed') throw new Error(`expected the request to fail, got ${result.kind}`);
+	expect(result.error).toBeInstanceOf(NodeApiError);
+	return result;
 }
 
 async function failure(promise: Promise<unknown>): Promise<NodeApiError> {
@@ -179,7 +189,7 @@ describe('transport: the one request path', () => {
 	it('does not wait for a Retry-After beyond the bound, and says how long the API asked to wait', async () => {
 		const api = nock(BASE).post(LISTING_PATH).reply(429, '', { 'Retry-After': '86400' });
 		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
-		const error = await failure(send());
+		const { error, outcome } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
 		expect(sleepMock).not.toHaveBeenCalled();
@@ -187,7 +197,7 @@ describe('transport: the one request path', () => {
 			`The Partner API asked to wait 86400 s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`,
 		);
 		expect(error.description).toContain('Nothing was created');
-		expect(error.context.outcome).toBe('refused');
+		expect(outcome).toBe('refused');
 	});
 
 	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
@@ -198,7 +208,7 @@ describe('transport: the one request path', () => {
 			.reply(429, { message: 'rate limited' });
 		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
 
-		const error = await failure(send());
+		const { error, outcome } = await sendFailing();
 
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
@@ -210,7 +220,7 @@ describe('transport: the one request path', () => {
 		expect(error.message).toBe(
 			`The Partner API kept answering 429 (too many requests) after ${RETRY_POLICY.maxRateLimitRetries} retries`,
 		);
-		expect(error.context.outcome).toBe('refused');
+		expect(outcome).toBe('refused');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
 	});
@@ -235,7 +245,7 @@ describe('transport: the one request path', () => {
 			.times(RETRY_POLICY.maxConnectionRetries + 1)
 			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'));
 
-		const error = await failure(send());
+		const { error, outcome } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		// In words: n8n replaces any message carrying ECONNREFUSED with a generic text naming neither URL nor credential.
 		expect(error.message).toBe(
@@ -243,7 +253,7 @@ describe('transport: the one request path', () => {
 		);
 		expect(error.message).not.toMatch(/ECONNREFUSED/);
 		expect(error.description).toContain('Base URL of the Ticket Marketplace API credential');
-		expect(error.context.outcome).toBe('refused');
+		expect(outcome).toBe('refused');
 		expect(error.description).toContain('Nothing was sent');
 		expect(error.description).not.toContain('may or may not');
 	});

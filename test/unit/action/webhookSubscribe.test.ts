@@ -178,7 +178,7 @@ describe('Webhook → Subscribe', () => {
 		);
 		expect(api.isDone()).toBe(true);
 		expect(error?.context.itemIndex).toBe(2);
-		expect(error?.description).toContain('item 0: sub-0, item 1: sub-1');
+		expect(error?.description).toContain('item 1: sub-0, item 2: sub-1');
 		expect(error?.description).toContain('e-mail these identifiers to API support');
 		expect(error?.context.subscriptionIds).toEqual(['sub-0', 'sub-1']);
 	});
@@ -241,8 +241,9 @@ describe('Webhook → Subscribe', () => {
 		try {
 			await run(parameters, { items });
 		} catch (error) {
+			// The second item, counted from 1 as in every operation's errors.
 			expect((error as NodeOperationError).message).toBe(
-				'Item 1: the subscription is invalid; nothing was sent',
+				'Item 2: the subscription is invalid; nothing was sent',
 			);
 			expect(String((error as NodeOperationError).description)).toContain(expected);
 			expect(JSON.stringify(error)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);

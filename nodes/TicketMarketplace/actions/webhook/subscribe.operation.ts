@@ -8,14 +8,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { readCallbackClient } from '../../../shared/callbackCredential';
+import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../../../shared/callbackCredential';
 import { asNodeError } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../schemas/listing';
-import { apiRequest, redactSecrets } from '../../transport';
-
-export const WEBHOOK_PATH = '/partners/webhooks/v3';
-export const CALLBACK_CREDENTIAL_NAME = 'ticketMarketplaceCallbackApi';
+import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../transport';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
@@ -135,7 +132,7 @@ function kindsFrom(value: unknown): string[] {
  */
 async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
 	const client = readCallbackClient(
-		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_NAME, itemIndex),
+		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
 	);
 	if (typeof client === 'string') {
 		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
@@ -188,7 +185,7 @@ async function prepareSubscription(
 			SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 		throw new NodeOperationError(
 			this.getNode(),
-			`Item ${itemIndex}: the subscription is invalid; nothing was sent`,
+			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
 			{
 				description: labelIssues(parsed.error, label)
 					.map((issue) => `${issue.field} ${issue.text}`)
@@ -208,9 +205,11 @@ async function sendSubscription(
 	const secrets = [subscription.callback.auth.oauthRequest.clientSecret];
 	const response = redactSecrets(
 		await apiRequest.call(this, {
-			method: 'POST',
-			path: WEBHOOK_PATH,
-			body: subscription as unknown as IDataObject,
+			request: buildRequest(
+				'POST',
+				PARTNER_API_PATHS.webhooks,
+				subscription as unknown as IDataObject,
+			),
 			itemIndex,
 			secrets,
 		}),
@@ -246,7 +245,7 @@ function withEarlierIdentifiers(
 		.map((result, index) => ({ index, id: result.json.subscriptionId }))
 		.filter((entry) => typeof entry.id === 'string' && entry.id !== '');
 	if (obtained.length > 0) {
-		const list = obtained.map((entry) => `item ${entry.index}: ${String(entry.id)}`).join(', ');
+		const list = obtained.map((entry) => `item ${entry.index + 1}: ${String(entry.id)}`).join(', ');
 		nodeError.description = [
 			nodeError.description,
 			`Subscriptions submitted before this failure (e-mail these identifiers to API support for activation; do not subscribe them again): ${list}.`,

@@ -35,13 +35,6 @@ export interface PacerStats {
 	decreases: number;
 }
 
-/** Thrown to requests still waiting for a slot when the run stops: they were never sent. */
-export class NotSentError extends Error {
-	constructor() {
-		super('Not sent: the run stopped before this request was sent');
-	}
-}
-
 export const PACING = {
 	/** A round trip this many times the quietest one means requests queue at the API. */
 	latencyTolerance: 2,
@@ -57,10 +50,8 @@ export const PACING = {
 	defaultRetryAfterMs: 1000,
 };
 
-interface Waiter {
-	resolve: (slot: Slot) => void;
-	reject: (error: Error) => void;
-}
+/** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
+type Waiter = (slot: Slot | null) => void;
 
 export class RequestPacer {
 	private limit = 1;
@@ -96,21 +87,23 @@ export class RequestPacer {
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');
 	}
 
-	/** Waits for a slot. `first` puts a retried request ahead of requests not yet sent. */
-	async acquire(first = false): Promise<Slot> {
-		if (this.closed) throw new NotSentError();
+	/**
+	 * Waits for a slot: null once the run has stopped, so the request is never sent. `first` puts a retried
+	 * request ahead of requests not yet sent.
+	 */
+	async acquire(first = false): Promise<Slot | null> {
+		if (this.closed) return null;
 		if (this.inFlight < this.limit && this.waiting.length === 0) return this.grant();
-		return await new Promise<Slot>((resolve, reject) => {
-			const waiter = { resolve, reject };
-			if (first) this.waiting.unshift(waiter);
-			else this.waiting.push(waiter);
+		return await new Promise<Slot | null>((resolve) => {
+			if (first) this.waiting.unshift(resolve);
+			else this.waiting.push(resolve);
 		});
 	}
 
-	/** No new request starts; requests waiting for a slot fail with NotSentError. */
+	/** No new request starts; requests waiting for a slot get null. */
 	close(): void {
 		this.closed = true;
-		for (const waiter of this.waiting.splice(0)) waiter.reject(new NotSentError());
+		for (const waiter of this.waiting.splice(0)) waiter(null);
 	}
 
 	get currentLimit(): number {
@@ -140,7 +133,7 @@ export class RequestPacer {
 
 	private admit(): void {
 		while (!this.closed && this.waiting.length > 0 && this.inFlight < this.limit) {
-			this.waiting.shift()!.resolve(this.grant());
+			this.waiting.shift()!(this.grant());
 		}
 	}
 

@@ -1,6 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { headerList, RECOGNISED_HEADERS } from './description';
+import { fieldLabel } from './fieldLabels';
+import { isBlank } from '../../../schemas/listing';
+
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown;
@@ -10,44 +14,7 @@ export interface ParameterSource {
 	columnOf(name: string): string | undefined;
 }
 
-/**
- * "Map Automatically": the sheet's own headers stand for the node's fields. Headers are compared without case,
- * spaces, underscores, hyphens or a byte-order mark, so listing_id, listingId, "Listing ID" and "\uFEFFlisting_id"
- * are one column.
- */
-export const RECOGNISED_HEADERS: Record<
-	string,
-	{ label: string; headers: string[]; required: boolean }
-> = {
-	externalListingId: {
-		label: 'External Listing ID',
-		headers: ['listing_id', 'external_listing_id', 'listing'],
-		required: true,
-	},
-	eventId: { label: 'Event ID', headers: ['event_id', 'event'], required: true },
-	priceAmount: {
-		label: 'Price Amount',
-		headers: ['price', 'price_amount', 'amount'],
-		required: true,
-	},
-	priceCurrency: { label: 'Currency', headers: ['currency', 'price_currency'], required: true },
-	productExternalId: {
-		label: 'Product External ID',
-		headers: ['ticket_id', 'external_id', 'product_external_id', 'product_id', 'ticket'],
-		required: true,
-	},
-	productRow: { label: 'Row', headers: ['row'], required: false },
-	productSeat: { label: 'Seat', headers: ['seat', 'seat_number'], required: false },
-	productGa: { label: 'General Admission', headers: ['ga', 'general_admission'], required: false },
-	productType: { label: 'Product Type', headers: ['product_type'], required: false },
-};
-
-/** The headers recognised for a field, for the node's hint and its messages. */
-export function headerList(parameter: string): string {
-	return RECOGNISED_HEADERS[parameter].headers.join(', ');
-}
-
-export function normaliseHeader(header: string): string {
+export function normalizeHeader(header: string): string {
 	return header
 		.replace(/^\uFEFF/, '')
 		.toLowerCase()
@@ -73,14 +40,14 @@ export interface HeaderMatch {
 export function recogniseHeaders(columns: string[]): HeaderMatch {
 	const byNormalised = new Map<string, string>();
 	for (const column of columns) {
-		const key = normaliseHeader(column);
+		const key = normalizeHeader(column);
 		if (!byNormalised.has(key)) byNormalised.set(key, column);
 	}
 	const matched = new Map<string, string>();
 	const missing: string[] = [];
 	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
 		const column = field.headers
-			.map((header) => byNormalised.get(normaliseHeader(header)))
+			.map((header) => byNormalised.get(normalizeHeader(header)))
 			.find((found) => found !== undefined);
 		if (column !== undefined) matched.set(parameter, column);
 		else if (field.required) missing.push(parameter);
@@ -121,11 +88,11 @@ export function recognisedColumns(
 	const match = recogniseHeaders(columns);
 	if (match.missing.length > 0) {
 		const wanted = match.missing.map(
-			(parameter) => `${RECOGNISED_HEADERS[parameter].label} (${headerList(parameter)})`,
+			(parameter) => `${fieldLabel(parameter)} (${headerList(parameter)})`,
 		);
 		throw new NodeOperationError(
 			context.getNode(),
-			`Map Automatically found no column for ${match.missing.map((parameter) => RECOGNISED_HEADERS[parameter].label).join(', ')}; nothing was sent`,
+			`Map Automatically found no column for ${match.missing.map((parameter) => fieldLabel(parameter)).join(', ')}; nothing was sent`,
 			{
 				description: `Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? columns.map((column) => `"${column}"`).join(', ') : '(none)'}. Rename the sheet's headers, or choose Columns → Map Each Field Below.`,
 				itemIndex: 0,
@@ -133,12 +100,6 @@ export function recognisedColumns(
 		);
 	}
 	return new RecognisedColumns(items, match, params);
-}
-
-function isEmptyCell(value: unknown): boolean {
-	return (
-		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
-	);
 }
 
 /** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
@@ -165,14 +126,14 @@ export function missingColumns(
 		if (column === undefined) continue;
 		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
 		const present = field.required
-			? rows.some((item) => !isEmptyCell(item.json?.[column]))
+			? rows.some((item) => !isBlank(item.json?.[column]))
 			: rows.some(
 					(item) =>
 						item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column),
 				);
 		if (present) continue;
 		lines.push(
-			`${field.label} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
+			`${fieldLabel(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
 		);
 	}
 	if (lines.length) {

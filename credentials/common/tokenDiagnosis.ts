@@ -1,0 +1,135 @@
+/**
+ * What the credential says when it cannot get an access token: which part of it is wrong, in words, never with a
+ * secret. The real service's error bodies are not documented, so the diagnosis reads standard OAuth vocabulary
+ * where present (invalid_client = the app's key/secret, invalid_grant = the marketplace login) and otherwise names
+ * both.
+ */
+import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
+import { UserError } from 'n8n-workflow';
+
+import { extractApiMessage, headerValue, networkFailureInWords } from './apiAnswers';
+import { PARTNER_API_PATHS } from './partnerApi';
+
+const DEVELOPER_PORTAL_HINT =
+	'Use the e-mail and password of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.';
+
+/** The longest part of the API's words quoted in a credential message. */
+const MAX_QUOTED = 300;
+
+export interface ReadBody {
+	/** The body when it is a JSON object (the only shape the API answers with). */
+	json?: IDataObject;
+	text: string;
+	/** What the body is, in words, when it is not a JSON object. */
+	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
+}
+
+export function readBody(body: unknown, contentType = ''): ReadBody {
+	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
+	if (body === null) return { text: 'null', shape: 'json-not-object' };
+	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+		return Array.isArray(body)
+			? { text: '', shape: 'json-not-object' }
+			: { json: body as IDataObject, text: '', shape: 'object' };
+	}
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
+	if (text.trim() === '') return { text, shape: 'empty' };
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+			return { json: parsed as IDataObject, text, shape: 'object' };
+		}
+		return { text, shape: 'json-not-object' };
+	} catch {
+		// Not JSON: the caller reports the body as "not the API".
+	}
+	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
+}
+
+const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
+	empty: 'an empty body',
+	html: 'an HTML page',
+	'json-not-object': 'JSON that is not an object',
+	'not-json': 'a body that is not JSON',
+};
+
+/** Where a redirect points, as origin and path only (its query is the server's, and may be long). */
+function describeRedirect(from: string, location: string): string {
+	if (location === '') return '';
+	try {
+		const target = new URL(location, from);
+		return ` to ${`${target.origin}${target.pathname}`.slice(0, 200)}`;
+	} catch {
+		return '';
+	}
+}
+
+/** Turns the token endpoint's answer into a message that says which part of the credential is wrong. */
+export function diagnoseTokenResponse(
+	baseUrl: string,
+	response: IN8nHttpFullResponse,
+	secrets: string[] = [],
+): string {
+	const status = response.statusCode;
+	const headers = response.headers as Record<string, unknown> | undefined;
+	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
+	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
+
+	if (status >= 300 && status < 400) {
+		return `The token request was redirected (HTTP ${status}${describeRedirect(where, headerValue(headers, 'location'))}). The credential does not follow redirects, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the address the API answers on (for example with https://).`;
+	}
+	if (!json || shape !== 'object') {
+		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status} with ${
+			shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape]
+		}. Check the Base URL: it is the API's address (for example https://api.example.com), without a path.`;
+	}
+	if (status === 404 || status === 405) {
+		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status}. Check the Base URL: it is the API's address, without a path.`;
+	}
+
+	const code = typeof json.error === 'string' ? json.error : '';
+	const said = (extractApiMessage(json, secrets) ?? '').slice(0, MAX_QUOTED);
+	const theApiSaid = said ? ` The API said: "${said}".` : '';
+	const wwwAuthenticate = headerValue(headers, 'www-authenticate');
+
+	if (code === 'invalid_client' || (status === 401 && /^basic/i.test(wwwAuthenticate))) {
+		return `The consumer key or consumer secret was refused (HTTP ${status}).${theApiSaid} Copy both again from your app's page on the developer portal.`;
+	}
+	if (code === 'invalid_grant' || /developer[- ]portal/i.test(said)) {
+		return `The marketplace login was refused (HTTP ${status}).${theApiSaid} ${DEVELOPER_PORTAL_HINT}`;
+	}
+	if (status >= 200 && status < 300) {
+		return `The token response from ${where} has no access_token.${theApiSaid} Check the Base URL and that your app subscribes to the seller API products.`;
+	}
+	if (status === 401 || status === 403) {
+		return `The token request was refused (HTTP ${status}).${theApiSaid} Check the consumer key and secret (developer portal, app page) and the marketplace login. ${DEVELOPER_PORTAL_HINT}`;
+	}
+	return `The token request failed (HTTP ${status}).${theApiSaid}`;
+}
+
+/** Marks errors of the token exchange, so that a request that never left is not reported as sent. */
+const TOKEN_EXCHANGE_FAILURE = 'ticketMarketplaceTokenExchange';
+
+export function tokenExchangeError(message: string): UserError {
+	const error = new UserError(message);
+	Object.assign(error, { [TOKEN_EXCHANGE_FAILURE]: true });
+	return error;
+}
+
+/** True for the credential's own token-exchange errors, also once n8n has wrapped them (as `cause`). */
+export function isTokenExchangeFailure(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+		if ((current as Record<string, unknown>)[TOKEN_EXCHANGE_FAILURE] === true) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+/** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
+export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): string {
+	const code =
+		(error as { code?: unknown; cause?: { code?: unknown } })?.code ??
+		(error as { cause?: { code?: unknown } })?.cause?.code;
+	return `The Base URL of the Ticket Marketplace API credential, ${baseUrl || '(empty)'}, could not be reached: ${networkFailureInWords(code)}. Check the Base URL and that this n8n can reach it.`;
+}

@@ -1,0 +1,228 @@
+/**
+ * Listing → Create, start to end: read and validate every item (nothing is sent while any listing is invalid,
+ * unless errors continue), skip what this workflow sent before, send the rest through the pacer, and report one
+ * outcome per listing, in input order.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { asNodeError } from '../../../helpers/errors';
+import { forgetSent, recordBeforeSending } from '../../../helpers/sentListings';
+import { readRunCredential, sendRequest } from '../../../transport';
+import type { RunCredential } from '../../../transport';
+import { RequestPacer } from '../../../transport/pacing';
+import type { PacingMode } from '../../../transport/pacing';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
+import { ItemParameters } from './itemParameters';
+import { readListings } from './listingInput';
+import type { InputShape, InvalidListing, Listing, ReadyListing } from './listingInput';
+import {
+	blankRowItem,
+	blankRowsNotice,
+	listingItem,
+	rowItems,
+	stopSummary,
+} from './listingResults';
+import type { ListingOutcome, ListingReport } from './listingResults';
+import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from './problems';
+import { missingColumns, recognisedColumns } from './sheetColumns';
+import type { ParameterSource } from './sheetColumns';
+
+/** Problems spelled out in the one validation error; the rest are counted. */
+export const MAX_PROBLEMS_LISTED = 50;
+
+interface SendSettings {
+	validateOnly: boolean;
+	mode: PacingMode;
+	maxConcurrency: number;
+	skipAlreadySent: boolean;
+	perRow: boolean;
+}
+
+function readSendSettings(options: IDataObject): SendSettings {
+	const requested = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
+	return {
+		validateOnly: options.validateOnly === true,
+		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
+		maxConcurrency: Number.isInteger(requested)
+			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
+			: DEFAULT_CONCURRENCY,
+		skipAlreadySent: options.skipAlreadySent !== false,
+		perRow: options.output === 'row',
+	};
+}
+
+/** Where each field's value comes from: the node's parameters, or the sheet's recognised headers. */
+function parameterSource(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	shape: InputShape,
+) {
+	const params = new ItemParameters(context, items);
+	const auto =
+		shape === 'ticketPerItem' &&
+		context.getNodeParameter('columnMapping', 0, 'manual') === 'auto' &&
+		items.length > 0;
+	return auto ? recognisedColumns(context, items, params) : params;
+}
+
+function validationError(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	source: ParameterSource,
+	listings: Listing[],
+	blankRows: number[],
+): NodeOperationError {
+	const invalid = listings.filter(
+		(listing): listing is InvalidListing => listing.kind === 'invalid',
+	);
+	const columns = missingColumns(items, source, new Set(blankRows));
+	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
+	// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
+	const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
+	if (lines.length > shown.length)
+		shown.push(`... and ${lines.length - shown.length} more problem(s).`);
+	const noun = listings.length === 1 ? 'listing' : 'listings';
+	return new NodeOperationError(
+		context.getNode(),
+		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
+		{
+			description: [
+				...columns,
+				...shown,
+				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
+				ROWS_CONVENTION,
+				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
+			].join('\n'),
+			itemIndex: invalid[0].rows[0],
+		},
+	);
+}
+
+/** Sends every listing through one pacer; each listing's outcome is returned, in the order given. */
+async function sendListings(
+	context: IExecuteFunctions,
+	listings: ReadyListing[],
+	settings: SendSettings,
+	credential: RunCredential,
+	stopOnFailure: boolean,
+): Promise<ListingOutcome[]> {
+	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
+	return await Promise.all(
+		listings.map(async (listing): Promise<ListingOutcome> => {
+			const result = await sendRequest.call(context, {
+				request: listing.request,
+				itemIndex: listing.rows[0],
+				pacer,
+				credential,
+			});
+			if (result.kind === 'answered') return { status: 'created', response: result.body };
+			if (result.kind === 'notSent') return { status: 'notSent' };
+			// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
+			return { status: 'failed', error: result.error, outcome: result.outcome };
+		}),
+	);
+}
+
+function provablyNotCreated(outcome: ListingOutcome): boolean {
+	return (
+		outcome.status === 'notSent' || (outcome.status === 'failed' && outcome.outcome === 'refused')
+	);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
+	const source = parameterSource(this, items, shape);
+	const { listings, blankRows } = readListings(source, items.length, shape);
+	const continueOnFail = this.continueOnFail();
+	if (blankRows.length) {
+		this.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
+	}
+	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
+	if (ready.length < listings.length && !continueOnFail) {
+		throw validationError(this, items, source, listings, blankRows);
+	}
+
+	const settings = readSendSettings(this.getNodeParameter('options', 0, {}) as IDataObject);
+	if (settings.validateOnly) {
+		return listings.map((listing) =>
+			listing.kind === 'invalid'
+				? listingItem({ listing, outcome: { status: 'invalid' } })
+				: {
+						json: { validateOnly: true, ...listing.request },
+						pairedItem: listing.rows.map((item) => ({ item })),
+					},
+		);
+	}
+
+	const outcomes = new Map<Listing, ListingOutcome>();
+	for (const listing of listings) {
+		if (listing.kind === 'invalid') outcomes.set(listing, { status: 'invalid' });
+	}
+	let toSend = ready;
+	// Read once for the run rather than once per request.
+	const credential = ready.length > 0 ? await readRunCredential.call(this) : undefined;
+	const baseUrl = credential?.baseUrl ?? '';
+	if (settings.skipAlreadySent && ready.length > 0) {
+		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
+		const alreadySent = await recordBeforeSending(
+			this,
+			baseUrl,
+			ready.map((listing) => listing.externalListingId),
+		);
+		toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
+		for (const listing of ready) {
+			if (alreadySent.has(listing.externalListingId)) outcomes.set(listing, { status: 'skipped' });
+		}
+	}
+
+	if (credential) {
+		const sent = await sendListings(this, toSend, settings, credential, !continueOnFail);
+		toSend.forEach((listing, index) => outcomes.set(listing, sent[index]));
+	}
+	const reports: ListingReport[] = listings.map((listing) => ({
+		listing,
+		outcome: outcomes.get(listing) ?? { status: 'notSent' },
+	}));
+
+	if (settings.skipAlreadySent && ready.length > 0) {
+		const forget = toSend.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
+		await forgetSent(
+			this,
+			baseUrl,
+			forget.map((listing) => listing.externalListingId),
+		);
+	}
+
+	if (!continueOnFail) {
+		const firstFailed = reports.find((report) => report.outcome.status === 'failed');
+		if (firstFailed?.outcome.status === 'failed') {
+			const nodeError = asNodeError(
+				this.getNode(),
+				firstFailed.outcome.error,
+				firstFailed.listing.rows[0],
+			);
+			nodeError.description = [
+				nodeError.description,
+				stopSummary(reports, settings.skipAlreadySent),
+			]
+				.filter(Boolean)
+				.join('\n');
+			throw nodeError;
+		}
+	}
+
+	// Results come out in input order, whatever order the requests finished in.
+	if (settings.perRow) {
+		const byRow = new Array<INodeExecutionData>(items.length);
+		for (const report of reports) {
+			for (const [itemIndex, item] of rowItems(items, report)) byRow[itemIndex] = item;
+		}
+		for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
+		return byRow;
+	}
+	return reports.map(listingItem);
+}

@@ -1,0 +1,223 @@
+/**
+ * Listing → Create's input, from items to listings: read each row (listingRows.ts), group the rows of one listing
+ * (a listing per item is a group of one), and validate each group into a Listing that is either ready to send,
+ * with its exact request, or invalid, with its problems. Nothing here sends or throws.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { isBlank, positiveId } from '../../../schemas/listing';
+import type { ListingLevel, Product } from '../../../schemas/listing';
+import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
+import type { ApiRequest } from '../../../transport';
+import { fieldLabel } from './fieldLabels';
+import { checkProducts } from './listingProducts';
+import { readListingRow } from './listingRows';
+import type { InputShape, ListingRow, RowGroup } from './listingRows';
+import type { Problem } from './problems';
+import { rowsText } from './problems';
+import type { ParameterSource } from './sheetColumns';
+
+export type { InputShape } from './listingRows';
+
+interface ListingBase {
+	/** The input items (0-based) the listing came from, in input order. */
+	rows: number[];
+	/** How messages name the listing: "row 3", "listing 7001 (rows 1–5)". */
+	label: string;
+}
+
+export interface ReadyListing extends ListingBase {
+	kind: 'ready';
+	externalListingId: number;
+	request: ApiRequest;
+}
+
+export interface InvalidListing extends ListingBase {
+	kind: 'invalid';
+	/** Known when the id itself was valid. */
+	externalListingId?: number;
+	problems: Problem[];
+}
+
+export type Listing = ReadyListing | InvalidListing;
+
+export interface ListingInput {
+	/** In input order (of each listing's first row). */
+	listings: Listing[];
+	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
+	blankRows: number[];
+}
+
+/** The fields every row of one listing must agree on. */
+const SHARED_FIELDS: Array<{ parameter: string; pick: (level: ListingLevel) => unknown }> = [
+	{ parameter: 'eventId', pick: (level) => level.eventId },
+	{ parameter: 'priceAmount', pick: (level) => level.pricePerProduct.amount },
+	{ parameter: 'priceCurrency', pick: (level) => level.pricePerProduct.currency },
+	{ parameter: 'stockType', pick: (level) => level.stockType },
+	{ parameter: 'paymentType', pick: (level) => level.paymentType },
+	{ parameter: 'acceptLanguage', pick: (level) => level.acceptLanguage },
+];
+
+function listingRequest(level: ListingLevel, products: Product[]): ApiRequest {
+	const body: IDataObject = {
+		eventId: level.eventId,
+		pricePerProduct: {
+			amount: level.pricePerProduct.amount,
+			currency: level.pricePerProduct.currency,
+		},
+		externalListingId: level.externalListingId,
+		products: products.map((product) => {
+			const sent: IDataObject = { externalId: product.externalId };
+			if (product.row !== undefined) sent.row = product.row;
+			if (product.seat !== undefined) sent.seat = product.seat;
+			sent.productType = product.productType;
+			sent.ga = product.ga;
+			return sent;
+		}),
+		stockType: level.stockType,
+		paymentType: level.paymentType,
+	};
+	return buildRequest('POST', PARTNER_API_PATHS.listings, body, {
+		'Accept-Language': level.acceptLanguage,
+	});
+}
+
+/** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
+function groupTicketRows(rows: ListingRow[]): RowGroup[] {
+	const groups = new Map<string, { rows: ListingRow[]; id?: number; text: string }>();
+	for (const row of rows) {
+		const parsed = positiveId.safeParse(row.rawListingId);
+		const text = parsed.success
+			? String(parsed.data)
+			: isBlank(row.rawListingId)
+				? ''
+				: String(row.rawListingId).trim();
+		const key = parsed.success ? `#${parsed.data}` : `?${text}`;
+		const group = groups.get(key) ?? {
+			rows: [],
+			id: parsed.success ? parsed.data : undefined,
+			text,
+		};
+		group.rows.push(row);
+		groups.set(key, group);
+	}
+	return [...groups.values()].map(({ rows: members, id, text }) => {
+		const where = rowsText(members.map((row) => row.itemIndex));
+		const label =
+			id !== undefined
+				? `listing ${id} (${where})`
+				: text
+					? `listing "${text}" (${where})`
+					: `no External Listing ID (${where})`;
+		return { rows: members, externalListingId: id, label, related: id !== undefined };
+	});
+}
+
+function disagreements(group: RowGroup): Problem[] {
+	const levels = group.rows.map((row) => row.level);
+	if (group.rows.length < 2 || !levels.every((level) => level !== undefined)) return [];
+	const itemIndexes = group.rows.map((row) => row.itemIndex);
+	const problems: Problem[] = [];
+	for (const field of SHARED_FIELDS) {
+		const byValue = new Map<string, number[]>();
+		levels.forEach((level, index) => {
+			const key = JSON.stringify(field.pick(level));
+			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
+		});
+		if (byValue.size > 1) {
+			const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+			problems.push({
+				field: fieldLabel(field.parameter),
+				text: `differs between the rows of one listing: ${variants.join('; ')}`,
+				itemIndexes,
+			});
+		}
+	}
+	return problems;
+}
+
+function validateGroup(group: RowGroup, shape: InputShape): Listing {
+	const rows = group.rows.map((row) => row.itemIndex);
+	const base = { rows, label: group.label, externalListingId: group.externalListingId };
+	const problems = group.rows.flatMap((row) => [
+		...row.problems,
+		...(row.products?.problems ?? []),
+	]);
+	const readable = group.rows.every((row) => row.products !== undefined);
+	const sourcesRead = group.rows.every((row) => row.products?.problems.length === 0);
+	let products: Product[] = [];
+	if (group.related && readable) {
+		problems.push(...disagreements(group));
+		if (sourcesRead) {
+			const checked = checkProducts(group, shape);
+			products = checked.products;
+			problems.push(...checked.problems);
+		}
+	}
+	const level = group.rows[0].level;
+	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
+	return {
+		kind: 'ready',
+		...base,
+		externalListingId: level.externalListingId,
+		request: listingRequest(level, products),
+	};
+}
+
+/** Two items with one External Listing ID would create the listing twice (or be refused the second time). */
+function refuseRepeatedIds(listings: Listing[]): Listing[] {
+	const firstRowById = new Map<number, number>();
+	return listings.map((listing) => {
+		const id = listing.externalListingId;
+		if (id === undefined) return listing;
+		const first = firstRowById.get(id);
+		if (first === undefined) {
+			firstRowById.set(id, listing.rows[0]);
+			return listing;
+		}
+		const problem: Problem = {
+			field: fieldLabel('externalListingId'),
+			text: `${id} is already used by ${rowsText([first])}; to combine rows into one listing, choose Input Shape → Each Item Is a Ticket`,
+			itemIndexes: listing.rows,
+		};
+		const problems = listing.kind === 'invalid' ? [...listing.problems, problem] : [problem];
+		return {
+			kind: 'invalid',
+			rows: listing.rows,
+			label: listing.label,
+			externalListingId: id,
+			problems,
+		};
+	});
+}
+
+/** Reads and validates every input item before anything is sent. Listings come out in input order. */
+export function readListings(
+	params: ParameterSource,
+	itemCount: number,
+	shape: InputShape,
+): ListingInput {
+	const blankRows: number[] = [];
+	const rows: ListingRow[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		const row = readListingRow(params, itemIndex, shape);
+		if (row) rows.push(row);
+		else blankRows.push(itemIndex);
+	}
+	if (shape === 'ticketPerItem') {
+		return {
+			listings: groupTicketRows(rows).map((group) => validateGroup(group, shape)),
+			blankRows,
+		};
+	}
+	const groups = rows.map((row) => ({
+		rows: [row],
+		externalListingId: row.level?.externalListingId,
+		label: rowsText([row.itemIndex]),
+		related: true,
+	}));
+	return {
+		listings: refuseRepeatedIds(groups.map((group) => validateGroup(group, shape))),
+		blankRows,
+	};
+}

@@ -1,0 +1,176 @@
+/**
+ * What Listing → Create says about each listing once the run is over: the output items (one per listing, or one
+ * per input row) and the error of a stopped run, which puts every listing in exactly one group.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { errorText } from '../../../helpers/errors';
+import type { FailureOutcome } from '../../../transport';
+import type { Listing } from './listingInput';
+import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
+
+/** What became of one listing. An invalid listing's problems are on the listing itself. */
+export type ListingOutcome =
+	| { status: 'created'; response: unknown }
+	| { status: 'skipped' }
+	| { status: 'failed'; error: Error; outcome: FailureOutcome }
+	| { status: 'notSent' }
+	| { status: 'invalid' };
+
+/** A listing with what became of it: the unit every output and summary is made of. */
+export interface ListingReport {
+	listing: Listing;
+	outcome: ListingOutcome;
+}
+
+/** The API's answer goes out as returned; an answer that is not a JSON object is wrapped, as n8n items need one. */
+export function toOutputJson(response: unknown): IDataObject {
+	if (response && typeof response === 'object' && !Array.isArray(response))
+		return response as IDataObject;
+	return { response: (response ?? null) as IDataObject['response'] };
+}
+
+function skippedMessage(listing: Listing): string {
+	return `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.`;
+}
+
+/** What an output item says about one listing (the per-listing and the per-row outputs share it). */
+export function describeOutcome({ listing, outcome }: ListingReport): IDataObject {
+	switch (outcome.status) {
+		case 'created':
+			return {};
+		case 'skipped':
+			return { message: skippedMessage(listing) };
+		case 'failed': {
+			const failure = outcome.error as { description?: string | null; httpCode?: string | null };
+			return {
+				error: errorText(outcome.error),
+				description: failure?.description ?? null,
+				httpCode: failure?.httpCode ?? null,
+				mayHaveBeenCreated: outcome.outcome === 'unknown',
+			};
+		}
+		case 'notSent':
+			return { error: 'Not sent: the run stopped before this listing was sent' };
+		case 'invalid':
+			return {
+				error: `${listing.label[0].toUpperCase()}${listing.label.slice(1)} failed validation`,
+				problems:
+					listing.kind === 'invalid' ? mergeProblems(listing.problems).map(problemLine) : [],
+			};
+	}
+}
+
+export function listingItem(report: ListingReport): INodeExecutionData {
+	const { listing, outcome } = report;
+	const pairedItem = listing.rows.map((item) => ({ item }));
+	if (outcome.status === 'created') return { json: toOutputJson(outcome.response), pairedItem };
+	const json: IDataObject =
+		outcome.status === 'skipped'
+			? {
+					status: 'skipped',
+					externalListingId: listing.externalListingId ?? null,
+					...describeOutcome(report),
+				}
+			: { ...describeOutcome(report), itemIndexes: listing.rows };
+	return { json, pairedItem };
+}
+
+/** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
+export function rowItems(
+	items: INodeExecutionData[],
+	report: ListingReport,
+): Array<[number, INodeExecutionData]> {
+	const { listing, outcome } = report;
+	const status = outcome.status === 'notSent' ? 'failed' : outcome.status;
+	const result: IDataObject =
+		outcome.status === 'created'
+			? { listingResponse: toOutputJson(outcome.response) }
+			: { listingError: describeOutcome(report) };
+	return listing.rows.map((itemIndex) => [
+		itemIndex,
+		{
+			json: {
+				...items[itemIndex].json,
+				externalListingId: listing.externalListingId ?? null,
+				listingStatus: status,
+				...result,
+			},
+			pairedItem: { item: itemIndex },
+		},
+	]);
+}
+
+function listingNames(listings: Listing[]): string {
+	// Grouped listings are labelled by their id already ("listing 7001 (rows 1, 2)").
+	return listings
+		.map((listing) =>
+			listing.externalListingId === undefined || listing.label.startsWith('listing ')
+				? listing.label
+				: `${listing.externalListingId} (${listing.label})`,
+		)
+		.join(', ');
+}
+
+/**
+ * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
+ * exist; requests ran at once, so no group claims an order.
+ */
+export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean): string {
+	const group = (status: ListingOutcome['status'], failure?: FailureOutcome) =>
+		reports.filter(
+			({ outcome }) =>
+				outcome.status === status &&
+				(failure === undefined || (outcome.status === 'failed' && outcome.outcome === failure)),
+		);
+	const names = (members: ListingReport[]) => listingNames(members.map((report) => report.listing));
+	const failureLines = (members: ListingReport[]) =>
+		members.map(
+			(report) =>
+				`  - ${names([report])}: ${report.outcome.status === 'failed' ? errorText(report.outcome.error) : ''}`,
+		);
+	const created = group('created');
+	const refused = group('failed', 'refused');
+	const unknown = group('failed', 'unknown');
+	const notSent = group('notSent');
+	const skipped = group('skipped');
+	const lines: string[] = [ROWS_CONVENTION];
+	lines.push(
+		created.length
+			? `Created in this run: ${names(created)}. Do not send these again.`
+			: 'No listing was created in this run.',
+	);
+	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
+	if (unknown.length) {
+		lines.push(
+			'Outcome unknown, may have been created (the request may have reached the API; check before sending again):',
+			...failureLines(unknown),
+		);
+	}
+	if (notSent.length) lines.push(`Not sent, the run stopped first: ${names(notSent)}.`);
+	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${names(skipped)}.`);
+	if (skipAlreadySent) {
+		lines.push(
+			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created and unknown ones are skipped.',
+		);
+	}
+	return lines.join('\n');
+}
+
+/** A blank row in the per-row output: paired with itself, never a listing. */
+export function blankRowItem(items: INodeExecutionData[], itemIndex: number): INodeExecutionData {
+	return {
+		json: {
+			...items[itemIndex].json,
+			externalListingId: null,
+			listingStatus: 'blank',
+			listingMessage: 'Blank row: every field read from it was empty, so it is not a listing',
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
+
+export function blankRowsNotice(blankItemIndexes: number[]): string {
+	const count = blankItemIndexes.length;
+	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. ${ROWS_CONVENTION}`;
+}

@@ -1,0 +1,237 @@
+/**
+ * The first stage of Listing → Create: one input item read into what it says about a listing (its listing-level
+ * fields, checked, and its products, still raw), or recognised as a blank row. Both input shapes read here.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { ZodError } from 'zod';
+
+import { errorText } from '../../../helpers/errors';
+import { isBlank, listingLevelSchema, seatRangeSchema } from '../../../schemas/listing';
+import type { FieldLabeller, ListingLevel, SeatRange } from '../../../schemas/listing';
+import { labelIssues, pathKey } from '../../../schemas/listing';
+import {
+	fieldLabel,
+	levelLabel,
+	productLabel,
+	seatRangeLabel,
+	ticketRowLabel,
+} from './fieldLabels';
+import type { Problem } from './problems';
+import type { ParameterSource } from './sheetColumns';
+
+export type InputShape = 'listingPerItem' | 'ticketPerItem';
+type ProductsSource = 'defined' | 'json' | 'seatRange';
+
+/** The raw products an item gives, with how to name each one in a problem. */
+export interface RowProducts {
+	raw: unknown[];
+	/** Products typed as JSON are checked for unknown keys. */
+	fromJson: boolean;
+	label: (index: number) => FieldLabeller;
+	/** Why the products could not be read at all (bad JSON, no seat range, ...). */
+	problems: Problem[];
+}
+
+/** One input item as read: never thrown, every problem kept with its row. */
+export interface ListingRow {
+	itemIndex: number;
+	/** The External Listing ID as given, for grouping rows whose id is not usable. */
+	rawListingId: unknown;
+	/** The listing-level fields, when they are valid. */
+	level?: ListingLevel;
+	/** Problems of the listing-level fields, or that the parameters could not be read. */
+	problems: Problem[];
+	/** Absent when the parameters could not be read at all. */
+	products?: RowProducts;
+}
+
+export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
+	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
+}
+
+function readListingLevel(params: ParameterSource, itemIndex: number): Record<string, unknown> {
+	return {
+		eventId: params.get('eventId', itemIndex),
+		pricePerProduct: {
+			amount: params.get('priceAmount', itemIndex),
+			currency: params.get('priceCurrency', itemIndex),
+		},
+		externalListingId: params.get('externalListingId', itemIndex),
+		stockType: params.get('stockType', itemIndex, 'PDF'),
+		paymentType: params.get('paymentType', itemIndex, 1),
+		acceptLanguage: params.get('acceptLanguage', itemIndex, 'en-US'),
+	};
+}
+
+function readTicketProduct(params: ParameterSource, itemIndex: number): Record<string, unknown> {
+	return {
+		externalId: params.get('productExternalId', itemIndex),
+		row: params.get('productRow', itemIndex, ''),
+		seat: params.get('productSeat', itemIndex, ''),
+		productType: params.get('productType', itemIndex, 'TICKET'),
+		ga: params.get('productGa', itemIndex, false),
+	};
+}
+
+/** Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. */
+function isBlankRow(params: ParameterSource, values: Record<string, unknown>): boolean {
+	let readsRow = false;
+	for (const [name, value] of Object.entries(values)) {
+		if (!params.readsItem(name)) continue;
+		readsRow = true;
+		if (!isBlank(value)) return false;
+	}
+	return readsRow;
+}
+
+export function expandSeatRange(
+	range: SeatRange,
+	listing: { externalListingId?: unknown; eventId?: unknown },
+) {
+	const products: Array<Record<string, unknown>> = [];
+	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
+		const externalId = range.externalIdPattern
+			.split('{listing}')
+			.join(String(listing.externalListingId))
+			.split('{event}')
+			.join(String(listing.eventId))
+			.split('{row}')
+			.join(range.row)
+			.split('{seat}')
+			.join(String(seat));
+		products.push({
+			externalId,
+			row: range.row,
+			seat: String(seat),
+			productType: range.productType,
+			ga: false,
+		});
+	}
+	return products;
+}
+
+const definedProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('products')} → ${fieldLabel('products.product')} ${index + 1} → ${productLabel(path)}`;
+const jsonProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
+const seatRangeFieldLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('seatRanges')} → ${fieldLabel('seatRanges.range')} ${index + 1} → ${seatRangeLabel(path)}`;
+
+function unreadableProducts(text: string, field: string, itemIndex: number): RowProducts {
+	return {
+		raw: [],
+		fromJson: true,
+		label: jsonProductLabel,
+		problems: [{ field, text, itemIndexes: [itemIndex] }],
+	};
+}
+
+/** The products of one listing-per-item, from the source the item chose. */
+function readProducts(
+	params: ParameterSource,
+	itemIndex: number,
+	listing: { externalListingId?: unknown; eventId?: unknown },
+): RowProducts {
+	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
+	if (source === 'json') {
+		const field = fieldLabel('productsJson');
+		let value = params.get('productsJson', itemIndex, '[]') as unknown;
+		if (typeof value === 'string') {
+			try {
+				value = JSON.parse(value);
+			} catch (error) {
+				return unreadableProducts(`is not valid JSON: ${errorText(error)}`, field, itemIndex);
+			}
+		}
+		if (!Array.isArray(value)) {
+			return unreadableProducts('must be an array of product objects', field, itemIndex);
+		}
+		return { raw: value, fromJson: true, label: jsonProductLabel, problems: [] };
+	}
+	if (source === 'seatRange') {
+		const ranges = ((params.get('seatRanges', itemIndex, {}) as IDataObject).range ??
+			[]) as IDataObject[];
+		const raw: unknown[] = [];
+		const problems: Problem[] = [];
+		ranges.forEach((range, index) => {
+			const parsed = seatRangeSchema.safeParse(range);
+			if (parsed.success) raw.push(...expandSeatRange(parsed.data, listing));
+			else problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+		});
+		if (ranges.length === 0) {
+			problems.push({
+				field: fieldLabel('seatRanges'),
+				text: 'needs at least one range',
+				itemIndexes: [itemIndex],
+			});
+		}
+		return { raw, fromJson: false, label: definedProductLabel, problems };
+	}
+	const defined = ((params.get('products', itemIndex, {}) as IDataObject).product ??
+		[]) as IDataObject[];
+	return { raw: defined, fromJson: false, label: definedProductLabel, problems: [] };
+}
+
+/** Reads one item; undefined for a blank row. */
+export function readListingRow(
+	params: ParameterSource,
+	itemIndex: number,
+	shape: InputShape,
+): ListingRow | undefined {
+	try {
+		const rawLevel = readListingLevel(params, itemIndex);
+		const price = rawLevel.pricePerProduct as Record<string, unknown>;
+		const ticket = shape === 'ticketPerItem' ? readTicketProduct(params, itemIndex) : undefined;
+		const rowValues: Record<string, unknown> = {
+			externalListingId: rawLevel.externalListingId,
+			eventId: rawLevel.eventId,
+			priceAmount: price.amount,
+			priceCurrency: price.currency,
+			...(ticket && {
+				productExternalId: ticket.externalId,
+				productRow: ticket.row,
+				productSeat: ticket.seat,
+				productGa: ticket.ga,
+			}),
+		};
+		if (isBlankRow(params, rowValues)) return undefined;
+		const level = listingLevelSchema.safeParse(rawLevel);
+		return {
+			itemIndex,
+			rawListingId: rawLevel.externalListingId,
+			level: level.success ? level.data : undefined,
+			problems: level.success ? [] : issuesOf(level.error, levelLabel, [itemIndex]),
+			products: ticket
+				? { raw: [ticket], fromJson: false, label: () => ticketRowLabel, problems: [] }
+				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+					readProducts(params, itemIndex, level.success ? level.data : rawLevel),
+		};
+	} catch (error) {
+		return {
+			itemIndex,
+			rawListingId: undefined,
+			problems: [
+				{
+					field: '',
+					text: `could not read the parameters: ${errorText(error)}`,
+					itemIndexes: [itemIndex],
+				},
+			],
+		};
+	}
+}
+
+/** The rows of one listing: one row per listing, or the sheet rows that share an External Listing ID. */
+export interface RowGroup {
+	rows: ListingRow[];
+	externalListingId?: number;
+	label: string;
+	/** False for ticket rows gathered only because none has a usable id: nothing else is checked between them. */
+	related: boolean;
+}

@@ -1,0 +1,208 @@
+/**
+ * What a failed Partner API request means: for the listing (could the API have created it?), for a retry (is one
+ * safe?), and for the person reading the error (in words, never with a secret). The one place that turns any
+ * failure, n8n's wrapped errors included, into a NodeApiError.
+ */
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import {
+	extractApiMessage,
+	headerValue,
+	networkFailureInWords,
+	redactSecrets,
+} from '../../../credentials/common/apiAnswers';
+import { isTokenExchangeFailure } from '../../../credentials/common/tokenDiagnosis';
+
+export { extractApiMessage, redactSecrets };
+
+/** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
+export const RETRY_POLICY = {
+	maxRateLimitRetries: 6,
+	maxConnectionRetries: 3,
+	baseBackoffMs: 1000,
+	maxWaitMs: 60_000,
+	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
+	maxRetryAfterMs: 300_000,
+};
+
+/**
+ * What a failed request means for the listing: `refused` when the API provably created nothing (an HTTP 4xx
+ * answer, a connection that failed before sending, a token that could not be obtained), `unknown` when the request
+ * may have reached the API (timeout, reset, 5xx).
+ */
+export type FailureOutcome = 'refused' | 'unknown';
+
+/** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
+export const CONNECTION_FAILED_BEFORE_SEND = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+]);
+
+export interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
+	message: string;
+	/** The credential could not obtain an access token: the request itself was never sent. */
+	tokenExchange?: boolean;
+	/** A Retry-After longer than the policy honours. */
+	retryAfterMs?: number;
+}
+
+/**
+ * What an exception from httpRequestWithAuthentication still tells. n8n wraps every failure in a NodeApiError
+ * that keeps the status (or, without a response, the network code such as ECONNREFUSED) in `httpCode` and a JSON
+ * body in `context.data`, but drops the axios error and its headers. An axios error itself is read too.
+ */
+export function describeThrown(error: unknown): HttpFailure {
+	const thrown = (error ?? {}) as {
+		httpCode?: unknown;
+		code?: unknown;
+		context?: { data?: unknown };
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+		message?: unknown;
+		messages?: unknown;
+	};
+	// NodeApiError may swap the original words (e.g. the credential's diagnosis) for a generic text; it keeps them
+	// in `messages`.
+	const original = Array.isArray(thrown.messages)
+		? thrown.messages.find((entry) => typeof entry === 'string')
+		: undefined;
+	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
+	if (isTokenExchangeFailure(error)) return { headers: {}, message, tokenExchange: true };
+	if (thrown.response) {
+		return {
+			status: thrown.response.status,
+			headers: thrown.response.headers ?? {},
+			body: thrown.response.data,
+			code: typeof thrown.code === 'string' ? thrown.code : undefined,
+			message,
+		};
+	}
+	const rawCode = thrown.httpCode ?? thrown.code;
+	const code =
+		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+	const isStatus = code !== undefined && /^\d{3}$/.test(code);
+	return {
+		status: isStatus ? Number(code) : undefined,
+		headers: {},
+		body: thrown.context?.data,
+		code: isStatus ? undefined : code,
+		message,
+	};
+}
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
+export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
+	const text = Array.isArray(value)
+		? String(value[0])
+		: typeof value === 'string'
+			? value.trim()
+			: undefined;
+	if (text === undefined || text === '') return undefined;
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (/^[-+]?\d/.test(text)) return undefined;
+	const dateMs = Date.parse(text);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, dateMs - nowMs);
+}
+
+/** The Retry-After of a 429 failure, in milliseconds from now. */
+export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
+	if (failure.status !== 429) return undefined;
+	const header = headerValue(failure.headers, 'retry-after');
+	return parseRetryAfter(header === '' ? undefined : header, nowMs);
+}
+
+export interface FailureContext {
+	method: string;
+	path: string;
+	baseUrl: string;
+	itemIndex: number;
+	secrets?: string[];
+	rateLimitRetries: number;
+	connectionRetries: number;
+}
+
+export interface ClassifiedFailure {
+	error: NodeApiError;
+	outcome: FailureOutcome;
+}
+
+/** The failure in words, as n8n's own error type, with what it means for the request's item. */
+export function classifyFailure(
+	node: INode,
+	failure: HttpFailure,
+	context: FailureContext,
+): ClassifiedFailure {
+	const apiMessage = extractApiMessage(failure.body, context.secrets);
+	const safeBody = redactSecrets(failure.body, context.secrets);
+	// Without a status, only a network code tells that the request itself failed; with neither, the failure came
+	// before sending (e.g. the token exchange in the credential).
+	const mayHaveReachedServer =
+		!failure.tokenExchange &&
+		context.method !== 'GET' &&
+		(failure.status === undefined
+			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
+			: failure.status >= 500);
+	const target = `${context.method} ${context.path}`;
+	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
+	// its own, so messages name failures in words and keep the code for the description.
+	const inWords = networkFailureInWords(failure.code);
+
+	let message: string;
+	const details: string[] = [];
+	if (failure.tokenExchange) {
+		message = `The Ticket Marketplace API credential could not get an access token: ${redactSecrets(failure.message, context.secrets)}`;
+		details.push('Nothing was sent.');
+	} else if (failure.status === 429 && failure.retryAfterMs !== undefined) {
+		const seconds = Math.ceil(failure.retryAfterMs / 1000);
+		message = `The Partner API asked to wait ${seconds} s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`;
+		details.push(`Run the workflow again after ${seconds} s. Nothing was created by this attempt.`);
+	} else if (failure.status === 429) {
+		message = `The Partner API kept answering 429 (too many requests) after ${context.rateLimitRetries} retries`;
+		details.push(
+			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
+		);
+	} else if (failure.status !== undefined) {
+		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
+		if (failure.status === 401 || failure.status === 403) {
+			details.push(
+				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
+			);
+		}
+	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
+		message = `Could not connect to the Partner API at ${context.baseUrl || '(empty Base URL)'} (${inWords}) after ${context.connectionRetries} retries`;
+		details.push(
+			'Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.',
+		);
+	} else if (failure.code !== undefined) {
+		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
+	} else {
+		message = `${target} could not be sent: ${redactSecrets(failure.message, context.secrets)}`;
+	}
+	if (mayHaveReachedServer) {
+		details.push(
+			'The request may have reached the server: the item may or may not have been created; check before re-running. It was not retried, so nothing was created twice.',
+		);
+	}
+	if (failure.code) details.push(`Network error code: ${failure.code}.`);
+
+	const error = new NodeApiError(
+		node,
+		{ httpCode: failure.status ?? null, body: (safeBody ?? null) as JsonObject } as JsonObject,
+		{
+			message,
+			description: details.join(' ') || apiMessage,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+			itemIndex: context.itemIndex,
+		},
+	);
+	return { error, outcome: mayHaveReachedServer ? 'unknown' : 'refused' };
+}
