@@ -10,6 +10,7 @@ import { SandboxError } from './errors';
 import { FaultInputError, parseFaultRule } from './faults';
 import { isPlainObject, parseJson, sendError, sendJson } from './http';
 import { parseInFlightLimit } from './inFlight';
+import { parsePerSecondLimit } from './perSecond';
 import { activateSubscription } from './partner/webhooks';
 import { expireTokens, revokeTokens } from './partner/tokens';
 import { sell } from './sales';
@@ -28,6 +29,7 @@ const ADMIN_ROUTES = [
 	'DELETE /__sandbox/faults',
 	'POST /__sandbox/delivery  {clientAuth?, attempts?, baseDelayMs?, maxDelayMs?, timeoutMs?}',
 	'POST /__sandbox/in-flight  {maxInFlight: n | null, endpoint?, retryAfterSeconds?}',
+	'POST /__sandbox/per-second  {maxPerSecond: n | null, endpoint?, retryAfterSeconds?}',
 	'POST /__sandbox/reset',
 ];
 
@@ -133,6 +135,8 @@ export async function handleAdmin(
 				sendJson(res, 200, store.configureDelivery(body as Partial<DeliverySettings>));
 		} else if (path === `${ADMIN_PREFIX}/in-flight`) {
 			if (allow(['POST'])) sendJson(res, 200, store.inFlight.set(parseInFlightLimit(body)));
+		} else if (path === `${ADMIN_PREFIX}/per-second`) {
+			if (allow(['POST'])) sendJson(res, 200, store.perSecond.set(parsePerSecondLimit(body)));
 		} else if (path === `${ADMIN_PREFIX}/reset`) {
 			if (allow(['POST'])) {
 				store.reset();

@@ -12,6 +12,7 @@ import type { ClientAuthMethod } from './delivery';
 import { FAULT_ENDPOINTS, FAULT_KINDS } from './faults';
 import type { FaultEndpoint, FaultKind, FaultRuleInput } from './faults';
 import type { InFlightLimitInput } from './inFlight';
+import type { PerSecondLimitInput } from './perSecond';
 import { startSandbox } from './server';
 
 const HELP = `Ticket marketplace sandbox: a local Partner API simulator (127.0.0.1 only).
@@ -33,6 +34,9 @@ Start flags:
   --seed N                  seed of rate-based faults (default ${DEFAULT_LIMITS.faultSeed})
   --max-in-flight N         answer 429 (Retry-After: --retry-after, default 1 s) to a Partner API request that
                             arrives while N others are being answered (default: no limit)
+  --max-per-second N        answer 429 to a Partner API request when N were admitted in the last second (sliding
+                            window; Retry-After: --retry-after, default the seconds until one fits) (default: no limit)
+  --endpoint E              with --max-in-flight / --max-per-second: count one endpoint only (${FAULT_ENDPOINTS.join('|')})
   --json                    print one JSON line {url, port, credentials} instead of the text banner
 
 Commands for a running sandbox (all take --url URL):
@@ -50,6 +54,8 @@ Commands for a running sandbox (all take --url URL):
                                          change delivery settings of the running sandbox
   in-flight (--max-in-flight N [--endpoint E] [--retry-after S] | --no-limit)
                                          set or remove the limit on requests in flight
+  per-second (--max-per-second N [--endpoint E] [--retry-after S] | --no-limit)
+                                         set or remove the limit on requests per second
   reset                                  forget tokens, listings, subscriptions, sales, deliveries, faults
 
 Admin HTTP API (what the commands call): GET ${'{url}'}/__sandbox lists the routes; see sandbox/README.md.
@@ -98,6 +104,7 @@ const { values, positionals } = (() => {
 				'max-body-bytes': { type: 'string' },
 				seed: { type: 'string' },
 				'max-in-flight': { type: 'string' },
+				'max-per-second': { type: 'string' },
 				'no-limit': { type: 'boolean' },
 				json: { type: 'boolean' },
 				url: { type: 'string' },
@@ -143,6 +150,18 @@ function inFlightFlags(): InFlightLimitInput | undefined {
 	};
 }
 
+/** --max-per-second with its optional --endpoint and --retry-after; undefined when not given. */
+function perSecondFlags(): PerSecondLimitInput | undefined {
+	const maxPerSecond = integer(values['max-per-second'], '--max-per-second');
+	if (maxPerSecond === undefined) return undefined;
+	if (maxPerSecond < 1) fail('--max-per-second must be at least 1');
+	return {
+		maxPerSecond,
+		endpoint: values.endpoint as FaultEndpoint | undefined,
+		retryAfterSeconds: integer(values['retry-after'], '--retry-after'),
+	};
+}
+
 async function start(): Promise<void> {
 	const delivery = deliveryFlags();
 	const sandbox = await startSandbox({
@@ -156,6 +175,7 @@ async function start(): Promise<void> {
 		maxBodyBytes: integer(values['max-body-bytes'], '--max-body-bytes'),
 		seed: integer(values.seed, '--seed'),
 		inFlightLimit: inFlightFlags() ?? undefined,
+		perSecondLimit: perSecondFlags() ?? undefined,
 	});
 	if (values.json) {
 		console.log(
@@ -268,6 +288,11 @@ async function drive(command: string): Promise<void> {
 			const limit = values['no-limit'] ? null : inFlightFlags();
 			if (limit === undefined) fail('in-flight needs --max-in-flight N or --no-limit');
 			return print(await client().limitInFlight(limit));
+		}
+		case 'per-second': {
+			const limit = values['no-limit'] ? null : perSecondFlags();
+			if (limit === undefined) fail('per-second needs --max-per-second N or --no-limit');
+			return print(await client().limitPerSecond(limit));
 		}
 		case 'reset':
 			await client().reset();

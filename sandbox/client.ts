@@ -5,6 +5,7 @@
 import type { Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput } from './faults';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
+import type { PerSecondLimitInput, PerSecondView } from './perSecond';
 import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './types';
 
 export interface RemoteSellResult {
@@ -86,6 +87,11 @@ export class SandboxAdminClient {
 	/** Sets (or with null removes) the limit on requests in flight until the next reset. */
 	limitInFlight(limit: InFlightLimitInput | null): Promise<InFlightView> {
 		return this.call('POST', '/in-flight', limit ?? { maxInFlight: null });
+	}
+
+	/** Sets (or with null removes) the limit on requests per second until the next reset. */
+	limitPerSecond(limit: PerSecondLimitInput | null): Promise<PerSecondView> {
+		return this.call('POST', '/per-second', limit ?? { maxPerSecond: null });
 	}
 
 	async reset(): Promise<void> {

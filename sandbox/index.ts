@@ -23,4 +23,5 @@ export type { Delivery, DeliveryAttempt, DeliverySettings, ClientAuthMethod } fr
 export { basicClientAuthorization } from './delivery';
 export type { FaultRule, FaultRuleInput, FaultKind, FaultEndpoint } from './faults';
 export type { InFlightLimit, InFlightLimitInput, InFlightView } from './inFlight';
+export type { PerSecondLimit, PerSecondLimitInput, PerSecondView } from './perSecond';
 export * as choices from './choices';

@@ -19,7 +19,7 @@ import { parseFaultRule } from './faults';
 import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
 import { mediaType, parseJson, readBody, sendError } from './http';
-import type { InFlightGate } from './inFlight';
+import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
 import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
@@ -141,30 +141,61 @@ async function applyFaults(
 	}
 }
 
-/** Refuses the request with 429 when the in-flight limit is reached; else counts it until its answer is over. */
-function admitInFlight(
-	gate: InFlightGate,
+function refuse(
 	res: http.ServerResponse,
-	endpoint: PartnerEndpoint,
 	appliedFaults: string[],
-): boolean {
-	const admission = gate.admit(endpoint);
-	if ('release' in admission) {
-		res.on('close', admission.release);
-		return true;
-	}
-	appliedFaults.push('inFlightLimit');
+	fault: string,
+	reason: string,
+	retryAfterSeconds: number,
+): false {
+	appliedFaults.push(fault);
 	sendError(
 		res,
 		429,
 		ERROR_CODE.rateLimited,
-		`Too many requests in flight; retry after ${admission.retryAfterSeconds} s (sandbox limit)`,
+		`${reason}; retry after ${retryAfterSeconds} s (sandbox limit)`,
 		undefined,
 		{
-			'Retry-After': String(admission.retryAfterSeconds),
+			'Retry-After': String(retryAfterSeconds),
 		},
 	);
 	return false;
+}
+
+/**
+ * Refuses the request with 429 when the per-second or the in-flight limit is reached; else counts it in both (in
+ * flight until its answer is over). The per-second gate only commits once the in-flight gate has admitted too, so a
+ * request refused by either is counted as admitted by neither, and as refused by the one that refused it.
+ */
+function admitLimits(
+	store: SandboxStore,
+	res: http.ServerResponse,
+	endpoint: PartnerEndpoint,
+	appliedFaults: string[],
+): boolean {
+	const perSecond = store.perSecond.admit(endpoint);
+	if ('retryAfterSeconds' in perSecond) {
+		return refuse(
+			res,
+			appliedFaults,
+			'perSecondLimit',
+			'Too many requests per second',
+			perSecond.retryAfterSeconds,
+		);
+	}
+	const inFlight = store.inFlight.admit(endpoint);
+	if ('retryAfterSeconds' in inFlight) {
+		return refuse(
+			res,
+			appliedFaults,
+			'inFlightLimit',
+			'Too many requests in flight',
+			inFlight.retryAfterSeconds,
+		);
+	}
+	perSecond.commit();
+	res.on('close', inFlight.release);
+	return true;
 }
 
 async function handle(
@@ -229,7 +260,7 @@ async function handle(
 		return;
 	}
 
-	if (!admitInFlight(store.inFlight, res, endpoint, appliedFaults)) return;
+	if (!admitLimits(store, res, endpoint, appliedFaults)) return;
 	const faulted = await applyFaults(store, req, res, endpoint, appliedFaults);
 	if (!faulted) return;
 	if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issueExpired);
@@ -287,6 +318,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reseedFaults: (newSeed) => store.faults.reseed(newSeed),
 		configureDelivery: (settings) => store.configureDelivery(settings),
 		limitInFlight: (limit) => store.inFlight.set(parseInFlightLimit(limit)),
+		limitPerSecond: (limit) => store.perSecond.set(parsePerSecondLimit(limit)),
 		reset: () => store.reset(),
 		registerApp: (app) => store.registerApp(app),
 		registerAccount: (account) => store.registerAccount(account),

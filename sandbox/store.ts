@@ -10,6 +10,7 @@ import type { Delivery, DeliverySettings } from './delivery';
 import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
 import { FaultInjector } from './faults';
 import { InFlightGate, parseInFlightLimit } from './inFlight';
+import { parsePerSecondLimit, PerSecondGate } from './perSecond';
 import { listingView, subscriptionView, tokenView } from './records';
 import type { ListingRecord, SubscriptionRecord, TokenRecord } from './records';
 import { TimerRegistry } from './timers';
@@ -46,6 +47,7 @@ export class SandboxStore {
 	readonly deliveries = new Map<string, Delivery>();
 	readonly faults: FaultInjector;
 	readonly inFlight: InFlightGate;
+	readonly perSecond: PerSecondGate;
 	private requests: RequestLogEntry[] = [];
 
 	// Replaced on reset and cancelled on stop, so pending retries and latency waits never outlive their sandbox.
@@ -67,6 +69,10 @@ export class SandboxStore {
 		this.faults = new FaultInjector(options.seed ?? DEFAULT_LIMITS.faultSeed);
 		this.inFlight = new InFlightGate(
 			options.inFlightLimit === undefined ? null : parseInFlightLimit(options.inFlightLimit),
+		);
+		this.perSecond = new PerSecondGate(
+			options.perSecondLimit === undefined ? null : parsePerSecondLimit(options.perSecondLimit),
+			this.now,
 		);
 
 		if (options.includeDefaults !== false) {
@@ -190,12 +196,13 @@ export class SandboxStore {
 			deliveries: structuredClone([...this.deliveries.values()]),
 			faults: this.faults.list(),
 			inFlight: this.inFlight.view(),
+			perSecond: this.perSecond.view(),
 		};
 	}
 
 	/**
-	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the in-flight limit back
-	 * to the one the sandbox started with; keeps apps and accounts.
+	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the in-flight and
+	 * per-second limits back to the ones the sandbox started with; keeps apps and accounts.
 	 */
 	reset(): void {
 		this.cancelBackgroundWork();
@@ -210,6 +217,7 @@ export class SandboxStore {
 		this.faults.clear();
 		this.faults.reseed();
 		this.inFlight.reset();
+		this.perSecond.reset();
 	}
 
 	/** Marks the sandbox stopped and cancels its waits and outbound calls; false when it was already stopped. */

@@ -2,6 +2,7 @@
 import type { ClientAuthMethod, Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput, PartnerEndpoint } from './faults';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
+import type { PerSecondLimitInput, PerSecondView } from './perSecond';
 
 export interface SandboxApp {
 	consumerKey: string;
@@ -33,12 +34,14 @@ export interface SandboxOptions {
 	maxBodyBytes?: number;
 	/** Refuse (429 with Retry-After) a Partner API request that arrives while this many are being answered. */
 	inFlightLimit?: InFlightLimitInput;
+	/** Refuse (429 with Retry-After) a Partner API request when this many were admitted in the last second. */
+	perSecondLimit?: PerSecondLimitInput;
 	/** Seed of the fault injector's random generator (repeatable rate-based faults). */
 	seed?: number;
 	requestLogLimit?: number;
 	/** Bound on how long the admin HTTP `sell` waits for delivery outcomes. */
 	sellWaitMs?: number;
-	/** Clock for token lifetimes, in milliseconds; tests may inject one. */
+	/** Clock for token lifetimes and the per-second window, in milliseconds; tests may inject one. */
 	now?: () => number;
 }
 
@@ -146,6 +149,7 @@ export interface SandboxState {
 	deliveries: Delivery[];
 	faults: FaultRule[];
 	inFlight: InFlightView;
+	perSecond: PerSecondView;
 }
 
 export interface Sandbox {
@@ -164,6 +168,8 @@ export interface Sandbox {
 	configureDelivery(settings: Partial<DeliverySettings>): DeliverySettings;
 	/** Sets (or with null removes) the limit on requests in flight until the next reset. */
 	limitInFlight(limit: InFlightLimitInput | null): InFlightView;
+	/** Sets (or with null removes) the limit on requests per second until the next reset. */
+	limitPerSecond(limit: PerSecondLimitInput | null): PerSecondView;
 	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
 	reset(): void;
 	registerApp(app: SandboxApp): void;

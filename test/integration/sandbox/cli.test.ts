@@ -67,6 +67,9 @@ describe('sandbox CLI', () => {
 			'--seed',
 			'--max-in-flight',
 			'in-flight',
+			'--max-per-second',
+			'per-second',
+			'--endpoint',
 			'--json',
 			'--url',
 			'state',
@@ -170,4 +173,39 @@ describe('sandbox CLI', () => {
 		started.child.kill('SIGTERM');
 		expect(await exited(started.child)).toBe(0);
 	});
+
+	it('--max-per-second starts with a per-second limit; per-second changes and removes it', async () => {
+		const started = await startCli(['--json', '--max-per-second', '40', '--retry-after', '2']);
+		running = started.child;
+		const line = JSON.parse(started.firstLine) as { url: string };
+		const readLimit = async () =>
+			(
+				(await (await fetch(`${line.url}/__sandbox/state`)).json()) as {
+					perSecond: { limit: unknown };
+				}
+			).perSecond.limit;
+		expect(await readLimit()).toEqual({ maxPerSecond: 40, endpoint: '*', retryAfterSeconds: 2 });
+		const cli = (args: string[]) =>
+			spawnSync(TSX, [CLI, 'per-second', '--url', line.url, ...args], {
+				cwd: ROOT,
+				encoding: 'utf8',
+			});
+		const changed = cli(['--max-per-second', '10', '--endpoint', 'listings']);
+		expect(changed.status).toBe(0);
+		expect(JSON.parse(changed.stdout)).toMatchObject({
+			limit: { maxPerSecond: 10, endpoint: 'listings', retryAfterSeconds: null },
+		});
+		expect(await readLimit()).toEqual({
+			maxPerSecond: 10,
+			endpoint: 'listings',
+			retryAfterSeconds: null,
+		});
+		const bad = cli(['--max-per-second', '0']);
+		expect(bad.status).toBe(2);
+		expect(bad.stderr).toContain('--max-per-second must be at least 1');
+		expect(cli(['--no-limit']).status).toBe(0);
+		expect(await readLimit()).toBeNull();
+		started.child.kill('SIGTERM');
+		expect(await exited(started.child)).toBe(0);
+	}, 30_000); // four CLI processes, each starting tsx
 });
