@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 
 import { SANDBOX_DEFAULTS } from '../../sandbox';
 import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
-import { credentialsFor } from '../harness/harness';
+import { credentialsFor, LISTING_ASSISTANT_CHAT_LOGIN } from '../harness/harness';
+import { OPENAI_STAND_IN_KEY } from '../harness/openAiStandIn';
 import type { E2e } from './helpers';
 
 export interface ScanSource {
@@ -53,6 +54,15 @@ export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
 		},
 		{ label: 'n8n API key', value: e2e.context.apiKey },
 		{ label: 'chat stand-in token', value: CHAT_STAND_IN_TOKEN },
+		{ label: 'OpenAI stand-in API key', value: OPENAI_STAND_IN_KEY },
+		{ label: 'AI chat password', value: LISTING_ASSISTANT_CHAT_LOGIN.password },
+		{
+			label: 'AI chat Basic credentials',
+			value: basicCredentials(
+				LISTING_ASSISTANT_CHAT_LOGIN.user,
+				LISTING_ASSISTANT_CHAT_LOGIN.password,
+			),
+		},
 		// tmt1.<claims>.<HMAC-SHA256>: a signature is 43 base64url characters.
 		{
 			label: 'trigger access token',

@@ -20,8 +20,11 @@ export const TRIGGER_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplace
 /** The n8n this run tests (TM_N8N_VERSION): the examples use n8n 2.x nodes that 1.x does not have. */
 export const ON_N8N_1X = n8nMajor(n8nVersion()) < 2;
 
-/** Node types the examples use that n8n 1.x lacks (Data Table 1.1): on 1.x the suite leaves them out. */
-const ONLY_ON_N8N_2X = ['n8n-nodes-base.dataTable'];
+/**
+ * Node types the examples use that n8n 1.x lacks (Data Table 1.1; the AI example's Agent 3.1, 1.123 has up to 3):
+ * on 1.x the suite leaves them out.
+ */
+const ONLY_ON_N8N_2X = ['n8n-nodes-base.dataTable', '@n8n/n8n-nodes-langchain.agent'];
 
 /** The sale alert without its branches that need n8n 2.x (marking sold seats in a Data Table). */
 function withoutNodesMissingOn1x(workflow: WorkflowJson): WorkflowJson {
@@ -56,6 +59,7 @@ export function suiteWorkflows() {
 	const dataTableToListings = loadExample(EXAMPLE_FILES.dataTableToListings);
 	const googleSheetsToListings = loadExample(EXAMPLE_FILES.googleSheetsToListings);
 	const httpRequest = loadExample(EXAMPLE_FILES.httpRequest);
+	const aiAgent = loadExample(EXAMPLE_FILES.aiAgent);
 	const sheetContinueOnFail = variantOf(sheetToListings, {
 		id: 'tmSheetContOnFai',
 		name: 'E2E: sheet to listings, Continue On Fail',
@@ -82,6 +86,7 @@ export function suiteWorkflows() {
 		dataTableToListings,
 		googleSheetsToListings,
 		httpRequest,
+		aiAgent,
 		sheetContinueOnFail,
 		sheetPerRow,
 	};

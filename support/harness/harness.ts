@@ -18,6 +18,7 @@ import {
 	type N8nServer,
 } from './n8n';
 import { CHAT_STAND_IN_TOKEN, startChatStandIn } from './chatStandIn';
+import { OPENAI_STAND_IN_KEY, startOpenAiStandIn } from './openAiStandIn';
 import { createInventoryTable, dataTablesOf, INVENTORY_TABLE } from './inventory';
 import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
@@ -48,6 +49,11 @@ export interface HarnessContext {
 	n8nFolder: string;
 	/** The Mattermost stand-in that n8n's Mattermost node posts sale alerts to (support/harness/chatStandIn.ts). */
 	chatUrl: string;
+	/**
+	 * The OpenAI-compatible chat model stand-in (support/harness/openAiStandIn.ts) behind the AI example's OpenAI Chat
+	 * Model node; n8n's credential holds `${openAiUrl}/v1`.
+	 */
+	openAiUrl: string;
 	/** The n8n Data Table the data-table examples read and update (support/harness/inventory.ts). */
 	inventoryTableId: string;
 	/** Set by the e2e runner: where a test process stops and starts n8n (support/harness/control.ts). */
@@ -69,6 +75,12 @@ export interface Harness {
 export const SANDBOX_CALLBACK_CLIENT = {
 	clientId: 'sandbox-marketplace',
 	clientSecret: 'sandbox-callback-secret-0123456789',
+};
+
+/** The Basic Auth login of the AI example's chat page (an httpBasicAuth credential); not a secret of anything real. */
+export const LISTING_ASSISTANT_CHAT_LOGIN = {
+	user: 'listing-assistant',
+	password: 'stand-in-chat-password-0123456789',
 };
 
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
@@ -95,11 +107,27 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 }
 
 /**
- * Credentials of n8n's own chat and spreadsheet nodes in the examples: Mattermost points at the loopback stand-in;
- * Slack and Google Sheets cannot run here (no network), their placeholders only let the examples import complete.
+ * Credentials of n8n's own chat, AI and spreadsheet nodes in the examples: Mattermost and OpenAI point at the
+ * loopback stand-ins (OpenAI's `url` is the API's base, `…/v1`); Slack and Google Sheets cannot run here (no
+ * network), their placeholders only let the examples import complete.
  */
-export function chatCredentialsFor(chatUrl: string): Array<Record<string, unknown>> {
+export function chatCredentialsFor(
+	chatUrl: string,
+	openAiBaseUrl: string,
+): Array<Record<string, unknown>> {
 	return [
+		{
+			id: CREDENTIAL_IDS.openAi.id,
+			name: CREDENTIAL_IDS.openAi.name,
+			type: 'openAiApi',
+			data: { apiKey: OPENAI_STAND_IN_KEY, url: openAiBaseUrl, header: false },
+		},
+		{
+			id: CREDENTIAL_IDS.chatLogin.id,
+			name: CREDENTIAL_IDS.chatLogin.name,
+			type: 'httpBasicAuth',
+			data: { ...LISTING_ASSISTANT_CHAT_LOGIN },
+		},
 		{
 			id: CREDENTIAL_IDS.mattermost.id,
 			name: CREDENTIAL_IDS.mattermost.name,
@@ -164,6 +192,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			stopNow: () => undefined,
 		});
 		step(`chat: Mattermost stand-in listening on ${chat.url}`);
+		const openAi = await startOpenAiStandIn();
+		remember({
+			name: 'stopping the OpenAI stand-in',
+			stop: () => openAi.stop(),
+			stopNow: () => undefined,
+		});
+		step(`model: OpenAI-compatible stand-in listening on ${openAi.url}`);
 
 		const config: N8nConfig = {
 			install,
@@ -176,7 +211,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
 		writeFileSync(
 			join(importFolder, 'credentials.json'),
-			JSON.stringify([...credentialsFor(sandbox.url), ...chatCredentialsFor(chat.url)]),
+			JSON.stringify([
+				...credentialsFor(sandbox.url),
+				...chatCredentialsFor(chat.url, openAi.baseUrl),
+			]),
 		);
 		for (const { workflow } of options.workflows) {
 			writeFileSync(
@@ -218,6 +256,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			apiKey,
 			sandboxUrl: sandbox.url,
 			chatUrl: chat.url,
+			openAiUrl: openAi.url,
 			inventoryTableId,
 			userFolder,
 			filesFolder,

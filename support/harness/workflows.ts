@@ -14,6 +14,8 @@ export const CREDENTIAL_IDS = {
 	mattermost: { id: 'tmMattermostChat', name: 'Mattermost (sale alerts)' },
 	slack: { id: 'tmSlackSaleAlert', name: 'Slack (sale alerts)' },
 	googleSheets: { id: 'tmGoogleSheets01', name: 'Google Sheets (seat inventory)' },
+	openAi: { id: 'tmOpenAiModel001', name: 'OpenAI (listing assistant)' },
+	chatLogin: { id: 'tmChatBasicAuth1', name: 'Listing assistant chat' },
 } as const;
 
 export interface WorkflowNode {
@@ -48,6 +50,7 @@ export const EXAMPLE_FILES = {
 	dataTableToListings: 'data-table-to-listings.workflow.json',
 	googleSheetsToListings: 'google-sheets-to-listings.workflow.json',
 	httpRequest: 'partner-api-http-request.workflow.json',
+	aiAgent: 'ai-agent-create-listing.workflow.json',
 } as const;
 
 export function loadExample(file: string): WorkflowJson {
