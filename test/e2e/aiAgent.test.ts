@@ -22,6 +22,7 @@ import {
 	type E2e,
 } from '../../support/e2e/helpers';
 import { suiteWorkflows } from '../../support/e2e/workflows';
+import { listingBody } from '../../support/listingBody';
 
 const e2e = useE2e();
 const workflow = suiteWorkflows().aiAgent;
@@ -52,24 +53,15 @@ function chatMessage(listing: Listing): string {
 	return `Please put this ticket on sale: eventId=${listing.eventId}, externalListingId=${listing.externalListingId}, price=${listing.price}, currency=${listing.currency}, ticketId=${listing.ticketId}, row=${listing.row}, seat=${listing.seat}`;
 }
 
-/** Spec 2.4's body for one listing of one ticket (stockType and paymentType are the node's defaults). */
+/** Spec 2.4's body for one listing of one ticket (the node's default stock and payment types). */
 function expectedBody(listing: Listing) {
-	return {
+	return listingBody({
 		eventId: listing.eventId,
-		pricePerProduct: { amount: Number(listing.price), currency: listing.currency },
+		amount: Number(listing.price),
+		currency: listing.currency,
 		externalListingId: listing.externalListingId,
-		products: [
-			{
-				externalId: listing.ticketId,
-				row: listing.row,
-				seat: listing.seat,
-				productType: 'TICKET',
-				ga: false,
-			},
-		],
-		stockType: ['PDF'],
-		paymentType: 1,
-	};
+		products: [{ externalId: listing.ticketId, row: listing.row, seat: listing.seat }],
+	});
 }
 
 function listingRequests(state: SandboxState): RequestLogEntry[] {

@@ -19,6 +19,7 @@ import {
 	type SeatRow,
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
+import { listingBody } from '../../support/listingBody';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -49,22 +50,19 @@ function seats(
 	}));
 }
 
-/** The body our node must send for a group of sheet rows (spec 2.4; stockType and paymentType are the node's defaults). */
+/** The body our node must send for a group of sheet rows (spec 2.4, the node's default stock and payment types). */
 function expectedBody(rows: SeatRow[]) {
-	return {
+	return listingBody({
 		eventId: Number(rows[0].event_id),
-		pricePerProduct: { amount: Number(rows[0].price), currency: rows[0].currency },
+		amount: Number(rows[0].price),
+		currency: rows[0].currency,
 		externalListingId: Number(rows[0].listing_id),
 		products: rows.map((row) => ({
 			externalId: row.ticket_id,
 			row: row.row,
 			seat: String(row.seat),
-			productType: 'TICKET',
-			ga: false,
 		})),
-		stockType: ['PDF'],
-		paymentType: 1,
-	};
+	});
 }
 
 async function runSheet(

@@ -1,6 +1,6 @@
 import { Container } from '@n8n/di';
-import { ExecuteContext, InstanceSettings } from 'n8n-core';
-import { DataDeduplicationService } from 'n8n-core/dist/data-deduplication-service';
+import { DataDeduplicationService, ExecuteContext, InstanceSettings } from 'n8n-core';
+// Not exported by n8n-core's index; ExecuteContext takes it from the container.
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import nock from 'nock';
 import { NodeHelpers, NodeOperationError, Workflow } from 'n8n-workflow';
