@@ -131,6 +131,11 @@ export function n8nCacheRoot(): string {
 	return process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-ticket-marketplace');
 }
 
+/** Where n8n `version` is (or will be) installed in the cache. */
+export function n8nInstallDir(version: string): string {
+	return join(n8nCacheRoot(), `n8n-${version}`);
+}
+
 function installedVersion(dir: string): string | undefined {
 	const manifest = join(dir, 'node_modules', 'n8n', 'package.json');
 	if (!existsSync(manifest)) return undefined;
@@ -277,7 +282,7 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 	const runtime = await ensureNodeRuntime(recipe.node);
 	const root = n8nCacheRoot();
 	const name = `n8n-${version}`;
-	const dir = join(root, name);
+	const dir = n8nInstallDir(version);
 	if (installedVersion(dir) === version) {
 		step(`n8n ${version}: reusing the cached install at ${dir} (Node ${runtime.version})`);
 		return describe(dir, version, runtime);
