@@ -281,12 +281,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			startN8n: async () => {
 				if (n8n.isRunning()) throw new Error('n8n is already running');
 				n8n = await startN8nServer(config);
-				// n8n activates its stored active workflows after the editor is up: wait for each one.
-				for (const workflowId of activeWorkflowIds)
-					await n8n.waitForOutput(
-						new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`),
-						120_000,
-					);
+				// n8n activates its stored active workflows before the editor line; where it logs each one, check them all.
+				if (install.logsActivation)
+					for (const workflowId of activeWorkflowIds)
+						await n8n.waitForOutput(
+							new RegExp(`Activated workflow .*\\(ID: ${workflowId}\\)`),
+							120_000,
+						);
 				step(`n8n: started again, ${activeWorkflowIds.length} workflow(s) active`);
 			},
 			stop,

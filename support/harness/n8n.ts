@@ -2,7 +2,7 @@
  * A real n8n on loopback: environment (from the measured facts in real-n8n.md), headless CLI commands, the
  * server process, owner setup and the public API.
  */
-import { n8nMajor, type N8nInstall } from './n8nInstall';
+import type { N8nInstall } from './n8nInstall';
 import { cleanEnv, runCommand, startLoggedProcess, type LoggedProcess } from './processes';
 import { step } from './progress';
 
@@ -54,15 +54,15 @@ export function n8nEnv(config: N8nConfig): NodeJS.ProcessEnv {
 		N8N_LOG_OUTPUT: 'console',
 		// Nothing to drain in a test instance: do not wait 30 s on stop.
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-		// n8n 1.123's default expression engine needs isolated-vm, which does not build on Node 20 here.
-		...(n8nMajor(config.install.version) < 2 ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}),
+		// What this n8n version needs (its install recipe): the Node it runs with first on PATH, engine settings.
+		...config.install.env,
 		...config.env,
 	});
 }
 
 /** Runs one headless n8n command (import:credentials, import:workflow, ...) against the user folder. */
 export async function n8nCli(config: N8nConfig, args: string[]): Promise<string> {
-	const { output } = await runCommand(process.execPath, [config.install.entry, ...args], {
+	const { output } = await runCommand(config.install.node, [config.install.entry, ...args], {
 		cwd: config.userFolder,
 		env: n8nEnv(config),
 		timeoutMs: 180_000,
@@ -104,7 +104,7 @@ export async function startN8nServer(config: N8nConfig): Promise<N8nServer> {
 	);
 	const server = await startLoggedProcess({
 		name,
-		command: process.execPath,
+		command: config.install.node,
 		args: [config.install.entry, role],
 		cwd: config.userFolder,
 		env: n8nEnv(config),

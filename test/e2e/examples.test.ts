@@ -4,13 +4,27 @@
  * parameter in the file is one that n8n shows for that node (a misspelt or misplaced parameter would be dropped
  * silently on import), required parameters are set, and each credential is one the node accepts.
  */
-import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
+import { join } from 'node:path';
+
+import type { INode, INodeTypeDescription } from 'n8n-workflow';
+
+import { n8nInstallDir, n8nVersion } from '../../support/harness/n8nInstall';
 
 import { ownerSessionCookie, OWNER_BROWSER_ID } from '../../support/harness/n8n';
 import { EXAMPLE_FILES, loadExample, type WorkflowJson } from '../../support/harness/workflows';
 import { describeOnN8n2, useE2e } from '../../support/e2e/helpers';
 
 const e2e = useE2e();
+
+/**
+ * The parameter logic of the n8n under test (its own n8n-workflow), not the project's: newer n8n describes its nodes
+ * with display rules that an older n8n-workflow cannot resolve (Read/Write Files 1.1 of n8n 2.41 makes n8n-workflow
+ * 2.8's getNodeParameters give up with "Max iterations reached").
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { NodeHelpers } = require(
+	join(n8nInstallDir(n8nVersion()), 'node_modules', 'n8n-workflow'),
+) as typeof import('n8n-workflow');
 
 async function editorTypes(): Promise<{
 	nodes: INodeTypeDescription[];

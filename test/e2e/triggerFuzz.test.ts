@@ -204,10 +204,21 @@ describe('trigger endpoints under generated hostile requests', () => {
 		const requestErrors = new RegExp(
 			`^Error in handling webhook request POST /webhook/${webhookId}/(token|notifications): (Failed to parse request body|There was a problem executing the workflow)$`,
 		);
-		expect(errorLines.filter((line) => !requestErrors.test(line.trim()))).toEqual([]);
+		// n8n 2.41 also logs its body parser's own error, with the stack, for a body over its size limit and for a
+		// compressed body that does not inflate (n8n's code, before any node's): those lines, and nothing else.
+		const bodyParserErrors =
+			/^(PayloadTooLargeError: request entity too large|Error: incorrect header check|at \S+ (\[as \w+\] )?\(node:[\w/]+:\d+:\d+\))$/;
+		expect(
+			errorLines.filter(
+				(line) => !requestErrors.test(line.trim()) && !bodyParserErrors.test(line.trim()),
+			),
+		).toEqual([]);
 		// One line per body n8n could not parse (422, 500); a body it cut off (the client saw EPIPE) may add one too.
+		const requestErrorLines = errorLines.filter((line) => requestErrors.test(line.trim()));
 		const answeredWithError = (byStatus.get(422) ?? 0) + (byStatus.get(500) ?? 0);
-		expect(errorLines.length).toBeGreaterThanOrEqual(answeredWithError);
-		expect(errorLines.length).toBeLessThanOrEqual(answeredWithError + (byStatus.get(0) ?? 0));
+		expect(requestErrorLines.length).toBeGreaterThanOrEqual(answeredWithError);
+		expect(requestErrorLines.length).toBeLessThanOrEqual(
+			answeredWithError + (byStatus.get(0) ?? 0),
+		);
 	}, 420_000);
 });
