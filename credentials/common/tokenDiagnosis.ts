@@ -116,12 +116,33 @@ export function tokenExchangeError(message: string): UserError {
 	return error;
 }
 
-/** True for the credential's own token-exchange errors, also once n8n has wrapped them (as `cause`). */
+/**
+ * How every diagnosis above begins. n8n wraps the credential's error in a NodeApiError that keeps only its
+ * message (in `messages`), not the error or its marker, so the words are what reaches the node.
+ */
+const DIAGNOSIS_OPENINGS = [
+	'The token request ',
+	'The token response from ',
+	'The Base URL does not answer like the Partner API',
+	'The Base URL of the Ticket Marketplace API credential',
+	'The consumer key or consumer secret was refused',
+	'The marketplace login was refused',
+];
+
+/**
+ * True for the credential's own token-exchange errors: marked ones (as thrown, or kept as `cause`), and n8n's
+ * wrapping of them, recognised by the diagnosis it carries.
+ */
 export function isTokenExchangeFailure(error: unknown): boolean {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-		if ((current as Record<string, unknown>)[TOKEN_EXCHANGE_FAILURE] === true) return true;
-		current = (current as { cause?: unknown }).cause;
+		const record = current as Record<string, unknown>;
+		if (record[TOKEN_EXCHANGE_FAILURE] === true) return true;
+		const messages = Array.isArray(record.messages) ? record.messages : [record.message];
+		const said = messages.filter((text): text is string => typeof text === 'string');
+		if (said.some((text) => DIAGNOSIS_OPENINGS.some((opening) => text.startsWith(opening))))
+			return true;
+		current = record.cause;
 	}
 	return false;
 }

@@ -91,6 +91,8 @@ export interface FakeRunOptions {
 	apiCredentials?: Partial<typeof API_CREDENTIALS>;
 	/** n8n's deduplication store; a fresh one per run unless a test shares one across runs. */
 	deduplication?: MemoryDeduplicationStore;
+	/** The execution's cancel signal (n8n aborts it on Stop and on the workflow timeout). */
+	cancelSignal?: AbortSignal;
 }
 
 export interface FakeRun {
@@ -156,6 +158,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		getNode: () => node,
 		getNodeParameter,
 		continueOnFail: () => options.continueOnFail ?? false,
+		getExecutionCancelSignal: () => options.cancelSignal,
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
 		getCredentials: async (type: string) => {
 			credentialReads[type] = (credentialReads[type] ?? 0) + 1;

@@ -1,51 +1,113 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorText } from './errors';
+
 /**
  * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, kept in n8n's own
  * deduplication store (n8n's database, so queue-mode workers share it), scoped to the workflow. Entries name the
  * API's Base URL too, so listings sent to a sandbox do not block the same IDs in production.
+ *
+ * n8n keeps the store as one list per workflow that every call reads and writes back whole: past its cap it drops
+ * the oldest entries, and two runs writing at once can lose one's writes. Hence the refresh of IDs seen again,
+ * the notice near the cap, and the second look after sending (confirmRecorded).
  */
 const SCOPE = 'workflow';
-const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 100_000 };
+/** n8n's store drops the oldest entries beyond this. */
+export const SENT_LISTINGS_CAP = 100_000;
+/** From this share of the cap on, each run says how close the memory is to forgetting. */
+const NEAR_CAP_SHARE = 0.9;
+const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP };
 
 export function sentListingKey(baseUrl: string, externalListingId: number): string {
 	return `ticket-marketplace listing ${externalListingId} at ${baseUrl}`;
 }
 
-function storeError(context: IExecuteFunctions, error: unknown): NodeOperationError {
-	const text = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(
-		context.getNode(),
-		`n8n's memory of listings already sent could not be used: ${text}`,
-		{
-			description:
-				'This n8n may be too old for it, or another node of this workflow (Remove Duplicates with the scope "Workflow") keeps its memory in another mode. Turn off the option "Skip Listings Already Sent" to send without it; nothing was sent.',
-		},
-	);
+/** The memory could not be read or written. Never advises turning it off: that would relist earlier runs' work. */
+export class SentListingsStoreError extends NodeOperationError {}
+
+function storeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	stage: 'before' | 'after' | 'forget',
+): SentListingsStoreError {
+	const cause = `n8n's memory of listings already sent could not be used: ${errorText(error)}`;
+	const why =
+		'Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
+	const said = {
+		before: 'Nothing was sent.',
+		after: 'The listings below were sent before this happened.',
+		forget: 'Nothing was forgotten.',
+	}[stage];
+	return new SentListingsStoreError(context.getNode(), cause, { description: `${said} ${why}` });
 }
 
-/** Records the IDs as sent, before sending; returns those this workflow had sent already (left unsent). */
+function keysOf(baseUrl: string, ids: number[]): Map<string, number> {
+	return new Map(ids.map((id) => [sentListingKey(baseUrl, id), id]));
+}
+
+export interface Recorded {
+	/** IDs this workflow had sent already: left unsent. */
+	alreadySent: Set<number>;
+	/** How many IDs the memory holds now. */
+	count: number;
+}
+
+/**
+ * Records the IDs as sent, before sending. Near the cap, IDs seen again are moved to the young end of the memory
+ * (forgotten and recorded again: two more writes, so only when it matters), so that a long-lived sheet's first
+ * rows are not the first forgotten.
+ */
 export async function recordBeforeSending(
 	context: IExecuteFunctions,
 	baseUrl: string,
 	externalListingIds: number[],
-): Promise<Set<number>> {
-	if (externalListingIds.length === 0) return new Set();
-	const byKey = new Map(externalListingIds.map((id) => [sentListingKey(baseUrl, id), id]));
+): Promise<Recorded> {
+	if (externalListingIds.length === 0) return { alreadySent: new Set(), count: 0 };
+	const byKey = keysOf(baseUrl, externalListingIds);
 	try {
 		const result = await context.helpers.checkProcessedAndRecord(
 			[...byKey.keys()],
 			SCOPE,
 			STORE_OPTIONS,
 		);
-		return new Set(
-			result.processed
-				.map((key) => byKey.get(String(key)))
-				.filter((id): id is number => id !== undefined),
-		);
+		const seen = result.processed.map(String);
+		const count = await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+		if (seen.length > 0 && nearCapNotice(count) !== undefined) {
+			await context.helpers.removeProcessed(seen, SCOPE, STORE_OPTIONS);
+			await context.helpers.checkProcessedAndRecord(seen, SCOPE, STORE_OPTIONS);
+		}
+		const alreadySent = seen
+			.map((key) => byKey.get(key))
+			.filter((id): id is number => id !== undefined);
+		return { alreadySent: new Set(alreadySent), count };
 	} catch (error) {
-		throw storeError(context, error);
+		throw storeError(context, error, 'before');
+	}
+}
+
+/**
+ * After sending, looks again: an ID another run's write erased in the meantime is recorded again. Returns the IDs
+ * that had to be recorded again.
+ */
+export async function confirmRecorded(
+	context: IExecuteFunctions,
+	baseUrl: string,
+	externalListingIds: number[],
+): Promise<number[]> {
+	if (externalListingIds.length === 0) return [];
+	const byKey = keysOf(baseUrl, externalListingIds);
+	try {
+		const result = await context.helpers.checkProcessedAndRecord(
+			[...byKey.keys()],
+			SCOPE,
+			STORE_OPTIONS,
+		);
+		return result.new
+			.map((key) => byKey.get(String(key)))
+			.filter((id): id is number => id !== undefined);
+	} catch (error) {
+		throw storeError(context, error, 'after');
 	}
 }
 
@@ -58,12 +120,40 @@ export async function forgetSent(
 	if (externalListingIds.length === 0) return;
 	try {
 		await context.helpers.removeProcessed(
-			externalListingIds.map((id) => sentListingKey(baseUrl, id)),
+			[...keysOf(baseUrl, externalListingIds).keys()],
 			SCOPE,
 			STORE_OPTIONS,
 		);
 	} catch (error) {
-		throw storeError(context, error);
+		throw storeError(context, error, 'after');
+	}
+}
+
+/**
+ * Forgets IDs on request (Listing → Forget Sent Listings) and says which the memory held. n8n's store has no
+ * read-only look-up: recording tells held from not held, and the removal then forgets both.
+ */
+export async function forgetOnRequest(
+	context: IExecuteFunctions,
+	baseUrl: string,
+	externalListingIds: number[],
+): Promise<{ forgotten: Set<number>; notHeld: Set<number> }> {
+	if (externalListingIds.length === 0) return { forgotten: new Set(), notHeld: new Set() };
+	const byKey = keysOf(baseUrl, externalListingIds);
+	try {
+		const result = await context.helpers.checkProcessedAndRecord(
+			[...byKey.keys()],
+			SCOPE,
+			STORE_OPTIONS,
+		);
+		await context.helpers.removeProcessed([...byKey.keys()], SCOPE, STORE_OPTIONS);
+		const ids = (keys: unknown[]) =>
+			new Set(
+				keys.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined),
+			);
+		return { forgotten: ids(result.processed), notHeld: ids(result.new) };
+	} catch (error) {
+		throw storeError(context, error, 'forget');
 	}
 }
 
@@ -71,8 +161,14 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 	try {
 		return await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
 	} catch (error) {
-		throw storeError(context, error);
+		throw storeError(context, error, 'forget');
 	}
+}
+
+/** A notice once the memory holds most of what n8n keeps; undefined well below. */
+export function nearCapNotice(count: number): string | undefined {
+	if (count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
+	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}; beyond that it forgets the least recently seen first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow.`;
 }
 
 /** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */
@@ -80,6 +176,6 @@ export async function forgetAllSent(context: IExecuteFunctions): Promise<void> {
 	try {
 		await context.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
 	} catch (error) {
-		throw storeError(context, error);
+		throw storeError(context, error, 'forget');
 	}
 }

@@ -3,9 +3,11 @@
  * safe?), and for the person reading the error (in words, never with a secret). The one place that turns any
  * failure, n8n's wrapped errors included, into a NodeApiError.
  */
-import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { ICredentialDataDecryptedObject, INode, JsonObject } from 'n8n-workflow';
+
+import { basicAuthorization } from '../../../credentials/common/partnerApi';
 import {
 	extractApiMessage,
 	headerValue,
@@ -16,6 +18,34 @@ import { isTokenExchangeFailure } from '../../../credentials/common/tokenDiagnos
 
 export { extractApiMessage, redactSecrets };
 
+/** Shorter values are not redacted: they would blank out ordinary words and numbers. */
+const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Every value of the API credential an answer could echo, in every form it could be echoed in: as typed, URL- and
+ * JSON-encoded, base64, and the Basic header's key:secret. The access token is read at the moment of asking, so a
+ * token renewed during the run is covered too.
+ */
+export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
+	if (!data) return [];
+	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
+		.map((key) => data[key])
+		.filter(
+			(value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
+		);
+	const forms = values.flatMap((value) => [
+		value,
+		encodeURIComponent(value),
+		JSON.stringify(value).slice(1, -1),
+		Buffer.from(value, 'utf8').toString('base64'),
+	]);
+	forms.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
+	// Longest first, so that a value inside a longer one is not half-redacted.
+	return [...new Set(forms)]
+		.filter((form) => form.length >= MIN_SECRET_LENGTH)
+		.sort((a, b) => b.length - a.length);
+}
+
 /** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
 export const RETRY_POLICY = {
 	maxRateLimitRetries: 6,
@@ -24,6 +54,8 @@ export const RETRY_POLICY = {
 	maxWaitMs: 60_000,
 	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
 	maxRetryAfterMs: 300_000,
+	/** The shortest wait after a 429 that names one (a Retry-After of 0 or in the past is no reason to hammer). */
+	minRetryWaitMs: 1000,
 };
 
 /**
@@ -120,6 +152,16 @@ export function retryAfterOf(failure: HttpFailure, nowMs: number): number | unde
 	return parseRetryAfter(header === '' ? undefined : header, nowMs);
 }
 
+/** Where a redirect points, as origin and path only (its query is the server's, and may carry anything). */
+function redirectTarget(location: string, baseUrl: string): string {
+	try {
+		const target = new URL(location, baseUrl || undefined);
+		return `${target.origin}${target.pathname}`.slice(0, 200);
+	} catch {
+		return '(an address that is not a URL)';
+	}
+}
+
 export interface FailureContext {
 	method: string;
 	path: string;
@@ -128,6 +170,8 @@ export interface FailureContext {
 	secrets?: string[];
 	rateLimitRetries: number;
 	connectionRetries: number;
+	/** The wait the API asked for in its last 429, if it said. */
+	lastRetryAfterMs?: number;
 }
 
 export interface ClassifiedFailure {
@@ -150,7 +194,7 @@ export function classifyFailure(
 		context.method !== 'GET' &&
 		(failure.status === undefined
 			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
-			: failure.status >= 500);
+			: failure.status >= 500 || failure.status === 303);
 	const target = `${context.method} ${context.path}`;
 	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
 	// its own, so messages name failures in words and keep the code for the description.
@@ -166,9 +210,21 @@ export function classifyFailure(
 		message = `The Partner API asked to wait ${seconds} s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`;
 		details.push(`Run the workflow again after ${seconds} s. Nothing was created by this attempt.`);
 	} else if (failure.status === 429) {
-		message = `The Partner API kept answering 429 (too many requests) after ${context.rateLimitRetries} retries`;
+		const asked =
+			context.lastRetryAfterMs === undefined
+				? ''
+				: `; it last asked to wait ${Math.ceil(context.lastRetryAfterMs / 1000)} s`;
+		message = `Refused by the Partner API (rate limit): it answered 429 (too many requests) ${context.rateLimitRetries + 1} times${asked}`;
 		details.push(
 			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
+		);
+	} else if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
+		const location = headerValue(failure.headers, 'location');
+		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
+		details.push(
+			failure.status === 303
+				? 'A 303 may follow a request the API processed.'
+				: 'The request was not processed there, so nothing was created. Check the Base URL of the credential (for example https:// instead of http://).',
 		);
 	} else if (failure.status !== undefined) {
 		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;

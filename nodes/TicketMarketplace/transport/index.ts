@@ -10,16 +10,18 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
+	NodeApiError,
 } from 'n8n-workflow';
-import type { NodeApiError } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../../../credentials/common/partnerApi';
 import type { FailureOutcome, HttpFailure } from './failures';
 import {
 	classifyFailure,
 	CONNECTION_FAILED_BEFORE_SEND,
+	credentialSecrets,
 	describeThrown,
+	redactSecrets,
 	retryAfterOf,
 	RETRY_POLICY,
 } from './failures';
@@ -117,25 +119,39 @@ export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
 ): Promise<RequestResult> {
-	const { request, itemIndex, secrets, pacer } = options;
-	const baseUrl = options.credential?.baseUrl ?? (await getBaseUrl.call(this));
-	const credentialOptions = options.credential
-		? { credentialsDecrypted: options.credential.decrypted }
-		: undefined;
+	const { request, itemIndex, pacer } = options;
+	// Read once per call at least: its values are what an answer must never echo into an output.
+	const credential = options.credential ?? (await readRunCredential.call(this));
+	const secretsNow = () => [
+		...credentialSecrets(credential.decrypted.data),
+		...(options.secrets ?? []),
+	];
+	const credentialOptions = { credentialsDecrypted: credential.decrypted };
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
-		url: `${baseUrl}${request.path}`,
+		url: `${credential.baseUrl}${request.path}`,
 		headers: request.headers,
 		body: request.body,
 		json: true,
+		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
+		// look like a created listing. A 3xx is reported instead.
+		disableFollowRedirect: true,
 	};
+	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
+	const cancel = this.getExecutionCancelSignal?.();
 	let rateLimitRetries = 0;
 	let connectionRetries = 0;
+	let lastRetryAfterMs: number | undefined;
 	let retryFirst = false;
 
 	for (;;) {
 		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
 		if (slot === null) return { kind: 'notSent' };
+		if (cancel?.aborted) {
+			pacer?.close();
+			slot?.release({ kind: 'failed' });
+			return { kind: 'notSent' };
+		}
 		const startedAt = Date.now();
 		let failure: HttpFailure | undefined;
 		let answer: unknown;
@@ -180,10 +196,17 @@ export async function sendRequest(
 		}
 		let waitMs: number | undefined;
 		if (failure?.status === 429) {
+			if (retryAfterMs !== undefined) lastRetryAfterMs = retryAfterMs;
 			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
 				failure.retryAfterMs = retryAfterMs;
-			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries)
-				waitMs = retryAfterMs ?? backoffMs(rateLimitRetries++);
+			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
+				// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
+				waitMs =
+					retryAfterMs === undefined
+						? backoffMs(rateLimitRetries)
+						: Math.max(retryAfterMs, RETRY_POLICY.minRetryWaitMs);
+				rateLimitRetries++;
+			}
 		} else if (
 			failure !== undefined &&
 			failure.status === undefined &&
@@ -192,12 +215,21 @@ export async function sendRequest(
 		) {
 			waitMs = backoffMs(connectionRetries++);
 		}
+		// A refused login stops every send: one failed login per listing could lock the seller's account.
+		if (failure?.tokenExchange) pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
 		slot?.release({ ...attempt, final: failure !== undefined && waitMs === undefined });
-		if (failure === undefined) return { kind: 'answered', body: answer };
+		if (failure === undefined)
+			return { kind: 'answered', body: redactSecrets(answer, secretsNow()) };
 		if (waitMs !== undefined) {
-			// The wait happens outside any slot: requests that are doing well keep going meanwhile.
-			await sleep(waitMs);
+			// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
+			// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
+			const stopped = await sleepWithAbort(waitMs, cancel).then(
+				() => false,
+				// It rejects only when the run is stopped.
+				() => true,
+			);
+			if (stopped) return { kind: 'notSent' };
 			retryFirst = true;
 			continue;
 		}
@@ -206,11 +238,12 @@ export async function sendRequest(
 			...classifyFailure(this.getNode(), failure, {
 				method: request.method,
 				path: request.path,
-				baseUrl,
+				baseUrl: credential.baseUrl,
 				itemIndex,
-				secrets,
+				secrets: secretsNow(),
 				rateLimitRetries,
 				connectionRetries,
+				lastRetryAfterMs,
 			}),
 		};
 	}

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
@@ -15,7 +15,7 @@ import {
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	sandbox.reset();
-	(sleep as jest.Mock).mockClear();
+	(sleepWithAbort as jest.Mock).mockClear();
 });
 
 function runFor(
@@ -141,7 +141,7 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		const run = runFor(GROUPED, items);
 		const output = await createListings.call(run.context, items);
 
-		expect(sleep).toHaveBeenCalledWith(2000);
+		expect(sleepWithAbort).toHaveBeenCalledWith(2000, undefined);
 		expect(listingPosts().map((request) => request.status)).toEqual([429, expect.any(Number)]);
 		expect(sandbox.state().listings).toHaveLength(1);
 		expect(output).toHaveLength(1);

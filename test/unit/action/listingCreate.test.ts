@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
@@ -14,7 +14,7 @@ import {
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
@@ -167,7 +167,7 @@ const SHEET = [
 ];
 
 beforeEach(() => {
-	(sleep as jest.Mock).mockClear();
+	(sleepWithAbort as jest.Mock).mockClear();
 });
 afterEach(() => {
 	nock.cleanAll();

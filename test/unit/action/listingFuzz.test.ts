@@ -26,7 +26,7 @@ import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
 const INVALID_RUNS = 1000;

@@ -6,7 +6,7 @@ import { BASE, column, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';

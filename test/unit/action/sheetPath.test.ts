@@ -19,7 +19,7 @@ import {
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';

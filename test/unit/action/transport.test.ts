@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
 
 import {
 	apiRequest,
@@ -10,12 +10,12 @@ import {
 } from '../../../nodes/TicketMarketplace/transport';
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 
-// Retries wait through n8n-workflow's sleep; here it returns at once and records what it was asked to wait.
+// Retries wait through n8n-workflow's sleepWithAbort; here it returns at once and records what it was asked to wait.
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async () => undefined),
+	sleepWithAbort: jest.fn(async () => undefined),
 }));
-const sleepMock = sleep as jest.MockedFunction<typeof sleep>;
+const sleepMock = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const BODY = { eventId: 1, externalListingId: 2 };
@@ -147,10 +147,11 @@ describe('transport: the one request path', () => {
 
 		const error = await failure(send(fakeRun({ parameters: {} })));
 		expect(api.isDone()).toBe(false);
-		expect(error.message).toContain(
-			`POST ${LISTING_PATH} could not be sent: The marketplace login was refused (HTTP 401)`,
+		// n8n's NodeApiError keeps only the credential's words: they are recognised, and the login is named.
+		expect(error.message).toBe(
+			'The Ticket Marketplace API credential could not get an access token: The marketplace login was refused (HTTP 401). The API said: "bad login". Use the e-mail and password of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.',
 		);
-		expect(error.description ?? '').not.toContain('may or may not');
+		expect(error.description).toBe('Nothing was sent.');
 		expectNoSecrets(error);
 	});
 
@@ -218,7 +219,7 @@ describe('transport: the one request path', () => {
 		expect(sleepMock.mock.calls).toEqual(backoff);
 		expect(error.httpCode).toBe('429');
 		expect(error.message).toBe(
-			`The Partner API kept answering 429 (too many requests) after ${RETRY_POLICY.maxRateLimitRetries} retries`,
+			`Refused by the Partner API (rate limit): it answered 429 (too many requests) ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
 		expect(outcome).toBe('refused');
 		expect(error.context.itemIndex).toBe(3);

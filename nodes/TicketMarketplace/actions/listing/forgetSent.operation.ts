@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../schemas/listing';
-import { countSent, forgetAllSent, forgetSent } from '../../helpers/sentListings';
+import { countSent, forgetAllSent, forgetOnRequest } from '../../helpers/sentListings';
 import { getBaseUrl } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -70,8 +70,10 @@ export async function execute(
 			},
 		];
 	}
-	const ids: number[] = [];
-	const output: INodeExecutionData[] = [];
+	type Entry =
+		| { kind: 'refused'; item: INodeExecutionData }
+		| { kind: 'id'; itemIndex: number; id: number };
+	const output: Entry[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const parsed = positiveId.safeParse(
 			this.getNodeParameter('forgetExternalListingId', itemIndex),
@@ -84,14 +86,32 @@ export async function execute(
 			);
 			if (!this.continueOnFail()) throw error;
 			output.push({
-				json: { error: error.message } as IDataObject,
-				pairedItem: { item: itemIndex },
+				kind: 'refused',
+				item: {
+					json: { error: error.message } as IDataObject,
+					pairedItem: { item: itemIndex },
+					error,
+				},
 			});
 			continue;
 		}
-		ids.push(parsed.data);
-		output.push({ json: { forgotten: parsed.data }, pairedItem: { item: itemIndex } });
+		output.push({ kind: 'id', itemIndex, id: parsed.data });
 	}
-	await forgetSent(this, await getBaseUrl.call(this), ids);
-	return output;
+	const requested = output.flatMap((entry) => (entry.kind === 'id' ? [entry.id] : []));
+	const baseUrl = await getBaseUrl.call(this);
+	const { forgotten } = await forgetOnRequest(this, baseUrl, requested);
+	// Each item says whether the memory held its ID (for this workflow and this Base URL) and now forgot it.
+	return output.map((entry): INodeExecutionData => {
+		if (entry.kind === 'refused') return entry.item;
+		const { itemIndex, id } = entry;
+		return forgotten.has(id)
+			? { json: { forgotten: id }, pairedItem: { item: itemIndex } }
+			: {
+					json: {
+						notRemembered: id,
+						message: `External Listing ID ${id} was not in this workflow's memory for ${baseUrl}: nothing to forget`,
+					},
+					pairedItem: { item: itemIndex },
+				};
+	});
 }

@@ -7,7 +7,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../helpers/errors';
-import { forgetSent, recordBeforeSending } from '../../../helpers/sentListings';
+import {
+	confirmRecorded,
+	forgetSent,
+	nearCapNotice,
+	recordBeforeSending,
+	SentListingsStoreError,
+} from '../../../helpers/sentListings';
 import { readRunCredential, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { RequestPacer } from '../../../transport/pacing';
@@ -124,6 +130,30 @@ async function sendListings(
 	);
 }
 
+/**
+ * After sending: a created or possibly created listing must stay remembered (another run's write may have erased
+ * it: it is recorded again), and a listing the API provably did not create is forgotten, so a later run sends it.
+ */
+async function updateMemory(
+	context: IExecuteFunctions,
+	baseUrl: string,
+	sent: ReadyListing[],
+	outcomes: Map<Listing, ListingOutcome>,
+): Promise<void> {
+	const notCreated = sent.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
+	const kept = sent.filter((listing) => !notCreated.includes(listing));
+	await confirmRecorded(
+		context,
+		baseUrl,
+		kept.map((listing) => listing.externalListingId),
+	);
+	await forgetSent(
+		context,
+		baseUrl,
+		notCreated.map((listing) => listing.externalListingId),
+	);
+}
+
 function provablyNotCreated(outcome: ListingOutcome): boolean {
 	return (
 		outcome.status === 'notSent' || (outcome.status === 'failed' && outcome.outcome === 'refused')
@@ -168,11 +198,14 @@ export async function execute(
 	const baseUrl = credential?.baseUrl ?? '';
 	if (settings.skipAlreadySent && ready.length > 0) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
-		const alreadySent = await recordBeforeSending(
+		const { alreadySent, count } = await recordBeforeSending(
 			this,
 			baseUrl,
 			ready.map((listing) => listing.externalListingId),
 		);
+		const notice = nearCapNotice(count);
+		if (notice)
+			this.addExecutionHints({ message: notice, location: 'outputPane', type: 'warning' });
 		toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
 		for (const listing of ready) {
 			if (alreadySent.has(listing.externalListingId)) outcomes.set(listing, { status: 'skipped' });
@@ -188,13 +221,29 @@ export async function execute(
 		outcome: outcomes.get(listing) ?? { status: 'notSent' },
 	}));
 
-	if (settings.skipAlreadySent && ready.length > 0) {
-		const forget = toSend.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
-		await forgetSent(
-			this,
-			baseUrl,
-			forget.map((listing) => listing.externalListingId),
-		);
+	if (settings.skipAlreadySent && toSend.length > 0) {
+		try {
+			await updateMemory(this, baseUrl, toSend, outcomes);
+		} catch (caught) {
+			const error =
+				caught instanceof SentListingsStoreError
+					? caught
+					: new NodeOperationError(
+							this.getNode(),
+							caught instanceof Error ? caught : String(caught),
+						);
+			// What was sent and created is said either way; with Continue the outputs still come out.
+			const summary = stopSummary(reports, settings.skipAlreadySent);
+			if (!continueOnFail) {
+				error.description = [error.description, summary].join('\n');
+				throw error;
+			}
+			this.addExecutionHints({
+				message: `${error.message}. ${error.description ?? ''}`,
+				location: 'outputPane',
+				type: 'warning',
+			});
+		}
 	}
 
 	if (!continueOnFail) {
@@ -219,10 +268,11 @@ export async function execute(
 	if (settings.perRow) {
 		const byRow = new Array<INodeExecutionData>(items.length);
 		for (const report of reports) {
-			for (const [itemIndex, item] of rowItems(items, report)) byRow[itemIndex] = item;
+			for (const [itemIndex, item] of rowItems(items, report, this.getNode()))
+				byRow[itemIndex] = item;
 		}
 		for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 		return byRow;
 	}
-	return reports.map(listingItem);
+	return reports.map((report) => listingItem(report, this.getNode()));
 }

@@ -2,7 +2,8 @@
  * What Listing → Create says about each listing once the run is over: the output items (one per listing, or one
  * per input row) and the error of a stopped run, which puts every listing in exactly one group.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
 import type { FailureOutcome } from '../../../transport';
@@ -61,7 +62,29 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 	}
 }
 
-export function listingItem(report: ListingReport): INodeExecutionData {
+/**
+ * The error an item carries when its listing was not created. n8n's error output (On Error → Continue (using
+ * error output)) routes exactly the items that carry one, so failed, invalid and unsent listings go there, while
+ * created and skipped ones stay on the main output.
+ */
+export function itemError(
+	node: INode,
+	{ listing, outcome }: ListingReport,
+): NodeApiError | NodeOperationError | undefined {
+	if (outcome.status === 'created' || outcome.status === 'skipped') return undefined;
+	if (outcome.status === 'failed') {
+		if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError)
+			return outcome.error;
+		return new NodeOperationError(node, outcome.error, { itemIndex: listing.rows[0] });
+	}
+	const said = describeOutcome({ listing, outcome });
+	return new NodeOperationError(node, String(said.error), {
+		itemIndex: listing.rows[0],
+		description: Array.isArray(said.problems) ? said.problems.join('\n') : undefined,
+	});
+}
+
+export function listingItem(report: ListingReport, node?: INode): INodeExecutionData {
 	const { listing, outcome } = report;
 	const pairedItem = listing.rows.map((item) => ({ item }));
 	if (outcome.status === 'created') return { json: toOutputJson(outcome.response), pairedItem };
@@ -73,14 +96,17 @@ export function listingItem(report: ListingReport): INodeExecutionData {
 					...describeOutcome(report),
 				}
 			: { ...describeOutcome(report), itemIndexes: listing.rows };
-	return { json, pairedItem };
+	const error = node && itemError(node, report);
+	return error ? { json, pairedItem, error } : { json, pairedItem };
 }
 
 /** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
 export function rowItems(
 	items: INodeExecutionData[],
 	report: ListingReport,
+	node?: INode,
 ): Array<[number, INodeExecutionData]> {
+	const error = node && itemError(node, report);
 	const { listing, outcome } = report;
 	const status = outcome.status === 'notSent' ? 'failed' : outcome.status;
 	const result: IDataObject =
@@ -97,6 +123,7 @@ export function rowItems(
 				...result,
 			},
 			pairedItem: { item: itemIndex },
+			...(error && { error }),
 		},
 	]);
 }

@@ -6,9 +6,14 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
-import { isBlank, listingLevelSchema, seatRangeSchema } from '../../../schemas/listing';
+import {
+	isBlank,
+	labelIssues,
+	listingLevelSchema,
+	pathKey,
+	seatRangeSchema,
+} from '../../../schemas/listing';
 import type { FieldLabeller, ListingLevel, SeatRange } from '../../../schemas/listing';
-import { labelIssues, pathKey } from '../../../schemas/listing';
 import {
 	fieldLabel,
 	levelLabel,

@@ -1,0 +1,322 @@
+/**
+ * Listing → Create under the faults the world sends (issue 18's known cases), through the real execute() and
+ * n8n-core's real request helper: every listing ends in one state that matches what the API holds, nothing is
+ * listed twice, nothing secret reaches an output. Each test failed before its fix.
+ */
+import nock from 'nock';
+import { sleepWithAbort } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
+import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
+import { RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
+import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import {
+	API_CREDENTIALS,
+	BASE,
+	fakeRun,
+	MemoryDeduplicationStore,
+} from '../../../support/fakeN8n/actionContext';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleepWithAbort: jest.fn(async () => undefined),
+	// The plain sleep too, so that a retry loop without abort also runs at once (and a regression shows fast).
+	sleep: jest.fn(async () => undefined),
+}));
+const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
+
+const LISTING_PATH = '/sellers/inventory/listings/v3';
+const TOKEN = 'tok-faults-0123456789';
+
+/** N listings, one per item, External Listing IDs 1..N. */
+function listings(count: number, options: IDataObject = {}) {
+	const items: INodeExecutionData[] = Array.from({ length: count }, (_, index) => ({
+		json: { id: index + 1 },
+	}));
+	const parameters: Record<string, ParameterValue> = {
+		inputShape: 'listingPerItem',
+		eventId: 55,
+		externalListingId: (itemIndex: number) => itemIndex + 1,
+		priceAmount: 10,
+		priceCurrency: 'EUR',
+		productsSource: 'defined',
+		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
+		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
+	};
+	return { items, parameters };
+}
+
+function tokenApi(times = 1) {
+	return nock(BASE)
+		.post('/sellers/oauth/accesstoken')
+		.query(true)
+		.times(times)
+		.reply(200, { access_token: TOKEN });
+}
+
+function idOf(body: unknown): number {
+	return Number((body as IDataObject).externalListingId);
+}
+
+beforeEach(() => waits.mockClear());
+afterEach(() => nock.cleanAll());
+
+describe('Listing → Create under faults', () => {
+	it('case 1: a 429 storm with Retry-After ends after a bounded number of attempts, refused and forgotten', async () => {
+		tokenApi();
+		let attempts = 0;
+		nock(BASE)
+			.post(LISTING_PATH)
+			.times(50)
+			.reply(() => {
+				attempts++;
+				return [429, { message: 'slow down' }, { 'Retry-After': '1' }];
+			});
+		const { items, parameters } = listings(1);
+		const fake = fakeRun({ parameters, items, continueOnFail: true });
+		const [item] = await execute.call(fake.context, items);
+		expect(attempts).toBe(RETRY_POLICY.maxRateLimitRetries + 1);
+		expect(item.json.error).toBe(
+			`Refused by the Partner API (rate limit): it answered 429 (too many requests) ${RETRY_POLICY.maxRateLimitRetries + 1} times; it last asked to wait 1 s`,
+		);
+		expect(item.json.mayHaveBeenCreated).toBe(false);
+		expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
+	});
+
+	it.each([
+		['0', '0'],
+		['a date in the past', 'Thu, 01 Jan 2015 00:00:00 GMT'],
+	])('case 1: a Retry-After of %s still waits and still counts', async (_name, retryAfter) => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).times(50).reply(429, {}, { 'Retry-After': retryAfter });
+		const { items, parameters } = listings(1);
+		await execute.call(fakeRun({ parameters, items, continueOnFail: true }).context, items);
+		expect(waits).toHaveBeenCalledTimes(RETRY_POLICY.maxRateLimitRetries);
+		for (const [ms] of waits.mock.calls)
+			expect(ms).toBeGreaterThanOrEqual(RETRY_POLICY.minRetryWaitMs);
+	});
+
+	it('case 2: after Stop, listings not yet sent are "not sent", never sent, and forgotten', async () => {
+		tokenApi();
+		const stop = new AbortController();
+		const seen: number[] = [];
+		nock(BASE)
+			.post(LISTING_PATH)
+			.times(30)
+			.reply((_uri, body) => {
+				seen.push(idOf(body));
+				if (seen.length === 5) stop.abort();
+				return [201, { id: idOf(body) }];
+			});
+		const { items, parameters } = listings(30);
+		const fake = fakeRun({ parameters, items, continueOnFail: true, cancelSignal: stop.signal });
+		const output = await execute.call(fake.context, items);
+		expect(seen).toEqual([1, 2, 3, 4, 5]);
+		const notSent = output.filter((item) => String(item.json.error).startsWith('Not sent'));
+		expect(notSent).toHaveLength(25);
+		const remembered = fake.deduplication.entries.get('workflow') ?? new Set();
+		expect([...remembered].sort()).toEqual(
+			[1, 2, 3, 4, 5].map((id) => sentListingKey(BASE, id)).sort(),
+		);
+	});
+
+	it('case 11: a stopped run does not wait out a pending Retry-After', async () => {
+		tokenApi();
+		const stop = new AbortController();
+		nock(BASE).post(LISTING_PATH).reply(429, {}, { 'Retry-After': '300' });
+		waits.mockImplementationOnce(async (_ms, signal) => {
+			stop.abort();
+			if (signal?.aborted) throw new Error('aborted');
+		});
+		const { items, parameters } = listings(1);
+		const fake = fakeRun({ parameters, items, continueOnFail: true, cancelSignal: stop.signal });
+		const [item] = await execute.call(fake.context, items);
+		expect(waits.mock.calls[0][1]).toBe(stop.signal);
+		expect(item.json.error).toBe('Not sent: the run stopped before this listing was sent');
+	});
+
+	it('case 3: IDs seen again near the cap move to the young end, and a notice says how close the memory is', async () => {
+		const store = new MemoryDeduplicationStore();
+		const scope = new Set<string>();
+		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(BASE, id));
+		scope.add(sentListingKey(BASE, 1));
+		store.entries.set('workflow', scope);
+		tokenApi();
+		const { items, parameters } = listings(1);
+		const fake = fakeRun({ parameters, items, deduplication: store });
+		const [item] = await execute.call(fake.context, items);
+		expect(item.json.status).toBe('skipped');
+		expect([...scope].pop()).toBe(sentListingKey(BASE, 1));
+		expect(fake.hints.map((hint) => hint.message).join('\n')).toContain('of at most 100000');
+	});
+
+	it('case 4: failed and invalid listings carry the error n8n routes to the error output; created and skipped do not', async () => {
+		const { items, parameters } = listings(3);
+		// Listing 3 is invalid (price 0); listing 2 is refused by the API.
+		parameters.priceAmount = (itemIndex: number) => (itemIndex === 2 ? 0 : 10);
+		for (const output of ['listing', 'row']) {
+			nock.cleanAll();
+			tokenApi();
+			nock(BASE)
+				.post(LISTING_PATH)
+				.times(2)
+				.reply((_uri, body) =>
+					idOf(body) === 2 ? [400, { message: 'no' }] : [201, { id: idOf(body) }],
+				);
+			const run = { ...parameters, options: { ...(parameters.options as IDataObject), output } };
+			const result = await execute.call(
+				fakeRun({ parameters: run, items, continueOnFail: true }).context,
+				items,
+			);
+			expect(result.map((item) => item.error !== undefined)).toEqual([false, true, true]);
+		}
+	});
+
+	it('case 5: a refused login stops sending: one login attempt, the rest not sent, the login named', async () => {
+		let logins = 0;
+		nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.times(200)
+			.reply(() => {
+				logins++;
+				return [401, { error: 'invalid_grant', error_description: 'bad password' }];
+			});
+		const api = nock(BASE).post(LISTING_PATH).times(200).reply(201, {});
+		const { items, parameters } = listings(20, { concurrencyMode: 'adaptive', concurrency: 16 });
+		const output = await execute.call(
+			fakeRun({ parameters, items, continueOnFail: true }).context,
+			items,
+		);
+		expect(logins).toBe(1);
+		expect(api.isDone()).toBe(false);
+		expect(String(output[0].json.error)).toContain('The marketplace login was refused');
+		expect(output.slice(1).every((item) => String(item.json.error).startsWith('Not sent'))).toBe(
+			true,
+		);
+	});
+
+	it('case 6: an API error that echoes the request leaks no credential value into any output', async () => {
+		tokenApi();
+		nock(BASE)
+			.post(LISTING_PATH)
+			.reply(function () {
+				return [
+					400,
+					{
+						message: `bad request from ${String(this.req.headers.authorization)}`,
+						echo: {
+							authorization: this.req.headers.authorization,
+							url: `x?secret=${encodeURIComponent(API_CREDENTIALS.consumerSecret)}`,
+							password: API_CREDENTIALS.password,
+						},
+					},
+				];
+			});
+		const { items, parameters } = listings(1, { output: 'row' });
+		const output = await execute.call(
+			fakeRun({ parameters, items, continueOnFail: true }).context,
+			items,
+		);
+		const text =
+			JSON.stringify(output) +
+			String(output[0].error?.message) +
+			String(output[0].error?.description);
+		for (const secret of [TOKEN, API_CREDENTIALS.consumerSecret, API_CREDENTIALS.password]) {
+			expect(text).not.toContain(secret);
+			expect(text).not.toContain(encodeURIComponent(secret));
+		}
+		expect(text).toContain('[redacted]');
+	});
+
+	it.each([301, 302, 307, 308])(
+		'case 7: a %s is not followed: no token goes elsewhere, refused, not created',
+		async (status) => {
+			tokenApi();
+			nock(BASE)
+				.post(LISTING_PATH)
+				.reply(status, '', { Location: 'https://elsewhere.example.test/steal' });
+			const elsewhere = nock('https://elsewhere.example.test')
+				.post('/steal')
+				.reply(201, {})
+				.get('/steal')
+				.reply(200, { ok: 1 });
+			const { items, parameters } = listings(1);
+			const fake = fakeRun({ parameters, items, continueOnFail: true });
+			const [item] = await execute.call(fake.context, items);
+			expect(elsewhere.pendingMocks()).toHaveLength(2);
+			expect(item.json.mayHaveBeenCreated).toBe(false);
+			expect(String(item.json.error)).toContain(
+				'a redirect to https://elsewhere.example.test/steal',
+			);
+			expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
+		},
+	);
+
+	it('case 8: a memory failure after sending says what was created and never advises turning the memory off', async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		const store = new MemoryDeduplicationStore();
+		const helpers = store.helpers();
+		let calls = 0;
+		store.helpers = () => ({
+			...helpers,
+			checkProcessedAndRecord: async (
+				...args: Parameters<typeof helpers.checkProcessedAndRecord>
+			) => {
+				if (++calls > 1) throw new Error('database is locked');
+				return await helpers.checkProcessedAndRecord(...args);
+			},
+		});
+		const { items, parameters } = listings(1);
+		const error = await execute
+			.call(fakeRun({ parameters, items, deduplication: store }).context, items)
+			.then(
+				() => undefined,
+				(thrown: Error & { description?: string }) => thrown,
+			);
+		expect(error?.description).toContain('were sent before this happened');
+		expect(error?.description).toContain('Created in this run: 1 (row 1)');
+		expect(error?.description).not.toMatch(/turn off/i);
+	});
+
+	it('case 9: an ID another run erased from the memory while this one sent is recorded again', async () => {
+		tokenApi();
+		const store = new MemoryDeduplicationStore();
+		nock(BASE)
+			.post(LISTING_PATH)
+			.reply(() => {
+				// Another run's read-modify-write lands now and erases this run's record.
+				store.entries.get('workflow')?.clear();
+				return [201, { id: 1 }];
+			});
+		const { items, parameters } = listings(1);
+		await execute.call(fakeRun({ parameters, items, deduplication: store }).context, items);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+	});
+
+	it('case 12: Forget Sent Listings says which IDs the memory held and which it did not', async () => {
+		const store = new MemoryDeduplicationStore();
+		store.entries.set('workflow', new Set([sentListingKey(BASE, 7)]));
+		const items = [{ json: {} }, { json: {} }];
+		const fake = fakeRun({
+			parameters: {
+				forgetScope: 'ids',
+				forgetExternalListingId: (itemIndex: number) => [7, 8][itemIndex],
+			},
+			items,
+			deduplication: store,
+		});
+		const output = await forget.call(fake.context, items);
+		expect(output.map((item) => item.json)).toEqual([
+			{ forgotten: 7 },
+			{
+				notRemembered: 8,
+				message: `External Listing ID 8 was not in this workflow's memory for ${BASE}: nothing to forget`,
+			},
+		]);
+		expect(store.entries.get('workflow')?.size).toBe(0);
+	});
+});
