@@ -91,6 +91,8 @@ export interface FakeRunOptions {
 	apiCredentials?: Partial<typeof API_CREDENTIALS>;
 	/** n8n's deduplication store; a fresh one per run unless a test shares one across runs. */
 	deduplication?: MemoryDeduplicationStore;
+	/** Settings → On Error, as n8n keeps it on the node. */
+	onError?: INode['onError'];
 	/** The execution's cancel signal (n8n aborts it on Stop and on the workflow timeout). */
 	cancelSignal?: AbortSignal;
 }
@@ -139,7 +141,11 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 				: value,
 		]),
 	);
-	const node: INode = { ...nodeTemplate, parameters: rawParameters as INode['parameters'] };
+	const node: INode = {
+		...nodeTemplate,
+		parameters: rawParameters as INode['parameters'],
+		...(options.onError && { onError: options.onError }),
+	};
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 
 	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => {

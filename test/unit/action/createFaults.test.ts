@@ -152,7 +152,7 @@ describe('Listing → Create under faults', () => {
 		expect(fake.hints.map((hint) => hint.message).join('\n')).toContain('of at most 100000');
 	});
 
-	it('case 4: failed and invalid listings carry the error n8n routes to the error output; created and skipped do not', async () => {
+	it('case 4: with the error output, failed and invalid listings come out in the only shape n8n routes there; created ones do not', async () => {
 		const { items, parameters } = listings(3);
 		// Listing 3 is invalid (price 0); listing 2 is refused by the API.
 		parameters.priceAmount = (itemIndex: number) => (itemIndex === 2 ? 0 : 10);
@@ -167,10 +167,18 @@ describe('Listing → Create under faults', () => {
 				);
 			const run = { ...parameters, options: { ...(parameters.options as IDataObject), output } };
 			const result = await execute.call(
-				fakeRun({ parameters: run, items, continueOnFail: true }).context,
+				fakeRun({ parameters: run, items, continueOnFail: true, onError: 'continueErrorOutput' })
+					.context,
 				items,
 			);
-			expect(result.map((item) => item.error !== undefined)).toEqual([false, true, true]);
+			// n8n-core's handleNodeErrorOutput: json exactly { error } or { error, message } goes to the error output.
+			const routed = result.map((item) => {
+				const keys = Object.keys(item.json).sort().join(',');
+				return item.error !== undefined || keys === 'error' || keys === 'error,message';
+			});
+			expect(routed).toEqual([false, true, true]);
+			expect(String(result[1].json.message)).toContain('External Listing ID 2: not created.');
+			expect(String(result[2].json.message)).toContain('row 3: not sent: it failed validation.');
 		}
 	});
 

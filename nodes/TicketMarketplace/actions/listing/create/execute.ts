@@ -264,15 +264,15 @@ export async function execute(
 		}
 	}
 
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	// Results come out in input order, whatever order the requests finished in.
 	if (settings.perRow) {
 		const byRow = new Array<INodeExecutionData>(items.length);
 		for (const report of reports) {
-			for (const [itemIndex, item] of rowItems(items, report, this.getNode()))
-				byRow[itemIndex] = item;
+			for (const [itemIndex, item] of rowItems(items, report, errorOutput)) byRow[itemIndex] = item;
 		}
 		for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 		return byRow;
 	}
-	return reports.map((report) => listingItem(report, this.getNode()));
+	return reports.map((report) => listingItem(report, errorOutput));
 }

@@ -2,8 +2,7 @@
  * What Listing → Create says about each listing once the run is over: the output items (one per listing, or one
  * per input row) and the error of a stopped run, which puts every listing in exactly one group.
  */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
 import type { FailureOutcome } from '../../../transport';
@@ -63,28 +62,35 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 }
 
 /**
- * The error an item carries when its listing was not created. n8n's error output (On Error → Continue (using
- * error output)) routes exactly the items that carry one, so failed, invalid and unsent listings go there, while
- * created and skipped ones stay on the main output.
+ * For n8n's error output (On Error → Continue (using error output)), which routes an item there only when its json
+ * is exactly `{ error }` or `{ error, message }` (n8n-core replaces the json of an item that carries an `error`
+ * object with its message alone, so the words must say everything): failed, invalid and unsent listings become
+ * such items, and n8n adds the input row's fields beneath them. Created and skipped listings stay as they are.
  */
-export function itemError(
-	node: INode,
-	{ listing, outcome }: ListingReport,
-): NodeApiError | NodeOperationError | undefined {
+export function errorOutputJson(report: ListingReport): IDataObject | undefined {
+	const { listing, outcome } = report;
 	if (outcome.status === 'created' || outcome.status === 'skipped') return undefined;
-	if (outcome.status === 'failed') {
-		if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError)
-			return outcome.error;
-		return new NodeOperationError(node, outcome.error, { itemIndex: listing.rows[0] });
-	}
-	const said = describeOutcome({ listing, outcome });
-	return new NodeOperationError(node, String(said.error), {
-		itemIndex: listing.rows[0],
-		description: Array.isArray(said.problems) ? said.problems.join('\n') : undefined,
-	});
+	const said = describeOutcome(report);
+	const id =
+		listing.externalListingId === undefined
+			? listing.label
+			: `External Listing ID ${listing.externalListingId}`;
+	const what = {
+		failed:
+			outcome.status === 'failed' && outcome.outcome === 'unknown'
+				? 'outcome unknown, it may have been created: check before sending it again.'
+				: 'not created.',
+		notSent: 'not sent: the run stopped first; the next run sends it.',
+		invalid: 'not sent: it failed validation.',
+	}[outcome.status];
+	const details = [
+		said.description,
+		...(Array.isArray(said.problems) ? (said.problems as string[]) : []),
+	].filter((line): line is string => typeof line === 'string' && line !== '');
+	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 
-export function listingItem(report: ListingReport, node?: INode): INodeExecutionData {
+export function listingItem(report: ListingReport, errorOutput = false): INodeExecutionData {
 	const { listing, outcome } = report;
 	const pairedItem = listing.rows.map((item) => ({ item }));
 	if (outcome.status === 'created') return { json: toOutputJson(outcome.response), pairedItem };
@@ -96,17 +102,16 @@ export function listingItem(report: ListingReport, node?: INode): INodeExecution
 					...describeOutcome(report),
 				}
 			: { ...describeOutcome(report), itemIndexes: listing.rows };
-	const error = node && itemError(node, report);
-	return error ? { json, pairedItem, error } : { json, pairedItem };
+	return { json: (errorOutput && errorOutputJson(report)) || json, pairedItem };
 }
 
 /** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
 export function rowItems(
 	items: INodeExecutionData[],
 	report: ListingReport,
-	node?: INode,
+	errorOutput = false,
 ): Array<[number, INodeExecutionData]> {
-	const error = node && itemError(node, report);
+	const forErrorOutput = errorOutput ? errorOutputJson(report) : undefined;
 	const { listing, outcome } = report;
 	const status = outcome.status === 'notSent' ? 'failed' : outcome.status;
 	const result: IDataObject =
@@ -116,14 +121,13 @@ export function rowItems(
 	return listing.rows.map((itemIndex) => [
 		itemIndex,
 		{
-			json: {
+			json: forErrorOutput ?? {
 				...items[itemIndex].json,
 				externalListingId: listing.externalListingId ?? null,
 				listingStatus: status,
 				...result,
 			},
 			pairedItem: { item: itemIndex },
-			...(error && { error }),
 		},
 	]);
 }
