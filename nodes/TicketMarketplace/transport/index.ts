@@ -190,7 +190,11 @@ export async function sendRequest(
 
 		const retryAfterMs = failure ? retryAfterOf(failure, Date.now()) : undefined;
 		if (failure === undefined || (failure.status !== undefined && failure.status !== 429)) {
-			attempt = { kind: 'answered', roundTripMs: Date.now() - startedAt };
+			attempt = {
+				kind: 'answered',
+				roundTripMs: Date.now() - startedAt,
+				accepted: failure === undefined,
+			};
 		} else if (failure.status === 429) {
 			attempt = { kind: 'rateLimited', retryAfterMs };
 		}

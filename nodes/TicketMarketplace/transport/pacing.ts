@@ -7,14 +7,23 @@
  * - a 429 lowers the limit just below the level that was refused and remembers that level as a ceiling; the
  *   refused request waits its Retry-After outside any slot, then goes first, so nothing else stalls;
  * - above the ceiling the pacer probes only when enough work is left for one more slot to pay for a refusal;
- * - a round trip well above the quietest one seen (queueing at the API) shrinks the limit.
+ * - a round trip well above the API's quiet latency (queueing at the API) shrinks the limit. The quiet latency is a
+ *   low percentile of recent accepted answers: fast refusals, retries and a lone outlier cannot drag it down.
  * Fixed mode keeps the first-request-alone rule and then holds exactly the maximum.
  */
 
 export type PacingMode = 'adaptive' | 'fixed';
 
 export type AttemptOutcome = (
-	| { kind: 'answered'; roundTripMs: number }
+	| {
+			kind: 'answered';
+			roundTripMs: number;
+			/**
+			 * A 2xx. A refusal (4xx) comes back without the work a listing costs the API, so only accepted answers
+			 * tell its latency. Absent means accepted.
+			 */
+			accepted?: boolean;
+	  }
 	| { kind: 'rateLimited'; retryAfterMs?: number }
 	| { kind: 'failed' }
 ) & {
@@ -40,6 +49,10 @@ export const PACING = {
 	latencyTolerance: 2,
 	/** Round trips observed before latency may lower the limit. */
 	minSamples: 5,
+	/** The quiet latency: this percentile of the recent accepted round trips. */
+	baselinePercentile: 0.25,
+	/** How many recent accepted round trips the quiet latency is taken from. */
+	baselineWindow: 200,
 	/** Smoothing of the round-trip average (exponential moving average weight of a new sample). */
 	smoothing: 0.2,
 	/** Multiplicative decrease on rising latency or a failure that is not a 429. */
@@ -63,7 +76,8 @@ export class RequestPacer {
 	private additive = 0;
 	/** The lowest in-flight level at which the API answered 429; probing above it is rationed. */
 	private ceiling = Number.POSITIVE_INFINITY;
-	private minRoundTripMs = Number.POSITIVE_INFINITY;
+	/** Recent accepted round trips, oldest first (at most PACING.baselineWindow). */
+	private readonly recentRoundTrips: number[] = [];
 	private smoothedRoundTripMs?: number;
 	private samples = 0;
 	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
@@ -148,11 +162,11 @@ export class RequestPacer {
 			this.answeredOnce = true;
 			this.setLimit(this.mode === 'fixed' ? this.maximum : PACING.initialLimit);
 			if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, levelAtSend);
-			else if (outcome.kind === 'answered') this.recordRoundTrip(outcome.roundTripMs);
+			else if (outcome.kind === 'answered') this.recordRoundTrip(outcome);
 			return;
 		}
 		if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, levelAtSend);
-		else if (outcome.kind === 'answered') this.onAnswered(outcome.roundTripMs, levelAtSend);
+		else if (outcome.kind === 'answered') this.onAnswered(outcome, levelAtSend);
 		else if (this.mode === 'adaptive') this.decrease(PACING.backoffFactor * this.limit);
 	}
 
@@ -172,8 +186,11 @@ export class RequestPacer {
 		}
 	}
 
-	private onAnswered(roundTripMs: number, levelAtSend: number): void {
-		this.recordRoundTrip(roundTripMs);
+	private onAnswered(
+		outcome: { roundTripMs: number; accepted?: boolean },
+		levelAtSend: number,
+	): void {
+		this.recordRoundTrip(outcome);
 		if (this.mode === 'fixed') return;
 		// A request answered above the remembered ceiling shows the API takes more now.
 		if (levelAtSend >= this.ceiling) this.ceiling = levelAtSend + 1;
@@ -196,26 +213,40 @@ export class RequestPacer {
 
 	/** One more slot saves about waiting/limit - waiting/(limit+1) round trips; a refusal costs one Retry-After. */
 	private probeWorthIt(): boolean {
-		const roundTripMs = this.smoothedRoundTripMs ?? this.minRoundTripMs;
+		const roundTripMs = this.smoothedRoundTripMs ?? this.quietRoundTripMs();
 		if (!Number.isFinite(roundTripMs) || roundTripMs <= 0) return false;
 		const roundsSaved = this.waiting.length / this.limit - this.waiting.length / (this.limit + 1);
 		return roundsSaved * roundTripMs > this.lastRetryAfterMs;
 	}
 
-	private recordRoundTrip(roundTripMs: number): void {
-		if (!Number.isFinite(roundTripMs) || roundTripMs < 0) return;
+	private recordRoundTrip({
+		roundTripMs,
+		accepted,
+	}: {
+		roundTripMs: number;
+		accepted?: boolean;
+	}): void {
+		if (accepted === false || !Number.isFinite(roundTripMs) || roundTripMs < 0) return;
 		this.samples++;
-		this.minRoundTripMs = Math.min(this.minRoundTripMs, roundTripMs);
+		this.recentRoundTrips.push(roundTripMs);
+		if (this.recentRoundTrips.length > PACING.baselineWindow) this.recentRoundTrips.shift();
 		this.smoothedRoundTripMs =
 			this.smoothedRoundTripMs === undefined
 				? roundTripMs
 				: this.smoothedRoundTripMs + PACING.smoothing * (roundTripMs - this.smoothedRoundTripMs);
 	}
 
+	/** The API's latency without queueing: a low percentile of recent accepted answers, not their minimum. */
+	private quietRoundTripMs(): number {
+		if (this.recentRoundTrips.length === 0) return Number.POSITIVE_INFINITY;
+		const sorted = [...this.recentRoundTrips].sort((a, b) => a - b);
+		return sorted[Math.floor(PACING.baselinePercentile * (sorted.length - 1))];
+	}
+
 	private isQueueing(): boolean {
 		if (this.samples < PACING.minSamples || this.smoothedRoundTripMs === undefined) return false;
 		// A floor of a few milliseconds keeps loopback jitter on a near-zero round trip from looking like queueing.
-		const quiet = Math.max(this.minRoundTripMs, 5);
+		const quiet = Math.max(this.quietRoundTripMs(), 5);
 		return this.smoothedRoundTripMs > PACING.latencyTolerance * quiet;
 	}
 

@@ -184,3 +184,39 @@ describe('stopping', () => {
 		expect(order).toEqual(['retried', 'fresh']);
 	});
 });
+
+describe('RequestPacer: a latency baseline that fast refusals cannot drag down (issue 18, case 10)', () => {
+	/** One round trip of `count` requests at once, each answered as given. */
+	async function round(
+		pacer: RequestPacer,
+		count: number,
+		answer: { roundTripMs: number; accepted: boolean },
+	) {
+		const slots = await Promise.all(Array.from({ length: count }, () => take(pacer)));
+		for (const slot of slots) slot.release({ kind: 'answered', ...answer });
+	}
+
+	it('keeps climbing at 100 ms answers after a few 2 ms 4xx refusals', async () => {
+		let now = 0;
+		const pacer = new RequestPacer('adaptive', 16, false, () => now);
+		await round(pacer, 1, { roundTripMs: 100, accepted: true });
+		// Three listings the API refuses at once (a validation 400): 2 ms each.
+		await round(pacer, 3, { roundTripMs: 2, accepted: false });
+		for (let step = 0; step < 6; step++) {
+			now += 100;
+			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+		}
+		expect(pacer.currentLimit).toBe(16);
+	});
+
+	it('is not dragged down by one outlier either: a single 1 ms answer among 100 ms ones', async () => {
+		let now = 0;
+		const pacer = new RequestPacer('adaptive', 16, false, () => now);
+		await round(pacer, 1, { roundTripMs: 1, accepted: true });
+		for (let step = 0; step < 8; step++) {
+			now += 100;
+			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+		}
+		expect(pacer.currentLimit).toBe(16);
+	});
+});
