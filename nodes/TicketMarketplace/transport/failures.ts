@@ -168,7 +168,8 @@ export interface FailureContext {
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	rateLimitRetries: number;
+	/** How many 429s this request was answered with. */
+	rateLimitAnswers: number;
 	connectionRetries: number;
 	/** The wait the API asked for in its last 429, if it said. */
 	lastRetryAfterMs?: number;
@@ -214,7 +215,7 @@ export function classifyFailure(
 			context.lastRetryAfterMs === undefined
 				? ''
 				: `; it last asked to wait ${Math.ceil(context.lastRetryAfterMs / 1000)} s`;
-		message = `Refused by the Partner API (rate limit): it answered 429 (too many requests) ${context.rateLimitRetries + 1} times${asked}`;
+		message = `Refused by the Partner API (rate limit): it answered 429 (too many requests) ${context.rateLimitAnswers} time${context.rateLimitAnswers === 1 ? '' : 's'}${asked}`;
 		details.push(
 			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
 		);

@@ -142,18 +142,36 @@ export async function sendRequest(
 	let rateLimitRetries = 0;
 	let connectionRetries = 0;
 	let lastRetryAfterMs: number | undefined;
+	let rateLimitAnswers = 0;
 	let retryFirst = false;
+	let failure: HttpFailure | undefined;
+	const failed = (): RequestResult => ({
+		kind: 'failed',
+		...classifyFailure(this.getNode(), failure!, {
+			method: request.method,
+			path: request.path,
+			baseUrl: credential.baseUrl,
+			itemIndex,
+			secrets: secretsNow(),
+			rateLimitAnswers,
+			connectionRetries,
+			lastRetryAfterMs,
+		}),
+	});
+	// A run that stops between attempts: a request never sent is "not sent"; one the API already refused (a 429,
+	// a connection refused) keeps that answer, which says what it is: not created.
+	const stopped = (): RequestResult => (failure ? failed() : { kind: 'notSent' });
 
 	for (;;) {
 		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
-		if (slot === null) return { kind: 'notSent' };
+		if (slot === null) return stopped();
 		if (cancel?.aborted) {
 			pacer?.close();
 			slot?.release({ kind: 'failed' });
-			return { kind: 'notSent' };
+			return stopped();
 		}
 		const startedAt = Date.now();
-		let failure: HttpFailure | undefined;
+		failure = undefined;
 		let answer: unknown;
 		let attempt: AttemptOutcome = { kind: 'failed' };
 		try {
@@ -200,6 +218,7 @@ export async function sendRequest(
 		}
 		let waitMs: number | undefined;
 		if (failure?.status === 429) {
+			rateLimitAnswers++;
 			if (retryAfterMs !== undefined) lastRetryAfterMs = retryAfterMs;
 			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
 				failure.retryAfterMs = retryAfterMs;
@@ -228,28 +247,16 @@ export async function sendRequest(
 		if (waitMs !== undefined) {
 			// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
 			// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
-			const stopped = await sleepWithAbort(waitMs, cancel).then(
+			const stoppedWaiting = await sleepWithAbort(waitMs, cancel).then(
 				() => false,
 				// It rejects only when the run is stopped.
 				() => true,
 			);
-			if (stopped) return { kind: 'notSent' };
+			if (stoppedWaiting) return stopped();
 			retryFirst = true;
 			continue;
 		}
-		return {
-			kind: 'failed',
-			...classifyFailure(this.getNode(), failure, {
-				method: request.method,
-				path: request.path,
-				baseUrl: credential.baseUrl,
-				itemIndex,
-				secrets: secretsNow(),
-				rateLimitRetries,
-				connectionRetries,
-				lastRetryAfterMs,
-			}),
-		};
+		return failed();
 	}
 }
 
