@@ -134,7 +134,11 @@ describe('Listing → Create under faults', () => {
 		const fake = fakeRun({ parameters, items, continueOnFail: true, cancelSignal: stop.signal });
 		const [item] = await execute.call(fake.context, items);
 		expect(waits.mock.calls[0][1]).toBe(stop.signal);
-		expect(item.json.error).toBe('Not sent: the run stopped before this listing was sent');
+		// The API's 429 is the last word: not created, and nothing more was sent.
+		expect(item.json.error).toBe(
+			'Refused by the Partner API (rate limit): it answered 429 (too many requests) 1 time; it last asked to wait 300 s',
+		);
+		expect(item.json.mayHaveBeenCreated).toBe(false);
 	});
 
 	it('case 3: IDs seen again near the cap move to the young end, and a notice says how close the memory is', async () => {
