@@ -78,8 +78,38 @@ export function suiteWorkflows() {
 			node.parameters.options = { output: 'row' };
 		},
 	});
+	// Settings → On Error → Continue (using error output), one item per row, each branch ending in its own No-Op,
+	// as a "mark as listed" and a "mark as failed" step would.
+	const sheetErrorOutput = variantOf(sheetToListings, {
+		id: 'tmSheetErrOutput',
+		name: 'E2E: sheet to listings, error output',
+		webhookPath: 'ticket-marketplace/sheet-to-listings-error-output',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.onError = 'continueErrorOutput';
+			node.parameters.options = { output: 'row' };
+		},
+	});
+	const create = sheetErrorOutput.nodes.find((node) => node.type === ACTION_NODE_TYPE)!;
+	for (const [index, name] of ['Listed', 'Not listed'].entries()) {
+		sheetErrorOutput.nodes.push({
+			id: `error-output-${index}`,
+			name,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [create.position[0] + 300, create.position[1] + index * 200],
+			parameters: {},
+		});
+	}
+	sheetErrorOutput.connections[create.name] = {
+		main: [
+			[{ node: 'Listed', type: 'main', index: 0 }],
+			[{ node: 'Not listed', type: 'main', index: 0 }],
+		],
+	};
 	return {
 		sheetToListings,
+		sheetErrorOutput,
 		subscribe,
 		saleAlert,
 		saleAlertSlack,
