@@ -1,7 +1,15 @@
 /** Faults on demand: per endpoint, by rate (seeded, repeatable) or as a scripted sequence. */
 
 export const FAULT_ENDPOINTS = ['token', 'listings', 'webhooks', '*'] as const;
-export const FAULT_KINDS = ['latency', '429', '5xx', 'drop', 'expireToken'] as const;
+export const FAULT_KINDS = [
+	'latency',
+	'429',
+	'5xx',
+	'drop',
+	'expireToken',
+	'redirect',
+	'echo',
+] as const;
 
 export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number];
 export type PartnerEndpoint = Exclude<FaultEndpoint, '*'>;
@@ -16,7 +24,7 @@ export interface FaultRuleInput {
 	jitterMs?: number;
 	/** `429`: the Retry-After header, in seconds. */
 	retryAfterSeconds?: number;
-	/** `5xx`: the status to answer (500 to 599). */
+	/** `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (302 by default). */
 	status?: number;
 	/** Probability (0..1) that a matching request gets the fault; drawn from the seeded generator. Default 1. */
 	rate?: number;
@@ -91,13 +99,14 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 	rule.jitterMs = nonNegativeNumber(raw.jitterMs, 'jitterMs');
 	rule.retryAfterSeconds = nonNegativeNumber(raw.retryAfterSeconds, 'retryAfterSeconds');
 	if (raw.status !== undefined) {
+		const [low, high] = raw.kind === 'redirect' ? [300, 399] : [500, 599];
 		if (
 			typeof raw.status !== 'number' ||
 			!Number.isInteger(raw.status) ||
-			raw.status < 500 ||
-			raw.status > 599
+			raw.status < low ||
+			raw.status > high
 		) {
-			throw new FaultInputError('status must be an integer from 500 to 599');
+			throw new FaultInputError(`status must be an integer from ${low} to ${high}`);
 		}
 		rule.status = raw.status;
 	}

@@ -18,7 +18,7 @@ import {
 import { parseFaultRule } from './faults';
 import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
-import { mediaType, parseJson, readBody, sendError } from './http';
+import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
 import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
 import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
@@ -131,6 +131,21 @@ async function applyFaults(
 		}
 		case 'drop':
 			req.socket.destroy();
+			return undefined;
+		case 'redirect': {
+			// A hostile or misconfigured API: sends the client elsewhere (status 302 unless the rule says).
+			const status = terminal.rule.status ?? 302;
+			res.writeHead(status, { Location: 'http://127.0.0.1:9/elsewhere' });
+			res.end();
+			return undefined;
+		}
+		case 'echo':
+			// An API whose error echoes what it received, the Authorization header included.
+			sendJson(res, 400, {
+				error: ERROR_CODE.invalidRequest,
+				message: `Bad request from ${String(req.headers.authorization)} (sandbox fault)`,
+				echo: { headers: req.headers },
+			});
 			return undefined;
 		case 'expireToken': {
 			if (endpoint === 'token') return { issueExpired: true };
