@@ -46,6 +46,11 @@ function keysOf(baseUrl: string, ids: number[]): Map<string, number> {
 	return new Map(ids.map((id) => [sentListingKey(baseUrl, id), id]));
 }
 
+/** The IDs behind the store's keys (the store answers with the keys it was given). */
+function idsOf(byKey: Map<string, number>, keys: unknown[]): number[] {
+	return keys.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined);
+}
+
 export interface Recorded {
 	/** IDs this workflow had sent already: left unsent. */
 	alreadySent: Set<number>;
@@ -77,10 +82,7 @@ export async function recordBeforeSending(
 			await context.helpers.removeProcessed(seen, SCOPE, STORE_OPTIONS);
 			await context.helpers.checkProcessedAndRecord(seen, SCOPE, STORE_OPTIONS);
 		}
-		const alreadySent = seen
-			.map((key) => byKey.get(key))
-			.filter((id): id is number => id !== undefined);
-		return { alreadySent: new Set(alreadySent), count };
+		return { alreadySent: new Set(idsOf(byKey, seen)), count };
 	} catch (error) {
 		throw storeError(context, error, 'before');
 	}
@@ -103,9 +105,7 @@ export async function confirmRecorded(
 			SCOPE,
 			STORE_OPTIONS,
 		);
-		return result.new
-			.map((key) => byKey.get(String(key)))
-			.filter((id): id is number => id !== undefined);
+		return idsOf(byKey, result.new);
 	} catch (error) {
 		throw storeError(context, error, 'after');
 	}
@@ -147,11 +147,10 @@ export async function forgetOnRequest(
 			STORE_OPTIONS,
 		);
 		await context.helpers.removeProcessed([...byKey.keys()], SCOPE, STORE_OPTIONS);
-		const ids = (keys: unknown[]) =>
-			new Set(
-				keys.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined),
-			);
-		return { forgotten: ids(result.processed), notHeld: ids(result.new) };
+		return {
+			forgotten: new Set(idsOf(byKey, result.processed)),
+			notHeld: new Set(idsOf(byKey, result.new)),
+		};
 	} catch (error) {
 		throw storeError(context, error, 'forget');
 	}
