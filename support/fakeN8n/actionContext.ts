@@ -50,7 +50,8 @@ export class MemoryDeduplicationStore {
 		return existing;
 	}
 
-	helpers() {
+	/** `caller` tags the calls of one run where a store model tells runs apart. */
+	helpers(_caller?: string) {
 		return {
 			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'checkProcessedAndRecord', values });
@@ -91,6 +92,8 @@ export interface FakeRunOptions {
 	apiCredentials?: Partial<typeof API_CREDENTIALS>;
 	/** n8n's deduplication store; a fresh one per run unless a test shares one across runs. */
 	deduplication?: MemoryDeduplicationStore;
+	/** Who this run is to the deduplication store (overlapping runs share one store). */
+	deduplicationCaller?: string;
 	/** Settings → On Error, as n8n keeps it on the node. */
 	onError?: INode['onError'];
 	/** The execution's cancel signal (n8n aborts it on Stop and on the workflow timeout). */
@@ -178,7 +181,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		helpers: {} as IExecuteFunctions['helpers'],
 	} as unknown as IExecuteFunctions;
 	context.helpers = {
-		...deduplication.helpers(),
+		...deduplication.helpers(options.deduplicationCaller),
 		httpRequest,
 		async httpRequestWithAuthentication(
 			this: IExecuteFunctions,

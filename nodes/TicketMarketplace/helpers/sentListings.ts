@@ -10,14 +10,17 @@ import { errorText } from './errors';
  *
  * n8n keeps the store as one list per workflow that every call reads and writes back whole: past its cap it drops
  * the oldest entries, and two runs writing at once can lose one's writes. Hence the refresh of IDs seen again,
- * the notice near the cap, and the second look after sending (confirmRecorded).
+ * the notice near the cap, and the verified writes of a run (runMemory.ts).
  */
-const SCOPE = 'workflow';
+export const SCOPE = 'workflow';
 /** n8n's store drops the oldest entries beyond this. */
 export const SENT_LISTINGS_CAP = 100_000;
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
 const NEAR_CAP_SHARE = 0.9;
-const STORE_OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP };
+export const STORE_OPTIONS: ICheckProcessedOptions = {
+	mode: 'entries',
+	maxEntries: SENT_LISTINGS_CAP,
+};
 
 export function sentListingKey(baseUrl: string, externalListingId: number): string {
 	return `ticket-marketplace listing ${externalListingId} at ${baseUrl}`;
@@ -26,7 +29,7 @@ export function sentListingKey(baseUrl: string, externalListingId: number): stri
 /** The memory could not be read or written. Never advises turning it off: that would relist earlier runs' work. */
 export class SentListingsStoreError extends NodeOperationError {}
 
-function storeError(
+export function storeError(
 	context: IExecuteFunctions,
 	error: unknown,
 	stage: 'before' | 'after' | 'forget',
@@ -42,91 +45,13 @@ function storeError(
 	return new SentListingsStoreError(context.getNode(), cause, { description: `${said} ${why}` });
 }
 
-function keysOf(baseUrl: string, ids: number[]): Map<string, number> {
+export function keysOf(baseUrl: string, ids: number[]): Map<string, number> {
 	return new Map(ids.map((id) => [sentListingKey(baseUrl, id), id]));
 }
 
 /** The IDs behind the store's keys (the store answers with the keys it was given). */
-function idsOf(byKey: Map<string, number>, keys: unknown[]): number[] {
+export function idsOf(byKey: Map<string, number>, keys: unknown[]): number[] {
 	return keys.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined);
-}
-
-export interface Recorded {
-	/** IDs this workflow had sent already: left unsent. */
-	alreadySent: Set<number>;
-	/** How many IDs the memory holds now. */
-	count: number;
-}
-
-/**
- * Records the IDs as sent, before sending. Near the cap, IDs seen again are moved to the young end of the memory
- * (forgotten and recorded again: two more writes, so only when it matters), so that a long-lived sheet's first
- * rows are not the first forgotten.
- */
-export async function recordBeforeSending(
-	context: IExecuteFunctions,
-	baseUrl: string,
-	externalListingIds: number[],
-): Promise<Recorded> {
-	if (externalListingIds.length === 0) return { alreadySent: new Set(), count: 0 };
-	const byKey = keysOf(baseUrl, externalListingIds);
-	try {
-		const result = await context.helpers.checkProcessedAndRecord(
-			[...byKey.keys()],
-			SCOPE,
-			STORE_OPTIONS,
-		);
-		const seen = result.processed.map(String);
-		const count = await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
-		if (seen.length > 0 && nearCapNotice(count) !== undefined) {
-			await context.helpers.removeProcessed(seen, SCOPE, STORE_OPTIONS);
-			await context.helpers.checkProcessedAndRecord(seen, SCOPE, STORE_OPTIONS);
-		}
-		return { alreadySent: new Set(idsOf(byKey, seen)), count };
-	} catch (error) {
-		throw storeError(context, error, 'before');
-	}
-}
-
-/**
- * After sending, looks again: an ID another run's write erased in the meantime is recorded again. Returns the IDs
- * that had to be recorded again.
- */
-export async function confirmRecorded(
-	context: IExecuteFunctions,
-	baseUrl: string,
-	externalListingIds: number[],
-): Promise<number[]> {
-	if (externalListingIds.length === 0) return [];
-	const byKey = keysOf(baseUrl, externalListingIds);
-	try {
-		const result = await context.helpers.checkProcessedAndRecord(
-			[...byKey.keys()],
-			SCOPE,
-			STORE_OPTIONS,
-		);
-		return idsOf(byKey, result.new);
-	} catch (error) {
-		throw storeError(context, error, 'after');
-	}
-}
-
-/** Forgets IDs again: the API provably did not create them, so a later run may send them. */
-export async function forgetSent(
-	context: IExecuteFunctions,
-	baseUrl: string,
-	externalListingIds: number[],
-): Promise<void> {
-	if (externalListingIds.length === 0) return;
-	try {
-		await context.helpers.removeProcessed(
-			[...keysOf(baseUrl, externalListingIds).keys()],
-			SCOPE,
-			STORE_OPTIONS,
-		);
-	} catch (error) {
-		throw storeError(context, error, 'after');
-	}
 }
 
 /**
@@ -165,8 +90,8 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 }
 
 /** A notice once the memory holds most of what n8n keeps; undefined well below. */
-export function nearCapNotice(count: number): string | undefined {
-	if (count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
+export function nearCapNotice(count: number | undefined): string | undefined {
+	if (count === undefined || count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
 	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}; beyond that it forgets the least recently seen first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow.`;
 }
 

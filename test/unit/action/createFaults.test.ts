@@ -4,7 +4,7 @@
  * listed twice, nothing secret reaches an output. Each test failed before its fix.
  */
 import nock from 'nock';
-import { sleepWithAbort } from 'n8n-workflow';
+import { sleep, sleepWithAbort } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
@@ -12,6 +12,7 @@ import { execute as forget } from '../../../nodes/TicketMarketplace/actions/list
 import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import { RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { SharedRowStore } from '../../../support/fakeN8n/sharedRowStore';
 import {
 	API_CREDENTIALS,
 	BASE,
@@ -269,16 +270,21 @@ describe('Listing → Create under faults', () => {
 
 	it('case 8: a memory failure after sending says what was created and never advises turning the memory off', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		let sent = false;
+		nock(BASE)
+			.post(LISTING_PATH)
+			.reply(() => {
+				sent = true;
+				return [201, { id: 1 }];
+			});
 		const store = new MemoryDeduplicationStore();
 		const helpers = store.helpers();
-		let calls = 0;
 		store.helpers = () => ({
 			...helpers,
 			checkProcessedAndRecord: async (
 				...args: Parameters<typeof helpers.checkProcessedAndRecord>
 			) => {
-				if (++calls > 1) throw new Error('database is locked');
+				if (sent) throw new Error('database is locked');
 				return await helpers.checkProcessedAndRecord(...args);
 			},
 		});
@@ -306,6 +312,86 @@ describe('Listing → Create under faults', () => {
 			});
 		const { items, parameters } = listings(1);
 		await execute.call(fakeRun({ parameters, items, deduplication: store }).context, items);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+	});
+
+	it('case 9: two runs that record one ID at the same moment send it once (each write is verified after a pause)', async () => {
+		const turn = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+		// n8n's store: read, a database round trip, write back whole. The pause outlasts the round trip.
+		const store = new SharedRowStore(turn);
+		jest.mocked(sleep).mockImplementation(async () => {
+			for (let turns = 0; turns < 4; turns++) await turn();
+		});
+		tokenApi(2);
+		const received: number[] = [];
+		nock(BASE)
+			.persist()
+			.post(LISTING_PATH)
+			.reply((_uri, body) => {
+				received.push(idOf(body));
+				return [201, { id: idOf(body) }];
+			});
+		const { items, parameters } = listings(1);
+		const runs = ['A', 'B'].map(async (caller) => {
+			const fake = fakeRun({
+				parameters,
+				items,
+				deduplication: store,
+				deduplicationCaller: caller,
+			});
+			return (await execute.call(fake.context, items))[0].json;
+		});
+		const outputs = await Promise.all(runs);
+		expect(received).toEqual([1]);
+		expect(
+			outputs.map((json) => (json.status === 'skipped' ? 'skipped' : 'created')).sort(),
+		).toEqual(['created', 'skipped']);
+		// The two first writes collided (one erased the other), and the run that lost its write saw it.
+		expect(store.lostUpdates.length).toBeGreaterThan(0);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+		jest.mocked(sleep).mockImplementation(async () => undefined);
+	});
+
+	it('a memory that cannot forget a refused listing says it is still remembered, and no longer promises that a rerun sends it', async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
+		const store = new MemoryDeduplicationStore();
+		const helpers = store.helpers();
+		store.helpers = () => ({
+			...helpers,
+			removeProcessed: async () => {
+				throw new Error('database is locked');
+			},
+		});
+		const { items, parameters } = listings(1);
+		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
+		const [item] = await execute.call(fake.context, items);
+		expect(item.json.error).toContain('invalid listing');
+		const notice = fake.hints.map((hint) => hint.message).join('\n');
+		expect(notice).toContain(
+			'Not created, but still remembered as sent (the next run would skip them): 1 (row 1)',
+		);
+		expect(notice).toContain('Listing → Forget Sent Listings');
+		expect(notice).not.toContain('running the workflow again sends only');
+	});
+
+	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		const store = new MemoryDeduplicationStore();
+		const helpers = store.helpers();
+		store.helpers = () => ({
+			...helpers,
+			getProcessedDataCount: async () => {
+				throw new Error('database is locked');
+			},
+		});
+		const { items, parameters } = listings(1);
+		const [item] = await execute.call(
+			fakeRun({ parameters, items, deduplication: store }).context,
+			items,
+		);
+		expect(item.json).toEqual({ id: 1 });
 		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
 	});
 

@@ -221,8 +221,17 @@ describe('nothing listed twice, across runs', () => {
 		expect(seen.sort()).toEqual([7001, 7002]);
 		expect(store.calls[0]).toEqual({
 			method: 'checkProcessedAndRecord',
-			values: [sentListingKey(BASE, 7001), sentListingKey(BASE, 7002)],
+			values: [
+				expect.stringMatching(/^ticket-marketplace run .* write 1$/),
+				sentListingKey(BASE, 7001),
+				sentListingKey(BASE, 7002),
+			],
 		});
+		// The run's markers leave the memory with it: only the listings stay.
+		expect([...(store.entries.get('workflow') ?? [])].sort()).toEqual([
+			sentListingKey(BASE, 7001),
+			sentListingKey(BASE, 7002),
+		]);
 
 		const second = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store);
 		expect(seen).toHaveLength(2);

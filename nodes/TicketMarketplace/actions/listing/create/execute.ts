@@ -7,13 +7,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../helpers/errors';
-import {
-	confirmRecorded,
-	forgetSent,
-	nearCapNotice,
-	recordBeforeSending,
-	SentListingsStoreError,
-} from '../../../helpers/sentListings';
+import { RunMemory } from '../../../helpers/runMemory';
+import { nearCapNotice } from '../../../helpers/sentListings';
 import { readRunCredential, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { RequestPacer } from '../../../transport/pacing';
@@ -27,6 +22,7 @@ import {
 	blankRowsNotice,
 	listingItem,
 	rowItems,
+	stillRememberedLine,
 	stopSummary,
 } from './listingResults';
 import type { ListingOutcome, ListingReport } from './listingResults';
@@ -132,25 +128,24 @@ async function sendListings(
 
 /**
  * After sending: a created or possibly created listing must stay remembered (another run's write may have erased
- * it: it is recorded again), and a listing the API provably did not create is forgotten, so a later run sends it.
+ * it), and a listing the API provably did not create is forgotten, so a later run sends it.
  */
 async function updateMemory(
-	context: IExecuteFunctions,
-	baseUrl: string,
+	memory: RunMemory,
 	sent: ReadyListing[],
 	outcomes: Map<Listing, ListingOutcome>,
-): Promise<void> {
+) {
 	const notCreated = sent.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
 	const kept = sent.filter((listing) => !notCreated.includes(listing));
-	await confirmRecorded(
-		context,
-		baseUrl,
-		kept.map((listing) => listing.externalListingId),
-	);
-	await forgetSent(
-		context,
-		baseUrl,
-		notCreated.map((listing) => listing.externalListingId),
+	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
+	const { error, notForgotten } = await memory.afterSending(ids(kept), ids(notCreated));
+	return (
+		error && {
+			error,
+			stillRemembered: notCreated.filter((listing) =>
+				notForgotten.includes(listing.externalListingId),
+			),
+		}
 	);
 }
 
@@ -196,11 +191,11 @@ export async function execute(
 	// Read once for the run rather than once per request.
 	const credential = ready.length > 0 ? await readRunCredential.call(this) : undefined;
 	const baseUrl = credential?.baseUrl ?? '';
-	if (settings.skipAlreadySent && ready.length > 0) {
+	const memory =
+		settings.skipAlreadySent && ready.length > 0 ? new RunMemory(this, baseUrl) : undefined;
+	if (memory) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
-		const { alreadySent, count } = await recordBeforeSending(
-			this,
-			baseUrl,
+		const { alreadySent, count } = await memory.recordBeforeSending(
 			ready.map((listing) => listing.externalListingId),
 		);
 		const notice = nearCapNotice(count);
@@ -221,25 +216,24 @@ export async function execute(
 		outcome: outcomes.get(listing) ?? { status: 'notSent' },
 	}));
 
-	if (settings.skipAlreadySent && toSend.length > 0) {
-		try {
-			await updateMemory(this, baseUrl, toSend, outcomes);
-		} catch (caught) {
-			const error =
-				caught instanceof SentListingsStoreError
-					? caught
-					: new NodeOperationError(
-							this.getNode(),
-							caught instanceof Error ? caught : String(caught),
-						);
+	let memoryUpdated = true;
+	if (memory && toSend.length === 0) await memory.release();
+	if (memory && toSend.length > 0) {
+		const failure = await updateMemory(memory, toSend, outcomes);
+		if (failure) {
+			memoryUpdated = false;
+			const { error } = failure;
 			// What was sent and created is said either way; with Continue the outputs still come out.
-			const summary = stopSummary(reports, settings.skipAlreadySent);
-			if (!continueOnFail) {
-				error.description = [error.description, summary].join('\n');
-				throw error;
-			}
+			error.description = [
+				error.description,
+				stillRememberedLine(failure.stillRemembered),
+				stopSummary(reports, false),
+			]
+				.filter(Boolean)
+				.join('\n');
+			if (!continueOnFail) throw error;
 			this.addExecutionHints({
-				message: `${error.message}. ${error.description ?? ''}`,
+				message: `${error.message}. ${error.description}`,
 				location: 'outputPane',
 				type: 'warning',
 			});
@@ -256,7 +250,7 @@ export async function execute(
 			);
 			nodeError.description = [
 				nodeError.description,
-				stopSummary(reports, settings.skipAlreadySent),
+				stopSummary(reports, settings.skipAlreadySent && memoryUpdated),
 			]
 				.filter(Boolean)
 				.join('\n');

@@ -143,6 +143,12 @@ function listingNames(listings: Listing[]): string {
 		.join(', ');
 }
 
+/** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
+export function stillRememberedLine(listings: Listing[]): string | undefined {
+	if (listings.length === 0) return undefined;
+	return `Not created, but still remembered as sent (the next run would skip them): ${listingNames(listings)}. Forget them with Listing → Forget Sent Listings before running again.`;
+}
+
 /**
  * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
  * exist; requests ran at once, so no group claims an order.
