@@ -330,6 +330,37 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 			`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
 		);
 	}, 240_000);
+	it('the same sheet run twice at the same moment, on both workers, round after round: each listing sent once, and a third run skips them all (issue 18, case 9)', async () => {
+		const rounds = 6;
+		let sentTwice = 0;
+		let forgotten = 0;
+		for (let round = 1; round <= rounds; round++) {
+			const { path, ids } = sheet(`queue-overlap-${round}.csv`, 15, 1);
+			const sent = () =>
+				harness.sandbox
+					.state()
+					.requests.filter(
+						(request) =>
+							request.endpoint === 'listings' &&
+							ids.includes(
+								Number((request.body as { externalListingId?: unknown })?.externalListingId),
+							),
+					).length;
+			const together = await Promise.all([runSheet(path), runSheet(path)]);
+			expect(together.map((run) => run.status)).toEqual([200, 200]);
+			sentTwice += sent() - ids.length;
+			// The sandbox refuses a second listing with one External Listing ID (409): none is created twice.
+			expect([...heldTimes(ids).values()]).toEqual(Array(ids.length).fill(1));
+			const third = await runSheet(path);
+			const items = third.body as Array<Record<string, unknown>>;
+			forgotten += items.filter((item) => item.status !== 'skipped').length;
+		}
+		report.push(
+			`two runs of one sheet at the same moment, ${rounds} rounds of 15 listings: ${sentTwice} listing(s) sent by both runs, ${forgotten} forgotten by the memory (sent again by a third run)`,
+		);
+		expect({ sentTwice, forgotten }).toEqual({ sentTwice: 0, forgotten: 0 });
+	}, 600_000);
+
 	it('Respond When the Workflow Finishes: a run that fails (the chat is down) is answered 500, the marketplace retries, and the alert arrives once', async () => {
 		const apiToken = await getToken(harness.sandbox);
 		const base = harness.publicUrl;
