@@ -14,6 +14,7 @@ import { parsePerSecondLimit } from './perSecond';
 import { activateSubscription } from './partner/webhooks';
 import { expireTokens, revokeTokens } from './partner/tokens';
 import { sell } from './sales';
+import { deliverSampleSale } from './sampleSale';
 import type { SandboxStore } from './store';
 
 export const ADMIN_PREFIX = '/__sandbox';
@@ -22,6 +23,7 @@ const ADMIN_ROUTES = [
 	'GET  /__sandbox/state',
 	'POST /__sandbox/subscriptions/:id/activate',
 	'POST /__sandbox/listings/:id/sell  {externalIds?: string[], count?: number, wait?: boolean}',
+	'POST /__sandbox/sample-sale  {tokenEndPoint, callbackUrl, clientId, clientSecret, clientAuth?, attempts?, wait?: boolean}',
 	'POST /__sandbox/tokens/expire  {all?: true, ids?: string[]}',
 	'POST /__sandbox/tokens/revoke  {all?: true, ids?: string[]}',
 	'GET  /__sandbox/faults',
@@ -108,6 +110,20 @@ export async function handleAdmin(
 			sendJson(res, 200, {
 				sale: result.sale,
 				deliveries: outcome.value ?? structuredClone(current),
+				complete: !outcome.timedOut,
+			});
+		} else if (path === `${ADMIN_PREFIX}/sample-sale`) {
+			if (!allow(['POST'])) return;
+			const { wait, ...input } = body;
+			const sample = deliverSampleSale(store, input);
+			if (wait === false) {
+				sendJson(res, 202, { sampleId: sample.sampleId, delivery: null, complete: false });
+				return;
+			}
+			const outcome = await waitBounded(store, sample.delivery, store.sellWaitMs);
+			sendJson(res, 200, {
+				sampleId: sample.sampleId,
+				delivery: outcome.value ?? structuredClone(store.deliveries.get(sample.deliveryId)),
 				complete: !outcome.timedOut,
 			});
 		} else if ((match = /^\/__sandbox\/tokens\/(expire|revoke)$/.exec(path))) {

@@ -46,6 +46,7 @@ export const ID_PREFIX = {
 	subscription: 'sub_',
 	listing: 'lst_',
 	sale: 'sale_',
+	sample: 'sample_',
 	delivery: 'dlv_',
 	notification: 'ntf_',
 	token: 'tok_',
@@ -182,6 +183,24 @@ export function saleNotificationPayload(input: {
 		})),
 	};
 }
+
+/**
+ * The sample sale (`POST /__sandbox/sample-sale`, `npm run sandbox -- sample-sale`): a notification with the same
+ * shape as a real sale's (saleNotificationPayload) about a listing that does not exist, so a workflow in the editor
+ * gets a realistic item without creating a listing or a subscription. Its values are invented and recognisable.
+ * One attempt by default: a trigger that is not listening (n8n answers 404 on /webhook-test/) is reported at once.
+ */
+export const SAMPLE_SALE = {
+	subscriptionId: 'sub_sample',
+	listing: {
+		id: 'lst_sample',
+		externalListingId: 900001,
+		eventId: 1000001,
+		pricePerProduct: { amount: 49.5, currency: 'EUR' },
+	},
+	products: [{ externalId: 'SAMPLE-A-12', row: 'A', seat: '12' }],
+	attempts: 1,
+} as const;
 
 /**
  * Notification delivery: retries, ordering and signing are not shown (6). The sandbox:

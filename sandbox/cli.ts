@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from './choices';
 import { SandboxAdminClient } from './client';
 import { SANDBOX_DEFAULTS } from './defaults';
 import { CLIENT_AUTH_METHODS } from './delivery';
-import type { ClientAuthMethod } from './delivery';
+import type { ClientAuthMethod, Delivery } from './delivery';
 import { FAULT_ENDPOINTS, FAULT_KINDS } from './faults';
 import type { FaultEndpoint, FaultKind, FaultRuleInput } from './faults';
 import type { InFlightLimitInput } from './inFlight';
@@ -44,6 +44,12 @@ Commands for a running sandbox (all take --url URL):
   activate --subscription ID             activate a pending webhook subscription
   sell --listing ID [--external-id X ...] [--count N]
                                          sell products (default: one) and print the delivery outcomes
+  sample-sale --token-url URL --callback-url URL --client-id ID [--client-secret S] [--delivery-auth MODE]
+        [--delivery-attempts N]
+                                         deliver a sample listing_sale to any trigger (token exchange, then the
+                                         notification), e.g. its /webhook-test/ URLs while n8n's editor listens;
+                                         the secret also from env TM_CALLBACK_CLIENT_SECRET (kept out of shell
+                                         history); one attempt unless --delivery-attempts says more
   expire-tokens [--ids a,b]              expire all (or the named) access tokens
   revoke-tokens [--ids a,b]              revoke all (or the named) access tokens
   fault --endpoint E (--kind K | --sequence K,K,ok) [--rate R] [--latency MS] [--jitter MS]
@@ -121,6 +127,10 @@ const { values, positionals } = (() => {
 				jitter: { type: 'string' },
 				'retry-after': { type: 'string' },
 				status: { type: 'string' },
+				'token-url': { type: 'string' },
+				'callback-url': { type: 'string' },
+				'client-id': { type: 'string' },
+				'client-secret': { type: 'string' },
 			},
 		});
 	} catch (error) {
@@ -234,6 +244,20 @@ function ids(): { all?: boolean; ids?: string[] } {
 		: { all: true };
 }
 
+/** One line on how the sample went, with what to do when n8n's test URLs were not listening. */
+function describeSample(delivery: Delivery): string {
+	const steps = delivery.attempts
+		.map((a) => `${a.step} ${a.status ?? a.error ?? ''}`.trim())
+		.join(', ');
+	if (delivery.status === 'delivered') return `Sample sale delivered (${steps}).`;
+	const notListening = delivery.attempts.some((a) => a.status === 404);
+	return `Sample sale ${delivery.status} (${steps}).${
+		notListening
+			? " A 404 from n8n's /webhook-test/ URLs means the editor is not listening: open the trigger, click Listen for test event (or Execute workflow), then run this again within two minutes."
+			: ''
+	}`;
+}
+
 async function drive(command: string): Promise<void> {
 	const print = (value: unknown) => console.log(JSON.stringify(value, null, 2));
 	switch (command) {
@@ -255,6 +279,29 @@ async function drive(command: string): Promise<void> {
 			console.error(
 				`Sold ${result.sale.externalIds.join(', ')}; deliveries: ${outcomes.join('; ') || `none (${result.sale.notNotifiedReason})`}`,
 			);
+			return;
+		}
+		case 'sample-sale': {
+			const tokenEndPoint = values['token-url'];
+			const callbackUrl = values['callback-url'];
+			const clientId = values['client-id'];
+			const clientSecret = values['client-secret'] ?? process.env.TM_CALLBACK_CLIENT_SECRET;
+			if (!tokenEndPoint || !callbackUrl || !clientId || !clientSecret)
+				fail(
+					'sample-sale needs --token-url, --callback-url, --client-id and --client-secret (or env TM_CALLBACK_CLIENT_SECRET)',
+				);
+			const delivery = deliveryFlags();
+			const result = await client().deliverSampleSale({
+				tokenEndPoint,
+				callbackUrl,
+				clientId,
+				clientSecret,
+				clientAuth: delivery.clientAuth,
+				attempts: delivery.attempts,
+			});
+			print(result);
+			console.error(describeSample(result.delivery));
+			if (result.delivery.status !== 'delivered') process.exitCode = 1;
 			return;
 		}
 		case 'expire-tokens':

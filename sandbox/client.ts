@@ -6,12 +6,20 @@ import type { Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput } from './faults';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
+import type { SampleSaleInput } from './sampleSale';
 import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './types';
 
 export interface RemoteSellResult {
 	sale: Sale;
 	deliveries: Delivery[];
 	/** False when the sandbox stopped waiting (bounded) before every delivery finished. */
+	complete: boolean;
+}
+
+export interface RemoteSampleSaleResult {
+	sampleId: string;
+	delivery: Delivery;
+	/** False when the sandbox stopped waiting (bounded) before the delivery finished. */
 	complete: boolean;
 }
 
@@ -62,6 +70,14 @@ export class SandboxAdminClient {
 	/** Sells and waits (bounded by the sandbox) for the deliveries' outcomes. */
 	sell(listingId: string, options: SellOptions = {}): Promise<RemoteSellResult> {
 		return this.call('POST', `/listings/${encodeURIComponent(listingId)}/sell`, options);
+	}
+
+	/**
+	 * Delivers a sample listing_sale to a trigger's token URL and callback URL with this callback client, and waits
+	 * (bounded by the sandbox) for the outcome: the same token exchange and notification as a sale's.
+	 */
+	deliverSampleSale(input: SampleSaleInput): Promise<RemoteSampleSaleResult> {
+		return this.call('POST', '/sample-sale', input);
 	}
 
 	async expireTokens(selector: TokenSelector = { all: true }): Promise<number> {

@@ -32,6 +32,8 @@ export interface Delivery {
 	id: string;
 	saleId: string;
 	subscriptionId: string;
+	/** A sample sale delivered on request to any trigger URLs (sampleSale.ts), not a sale of a listing. */
+	sample?: true;
 	notificationId: string;
 	callbackUrl: string;
 	tokenEndPoint: string;

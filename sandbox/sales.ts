@@ -10,7 +10,7 @@ import {
 	saleNotificationPayload,
 } from './choices';
 import { runDelivery } from './delivery';
-import type { Delivery } from './delivery';
+import type { Delivery, DeliverySettings, DeliveryTarget } from './delivery';
 import { positiveInteger, SandboxError } from './errors';
 import { newId } from './records';
 import type { ListingRecord } from './records';
@@ -64,6 +64,63 @@ function chooseProducts(
 	return unsold.slice(0, count);
 }
 
+/** Where a delivery comes from: a sale and the subscription it notifies, or a sample (no listing, no subscription). */
+export interface DeliveryOrigin {
+	saleId: string;
+	subscriptionId: string;
+	sample?: true;
+}
+
+/**
+ * Starts one notification's delivery to one target, for a sale and a sample alike: records it in the store, then
+ * runs it (`runDelivery`: the token exchange with the target, then the callback), with the store's delivery settings
+ * unless others are given. `payloadFor` gets the notification's id, which stays the same across retries.
+ */
+export function startDelivery(
+	store: SandboxStore,
+	origin: DeliveryOrigin,
+	target: DeliveryTarget,
+	payloadFor: (notificationId: string) => unknown,
+	settings: DeliverySettings = store.deliverySettings,
+): { id: string; done: Promise<Delivery> } {
+	const delivery: Delivery = {
+		id: newId(ID_PREFIX.delivery),
+		saleId: origin.saleId,
+		subscriptionId: origin.subscriptionId,
+		...(origin.sample ? { sample: true } : {}),
+		notificationId: newId(ID_PREFIX.notification),
+		callbackUrl: target.callbackUrl,
+		tokenEndPoint: target.tokenEndPoint,
+		clientAuth: settings.clientAuth,
+		status: 'pending',
+		attempts: [],
+		createdAt: new Date().toISOString(),
+	};
+	store.deliveries.set(delivery.id, delivery);
+	if (target.authType !== DELIVERABLE_AUTH_TYPE) {
+		delivery.status = 'failed';
+		delivery.finishedAt = delivery.createdAt;
+		delivery.attempts.push({
+			attempt: 1,
+			step: 'token',
+			at: delivery.createdAt,
+			durationMs: 0,
+			ok: false,
+			error: `authType "${target.authType}" is not deliverable by the sandbox (only "${DELIVERABLE_AUTH_TYPE}")`,
+		});
+		return { id: delivery.id, done: Promise.resolve(delivery) };
+	}
+	const done = runDelivery(
+		delivery,
+		target,
+		payloadFor(delivery.notificationId),
+		{ ...settings },
+		store.timers,
+		store.outboundSignal,
+	);
+	return { id: delivery.id, done };
+}
+
 export function sell(
 	store: SandboxStore,
 	listingId: string,
@@ -100,50 +157,10 @@ export function sell(
 		return { sale: structuredClone(sale), deliveries: Promise.resolve([]) };
 	}
 
-	const runTimers = store.timers;
-	const runSignal = store.outboundSignal;
 	const running = targets.map((subscription) => {
-		const delivery: Delivery = {
-			id: newId(ID_PREFIX.delivery),
-			saleId: sale.id,
-			subscriptionId: subscription.id,
-			notificationId: newId(ID_PREFIX.notification),
-			callbackUrl: subscription.callbackUrl,
-			tokenEndPoint: subscription.tokenEndPoint,
-			clientAuth: store.deliverySettings.clientAuth,
-			status: 'pending',
-			attempts: [],
-			createdAt: new Date().toISOString(),
-		};
-		store.deliveries.set(delivery.id, delivery);
-		sale.deliveryIds.push(delivery.id);
-		if (subscription.authType !== DELIVERABLE_AUTH_TYPE) {
-			delivery.status = 'failed';
-			delivery.finishedAt = delivery.createdAt;
-			delivery.attempts.push({
-				attempt: 1,
-				step: 'token',
-				at: delivery.createdAt,
-				durationMs: 0,
-				ok: false,
-				error: `authType "${subscription.authType}" is not deliverable by the sandbox (only "${DELIVERABLE_AUTH_TYPE}")`,
-			});
-			return Promise.resolve(delivery);
-		}
-		const payload = saleNotificationPayload({
-			notificationId: delivery.notificationId,
-			subscriptionId: subscription.id,
-			occurredAt: sale.occurredAt,
-			listing: {
-				id: listing.id,
-				externalListingId: listing.body.externalListingId,
-				eventId: listing.body.eventId,
-				pricePerProduct: listing.body.pricePerProduct,
-			},
-			products,
-		});
-		return runDelivery(
-			delivery,
+		const started = startDelivery(
+			store,
+			{ saleId: sale.id, subscriptionId: subscription.id },
 			{
 				callbackUrl: subscription.callbackUrl,
 				tokenEndPoint: subscription.tokenEndPoint,
@@ -151,11 +168,22 @@ export function sell(
 				clientSecret: subscription.clientSecret,
 				authType: subscription.authType,
 			},
-			payload,
-			{ ...store.deliverySettings },
-			runTimers,
-			runSignal,
+			(notificationId) =>
+				saleNotificationPayload({
+					notificationId,
+					subscriptionId: subscription.id,
+					occurredAt: sale.occurredAt,
+					listing: {
+						id: listing.id,
+						externalListingId: listing.body.externalListingId,
+						eventId: listing.body.eventId,
+						pricePerProduct: listing.body.pricePerProduct,
+					},
+					products,
+				}),
 		);
+		sale.deliveryIds.push(started.id);
+		return started.done;
 	});
 	const settled = Promise.all(running).then((done) => structuredClone(done));
 	return { sale: structuredClone(sale), deliveries: settled };

@@ -26,6 +26,7 @@ import { activateSubscription, handleWebhook } from './partner/webhooks';
 import { newId } from './records';
 import { redactHeaders, redactJson, redactQuery } from './redact';
 import { sell } from './sales';
+import { deliverSampleSale } from './sampleSale';
 import { SandboxStore } from './store';
 import type { RequestLogEntry, Sandbox, SandboxOptions } from './types';
 
@@ -326,6 +327,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		state: () => store.state(),
 		activateSubscription: (id) => activateSubscription(store, id),
 		sell: (listingId, sellOptions) => sell(store, listingId, sellOptions),
+		deliverSampleSale: (input) => deliverSampleSale(store, { ...input }),
 		expireTokens: (selector) => expireTokens(store, selector),
 		revokeTokens: (selector) => revokeTokens(store, selector),
 		addFault: (rule) => store.faults.add(parseFaultRule(rule)),

@@ -3,6 +3,7 @@ import type { ClientAuthMethod, Delivery, DeliverySettings } from './delivery';
 import type { FaultRule, FaultRuleInput, PartnerEndpoint } from './faults';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
+import type { SampleSaleInput, SampleSaleResult } from './sampleSale';
 
 export interface SandboxApp {
 	consumerKey: string;
@@ -159,6 +160,8 @@ export interface Sandbox {
 	state(): SandboxState;
 	activateSubscription(id: string): SubscriptionView;
 	sell(listingId: string, options?: SellOptions): SellResult;
+	/** Delivers a sample listing_sale to any token URL + callback URL with the given callback client (sampleSale.ts). */
+	deliverSampleSale(input: SampleSaleInput): SampleSaleResult;
 	expireTokens(selector?: TokenSelector): number;
 	revokeTokens(selector?: TokenSelector): number;
 	addFault(rule: FaultRuleInput): FaultRule;

@@ -75,6 +75,13 @@ export class TicketMarketplaceTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName:
+					"Get a sample sale into the editor: click Listen for test event (or Execute workflow). For two minutes n8n then serves both Test URLs below (token and notifications, under /webhook-test/): token requests and refused notifications keep it listening, the first notification with a valid token ends it. Meanwhile, run the sample-sale command of the sandbox in this package's repository with the two Test URLs and this credential's client (README: Build the sale alert without waiting for a sale). Real sales go to the production URLs only; they show under Executions once the workflow is active. The notification's payload shape is not documented by the marketplace: in later nodes, read every field defensively, e.g. $json.listing?.eventId ?? 'unknown'.",
+				name: 'testNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				displayName: 'Respond',
 				name: 'respond',
 				type: 'options',

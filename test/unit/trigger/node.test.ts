@@ -89,6 +89,23 @@ describe('Ticket Marketplace Trigger description', () => {
 			expect.stringContaining('Create listings only after activation'),
 		);
 	});
+
+	it('says how to get a sample into the editor, and that the payload shape is not documented', () => {
+		const notice = description.properties.find((property) => property.name === 'testNotice');
+		expect(notice?.type).toBe('notice');
+		for (const text of [
+			'Listen for test event',
+			// What n8n 2.8.4's test mode does with the node's two webhooks (test/e2e/testListening.test.ts shows it).
+			'both Test URLs',
+			'token requests and refused notifications keep it listening',
+			'the first notification with a valid token ends it',
+			'sample-sale',
+			'Real sales go to the production URLs only',
+			'payload shape is not documented',
+			'defensively',
+		])
+			expect(notice?.displayName).toEqual(expect.stringContaining(text));
+	});
 });
 
 describe('Ticket Marketplace Trigger activation and deactivation', () => {
