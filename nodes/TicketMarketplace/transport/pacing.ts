@@ -6,7 +6,10 @@
  * - APIs also limit requests per second, so a rate is learned beside it (perSecondRate.ts). A 429 at an in-flight
  *   level the API has recently answered without complaint cannot be the concurrency: it is a rate, and every send
  *   pauses until its Retry-After, not only the refused request. A 429 at a level never answered before is read as
- *   the concurrency: only the refused request waits, outside any slot, then goes first, so nothing else stalls.
+ *   the concurrency: only the refused request waits, outside any slot, then goes first, so nothing else stalls;
+ * - the first overshoot: after such a 429 nothing more goes until an answer comes back, then one probe. Refused
+ *   too, the limit is per second (every send pauses, the pace is set); accepted, it was the concurrency. And the
+ *   ramp spreads its sends over the round trip, so that a per-second limit refuses few before its first 429 is back.
  * Fixed mode keeps the first-request-alone rule and then holds exactly the maximum; it learns no rate, and each
  * refused request waits its own Retry-After.
  */
@@ -15,45 +18,13 @@ import { sleepWithAbort } from 'n8n-workflow';
 import { ConcurrencyLevel } from './concurrencyLevel';
 import { PACING, type SendRecord } from './pacingConfig';
 import { PerSecondRate } from './perSecondRate';
+import { RampSpread } from './rampSpread';
+import type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
 import { RoundTrips } from './roundTrips';
 
 export { PACING } from './pacingConfig';
 
-export type PacingMode = 'adaptive' | 'fixed';
-
-export type AttemptOutcome = (
-	| {
-			kind: 'answered';
-			roundTripMs: number;
-			/**
-			 * A 2xx. A refusal (4xx) comes back without the work a listing costs the API, so only accepted answers
-			 * tell its latency. Absent means accepted.
-			 */
-			accepted?: boolean;
-	  }
-	| { kind: 'rateLimited'; retryAfterMs?: number }
-	| { kind: 'failed' }
-) & {
-	/** The request ends in an error (no retry follows). */
-	final?: boolean;
-};
-
-export interface Slot {
-	/** Frees the slot and tells the pacer how the attempt went. Call exactly once. */
-	release(outcome: AttemptOutcome): void;
-}
-
-export interface PacerStats {
-	peakInFlight: number;
-	peakLimit: number;
-	finalLimit: number;
-	rateLimited: number;
-	decreases: number;
-	/** 429s read as a per-second limit (every send paused), and the pace in requests per second (Infinity: none). */
-	rateRefusals: number;
-	finalRate: number;
-	lowestRate: number;
-}
+export type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
 
 /** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
 type Waiter = (slot: Slot | null) => void;
@@ -69,6 +40,13 @@ export class RequestPacer {
 	private readonly roundTrips = new RoundTrips();
 	private readonly level: ConcurrencyLevel;
 	private readonly pace = new PerSecondRate();
+	private readonly ramp = new RampSpread();
+	/**
+	 * After a 429 read as the concurrency, nothing more goes until an answer comes back; then one probe: refused
+	 * too, the limit is per second (every send pauses); accepted, it was the concurrency.
+	 */
+	private hold: 'none' | 'untilAnswer' | 'probeReady' | 'probeInFlight' = 'none';
+	private probe?: SendRecord;
 	/** The time the pending wake-up (if any) is for. */
 	private wakeAt?: number;
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
@@ -94,7 +72,7 @@ export class RequestPacer {
 	 */
 	async acquire(first = false): Promise<Slot | null> {
 		if (this.closed) return null;
-		if (this.hasRoom() && this.waiting.length === 0 && this.pace.readyAt() <= this.now())
+		if (this.hasRoom() && this.waiting.length === 0 && this.readyAt(this.now()) <= this.now())
 			return this.grant();
 		const slot = new Promise<Slot | null>((resolve) => {
 			if (first) this.waiting.unshift(resolve);
@@ -140,13 +118,33 @@ export class RequestPacer {
 	}
 
 	private hasRoom(): boolean {
+		if (this.hold === 'probeInFlight') return false;
+		// Held until an answer shows the API has room again, unless nothing is in flight to answer; then one probe.
+		if (this.hold === 'untilAnswer' && this.inFlight > 0) return false;
+		if (this.hold !== 'none') return true;
 		return this.inFlight < this.level.limit;
+	}
+
+	/** The earliest time the next request may go: the per-second pace, and the ramp's spread (rampSpread.ts). */
+	private readyAt(now: number): number {
+		return Math.max(this.pace.readyAt(now), this.ramp.readyAt(now, this.rampPerMs()));
+	}
+
+	private rampPerMs(): number | undefined {
+		if (this.mode === 'fixed') return undefined;
+		return RampSpread.perMs(this.level.limit, this.roundTrips.typicalMs());
 	}
 
 	private grant(): Slot {
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
-		const record = this.pace.logSend(this.now(), this.inFlight);
+		const now = this.now();
+		this.ramp.take(now, this.rampPerMs());
+		const record = this.pace.logSend(now, this.inFlight);
+		if (this.hold === 'untilAnswer' || this.hold === 'probeReady') {
+			this.hold = 'probeInFlight';
+			this.probe = record;
+		}
 		let released = false;
 		return {
 			release: (outcome) => {
@@ -170,7 +168,7 @@ export class RequestPacer {
 		while (!this.closed && this.waiting.length > 0 && this.hasRoom()) {
 			const now = this.now();
 			this.pace.grow(now, this.waiting.length, this.lastRetryAfterMs);
-			const readyAt = this.pace.readyAt();
+			const readyAt = this.readyAt(now);
 			if (now < readyAt) {
 				this.wakeUpAt(readyAt, now);
 				return;
@@ -205,8 +203,19 @@ export class RequestPacer {
 			this.answeredOnce = true;
 			this.level.set(this.mode === 'fixed' ? this.maximum : PACING.initialLimit);
 		}
+		if (record === this.probe) {
+			this.probe = undefined;
+			this.hold = 'none';
+			if (outcome.kind === 'rateLimited') {
+				this.rateLimited++;
+				this.onRateRefusal(outcome, record, now);
+				return;
+			}
+		}
 		if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, record, now);
 		else if (outcome.kind === 'answered') {
+			// An answer: the API has room again, the probe may go.
+			if (this.hold === 'untilAnswer') this.hold = 'probeReady';
 			this.roundTrips.record(outcome);
 			if (!first && this.mode === 'adaptive')
 				this.level.onAnswered(record.level, this.waiting.length, this.lastRetryAfterMs, now);
@@ -223,12 +232,21 @@ export class RequestPacer {
 		if (outcome.retryAfterMs !== undefined) this.lastRetryAfterMs = outcome.retryAfterMs;
 		if (this.mode === 'fixed') return;
 		if (this.isRateRefusal(record) && this.pace.windowsAgree(record)) {
-			// A Retry-After too long to wait ends the request in an error; the others are not held for it.
-			const pauseMs = outcome.final ? undefined : (outcome.retryAfterMs ?? this.lastRetryAfterMs);
-			this.pace.onRefusal(record, now, pauseMs);
+			this.onRateRefusal(outcome, record, now);
 			return;
 		}
 		this.level.onRefusal(record, this.inFlight, now);
+		if (this.hold === 'none' && this.pace.pausedUntilMs <= now) this.hold = 'untilAnswer';
+	}
+
+	private onRateRefusal(
+		outcome: { retryAfterMs?: number; final?: boolean },
+		record: SendRecord,
+		now: number,
+	): void {
+		// A Retry-After too long to wait ends the request in an error; the others are not held for it.
+		const pauseMs = outcome.final ? undefined : (outcome.retryAfterMs ?? this.lastRetryAfterMs);
+		this.pace.onRefusal(record, now, pauseMs);
 	}
 
 	/**

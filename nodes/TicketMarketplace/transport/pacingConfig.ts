@@ -15,12 +15,20 @@ export const PACING = {
 	backoffFactor: 0.8,
 	/** Slots once the first answer has settled the token: one round trip of ramp saved against starting at 2. */
 	initialLimit: 4,
+	/** Adaptive sends go at most this many times the level a round trip (slow start doubles it once a round trip). */
+	rampGain: 2,
+	/** ... after a burst of at most this many. */
+	rampBurst: 16,
 	/** Assumed Retry-After before the API has sent one. */
 	defaultRetryAfterMs: 1000,
 	/** The window a per-second limit counts in, and how long a pace holds before it may grow. */
 	rateWindowMs: 1000,
 	/** The pace after a refusal: this share of what the API accepted in the last window (jitter must not overshoot). */
-	rateMargin: 0.95,
+	rateMargin: 1,
+	/** A send leaves the pace's window this long after the API's second: its clock and arrival order differ. */
+	rateGuardMs: 30,
+	/** Within a window, sends go at most this many times the pace (not all at once after a pause). */
+	rateBurst: 2,
 	/** The first growth of the pace after a refusal; each further second without refusal doubles it, up to maxRateStep. */
 	firstRateStep: 0.1,
 	maxRateStep: 1,

@@ -36,10 +36,23 @@ export class PerSecondRate {
 		return record;
 	}
 
-	/** The earliest time the next request may go: after any pause, and one pace's spacing after the last send. */
-	readyAt(): number {
-		const spacing = Number.isFinite(this.rate) ? PACING.rateWindowMs / this.rate : 0;
-		return Math.max(this.pausedUntilMs, this.lastSendAt + spacing);
+	/**
+	 * The earliest time the next request may go: after any pause; while the sends of the last window that the API
+	 * did not refuse stay below the pace (the API's own count); and spread, at most twice the pace.
+	 */
+	readyAt(now: number): number {
+		if (!Number.isFinite(this.rate)) return this.pausedUntilMs;
+		const windowMs = PACING.rateWindowMs + PACING.rateGuardMs;
+		const counted = this.sends.filter(
+			(send) => send.state !== 'refused' && send.at > now - windowMs,
+		);
+		const allowed = Math.max(1, Math.floor(this.rate));
+		const windowFreeAt =
+			counted.length < allowed
+				? Number.NEGATIVE_INFINITY
+				: counted[counted.length - allowed].at + windowMs;
+		const spacing = PACING.rateWindowMs / (PACING.rateBurst * this.rate);
+		return Math.max(this.pausedUntilMs, windowFreeAt, this.lastSendAt + spacing);
 	}
 
 	pauseUntil(epochMs: number): void {

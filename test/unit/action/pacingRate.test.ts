@@ -1,115 +1,14 @@
 import { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing';
+import { answered, fakeWait, simulate } from './simulatedApi';
 
 /**
  * Per-second limits on fake time (issue #20). The pacer gets the fake clock and a fake wait; the simulated API
- * admits a request while fewer than `perSecond(now)` were admitted in the last second (a sliding window, as the
- * sandbox does), else answers 429 at once with Retry-After in whole seconds; admitted requests take `latencyMs`.
- * A refused request waits its Retry-After outside any slot and asks again first, as the transport does.
- * Pass/fail is on counts and learned rates, never on how long anything took.
+ * (simulatedApi.ts) limits requests per second, in flight, or both. Pass/fail is on counts and learned rates, never
+ * on how long anything took.
  */
-
-const fakeWait = async (ms: number, signal: AbortSignal) =>
-	await new Promise<void>((resolve, reject) => {
-		const timer = setTimeout(resolve, ms);
-		signal.addEventListener('abort', () => {
-			clearTimeout(timer);
-			reject(new Error('aborted'));
-		});
-	});
 
 function newPacer(maximum = 64) {
 	return new RequestPacer('adaptive', maximum, false, () => Date.now(), fakeWait);
-}
-
-function answered(roundTripMs: number) {
-	return { kind: 'answered' as const, roundTripMs, accepted: true };
-}
-
-/** Deterministic jitter: the same run every time. */
-function jitter(seed: number) {
-	let state = seed;
-	return (maxMs: number) => {
-		state = (state * 1103515245 + 12345) % 2147483648;
-		return (state / 2147483648) * maxMs;
-	};
-}
-
-interface Refusal {
-	at: number;
-	rateAfter: number;
-}
-
-async function simulate(options: {
-	pacer: RequestPacer;
-	requests: number;
-	latencyMs?: number;
-	perSecond?: (now: number) => number | undefined;
-	capacity?: number;
-	jitterMs?: number;
-}) {
-	const { pacer, requests } = options;
-	const latencyMs = options.latencyMs ?? 100;
-	const random = jitter(7);
-	const admitted: number[] = [];
-	const refusals: Refusal[] = [];
-	const rates: Array<{ at: number; rate: number }> = [];
-	let inFlight = 0;
-	let peak = 0;
-	let created = 0;
-	const delay = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
-	/** The API's gate: undefined when admitted, else Retry-After in ms. */
-	const gate = (): number | undefined => {
-		const now = Date.now();
-		if (options.capacity !== undefined && inFlight >= options.capacity) return 1000;
-		const limit = options.perSecond?.(now);
-		while (admitted.length > 0 && now - admitted[0] >= 1000) admitted.shift();
-		if (limit !== undefined && admitted.length >= limit) {
-			const leavesAt = admitted[admitted.length - limit] + 1000;
-			return Math.max(1, Math.ceil((leavesAt - now) / 1000)) * 1000;
-		}
-		admitted.push(now);
-		return undefined;
-	};
-	const one = async () => {
-		let first = false;
-		for (let attempt = 0; attempt < 30; attempt++) {
-			const slot = await pacer.acquire(first);
-			if (!slot) throw new Error('the pacer had stopped');
-			const sentAt = Date.now();
-			rates.push({ at: sentAt, rate: pacer.currentRate });
-			if (options.jitterMs) await delay(random(options.jitterMs));
-			const retryAfterMs = gate();
-			if (retryAfterMs !== undefined) {
-				if (options.jitterMs) await delay(random(options.jitterMs));
-				slot.release({ kind: 'rateLimited', retryAfterMs });
-				refusals.push({ at: Date.now(), rateAfter: pacer.currentRate });
-				await delay(retryAfterMs);
-				first = true;
-				continue;
-			}
-			inFlight++;
-			peak = Math.max(peak, inFlight);
-			await delay(latencyMs);
-			inFlight--;
-			if (options.jitterMs) await delay(random(options.jitterMs));
-			created++;
-			slot.release(answered(Date.now() - sentAt));
-			return;
-		}
-		throw new Error('too many attempts');
-	};
-	const started = Date.now();
-	const all = Promise.all(Array.from({ length: requests }, one));
-	await jest.runAllTimersAsync();
-	await all;
-	return {
-		elapsedMs: Date.now() - started,
-		created,
-		peak,
-		refusals,
-		rates,
-		stats: pacer.snapshot(),
-	};
 }
 
 beforeEach(() => {
@@ -269,5 +168,51 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		expect(result.peak).toBe(64);
 		expect(result.refusals).toHaveLength(0);
 		expect(result.stats.finalRate).toBe(Number.POSITIVE_INFINITY);
+	});
+});
+
+describe('the first overshoot (issue #20): 400 listings against a sliding-window API, 100 ms latency', () => {
+	// Refusals on their way back: up to 5 ms each way, then up to 20 ms each way.
+	it.each([
+		[40, 5],
+		[40, 20],
+		[100, 5],
+		[100, 20],
+	])(
+		'%i per second, jitter up to %i ms: at most 5 %% refused, the pace ends at the limit',
+		async (limit, jitterMs) => {
+			const result = await simulate({
+				pacer: newPacer(),
+				requests: 400,
+				perSecond: () => limit,
+				jitterMs,
+			});
+			expect(result.created).toBe(400);
+			expect(result.refusals.length).toBeLessThanOrEqual(0.05 * 400);
+			// One overshoot, one pause: the first 429s of a climb hold every send until a probe tells the kind.
+			expect(result.stats.rateRefusals).toBe(1);
+			expect(result.stats.finalRate).toBe(limit);
+		},
+	);
+
+	it('40 -> 10 -> 40 per second mid-run: at most 5 % refused, down within a few refusals and back up', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: (sinceStart) => (sinceStart < 3000 ? 40 : sinceStart < 8000 ? 10 : 40),
+			jitterMs: 5,
+		});
+		expect(result.created).toBe(400);
+		expect(result.refusals.length).toBeLessThanOrEqual(0.05 * 400);
+		const afterDrop = result.refusals.filter((refusal) => refusal.at >= 3000);
+		expect(afterDrop.findIndex((refusal) => refusal.rateAfter <= 10)).toBeLessThan(3);
+		expect(result.stats.finalRate).toBeGreaterThanOrEqual(30);
+	});
+
+	it('no limit: the ramp spreads its sends yet the level climbs to the ceiling, without a refusal', async () => {
+		const result = await simulate({ pacer: newPacer(64), requests: 400, jitterMs: 5 });
+		expect(result.peak).toBe(64);
+		expect(result.stats.peakLimit).toBe(64);
+		expect(result.refusals).toHaveLength(0);
 	});
 });
