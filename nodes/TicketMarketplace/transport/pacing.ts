@@ -47,6 +47,11 @@ export class RequestPacer {
 	 */
 	private hold: 'none' | 'untilAnswer' | 'probeReady' | 'probeInFlight' = 'none';
 	private probe?: SendRecord;
+	/** The in-flight level of the refusal that started the hold. */
+	private heldForLevel = 0;
+	/** A level the API refused as its concurrency, shown by an accepted probe: refusals there need no new hold. */
+	private knownConcurrency = Number.POSITIVE_INFINITY;
+	private holds = 0;
 	/** The time the pending wake-up (if any) is for. */
 	private wakeAt?: number;
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
@@ -114,6 +119,7 @@ export class RequestPacer {
 			rateRefusals: this.pace.refusals,
 			finalRate: this.pace.rate,
 			lowestRate: this.pace.lowestRate,
+			holds: this.holds,
 		};
 	}
 
@@ -206,6 +212,8 @@ export class RequestPacer {
 		if (record === this.probe) {
 			this.probe = undefined;
 			this.hold = 'none';
+			if (outcome.kind === 'answered')
+				this.knownConcurrency = Math.min(this.knownConcurrency, this.heldForLevel);
 			if (outcome.kind === 'rateLimited') {
 				this.rateLimited++;
 				this.onRateRefusal(outcome, record, now);
@@ -236,7 +244,14 @@ export class RequestPacer {
 			return;
 		}
 		this.level.onRefusal(record, this.inFlight, now);
-		if (this.hold === 'none' && this.pace.pausedUntilMs <= now) this.hold = 'untilAnswer';
+		// The API's concurrency, met again while probing upward: nothing to find out.
+		const fuzz = Math.max(1, Math.round(PACING.levelFuzz * this.knownConcurrency));
+		if (record.level >= this.knownConcurrency - fuzz) return;
+		if (this.hold === 'none' && this.pace.pausedUntilMs <= now) {
+			this.hold = 'untilAnswer';
+			this.heldForLevel = record.level;
+			this.holds++;
+		}
 	}
 
 	private onRateRefusal(

@@ -34,4 +34,6 @@ export interface PacerStats {
 	rateRefusals: number;
 	finalRate: number;
 	lowestRate: number;
+	/** Holds: after a 429 at a level never answered, sends waited for an answer and one probe to tell the kind. */
+	holds: number;
 }

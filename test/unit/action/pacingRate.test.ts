@@ -163,6 +163,16 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		},
 	);
 
+	it.each([5, 20])(
+		'an API that limits requests in flight holds sends for a probe once or twice, not at every climb back to its concurrency (jitter up to %i ms)',
+		async (jitterMs) => {
+			const result = await simulate({ pacer: newPacer(), requests: 400, capacity: 10, jitterMs });
+			expect(result.created).toBe(400);
+			expect(result.refusals.length).toBeGreaterThan(1);
+			expect(result.stats.holds).toBeLessThanOrEqual(2);
+		},
+	);
+
 	it('an API without stress: the pacer climbs to its maximum of 64 and learns no rate', async () => {
 		const result = await simulate({ pacer: newPacer(64), requests: 400, jitterMs: 5 });
 		expect(result.peak).toBe(64);
