@@ -144,16 +144,16 @@ describe('Listing → Create under faults', () => {
 
 	it('case 3: IDs seen again near the cap move to the young end, and a notice says how close the memory is', async () => {
 		const store = new MemoryDeduplicationStore();
-		const scope = new Set<string>();
+		// Listing 1 is the oldest entry: first to be dropped at the cap unless seen again moves it.
+		const scope = new Set<string>([sentListingKey(BASE, 1)]);
 		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(BASE, id));
-		scope.add(sentListingKey(BASE, 1));
 		store.entries.set('workflow', scope);
 		tokenApi();
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.status).toBe('skipped');
-		expect([...scope].pop()).toBe(sentListingKey(BASE, 1));
+		expect([...store.entries.get('workflow')!].pop()).toBe(sentListingKey(BASE, 1));
 		expect(fake.hints.map((hint) => hint.message).join('\n')).toContain('of at most 100000');
 	});
 
