@@ -56,6 +56,10 @@ export class FakePartnerApi {
 	readonly created = new Map<string, Count>();
 	/** Every token issued, with the run it was issued to. */
 	readonly tokens = new Map<string, string>();
+	/** Token requests per run. */
+	readonly logins = new Map<string, number>();
+	/** Requests that reached another host (a redirect followed). */
+	readonly elsewhere: string[] = [];
 	private requests = 0;
 
 	constructor(
@@ -63,7 +67,14 @@ export class FakePartnerApi {
 		private readonly runs: string[],
 		/** Called with each run's request number (1-based) as it arrives; the oracle stops runs from it. */
 		private readonly onRequest: (run: string, requestNumber: number) => void = () => {},
+		/** Called when a run sends one listing more often than any bounded retry may: the oracle stops that run. */
+		private readonly onRunaway: (run: string) => void = () => {},
+		private readonly maxAttempts = Number.POSITIVE_INFINITY,
 	) {}
+
+	get loginRefused(): boolean {
+		return this.scenario.loginRefused;
+	}
 
 	/** How often the API holds each ID, over all runs. */
 	held(): Count {
@@ -108,6 +119,7 @@ export class FakePartnerApi {
 			.query(true)
 			.reply(function () {
 				const run = api.runOfBasic(String(this.req.headers.authorization));
+				api.logins.set(run, (api.logins.get(run) ?? 0) + 1);
 				if (api.scenario.loginRefused)
 					return [401, { error: 'invalid_grant', error_description: 'no' }];
 				const token = `tok-oracle-${run}-${api.tokens.size + 1}-${'x'.repeat(8)}`;
@@ -121,6 +133,16 @@ export class FakePartnerApi {
 				const run = api.runOfBearer(String(this.req.headers.authorization));
 				api.answer(run, Number((body as IDataObject).externalListingId), callback);
 			});
+		// A followed redirect (GET after 301/302/303, POST after 307/308) would land here.
+		for (const method of ['GET', 'POST']) {
+			nock('https://elsewhere.example.test')
+				.persist()
+				.intercept(/.*/, method)
+				.reply(function () {
+					api.elsewhere.push(`${method} ${this.req.path}`);
+					return [200, { listingId: 'followed' }];
+				});
+		}
 	}
 
 	private answer(
@@ -129,6 +151,7 @@ export class FakePartnerApi {
 		callback: (error: NodeJS.ErrnoException | null, result: nock.ReplyFnResult) => void,
 	): void {
 		bump(this.seen.get(run) ?? this.seen.set(run, new Map()).get(run)!, id);
+		if (this.seenBy(run).get(id)! > this.maxAttempts) this.onRunaway(run);
 		const behaviour = this.scenario.behaviours[this.requests % this.scenario.behaviours.length];
 		this.requests++;
 		this.onRequest(

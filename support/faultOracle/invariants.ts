@@ -29,9 +29,13 @@ export interface World {
 	store: SharedRowStore;
 	results: RunResult[];
 	rememberedBefore: number[];
-	/** Every wait asked of sleepWithAbort, in ms. */
-	waits: number[];
+	/** Every wait asked of sleepWithAbort: how long, and whether it can be ended by Stop. */
+	waits: Array<{ ms: number; abortable: boolean }>;
 }
+
+/** Attempts of one listing: each may be answered 401 and sent once more after n8n renews the token. */
+export const MAX_ATTEMPTS =
+	2 * (1 + RETRY_POLICY.maxRateLimitRetries + RETRY_POLICY.maxConnectionRetries);
 
 function fail(invariant: string, detail: string): never {
 	throw new Error(`${invariant} broken: ${detail}`);
@@ -151,6 +155,9 @@ function checkRun(world: World, result: RunResult): Map<number, State> {
 		if ((state === 'skipped' || state === 'notSent') && seen)
 			fail(`I2 (${state} ⇒ never seen)`, where);
 		if (state === 'refused' && created) fail('I2 (refused ⇒ not held)', where);
+		// Refused means the API (or the token endpoint) answered no: a listing it never saw was not sent.
+		if (state === 'refused' && !seen && !api.loginRefused)
+			fail('I2 (refused ⇒ answered)', `${where}: never reached the API`);
 		// A request in flight when the run is stopped is aborted by n8n: whether its bytes left cannot be known
 		// (the fake API may not have read it yet), so it is reported unknown, the safe side.
 		if (state === 'unknown' && !seen && !result.cancelled) fail('I2 (unknown ⇒ it left)', where);
@@ -173,18 +180,26 @@ export function checkInvariants(world: World): Window {
 	const window: Window = { createdTwice: 0, erasedForGood: 0, resurrected: 0 };
 	const states = new Map(results.map((result) => [result, checkRun(world, result)]));
 
-	// I5: no wait beyond the cap; bounded attempts per listing (each may be answered 401 and sent once more).
-	for (const ms of world.waits) {
+	// I5: no wait beyond the cap, each one ended by Stop; bounded attempts per listing.
+	for (const { ms, abortable } of world.waits) {
 		if (ms > RETRY_POLICY.maxRetryAfterMs) fail('I5 (bounded waits)', `waited ${ms} ms`);
+		if (!abortable)
+			fail('I5 (Stop ends every wait)', `a wait of ${ms} ms without the cancel signal`);
 	}
-	const maxAttempts =
-		2 * (1 + RETRY_POLICY.maxRateLimitRetries + RETRY_POLICY.maxConnectionRetries);
 	for (const { run } of results) {
 		for (const [id, count] of api.seenBy(run)) {
-			if (count > maxAttempts)
+			if (count > MAX_ATTEMPTS)
 				fail('I5 (bounded attempts)', `run ${run}: listing ${id} sent ${count} times`);
 		}
+		// I8: a refused login is tried once a run, not once a listing (which could lock the seller's account).
+		if (api.loginRefused && (api.logins.get(run) ?? 0) > 1)
+			fail(
+				'I8 (one refused login a run)',
+				`run ${run} asked for a token ${api.logins.get(run)} times`,
+			);
 	}
+	// I4: the token goes to the Base URL only: no redirect is followed.
+	if (api.elsewhere.length > 0) fail('I4 (no request elsewhere)', api.elsewhere.join(', '));
 
 	const ids = new Set([...rememberedBefore, ...results.flatMap((result) => result.settings.ids)]);
 	const memory = store.entries.get('workflow') ?? new Set<string>();

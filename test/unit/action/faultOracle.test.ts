@@ -15,7 +15,7 @@ import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentLis
 import { BASE } from '../../../support/fakeN8n/actionContext';
 import { BEHAVIOURS, FakePartnerApi } from '../../../support/faultOracle/fakePartnerApi';
 import type { ApiScenario } from '../../../support/faultOracle/fakePartnerApi';
-import { checkInvariants } from '../../../support/faultOracle/invariants';
+import { checkInvariants, MAX_ATTEMPTS } from '../../../support/faultOracle/invariants';
 import type { Window } from '../../../support/faultOracle/invariants';
 import { runListingCreate } from '../../../support/faultOracle/oracleRun';
 import type { OnError, RunResult, RunSettings } from '../../../support/faultOracle/oracleRun';
@@ -110,13 +110,20 @@ async function runScenario(scenario: Scenario): Promise<Window> {
 	const cancels = names.map(() => new AbortController());
 	let startSecond = () => {};
 	const secondMayStart = new Promise<void>((resolve) => (startSecond = resolve));
-	const api = new FakePartnerApi(scenario, names, (run, requestNumber) => {
-		const { cancel, start } = scenario;
-		if (cancel && names[cancel.run] === run && requestNumber === cancel.atRequest)
-			cancels[cancel.run].abort();
-		if (start.kind === 'afterRequests' && run === 'A' && requestNumber >= start.count)
-			startSecond();
-	});
+	const api = new FakePartnerApi(
+		scenario,
+		names,
+		(run, requestNumber) => {
+			const { cancel, start } = scenario;
+			if (cancel && names[cancel.run] === run && requestNumber === cancel.atRequest)
+				cancels[cancel.run].abort();
+			if (start.kind === 'afterRequests' && run === 'A' && requestNumber >= start.count)
+				startSecond();
+		},
+		// A retry loop without end is stopped (waits are instant here), and I5 then names it.
+		(run) => cancels[names.indexOf(run)].abort(),
+		MAX_ATTEMPTS,
+	);
 	api.intercept();
 	let gap = 0;
 	const store = new SharedRowStore(async () => {
@@ -153,7 +160,7 @@ async function runScenario(scenario: Scenario): Promise<Window> {
 		store,
 		results,
 		rememberedBefore: scenario.rememberedBefore,
-		waits: waits.mock.calls.map(([ms]) => ms),
+		waits: waits.mock.calls.map(([ms, signal]) => ({ ms, abortable: signal !== undefined })),
 	});
 }
 
