@@ -44,7 +44,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description:
 				'Address of the Partner API, without a path. For the local sandbox, the URL that `npm run sandbox` prints.',
 		},
