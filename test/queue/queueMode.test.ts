@@ -331,7 +331,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		);
 	}, 240_000);
 	it('the same sheet run twice at the same moment, on both workers, round after round: each listing sent once, and a third run skips them all (issue 18, case 9)', async () => {
-		const rounds = 6;
+		const rounds = 20;
 		let sentTwice = 0;
 		let forgotten = 0;
 		for (let round = 1; round <= rounds; round++) {
