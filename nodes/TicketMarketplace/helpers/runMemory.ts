@@ -66,16 +66,53 @@ export class RunMemory {
 		}
 	}
 
+	/**
+	 * One store call, tried once more after a short pause when it fails: two runs that write a workflow's memory
+	 * for the first time at once both insert its row, and n8n's database refuses the second insert.
+	 */
+	private async once<T>(call: () => Promise<T>): Promise<T> {
+		try {
+			return await this.timed(call);
+		} catch {
+			await sleep(SETTLE_MIN_MS + randomInt(SETTLE_MIN_MS));
+			return await this.timed(call);
+		}
+	}
+
 	private async record(keys: string[]): Promise<IDeduplicationOutput> {
-		return await this.timed(
+		return await this.once(
 			async () => await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS),
 		);
 	}
 
 	private async remove(keys: string[]): Promise<void> {
-		await this.timed(
+		await this.once(
 			async () => await this.context.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS),
 		);
+	}
+
+	/**
+	 * Records the keys with a new marker. When the call fails, it is tried once more with the failed call's marker:
+	 * an answer that knows that marker means the failed call wrote after all, and its answer (which keys were new)
+	 * is lost, so the failure stands.
+	 */
+	private async recordWithMarker(
+		keys: string[],
+	): Promise<{ marker: string; answer: IDeduplicationOutput }> {
+		const marker = this.newMarker();
+		const write = async (written: string[]) =>
+			await this.timed(
+				async () =>
+					await this.context.helpers.checkProcessedAndRecord(written, SCOPE, STORE_OPTIONS),
+			);
+		try {
+			return { marker, answer: await write([marker, ...keys]) };
+		} catch (error) {
+			await sleep(SETTLE_MIN_MS + randomInt(SETTLE_MIN_MS));
+			const answer = await write([marker, ...keys]);
+			if (answer.processed.map(String).includes(marker)) throw error;
+			return { marker, answer };
+		}
 	}
 
 	/**
@@ -92,8 +129,8 @@ export class RunMemory {
 	/** Records the keys with a new marker until the write provably stands. */
 	private async recordVerified(keys: string[], onAnswer: (answer: IDeduplicationOutput) => void) {
 		for (let attempt = 1; ; attempt++) {
-			const marker = this.newMarker();
-			onAnswer(await this.record([marker, ...keys]));
+			const { marker, answer } = await this.recordWithMarker(keys);
+			onAnswer(answer);
 			if (attempt === WRITE_ATTEMPTS) return;
 			if ((await this.markersPresent([marker])).length > 0) return;
 		}
@@ -146,13 +183,12 @@ export class RunMemory {
 	}
 
 	/**
-	 * Near the cap, moves IDs seen again to the young end: forgotten, then recorded again (retried once, as leaving
-	 * them forgotten would relist them).
+	 * Near the cap, moves IDs seen again to the young end: forgotten, then recorded again.
 	 */
 	private async refresh(keys: string[], ids: number[]): Promise<void> {
 		await this.remove(keys);
 		try {
-			await this.record(keys).catch(async () => await this.record(keys));
+			await this.record(keys);
 		} catch (error) {
 			const failure = storeError(this.context, error, 'before');
 			failure.description = `IDs sent by earlier runs were forgotten while being moved to the young end of the memory, and the next run would send them again: ${ids.join(', ')}. Take them out of the input before running again. ${failure.description}`;

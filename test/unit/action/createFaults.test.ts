@@ -375,6 +375,33 @@ describe('Listing → Create under faults', () => {
 		expect(notice).not.toContain('running the workflow again sends only');
 	});
 
+	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		const store = new MemoryDeduplicationStore();
+		const helpers = store.helpers();
+		let failed = false;
+		store.helpers = () => ({
+			...helpers,
+			checkProcessedAndRecord: async (
+				...args: Parameters<typeof helpers.checkProcessedAndRecord>
+			) => {
+				if (!failed) {
+					failed = true;
+					throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+				}
+				return await helpers.checkProcessedAndRecord(...args);
+			},
+		});
+		const { items, parameters } = listings(1);
+		const [item] = await execute.call(
+			fakeRun({ parameters, items, deduplication: store }).context,
+			items,
+		);
+		expect(item.json).toEqual({ id: 1 });
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+	});
+
 	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });

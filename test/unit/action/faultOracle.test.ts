@@ -90,10 +90,15 @@ function scenarios(runCount: 1 | 2): fc.Arbitrary<Scenario> {
 			}),
 			{ freq: 4, nil: undefined },
 		),
-		// One scenario in eight has a store call that fails.
+		// One scenario in eight has store calls that fail: one (tried again, it works), or two or three in a row.
 		failingStoreCalls: fc.oneof(
 			{ weight: 7, arbitrary: fc.constant<number[]>([]) },
-			{ weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 8 })).map((call) => call) },
+			{
+				weight: 1,
+				arbitrary: fc
+					.tuple(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 3 }))
+					.map(([first, count]) => Array.from({ length: count }, (_, index) => first + index)),
+			},
 		),
 		storeGaps: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }),
 		pauseTurns: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 6 }),
