@@ -8,12 +8,7 @@ import { readFileSync } from 'node:fs';
 
 import { SANDBOX_DEFAULTS } from '../../sandbox';
 import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
-import {
-	credentialsFor,
-	LISTING_ASSISTANT_CHAT_LOGIN,
-	WRONG_MARKETPLACE_PASSWORD,
-} from '../harness/harness';
-import { CREDENTIAL_IDS } from '../harness/workflows';
+import { credentialsFor, LISTING_ASSISTANT_CHAT_LOGIN } from '../harness/harness';
 import { OPENAI_STAND_IN_KEY } from '../harness/openAiStandIn';
 import type { E2e } from './helpers';
 
@@ -41,15 +36,12 @@ function basicCredentials(id: string, secret: string): string {
 
 /** The harness's secrets, as typed and as sent in Basic headers, and the shape of the trigger's tokens. */
 export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
-	const data = (id: string) =>
-		credentialsFor(e2e.context.sandboxUrl).find((credential) => credential.id === id)!
-			.data as Record<string, string>;
-	const api = data(CREDENTIAL_IDS.api.id);
-	const callback = data(CREDENTIAL_IDS.callback.id);
+	const [api, callback] = credentialsFor(e2e.context.sandboxUrl).map(
+		(credential) => credential.data as Record<string, string>,
+	);
 	return [
 		{ label: 'consumer secret', value: api.consumerSecret },
 		{ label: 'marketplace password', value: api.password },
-		{ label: 'wrong marketplace password', value: WRONG_MARKETPLACE_PASSWORD },
 		{ label: 'developer-portal password', value: SANDBOX_DEFAULTS.developerAccount.password },
 		{ label: 'callback client secret', value: callback.clientSecret },
 		{

@@ -5,7 +5,6 @@
  * parameter in them resolves in the real n8n, and the browser test opens them in the editor.
  */
 import {
-	CREDENTIAL_IDS,
 	EXAMPLE_FILES,
 	loadExample,
 	nodeByType,
@@ -14,9 +13,6 @@ import {
 	type WorkflowJson,
 } from '../harness/workflows';
 import { n8nMajor, n8nVersion } from '../harness/n8nInstall';
-
-/** The workflow timeout of the sheetTimeout variant, in seconds. */
-export const WORKFLOW_TIMEOUT_SECONDS = 3;
 
 export const ACTION_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplace';
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger';
@@ -82,23 +78,6 @@ export function suiteWorkflows() {
 			node.parameters.options = { output: 'row' };
 		},
 	});
-	// Issue 18, case 5: the sheet workflow with an API credential whose marketplace password is wrong.
-	const sheetWrongPassword = variantOf(sheetPerRow, {
-		id: 'tmSheetWrongPass',
-		name: 'E2E: sheet to listings, wrong marketplace password',
-		webhookPath: 'ticket-marketplace/sheet-to-listings-wrong-password',
-		changeNodes: (node) => {
-			if (node.type === ACTION_NODE_TYPE)
-				node.credentials = { ticketMarketplaceApi: { ...CREDENTIAL_IDS.apiWrongPassword } };
-		},
-	});
-	// Issue 18, case 2: the sheet workflow with a workflow timeout (Settings → Timeout Workflow) of 3 s.
-	const sheetTimeout = variantOf(sheetPerRow, {
-		id: 'tmSheetTimeout03',
-		name: 'E2E: sheet to listings, 3 s workflow timeout',
-		webhookPath: 'ticket-marketplace/sheet-to-listings-timeout',
-	});
-	sheetTimeout.settings = { ...sheetTimeout.settings, executionTimeout: WORKFLOW_TIMEOUT_SECONDS };
 	// Settings → On Error → Continue (using error output), one item per row, each branch ending in its own No-Op,
 	// as a "mark as listed" and a "mark as failed" step would.
 	const sheetErrorOutput = variantOf(sheetToListings, {
@@ -140,8 +119,6 @@ export function suiteWorkflows() {
 		aiAgent,
 		sheetContinueOnFail,
 		sheetPerRow,
-		sheetWrongPassword,
-		sheetTimeout,
 	};
 }
 

@@ -83,9 +83,6 @@ export const LISTING_ASSISTANT_CHAT_LOGIN = {
 	password: 'stand-in-chat-password-0123456789',
 };
 
-/** The marketplace password of the harness's second API credential: wrong on purpose, and never to be shown. */
-export const WRONG_MARKETPLACE_PASSWORD = 'wrong-marketplace-password-0123';
-
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
 	return [
 		{
@@ -98,18 +95,6 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
 				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
 				password: SANDBOX_DEFAULTS.marketplaceAccount.password,
-			},
-		},
-		{
-			id: CREDENTIAL_IDS.apiWrongPassword.id,
-			name: CREDENTIAL_IDS.apiWrongPassword.name,
-			type: 'ticketMarketplaceApi',
-			data: {
-				baseUrl: sandboxUrl,
-				consumerKey: SANDBOX_DEFAULTS.consumerKey,
-				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
-				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
-				password: WRONG_MARKETPLACE_PASSWORD,
 			},
 		},
 		{
