@@ -83,7 +83,8 @@ export function suiteWorkflows() {
 		},
 	});
 	// Issue 18, case 2: the workflow setting Timeout Workflow (executionTimeout, seconds) stops a run part-way;
-	// On Error → Continue, one item per row. The test changes the timeout between runs (same workflow, same memory).
+	// On Error → Continue, one item per row, at most 4 requests at once (so a slow API lets only part of a sheet
+	// out before the timeout). The test changes the timeout between runs (same workflow, same memory).
 	const sheetTimeout = variantOf(sheetToListings, {
 		id: 'tmSheetTimeout01',
 		name: 'E2E: sheet to listings, workflow timeout, one item per row, Continue On Fail',
@@ -91,7 +92,7 @@ export function suiteWorkflows() {
 		changeNodes: (node) => {
 			if (node.type !== ACTION_NODE_TYPE) return;
 			node.onError = 'continueRegularOutput';
-			node.parameters.options = { output: 'row' };
+			node.parameters.options = { output: 'row', concurrencyMode: 'fixed', concurrency: 4 };
 		},
 	});
 	sheetTimeout.settings = { ...sheetTimeout.settings, executionTimeout: SHEET_TIMEOUT_SECONDS };
