@@ -131,6 +131,15 @@ describe('a run cut short in a real n8n buries no listing', () => {
 	afterEach(async () => {
 		await e2e().sandbox.clearFaults();
 		await updateWorkflowSettings(e2e(), workflow, workflow.settings ?? {});
+		// n8n republishes an active workflow on update: it stays active for the suite's later tests.
+		const stored = await e2e().n8n.request<{ active: boolean; settings?: Record<string, unknown> }>(
+			'GET',
+			`/workflows/${workflow.id}`,
+		);
+		expect([stored.active, stored.settings?.executionTimeout]).toEqual([
+			true,
+			SHEET_TIMEOUT_SECONDS,
+		]);
 	});
 
 	it('after the workflow timeout, a second run sends exactly the listings the first never sent', async () => {
