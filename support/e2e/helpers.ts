@@ -14,6 +14,7 @@ import { startHarness, type Harness, type HarnessContext } from '../harness/harn
 import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../harness/n8n';
 import { setQuiet } from '../harness/progress';
 import { harnessWorkflows, ON_N8N_1X } from './workflows';
+import type { WorkflowJson } from '../harness/workflows';
 import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
@@ -160,6 +161,24 @@ export async function waitForExecutions(
 		timeoutMs,
 	);
 	return executions;
+}
+
+/**
+ * Replaces a workflow's settings (Timeout Workflow, ...) through the public API, keeping its id, nodes and
+ * connections: n8n republishes an active workflow on update, so its webhook runs the new settings, and the node's
+ * memory (kept per workflow) stays the same.
+ */
+export async function updateWorkflowSettings(
+	e2e: E2e,
+	workflow: WorkflowJson,
+	settings: Record<string, unknown>,
+): Promise<void> {
+	await e2e.n8n.request('PUT', `/workflows/${workflow.id}`, {
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		settings,
+	});
 }
 
 /** Output items (json) of a node in an execution fetched with data. */

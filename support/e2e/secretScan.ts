@@ -8,7 +8,11 @@ import { readFileSync } from 'node:fs';
 
 import { SANDBOX_DEFAULTS } from '../../sandbox';
 import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
-import { credentialsFor, LISTING_ASSISTANT_CHAT_LOGIN } from '../harness/harness';
+import {
+	credentialsFor,
+	LISTING_ASSISTANT_CHAT_LOGIN,
+	WRONG_MARKETPLACE_PASSWORD,
+} from '../harness/harness';
 import { OPENAI_STAND_IN_KEY } from '../harness/openAiStandIn';
 import type { E2e } from './helpers';
 
@@ -42,6 +46,7 @@ export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
 	return [
 		{ label: 'consumer secret', value: api.consumerSecret },
 		{ label: 'marketplace password', value: api.password },
+		{ label: 'wrong marketplace password', value: WRONG_MARKETPLACE_PASSWORD },
 		{ label: 'developer-portal password', value: SANDBOX_DEFAULTS.developerAccount.password },
 		{ label: 'callback client secret', value: callback.clientSecret },
 		{

@@ -5,6 +5,7 @@
  * parameter in them resolves in the real n8n, and the browser test opens them in the editor.
  */
 import {
+	CREDENTIAL_IDS,
 	EXAMPLE_FILES,
 	loadExample,
 	nodeByType,
@@ -49,6 +50,9 @@ function withoutNodesMissingOn1x(workflow: WorkflowJson): WorkflowJson {
 	return copy;
 }
 
+/** The timeout-workflow variant's Timeout Workflow setting, as imported. */
+export const SHEET_TIMEOUT_SECONDS = 3;
+
 export function suiteWorkflows() {
 	const sheetToListings = loadExample(EXAMPLE_FILES.sheetToListings);
 	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
@@ -76,6 +80,34 @@ export function suiteWorkflows() {
 			if (node.type !== ACTION_NODE_TYPE) return;
 			node.onError = 'continueRegularOutput';
 			node.parameters.options = { output: 'row' };
+		},
+	});
+	// Issue 18, case 2: the workflow setting Timeout Workflow (executionTimeout, seconds) stops a run part-way;
+	// On Error → Continue, one item per row, at most 4 requests at once (so a slow API lets only part of a sheet
+	// out before the timeout). The test changes the timeout between runs (same workflow, same memory).
+	const sheetTimeout = variantOf(sheetToListings, {
+		id: 'tmSheetTimeout01',
+		name: 'E2E: sheet to listings, workflow timeout, one item per row, Continue On Fail',
+		webhookPath: 'ticket-marketplace/sheet-to-listings-timeout',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.onError = 'continueRegularOutput';
+			node.parameters.options = { output: 'row', concurrencyMode: 'fixed', concurrency: 4 };
+		},
+	});
+	sheetTimeout.settings = { ...sheetTimeout.settings, executionTimeout: SHEET_TIMEOUT_SECONDS };
+	// Issue 18, case 5: the account with a wrong marketplace password, On Error → Continue, one item per row.
+	const sheetWrongPassword = variantOf(sheetToListings, {
+		id: 'tmSheetWrongPass',
+		name: 'E2E: sheet to listings, wrong marketplace password, one item per row, Continue On Fail',
+		webhookPath: 'ticket-marketplace/sheet-to-listings-wrong-password',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.onError = 'continueRegularOutput';
+			node.parameters.options = { output: 'row' };
+			node.credentials = {
+				ticketMarketplaceApi: { ...CREDENTIAL_IDS.apiWrongPassword },
+			};
 		},
 	});
 	// Settings → On Error → Continue (using error output), one item per row, each branch ending in its own No-Op,
@@ -119,6 +151,8 @@ export function suiteWorkflows() {
 		aiAgent,
 		sheetContinueOnFail,
 		sheetPerRow,
+		sheetTimeout,
+		sheetWrongPassword,
 	};
 }
 

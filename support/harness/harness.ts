@@ -83,6 +83,13 @@ export const LISTING_ASSISTANT_CHAT_LOGIN = {
 	password: 'stand-in-chat-password-0123456789',
 };
 
+/**
+ * A wrong marketplace password for the seller's account (the credential `apiWrongPassword`): the sandbox refuses
+ * its login. Still a value no output may show.
+ */
+export const WRONG_MARKETPLACE_PASSWORD = 'wrong-marketplace-password-0123456789';
+
+/** The harness's credentials: the Partner API account and the callback client first, in that order. */
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
 	return [
 		{
@@ -102,6 +109,18 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 			name: CREDENTIAL_IDS.callback.name,
 			type: 'ticketMarketplaceCallbackApi',
 			data: { ...SANDBOX_CALLBACK_CLIENT },
+		},
+		{
+			id: CREDENTIAL_IDS.apiWrongPassword.id,
+			name: CREDENTIAL_IDS.apiWrongPassword.name,
+			type: 'ticketMarketplaceApi',
+			data: {
+				baseUrl: sandboxUrl,
+				consumerKey: SANDBOX_DEFAULTS.consumerKey,
+				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
+				password: WRONG_MARKETPLACE_PASSWORD,
+			},
 		},
 	];
 }
