@@ -12,7 +12,9 @@ import type {
 	IN8nHttpFullResponse,
 	NodeApiError,
 } from 'n8n-workflow';
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { waitOrStop } from '../helpers/waitOrStop';
 
 import { normalizeBaseUrl } from '../../../credentials/common/partnerApi';
 import type { FailureOutcome, HttpFailure } from './failures';
@@ -247,7 +249,7 @@ export async function sendRequest(
 		if (waitMs !== undefined) {
 			// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
 			// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
-			const stoppedWaiting = await sleepWithAbort(waitMs, cancel).then(
+			const stoppedWaiting = await waitOrStop(waitMs, cancel).then(
 				() => false,
 				// It rejects only when the run is stopped.
 				() => true,

@@ -13,7 +13,7 @@
  * Fixed mode keeps the first-request-alone rule and then holds exactly the maximum; it learns no rate, and each
  * refused request waits its own Retry-After.
  */
-import { sleepWithAbort } from 'n8n-workflow';
+import { waitOrStop } from '../helpers/waitOrStop';
 
 import { ConcurrencyLevel } from './concurrencyLevel';
 import { PACING, type SendRecord } from './pacingConfig';
@@ -64,7 +64,7 @@ export class RequestPacer {
 		private readonly stopOnFailure = false,
 		private readonly now: () => number = Date.now,
 		/** Waits until a pause or the spacing between sends is over (n8n's sleep; tests pass fake time). */
-		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = sleepWithAbort,
+		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');

@@ -1,0 +1,21 @@
+import * as workflow from 'n8n-workflow';
+
+/** How often a wait without n8n's sleepWithAbort looks at the signal. */
+const STEP_MS = 100;
+
+type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * Waits `ms`, ending early (rejecting) when the run is stopped. n8n-workflow's sleepWithAbort where it exists (the
+ * n8n 1.x and 2.8 lines); the n8n-workflow of n8n 2.41 no longer exports it, so there the wait is n8n's sleep in
+ * steps of 100 ms, with the signal checked between them. Read at call time, so that tests can replace either.
+ */
+export async function waitOrStop(ms: number, signal?: AbortSignal): Promise<void> {
+	const native = (workflow as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
+	if (typeof native === 'function') return await native(ms, signal);
+	for (let left = ms; ; left -= STEP_MS) {
+		if (signal?.aborted) throw new Error('The run was stopped');
+		if (left <= 0) return;
+		await workflow.sleep(Math.min(left, STEP_MS));
+	}
+}
