@@ -1,5 +1,5 @@
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
-import { randomInt, randomString, sleep } from 'n8n-workflow';
+import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
 import {
 	idsOf,
@@ -110,7 +110,8 @@ export class RunMemory {
 		} catch (error) {
 			await sleep(SETTLE_MIN_MS + randomInt(SETTLE_MIN_MS));
 			const answer = await write([marker, ...keys]);
-			if (answer.processed.map(String).includes(marker)) throw error;
+			if (answer.processed.map(String).includes(marker))
+				throw new NodeOperationError(this.context.getNode(), error as Error);
 			return { marker, answer };
 		}
 	}
