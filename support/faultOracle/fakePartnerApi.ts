@@ -11,9 +11,10 @@ import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 
 export const LISTING_PATH = '/sellers/inventory/listings/v3';
 
-/** What the fake API does with one listing request. */
+/** What the fake API does with one listing request (17 behaviours and a slow answer). */
 export const BEHAVIOURS = [
 	'created',
+	'slowCreated',
 	'refused400',
 	'rateLimited',
 	'rateLimitedZero',
@@ -171,6 +172,11 @@ export class FakePartnerApi {
 				return create()
 					? callback(null, [201, { listingId: `L-${id}` }])
 					: callback(null, [400, { message: `externalListingId ${id} exists already` }]);
+			case 'slowCreated':
+				// Answered a few milliseconds later, after requests sent after it: answers come back out of order.
+				if (!create())
+					return callback(null, [400, { message: `externalListingId ${id} exists already` }]);
+				return void setTimeout(() => callback(null, [201, { listingId: `L-${id}` }]), 3);
 			case 'refused400':
 				return callback(null, [400, { message: 'invalid listing' }]);
 			case 'rateLimited':
