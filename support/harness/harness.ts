@@ -91,18 +91,19 @@ export const WRONG_MARKETPLACE_PASSWORD = 'wrong-marketplace-password-0123456789
 
 /** The harness's credentials: the Partner API account and the callback client first, in that order. */
 export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown>> {
+	const api = {
+		baseUrl: sandboxUrl,
+		consumerKey: SANDBOX_DEFAULTS.consumerKey,
+		consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
+		email: SANDBOX_DEFAULTS.marketplaceAccount.email,
+		password: SANDBOX_DEFAULTS.marketplaceAccount.password,
+	};
 	return [
 		{
 			id: CREDENTIAL_IDS.api.id,
 			name: CREDENTIAL_IDS.api.name,
 			type: 'ticketMarketplaceApi',
-			data: {
-				baseUrl: sandboxUrl,
-				consumerKey: SANDBOX_DEFAULTS.consumerKey,
-				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
-				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
-				password: SANDBOX_DEFAULTS.marketplaceAccount.password,
-			},
+			data: api,
 		},
 		{
 			id: CREDENTIAL_IDS.callback.id,
@@ -114,13 +115,7 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 			id: CREDENTIAL_IDS.apiWrongPassword.id,
 			name: CREDENTIAL_IDS.apiWrongPassword.name,
 			type: 'ticketMarketplaceApi',
-			data: {
-				baseUrl: sandboxUrl,
-				consumerKey: SANDBOX_DEFAULTS.consumerKey,
-				consumerSecret: SANDBOX_DEFAULTS.consumerSecret,
-				email: SANDBOX_DEFAULTS.marketplaceAccount.email,
-				password: WRONG_MARKETPLACE_PASSWORD,
-			},
+			data: { ...api, password: WRONG_MARKETPLACE_PASSWORD },
 		},
 	];
 }

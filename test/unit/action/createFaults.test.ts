@@ -61,6 +61,22 @@ function idOf(body: unknown): number {
 	return Number((body as IDataObject).externalListingId);
 }
 
+type StoreHelpers = ReturnType<MemoryDeduplicationStore['helpers']>;
+
+/** n8n's store in memory, with some of its calls replaced (to make them fail). */
+function storeWith(
+	replace: (helpers: StoreHelpers) => Partial<StoreHelpers>,
+): MemoryDeduplicationStore {
+	const store = new MemoryDeduplicationStore();
+	const helpers = store.helpers();
+	store.helpers = () => ({ ...helpers, ...replace(helpers) });
+	return store;
+}
+
+const locked = async (): Promise<never> => {
+	throw new Error('database is locked');
+};
+
 beforeEach(() => waits.mockClear());
 afterEach(() => nock.cleanAll());
 
@@ -277,17 +293,10 @@ describe('Listing → Create under faults', () => {
 				sent = true;
 				return [201, { id: 1 }];
 			});
-		const store = new MemoryDeduplicationStore();
-		const helpers = store.helpers();
-		store.helpers = () => ({
-			...helpers,
-			checkProcessedAndRecord: async (
-				...args: Parameters<typeof helpers.checkProcessedAndRecord>
-			) => {
-				if (sent) throw new Error('database is locked');
-				return await helpers.checkProcessedAndRecord(...args);
-			},
-		});
+		const store = storeWith((helpers) => ({
+			checkProcessedAndRecord: async (...args) =>
+				sent ? await locked() : await helpers.checkProcessedAndRecord(...args),
+		}));
 		const { items, parameters } = listings(1);
 		const error = await execute
 			.call(fakeRun({ parameters, items, deduplication: store }).context, items)
@@ -355,14 +364,7 @@ describe('Listing → Create under faults', () => {
 	it('a memory that cannot forget a refused listing says it is still remembered, and no longer promises that a rerun sends it', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
-		const store = new MemoryDeduplicationStore();
-		const helpers = store.helpers();
-		store.helpers = () => ({
-			...helpers,
-			removeProcessed: async () => {
-				throw new Error('database is locked');
-			},
-		});
+		const store = storeWith(() => ({ removeProcessed: locked }));
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
@@ -378,21 +380,16 @@ describe('Listing → Create under faults', () => {
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
-		const store = new MemoryDeduplicationStore();
-		const helpers = store.helpers();
 		let failed = false;
-		store.helpers = () => ({
-			...helpers,
-			checkProcessedAndRecord: async (
-				...args: Parameters<typeof helpers.checkProcessedAndRecord>
-			) => {
+		const store = storeWith((helpers) => ({
+			checkProcessedAndRecord: async (...args) => {
 				if (!failed) {
 					failed = true;
 					throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 				}
 				return await helpers.checkProcessedAndRecord(...args);
 			},
-		});
+		}));
 		const { items, parameters } = listings(1);
 		const [item] = await execute.call(
 			fakeRun({ parameters, items, deduplication: store }).context,
@@ -405,14 +402,7 @@ describe('Listing → Create under faults', () => {
 	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
-		const store = new MemoryDeduplicationStore();
-		const helpers = store.helpers();
-		store.helpers = () => ({
-			...helpers,
-			getProcessedDataCount: async () => {
-				throw new Error('database is locked');
-			},
-		});
+		const store = storeWith(() => ({ getProcessedDataCount: locked }));
 		const { items, parameters } = listings(1);
 		const [item] = await execute.call(
 			fakeRun({ parameters, items, deduplication: store }).context,
