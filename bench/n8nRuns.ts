@@ -15,7 +15,7 @@ import {
 	type SeatRow,
 } from '../support/e2e/helpers';
 import { webhookPath } from '../support/e2e/workflows';
-import type { N8nCase } from './n8nWorkflows';
+import type { ApiSetup, N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
 import { median } from './stats';
 
@@ -52,12 +52,37 @@ export async function prepareSandbox(
 	sandbox: SandboxAdminClient,
 	plan: N8nPlan,
 	limited = true,
+	api?: ApiSetup,
 ): Promise<void> {
 	await sandbox.reset();
 	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
+	const maxInFlight = api ? api.maxInFlight : limited ? plan.maxInFlight : null;
 	await sandbox.limitInFlight(
-		limited ? { maxInFlight: plan.maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 } : null,
+		maxInFlight === null ? null : { maxInFlight, endpoint: 'listings', retryAfterSeconds: 1 },
 	);
+	// A per-second refusal computes its Retry-After: the whole seconds until the next request fits.
+	await sandbox.limitPerSecond(
+		api?.maxPerSecond === undefined
+			? null
+			: { maxPerSecond: api.maxPerSecond, endpoint: 'listings', retryAfterSeconds: null },
+	);
+}
+
+/** Changes the per-second limit at the case's times (ms after `started`); resolves once all are made. */
+async function changeLimits(
+	sandbox: SandboxAdminClient,
+	api: ApiSetup | undefined,
+	started: number,
+): Promise<void> {
+	for (const change of api?.changes ?? []) {
+		const waitMs = started + change.atMs - performance.now();
+		if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+		await sandbox.limitPerSecond({
+			maxPerSecond: change.maxPerSecond,
+			endpoint: 'listings',
+			retryAfterSeconds: null,
+		});
+	}
 }
 
 export interface RunMeasure {
@@ -80,6 +105,8 @@ export interface RunMeasure {
 	duplicated: number;
 	listingRequests: number;
 	rateLimited: number;
+	/** 429s as a share of the listing requests sent (0 to 1). */
+	refusedShare: number;
 	tokenRequests: number;
 	/** Output items of a Validate Only run that carry the request they would send. */
 	validatedItems: number;
@@ -152,7 +179,7 @@ export async function runCase(
 	rows: SeatRow[],
 	plan: N8nPlan,
 ): Promise<RunMeasure> {
-	await prepareSandbox(e2e.sandbox, plan, !benchCase.unlimitedApi);
+	await prepareSandbox(e2e.sandbox, plan, !benchCase.unlimitedApi, benchCase.api);
 	const workflowId = benchCase.workflow.id;
 	const previous = (await e2e.n8n.executions(workflowId)).length;
 	const body =
@@ -161,8 +188,11 @@ export async function runCase(
 			: { rows };
 
 	const started = performance.now();
+	const changes = changeLimits(e2e.sandbox, benchCase.api, started);
 	const answer = await postWebhook(e2e, webhookPath(benchCase.workflow), body);
 	const webhookMs = performance.now() - started;
+	// A run that ends before a change still waits for it, so that it cannot land in the next run.
+	await changes;
 
 	const [summary] = await waitForExecutions(e2e, workflowId, previous + 1, plan.runTimeoutMs);
 	const execution = await e2e.n8n.execution(summary.id);
@@ -210,6 +240,8 @@ function measure(
 		duplicated: held.length - new Set(held).size + countBy(listingRequests, 409),
 		listingRequests: listingRequests.length,
 		rateLimited: countBy(listingRequests, 429),
+		refusedShare:
+			listingRequests.length === 0 ? 0 : countBy(listingRequests, 429) / listingRequests.length,
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
 		validatedItems: output.filter(
 			(item) => item.validateOnly === true && typeof item.body === 'object',

@@ -5,6 +5,7 @@
  * reuse the example's Webhook and file nodes and replace the Create node with n8n's own nodes.
  */
 import { ACTION_NODE_TYPE } from '../support/e2e/workflows';
+import type { PerSecondPlan } from './plan';
 import {
 	EXAMPLE_FILES,
 	loadExample,
@@ -34,7 +35,24 @@ export type N8nCaseId =
 	| 'autoCreate'
 	| 'splitOut'
 	| 'codeHttpTuned'
-	| 'httpDefaults';
+	| 'httpDefaults'
+	| 'httpDefaultsNoLimit'
+	| `perSecond${number}`
+	| `perSecond${number}Hand`
+	| 'perSecondBoth'
+	| 'perSecondBothHand'
+	| 'perSecondChange'
+	| 'perSecondChangeHand';
+
+/** The sandbox's limits for a case; without one, the plan's limit of requests in flight. */
+export interface ApiSetup {
+	/** Requests in flight on the listings endpoint; null: no such limit. */
+	maxInFlight: number | null;
+	/** Requests per second on the listings endpoint, from the start of the run. */
+	maxPerSecond?: number;
+	/** Changes of the per-second limit during the run, ms after the webhook call. */
+	changes?: Array<{ atMs: number; maxPerSecond: number }>;
+}
 
 /** What a case's run sends to the sandbox, and so what it is checked for. */
 export type CaseKind = 'create' | 'validate' | 'passThrough' | 'baseline';
@@ -54,6 +72,14 @@ export interface N8nCase {
 	needs?: 'columnMapping';
 	/** Run against the sandbox without its limit on requests in flight (an API without a limit). */
 	unlimitedApi?: true;
+	/** The sandbox's limits, when not the plan's limit of requests in flight. */
+	api?: ApiSetup;
+	/** The case's own latency floor (per-second cases), instead of the in-flight floor of the table. */
+	floorMs?: number;
+	/** The row "x tuned" compares with, instead of the hand-tuned Code + HTTP Request of the in-flight limit. */
+	baseline?: N8nCaseId;
+	/** Runs of the case, when fewer than --repeat. */
+	repeat?: number;
 }
 
 export interface CaseSettings {
@@ -61,6 +87,28 @@ export interface CaseSettings {
 	concurrency: number;
 	/** The hand-tuned baseline's HTTP Request batching. */
 	tunedBatch: { size: number; intervalMs: number };
+	/** Listings per run (for the per-second floors). */
+	listings: number;
+	latencyMs: number;
+	perSecond: PerSecondPlan;
+}
+
+/** When the last of `listings` can be admitted under a per-second limit that changes at the given times, plus one latency. */
+export function perSecondFloorMs(
+	listings: number,
+	steps: Array<{ atMs: number; maxPerSecond: number }>,
+	latencyMs: number,
+): number {
+	let admitted = 0;
+	for (let index = 0; index < steps.length; index++) {
+		const { atMs, maxPerSecond } = steps[index];
+		const endMs = steps[index + 1]?.atMs ?? Number.POSITIVE_INFINITY;
+		const fits = ((endMs - atMs) * maxPerSecond) / 1000;
+		if (admitted + fits >= listings)
+			return atMs + ((listings - admitted) * 1000) / maxPerSecond + latencyMs;
+		admitted += fits;
+	}
+	return Number.NaN;
 }
 
 const CREATE_NODE = 'Create listings';
@@ -237,7 +285,110 @@ function splitOutNoOp(id: string, name: string, path: string): WorkflowJson {
 	};
 }
 
-/** The cases in table order (the latency floor is computed, not run). Workflow ids are 16 characters, as n8n's. */
+/** A rate batched by hand: rate / 10 requests every interval (at least one), so a little under the rate. */
+function handBatch(maxPerSecond: number, intervalMs: number) {
+	return { size: Math.max(1, Math.round(maxPerSecond / 10)), intervalMs };
+}
+
+/** Workflow ids are 16 characters, as n8n's. */
+function workflowId(prefix: string, suffix: string): string {
+	return `${prefix}${suffix}`.padEnd(16, 'x').slice(0, 16);
+}
+
+/** Default options and the Code + HTTP Request workflow batched to the rate by hand, against one per-second setup. */
+function perSecondPair(
+	settings: CaseSettings,
+	key: string,
+	label: string,
+	api: ApiSetup,
+	handRate: number,
+	floorMs: number,
+): N8nCase[] {
+	const nodeId = `perSecond${key}` as N8nCaseId;
+	const handId = `perSecond${key}Hand` as N8nCaseId;
+	const batch = handBatch(handRate, settings.perSecond.handIntervalMs);
+	const common = {
+		kind: 'create' as const,
+		input: 'csv' as const,
+		api,
+		floorMs,
+		baseline: handId,
+		repeat: settings.perSecond.repeat,
+	};
+	return [
+		{
+			...common,
+			id: nodeId,
+			label: `Create Listing, default options, ${label}`,
+			workflow: createVariant(
+				workflowId('tmBenchPs', key),
+				`Bench: Create Listing, default options, ${label}`,
+				`per-second-${key.toLowerCase()}`,
+				withOptions({}),
+			),
+			timedNodes: [CREATE_NODE],
+			outputNode: CREATE_NODE,
+		},
+		{
+			...common,
+			kind: 'baseline',
+			id: handId,
+			label: `Code grouping + HTTP Request, ${label}, batches of ${batch.size} every ${batch.intervalMs} ms`,
+			workflow: codeAndHttp(
+				workflowId('tmBenchPh', key),
+				`Bench: Code + HTTP Request batched by hand, ${label}`,
+				`per-second-hand-${key.toLowerCase()}`,
+				batch,
+			),
+			timedNodes: [GROUP_NODE, HTTP_NODE],
+			outputNode: HTTP_NODE,
+		},
+	];
+}
+
+/** The per-second cases (issue #20): each limit, both limits at once, and a limit that changes mid-run. */
+function perSecondCases(settings: CaseSettings): N8nCase[] {
+	const { listings, latencyMs, perSecond } = settings;
+	const steady = (maxPerSecond: number) => [{ atMs: 0, maxPerSecond }];
+	const cases = perSecond.limits.flatMap((limit) =>
+		perSecondPair(
+			settings,
+			String(limit),
+			`${limit} per second`,
+			{ maxInFlight: null, maxPerSecond: limit },
+			limit,
+			perSecondFloorMs(listings, steady(limit), latencyMs),
+		),
+	);
+	const both = perSecond.both;
+	cases.push(
+		...perSecondPair(
+			settings,
+			'Both',
+			`${both.maxPerSecond} per second and ${both.maxInFlight} in flight`,
+			{ maxInFlight: both.maxInFlight, maxPerSecond: both.maxPerSecond },
+			both.maxPerSecond,
+			Math.max(
+				perSecondFloorMs(listings, steady(both.maxPerSecond), latencyMs),
+				Math.ceil(listings / both.maxInFlight) * latencyMs,
+			),
+		),
+	);
+	const [first, ...later] = perSecond.change;
+	cases.push(
+		...perSecondPair(
+			settings,
+			'Change',
+			`per second ${perSecond.change.map((step) => step.maxPerSecond).join(' -> ')} (at ${later.map((step) => `${step.atMs / 1000} s`).join(', ')})`,
+			{ maxInFlight: null, maxPerSecond: first.maxPerSecond, changes: later },
+			Math.min(...perSecond.change.map((step) => step.maxPerSecond)),
+			perSecondFloorMs(listings, perSecond.change, latencyMs),
+		),
+	);
+	return cases;
+}
+
+/** The cases in table order (the latency floor is computed, not run). */
 export function benchCases(settings: CaseSettings): N8nCase[] {
 	const csvCase = (
 		id: N8nCaseId,
@@ -280,6 +431,7 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 				),
 			),
 			unlimitedApi: true,
+			baseline: 'httpDefaultsNoLimit',
 		},
 		csvCase(
 			'fixed',
@@ -363,5 +515,20 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 			outputNode: HTTP_NODE,
 			input: 'csv',
 		},
+		{
+			id: 'httpDefaultsNoLimit',
+			label: 'Code grouping + HTTP Request, defaults, API without a limit',
+			kind: 'baseline',
+			workflow: codeAndHttp(
+				'tmBenchCodeHttpN',
+				'Bench: Code + HTTP Request, defaults, API without a limit',
+				'code-http-defaults-no-limit',
+			),
+			timedNodes: [GROUP_NODE, HTTP_NODE],
+			outputNode: HTTP_NODE,
+			input: 'csv',
+			unlimitedApi: true,
+		},
+		...perSecondCases(settings),
 	];
 }

@@ -11,6 +11,21 @@ export const SUITE_IDS = [
 ] as const;
 export type SuiteId = (typeof SUITE_IDS)[number];
 
+/**
+ * Cases against a limit on requests per second (the sandbox's sliding window on the listings endpoint, no limit in
+ * flight unless said): default options beside Code + HTTP Request batched to the rate by hand (rate / 10 requests
+ * every handIntervalMs). They run `repeat` times (at most --repeat): a 10/s case takes 40 s a run.
+ */
+export interface PerSecondPlan {
+	limits: number[];
+	/** Both limits at once. */
+	both: { maxPerSecond: number; maxInFlight: number };
+	/** A limit that changes mid-run (admin API), ms after the webhook call; the hand-batched baseline keeps to the lowest. */
+	change: Array<{ atMs: number; maxPerSecond: number }>;
+	handIntervalMs: number;
+	repeat: number;
+}
+
 export interface Plan {
 	mode: 'full' | 'quick';
 	suites: SuiteId[];
@@ -54,6 +69,8 @@ export interface Plan {
 		warmupRows: number;
 		/** Bound on one run (webhook answer plus its execution being recorded). */
 		runTimeoutMs: number;
+		/** Cases against a limit on requests per second. */
+		perSecond: PerSecondPlan;
 	};
 }
 
@@ -67,12 +84,23 @@ const N8N_FULL: Plan['n8n'] = {
 	tunedBatch: { size: 10, intervalMs: 105 },
 	warmupRows: 20,
 	runTimeoutMs: 120_000,
+	perSecond: {
+		limits: [40, 10, 100],
+		both: { maxPerSecond: 40, maxInFlight: 10 },
+		change: [
+			{ atMs: 0, maxPerSecond: 40 },
+			{ atMs: 3000, maxPerSecond: 10 },
+			{ atMs: 8000, maxPerSecond: 40 },
+		],
+		handIntervalMs: 105,
+		repeat: 2,
+	},
 };
 
 const FULL: Omit<Plan, 'suites'> = {
 	mode: 'full',
 	repeat: 3,
-	timeLimitSeconds: 900,
+	timeLimitSeconds: 1800,
 	throughput: {
 		groupedRows: 200,
 		rowsPerListing: 4,
@@ -104,7 +132,7 @@ const QUICK: Omit<Plan, 'suites'> = {
 	trigger: { requests: 1000, concurrency: [8] },
 	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
 	queue: { notifications: 60, concurrency: 4 },
-	n8n: { ...N8N_FULL, rows: 500 },
+	n8n: { ...N8N_FULL, rows: 500, perSecond: { ...N8N_FULL.perSecond, repeat: 1 } },
 };
 
 export const HELP = `Benchmarks of the Ticket Marketplace nodes and the sandbox (loopback only; run by hand, not in CI).
@@ -112,11 +140,13 @@ export const HELP = `Benchmarks of the Ticket Marketplace nodes and the sandbox 
 Usage: npm run bench -- [flags]
 
   --quick           Short run: fewer items and concurrency levels, one repetition (under 15 s without
-                    the n8n suite, about 1 min with it).
+                    the n8n suite, about 2 min with it).
   --only LIST       Comma-separated suites to run, in this order: ${SUITE_IDS.join(', ')}
                     (default: all). n8n = Listing -> Create and n8n's own nodes inside the real n8n of
                     the e2e harness, ${FULL.n8n.rows} sheet rows against the sandbox with ${FULL.n8n.latencyMs} ms latency and
-                    at most ${FULL.n8n.maxInFlight} requests in flight (installs the pinned n8n on first use);
+                    at most ${FULL.n8n.maxInFlight} requests in flight, then per-second limits of
+                    ${FULL.n8n.perSecond.limits.join(', ')}/s, both at once and one changing mid-run
+                    (installs the pinned n8n on first use);
                     queue = sale notifications into a single n8n and into n8n's queue mode (PostgreSQL,
                     Redis, two webhook processes, two workers), through one and two webhook processes;
                     sandbox = Partner API simulator alone, the baseline;

@@ -1,94 +1,61 @@
 /**
- * How many listing requests are in flight at once. The API's real limit is not documented, so in adaptive mode
- * the limit is found, not configured (the loss- and latency-based ideas of Netflix's concurrency-limits):
+ * How many listing requests go at once, and how fast. The API's real limits are not documented, so in adaptive
+ * mode they are found, not configured:
  * - the first request goes alone, so that n8n fetches the access token once (it has no single-flight);
- * - then slow start from a few slots (like TCP's initial window): one more slot per success, so the limit doubles
- *   every round trip, up to the maximum;
- * - a 429 lowers the limit just below the level that was refused and remembers that level as a ceiling; the
- *   refused request waits its Retry-After outside any slot, then goes first, so nothing else stalls;
- * - above the ceiling the pacer probes only when enough work is left for one more slot to pay for a refusal;
- * - a round trip well above the API's quiet latency (queueing at the API) shrinks the limit. The quiet latency is a
- *   low percentile of recent accepted answers: fast refusals, retries and a lone outlier cannot drag it down.
- * Fixed mode keeps the first-request-alone rule and then holds exactly the maximum.
+ * - then the concurrency level is learned (concurrencyLevel.ts) from 429s and from round trips (roundTrips.ts);
+ * - APIs also limit requests per second, so a rate is learned beside it (perSecondRate.ts). A 429 at an in-flight
+ *   level the API has recently answered without complaint cannot be the concurrency: it is a rate, and every send
+ *   pauses until its Retry-After, not only the refused request. A 429 at a level never answered before is read as
+ *   the concurrency: only the refused request waits, outside any slot, then goes first, so nothing else stalls;
+ * - the first overshoot: after such a 429 nothing more goes until an answer comes back, then one probe. Refused
+ *   too, the limit is per second (every send pauses, the pace is set); accepted, it was the concurrency. And the
+ *   ramp spreads its sends over the round trip, so that a per-second limit refuses few before its first 429 is back.
+ * Fixed mode keeps the first-request-alone rule and then holds exactly the maximum; it learns no rate, and each
+ * refused request waits its own Retry-After.
  */
+import { waitOrStop } from '../helpers/waitOrStop';
 
-export type PacingMode = 'adaptive' | 'fixed';
+import { ConcurrencyLevel } from './concurrencyLevel';
+import { PACING, type SendRecord } from './pacingConfig';
+import { PerSecondRate } from './perSecondRate';
+import { RampSpread } from './rampSpread';
+import type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
+import { RoundTrips } from './roundTrips';
 
-export type AttemptOutcome = (
-	| {
-			kind: 'answered';
-			roundTripMs: number;
-			/**
-			 * A 2xx. A refusal (4xx) comes back without the work a listing costs the API, so only accepted answers
-			 * tell its latency. Absent means accepted.
-			 */
-			accepted?: boolean;
-	  }
-	| { kind: 'rateLimited'; retryAfterMs?: number }
-	| { kind: 'failed' }
-) & {
-	/** The request ends in an error (no retry follows). */
-	final?: boolean;
-};
+export { PACING } from './pacingConfig';
 
-export interface Slot {
-	/** Frees the slot and tells the pacer how the attempt went. Call exactly once. */
-	release(outcome: AttemptOutcome): void;
-}
-
-export interface PacerStats {
-	peakInFlight: number;
-	peakLimit: number;
-	finalLimit: number;
-	rateLimited: number;
-	decreases: number;
-}
-
-export const PACING = {
-	/** A round trip this many times the quietest one means requests queue at the API. */
-	latencyTolerance: 2,
-	/** Round trips observed before latency may lower the limit. */
-	minSamples: 5,
-	/** The quiet latency: this percentile of the recent accepted round trips. */
-	baselinePercentile: 0.25,
-	/** How many recent accepted round trips the quiet latency is taken from. */
-	baselineWindow: 200,
-	/** Smoothing of the round-trip average (exponential moving average weight of a new sample). */
-	smoothing: 0.2,
-	/** Multiplicative decrease on rising latency or a failure that is not a 429. */
-	backoffFactor: 0.8,
-	/** Slots once the first answer has settled the token: one round trip of ramp saved against starting at 2. */
-	initialLimit: 4,
-	/** Assumed Retry-After before the API has sent one. */
-	defaultRetryAfterMs: 1000,
-};
+export type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
 
 /** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
 type Waiter = (slot: Slot | null) => void;
 
 export class RequestPacer {
-	private limit = 1;
 	private inFlight = 0;
+	private peakInFlight = 0;
+	private rateLimited = 0;
 	private answeredOnce = false;
 	private readonly waiting: Waiter[] = [];
 	private closed = false;
-	private slowStart = true;
-	private additive = 0;
-	/** The lowest in-flight level at which the API answered 429; probing above it is rationed. */
-	private ceiling = Number.POSITIVE_INFINITY;
-	/** Recent accepted round trips, oldest first (at most PACING.baselineWindow). */
-	private readonly recentRoundTrips: number[] = [];
-	private smoothedRoundTripMs?: number;
-	private samples = 0;
-	private lastDecreaseAt = Number.NEGATIVE_INFINITY;
 	private lastRetryAfterMs = PACING.defaultRetryAfterMs;
-	private readonly stats: PacerStats = {
-		peakInFlight: 0,
-		peakLimit: 1,
-		finalLimit: 1,
-		rateLimited: 0,
-		decreases: 0,
-	};
+	private readonly roundTrips = new RoundTrips();
+	private readonly level: ConcurrencyLevel;
+	private readonly pace = new PerSecondRate();
+	private readonly ramp = new RampSpread();
+	/**
+	 * After a 429 read as the concurrency, nothing more goes until an answer comes back; then one probe: refused
+	 * too, the limit is per second (every send pauses); accepted, it was the concurrency.
+	 */
+	private hold: 'none' | 'untilAnswer' | 'probeReady' | 'probeInFlight' = 'none';
+	private probe?: SendRecord;
+	/** The in-flight level of the refusal that started the hold. */
+	private heldForLevel = 0;
+	/** A level the API refused as its concurrency, shown by an accepted probe: refusals there need no new hold. */
+	private knownConcurrency = Number.POSITIVE_INFINITY;
+	private holds = 0;
+	/** The time the pending wake-up (if any) is for. */
+	private wakeAt?: number;
+	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
+	private readonly wakeUps = new Set<AbortController>();
 
 	constructor(
 		readonly mode: PacingMode,
@@ -96,9 +63,12 @@ export class RequestPacer {
 		/** Without Continue On Fail, the first request that ends in an error stops the run. */
 		private readonly stopOnFailure = false,
 		private readonly now: () => number = Date.now,
+		/** Waits until a pause or the spacing between sends is over (n8n's sleep; tests pass fake time). */
+		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');
+		this.level = new ConcurrencyLevel(maximum, this.roundTrips);
 	}
 
 	/**
@@ -107,158 +77,214 @@ export class RequestPacer {
 	 */
 	async acquire(first = false): Promise<Slot | null> {
 		if (this.closed) return null;
-		if (this.inFlight < this.limit && this.waiting.length === 0) return this.grant();
-		return await new Promise<Slot | null>((resolve) => {
+		if (this.hasRoom() && this.waiting.length === 0 && this.readyAt(this.now()) <= this.now())
+			return this.grant();
+		const slot = new Promise<Slot | null>((resolve) => {
 			if (first) this.waiting.unshift(resolve);
 			else this.waiting.push(resolve);
 		});
+		this.admit();
+		return await slot;
+	}
+
+	/** No request is sent before `epochMs` (the pacer's clock): the API asked every client to wait (Retry-After). */
+	pauseUntil(epochMs: number): void {
+		this.pace.pauseUntil(epochMs);
 	}
 
 	/** No new request starts; requests waiting for a slot get null. */
 	close(): void {
 		this.closed = true;
+		for (const wakeUp of this.wakeUps) wakeUp.abort();
+		this.wakeUps.clear();
 		for (const waiter of this.waiting.splice(0)) waiter(null);
 	}
 
 	get currentLimit(): number {
-		return this.limit;
+		return this.level.limit;
+	}
+
+	/** Requests per second the pacer keeps to; Infinity when no per-second limit has shown. */
+	get currentRate(): number {
+		return this.pace.rate;
 	}
 
 	snapshot(): PacerStats {
-		return { ...this.stats, finalLimit: this.limit };
+		return {
+			peakInFlight: this.peakInFlight,
+			peakLimit: this.level.peakLimit,
+			finalLimit: this.level.limit,
+			rateLimited: this.rateLimited,
+			decreases: this.level.decreases,
+			rateRefusals: this.pace.refusals,
+			finalRate: this.pace.rate,
+			lowestRate: this.pace.lowestRate,
+			holds: this.holds,
+		};
+	}
+
+	private hasRoom(): boolean {
+		if (this.hold === 'probeInFlight') return false;
+		// Held until an answer shows the API has room again, unless nothing is in flight to answer; then one probe.
+		if (this.hold === 'untilAnswer' && this.inFlight > 0) return false;
+		if (this.hold !== 'none') return true;
+		return this.inFlight < this.level.limit;
+	}
+
+	/** The earliest time the next request may go: the per-second pace, and the ramp's spread (rampSpread.ts). */
+	private readyAt(now: number): number {
+		return Math.max(this.pace.readyAt(now), this.ramp.readyAt(now, this.rampPerMs()));
+	}
+
+	private rampPerMs(): number | undefined {
+		if (this.mode === 'fixed') return undefined;
+		return RampSpread.perMs(this.level.limit, this.roundTrips.typicalMs());
 	}
 
 	private grant(): Slot {
 		this.inFlight++;
-		const levelAtSend = this.inFlight;
-		this.stats.peakInFlight = Math.max(this.stats.peakInFlight, this.inFlight);
+		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
+		const now = this.now();
+		this.ramp.take(now, this.rampPerMs());
+		const record = this.pace.logSend(now, this.inFlight);
+		if (this.hold === 'untilAnswer' || this.hold === 'probeReady') {
+			this.hold = 'probeInFlight';
+			this.probe = record;
+		}
 		let released = false;
 		return {
 			release: (outcome) => {
 				if (released) return;
 				released = true;
 				this.inFlight--;
+				record.state =
+					outcome.kind === 'rateLimited'
+						? 'refused'
+						: outcome.kind === 'answered'
+							? 'answered'
+							: 'failed';
 				if (outcome.final && this.stopOnFailure) this.close();
-				this.learn(outcome, levelAtSend);
+				this.learn(outcome, record);
 				this.admit();
 			},
 		};
 	}
 
 	private admit(): void {
-		while (!this.closed && this.waiting.length > 0 && this.inFlight < this.limit) {
+		while (!this.closed && this.waiting.length > 0 && this.hasRoom()) {
+			const now = this.now();
+			this.pace.grow(now, this.waiting.length, this.lastRetryAfterMs);
+			const readyAt = this.readyAt(now);
+			if (now < readyAt) {
+				this.wakeUpAt(readyAt, now);
+				return;
+			}
 			this.waiting.shift()!(this.grant());
 		}
 	}
 
-	private setLimit(value: number): void {
-		this.limit = Math.min(this.maximum, Math.max(1, Math.floor(value)));
-		this.stats.peakLimit = Math.max(this.stats.peakLimit, this.limit);
+	/** Comes back to admit() at `at`; one wake-up at a time, the earliest needed. */
+	private wakeUpAt(at: number, now: number): void {
+		if (this.wakeAt !== undefined && this.wakeAt <= at) return;
+		this.wakeAt = at;
+		const wakeUp = new AbortController();
+		this.wakeUps.add(wakeUp);
+		this.wait(Math.max(1, Math.ceil(at - now)), wakeUp.signal).then(
+			() => {
+				this.wakeUps.delete(wakeUp);
+				if (this.wakeAt === at) this.wakeAt = undefined;
+				this.admit();
+			},
+			() => {
+				// Aborted: the run has stopped.
+			},
+		);
 	}
 
-	private learn(outcome: AttemptOutcome, levelAtSend: number): void {
-		if (!this.answeredOnce) {
+	private learn(outcome: AttemptOutcome, record: SendRecord): void {
+		const now = this.now();
+		const first = !this.answeredOnce;
+		if (first) {
 			// The first answer settles the token; from now on requests may overlap.
 			this.answeredOnce = true;
-			this.setLimit(this.mode === 'fixed' ? this.maximum : PACING.initialLimit);
-			if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, levelAtSend);
-			else if (outcome.kind === 'answered') this.recordRoundTrip(outcome);
-			return;
+			this.level.set(this.mode === 'fixed' ? this.maximum : PACING.initialLimit);
 		}
-		if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, levelAtSend);
-		else if (outcome.kind === 'answered') this.onAnswered(outcome, levelAtSend);
-		else if (this.mode === 'adaptive') this.decrease(PACING.backoffFactor * this.limit);
+		if (record === this.probe) {
+			this.probe = undefined;
+			this.hold = 'none';
+			if (outcome.kind === 'answered')
+				this.knownConcurrency = Math.min(this.knownConcurrency, this.heldForLevel);
+			if (outcome.kind === 'rateLimited') {
+				this.rateLimited++;
+				this.onRateRefusal(outcome, record, now);
+				return;
+			}
+		}
+		if (outcome.kind === 'rateLimited') this.onRateLimited(outcome, record, now);
+		else if (outcome.kind === 'answered') {
+			// An answer: the API has room again, the probe may go.
+			if (this.hold === 'untilAnswer') this.hold = 'probeReady';
+			this.roundTrips.record(outcome);
+			if (!first && this.mode === 'adaptive')
+				this.level.onAnswered(record.level, this.waiting.length, this.lastRetryAfterMs, now);
+		} else if (!first && this.mode === 'adaptive')
+			this.level.decrease(PACING.backoffFactor * this.level.limit, now);
 	}
 
-	private onRateLimited(outcome: { retryAfterMs?: number }, levelAtSend: number): void {
-		this.stats.rateLimited++;
+	private onRateLimited(
+		outcome: { retryAfterMs?: number; final?: boolean },
+		record: SendRecord,
+		now: number,
+	): void {
+		this.rateLimited++;
 		if (outcome.retryAfterMs !== undefined) this.lastRetryAfterMs = outcome.retryAfterMs;
 		if (this.mode === 'fixed') return;
-		this.ceiling = Math.min(this.ceiling, levelAtSend);
-		this.slowStart = false;
-		this.additive = 0;
-		// At once, not once per round trip: a 429 comes back quickly, and a freed slot must not be handed straight
-		// to the next request at the refused level. Refusals of one overshoot only ever lower it to their level.
-		if (this.limit >= levelAtSend) {
-			this.stats.decreases++;
-			this.lastDecreaseAt = this.now();
-			this.setLimit(levelAtSend - 1);
+		if (this.isRateRefusal(record) && this.pace.windowsAgree(record)) {
+			this.onRateRefusal(outcome, record, now);
+			return;
+		}
+		this.level.onRefusal(record, this.inFlight, now);
+		// The API's concurrency, met again while probing upward: nothing to find out.
+		const fuzz = Math.max(1, Math.round(PACING.levelFuzz * this.knownConcurrency));
+		if (record.level >= this.knownConcurrency - fuzz) return;
+		if (this.hold === 'none' && this.pace.pausedUntilMs <= now) {
+			this.hold = 'untilAnswer';
+			this.heldForLevel = record.level;
+			this.holds++;
 		}
 	}
 
-	private onAnswered(
-		outcome: { roundTripMs: number; accepted?: boolean },
-		levelAtSend: number,
+	private onRateRefusal(
+		outcome: { retryAfterMs?: number; final?: boolean },
+		record: SendRecord,
+		now: number,
 	): void {
-		this.recordRoundTrip(outcome);
-		if (this.mode === 'fixed') return;
-		// A request answered above the remembered ceiling shows the API takes more now.
-		if (levelAtSend >= this.ceiling) this.ceiling = levelAtSend + 1;
-		if (this.isQueueing()) {
-			this.decrease(PACING.backoffFactor * this.limit);
-			return;
-		}
-		if (this.limit >= this.maximum) return;
-		if (this.limit + 1 >= this.ceiling && !this.probeWorthIt()) return;
-		if (this.slowStart) {
-			this.setLimit(this.limit + 1);
-			return;
-		}
-		this.additive += 1 / this.limit;
-		if (this.additive >= 1) {
-			this.additive = 0;
-			this.setLimit(this.limit + 1);
-		}
+		// A Retry-After too long to wait ends the request in an error; the others are not held for it.
+		const pauseMs = outcome.final ? undefined : (outcome.retryAfterMs ?? this.lastRetryAfterMs);
+		this.pace.onRefusal(record, now, pauseMs);
 	}
 
-	/** One more slot saves about waiting/limit - waiting/(limit+1) round trips; a refusal costs one Retry-After. */
-	private probeWorthIt(): boolean {
-		const roundTripMs = this.smoothedRoundTripMs ?? this.quietRoundTripMs();
-		if (!Number.isFinite(roundTripMs) || roundTripMs <= 0) return false;
-		const roundsSaved = this.waiting.length / this.limit - this.waiting.length / (this.limit + 1);
-		return roundsSaved * roundTripMs > this.lastRetryAfterMs;
-	}
-
-	private recordRoundTrip({
-		roundTripMs,
-		accepted,
-	}: {
-		roundTripMs: number;
-		accepted?: boolean;
-	}): void {
-		if (accepted === false || !Number.isFinite(roundTripMs) || roundTripMs < 0) return;
-		this.samples++;
-		this.recentRoundTrips.push(roundTripMs);
-		if (this.recentRoundTrips.length > PACING.baselineWindow) this.recentRoundTrips.shift();
-		this.smoothedRoundTripMs =
-			this.smoothedRoundTripMs === undefined
-				? roundTripMs
-				: this.smoothedRoundTripMs + PACING.smoothing * (roundTripMs - this.smoothedRoundTripMs);
-	}
-
-	/** The API's latency without queueing: a low percentile of recent accepted answers, not their minimum. */
-	private quietRoundTripMs(): number {
-		if (this.recentRoundTrips.length === 0) return Number.POSITIVE_INFINITY;
-		const sorted = [...this.recentRoundTrips].sort((a, b) => a - b);
-		return sorted[Math.floor(PACING.baselinePercentile * (sorted.length - 1))];
-	}
-
-	private isQueueing(): boolean {
-		if (this.samples < PACING.minSamples || this.smoothedRoundTripMs === undefined) return false;
-		// A floor of a few milliseconds keeps loopback jitter on a near-zero round trip from looking like queueing.
-		const quiet = Math.max(this.quietRoundTripMs(), 5);
-		return this.smoothedRoundTripMs > PACING.latencyTolerance * quiet;
-	}
-
-	/** At most one decrease per round trip: the answers of one overshoot arrive together. */
-	private decrease(target: number): void {
-		const now = this.now();
-		const window = this.smoothedRoundTripMs ?? 0;
-		if (now - this.lastDecreaseAt < window) return;
-		this.lastDecreaseAt = now;
-		this.slowStart = false;
-		this.additive = 0;
-		this.stats.decreases++;
-		this.setLimit(Math.min(this.limit, target));
+	/**
+	 * Whether a 429 shows a per-second limit rather than one on requests in flight. An API that limits requests in
+	 * flight refuses a request only when at least that many others are in flight, so once the limit was lowered
+	 * below a refused level, it refuses nothing below that level again (give or take PACING.levelFuzz: the pacer's
+	 * count runs ahead of the API's). A per-second limit does: a request sent after the limit was lowered and
+	 * refused clearly below the lowest level refused, or refused at a level the API answered recently (before any
+	 * refusal read as the concurrency), or refused alone, is read as a rate. The first refusals of a climb, at
+	 * levels never answered, are read as the concurrency.
+	 */
+	private isRateRefusal(record: SendRecord): boolean {
+		if (record.level <= 1) return true;
+		const concurrency = this.level.recentRefusal(this.now());
+		if (concurrency === undefined) return record.level <= this.pace.highestAnsweredLevel();
+		// Sent before that refusal came back: the same overshoot.
+		if (record.at <= concurrency.at) return false;
+		if (record.level >= concurrency.level) return false;
+		// One level below may still be the concurrency: the pacer counts a request from its send to the end of its
+		// answer, the API a little less.
+		return (
+			record.level <
+			concurrency.level - Math.max(1, Math.round(PACING.levelFuzz * concurrency.level))
+		);
 	}
 }

@@ -1,0 +1,164 @@
+/**
+ * The per-second side of the pacer (issue #20): a log of recent sends, the pace in requests per second, and the
+ * pause a rate-type 429 imposes on every send.
+ * - without a rate refusal there is no pace: only the concurrency paces;
+ * - a rate refusal pauses every send until its Retry-After, and the pace becomes a little below what the API
+ *   accepted in the second before the refused request;
+ * - a limit that falls is followed at the next refusal; one that rises is found by probing: after a second without
+ *   refusal the pace grows by 10 %, then 20, 40, 80 %, 100 % a second, but above the rate last refused only while
+ *   enough work is left for the gain to pay for a refusal, and the more often the same rate is refused, the longer
+ *   the pacer holds before it probes again.
+ */
+import { PACING, type SendRecord } from './pacingConfig';
+
+export class PerSecondRate {
+	/** Requests per second; Infinity until a 429 shows a per-second limit. */
+	rate = Number.POSITIVE_INFINITY;
+	lowestRate = Number.POSITIVE_INFINITY;
+	refusals = 0;
+	pausedUntilMs = Number.NEGATIVE_INFINITY;
+	/** Sends of the last PACING.sendLogMs, oldest first. */
+	private sends: SendRecord[] = [];
+	/** What the API accepted in the second before its last rate refusal; probing above it is rationed. */
+	private ceiling = Number.POSITIVE_INFINITY;
+	private steps = 0;
+	private holdMs = PACING.rateWindowMs;
+	private lastChangeAt = Number.NEGATIVE_INFINITY;
+	private lastRefusalAt = Number.NEGATIVE_INFINITY;
+	private lastSendAt = Number.NEGATIVE_INFINITY;
+
+	/** Logs a send at `level` requests in flight (this one included). */
+	logSend(now: number, level: number): SendRecord {
+		this.lastSendAt = now;
+		const record: SendRecord = { at: now, level, state: 'inFlight' };
+		this.sends.push(record);
+		while (this.sends.length > 0 && now - this.sends[0].at > PACING.sendLogMs) this.sends.shift();
+		return record;
+	}
+
+	/**
+	 * The earliest time the next request may go: after any pause; while the sends of the last window that the API
+	 * did not refuse stay below the pace (the API's own count); and spread, at most twice the pace.
+	 */
+	readyAt(now: number): number {
+		if (!Number.isFinite(this.rate)) return this.pausedUntilMs;
+		const windowMs = PACING.rateWindowMs + PACING.rateGuardMs;
+		const counted = this.sends.filter(
+			(send) => send.state !== 'refused' && send.at > now - windowMs,
+		);
+		const allowed = Math.max(1, Math.floor(this.rate));
+		const windowFreeAt =
+			counted.length < allowed
+				? Number.NEGATIVE_INFINITY
+				: counted[counted.length - allowed].at + windowMs;
+		const spacing = PACING.rateWindowMs / (PACING.rateBurst * this.rate);
+		return Math.max(this.pausedUntilMs, windowFreeAt, this.lastSendAt + spacing);
+	}
+
+	pauseUntil(epochMs: number): void {
+		this.pausedUntilMs = Math.max(this.pausedUntilMs, epochMs);
+	}
+
+	/** Requests sent in the second before `at` and not refused (answered or still in flight). */
+	acceptedBefore(at: number, except?: SendRecord): number {
+		return this.sends.filter(
+			(send) =>
+				send !== except &&
+				send.state !== 'refused' &&
+				send.at < at &&
+				send.at >= at - PACING.rateWindowMs,
+		).length;
+	}
+
+	/** The highest in-flight level of the logged sends the API answered (not refused). */
+	highestAnsweredLevel(): number {
+		let highest = 0;
+		for (const send of this.sends)
+			if (send.state === 'answered') highest = Math.max(highest, send.level);
+		return highest;
+	}
+
+	/**
+	 * A per-second limit never lets more through in a second than it did just before it refused: when a recent
+	 * second (since the last rate refusal, within PACING.rateCheckMs) had clearly more accepted requests than the
+	 * second before this refusal, the refusal is not a per-second limit.
+	 */
+	windowsAgree(record: SendRecord): boolean {
+		const accepted = this.acceptedBefore(record.at, record);
+		const since = Math.max(record.at - PACING.rateCheckMs, this.lastRefusalAt);
+		// Answered ones only: requests still in flight may yet be refused.
+		const recent = this.sends.filter((send) => send.state === 'answered' && send.at > since);
+		let most = 0;
+		let start = 0;
+		for (let end = 0; end < recent.length; end++) {
+			while (recent[end].at - recent[start].at >= PACING.rateWindowMs) start++;
+			most = Math.max(most, end - start + 1);
+		}
+		return most <= accepted + Math.max(2, PACING.sameLimitTolerance * accepted);
+	}
+
+	/**
+	 * A per-second limit: everything waits for the Retry-After, then goes at a little below what the API accepted
+	 * in the second before the refused request (the requests sent then and not refused, answered or not yet).
+	 * `pauseMs` is undefined when the request ends in an error: the others are not held for a wait too long to make.
+	 */
+	onRefusal(record: SendRecord, now: number, pauseMs: number | undefined): void {
+		this.refusals++;
+		if (pauseMs !== undefined) this.pauseUntil(now + pauseMs);
+		const limit = Math.max(1, this.acceptedBefore(record.at, record));
+		// Refusals of one overshoot (sent before the first of them came back) say the same: only ever lower.
+		const sameOvershoot = record.at <= this.lastRefusalAt;
+		if (!sameOvershoot) {
+			const sameLimit =
+				Number.isFinite(this.ceiling) &&
+				Math.abs(limit - this.ceiling) <= PACING.sameLimitTolerance * this.ceiling;
+			this.holdMs = sameLimit
+				? Math.min(PACING.maxRateHoldMs, this.holdMs * 2)
+				: PACING.rateWindowMs;
+		}
+		this.ceiling = sameOvershoot ? Math.min(this.ceiling, limit) : limit;
+		this.set(Math.min(this.rate, limit * PACING.rateMargin));
+		this.steps = 0;
+		this.lastRefusalAt = now;
+		// The pace holds from the end of the pause.
+		this.lastChangeAt = Math.max(now, this.pausedUntilMs);
+	}
+
+	/**
+	 * After a pace held without refusal (a second, longer when the same rate was refused again and again), it grows;
+	 * above the rate last refused only when the `waiting` requests pay for a refusal.
+	 */
+	grow(now: number, waiting: number, lastRetryAfterMs: number): void {
+		if (!Number.isFinite(this.rate) || now < this.pausedUntilMs) return;
+		const hold =
+			this.rate * (1 + this.nextStep()) > this.ceiling ? this.holdMs : PACING.rateWindowMs;
+		if (now - this.lastChangeAt < hold) return;
+		// The pace held without refusal: the API takes at least this much now.
+		if (this.rate > this.ceiling) this.ceiling = this.rate;
+		const step = this.nextStep();
+		if (
+			this.rate * (1 + step) > this.ceiling &&
+			!this.probeWorthIt(step, waiting, lastRetryAfterMs)
+		)
+			return;
+		this.steps++;
+		this.lastChangeAt = now;
+		this.set(this.rate * (1 + step));
+	}
+
+	private set(value: number): void {
+		this.rate = value > PACING.maxRate ? Number.POSITIVE_INFINITY : Math.max(value, 0.1);
+		this.lowestRate = Math.min(this.lowestRate, this.rate);
+	}
+
+	private nextStep(): number {
+		return Math.min(PACING.maxRateStep, PACING.firstRateStep * 2 ** this.steps);
+	}
+
+	/** The waiting requests go `step` faster: worth a refusal's Retry-After (everything paused) if they save more. */
+	private probeWorthIt(step: number, waiting: number, lastRetryAfterMs: number): boolean {
+		const secondsLeft = waiting / this.rate;
+		const savedMs = (1000 * secondsLeft * step) / (1 + step);
+		return savedMs > lastRetryAfterMs;
+	}
+}

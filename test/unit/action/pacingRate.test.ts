@@ -1,0 +1,228 @@
+import { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing';
+import { answered, fakeWait, simulate } from './simulatedApi';
+
+/**
+ * Per-second limits on fake time (issue #20). The pacer gets the fake clock and a fake wait; the simulated API
+ * (simulatedApi.ts) limits requests per second, in flight, or both. Pass/fail is on counts and learned rates, never
+ * on how long anything took.
+ */
+
+function newPacer(maximum = 64) {
+	return new RequestPacer('adaptive', maximum, false, () => Date.now(), fakeWait);
+}
+
+beforeEach(() => {
+	jest.useFakeTimers({ now: 0 });
+});
+
+afterEach(() => {
+	jest.useRealTimers();
+});
+
+/** A slot the test expects to get. */
+async function take(pacer: RequestPacer) {
+	const slot = await pacer.acquire();
+	if (!slot) throw new Error('the pacer had stopped');
+	return slot;
+}
+
+/** Whether a promise has settled by now (after the microtasks already queued). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+	let done = false;
+	void promise.then(() => (done = true));
+	await jest.advanceTimersByTimeAsync(0);
+	return done;
+}
+
+describe('pausing on Retry-After', () => {
+	it('pauses every send, not only the refused request, until the Retry-After of a 429 that shows a per-second limit', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(100));
+		// Three in flight; the API answers the one at level 3, then refuses the one at level 2: not the concurrency.
+		const a = await take(pacer);
+		await jest.advanceTimersByTimeAsync(10);
+		const b = await take(pacer);
+		await jest.advanceTimersByTimeAsync(10);
+		const c = await take(pacer);
+		await jest.advanceTimersByTimeAsync(100);
+		c.release(answered(100));
+		b.release({ kind: 'rateLimited', retryAfterMs: 1000 });
+		const refusedAt = Date.now();
+		expect(pacer.snapshot().rateRefusals).toBe(1);
+		// A fresh request (not the refused one) has free slots but must wait for the Retry-After.
+		const fresh = pacer.acquire();
+		await jest.advanceTimersByTimeAsync(999);
+		expect(await settled(fresh)).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(await settled(fresh)).toBe(true);
+		expect(Date.now() - refusedAt).toBe(1000);
+		a.release(answered(100));
+	});
+
+	it('pauseUntil holds every acquire until that time', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(10));
+		pacer.pauseUntil(Date.now() + 500);
+		const first = pacer.acquire();
+		const second = pacer.acquire();
+		await jest.advanceTimersByTimeAsync(499);
+		expect(await settled(first)).toBe(false);
+		await jest.advanceTimersByTimeAsync(1);
+		expect(await settled(first)).toBe(true);
+		expect(await settled(second)).toBe(true);
+	});
+
+	it('reads a 429 at an in-flight level never answered as the concurrency: only the refused request waits', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(100));
+		const slots = [await take(pacer), await take(pacer), await take(pacer), await take(pacer)];
+		// The fourth request (level 4, never answered before) is refused.
+		slots[3].release({ kind: 'rateLimited', retryAfterMs: 1000 });
+		expect(pacer.snapshot().rateRefusals).toBe(0);
+		expect(pacer.currentRate).toBe(Number.POSITIVE_INFINITY);
+		// The limit is now 3: the next request goes as soon as one of the three comes back, without a pause.
+		const next = pacer.acquire();
+		slots[0].release(answered(100));
+		expect(await settled(next)).toBe(true);
+	});
+
+	it('a request waiting out a pause gets null when the run stops', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(10));
+		pacer.pauseUntil(Date.now() + 5000);
+		const waiting = pacer.acquire();
+		pacer.close();
+		await expect(waiting).resolves.toBeNull();
+	});
+});
+
+describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 ms each way)', () => {
+	it.each([10, 40, 100])(
+		'learns a limit of %i per second: a pace just below it, few refusals once learned',
+		async (limit) => {
+			const result = await simulate({
+				pacer: newPacer(),
+				requests: 400,
+				perSecond: () => limit,
+				jitterMs: 5,
+			});
+			expect(result.created).toBe(400);
+			expect(result.stats.rateRefusals).toBeGreaterThan(0);
+			expect(result.stats.finalRate).toBeGreaterThanOrEqual(0.85 * limit);
+			expect(result.stats.finalRate).toBeLessThanOrEqual(limit);
+			expect(result.stats.lowestRate).toBeGreaterThanOrEqual(0.85 * limit);
+			// The first climb overshoots once; after that, refusals are rationed probes.
+			const later = result.refusals.filter((refusal) => refusal.at > 2000);
+			expect(later.length).toBeLessThanOrEqual(limit === 10 ? 5 : 2);
+			// The first overshoot (sent before the first 429 came back) grows with the limit.
+			expect(result.refusals.length).toBeLessThanOrEqual((limit >= 100 ? 0.15 : 0.08) * 400);
+		},
+	);
+
+	it('follows a limit that changes mid-run (40/s, 10/s from 3 s, 40/s again from 8 s) down within a few refusals and back up', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 600,
+			perSecond: (now) => (now < 3000 ? 40 : now < 8000 ? 10 : 40),
+			jitterMs: 5,
+		});
+		expect(result.created).toBe(600);
+		const afterDrop = result.refusals.filter((refusal) => refusal.at >= 3000);
+		const followed = afterDrop.findIndex((refusal) => refusal.rateAfter <= 10);
+		expect(followed).toBeGreaterThanOrEqual(0);
+		expect(followed).toBeLessThan(3);
+		// Back up: the pace later climbs past 30 per second again and ends just below 40.
+		const paceAfterRise = result.rates.filter((send) => send.at >= 8000).map((send) => send.rate);
+		expect(Math.max(...paceAfterRise)).toBeGreaterThanOrEqual(30);
+		expect(result.stats.finalRate).toBeGreaterThanOrEqual(30);
+		expect(result.stats.finalRate).toBeLessThanOrEqual(40);
+	});
+
+	it('both limits at once (10 in flight, 40 per second): the per-second one is learned', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: () => 40,
+			capacity: 10,
+			jitterMs: 5,
+		});
+		expect(result.created).toBe(400);
+		expect(result.peak).toBeLessThanOrEqual(10);
+		expect(result.stats.finalRate).toBeGreaterThanOrEqual(0.85 * 40);
+		expect(result.stats.finalRate).toBeLessThanOrEqual(40);
+	});
+
+	it.each([5, 20, 40])(
+		'an API that limits only requests in flight is never paused: no per-second refusal, no rate (jitter up to %i ms, answers on their way back counted in flight)',
+		async (jitterMs) => {
+			const result = await simulate({ pacer: newPacer(), requests: 400, capacity: 10, jitterMs });
+			expect(result.created).toBe(400);
+			expect(result.refusals.length).toBeGreaterThan(0);
+			expect(result.stats.rateRefusals).toBe(0);
+			expect(result.stats.finalRate).toBe(Number.POSITIVE_INFINITY);
+		},
+	);
+
+	it.each([5, 20])(
+		'an API that limits requests in flight holds sends for a probe once or twice, not at every climb back to its concurrency (jitter up to %i ms)',
+		async (jitterMs) => {
+			const result = await simulate({ pacer: newPacer(), requests: 400, capacity: 10, jitterMs });
+			expect(result.created).toBe(400);
+			expect(result.refusals.length).toBeGreaterThan(1);
+			expect(result.stats.holds).toBeLessThanOrEqual(2);
+		},
+	);
+
+	it('an API without stress: the pacer climbs to its maximum of 64 and learns no rate', async () => {
+		const result = await simulate({ pacer: newPacer(64), requests: 400, jitterMs: 5 });
+		expect(result.peak).toBe(64);
+		expect(result.refusals).toHaveLength(0);
+		expect(result.stats.finalRate).toBe(Number.POSITIVE_INFINITY);
+	});
+});
+
+describe('the first overshoot (issue #20): 400 listings against a sliding-window API, 100 ms latency', () => {
+	// Refusals on their way back: up to 5 ms each way, then up to 20 ms each way.
+	it.each([
+		[40, 5],
+		[40, 20],
+		[100, 5],
+		[100, 20],
+	])(
+		'%i per second, jitter up to %i ms: at most 5 %% refused, the pace ends at the limit',
+		async (limit, jitterMs) => {
+			const result = await simulate({
+				pacer: newPacer(),
+				requests: 400,
+				perSecond: () => limit,
+				jitterMs,
+			});
+			expect(result.created).toBe(400);
+			expect(result.refusals.length).toBeLessThanOrEqual(0.05 * 400);
+			// One overshoot, one pause: the first 429s of a climb hold every send until a probe tells the kind.
+			expect(result.stats.rateRefusals).toBe(1);
+			expect(result.stats.finalRate).toBe(limit);
+		},
+	);
+
+	it('40 -> 10 -> 40 per second mid-run: at most 5 % refused, down within a few refusals and back up', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: (sinceStart) => (sinceStart < 3000 ? 40 : sinceStart < 8000 ? 10 : 40),
+			jitterMs: 5,
+		});
+		expect(result.created).toBe(400);
+		expect(result.refusals.length).toBeLessThanOrEqual(0.05 * 400);
+		const afterDrop = result.refusals.filter((refusal) => refusal.at >= 3000);
+		expect(afterDrop.findIndex((refusal) => refusal.rateAfter <= 10)).toBeLessThan(3);
+		expect(result.stats.finalRate).toBeGreaterThanOrEqual(30);
+	});
+
+	it('no limit: the ramp spreads its sends yet the level climbs to the ceiling, without a refusal', async () => {
+		const result = await simulate({ pacer: newPacer(64), requests: 400, jitterMs: 5 });
+		expect(result.peak).toBe(64);
+		expect(result.stats.peakLimit).toBe(64);
+		expect(result.refusals).toHaveLength(0);
+	});
+});
