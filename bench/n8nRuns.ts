@@ -66,6 +66,14 @@ export async function prepareSandbox(
 			? null
 			: { maxPerSecond: api.maxPerSecond, endpoint: 'listings', retryAfterSeconds: null },
 	);
+	if (api?.sporadic429Share !== undefined)
+		await sandbox.addFault({
+			endpoint: 'listings',
+			kind: '429',
+			retryAfterSeconds: 1,
+			rate: api.sporadic429Share,
+			seed: 2020,
+		});
 }
 
 /** Changes the per-second limit at the case's times (ms after `started`); resolves once all are made. */

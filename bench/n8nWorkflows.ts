@@ -37,6 +37,7 @@ export type N8nCaseId =
 	| 'codeHttpTuned'
 	| 'httpDefaults'
 	| 'httpDefaultsNoLimit'
+	| 'sporadic'
 	| `perSecond${number}`
 	| `perSecond${number}Hand`
 	| 'perSecondBoth'
@@ -52,6 +53,8 @@ export interface ApiSetup {
 	maxPerSecond?: number;
 	/** Changes of the per-second limit during the run, ms after the webhook call. */
 	changes?: Array<{ atMs: number; maxPerSecond: number }>;
+	/** This share of listing requests is answered 429 (Retry-After 1 s) at random, whatever the load. */
+	sporadic429Share?: number;
 }
 
 /** What a case's run sends to the sandbox, and so what it is checked for. */
@@ -388,6 +391,9 @@ function perSecondCases(settings: CaseSettings): N8nCase[] {
 	return cases;
 }
 
+/** The share of requests the sporadic case's API refuses at random (as the e2e fault run does). */
+const SPORADIC_429_SHARE = 0.03;
+
 /** The cases in table order (the latency floor is computed, not run). */
 export function benchCases(settings: CaseSettings): N8nCase[] {
 	const csvCase = (
@@ -432,6 +438,21 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 			),
 			unlimitedApi: true,
 			baseline: 'httpDefaultsNoLimit',
+		},
+		{
+			...csvCase(
+				'sporadic',
+				'Create Listing, default options, API without a limit that refuses 3 % at random',
+				'create',
+				createVariant(
+					'tmBenchSporadic1',
+					'Bench: Create Listing, default options, API refusing 3 % at random',
+					'sporadic',
+					withOptions({}),
+				),
+			),
+			api: { maxInFlight: null, sporadic429Share: SPORADIC_429_SHARE },
+			baseline: 'unlimited',
 		},
 		csvCase(
 			'fixed',

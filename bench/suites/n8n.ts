@@ -231,6 +231,7 @@ export const n8nSuite: Suite = {
 		'Every case runs against the sandbox\'s limit of 10 in flight except "API without a limit" and the per-second cases.',
 		'Per-second cases (issue #20): the sandbox admits at most N listing requests in any second (sliding window; 429 with Retry-After in whole seconds); no in-flight limit unless said.',
 		'Their floor: the time the last listing can be admitted at the limit (one latency added); the mid-run change is timed from the webhook call.',
+		'"Refuses 3 % at random": no limit, but the sandbox answers 3 % of listing requests 429 (Retry-After 1 s) whatever the load, as the e2e fault run does; x tuned for it: time / the same node against the API without a limit.',
 		'x tuned for them: time / Code + HTTP Request batched to the rate by hand (rate / 10 every 105 ms; the changing case at its lowest rate); for the API without a limit: / HTTP Request at defaults against it.',
 	],
 	columns: [

@@ -240,7 +240,8 @@ export class RequestPacer {
 		if (outcome.retryAfterMs !== undefined) this.lastRetryAfterMs = outcome.retryAfterMs;
 		if (this.mode === 'fixed') return;
 		if (this.isRateRefusal(record) && this.pace.windowsAgree(record)) {
-			this.onRateRefusal(outcome, record, now);
+			// Not the concurrency; a per-second limit only once a second refusal agrees (perSecondRate.ts).
+			if (this.pace.confirms(record)) this.onRateRefusal(outcome, record, now);
 			return;
 		}
 		this.level.onRefusal(record, this.inFlight, now);

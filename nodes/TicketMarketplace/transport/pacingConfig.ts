@@ -34,6 +34,13 @@ export const PACING = {
 	maxRateStep: 1,
 	/** A refusal within this share of the rate last refused counts as the same limit: the next probe waits longer. */
 	sameLimitTolerance: 0.2,
+	/**
+	 * A lone 429 is confirmed as a per-second limit by a second one at no more than this many requests above its count
+	 * in the second before (a limit holds the count there; an API refusing at random lets it climb).
+	 */
+	confirmTolerance: 2,
+	/** ... sent within this many sends after it: a limit refuses the sends that follow, random refusals are far apart. */
+	confirmWithinSends: 8,
 	/** The longest hold before probing a rate that was refused again and again. */
 	maxRateHoldMs: 16000,
 	/** A pace above this (requests per second) no longer limits anything: spacing is dropped. */
@@ -51,6 +58,8 @@ export const PACING = {
 /** One send: when, at which in-flight level, and how it went so far. */
 export interface SendRecord {
 	at: number;
+	/** The how-manieth send of the run. */
+	index: number;
 	level: number;
 	state: 'inFlight' | 'answered' | 'refused' | 'failed';
 }

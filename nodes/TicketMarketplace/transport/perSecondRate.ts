@@ -22,15 +22,24 @@ export class PerSecondRate {
 	/** What the API accepted in the second before its last rate refusal; probing above it is rationed. */
 	private ceiling = Number.POSITIVE_INFINITY;
 	private steps = 0;
+	private grownSinceRefusal = false;
+	private sendCount = 0;
+	private paceBeforeRefusal = Number.POSITIVE_INFINITY;
 	private holdMs = PACING.rateWindowMs;
 	private lastChangeAt = Number.NEGATIVE_INFINITY;
 	private lastRefusalAt = Number.NEGATIVE_INFINITY;
 	private lastSendAt = Number.NEGATIVE_INFINITY;
+	/**
+	 * A 429 not yet read as a per-second limit: how many the API had accepted in the second before the refused send,
+	 * and when that was sent. A second refusal at no more confirms it.
+	 */
+	private suspect?: { accepted: number; index: number };
 
 	/** Logs a send at `level` requests in flight (this one included). */
 	logSend(now: number, level: number): SendRecord {
 		this.lastSendAt = now;
-		const record: SendRecord = { at: now, level, state: 'inFlight' };
+		this.sendCount++;
+		const record: SendRecord = { at: now, level, state: 'inFlight', index: this.sendCount };
 		this.sends.push(record);
 		while (this.sends.length > 0 && now - this.sends[0].at > PACING.sendLogMs) this.sends.shift();
 		return record;
@@ -98,6 +107,33 @@ export class PerSecondRate {
 	}
 
 	/**
+	 * Whether a 429 that looks like a per-second limit is one. An API that refuses now and then at random (an
+	 * overloaded backend) also answers 429 at any count: one refusal alone is not read as a limit, only the refused
+	 * request waits. A limit refuses again at the same count: a second refusal at no more than the first one's count
+	 * (PACING.confirmTolerance) confirms it; at random, the count has climbed by then. (A second with clearly more
+	 * accepted since the first refusal already made windowsAgree() say no.)
+	 */
+	confirms(record: SendRecord): boolean {
+		const accepted = this.acceptedBefore(record.at, record);
+		// Refused as the request that filled a pace that just grew: the probe went too far.
+		if (accepted + 1 >= this.rate && this.grownSinceRefusal) {
+			this.suspect = undefined;
+			return true;
+		}
+		const suspect = this.suspect;
+		if (
+			suspect !== undefined &&
+			record.index - suspect.index <= PACING.confirmWithinSends &&
+			accepted <= suspect.accepted + PACING.confirmTolerance
+		) {
+			this.suspect = undefined;
+			return true;
+		}
+		this.suspect = { accepted, index: record.index };
+		return false;
+	}
+
+	/**
 	 * A per-second limit: everything waits for the Retry-After, then goes at a little below what the API accepted
 	 * in the second before the refused request (the requests sent then and not refused, answered or not yet).
 	 * `pauseMs` is undefined when the request ends in an error: the others are not held for a wait too long to make.
@@ -117,7 +153,16 @@ export class PerSecondRate {
 				: PACING.rateWindowMs;
 		}
 		this.ceiling = sameOvershoot ? Math.min(this.ceiling, limit) : limit;
-		this.set(Math.min(this.rate, limit * PACING.rateMargin));
+		// Refused as the request that filled a pace that held since the last refusal: the limit is at the pace (or the
+		// API refused at random), so the pace stays; one that just grew was a probe, and goes back.
+		const atHeldPace = limit + 1 >= this.rate && !this.grownSinceRefusal && !sameOvershoot;
+		if (!sameOvershoot) this.paceBeforeRefusal = this.rate;
+		// At most halved by one refusal: a 429 at random after a pause (few sent in the second before) is not a crawl.
+		if (!atHeldPace)
+			this.set(
+				Math.min(this.rate, Math.max(limit * PACING.rateMargin, halfOf(this.paceBeforeRefusal))),
+			);
+		this.grownSinceRefusal = false;
 		this.steps = 0;
 		this.lastRefusalAt = now;
 		// The pace holds from the end of the pause.
@@ -134,7 +179,11 @@ export class PerSecondRate {
 			this.rate * (1 + this.nextStep()) > this.ceiling ? this.holdMs : PACING.rateWindowMs;
 		if (now - this.lastChangeAt < hold) return;
 		// The pace held without refusal: the API takes at least this much now.
-		if (this.rate > this.ceiling) this.ceiling = this.rate;
+		// ... and more than it refused before: the limit has risen, so probing need not wait longer any more.
+		if (this.rate > this.ceiling) {
+			this.ceiling = this.rate;
+			this.holdMs = PACING.rateWindowMs;
+		}
 		const step = this.nextStep();
 		if (
 			this.rate * (1 + step) > this.ceiling &&
@@ -142,6 +191,7 @@ export class PerSecondRate {
 		)
 			return;
 		this.steps++;
+		this.grownSinceRefusal = true;
 		this.lastChangeAt = now;
 		this.set(this.rate * (1 + step));
 	}
@@ -161,4 +211,9 @@ export class PerSecondRate {
 		const savedMs = (1000 * secondsLeft * step) / (1 + step);
 		return savedMs > lastRetryAfterMs;
 	}
+}
+
+/** Half a pace; no floor at all while there is none. */
+function halfOf(rate: number): number {
+	return Number.isFinite(rate) ? rate / 2 : 0;
 }

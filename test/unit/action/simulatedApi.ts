@@ -31,6 +31,18 @@ function jitter(seed: number) {
 	};
 }
 
+/** A uniform draw in [0, 1), seeded (the jitter's generator is too coarse for a share of requests). */
+function mulberry32(seed: number) {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
 const delay = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `requests` calls of `one` at once and every fake timer until they are done. */
@@ -62,10 +74,17 @@ export async function simulate(options: {
 	perSecond?: (now: number) => number | undefined;
 	capacity?: number;
 	jitterMs?: number;
+	/** This share of requests is answered 429 (Retry-After 1 s) at random, whatever the load: an API without a rate limit that refuses now and then. */
+	sporadic429?: number;
+	/** Every n-th request is answered 429 without Retry-After (the transport backs off 500 ms, the pacer assumes 1 s). */
+	every429WithoutRetryAfter?: number;
+	/** This share of admitted requests takes `ms` longer (a latency spike). */
+	spikes?: { share: number; ms: number };
 }): Promise<SimulatedRun> {
 	const { pacer } = options;
 	const latencyMs = options.latencyMs ?? 100;
 	const random = jitter(7);
+	const dice = mulberry32(11);
 	const wander = async () => {
 		if (options.jitterMs) await delay(random(options.jitterMs));
 	};
@@ -80,8 +99,13 @@ export async function simulate(options: {
 	let inFlight = 0;
 	const started = Date.now();
 	/** The API's gate: undefined when admitted, else Retry-After in ms. */
+	let arrivals = 0;
 	const gate = (): number | undefined => {
 		const now = Date.now();
+		arrivals++;
+		if (options.every429WithoutRetryAfter && arrivals % options.every429WithoutRetryAfter === 0)
+			return -500;
+		if (options.sporadic429 !== undefined && dice() < options.sporadic429) return 1000;
 		if (options.capacity !== undefined && inFlight >= options.capacity) return 1000;
 		const limit = options.perSecond?.(now - started);
 		while (admitted.length > 0 && now - admitted[0] >= 1000) admitted.shift();
@@ -104,15 +128,21 @@ export async function simulate(options: {
 			const retryAfterMs = gate();
 			if (retryAfterMs !== undefined) {
 				await wander();
-				slot.release({ kind: 'rateLimited', retryAfterMs });
+				// A negative wait: no Retry-After, the transport's own backoff.
+				slot.release({
+					kind: 'rateLimited',
+					retryAfterMs: retryAfterMs < 0 ? undefined : retryAfterMs,
+				});
 				run.refusals.push({ at: Date.now(), rateAfter: pacer.currentRate });
-				await delay(retryAfterMs);
+				await delay(Math.abs(retryAfterMs));
 				first = true;
 				continue;
 			}
 			inFlight++;
 			run.peak = Math.max(run.peak, inFlight);
-			await delay(latencyMs);
+			await delay(
+				latencyMs + (options.spikes && dice() < options.spikes.share ? options.spikes.ms : 0),
+			);
 			inFlight--;
 			await wander();
 			run.created++;
