@@ -25,6 +25,29 @@ let pauseTurns: number[] = [];
  * The pause before a run looks at its write again (n8n-workflow's sleep, mocked by the tests): it outlasts any store
  * call (whose gap is 0 to 3 turns) and varies as the node's random pause does, 4 to 11 turns.
  */
+/** How far the oracle's clock is ahead of the real one: every wait moves it on (see oracleWait). */
+let virtualAheadMs = 0;
+
+/**
+ * The oracle's n8n-workflow sleepWithAbort: instant, but Date.now moves on by what was waited (useVirtualClock), so
+ * a pause the pacer keeps (every send waits for a per-second limit's Retry-After) is over when its wait returns.
+ * Without that, the pacer would wake up again and again until the real clock caught up.
+ */
+export async function oracleWait(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted) throw new Error('aborted');
+	virtualAheadMs += Math.max(0, ms);
+}
+
+/** Date.now runs ahead of the real clock by what the oracle's waits waited, for the whole test file. */
+export function useVirtualClock(): void {
+	const realNow = Date.now.bind(Date);
+	let spy: jest.SpyInstance<number, []> | undefined;
+	beforeAll(() => {
+		spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + virtualAheadMs);
+	});
+	afterAll(() => spy?.mockRestore());
+}
+
 export async function oraclePause(): Promise<void> {
 	const turns = 4 + (pauseTurns.shift() ?? 0);
 	pauseTurns.push(turns - 4);

@@ -92,6 +92,21 @@ export class RequestPacer {
 		this.pace.pauseUntil(epochMs);
 	}
 
+	/**
+	 * Closes the pacer when the run is stopped (n8n's cancel signal), so requests waiting out a pause end at once
+	 * instead of at its end. Returns what undoes the subscription.
+	 */
+	closeOn(signal: AbortSignal | undefined): () => void {
+		if (signal === undefined) return () => {};
+		if (signal.aborted) {
+			this.close();
+			return () => {};
+		}
+		const onAbort = () => this.close();
+		signal.addEventListener('abort', onAbort, { once: true });
+		return () => signal.removeEventListener('abort', onAbort);
+	}
+
 	/** No new request starts; requests waiting for a slot get null. */
 	close(): void {
 		this.closed = true;
@@ -237,7 +252,10 @@ export class RequestPacer {
 		now: number,
 	): void {
 		this.rateLimited++;
-		if (outcome.retryAfterMs !== undefined) this.lastRetryAfterMs = outcome.retryAfterMs;
+		// A Retry-After too long to wait ends the request (final): it must not become the pause of the next 429
+		// without one (the fault oracle found a later 429 pausing every send for a day).
+		if (outcome.retryAfterMs !== undefined && !outcome.final)
+			this.lastRetryAfterMs = outcome.retryAfterMs;
 		if (this.mode === 'fixed') return;
 		if (this.isRateRefusal(record) && this.pace.windowsAgree(record)) {
 			// Not the concurrency; a per-second limit only once a second refusal agrees (perSecondRate.ts).

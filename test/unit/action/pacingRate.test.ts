@@ -99,6 +99,19 @@ describe('pausing on Retry-After', () => {
 		a.release(answered(100));
 	});
 
+	it('a Retry-After too long to wait (its request ends in an error) is not the pause of a later 429 without one', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(100));
+		(await take(pacer)).release({ kind: 'rateLimited', retryAfterMs: 86_400_000, final: true });
+		// A second 429, without Retry-After, agrees: a per-second limit, every send pauses for the assumed 1 s.
+		(await take(pacer)).release({ kind: 'rateLimited' });
+		expect(pacer.snapshot().rateRefusals).toBe(1);
+		// (The pace of 1 a second then spaces it a little more than the pause.)
+		const fresh = pacer.acquire();
+		await jest.advanceTimersByTimeAsync(2000);
+		expect(await settled(fresh)).toBe(true);
+	});
+
 	it('pauseUntil holds every acquire until that time', async () => {
 		const pacer = newPacer();
 		(await take(pacer)).release(answered(10));
@@ -124,6 +137,33 @@ describe('pausing on Retry-After', () => {
 		const next = pacer.acquire();
 		slots[0].release(answered(100));
 		expect(await settled(next)).toBe(true);
+	});
+
+	it('a run stopped during a pause: closeOn(the cancel signal) gives every waiting request null at once', async () => {
+		const pacer = newPacer();
+		(await take(pacer)).release(answered(10));
+		const stop = new AbortController();
+		const unsubscribe = pacer.closeOn(stop.signal);
+		pacer.pauseUntil(Date.now() + 300_000);
+		const waiting = [pacer.acquire(), pacer.acquire()];
+		await jest.advanceTimersByTimeAsync(10);
+		expect(await settled(waiting[0])).toBe(false);
+		stop.abort();
+		await expect(Promise.all(waiting)).resolves.toEqual([null, null]);
+		unsubscribe();
+	});
+
+	it('closeOn an already stopped run closes at once; unsubscribed, a later stop leaves the pacer open', async () => {
+		const stopped = new AbortController();
+		stopped.abort();
+		const closed = newPacer();
+		closed.closeOn(stopped.signal);
+		await expect(closed.acquire()).resolves.toBeNull();
+		const stop = new AbortController();
+		const open = newPacer();
+		open.closeOn(stop.signal)();
+		stop.abort();
+		expect(await open.acquire()).not.toBeNull();
 	});
 
 	it('a request waiting out a pause gets null when the run stops', async () => {

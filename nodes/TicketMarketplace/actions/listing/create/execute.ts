@@ -110,20 +110,26 @@ async function sendListings(
 	stopOnFailure: boolean,
 ): Promise<ListingOutcome[]> {
 	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
-	return await Promise.all(
-		listings.map(async (listing): Promise<ListingOutcome> => {
-			const result = await sendRequest.call(context, {
-				request: listing.request,
-				itemIndex: listing.rows[0],
-				pacer,
-				credential,
-			});
-			if (result.kind === 'answered') return { status: 'created', response: result.body };
-			if (result.kind === 'notSent') return { status: 'notSent' };
-			// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
-			return { status: 'failed', error: result.error, outcome: result.outcome };
-		}),
-	);
+	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
+	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
+	try {
+		return await Promise.all(
+			listings.map(async (listing): Promise<ListingOutcome> => {
+				const result = await sendRequest.call(context, {
+					request: listing.request,
+					itemIndex: listing.rows[0],
+					pacer,
+					credential,
+				});
+				if (result.kind === 'answered') return { status: 'created', response: result.body };
+				if (result.kind === 'notSent') return { status: 'notSent' };
+				// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
+				return { status: 'failed', error: result.error, outcome: result.outcome };
+			}),
+		);
+	} finally {
+		unsubscribe();
+	}
 }
 
 /**
