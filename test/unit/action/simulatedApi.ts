@@ -80,6 +80,8 @@ export async function simulate(options: {
 	every429WithoutRetryAfter?: number;
 	/** This share of admitted requests takes `ms` longer (a latency spike). */
 	spikes?: { share: number; ms: number };
+	/** A 429 comes back this much later (a busy client: n8n's event loop reads it late). */
+	refusalLagMs?: number;
 }): Promise<SimulatedRun> {
 	const { pacer } = options;
 	const latencyMs = options.latencyMs ?? 100;
@@ -128,6 +130,7 @@ export async function simulate(options: {
 			const retryAfterMs = gate();
 			if (retryAfterMs !== undefined) {
 				await wander();
+				if (options.refusalLagMs) await delay(options.refusalLagMs);
 				// A negative wait: no Retry-After, the transport's own backoff.
 				slot.release({
 					kind: 'rateLimited',
