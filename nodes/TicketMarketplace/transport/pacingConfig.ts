@@ -15,7 +15,11 @@ export const PACING = {
 	backoffFactor: 0.8,
 	/** Slots once the first answer has settled the token: one round trip of ramp saved against starting at 2. */
 	initialLimit: 4,
-	/** Adaptive sends go at most this many times the level a round trip (slow start doubles it once a round trip). */
+	/**
+	 * Adaptive sends go at most this many times the level a round trip (slow start doubles it once a round trip). 1
+	 * sent fewer into a per-second limit before its first 429 came back, but with answers 20 ms apart in time it
+	 * learned 40 a second only after 9 pauses (simulated).
+	 */
 	rampGain: 2,
 	/** ... after a burst of at most this many. */
 	rampBurst: 16,

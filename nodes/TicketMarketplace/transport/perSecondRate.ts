@@ -25,6 +25,8 @@ export class PerSecondRate {
 	private grownSinceRefusal = false;
 	private sendCount = 0;
 	private paceBeforeRefusal = Number.POSITIVE_INFINITY;
+	/** The highest pace that held a whole hold without refusal. */
+	private bestHeld = 0;
 	private holdMs = PACING.rateWindowMs;
 	private lastChangeAt = Number.NEGATIVE_INFINITY;
 	private lastRefusalAt = Number.NEGATIVE_INFINITY;
@@ -179,6 +181,7 @@ export class PerSecondRate {
 			this.rate * (1 + this.nextStep()) > this.ceiling ? this.holdMs : PACING.rateWindowMs;
 		if (now - this.lastChangeAt < hold) return;
 		// The pace held without refusal: the API takes at least this much now.
+		this.bestHeld = Math.max(this.bestHeld, this.rate);
 		// ... and more than it refused before: the limit has risen, so probing need not wait longer any more.
 		if (this.rate > this.ceiling) {
 			this.ceiling = this.rate;
@@ -190,9 +193,15 @@ export class PerSecondRate {
 			!this.probeWorthIt(step, waiting, lastRetryAfterMs)
 		)
 			return;
-		this.steps++;
 		this.grownSinceRefusal = true;
 		this.lastChangeAt = now;
+		// Back up to the best pace that ever held, no further in one step; beyond it, the steps start small again.
+		if (this.rate < this.bestHeld && this.rate * (1 + step) > this.bestHeld) {
+			this.steps = 0;
+			this.set(this.bestHeld);
+			return;
+		}
+		this.steps++;
 		this.set(this.rate * (1 + step));
 	}
 

@@ -219,6 +219,19 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		expect(result.stats.finalRate).toBeLessThanOrEqual(40);
 	});
 
+	it('a limit that rises again (40, 10 from 3 s, 40 from 8 s): the pace climbs back to the best pace that held, then probes by 10 % (not from 33 to 66 a second at once)', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: (now) => (now < 3000 ? 40 : now < 8000 ? 10 : 40),
+			jitterMs: 5,
+		});
+		expect(result.created).toBe(400);
+		const paceAfterRise = result.rates.filter((send) => send.at >= 8000).map((send) => send.rate);
+		expect(Math.max(...paceAfterRise)).toBeGreaterThanOrEqual(40);
+		expect(Math.max(...paceAfterRise)).toBeLessThanOrEqual(1.1 * 40 + 0.5);
+	});
+
 	it('both limits at once (10 in flight, 40 per second): the per-second one is learned', async () => {
 		const result = await simulate({
 			pacer: newPacer(),
