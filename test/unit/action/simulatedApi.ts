@@ -7,6 +7,7 @@
  * waits its Retry-After outside any slot and asks again first, as the transport does.
  */
 import type { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing';
+import { seededRandom } from '../../../sandbox/faults';
 
 /** jest's fake clock as the pacer's wait (n8n's sleepWithAbort in production). */
 export const fakeWait = async (ms: number, signal: AbortSignal) =>
@@ -28,18 +29,6 @@ function jitter(seed: number) {
 	return (maxMs: number) => {
 		state = (state * 1103515245 + 12345) % 2147483648;
 		return (state / 2147483648) * maxMs;
-	};
-}
-
-/** A uniform draw in [0, 1), seeded (the jitter's generator is too coarse for a share of requests). */
-function mulberry32(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }
 
@@ -86,7 +75,8 @@ export async function simulate(options: {
 	const { pacer } = options;
 	const latencyMs = options.latencyMs ?? 100;
 	const random = jitter(7);
-	const dice = mulberry32(11);
+	// The sandbox's seeded generator: the jitter's generator is too coarse for a share of requests.
+	const dice = seededRandom(11);
 	const wander = async () => {
 		if (options.jitterMs) await delay(random(options.jitterMs));
 	};
