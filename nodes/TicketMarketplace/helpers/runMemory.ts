@@ -43,6 +43,8 @@ export class RunMemory {
 	/** Every marker this run wrote, oldest first. */
 	private readonly markers: string[] = [];
 	private slowestCallMs = 0;
+	/** A store call failed, and its retry showed that it wrote after all: what it found already there is lost. */
+	private wroteDespiteFailure = false;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -68,21 +70,30 @@ export class RunMemory {
 
 	/**
 	 * One store call, tried once more after a short pause when it fails: two runs that write a workflow's memory
-	 * for the first time at once both insert its row, and n8n's database refuses the second insert.
+	 * for the first time at once both insert its row, and n8n's database refuses the second insert. `retryStands`
+	 * may refuse the retry's answer: the first failure then stands.
 	 */
-	private async once<T>(call: () => Promise<T>): Promise<T> {
+	private async once<T>(
+		call: () => Promise<T>,
+		retryStands: (answer: T) => boolean = () => true,
+	): Promise<T> {
 		try {
 			return await this.timed(call);
-		} catch {
+		} catch (error) {
 			await sleep(SETTLE_MIN_MS + randomInt(SETTLE_MIN_MS));
-			return await this.timed(call);
+			const answer = await this.timed(call);
+			if (retryStands(answer)) return answer;
+			this.wroteDespiteFailure = true;
+			throw new NodeOperationError(this.context.getNode(), error as Error);
 		}
 	}
 
+	private async storeRecord(keys: string[]): Promise<IDeduplicationOutput> {
+		return await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
+	}
+
 	private async record(keys: string[]): Promise<IDeduplicationOutput> {
-		return await this.once(
-			async () => await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS),
-		);
+		return await this.once(async () => await this.storeRecord(keys));
 	}
 
 	private async remove(keys: string[]): Promise<void> {
@@ -92,28 +103,18 @@ export class RunMemory {
 	}
 
 	/**
-	 * Records the keys with a new marker. When the call fails, it is tried once more with the failed call's marker:
-	 * an answer that knows that marker means the failed call wrote after all, and its answer (which keys were new)
-	 * is lost, so the failure stands.
+	 * Records the keys with a new marker. A retry that finds the failed call's marker means that call wrote after
+	 * all, and its answer (which keys were new) is lost: the failure stands.
 	 */
 	private async recordWithMarker(
 		keys: string[],
 	): Promise<{ marker: string; answer: IDeduplicationOutput }> {
 		const marker = this.newMarker();
-		const write = async (written: string[]) =>
-			await this.timed(
-				async () =>
-					await this.context.helpers.checkProcessedAndRecord(written, SCOPE, STORE_OPTIONS),
-			);
-		try {
-			return { marker, answer: await write([marker, ...keys]) };
-		} catch (error) {
-			await sleep(SETTLE_MIN_MS + randomInt(SETTLE_MIN_MS));
-			const answer = await write([marker, ...keys]);
-			if (answer.processed.map(String).includes(marker))
-				throw new NodeOperationError(this.context.getNode(), error as Error);
-			return { marker, answer };
-		}
+		const answer = await this.once(
+			async () => await this.storeRecord([marker, ...keys]),
+			(retried) => !retried.processed.map(String).includes(marker),
+		);
+		return { marker, answer };
 	}
 
 	/**
@@ -163,6 +164,8 @@ export class RunMemory {
 		} catch (error) {
 			const failure =
 				error instanceof SentListingsStoreError ? error : storeError(this.context, error, 'before');
+			if (this.wroteDespiteFailure)
+				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent (the next run may skip them): ${ids.join(', ')}. Those this workflow never sent before: forget them with Listing → Forget Sent Listings before running again.`;
 			throw await this.undoRecord(failure, byKey, last);
 		}
 	}

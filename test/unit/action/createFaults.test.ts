@@ -399,6 +399,33 @@ describe('Listing → Create under faults', () => {
 		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
 	});
 
+	it('a failed first write that went through after all (its retry finds the marker): nothing is sent, and the error names the IDs now remembered', async () => {
+		let failed = false;
+		const store = storeWith((helpers) => ({
+			checkProcessedAndRecord: async (...args) => {
+				const answer = await helpers.checkProcessedAndRecord(...args);
+				if (!failed) {
+					failed = true;
+					throw new Error('Connection terminated unexpectedly');
+				}
+				return answer;
+			},
+		}));
+		const { items, parameters } = listings(2);
+		const fake = fakeRun({ parameters, items, deduplication: store });
+		// No listing request may go: nock refuses any request it was not told about.
+		const error = (await execute.call(fake.context, items).catch((caught: unknown) => caught)) as {
+			message: string;
+			description?: string;
+		};
+		expect(error.message).toContain("n8n's memory of listings already sent could not be used");
+		expect(error.description).toContain('Nothing was sent.');
+		expect(error.description).toContain(
+			'Not sent, but possibly remembered as sent (the next run may skip them): 1, 2.',
+		);
+		expect(error.description).toContain('Listing → Forget Sent Listings');
+	});
+
 	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
