@@ -196,9 +196,17 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down (
 		for (const slot of slots) slot.release({ kind: 'answered', ...answer });
 	}
 
+	let now = 0;
+	/** The ramp's spread waits within a round: the test's clock moves on by what it waited. */
+	const advanceBy = async (ms: number) => {
+		now += ms;
+	};
+	beforeEach(() => {
+		now = 0;
+	});
+
 	it('keeps climbing at 100 ms answers after a few 2 ms 4xx refusals', async () => {
-		let now = 0;
-		const pacer = new RequestPacer('adaptive', 16, false, () => now);
+		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
 		await round(pacer, 1, { roundTripMs: 100, accepted: true });
 		// Three listings the API refuses at once (a validation 400): 2 ms each.
 		await round(pacer, 3, { roundTripMs: 2, accepted: false });
@@ -210,8 +218,7 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down (
 	});
 
 	it('is not dragged down by one outlier either: a single 1 ms answer among 100 ms ones', async () => {
-		let now = 0;
-		const pacer = new RequestPacer('adaptive', 16, false, () => now);
+		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
 		await round(pacer, 1, { roundTripMs: 1, accepted: true });
 		for (let step = 0; step < 8; step++) {
 			now += 100;

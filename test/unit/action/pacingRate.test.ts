@@ -1,3 +1,4 @@
+import { DEFAULT_CONCURRENCY } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing';
 import { answered, fakeWait, simulate } from './simulatedApi';
 
@@ -7,7 +8,8 @@ import { answered, fakeWait, simulate } from './simulatedApi';
  * on how long anything took.
  */
 
-function newPacer(maximum = 64) {
+/** The node's default Max Concurrency unless a test says otherwise. */
+function newPacer(maximum = DEFAULT_CONCURRENCY) {
 	return new RequestPacer('adaptive', maximum, false, () => Date.now(), fakeWait);
 }
 
@@ -133,9 +135,11 @@ describe('pausing on Retry-After', () => {
 		slots[3].release({ kind: 'rateLimited', retryAfterMs: 1000 });
 		expect(pacer.snapshot().rateRefusals).toBe(0);
 		expect(pacer.currentRate).toBe(Number.POSITIVE_INFINITY);
-		// The limit is now 3: the next request goes as soon as one of the three comes back, without a pause.
+		// The limit is now 3: the next request goes once one of the three comes back, without a pause (the ramp's
+		// spread may hold it a few ms: 2 x 3 sends a 100 ms round trip).
 		const next = pacer.acquire();
 		slots[0].release(answered(100));
+		await jest.advanceTimersByTimeAsync(50);
 		expect(await settled(next)).toBe(true);
 	});
 
@@ -365,6 +369,19 @@ describe('the first overshoot (issue #20): 400 listings against a sliding-window
 			expect(result.refusals.length).toBeLessThanOrEqual(0.08 * 400);
 		},
 	);
+
+	it('40 per second read 15 ms late (a real n8n reads its first 429 15 to 40 ms after the sandbox sent it): the ramp lets few go at once, so few are sent blind', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: () => 40,
+			jitterMs: 5,
+			refusalLagMs: 15,
+		});
+		expect(result.created).toBe(400);
+		// A burst of 16 at once (the ramp before) drew 17 refusals here, and 22 to 24 a run in a real n8n; 4 draws 11.
+		expect(result.refusals.length).toBeLessThanOrEqual(14);
+	});
 
 	it('40 -> 10 -> 40 per second mid-run: at most 5 % refused, down within a few refusals and back up', async () => {
 		const result = await simulate({
