@@ -47,7 +47,11 @@ export const PACING = {
 	 * in the second before (a limit holds the count there; an API refusing at random lets it climb).
 	 */
 	confirmTolerance: 2,
-	/** ... sent within this many sends after it: a limit refuses the sends that follow, random refusals are far apart. */
+	/**
+	 * ... sent after its 429 was read, within this many sends: a limit refuses the sends that follow, random refusals
+	 * are far apart. (Sends of the same burst do not count: two random 429s in one burst once set a pace of a few a
+	 * second in a real n8n.)
+	 */
 	confirmWithinSends: 8,
 	/** The longest hold before probing a rate that was refused again and again. */
 	maxRateHoldMs: 16000,

@@ -33,9 +33,10 @@ export class PerSecondRate {
 	private lastSendAt = Number.NEGATIVE_INFINITY;
 	/**
 	 * A 429 not yet read as a per-second limit: how many the API had accepted in the second before the refused send,
-	 * and when that was sent. A second refusal at no more confirms it.
+	 * which send it was, and how many had been sent when its 429 was read. A second refusal at no more, of a send
+	 * that went after that, confirms it.
 	 */
-	private suspect?: { accepted: number; index: number };
+	private suspect?: { accepted: number; index: number; sentBeforeRead: number };
 
 	/** Logs a send at `level` requests in flight (this one included). */
 	logSend(now: number, level: number): SendRecord {
@@ -112,7 +113,8 @@ export class PerSecondRate {
 	 * Whether a 429 that looks like a per-second limit is one. An API that refuses now and then at random (an
 	 * overloaded backend) also answers 429 at any count: one refusal alone is not read as a limit, only the refused
 	 * request waits. A limit refuses again at the same count: a second refusal at no more than the first one's count
-	 * (PACING.confirmTolerance) confirms it; at random, the count has climbed by then. (A second with clearly more
+	 * (PACING.confirmTolerance), of a send that went after the first 429 was read (PACING.confirmWithinSends),
+	 * confirms it; at random, the count has climbed by then. (A second with clearly more
 	 * accepted since the first refusal already made windowsAgree() say no.)
 	 */
 	confirms(record: SendRecord): boolean {
@@ -123,15 +125,20 @@ export class PerSecondRate {
 			return true;
 		}
 		const suspect = this.suspect;
+		// Sent after the suspect's 429 was read, and soon after: two refused in one burst are no evidence (random ones
+		// fall together now and then), a limit refuses the next sends too.
 		if (
 			suspect !== undefined &&
-			record.index - suspect.index <= PACING.confirmWithinSends &&
+			record.index > suspect.sentBeforeRead &&
+			record.index - suspect.sentBeforeRead <= PACING.confirmWithinSends &&
 			accepted <= suspect.accepted + PACING.confirmTolerance
 		) {
 			this.suspect = undefined;
 			return true;
 		}
-		this.suspect = { accepted, index: record.index };
+		// A refusal of the same burst as the suspect does not replace it.
+		if (suspect !== undefined && record.index <= suspect.sentBeforeRead) return false;
+		this.suspect = { accepted, index: record.index, sentBeforeRead: this.sendCount };
 		return false;
 	}
 

@@ -69,6 +69,8 @@ export async function simulate(options: {
 	every429WithoutRetryAfter?: number;
 	/** This share of admitted requests takes `ms` longer (a latency spike). */
 	spikes?: { share: number; ms: number };
+	/** These arrivals (1 for the first request to reach the API) are answered 429 (Retry-After 1 s): chosen random refusals. */
+	refuseArrivals?: number[];
 	/** A 429 comes back this much later (a busy client: n8n's event loop reads it late). */
 	refusalLagMs?: number;
 }): Promise<SimulatedRun> {
@@ -98,6 +100,7 @@ export async function simulate(options: {
 		if (options.every429WithoutRetryAfter && arrivals % options.every429WithoutRetryAfter === 0)
 			return -500;
 		if (options.sporadic429 !== undefined && dice() < options.sporadic429) return 1000;
+		if (options.refuseArrivals?.includes(arrivals)) return 1000;
 		if (options.capacity !== undefined && inFlight >= options.capacity) return 1000;
 		const limit = options.perSecond?.(now - started);
 		while (admitted.length > 0 && now - admitted[0] >= 1000) admitted.shift();
