@@ -7,7 +7,8 @@
  * - a limit that falls is followed at the next refusal; one that rises is found by probing: after a second without
  *   refusal the pace grows by 10 %, then 20, 40, 80 %, 100 % a second, but above the rate last refused only while
  *   enough work is left for the gain to pay for a refusal, and the more often the same rate is refused, the longer
- *   the pacer holds before it probes again.
+ *   the pacer holds before it probes again and the more work must be left (each probe refused in a row at the same
+ *   rate adds one more Retry-After that the next must pay for).
  */
 import { PACING, type SendRecord } from './pacingConfig';
 
@@ -28,6 +29,8 @@ export class PerSecondRate {
 	/** The highest pace that held a whole hold without refusal. */
 	private bestHeld = 0;
 	private holdMs = PACING.rateWindowMs;
+	/** Probes refused in a row at the same limit. */
+	private refusedProbes = 0;
 	private lastChangeAt = Number.NEGATIVE_INFINITY;
 	private lastRefusalAt = Number.NEGATIVE_INFINITY;
 	private lastSendAt = Number.NEGATIVE_INFINITY;
@@ -160,6 +163,7 @@ export class PerSecondRate {
 			this.holdMs = sameLimit
 				? Math.min(PACING.maxRateHoldMs, this.holdMs * 2)
 				: PACING.rateWindowMs;
+			this.refusedProbes = sameLimit && this.grownSinceRefusal ? this.refusedProbes + 1 : 0;
 		}
 		this.ceiling = sameOvershoot ? Math.min(this.ceiling, limit) : limit;
 		// Refused as the request that filled a pace that held since the last refusal: the limit is at the pace (or the
@@ -193,6 +197,7 @@ export class PerSecondRate {
 		if (this.rate > this.ceiling) {
 			this.ceiling = this.rate;
 			this.holdMs = PACING.rateWindowMs;
+			this.refusedProbes = 0;
 		}
 		const step = this.nextStep();
 		if (
@@ -221,11 +226,15 @@ export class PerSecondRate {
 		return Math.min(PACING.maxRateStep, PACING.firstRateStep * 2 ** this.steps);
 	}
 
-	/** The waiting requests go `step` faster: worth a refusal's Retry-After (everything paused) if they save more. */
+	/**
+	 * The waiting requests go `step` faster: worth a refusal's Retry-After (everything paused) if they save more; after
+	 * probes refused in a row at the same rate, more (at 10 a second, 400 listings probed 4 times, each refusal
+	 * pausing every send for 1 s; now twice).
+	 */
 	private probeWorthIt(step: number, waiting: number, lastRetryAfterMs: number): boolean {
 		const secondsLeft = waiting / this.rate;
 		const savedMs = (1000 * secondsLeft * step) / (1 + step);
-		return savedMs > lastRetryAfterMs;
+		return savedMs > lastRetryAfterMs * (1 + this.refusedProbes);
 	}
 }
 

@@ -203,6 +203,20 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		},
 	);
 
+	it('10 per second: after two probes refused in a row at the same rate, the next must save more than two pauses, so 400 listings draw two probe refusals (four before)', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: () => 10,
+			jitterMs: 5,
+			refusalLagMs: 15,
+		});
+		expect(result.created).toBe(400);
+		const probesRefused = result.refusals.filter((refusal) => refusal.at > 2000);
+		expect(probesRefused).toHaveLength(2);
+		expect(result.stats.finalRate).toBe(10);
+	});
+
 	it('follows a limit that changes mid-run (40/s, 10/s from 3 s, 40/s again from 8 s) down within a few refusals and back up', async () => {
 		const result = await simulate({
 			pacer: newPacer(),
