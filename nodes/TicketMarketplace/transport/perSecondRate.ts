@@ -26,6 +26,7 @@ export class PerSecondRate {
 	private grownSinceRefusal = false;
 	private sendCount = 0;
 	private paceBeforeRefusal = Number.POSITIVE_INFINITY;
+	private paceBeforeGrowth = Number.POSITIVE_INFINITY;
 	/** The highest pace that held a whole hold without refusal. */
 	private bestHeld = 0;
 	private holdMs = PACING.rateWindowMs;
@@ -61,7 +62,7 @@ export class PerSecondRate {
 		const counted = this.sends.filter(
 			(send) => send.state !== 'refused' && send.at > now - windowMs,
 		);
-		const allowed = Math.max(1, Math.floor(this.rate));
+		const allowed = allowance(this.rate);
 		const windowFreeAt =
 			counted.length < allowed
 				? Number.NEGATIVE_INFINITY
@@ -122,8 +123,10 @@ export class PerSecondRate {
 	 */
 	confirms(record: SendRecord): boolean {
 		const accepted = this.acceptedBefore(record.at, record);
-		// Refused as the request that filled a pace that just grew: the probe went too far.
-		if (accepted + 1 >= this.rate && this.grownSinceRefusal) {
+		// Refused beyond the pace before it last grew: the probe went too far. (Not only the request that filled the new
+		// pace: sent while the count climbed to it, the 429 of 44 a second against 40 came at 40, and waited for a second
+		// one that agreed.)
+		if (this.grownSinceRefusal && accepted + 1 > this.paceBeforeGrowth) {
 			this.suspect = undefined;
 			return true;
 		}
@@ -193,8 +196,10 @@ export class PerSecondRate {
 		if (now - this.lastChangeAt < hold) return;
 		// The pace held without refusal: the API takes at least this much now.
 		this.bestHeld = Math.max(this.bestHeld, this.rate);
-		// ... and more than it refused before: the limit has risen, so probing need not wait longer any more.
-		if (this.rate > this.ceiling) {
+		// ... and more than it refused before: the limit has risen, so probing need not wait longer any more. (More
+		// requests a second, not a fraction more: 10.56 a second lets 10 go like 10, and held whenever 10 did, so a
+		// real n8n at 10 a second probed 11 every 5.5 s, each refusal pausing every send for 1 s.)
+		if (allowance(this.rate) > allowance(this.ceiling)) {
 			this.ceiling = this.rate;
 			this.holdMs = PACING.rateWindowMs;
 			this.refusedProbes = 0;
@@ -206,6 +211,7 @@ export class PerSecondRate {
 		)
 			return;
 		this.grownSinceRefusal = true;
+		this.paceBeforeGrowth = this.rate;
 		this.lastChangeAt = now;
 		// Back up to the best pace that ever held, no further in one step; beyond it, the steps start small again.
 		if (this.rate < this.bestHeld && this.rate * (1 + step) > this.bestHeld) {
@@ -236,6 +242,11 @@ export class PerSecondRate {
 		const savedMs = (1000 * secondsLeft * step) / (1 + step);
 		return savedMs > lastRetryAfterMs * (1 + this.refusedProbes);
 	}
+}
+
+/** How many requests a pace lets go in one second. */
+function allowance(rate: number): number {
+	return Math.max(1, Math.floor(rate));
 }
 
 /** Half a pace; no floor at all while there is none. */

@@ -217,6 +217,37 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		expect(result.stats.finalRate).toBe(10);
 	});
 
+	it('a pace read a little low (8 a second, then 10): climbing back through 10.56 a second (which lets 10 go, as 10 does) is no probe, so 11 is not probed every few seconds', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			perSecond: (sinceStart) => (sinceStart < 1500 ? 8 : 10),
+			jitterMs: 5,
+			refusalLagMs: 15,
+		});
+		expect(result.created).toBe(400);
+		// One probe of 11 after 6 s (its two refusals); the hold was reset each time 10.56 "held": a real n8n probed
+		// every 5.5 s, each refusal pausing every send for 1 s.
+		expect(result.refusals.filter((refusal) => refusal.at > 6000).length).toBeLessThanOrEqual(2);
+		expect(result.stats.finalRate).toBeGreaterThanOrEqual(10);
+		expect(result.stats.finalRate).toBeLessThan(11);
+	});
+
+	it('2,000 listings at 40 a second, jitter up to 20 ms: a probe refused before its count reached the new pace still went too far, so the pace goes back below the limit', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 2000,
+			perSecond: () => 40,
+			jitterMs: 20,
+			refusalLagMs: 15,
+		});
+		expect(result.created).toBe(2000);
+		// The probe of 44 refused at 40 waited for a second refusal that agreed; the pace then stuck at 41, refused every
+		// 1.5 s: 101 refusals (5 %), 73 s instead of 54.
+		expect(result.refusals.length).toBeLessThanOrEqual(0.025 * 2000);
+		expect(result.stats.finalRate).toBeLessThanOrEqual(40);
+	});
+
 	it('follows a limit that changes mid-run (40/s, 10/s from 3 s, 40/s again from 8 s) down within a few refusals and back up', async () => {
 		const result = await simulate({
 			pacer: newPacer(),
