@@ -153,6 +153,7 @@ function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: 
 						tokenRequestsMax: Math.max(...runs.map((run) => run.tokenRequests)),
 						rateLimitedMedian: median(runs.map((run) => run.rateLimited)),
 						refusedShareMedian: median(runs.map((run) => run.refusedShare)),
+						refusedShareMax: Math.max(...runs.map((run) => run.refusedShare)),
 						lostMax: Math.max(...runs.map((run) => run.lost)),
 						duplicatedMax: Math.max(...runs.map((run) => run.duplicated)),
 						peakInFlightMin: Math.min(...runs.map((run) => run.peakInFlight)),
@@ -436,17 +437,17 @@ export const n8nSuite: Suite = {
 						: `${formatNumber(perSecondTime / 1000, 2)} s (${ratio(perSecond?.metrics.ratioToFloor)})`,
 			},
 			{
-				name: `per second, default options: at most ${100 * TARGETS.perSecondRefused} % refused, 0 lost, 0 duplicated (every per-second case)`,
+				name: `per second, default options: at most ${100 * TARGETS.perSecondRefused} % refused, 0 lost, 0 duplicated (every per-second case, worst run)`,
 				met: perSecondRows.every(
 					(row) =>
-						(row.metrics.refusedShareMedian ?? 1) <= TARGETS.perSecondRefused &&
+						(row.metrics.refusedShareMax ?? 1) <= TARGETS.perSecondRefused &&
 						row.metrics.lostMax === 0 &&
 						row.metrics.duplicatedMax === 0,
 				),
 				measured: perSecondRows
 					.map(
 						(row) =>
-							`${String(row.params.case).replace('perSecond', '')}: ${formatNumber(100 * (row.metrics.refusedShareMedian ?? Number.NaN), 1)} %, ${cell(row.metrics.lostMax)} lost, ${cell(row.metrics.duplicatedMax)} dup`,
+							`${String(row.params.case).replace('perSecond', '')}: ${formatNumber(100 * (row.metrics.refusedShareMax ?? Number.NaN), 1)} %, ${cell(row.metrics.lostMax)} lost, ${cell(row.metrics.duplicatedMax)} dup`,
 					)
 					.join('; '),
 			},
