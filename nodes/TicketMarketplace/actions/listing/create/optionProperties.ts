@@ -28,7 +28,7 @@ export const optionsProperty: INodeProperties = {
 					name: 'Adaptive',
 					value: 'adaptive',
 					description:
-						"Find the API's pace: more requests at once while it answers, fewer on 429 or slower answers. When the API limits requests per second, every send waits for its Retry-After, then goes at a steady pace just below what it accepted. Never more than Max Concurrency.",
+						"Find the API's pace: more requests at once while it answers, fewer on 429 or slower answers. When 429s show a per-second limit (two that agree: one alone may be random), every send waits for the Retry-After, then goes at the pace the API accepted. Never more than Max Concurrency.",
 				},
 				{
 					name: 'Fixed',
