@@ -24,7 +24,7 @@ export const PACING = {
 	/**
 	 * ... after a burst of at most this many. n8n reads its answers in batches, so a batch released the whole burst at
 	 * once: with 16, a per-second limit refused 22 to 24 sent before the first 429 was read (real n8n, 40 a second);
-	 * with 4, 3 to 18.
+	 * with 4, 2 to 19 (it depends on how late n8n reads that 429).
 	 */
 	rampBurst: 4,
 	/** Assumed Retry-After before the API has sent one. */

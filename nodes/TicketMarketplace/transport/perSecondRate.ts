@@ -118,8 +118,8 @@ export class PerSecondRate {
 	 * overloaded backend) also answers 429 at any count: one refusal alone is not read as a limit, only the refused
 	 * request waits. A limit refuses again at the same count: a second refusal at no more than the first one's count
 	 * (PACING.confirmTolerance), of a send that went after the first 429 was read (PACING.confirmWithinSends),
-	 * confirms it; at random, the count has climbed by then. (A second with clearly more
-	 * accepted since the first refusal already made windowsAgree() say no.)
+	 * confirms it; at random, the count has climbed by then. (A second with clearly more accepted since the first
+	 * refusal already made windowsAgree() say no.)
 	 */
 	confirms(record: SendRecord): boolean {
 		const accepted = this.acceptedBefore(record.at, record);
