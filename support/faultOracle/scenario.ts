@@ -21,10 +21,6 @@ const RUN_NAMES = ['A', 'B'];
 /** The turns each pause adds to its least, cycled; set per scenario. */
 let pauseTurns: number[] = [];
 
-/**
- * The pause before a run looks at its write again (n8n-workflow's sleep, mocked by the tests): it outlasts any store
- * call (whose gap is 0 to 3 turns) and varies as the node's random pause does, 4 to 11 turns.
- */
 /** How far the oracle's clock is ahead of the real one: every wait moves it on (see oracleWait). */
 let virtualAheadMs = 0;
 
@@ -48,6 +44,10 @@ export function useVirtualClock(): void {
 	afterAll(() => spy?.mockRestore());
 }
 
+/**
+ * The pause before a run looks at its write again (n8n-workflow's sleep, mocked by the tests): it outlasts any store
+ * call (whose gap is 0 to 3 turns) and varies as the node's random pause does, 4 to 11 turns.
+ */
 export async function oraclePause(): Promise<void> {
 	const turns = 4 + (pauseTurns.shift() ?? 0);
 	pauseTurns.push(turns - 4);
