@@ -53,6 +53,12 @@ export const PACING = {
 	 * second in a real n8n.)
 	 */
 	confirmWithinSends: 8,
+	/**
+	 * ... or this many refused of one burst in a run (at most PACING.burstGapShare of its sends not refused): a probe
+	 * that went as the window freed a slot let a per-second limit refuse 19 of the next burst in a real n8n, 100 a second.
+	 */
+	burstRefusals: 3,
+	burstGapShare: 0.25,
 	/** The longest hold before probing a rate that was refused again and again. */
 	maxRateHoldMs: 16000,
 	/** A pace above this (requests per second) no longer limits anything: spacing is dropped. */

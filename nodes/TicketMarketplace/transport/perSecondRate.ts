@@ -142,10 +142,27 @@ export class PerSecondRate {
 			this.suspect = undefined;
 			return true;
 		}
-		// A refusal of the same burst as the suspect does not replace it.
-		if (suspect !== undefined && record.index <= suspect.sentBeforeRead) return false;
+		// A refusal of the same burst as the suspect does not replace it; it confirms only when nearly every send since
+		// the suspect was refused too: a limit refuses a run of them, random 429s (a few in a hundred) leave gaps.
+		if (suspect !== undefined && record.index <= suspect.sentBeforeRead) {
+			if (!this.refusedInARow(suspect.index, record.index)) return false;
+			this.suspect = undefined;
+			return true;
+		}
 		this.suspect = { accepted, index: record.index, sentBeforeRead: this.sendCount };
 		return false;
+	}
+
+	/**
+	 * Whether the sends from `fromIndex` to `toIndex` were refused in a run: at least PACING.burstRefusals of them,
+	 * with at most one in PACING.burstGapShare not refused (answered, or still in flight: a refusal comes back first).
+	 */
+	private refusedInARow(fromIndex: number, toIndex: number): boolean {
+		const span = this.sends.filter((send) => send.index >= fromIndex && send.index <= toIndex);
+		const refused = span.filter((send) => send.state === 'refused').length;
+		return (
+			refused >= PACING.burstRefusals && span.length - refused <= PACING.burstGapShare * span.length
+		);
 	}
 
 	/**

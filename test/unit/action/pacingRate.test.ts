@@ -443,6 +443,22 @@ describe('the first overshoot (issue #20): 400 listings against a sliding-window
 		expect(result.refusals.length).toBeLessThanOrEqual(14);
 	});
 
+	it('100 per second at 200 ms latency, 429s read 40 ms late: the probe after the first overshoot goes as the window frees a slot, so the next burst is refused; a run of three refusals reads the limit, without waiting for a send after the first 429 was read', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			latencyMs: 200,
+			perSecond: () => 100,
+			jitterMs: 5,
+			refusalLagMs: 40,
+		});
+		expect(result.created).toBe(400);
+		expect(result.stats.finalRate).toBe(100);
+		// The slow climb meets the limit after a second, when its first sends leave the window: the probe is accepted
+		// and read the refusals as the concurrency. The burst after it drew 42 refusals in all before this rule, 29 now.
+		expect(result.refusals.length).toBeLessThanOrEqual(32);
+	});
+
 	it('40 -> 10 -> 40 per second mid-run: at most 5 % refused, down within a few refusals and back up', async () => {
 		const result = await simulate({
 			pacer: newPacer(),
