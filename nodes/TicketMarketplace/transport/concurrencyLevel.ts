@@ -36,6 +36,11 @@ export class ConcurrencyLevel {
 		this.peakLimit = Math.max(this.peakLimit, this.limit);
 	}
 
+	/** Whether slow start still climbs (no refusal, no decrease yet). */
+	get slowStarting(): boolean {
+		return this.slowStart;
+	}
+
 	/** The lowest level refused as the concurrency in the last PACING.sendLogMs, and when the first came back. */
 	recentRefusal(now: number): { level: number; at: number } | undefined {
 		const last = this.refusal;

@@ -142,13 +142,17 @@ export class RequestPacer {
 		if (this.hold === 'probeInFlight') return false;
 		// Held until an answer shows the API has room again, unless nothing is in flight to answer; then one probe.
 		if (this.hold === 'untilAnswer' && this.inFlight > 0) return false;
-		if (this.hold !== 'none') return true;
+		// The probe goes below the lowered limit: one above it tells nothing (an in-flight limit refuses it too, and a
+		// busy n8n reads answers late, so an answer back did not mean a level below the refused one).
 		return this.inFlight < this.level.limit;
 	}
 
 	/** The earliest time the next request may go: the per-second pace, and the ramp's spread (rampSpread.ts). */
 	private readyAt(now: number): number {
-		return Math.max(this.pace.readyAt(now), this.ramp.readyAt(now, this.rampPerMs()));
+		return Math.max(
+			this.pace.readyAt(now),
+			this.ramp.readyAt(now, this.rampPerMs(), this.rampBurst()),
+		);
 	}
 
 	private rampPerMs(): number | undefined {
@@ -156,11 +160,16 @@ export class RequestPacer {
 		return RampSpread.perMs(this.level.limit, this.roundTrips.typicalMs());
 	}
 
+	/** One at a time while slow start climbs into levels never tried; a few once it has met a limit. */
+	private rampBurst(): number {
+		return this.level.slowStarting ? PACING.slowStartBurst : PACING.rampBurst;
+	}
+
 	private grant(): Slot {
 		this.inFlight++;
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 		const now = this.now();
-		this.ramp.take(now, this.rampPerMs());
+		this.ramp.take(now, this.rampPerMs(), this.rampBurst());
 		const record = this.pace.logSend(now, this.inFlight);
 		if (this.hold === 'untilAnswer' || this.hold === 'probeReady') {
 			this.hold = 'probeInFlight';

@@ -22,11 +22,16 @@ export const PACING = {
 	 */
 	rampGain: 2,
 	/**
-	 * ... after a burst of at most this many. n8n reads its answers in batches, so a batch released the whole burst at
-	 * once: with 16, a per-second limit refused 22 to 24 sent before the first 429 was read (real n8n, 40 a second);
-	 * with 4, 2 to 19 (it depends on how late n8n reads that 429).
+	 * ... after a burst of at most this many once slow start is over. n8n reads its answers in batches, so a batch
+	 * released the whole burst at once: with 16, a per-second limit refused 22 to 24 sent before the first 429 was read
+	 * (real n8n, 40 a second); with 4, 2 to 19.
 	 */
 	rampBurst: 4,
+	/**
+	 * ... and of this many while slow start climbs: no catch-up after n8n's busy event loop served a wake-up late, so
+	 * the sends slow down with it and the first 429 is read sooner.
+	 */
+	slowStartBurst: 1,
 	/** Assumed Retry-After before the API has sent one. */
 	defaultRetryAfterMs: 1000,
 	/** The window a per-second limit counts in, and how long a pace holds before it may grow. */

@@ -19,6 +19,34 @@ export const fakeWait = async (ms: number, signal: AbortSignal) =>
 		});
 	});
 
+/**
+ * A client with one event loop, as n8n has: each send and each answer read costs it this much work, done one after
+ * another, and a wake-up of the pacer runs only once the loop is free. So a client that sends faster than its loop
+ * can work reads its 429s late, as a real n8n does (15 to 40 ms at the first overshoot on this 2-core machine).
+ */
+export class BusyClient {
+	private busyUntil = 0;
+
+	constructor(
+		readonly sendCostMs: number,
+		readonly readCostMs: number,
+	) {}
+
+	/** Queues `costMs` of work on the loop; resolves when it is done. */
+	async work(costMs: number): Promise<void> {
+		const now = Date.now();
+		this.busyUntil = Math.max(now, this.busyUntil) + costMs;
+		await delay(this.busyUntil - now);
+	}
+
+	/** The pacer's wait on this loop: the timer fires on time, its callback runs when the loop is free. */
+	readonly wait = async (ms: number, signal: AbortSignal): Promise<void> => {
+		await fakeWait(ms, signal);
+		const late = this.busyUntil - Date.now();
+		if (late > 0) await delay(late);
+	};
+}
+
 export function answered(roundTripMs: number) {
 	return { kind: 'answered' as const, roundTripMs, accepted: true };
 }
@@ -73,6 +101,8 @@ export async function simulate(options: {
 	refuseArrivals?: number[];
 	/** A 429 comes back this much later (a busy client: n8n's event loop reads it late). */
 	refusalLagMs?: number;
+	/** The client's event loop (give the pacer its `wait`): sends and reads cost it work, one after another. */
+	client?: BusyClient;
 }): Promise<SimulatedRun> {
 	const { pacer } = options;
 	const latencyMs = options.latencyMs ?? 100;
@@ -119,11 +149,13 @@ export async function simulate(options: {
 			const sentAt = Date.now();
 			run.rates.push({ at: sentAt, rate: pacer.currentRate });
 			run.limits.push(pacer.currentLimit);
+			await options.client?.work(options.client.sendCostMs);
 			await wander();
 			const retryAfterMs = gate();
 			if (retryAfterMs !== undefined) {
 				await wander();
 				if (options.refusalLagMs) await delay(options.refusalLagMs);
+				await options.client?.work(options.client.readCostMs);
 				// A negative wait: no Retry-After, the transport's own backoff.
 				slot.release({
 					kind: 'rateLimited',
@@ -141,6 +173,7 @@ export async function simulate(options: {
 			);
 			inFlight--;
 			await wander();
+			await options.client?.work(options.client.readCostMs);
 			run.created++;
 			slot.release(answered(Date.now() - sentAt));
 			return;
