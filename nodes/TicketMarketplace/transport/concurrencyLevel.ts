@@ -25,6 +25,10 @@ export class ConcurrencyLevel {
 	 */
 	private refusal?: { level: number; at: number };
 	private lastRefusalAt = Number.NEGATIVE_INFINITY;
+	/** Overshoots refused at the ceiling (one overshoot's refusals count once): one alone may have been random. */
+	private ceilingRefusals = 0;
+	/** Slow start resumes at most once a run, when a ceiling refused once is answered well above. */
+	private resumed = false;
 
 	constructor(
 		private readonly maximum: number,
@@ -50,8 +54,19 @@ export class ConcurrencyLevel {
 
 	/** An accepted or refused (4xx) answer at `levelAtSend`; `waiting` requests have no slot yet. */
 	onAnswered(levelAtSend: number, waiting: number, lastRetryAfterMs: number, now: number): void {
-		// A request answered above the remembered ceiling shows the API takes more now.
-		if (levelAtSend >= this.ceiling) this.ceiling = levelAtSend + 1;
+		// A request answered above the remembered ceiling shows the API takes more now; well above a ceiling refused
+		// once, that refusal was random (an API refusing now and then), and slow start climbs again, once a run.
+		if (levelAtSend >= this.ceiling) {
+			// Only well above: just above may be the pacer's count running ahead of the API's.
+			if (levelAtSend >= this.ceiling + fuzzOf(this.ceiling)) {
+				if (this.ceilingRefusals <= 1 && !this.resumed) {
+					this.resumed = true;
+					this.slowStart = true;
+				}
+				this.ceilingRefusals = 0;
+			}
+			this.ceiling = levelAtSend + 1;
+		}
 		if (this.roundTrips.queueing()) {
 			this.decrease(PACING.backoffFactor * this.limit, now);
 			return;
@@ -77,6 +92,10 @@ export class ConcurrencyLevel {
 	onRefusal(record: SendRecord, inFlight: number, now: number): void {
 		const levelAtSend = record.level;
 		const recent = this.recentRefusal(now);
+		// A new overshoot (sent after the last refusal came back): at the ceiling again, or a lower one.
+		if (record.at > this.lastRefusalAt)
+			this.ceilingRefusals =
+				levelAtSend >= this.ceiling - fuzzOf(this.ceiling) ? this.ceilingRefusals + 1 : 1;
 		// Refused although sent after the limit was lowered: lower it further, so that if the next refusal comes
 		// anyway it is clearly below the level refused (a per-second limit), and an in-flight limit the pacer's count
 		// only met early (its answers on their way back) costs a short dip, not a pause.
@@ -109,11 +128,21 @@ export class ConcurrencyLevel {
 		this.set(Math.min(this.limit, target));
 	}
 
-	/** One more slot saves about waiting/limit - waiting/(limit+1) round trips; a refusal costs one Retry-After. */
+	/**
+	 * One more slot saves about waiting/limit - waiting/(limit+1) round trips; a refusal costs one Retry-After. A ceiling
+	 * refused once is tried again for free: a random 429 at level 6 in slow start held 400 listings at 6 in flight
+	 * (7.5 s instead of 2, simulated).
+	 */
 	private probeWorthIt(waiting: number, lastRetryAfterMs: number): boolean {
 		const roundTripMs = this.roundTrips.typicalMs();
 		if (!Number.isFinite(roundTripMs) || roundTripMs <= 0) return false;
+		if (this.ceilingRefusals <= 1) return waiting > this.limit;
 		const roundsSaved = waiting / this.limit - waiting / (this.limit + 1);
 		return roundsSaved * roundTripMs > lastRetryAfterMs;
 	}
+}
+
+/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
+function fuzzOf(level: number): number {
+	return Math.max(1, Math.round(PACING.levelFuzz * level));
 }

@@ -373,6 +373,28 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 		expect(result.stats.lowestRate).toBe(Number.POSITIVE_INFINITY);
 	});
 
+	it('one random 429 while slow start climbs (the 10th request) on an API without a limit: the level refused once is tried again, answered well above it, and slow start climbs on', async () => {
+		const result = await simulate({
+			pacer: newPacer(),
+			requests: 400,
+			jitterMs: 5,
+			refuseArrivals: [10],
+		});
+		expect(result.created).toBe(400);
+		expect(result.refusals).toHaveLength(1);
+		// Read as the concurrency, it held 400 listings at 6 in flight: a refusal's Retry-After never paid for a slot
+		// more (7.5 s instead of 2 with a busy client).
+		expect(result.peak).toBeGreaterThanOrEqual(24);
+		expect(result.stats.rateRefusals).toBe(0);
+	});
+
+	it('10 in flight: a level refused twice is a ceiling, probed only when the work left pays for a refusal', async () => {
+		const result = await simulate({ pacer: newPacer(), requests: 400, capacity: 10, jitterMs: 5 });
+		expect(result.created).toBe(400);
+		expect(result.peak).toBe(10);
+		expect(result.refusals.length).toBeLessThanOrEqual(5);
+	});
+
 	it('40 per second and 3 % refused at random besides: the pace stays near the limit', async () => {
 		const result = await simulate({
 			pacer: newPacer(),
