@@ -29,7 +29,8 @@ export const PACING = {
 	rampBurst: 4,
 	/**
 	 * ... and of this many while slow start climbs: no catch-up after n8n's busy event loop served a wake-up late, so
-	 * the sends slow down with it and the first 429 is read sooner.
+	 * the sends slow down with it and the first 429 is read sooner (real n8n, 40 a second: 2 to 5 refused in ten
+	 * runs, against 2 to 18 with 4).
 	 */
 	slowStartBurst: 1,
 	/** Assumed Retry-After before the API has sent one. */
