@@ -6,7 +6,7 @@
  *   a ceiling; above the ceiling the pacer probes only when enough work is left for one more slot to pay for a refusal;
  * - a round trip well above the API's quiet latency (queueing at the API) shrinks the limit.
  */
-import { PACING, type SendRecord } from './pacingConfig';
+import { fuzzOf, PACING, type SendRecord } from './pacingConfig';
 import type { RoundTrips } from './roundTrips';
 
 export class ConcurrencyLevel {
@@ -140,9 +140,4 @@ export class ConcurrencyLevel {
 		const roundsSaved = waiting / this.limit - waiting / (this.limit + 1);
 		return roundsSaved * roundTripMs > lastRetryAfterMs;
 	}
-}
-
-/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
-function fuzzOf(level: number): number {
-	return Math.max(1, Math.round(PACING.levelFuzz * level));
 }

@@ -16,7 +16,7 @@
 import { waitOrStop } from '../helpers/waitOrStop';
 
 import { ConcurrencyLevel } from './concurrencyLevel';
-import { PACING, type SendRecord } from './pacingConfig';
+import { fuzzOf, PACING, type SendRecord } from './pacingConfig';
 import { PerSecondRate } from './perSecondRate';
 import { RampSpread } from './rampSpread';
 import type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
@@ -273,8 +273,7 @@ export class RequestPacer {
 		}
 		this.level.onRefusal(record, this.inFlight, now);
 		// The API's concurrency, met again while probing upward: nothing to find out.
-		const fuzz = Math.max(1, Math.round(PACING.levelFuzz * this.knownConcurrency));
-		if (record.level >= this.knownConcurrency - fuzz) return;
+		if (record.level >= this.knownConcurrency - fuzzOf(this.knownConcurrency)) return;
 		if (this.hold === 'none' && this.pace.pausedUntilMs <= now) {
 			this.hold = 'untilAnswer';
 			this.heldForLevel = record.level;
@@ -310,9 +309,6 @@ export class RequestPacer {
 		if (record.level >= concurrency.level) return false;
 		// One level below may still be the concurrency: the pacer counts a request from its send to the end of its
 		// answer, the API a little less.
-		return (
-			record.level <
-			concurrency.level - Math.max(1, Math.round(PACING.levelFuzz * concurrency.level))
-		);
+		return record.level < concurrency.level - fuzzOf(concurrency.level);
 	}
 }

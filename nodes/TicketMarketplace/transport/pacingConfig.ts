@@ -87,3 +87,8 @@ export interface SendRecord {
 	level: number;
 	state: 'inFlight' | 'answered' | 'refused' | 'failed';
 }
+
+/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
+export function fuzzOf(level: number): number {
+	return Math.max(1, Math.round(PACING.levelFuzz * level));
+}
