@@ -8,9 +8,9 @@ import { answered, BusyClient, fakeWait, simulate } from './simulatedApi';
  * on how long anything took.
  */
 
-/** The node's default Max Concurrency unless a test says otherwise. */
-function newPacer(maximum = DEFAULT_CONCURRENCY) {
-	return new RequestPacer('adaptive', maximum, false, () => Date.now(), fakeWait);
+/** The node's default Max Concurrency unless a test says otherwise; `wait` a busy client's (BusyClient.wait). */
+function newPacer(maximum = DEFAULT_CONCURRENCY, wait = fakeWait) {
+	return new RequestPacer('adaptive', maximum, false, () => Date.now(), wait);
 }
 
 beforeEach(() => {
@@ -478,13 +478,7 @@ describe('the first overshoot (issue #20): 400 listings against a sliding-window
 		async (limit) => {
 			const client = new BusyClient(3, 1);
 			const result = await simulate({
-				pacer: new RequestPacer(
-					'adaptive',
-					DEFAULT_CONCURRENCY,
-					false,
-					() => Date.now(),
-					client.wait,
-				),
+				pacer: newPacer(DEFAULT_CONCURRENCY, client.wait),
 				requests: 400,
 				perSecond: () => limit,
 				jitterMs: 5,
@@ -500,13 +494,7 @@ describe('the first overshoot (issue #20): 400 listings against a sliding-window
 	it('10 in flight and a busy client: the probe after the first overshoot goes below the lowered limit, so an answer read late does not make it a rate', async () => {
 		const client = new BusyClient(2, 1);
 		const result = await simulate({
-			pacer: new RequestPacer(
-				'adaptive',
-				DEFAULT_CONCURRENCY,
-				false,
-				() => Date.now(),
-				client.wait,
-			),
+			pacer: newPacer(DEFAULT_CONCURRENCY, client.wait),
 			requests: 400,
 			capacity: 10,
 			jitterMs: 5,
