@@ -248,7 +248,7 @@ export class RequestPacer {
 		else if (outcome.kind === 'answered') {
 			// An answer: the API has room again, the probe may go.
 			if (this.hold === 'untilAnswer') this.hold = 'probeReady';
-			this.roundTrips.record(outcome);
+			this.roundTrips.record(outcome, first);
 			if (!first && this.mode === 'adaptive')
 				this.level.onAnswered(record.level, this.waiting.length, this.lastRetryAfterMs, now);
 		} else if (!first && this.mode === 'adaptive')

@@ -205,6 +205,29 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down (
 		now = 0;
 	});
 
+	it("the first answer's round trip, which in n8n includes the token fetch, does not hold up the climb", async () => {
+		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
+		// A real n8n answered the first listing 0.4 s after sending it (token endpoint, credential saved), the API
+		// itself in 0.1 s. Smoothed from there, the round trip stayed long for several rounds.
+		await round(pacer, 1, { roundTripMs: 900, accepted: true });
+		now += 900;
+		await round(pacer, 4, { roundTripMs: 100, accepted: true });
+		// Four 100 ms answers are no queueing (smoothed from 900 ms, they were: the limit fell to 5).
+		expect(pacer.snapshot().decreases).toBe(0);
+		expect(pacer.currentLimit).toBe(8);
+		now += 100;
+		const waveAt = now;
+		await round(pacer, 8, { roundTripMs: 100, accepted: true });
+		// One at a time, 2 x 8 a 100 ms round trip: 7 gaps of 6.25 ms.
+		expect(now - waveAt).toBeLessThanOrEqual(50);
+		for (let step = 0; step < 4; step++) {
+			now += 100;
+			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+		}
+		expect(pacer.snapshot().decreases).toBe(0);
+		expect(pacer.currentLimit).toBe(16);
+	});
+
 	it('keeps climbing at 100 ms answers after a few 2 ms 4xx refusals', async () => {
 		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
 		await round(pacer, 1, { roundTripMs: 100, accepted: true });
