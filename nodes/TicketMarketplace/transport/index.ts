@@ -114,8 +114,9 @@ function backoffMs(retryNumber: number): number {
  * Sends one request and says what became of it. Only failures that provably created nothing are retried.
  *
  * Requests ask for the full response without throwing on HTTP errors, because n8n's error wrapper drops the
- * response headers and Retry-After is needed. A 401 is then re-sent the ordinary way so that n8n renews the token
- * and retries once; the API refused the first one, so nothing can be created twice.
+ * response headers and Retry-After is needed. A 401 is re-sent once, its token emptied so that n8n renews it
+ * before sending; refused again, it is a credential problem. The API refused the first one, so nothing can be
+ * created twice.
  */
 export async function sendRequest(
 	this: IExecuteFunctions,
@@ -164,6 +165,14 @@ export async function sendRequest(
 	// a connection refused) keeps that answer, which says what it is: not created.
 	const stopped = (): RequestResult => (failure ? failed() : { kind: 'notSent' });
 
+	const sendOnce = async () =>
+		(await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_NAME,
+			{ ...httpOptions, returnFullResponse: true, ignoreHttpStatusErrors: true },
+			credentialOptions,
+		)) as IN8nHttpFullResponse;
+
 	for (;;) {
 		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
 		if (slot === null) return stopped();
@@ -173,29 +182,24 @@ export async function sendRequest(
 			return stopped();
 		}
 		const startedAt = Date.now();
+		const tokenAtSend = credential.decrypted.data?.accessToken;
 		failure = undefined;
 		let answer: unknown;
 		let attempt: AttemptOutcome = { kind: 'failed' };
 		try {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				{ ...httpOptions, returnFullResponse: true, ignoreHttpStatusErrors: true },
-				credentialOptions,
-			)) as IN8nHttpFullResponse;
+			let response = await sendOnce();
+			if (response.statusCode === 401) {
+				slot?.sentAgain();
+				// n8n renews the token only after a request fails with 401, then retries: re-sent with the token just
+				// refused, the request would spend one more round trip (and one more of the API's requests a second) on
+				// it. Emptied, n8n renews it before sending. Unless another request has renewed it since: the re-send
+				// carries the new one.
+				const data = credential.decrypted.data;
+				if (data && (!tokenAtSend || data.accessToken === tokenAtSend)) data.accessToken = '';
+				response = await sendOnce();
+			}
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				answer = response.body;
-			} else if (response.statusCode === 401) {
-				try {
-					answer = await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						CREDENTIAL_NAME,
-						{ ...httpOptions },
-						credentialOptions,
-					);
-				} catch (error) {
-					failure = describeThrown(error);
-				}
 			} else {
 				failure = {
 					status: response.statusCode,

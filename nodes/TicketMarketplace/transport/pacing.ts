@@ -170,13 +170,21 @@ export class RequestPacer {
 		this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
 		const now = this.now();
 		this.ramp.take(now, this.rampPerMs(), this.rampBurst());
-		const record = this.pace.logSend(now, this.inFlight);
+		let record = this.pace.logSend(now, this.inFlight);
 		if (this.hold === 'untilAnswer' || this.hold === 'probeReady') {
 			this.hold = 'probeInFlight';
 			this.probe = record;
 		}
 		let released = false;
 		return {
+			sentAgain: () => {
+				if (released) return;
+				// The first request was answered (401): it stays in the log as a request the API counted.
+				record.state = 'answered';
+				const again = this.pace.logSend(this.now(), this.inFlight);
+				if (this.probe === record) this.probe = again;
+				record = again;
+			},
 			release: (outcome) => {
 				if (released) return;
 				released = true;

@@ -20,6 +20,11 @@ export type AttemptOutcome = (
 };
 
 export interface Slot {
+	/**
+	 * The request goes to the API once more within this slot (a 401, sent again so that n8n renews the token): an API
+	 * that limits requests per second counts both.
+	 */
+	sentAgain(): void;
 	/** Frees the slot and tells the pacer how the attempt went. Call exactly once. */
 	release(outcome: AttemptOutcome): void;
 }

@@ -44,8 +44,10 @@ describe('pausing on Retry-After', () => {
 	 * Three in flight; the API answers the one at level 3, then refuses the one at level 2: not the concurrency (it
 	 * answered more in flight). Returns the two slots still open and the refused send's time.
 	 */
-	async function refuseBelowAnsweredLevel(pacer: RequestPacer) {
-		(await take(pacer)).release(answered(100));
+	async function refuseBelowAnsweredLevel(pacer: RequestPacer, firstSentTwice = false) {
+		const first = await take(pacer);
+		if (firstSentTwice) first.sentAgain();
+		first.release(answered(100));
 		const a = await take(pacer);
 		await jest.advanceTimersByTimeAsync(10);
 		const b = await take(pacer);
@@ -84,6 +86,18 @@ describe('pausing on Retry-After', () => {
 		await jest.advanceTimersByTimeAsync(1);
 		expect(await settled(fresh)).toBe(true);
 		expect(Date.now() - refusedAt).toBe(1000);
+		a.release(answered(100));
+	});
+
+	it('a request sent twice within its slot (a 401, re-sent with a renewed token) counts twice in the pace: the API counted both', async () => {
+		const pacer = newPacer();
+		const { a } = await refuseBelowAnsweredLevel(pacer, true);
+		const d = await take(pacer);
+		await jest.advanceTimersByTimeAsync(20);
+		d.release({ kind: 'rateLimited', retryAfterMs: 1000 });
+		expect(pacer.snapshot().rateRefusals).toBe(1);
+		// 4 accepted in the second before: the first (twice), a and c. (3 without sentAgain: see the test above.)
+		expect(pacer.currentRate).toBe(4);
 		a.release(answered(100));
 	});
 

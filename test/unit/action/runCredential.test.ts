@@ -56,10 +56,10 @@ describe('Listing → Create: the credential is read once per run', () => {
 		expect(output.map((item) => item.json.id)).toEqual([9100, 9101, 9102, 9103, 9104, 9105]);
 		// One read for the run; n8n did not read it again for each of the requests.
 		expect(fake.credentialReads).toEqual({ ticketMarketplaceApi: 1 });
-		// One renewal (401, the re-send meets the stale token once more and n8n renews), then the new token for the rest.
+		// One renewal (after the 401 the refused token is emptied, so n8n renews it before the re-send), then the new
+		// token for the rest.
 		expect(tokensIssued).toBe(1);
 		expect(authorizations).toEqual([
-			'Bearer stored-token',
 			'Bearer stored-token',
 			'Bearer stored-token',
 			'Bearer stored-token',

@@ -108,12 +108,12 @@ describe('transport: the one request path', () => {
 		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
-	it('after a 401 re-sends the ordinary way so that n8n renews the token once, then returns the answer', async () => {
-		// The first 401 is seen by us (full-response mode); the re-send meets the stale token again and n8n then
-		// fetches a new token and retries once. The API refused both early tries, so nothing is created twice.
+	it('after a 401 renews the token before re-sending, once, then returns the answer', async () => {
+		// The 401 is seen by us (full-response mode); the token it refused is emptied so that n8n fetches a new one
+		// before the re-send (it used to re-send with the refused token first: three listing requests for one stale
+		// token). The API refused the first try, so nothing is created twice.
 		const api = nock(BASE)
 			.post(LISTING_PATH)
-			.times(2)
 			.matchHeader('authorization', 'Bearer tok-0')
 			.reply(401, { message: 'expired' })
 			.post(LISTING_PATH)
@@ -128,10 +128,19 @@ describe('transport: the one request path', () => {
 	});
 
 	it('reports a 401 that survives the renewal as a credential problem', async () => {
-		nock(BASE).post(LISTING_PATH).times(3).reply(401, { message: 'not allowed' });
-		tokenEndpoint('tok-1');
+		const api = nock(BASE)
+			.post(LISTING_PATH)
+			.matchHeader('authorization', 'Bearer tok-0')
+			.reply(401, { message: 'not allowed' })
+			.post(LISTING_PATH)
+			.matchHeader('authorization', 'Bearer tok-1')
+			.reply(401, { message: 'not allowed' });
+		const token = tokenEndpoint('tok-1');
+		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
 
-		const error = await failure(send());
+		const error = await failure(send(run));
+		expect(api.isDone() && token.isDone()).toBe(true);
+		expect(run.tokenRequests()).toBe(1);
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toBe(`The Partner API answered 401 to POST ${LISTING_PATH}: not allowed`);
 		expect(error.description).toContain('Check the credential');
