@@ -2,6 +2,7 @@ import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
 import {
+	ContendedMemoryError,
 	idsOf,
 	keysOf,
 	nearCapNotice,
@@ -138,13 +139,17 @@ export class RunMemory {
 		}
 	}
 
-	/** Removes the keys and every marker; any marker back after the pause means a stale write brought the keys back. */
+	/**
+	 * Removes the keys and every marker; any marker back after the pause means a stale write brought the keys back.
+	 * Brought back every time, the keys may still be there: the caller names them rather than promise a resend.
+	 */
 	private async forgetVerified(keys: string[]): Promise<void> {
 		for (let attempt = 1; ; attempt++) {
 			await this.remove([...this.markers, ...keys]);
-			if (keys.length === 0 || attempt === WRITE_ATTEMPTS) return;
+			if (keys.length === 0) return;
 			if ((await this.markersPresent(this.markers)).length === 0)
 				return await this.remove(this.markers);
+			if (attempt === WRITE_ATTEMPTS) throw new ContendedMemoryError(WRITE_ATTEMPTS);
 		}
 	}
 

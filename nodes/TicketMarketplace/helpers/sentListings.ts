@@ -29,6 +29,18 @@ export function sentListingKey(baseUrl: string, externalListingId: number): stri
 /** The memory could not be read or written. Never advises turning it off: that would relist earlier runs' work. */
 export class SentListingsStoreError extends NodeOperationError {}
 
+/** Another run's stale writes undid this run's change to the memory at every attempt. */
+export class ContendedMemoryError extends Error {
+	constructor(attempts: number) {
+		super(
+			`another run of this workflow rewrote it at the same moments, ${attempts} times in a row`,
+		);
+	}
+}
+
+const KEEP_IT_ON =
+	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
+
 export function storeError(
 	context: IExecuteFunctions,
 	error: unknown,
@@ -36,7 +48,9 @@ export function storeError(
 ): SentListingsStoreError {
 	const cause = `n8n's memory of listings already sent could not be used: ${errorText(error)}`;
 	const why =
-		'Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
+		error instanceof ContendedMemoryError
+			? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
+			: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
 	const said = {
 		before: 'Nothing was sent.',
 		after: 'The listings below were sent before this happened.',

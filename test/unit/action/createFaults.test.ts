@@ -377,6 +377,35 @@ describe('Listing → Create under faults', () => {
 		expect(notice).not.toContain('running the workflow again sends only');
 	});
 
+	it('a refused listing that another run brings back into the memory after every removal is named as still remembered', async () => {
+		tokenApi();
+		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
+		let removals = 0;
+		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
+			// Another run's write from an older read lands right after each removal and restores the list.
+			removeProcessed: async (...args: Parameters<StoreHelpers['removeProcessed']>) => {
+				removals++;
+				const before = new Set(store.entries.get('workflow'));
+				await helpers.removeProcessed(...args);
+				store.entries.set('workflow', before);
+			},
+		}));
+		const { items, parameters } = listings(1);
+		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
+		const [item] = await execute.call(fake.context, items);
+		expect(item.json.error).toContain('invalid listing');
+		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(BASE, 1));
+		// Four removals, each undone, then the run says so instead of promising that a rerun sends it.
+		expect(removals).toBe(4);
+		const notice = fake.hints.map((hint) => hint.message).join('\n');
+		expect(notice).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(notice).toContain(
+			'Not created, but still remembered as sent (the next run would skip them): 1 (row 1)',
+		);
+		expect(notice).toContain('start them further apart');
+		expect(notice).not.toContain('Check that n8n can write to its database');
+	});
+
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
