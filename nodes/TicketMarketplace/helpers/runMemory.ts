@@ -129,13 +129,16 @@ export class RunMemory {
 		return (await this.record(markers)).processed.map(String);
 	}
 
-	/** Records the keys with a new marker until the write provably stands. */
+	/**
+	 * Records the keys with a new marker until the write provably stands. Erased every time, the record may be gone:
+	 * before sending, nothing is sent; after, the caller says what was created.
+	 */
 	private async recordVerified(keys: string[], onAnswer: (answer: IDeduplicationOutput) => void) {
 		for (let attempt = 1; ; attempt++) {
 			const { marker, answer } = await this.recordWithMarker(keys);
 			onAnswer(answer);
-			if (attempt === WRITE_ATTEMPTS) return;
 			if ((await this.markersPresent([marker])).length > 0) return;
+			if (attempt === WRITE_ATTEMPTS) throw new ContendedMemoryError(WRITE_ATTEMPTS);
 		}
 	}
 

@@ -406,6 +406,35 @@ describe('Listing → Create under faults', () => {
 		expect(notice).not.toContain('Check that n8n can write to its database');
 	});
 
+	it('a record that another run erases after every write sends nothing, and says to start the runs further apart', async () => {
+		let records = 0;
+		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
+			// Another run's write from an older read lands right after each record and erases it.
+			checkProcessedAndRecord: async (
+				...args: Parameters<StoreHelpers['checkProcessedAndRecord']>
+			) => {
+				records++;
+				const before = new Set(store.entries.get('workflow'));
+				const answer = await helpers.checkProcessedAndRecord(...args);
+				store.entries.set('workflow', before);
+				return answer;
+			},
+		}));
+		const { items, parameters } = listings(1);
+		const error = await execute
+			.call(fakeRun({ parameters, items, deduplication: store }).context, items)
+			.then(
+				() => undefined,
+				(thrown: Error & { description?: string }) => thrown,
+			);
+		expect(error?.message).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(error?.description).toContain('Nothing was sent.');
+		expect(error?.description).toContain('start them further apart');
+		// Four writes, each looked at once, and the look after undoing them: bounded; no request went out.
+		expect(records).toBe(9);
+		expect(store.entries.get('workflow') ?? new Set()).toEqual(new Set());
+	});
+
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
