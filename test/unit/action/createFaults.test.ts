@@ -57,6 +57,19 @@ function tokenApi(times = 1) {
 		.reply(200, { access_token: TOKEN });
 }
 
+/** A token, then the API creates listing 1 once; the answer tells whether that request has gone out. */
+function apiCreatingListing1(): () => boolean {
+	tokenApi();
+	let sent = false;
+	nock(BASE)
+		.post(LISTING_PATH)
+		.reply(() => {
+			sent = true;
+			return [201, { id: 1 }];
+		});
+	return () => sent;
+}
+
 function idOf(body: unknown): number {
 	return Number((body as IDataObject).externalListingId);
 }
@@ -76,6 +89,44 @@ function storeWith(
 const locked = async (): Promise<never> => {
 	throw new Error('database is locked');
 };
+
+/**
+ * n8n's store where another run's write from an older read lands right after each call of `method` (from the
+ * moment `from()` holds) and puts the list back as it was: what the call wrote or removed is undone.
+ */
+function undoneByAnotherRun(
+	method: 'checkProcessedAndRecord' | 'removeProcessed',
+	from: () => boolean = () => true,
+) {
+	const undone = { calls: 0 };
+	const store: MemoryDeduplicationStore = storeWith((helpers) => {
+		// Both methods take (values, scope, options).
+		const call = helpers[method] as (...args: unknown[]) => Promise<unknown>;
+		return {
+			[method]: async (...args: unknown[]) => {
+				if (!from()) return await call(...args);
+				undone.calls++;
+				const before = new Set(store.entries.get('workflow'));
+				const answer = await call(...args);
+				store.entries.set('workflow', before);
+				return answer;
+			},
+		};
+	});
+	return { store, undone };
+}
+
+/** The error a run without Continue On Fail throws (undefined when it ends normally). */
+async function failureOf(
+	parameters: Record<string, ParameterValue>,
+	items: INodeExecutionData[],
+	deduplication: MemoryDeduplicationStore,
+) {
+	return await execute.call(fakeRun({ parameters, items, deduplication }).context, items).then(
+		() => undefined,
+		(thrown: Error & { description?: string }) => thrown,
+	);
+}
 
 beforeEach(() => waits.mockClear());
 afterEach(() => nock.cleanAll());
@@ -285,25 +336,13 @@ describe('Listing → Create under faults', () => {
 	);
 
 	it('case 8: a memory failure after sending says what was created and never advises turning the memory off', async () => {
-		tokenApi();
-		let sent = false;
-		nock(BASE)
-			.post(LISTING_PATH)
-			.reply(() => {
-				sent = true;
-				return [201, { id: 1 }];
-			});
+		const sent = apiCreatingListing1();
 		const store = storeWith((helpers) => ({
 			checkProcessedAndRecord: async (...args) =>
-				sent ? await locked() : await helpers.checkProcessedAndRecord(...args),
+				sent() ? await locked() : await helpers.checkProcessedAndRecord(...args),
 		}));
 		const { items, parameters } = listings(1);
-		const error = await execute
-			.call(fakeRun({ parameters, items, deduplication: store }).context, items)
-			.then(
-				() => undefined,
-				(thrown: Error & { description?: string }) => thrown,
-			);
+		const error = await failureOf(parameters, items, store);
 		expect(error?.description).toContain('were sent before this happened');
 		expect(error?.description).toContain('Created in this run: 1 (row 1)');
 		expect(error?.description).not.toMatch(/turn off/i);
@@ -380,23 +419,14 @@ describe('Listing → Create under faults', () => {
 	it('a refused listing that another run brings back into the memory after every removal is named as still remembered', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
-		let removals = 0;
-		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
-			// Another run's write from an older read lands right after each removal and restores the list.
-			removeProcessed: async (...args: Parameters<StoreHelpers['removeProcessed']>) => {
-				removals++;
-				const before = new Set(store.entries.get('workflow'));
-				await helpers.removeProcessed(...args);
-				store.entries.set('workflow', before);
-			},
-		}));
+		const { store, undone } = undoneByAnotherRun('removeProcessed');
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.error).toContain('invalid listing');
 		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(BASE, 1));
 		// Four removals, each undone, then the run says so instead of promising that a rerun sends it.
-		expect(removals).toBe(4);
+		expect(undone.calls).toBe(4);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
 		expect(notice).toContain('rewrote it at the same moments, 4 times in a row');
 		expect(notice).toContain(
@@ -407,32 +437,29 @@ describe('Listing → Create under faults', () => {
 	});
 
 	it('a record that another run erases after every write sends nothing, and says to start the runs further apart', async () => {
-		let records = 0;
-		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
-			// Another run's write from an older read lands right after each record and erases it.
-			checkProcessedAndRecord: async (
-				...args: Parameters<StoreHelpers['checkProcessedAndRecord']>
-			) => {
-				records++;
-				const before = new Set(store.entries.get('workflow'));
-				const answer = await helpers.checkProcessedAndRecord(...args);
-				store.entries.set('workflow', before);
-				return answer;
-			},
-		}));
+		const { store, undone } = undoneByAnotherRun('checkProcessedAndRecord');
 		const { items, parameters } = listings(1);
-		const error = await execute
-			.call(fakeRun({ parameters, items, deduplication: store }).context, items)
-			.then(
-				() => undefined,
-				(thrown: Error & { description?: string }) => thrown,
-			);
+		const error = await failureOf(parameters, items, store);
 		expect(error?.message).toContain('rewrote it at the same moments, 4 times in a row');
 		expect(error?.description).toContain('Nothing was sent.');
 		expect(error?.description).toContain('start them further apart');
 		// Four writes, each looked at once, and the look after undoing them: bounded; no request went out.
-		expect(records).toBe(9);
+		expect(undone.calls).toBe(9);
 		expect(store.entries.get('workflow') ?? new Set()).toEqual(new Set());
+	});
+
+	it('a record after sending that another run erases every time fails the run saying what was created', async () => {
+		const sent = apiCreatingListing1();
+		const { store, undone } = undoneByAnotherRun('checkProcessedAndRecord', sent);
+		const { items, parameters } = listings(1);
+		const error = await failureOf(parameters, items, store);
+		expect(error?.message).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(error?.description).toContain('were sent before this happened');
+		expect(error?.description).toContain('Created in this run: 1 (row 1)');
+		expect(error?.description).toContain('start them further apart');
+		expect(error?.description).not.toMatch(/turn off/i);
+		// Four writes, each looked at once: bounded.
+		expect(undone.calls).toBe(8);
 	});
 
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
