@@ -16,7 +16,7 @@ import {
 const SETTLE_MIN_MS = 50;
 /** ...and no sooner than this many times its own slowest call (a large memory makes every call slower). */
 const SETTLE_FACTOR = 3;
-/** Writes tried before a run stops verifying (another run kept rewriting the memory at the same moments). */
+/** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
 
 export interface Recorded {
