@@ -265,6 +265,55 @@ describe('Webhook → Subscribe', () => {
 	});
 });
 
+describe('Webhook → Subscribe with the error output', () => {
+	/** n8n-core's handleNodeErrorOutput: an item goes to the error output only in one of these shapes. */
+	const routedToErrorOutput = (item: INodeExecutionData) => {
+		const keys = Object.keys(item.json).sort().join(',');
+		return item.error !== undefined || keys === 'error' || keys === 'error,message';
+	};
+
+	it('puts a refused subscription on the error output with its words, and a subscribed one on the success output', async () => {
+		tokenApi();
+		nock(BASE)
+			.post(WEBHOOK_PATH)
+			.reply(201, { subscriptionId: 'sub-0' })
+			.post(WEBHOOK_PATH)
+			.reply(503, { message: `busy ${CALLBACK_CREDENTIALS.clientSecret}` });
+		const items = [{ json: {} }, { json: {} }];
+		const fake = fakeRun({
+			parameters: PARAMETERS,
+			items,
+			continueOnFail: true,
+			onError: 'continueErrorOutput',
+			callbackCredentials: CALLBACK_CREDENTIALS,
+		});
+		const output = await execute.call(fake.context, items);
+		expect(output.map(routedToErrorOutput)).toEqual([false, true]);
+		expect(output[1]).toEqual({
+			json: {
+				error: `The Partner API answered 503 to POST ${WEBHOOK_PATH}: busy [redacted]`,
+				message: expect.stringContaining('may or may not have been created'),
+			},
+			pairedItem: { item: 1 },
+		});
+	});
+
+	it('puts an invalid item there too, naming the field', async () => {
+		const items = [{ json: {} }];
+		const fake = fakeRun({
+			parameters: { ...PARAMETERS, callbackUrl: 'my-n8n/webhook' },
+			items,
+			continueOnFail: true,
+			onError: 'continueErrorOutput',
+			callbackCredentials: CALLBACK_CREDENTIALS,
+		});
+		const output = await execute.call(fake.context, items);
+		expect(routedToErrorOutput(output[0])).toBe(true);
+		expect(output[0].json.error).toBe('Item 1: the subscription is invalid; nothing was sent');
+		expect(String(output[0].json.message)).toContain('Callback URL must be an absolute URL');
+	});
+});
+
 describe('findSubscriptionId', () => {
 	it.each([
 		[{ subscriptionId: 'a1' }, { value: 'a1', field: 'subscriptionId' }],

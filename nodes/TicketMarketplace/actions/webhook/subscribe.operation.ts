@@ -225,10 +225,18 @@ async function sendSubscription(
 	};
 }
 
-function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+/**
+ * A failed item. n8n's error output (On Error → Continue (using error output)) takes an item only when its json is
+ * exactly `{ error }` or `{ error, message }`, so there the description travels as the message.
+ */
+function errorItem(error: unknown, itemIndex: number, errorOutput: boolean): INodeExecutionData {
 	const failure = error as { message?: string; description?: string | null };
+	const message = failure.message ?? String(error);
+	const description = failure.description ?? null;
 	return {
-		json: { error: failure.message ?? String(error), description: failure.description ?? null },
+		json: errorOutput
+			? { error: message, ...(description ? { message: description } : {}) }
+			: { error: message, description },
 		pairedItem: { item: itemIndex },
 	};
 }
@@ -262,6 +270,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	// Every item is checked before the first subscription is sent.
 	const prepared: Array<Subscription | { failure: unknown }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -277,7 +286,7 @@ export async function execute(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const entry = prepared[itemIndex];
 		if ('failure' in entry) {
-			results.push(errorItem(entry.failure, itemIndex));
+			results.push(errorItem(entry.failure, itemIndex, errorOutput));
 			continue;
 		}
 		try {
@@ -287,7 +296,7 @@ export async function execute(
 			});
 		} catch (error) {
 			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
-			results.push(errorItem(error, itemIndex));
+			results.push(errorItem(error, itemIndex, errorOutput));
 		}
 	}
 	return results;
