@@ -61,9 +61,47 @@ export const RETRY_POLICY = {
 /**
  * What a failed request means for the listing: `refused` when the API provably created nothing (an HTTP 4xx
  * answer, a connection that failed before sending, a token that could not be obtained), `unknown` when the request
- * may have reached the API (timeout, reset, 5xx).
+ * may have reached the API (timeout, reset, 5xx, or a 2xx that does not show it was done), `alreadyExists` when
+ * the API answered 409 (conflict): it holds what the request would create, and created nothing new.
  */
-export type FailureOutcome = 'refused' | 'unknown';
+export type FailureOutcome = 'refused' | 'unknown' | 'alreadyExists';
+
+/** A conflict (409): the API already holds what the request would create. */
+export function isConflict(failure: HttpFailure): boolean {
+	return failure.status === 409;
+}
+
+/** application/json or a JSON-based type (application/problem+json), with or without parameters. */
+export function isJsonMediaType(contentType: string): boolean {
+	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
+}
+
+/** The longest part of an unexpected answer's body shown in its error. */
+const MAX_BODY_SHOWN = 300;
+
+/** What kind of body a 2xx came with, in words. */
+function bodyInWords(body: unknown, contentType: string): string {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === ''))
+		return 'an empty body';
+	if (/html/i.test(contentType)) return 'an HTML page';
+	if (typeof body === 'string') return 'a text body';
+	if (Array.isArray(body)) return 'a JSON array';
+	if (typeof body === 'object')
+		return isJsonMediaType(contentType) ? 'a JSON object' : 'a JSON object not marked as JSON';
+	return 'a bare JSON value';
+}
+
+/** The body as text, secrets redacted before it is cut (a cut must not leave part of one), bounded. */
+function bodyShown(body: unknown, secrets: string[] | undefined): string {
+	let text: string;
+	try {
+		text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
+	} catch {
+		return '(a body too deeply nested to show)';
+	}
+	text = redactSecrets(text, secrets).replace(/\s+/g, ' ').trim();
+	return text.length > MAX_BODY_SHOWN ? `${text.slice(0, MAX_BODY_SHOWN)}…` : text;
+}
 
 /** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
 export const CONNECTION_FAILED_BEFORE_SEND = new Set([
@@ -195,7 +233,9 @@ export function classifyFailure(
 		context.method !== 'GET' &&
 		(failure.status === undefined
 			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
-			: failure.status >= 500 || failure.status === 303);
+			: failure.status >= 500 ||
+				failure.status === 303 ||
+				(failure.status >= 200 && failure.status < 300));
 	const target = `${context.method} ${context.path}`;
 	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
 	// its own, so messages name failures in words and keep the code for the description.
@@ -219,6 +259,12 @@ export function classifyFailure(
 		details.push(
 			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
 		);
+	} else if (failure.status !== undefined && failure.status >= 200 && failure.status < 300) {
+		// A success status whose answer does not show what was done (the caller's rule, see confirmedBy).
+		const contentType = headerValue(failure.headers, 'content-type');
+		message = `The Partner API answered ${failure.status} to ${target} with ${bodyInWords(failure.body, contentType)}, which does not show that it was done: outcome unknown`;
+		const shown = bodyShown(failure.body, context.secrets);
+		if (shown) details.push(`It answered: ${shown}`);
 	} else if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = headerValue(failure.headers, 'location');
 		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
@@ -229,6 +275,11 @@ export function classifyFailure(
 		);
 	} else if (failure.status !== undefined) {
 		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
+		if (isConflict(failure)) {
+			details.push(
+				'A conflict: the API already holds what this request would create, so nothing new was created.',
+			);
+		}
 		if (failure.status === 401 || failure.status === 403) {
 			details.push(
 				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
@@ -261,5 +312,10 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	return { error, outcome: mayHaveReachedServer ? 'unknown' : 'refused' };
+	const outcome: FailureOutcome = isConflict(failure)
+		? 'alreadyExists'
+		: mayHaveReachedServer
+			? 'unknown'
+			: 'refused';
+	return { error, outcome };
 }

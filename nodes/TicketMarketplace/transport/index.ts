@@ -23,6 +23,7 @@ import {
 	CONNECTION_FAILED_BEFORE_SEND,
 	credentialSecrets,
 	describeThrown,
+	isConflict,
 	redactSecrets,
 	retryAfterOf,
 	RETRY_POLICY,
@@ -30,7 +31,13 @@ import {
 import type { AttemptOutcome, RequestPacer } from './pacing';
 
 export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-export { extractApiMessage, parseRetryAfter, redactSecrets, RETRY_POLICY } from './failures';
+export {
+	extractApiMessage,
+	isJsonMediaType,
+	parseRetryAfter,
+	redactSecrets,
+	RETRY_POLICY,
+} from './failures';
 export type { FailureOutcome } from './failures';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
@@ -98,6 +105,12 @@ export interface SendOptions {
 	pacer?: RequestPacer;
 	/** The credential read once for the run (see readRunCredential); without one, each request reads it. */
 	credential?: RunCredential;
+	/**
+	 * Whether a 2xx answer shows that the request did what it asked; one that does not is a failure whose outcome is
+	 * unknown (it may have taken effect). Read before the request frees its slot, so that a run stopping on it
+	 * starts nothing more. Without it, every 2xx does.
+	 */
+	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
 }
 
 /** What became of one request: the API's answer, a failure with what it means, or never sent. */
@@ -198,7 +211,8 @@ export async function sendRequest(
 				if (data && (!tokenAtSend || data.accessToken === tokenAtSend)) data.accessToken = '';
 				response = await sendOnce();
 			}
-			if (response.statusCode >= 200 && response.statusCode < 300) {
+			const succeeded = response.statusCode >= 200 && response.statusCode < 300;
+			if (succeeded && (options.confirmedBy?.(response) ?? true)) {
 				answer = response.body;
 			} else {
 				failure = {
@@ -247,7 +261,11 @@ export async function sendRequest(
 		// A refused login stops every send: one failed login per listing could lock the seller's account.
 		if (failure?.tokenExchange) pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-		slot?.release({ ...attempt, final: failure !== undefined && waitMs === undefined });
+		// A conflict ends this request only: the API holds what it would create, which stops nothing else.
+		slot?.release({
+			...attempt,
+			final: failure !== undefined && waitMs === undefined && !isConflict(failure),
+		});
 		if (failure === undefined)
 			return { kind: 'answered', body: redactSecrets(answer, secretsNow()) };
 		if (waitMs !== undefined) {

@@ -763,10 +763,15 @@ describe('Listing → Create: sending', () => {
 		expect(output[3].json).toEqual({ listingId: 'L-9003' });
 	});
 
-	it('passes a response that is not an object through under "response"', async () => {
+	it('reports a 201 without a JSON object as outcome unknown, not created', async () => {
 		tokenApi();
 		nock(BASE).post(LISTING_PATH).reply(201, '');
-		const { output } = await run(PER_ITEM);
-		expect(output).toEqual([{ json: { response: '' }, pairedItem: [{ item: 0 }] }]);
+		const { output } = await run(PER_ITEM, undefined, true);
+		expect(output).toEqual([
+			{
+				json: expect.objectContaining({ httpCode: '201', mayHaveBeenCreated: true }),
+				pairedItem: [{ item: 0 }],
+			},
+		]);
 	});
 });

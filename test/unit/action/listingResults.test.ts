@@ -84,4 +84,26 @@ describe('Listing → Create results: one outcome per listing', () => {
 		expect(listingItem(grouped).pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(listingItem(reports[0])).toEqual({ json: { id: 'L1' }, pairedItem: [{ item: 0 }] });
 	});
+
+	it('names an already listed listing once in the stop summary and keeps it off the error output', () => {
+		const conflict: ListingReport = {
+			listing: ready(6, [5]),
+			outcome: { status: 'alreadyListed', error: failure('answered 409: taken') },
+		};
+		const summary = stopSummary([...reports, conflict], true);
+		expect(summary).toContain(
+			'Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: listing 6 (rows 6).',
+		);
+		expect(summary).toContain('created, unknown and already listed ones are skipped');
+		expect(summary.split('listing 6 ').length - 1).toBe(1);
+		const item = listingItem(conflict, true);
+		expect(item.json).toMatchObject({ status: 'alreadyListed', externalListingId: 6 });
+		expect(String(item.json.message)).toContain('The API said: answered 409: taken.');
+		const [[, row]] = rowItems(
+			[{ json: {} }, {}, {}, {}, {}, { json: { seat: 'F6' } }] as never,
+			conflict,
+			true,
+		);
+		expect(row.json).toMatchObject({ seat: 'F6', listingStatus: 'alreadyListed' });
+	});
 });

@@ -307,7 +307,7 @@ describe('rows back to the sheet', () => {
 		expect(output.map((item) => item.json.listingStatus)).toEqual([
 			'created',
 			'created',
-			'failed',
+			'alreadyListed',
 			'invalid',
 		]);
 		expect(output[0].json).toMatchObject({
@@ -315,9 +315,10 @@ describe('rows back to the sheet', () => {
 			externalListingId: 7001,
 			listingResponse: { listingId: 'L-7001' },
 		});
+		// A conflict: the API holds a listing with this ID already.
 		expect(output[2].json.listingError).toMatchObject({
 			httpCode: '409',
-			mayHaveBeenCreated: false,
+			message: expect.stringContaining('Already listed'),
 		});
 		expect(output[3].json.listingError).toMatchObject({ problems: expect.any(Array) });
 	});

@@ -3,13 +3,19 @@
  * unless errors continue), skip what this workflow sent before, send the rest through the pacer, and report one
  * outcome per listing, in input order.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../../../helpers/errors';
 import { RunMemory } from '../../../helpers/runMemory';
 import { nearCapNotice } from '../../../helpers/sentListings';
-import { readRunCredential, sendRequest } from '../../../transport';
+import { headerValue } from '../../../../../credentials/common/apiAnswers';
+import { isJsonMediaType, readRunCredential, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { RequestPacer } from '../../../transport/pacing';
 import type { PacingMode } from '../../../transport/pacing';
@@ -101,6 +107,22 @@ function validationError(
 	);
 }
 
+/**
+ * The evidence of a created listing: a 200 or 201 with a JSON object, marked as JSON. The API's answer is not
+ * documented, so no field is required; anything else (202, 204, an empty body, a page, an array) may or may not
+ * mean a listing, and is reported as outcome unknown.
+ */
+export function showsListingCreated(answer: IN8nHttpFullResponse): boolean {
+	const { statusCode, body } = answer;
+	return (
+		(statusCode === 200 || statusCode === 201) &&
+		typeof body === 'object' &&
+		body !== null &&
+		!Array.isArray(body) &&
+		isJsonMediaType(headerValue(answer.headers as Record<string, unknown>, 'content-type'))
+	);
+}
+
 /** Sends every listing through one pacer; each listing's outcome is returned, in the order given. */
 async function sendListings(
 	context: IExecuteFunctions,
@@ -120,9 +142,12 @@ async function sendListings(
 					itemIndex: listing.rows[0],
 					pacer,
 					credential,
+					confirmedBy: showsListingCreated,
 				});
 				if (result.kind === 'answered') return { status: 'created', response: result.body };
 				if (result.kind === 'notSent') return { status: 'notSent' };
+				if (result.outcome === 'alreadyExists')
+					return { status: 'alreadyListed', error: result.error };
 				// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
 				return { status: 'failed', error: result.error, outcome: result.outcome };
 			}),

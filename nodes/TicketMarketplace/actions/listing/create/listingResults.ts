@@ -13,6 +13,8 @@ import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problem
 export type ListingOutcome =
 	| { status: 'created'; response: unknown }
 	| { status: 'skipped' }
+	/** The API answered 409 (conflict): it holds a listing with this External Listing ID already. */
+	| { status: 'alreadyListed'; error: Error }
 	| { status: 'failed'; error: Error; outcome: FailureOutcome }
 	| { status: 'notSent' }
 	| { status: 'invalid' };
@@ -41,6 +43,11 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 			return {};
 		case 'skipped':
 			return { message: skippedMessage(listing) };
+		case 'alreadyListed':
+			return {
+				message: `Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again; it stays remembered as sent and later runs skip it. The API said: ${errorText(outcome.error)}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
+				httpCode: '409',
+			};
 		case 'failed': {
 			const failure = outcome.error as { description?: string | null; httpCode?: string | null };
 			return {
@@ -65,11 +72,17 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
  * For n8n's error output (On Error → Continue (using error output)), which routes an item there only when its json
  * is exactly `{ error }` or `{ error, message }` (n8n-core replaces the json of an item that carries an `error`
  * object with its message alone, so the words must say everything): failed, invalid and unsent listings become
- * such items, and n8n adds the input row's fields beneath them. Created and skipped listings stay as they are.
+ * such items, and n8n adds the input row's fields beneath them. Created, skipped and already listed listings stay
+ * as they are: the API holds each of them.
  */
 export function errorOutputJson(report: ListingReport): IDataObject | undefined {
 	const { listing, outcome } = report;
-	if (outcome.status === 'created' || outcome.status === 'skipped') return undefined;
+	if (
+		outcome.status === 'created' ||
+		outcome.status === 'skipped' ||
+		outcome.status === 'alreadyListed'
+	)
+		return undefined;
 	const said = describeOutcome(report);
 	const id =
 		listing.externalListingId === undefined
@@ -95,9 +108,9 @@ export function listingItem(report: ListingReport, errorOutput = false): INodeEx
 	const pairedItem = listing.rows.map((item) => ({ item }));
 	if (outcome.status === 'created') return { json: toOutputJson(outcome.response), pairedItem };
 	const json: IDataObject =
-		outcome.status === 'skipped'
+		outcome.status === 'skipped' || outcome.status === 'alreadyListed'
 			? {
-					status: 'skipped',
+					status: outcome.status,
 					externalListingId: listing.externalListingId ?? null,
 					...describeOutcome(report),
 				}
@@ -171,6 +184,7 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 	const unknown = group('failed', 'unknown');
 	const notSent = group('notSent');
 	const skipped = group('skipped');
+	const alreadyListed = group('alreadyListed');
 	const lines: string[] = [ROWS_CONVENTION];
 	lines.push(
 		created.length
@@ -186,9 +200,14 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 	}
 	if (notSent.length) lines.push(`Not sent, the run stopped first: ${names(notSent)}.`);
 	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${names(skipped)}.`);
+	if (alreadyListed.length) {
+		lines.push(
+			`Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: ${names(alreadyListed)}.`,
+		);
+	}
 	if (skipAlreadySent) {
 		lines.push(
-			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created and unknown ones are skipped.',
+			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created, unknown and already listed ones are skipped.',
 		);
 	}
 	return lines.join('\n');
