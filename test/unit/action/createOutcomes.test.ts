@@ -277,7 +277,7 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 			expect(output![0].json).toEqual({
 				status: 'alreadyListed',
 				externalListingId: 1,
-				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again; it stays remembered as sent and later runs skip it. The API said: ${SAID}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
+				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: ${SAID}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
 				httpCode: '409',
 			});
 			expect(output![1].json).toEqual({ listingId: 'L-2' });

@@ -45,7 +45,7 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 			return { message: skippedMessage(listing) };
 		case 'alreadyListed':
 			return {
-				message: `Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again; it stays remembered as sent and later runs skip it. The API said: ${errorText(outcome.error)}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
+				message: `Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: ${errorText(outcome.error)}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
 				httpCode: '409',
 			};
 		case 'failed': {
