@@ -214,7 +214,6 @@ export async function sendRequest(
 			return stopped();
 		}
 		const startedAt = Date.now();
-		failure = undefined;
 		let answer: unknown;
 		let attempt: AttemptOutcome = { kind: 'failed' };
 		const sent = await credential.renewal.send(sendOnce, {
@@ -222,9 +221,11 @@ export async function sendRequest(
 			onResend: () => slot?.sentAgain(),
 		});
 		if (sent.kind === 'notSent') {
+			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
 			slot?.release({ kind: 'failed' });
 			return stopped();
 		}
+		failure = undefined;
 		if (sent.kind === 'thrown') {
 			failure = describeThrown(sent.error);
 		} else if (sent.response.statusCode >= 200 && sent.response.statusCode < 300) {

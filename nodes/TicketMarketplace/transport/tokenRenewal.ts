@@ -75,6 +75,8 @@ export class TokenRenewal {
 	private endRenewal = () => {};
 	/** Set once renewing is hopeless (login refused, fresh token refused): nothing more is sent. */
 	private givenUp = false;
+	/** Given up because the API refused a token it had just issued. */
+	private freshTokenRefused = false;
 	/** A token this run obtained that no answer has accepted yet. */
 	private unconfirmed?: string;
 	private renewals = 0;
@@ -117,15 +119,25 @@ export class TokenRenewal {
 		{ cancel, onResend }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		let renewing = false;
+		// The API's last 401 to this request: stopped before it is sent again, it is that refusal, not "never sent".
+		let refusal: IN8nHttpFullResponse | undefined;
+		const notSent = (): AuthenticatedAnswer =>
+			refusal
+				? {
+						kind: 'response',
+						response: refusal,
+						refusedAfterRenewal: this.freshTokenRefused,
+					}
+				: { kind: 'notSent' };
 		let rateLimitRetries = 0;
 		let serverErrorRetries = 0;
 		for (;;) {
 			if (!renewing) {
 				// Every send waits while a renewal is under way: it would go with the token being replaced.
 				while (this.underWay) {
-					if (!(await settledOrStopped(this.underWay, cancel))) return { kind: 'notSent' };
+					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
 				}
-				if (this.givenUp || cancel?.aborted) return { kind: 'notSent' };
+				if (this.givenUp || cancel?.aborted) return notSent();
 				if (this.token === '') {
 					renewing = true;
 					this.begin();
@@ -146,7 +158,7 @@ export class TokenRenewal {
 				if (!renewing) return { kind: 'thrown', error };
 				if (stoppedBeforeToken) {
 					this.end({ givenUp: false });
-					return { kind: 'notSent' };
+					return notSent();
 				}
 				if (this.token !== '' || !isTokenExchangeFailure(error)) {
 					// A token arrived and the request itself failed; or the login failed in a way that is not the API's.
@@ -166,7 +178,7 @@ export class TokenRenewal {
 				);
 				if (!waited) {
 					this.end({ givenUp: false });
-					return { kind: 'notSent' };
+					return notSent();
 				}
 				continue;
 			} finally {
@@ -182,10 +194,12 @@ export class TokenRenewal {
 				renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
 			const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
 			if (refusedFreshToken || (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN)) {
+				this.freshTokenRefused = true;
 				if (renewing) this.end({ givenUp: true });
 				else this.givenUp = true;
 				return { kind: 'response', response, refusedAfterRenewal: true };
 			}
+			refusal = response;
 			onResend?.();
 			// Refused for a token already replaced, or being replaced: sent again with the new one.
 			if (replaced) continue;

@@ -97,7 +97,7 @@ describe('Listing → Create: the token expires with 48 listings in flight', () 
 		expect([...api.created.values()].every((count) => count === 1)).toBe(true);
 		expect(api.created.size).toBe(48);
 		expect(fake.stored.accessToken).toBe('tok-1');
-	});
+	}, 30_000);
 
 	it('does the same against an API whose new token revokes the old one', async () => {
 		const api = partnerApi({ revokes: true, tokenDelayMs: 20 });
@@ -110,7 +110,7 @@ describe('Listing → Create: the token expires with 48 listings in flight', () 
 		expect(output.map((item) => item.json.id)).toEqual(items.map((item) => item.json.id));
 		expect(api.created.size).toBe(48);
 		expect([...api.created.values()].every((count) => count === 1)).toBe(true);
-	});
+	}, 30_000);
 
 	it('starts with no stored token: one login before any listing goes', async () => {
 		const api = partnerApi({ tokenDelayMs: 20 });
@@ -122,7 +122,7 @@ describe('Listing → Create: the token expires with 48 listings in flight', () 
 		expect(api.tokenRequests).toHaveLength(1);
 		expect(api.created.size).toBe(48);
 		expect(api.authorizations.every((token) => token === 'tok-1')).toBe(true);
-	});
+	}, 30_000);
 });
 
 describe('Listing → Create: a fresh token the API refuses', () => {
