@@ -9,10 +9,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { basicAuthorization, normalizeBaseUrl, PARTNER_API_PATHS } from './common/partnerApi';
+import { headerValue } from './common/apiAnswers';
+import {
+	basicAuthorization,
+	carriedCancelSignal,
+	normalizeBaseUrl,
+	PARTNER_API_PATHS,
+	REQUEST_TIMEOUTS,
+} from './common/partnerApi';
 import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
+	noteTokenEndpointAnswer,
 	readBody,
 	tokenExchangeError,
 } from './common/tokenDiagnosis';
@@ -96,6 +104,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 	/** Exchanges the app's key and secret plus the marketplace login for a Bearer token (spec 4.1 and 5). */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		noteTokenEndpointAnswer(credentials, {});
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequest({
@@ -117,6 +126,9 @@ export class TicketMarketplaceApi implements ICredentialType {
 				// re-sends the password too): a redirect is diagnosed instead of followed.
 				disableFollowRedirect: true,
 				sendCredentialsOnCrossOriginRedirect: false,
+				// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
+				timeout: REQUEST_TIMEOUTS.tokenMs,
+				abortSignal: carriedCancelSignal(credentials),
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
 			// A fresh error without the request's config, so the Basic header and the password go nowhere.
@@ -141,6 +153,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 			credentials.consumerSecret,
 			credentials.password,
 		].filter((value): value is string => typeof value === 'string');
+		noteTokenEndpointAnswer(credentials, {
+			status: response.statusCode,
+			retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
+		});
 		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response, secrets));
 	}
 
@@ -181,6 +197,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 				password: '={{ $credentials.password }}',
 			},
 			json: true,
+			// As in preAuthentication: a redirect would carry the consumer secret and the password elsewhere.
+			disableFollowRedirect: true,
 		},
 	};
 }

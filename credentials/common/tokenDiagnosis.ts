@@ -116,6 +116,33 @@ export function tokenExchangeError(message: string): UserError {
 	return error;
 }
 
+/** What the token endpoint last answered: a 429 or a 5xx is worth a later retry, a refused login is not. */
+export interface TokenEndpointAnswer {
+	status?: number;
+	/** The Retry-After header as sent, for the caller to read. */
+	retryAfter?: string;
+}
+
+const TOKEN_ENDPOINT_ANSWER = Symbol.for('n8n-nodes-ticket-marketplace.tokenEndpointAnswer');
+
+/**
+ * Notes the token endpoint's answer on the decrypted credential object, where the node that handed it to n8n reads
+ * it: n8n's wrapping of the credential's error keeps only its words. Not enumerable: never copied or saved.
+ */
+export function noteTokenEndpointAnswer(credential: object, answer: TokenEndpointAnswer): void {
+	Object.defineProperty(credential, TOKEN_ENDPOINT_ANSWER, {
+		value: answer,
+		enumerable: false,
+		configurable: true,
+		writable: true,
+	});
+}
+
+export function lastTokenEndpointAnswer(credential: object): TokenEndpointAnswer {
+	const answer = (credential as Record<symbol, unknown>)[TOKEN_ENDPOINT_ANSWER];
+	return answer !== null && typeof answer === 'object' ? (answer as TokenEndpointAnswer) : {};
+}
+
 /**
  * How every diagnosis above begins. n8n wraps the credential's error in a NodeApiError that keeps only its
  * message (in `messages`), not the error or its marker, so the words are what reaches the node.

@@ -123,6 +123,8 @@ export interface HttpFailure {
 	tokenExchange?: boolean;
 	/** A Retry-After longer than the policy honours. */
 	retryAfterMs?: number;
+	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
+	refusedAfterRenewal?: boolean;
 }
 
 /**
@@ -280,7 +282,11 @@ export function classifyFailure(
 				'A conflict: the API already holds what this request would create, so nothing new was created.',
 			);
 		}
-		if (failure.status === 401 || failure.status === 403) {
+		if (failure.refusedAfterRenewal) {
+			details.push(
+				'The API refused an access token it had just issued, so the login (consumer key and secret, e-mail and password) works. Likely cause: your app is not subscribed to the API product this request needs (for listings, the seller listing API) or lacks permission for it: check the app on the developer portal. Another workflow or n8n renewing the same credential at the same time can cause it too. Nothing more was sent.',
+			);
+		} else if (failure.status === 401 || failure.status === 403) {
 			details.push(
 				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
 			);

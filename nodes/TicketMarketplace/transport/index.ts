@@ -1,7 +1,7 @@
 /**
- * The one request path to the Partner API. Auth (token exchange, Bearer header, one renewal after a 401) is n8n's
- * job through httpRequestWithAuthentication; this module shapes the request, paces it, retries only what
- * provably created nothing, and returns what became of it.
+ * The one request path to the Partner API. Auth (token exchange, Bearer header) is n8n's job through
+ * httpRequestWithAuthentication, with one renewal at a time for the run (tokenRenewal.ts); this module shapes the
+ * request, paces it, retries only what provably created nothing, and returns what became of it.
  */
 import type {
 	ICredentialsDecrypted,
@@ -16,7 +16,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { waitOrStop } from '../helpers/waitOrStop';
 
-import { normalizeBaseUrl } from '../../../credentials/common/partnerApi';
+import { normalizeBaseUrl, REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
 import type { FailureOutcome, HttpFailure } from './failures';
 import {
 	classifyFailure,
@@ -29,6 +29,7 @@ import {
 	RETRY_POLICY,
 } from './failures';
 import type { AttemptOutcome, RequestPacer } from './pacing';
+import { TokenRenewal } from './tokenRenewal';
 
 export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 export {
@@ -74,6 +75,8 @@ export function buildRequest(
 export interface RunCredential {
 	baseUrl: string;
 	decrypted: ICredentialsDecrypted;
+	/** One renewal of the token at a time for every request of the run. */
+	renewal: TokenRenewal;
 }
 
 export async function readRunCredential(this: IExecuteFunctions): Promise<RunCredential> {
@@ -87,6 +90,7 @@ export async function readRunCredential(this: IExecuteFunctions): Promise<RunCre
 			type: CREDENTIAL_NAME,
 			data,
 		},
+		renewal: new TokenRenewal(data, this.getExecutionCancelSignal?.()),
 	};
 }
 
@@ -119,6 +123,30 @@ export type RequestResult =
 	| { kind: 'failed'; error: NodeApiError; outcome: FailureOutcome }
 	| { kind: 'notSent' };
 
+/**
+ * The request's answer, or a time-out error once `ms` have passed. The request's own `timeout` ends a connection
+ * that goes silent, not an answer that trickles in a byte at a time: this bounds the whole wait. n8n gives the
+ * request the run's cancel signal and no other, so the request itself is left to its own time-out.
+ */
+async function withinDeadline<T>(request: Promise<T>, ms: number): Promise<T> {
+	const deadline = AbortSignal.timeout(ms);
+	let onDeadline = () => {};
+	const timedOut = new Promise<never>((_resolve, reject) => {
+		onDeadline = () =>
+			reject(
+				Object.assign(new Error(`No complete answer within ${Math.round(ms / 1000)} s`), {
+					code: 'ETIMEDOUT',
+				}),
+			);
+		deadline.addEventListener('abort', onDeadline, { once: true });
+	});
+	try {
+		return await Promise.race([request, timedOut]);
+	} finally {
+		deadline.removeEventListener('abort', onDeadline);
+	}
+}
+
 function backoffMs(retryNumber: number): number {
 	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }
@@ -127,9 +155,8 @@ function backoffMs(retryNumber: number): number {
  * Sends one request and says what became of it. Only failures that provably created nothing are retried.
  *
  * Requests ask for the full response without throwing on HTTP errors, because n8n's error wrapper drops the
- * response headers and Retry-After is needed. A 401 is re-sent once, its token emptied so that n8n renews it
- * before sending; refused again, it is a credential problem. The API refused the first one, so nothing can be
- * created twice.
+ * response headers and Retry-After is needed. A 401 goes to the run's token renewal, which re-sends it with a new
+ * token: the API refused the first one, so nothing can be created twice.
  */
 export async function sendRequest(
 	this: IExecuteFunctions,
@@ -152,6 +179,8 @@ export async function sendRequest(
 		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
 		// look like a created listing. A 3xx is reported instead.
 		disableFollowRedirect: true,
+		// An answer that never comes must not hold the run: the request then ends with its outcome unknown.
+		timeout: REQUEST_TIMEOUTS.apiMs,
 	};
 	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
 	const cancel = this.getExecutionCancelSignal?.();
@@ -179,12 +208,15 @@ export async function sendRequest(
 	const stopped = (): RequestResult => (failure ? failed() : { kind: 'notSent' });
 
 	const sendOnce = async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_NAME,
-			{ ...httpOptions, returnFullResponse: true, ignoreHttpStatusErrors: true },
-			credentialOptions,
-		)) as IN8nHttpFullResponse;
+		await withinDeadline(
+			this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				{ ...httpOptions, returnFullResponse: true, ignoreHttpStatusErrors: true },
+				credentialOptions,
+			) as Promise<IN8nHttpFullResponse>,
+			REQUEST_TIMEOUTS.apiMs,
+		);
 
 	for (;;) {
 		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
@@ -195,35 +227,34 @@ export async function sendRequest(
 			return stopped();
 		}
 		const startedAt = Date.now();
-		const tokenAtSend = credential.decrypted.data?.accessToken;
-		failure = undefined;
 		let answer: unknown;
 		let attempt: AttemptOutcome = { kind: 'failed' };
-		try {
-			let response = await sendOnce();
-			if (response.statusCode === 401) {
-				slot?.sentAgain();
-				// n8n renews the token only after a request fails with 401, then retries: re-sent with the token just
-				// refused, the request would spend one more round trip (and one more of the API's requests a second) on
-				// it. Emptied, n8n renews it before sending. Unless another request has renewed it since: the re-send
-				// carries the new one.
-				const data = credential.decrypted.data;
-				if (data && (!tokenAtSend || data.accessToken === tokenAtSend)) data.accessToken = '';
-				response = await sendOnce();
-			}
-			const succeeded = response.statusCode >= 200 && response.statusCode < 300;
-			if (succeeded && (options.confirmedBy?.(response) ?? true)) {
-				answer = response.body;
-			} else {
-				failure = {
-					status: response.statusCode,
-					headers: (response.headers ?? {}) as Record<string, unknown>,
-					body: response.body,
-					message: `HTTP ${response.statusCode}`,
-				};
-			}
-		} catch (error) {
-			failure = describeThrown(error);
+		const sent = await credential.renewal.send(sendOnce, {
+			cancel,
+			onResend: () => slot?.sentAgain(),
+		});
+		if (sent.kind === 'notSent') {
+			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
+			slot?.release({ kind: 'failed' });
+			return stopped();
+		}
+		failure = undefined;
+		if (sent.kind === 'thrown') {
+			failure = describeThrown(sent.error);
+		} else if (
+			sent.response.statusCode >= 200 &&
+			sent.response.statusCode < 300 &&
+			(options.confirmedBy?.(sent.response) ?? true)
+		) {
+			answer = sent.response.body;
+		} else {
+			failure = {
+				status: sent.response.statusCode,
+				headers: (sent.response.headers ?? {}) as Record<string, unknown>,
+				body: sent.response.body,
+				message: `HTTP ${sent.response.statusCode}`,
+				refusedAfterRenewal: sent.refusedAfterRenewal,
+			};
 		}
 
 		const retryAfterMs = failure ? retryAfterOf(failure, Date.now()) : undefined;
@@ -258,8 +289,9 @@ export async function sendRequest(
 		) {
 			waitMs = backoffMs(connectionRetries++);
 		}
-		// A refused login stops every send: one failed login per listing could lock the seller's account.
-		if (failure?.tokenExchange) pacer?.close();
+		// A refused login stops every send: one failed login per listing could lock the seller's account. So does a
+		// token refused right after it was issued: no login would help.
+		if (failure?.tokenExchange || failure?.refusedAfterRenewal) pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
 		// A conflict ends this request only: the API holds what it would create, which stops nothing else.
 		slot?.release({

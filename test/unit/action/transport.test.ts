@@ -127,7 +127,7 @@ describe('transport: the one request path', () => {
 		expect(run.tokenRequests()).toBe(1);
 	});
 
-	it('reports a 401 that survives the renewal as a credential problem', async () => {
+	it('reports a 401 that survives the renewal as the app lacking the API product, not as a wrong login', async () => {
 		const api = nock(BASE)
 			.post(LISTING_PATH)
 			.matchHeader('authorization', 'Bearer tok-0')
@@ -143,7 +143,8 @@ describe('transport: the one request path', () => {
 		expect(run.tokenRequests()).toBe(1);
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toBe(`The Partner API answered 401 to POST ${LISTING_PATH}: not allowed`);
-		expect(error.description).toContain('Check the credential');
+		expect(error.description).toContain('not subscribed to the API product');
+		expect(error.description).not.toContain('Check the credential');
 		expectNoSecrets(error);
 	});
 

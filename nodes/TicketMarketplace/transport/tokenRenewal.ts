@@ -1,0 +1,229 @@
+/**
+ * One renewal of the access token at a time for a whole run. n8n renews a credential's token inside each request
+ * that finds its field empty, with no single flight: with many listings in flight, every one that meets the expired
+ * token would log in with the seller's password. Here the first request to meet it (a 401 carrying the current
+ * token, or an empty token at send time) carries the renewal: it empties the field, so that n8n logs in before
+ * re-sending it. Every other request waits until that request is answered, then goes with the new token; a 401
+ * carrying a token older than the current one is simply sent again.
+ *
+ * The renewing request's answer also tells whether the new token works: a 401 to a token issued a moment ago is no
+ * expiry, and no further login would help, so sending stops. A login refused stops sending too (one failed login
+ * per listing could lock the seller's account); a token endpoint that answers 429 or 5xx is retried, bounded.
+ */
+import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { waitOrStop } from '../helpers/waitOrStop';
+
+import { carryCancelSignal } from '../../../credentials/common/partnerApi';
+import {
+	isTokenExchangeFailure,
+	lastTokenEndpointAnswer,
+} from '../../../credentials/common/tokenDiagnosis';
+import { parseRetryAfter, RETRY_POLICY } from './failures';
+
+/**
+ * Renewals in one run: more means something else keeps invalidating the token (often another workflow or n8n
+ * renewing the same credential against an API whose new token revokes the old), and each renewal is a login.
+ */
+export const MAX_RENEWALS_PER_RUN = 3;
+
+/** What became of one request sent through the renewal. */
+export type AuthenticatedAnswer =
+	| {
+			kind: 'response';
+			response: IN8nHttpFullResponse;
+			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
+			refusedAfterRenewal: boolean;
+	  }
+	| { kind: 'thrown'; error: unknown }
+	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
+	| { kind: 'notSent' };
+
+export interface AuthenticatedSendOptions {
+	/** Stop and the workflow timeout abort it. */
+	cancel?: AbortSignal;
+	/** Called before a request the API has answered is sent again (the pacer counts it). */
+	onResend?: () => void;
+}
+
+function backoffMs(retryNumber: number): number {
+	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
+}
+
+/** Resolves true when `done` settles, false when the run is stopped first. */
+async function settledOrStopped(done: Promise<void>, cancel?: AbortSignal): Promise<boolean> {
+	if (cancel === undefined) {
+		await done;
+		return true;
+	}
+	if (cancel.aborted) return false;
+	let onAbort = () => {};
+	const stopped = new Promise<boolean>((resolve) => {
+		onAbort = () => resolve(false);
+		cancel.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([done.then(() => true), stopped]);
+	} finally {
+		cancel.removeEventListener('abort', onAbort);
+	}
+}
+
+export class TokenRenewal {
+	/** Settles when the renewal under way ends; undefined when none is. */
+	private underWay?: Promise<void>;
+	private endRenewal = () => {};
+	/** Set once renewing is hopeless (login refused, fresh token refused): nothing more is sent. */
+	private givenUp = false;
+	/** Given up because the API refused a token it had just issued. */
+	private freshTokenRefused = false;
+	/** A token this run obtained that no answer has accepted yet. */
+	private unconfirmed?: string;
+	private renewals = 0;
+
+	constructor(
+		/** The run's decrypted credential, which n8n reads the token from and writes a new one into. */
+		private readonly credential: ICredentialDataDecryptedObject,
+		cancel?: AbortSignal,
+	) {
+		carryCancelSignal(credential, cancel);
+	}
+
+	private get token(): string {
+		const token = this.credential.accessToken;
+		return typeof token === 'string' ? token : '';
+	}
+
+	private begin(): void {
+		this.renewals++;
+		this.underWay = new Promise<void>((resolve) => {
+			this.endRenewal = resolve;
+		});
+	}
+
+	/** Ends the renewal under way; `confirmed` when an answer other than 401 has accepted the new token. */
+	private end({ givenUp, confirmed = false }: { givenUp: boolean; confirmed?: boolean }): void {
+		if (givenUp) this.givenUp = true;
+		else this.unconfirmed = confirmed || this.token === '' ? undefined : this.token;
+		this.underWay = undefined;
+		this.endRenewal();
+	}
+
+	/**
+	 * Sends through `sendOnce` (n8n's httpRequestWithAuthentication, which logs in first when the token field is
+	 * empty) and deals with the token: waits while a renewal is under way, renews it once per expiry, re-sends a
+	 * request refused for an old token.
+	 */
+	async send(
+		sendOnce: () => Promise<IN8nHttpFullResponse>,
+		{ cancel, onResend }: AuthenticatedSendOptions = {},
+	): Promise<AuthenticatedAnswer> {
+		let renewing = false;
+		// The API's last 401 to this request: stopped before it is sent again, it is that refusal, not "never sent".
+		let refusal: IN8nHttpFullResponse | undefined;
+		const notSent = (): AuthenticatedAnswer =>
+			refusal
+				? {
+						kind: 'response',
+						response: refusal,
+						refusedAfterRenewal: this.freshTokenRefused,
+					}
+				: { kind: 'notSent' };
+		let rateLimitRetries = 0;
+		let serverErrorRetries = 0;
+		for (;;) {
+			if (!renewing) {
+				// Every send waits while a renewal is under way: it would go with the token being replaced.
+				while (this.underWay) {
+					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
+				}
+				if (this.givenUp || cancel?.aborted) return notSent();
+				if (this.token === '') {
+					renewing = true;
+					this.begin();
+				}
+			}
+			const tokenAtSend = this.token;
+			// A Stop while the login is under way: n8n then sends the request with the aborted signal, which ends it
+			// before it leaves. The token field, still empty at that moment, shows the request had not gone yet.
+			let stoppedBeforeToken = false;
+			const onAbort = () => {
+				if (renewing && this.token === '') stoppedBeforeToken = true;
+			};
+			cancel?.addEventListener('abort', onAbort, { once: true });
+			let response: IN8nHttpFullResponse;
+			try {
+				response = await sendOnce();
+			} catch (error) {
+				if (!renewing) return { kind: 'thrown', error };
+				if (stoppedBeforeToken) {
+					this.end({ givenUp: false });
+					return notSent();
+				}
+				if (this.token !== '' || !isTokenExchangeFailure(error)) {
+					// A token arrived and the request itself failed; or the login failed in a way that is not the API's.
+					this.end({ givenUp: this.token === '' });
+					return { kind: 'thrown', error };
+				}
+				const waitMs = this.retryWait(rateLimitRetries, serverErrorRetries);
+				if (waitMs === undefined) {
+					this.end({ givenUp: true });
+					return { kind: 'thrown', error };
+				}
+				if (lastTokenEndpointAnswer(this.credential).status === 429) rateLimitRetries++;
+				else serverErrorRetries++;
+				const waited = await waitOrStop(waitMs, cancel).then(
+					() => true,
+					() => false,
+				);
+				if (!waited) {
+					this.end({ givenUp: false });
+					return notSent();
+				}
+				continue;
+			} finally {
+				cancel?.removeEventListener('abort', onAbort);
+			}
+
+			if (response.statusCode !== 401) {
+				if (renewing) this.end({ givenUp: false, confirmed: true });
+				else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
+				return { kind: 'response', response, refusedAfterRenewal: false };
+			}
+			const refusedFreshToken =
+				renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
+			const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
+			if (refusedFreshToken || (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN)) {
+				this.freshTokenRefused = true;
+				if (renewing) this.end({ givenUp: true });
+				else this.givenUp = true;
+				return { kind: 'response', response, refusedAfterRenewal: true };
+			}
+			refusal = response;
+			onResend?.();
+			// Refused for a token already replaced, or being replaced: sent again with the new one.
+			if (replaced) continue;
+			// The token in use has expired: this request renews it. Emptied, n8n logs in before re-sending.
+			renewing = true;
+			this.begin();
+			this.credential.accessToken = '';
+		}
+	}
+
+	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
+	private retryWait(rateLimitRetries: number, serverErrorRetries: number): number | undefined {
+		const { status, retryAfter } = lastTokenEndpointAnswer(this.credential);
+		if (status === 429) {
+			if (rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
+			const retryAfterMs = parseRetryAfter(retryAfter || undefined, Date.now());
+			if (retryAfterMs === undefined) return backoffMs(rateLimitRetries);
+			if (retryAfterMs > RETRY_POLICY.maxRetryAfterMs) return undefined;
+			return Math.max(retryAfterMs, RETRY_POLICY.minRetryWaitMs);
+		}
+		if (status !== undefined && status >= 500 && status < 600) {
+			if (serverErrorRetries >= RETRY_POLICY.maxConnectionRetries) return undefined;
+			return backoffMs(serverErrorRetries);
+		}
+		return undefined;
+	}
+}
