@@ -20,6 +20,7 @@ import type { InputShape, InvalidListing, Listing, ReadyListing } from './listin
 import {
 	blankRowItem,
 	blankRowsNotice,
+	earlierUnknownNotice,
 	listingItem,
 	rowItems,
 	stillRememberedLine,
@@ -134,7 +135,8 @@ async function sendListings(
 
 /**
  * After sending: a created or possibly created listing must stay remembered (another run's write may have erased
- * it), and a listing the API provably did not create is forgotten, so a later run sends it.
+ * it), one of unknown outcome as such, and a listing the API provably did not create is forgotten, so a later run
+ * sends it.
  */
 async function updateMemory(
 	memory: RunMemory,
@@ -142,9 +144,17 @@ async function updateMemory(
 	outcomes: Map<Listing, ListingOutcome>,
 ) {
 	const notCreated = sent.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
-	const kept = sent.filter((listing) => !notCreated.includes(listing));
+	// Only the API's "created" counts as known; any other kept outcome stays "unknown" for later runs.
+	const created = sent.filter((listing) => outcomes.get(listing)!.status === 'created');
+	const unknown = sent.filter(
+		(listing) => !notCreated.includes(listing) && !created.includes(listing),
+	);
 	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
-	const { error, notForgotten } = await memory.afterSending(ids(kept), ids(notCreated));
+	const { error, notForgotten } = await memory.afterSending(
+		ids(created),
+		ids(unknown),
+		ids(notCreated),
+	);
 	return (
 		error && {
 			error,
@@ -196,9 +206,14 @@ export async function execute(
 	let toSend = ready;
 	// Read once for the run rather than once per request.
 	const credential = ready.length > 0 ? await readRunCredential.call(this) : undefined;
-	const baseUrl = credential?.baseUrl ?? '';
+	// One memory per marketplace account on one API.
 	const memory =
-		settings.skipAlreadySent && ready.length > 0 ? new RunMemory(this, baseUrl) : undefined;
+		settings.skipAlreadySent && credential
+			? new RunMemory(this, {
+					baseUrl: credential.baseUrl,
+					email: String(credential.decrypted.data?.email ?? ''),
+				})
+			: undefined;
 	if (memory) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
 		const { alreadySent, count } = await memory.recordBeforeSending(
@@ -209,8 +224,18 @@ export async function execute(
 			this.addExecutionHints({ message: notice, location: 'outputPane', type: 'warning' });
 		toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
 		for (const listing of ready) {
-			if (alreadySent.has(listing.externalListingId)) outcomes.set(listing, { status: 'skipped' });
+			const earlier = alreadySent.get(listing.externalListingId);
+			if (earlier) outcomes.set(listing, { status: 'skipped', earlier });
 		}
+		const unknownBefore = ready.filter(
+			(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
+		);
+		if (unknownBefore.length)
+			this.addExecutionHints({
+				message: earlierUnknownNotice(unknownBefore),
+				location: 'outputPane',
+				type: 'warning',
+			});
 	}
 
 	if (credential) {
