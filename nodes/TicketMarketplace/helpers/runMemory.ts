@@ -125,17 +125,18 @@ export class RunMemory {
 	 */
 	private async recordWithMarker(
 		keys: string[],
-		carried: string[],
-	): Promise<{ marker: string; witness: string; answer: IDeduplicationOutput }> {
+	): Promise<{ tokens: string[]; answer: IDeduplicationOutput }> {
 		const marker = this.newMarker();
-		// Never looked at, so never put back by a look: a later write that finds it shows this write stood.
-		const witness = `${marker} stood`;
-		this.markers.push(witness);
+		// One token per look the write may need: a look that fails may have put its token back, so the next look
+		// looks for another of the write's tokens, which no look has touched.
+		const tokens = [marker];
+		for (let look = 2; look <= WRITE_ATTEMPTS; look++) tokens.push(`${marker} look ${look}`);
+		this.markers.push(...tokens.slice(1));
 		const answer = await this.once(
-			async () => await this.storeRecord([marker, witness, ...carried, ...keys]),
+			async () => await this.storeRecord([...tokens, ...keys]),
 			(retried) => !retried.processed.map(String).includes(marker),
 		);
-		return { marker, witness, answer };
+		return { tokens, answer };
 	}
 
 	/**
@@ -165,23 +166,22 @@ export class RunMemory {
 
 	/**
 	 * Records the keys with a new marker until the write provably stands (a look that failed proves nothing: the
-	 * keys are written again). Erased every time, the record may be gone: before sending, nothing is sent; after,
+	 * next look, after another pause, looks for another of the write's tokens). Erased every time, the record may be gone: before sending, nothing is sent; after,
 	 * the caller says what was created.
 	 */
 	private async recordVerified(keys: string[], onAnswer: (answer: IDeduplicationOutput) => void) {
-		// A write whose look failed: the next write tells (by its witness) whether it stood, and then its answer holds
-		// (the next write would find this run's own keys and take them for another run's).
-		let unconfirmed: { witness: string; answer: IDeduplicationOutput } | undefined;
-		for (let attempt = 1; ; attempt++) {
-			const carried = unconfirmed ? [unconfirmed.witness] : [];
-			const { marker, witness, answer } = await this.recordWithMarker(keys, carried);
-			const stood = unconfirmed && answer.processed.map(String).includes(unconfirmed.witness);
-			const holds = stood ? unconfirmed!.answer : answer;
-			onAnswer(holds);
-			const present = await this.markersPresent([marker]);
-			if (present?.has(marker)) return;
-			unconfirmed = present === undefined ? { witness, answer: holds } : undefined;
-			if (attempt === WRITE_ATTEMPTS) throw this.gaveUp();
+		let looks = 0;
+		for (;;) {
+			const { tokens, answer } = await this.recordWithMarker(keys);
+			onAnswer(answer);
+			// Written again only once a look proved the write erased: a write after a failed look could bring back
+			// keys another run removed meanwhile, and would find this run's own keys and take them for another's.
+			for (const token of tokens) {
+				const present = await this.markersPresent([token]);
+				if (present?.has(token)) return;
+				if (++looks === WRITE_ATTEMPTS) throw this.gaveUp();
+				if (present !== undefined) break;
+			}
 		}
 	}
 

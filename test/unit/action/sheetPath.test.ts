@@ -230,7 +230,9 @@ describe('nothing listed twice, across runs', () => {
 			method: 'checkProcessedAndRecord',
 			values: [
 				expect.stringMatching(/^ticket-marketplace run .* write 1$/),
-				expect.stringMatching(/^ticket-marketplace run .* write 1 stood$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 2$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 3$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 4$/),
 				sentListingKey(ACCOUNT, 7001),
 				oldSentListingKey(BASE, 7001),
 				outcomeUnknownKey(ACCOUNT, 7001),
