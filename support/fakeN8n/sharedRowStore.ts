@@ -28,14 +28,17 @@ const tick = async () => await new Promise<void>((resolve) => setImmediate(resol
 /**
  * n8n's deduplication store as n8n 2.8 keeps it: one row per scope holding the whole list; each call reads it, waits
  * for the database (`gap`), and writes it back whole, without a lock. Two runs calling at once therefore lose each
- * other's writes, as in n8n; every such lost update is logged. A call can be made to fail (before it changes
- * anything, as a locked database does). `helpers(caller)` tags each run's calls.
+ * other's writes, as in n8n; every such lost update is logged. A call can be made to fail before it changes
+ * anything (as a locked database does) or after its write landed (as a connection lost before the answer does).
+ * `helpers(caller)` tags each run's calls.
  */
 export class SharedRowStore extends MemoryDeduplicationStore {
 	readonly log: StoreCall[] = [];
 	readonly lostUpdates: LostUpdate[] = [];
-	/** 1-based numbers of the calls that fail. */
+	/** 1-based numbers of the calls that fail (before they change anything). */
 	readonly failingCalls = new Set<number>();
+	/** 1-based numbers of the calls that fail after their write landed (a connection lost before the answer). */
+	readonly failingAfterWriteCalls = new Set<number>();
 	/** Told of every call as it starts (the oracle starts a second run from it). */
 	onCall: (caller: string, callNumber: number) => void = () => {};
 	private clock = 0;
@@ -77,25 +80,30 @@ export class SharedRowStore extends MemoryDeduplicationStore {
 	}
 
 	private enter(caller: string, method: StoreCall['method'], values: Array<string | number>) {
+		const number = this.log.length + 1;
 		const call: StoreCall = {
 			caller,
 			method,
 			values: values.map(String),
 			answeredNew: [],
-			failed: this.failingCalls.has(this.log.length + 1),
+			failed: this.failingCalls.has(number) || this.failingAfterWriteCalls.has(number),
 		};
 		this.log.push(call);
 		this.calls.push({ method, values });
-		this.onCall(caller, this.log.length);
-		if (call.failed) throw new Error('SQLITE_BUSY: database is locked');
-		return call;
+		this.onCall(caller, number);
+		if (this.failingCalls.has(number)) throw new Error('SQLITE_BUSY: database is locked');
+		return { call, failsAfterWrite: this.failingAfterWriteCalls.has(number) };
+	}
+
+	private static lostAnswer(): never {
+		throw new Error('Connection terminated unexpectedly');
 	}
 
 	override helpers(caller = 'run') {
 		return {
 			...super.helpers(),
 			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
-				const call = this.enter(caller, 'checkProcessedAndRecord', values);
+				const { call, failsAfterWrite } = this.enter(caller, 'checkProcessedAndRecord', values);
 				const read = this.read(scope);
 				call.readAt = read.at;
 				await this.gap();
@@ -113,22 +121,25 @@ export class SharedRowStore extends MemoryDeduplicationStore {
 				}
 				call.answeredNew = result.new.map(String);
 				call.writeAt = this.write(caller, scope, read, list);
+				if (failsAfterWrite) SharedRowStore.lostAnswer();
 				return result;
 			},
 			removeProcessed: async (values: Array<string | number>, scope: string) => {
-				const call = this.enter(caller, 'removeProcessed', values);
+				const { call, failsAfterWrite } = this.enter(caller, 'removeProcessed', values);
 				const read = this.read(scope);
 				call.readAt = read.at;
 				await this.gap();
 				const gone = new Set(values.map(String));
 				const list = read.list.filter((value) => !gone.has(value));
 				call.writeAt = this.write(caller, scope, read, list, gone);
+				if (failsAfterWrite) SharedRowStore.lostAnswer();
 			},
 			getProcessedDataCount: async (scope: string) => {
-				const call = this.enter(caller, 'getProcessedDataCount', []);
+				const { call, failsAfterWrite } = this.enter(caller, 'getProcessedDataCount', []);
 				const read = this.read(scope);
 				call.readAt = read.at;
 				await this.gap();
+				if (failsAfterWrite) SharedRowStore.lostAnswer();
 				return read.list.length;
 			},
 		};

@@ -7,12 +7,13 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
 import { RETRY_POLICY } from '../../nodes/TicketMarketplace/transport';
-import { BASE } from '../fakeN8n/actionContext';
+import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 import type { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import type { FakePartnerApi } from './fakePartnerApi';
 import type { RunResult, RunSettings } from './oracleRun';
 
-export type State = 'created' | 'skipped' | 'refused' | 'unknown' | 'notSent';
+/** `skippedUnknown`: not sent, because an earlier (or overlapping) run sent it and its outcome is not known. */
+export type State = 'created' | 'skipped' | 'skippedUnknown' | 'refused' | 'unknown' | 'notSent';
 
 /** How often overlapping runs hit what the store cannot prevent (each excused only where it happened). */
 export interface Window {
@@ -41,7 +42,9 @@ function fail(invariant: string, detail: string): never {
 	throw new Error(`${invariant} broken: ${detail}`);
 }
 
-const key = (id: number) => sentListingKey(BASE, id);
+/** The memory of the oracle's one account on its one API. */
+const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
+const key = (id: number) => sentListingKey(ACCOUNT, id);
 
 /** Each listing's state as the output items say it (per listing, per row, or the error output's words). */
 export function stateOf(json: IDataObject, settings: RunSettings): State {
@@ -50,6 +53,7 @@ export function stateOf(json: IDataObject, settings: RunSettings): State {
 		Object.keys(json).sort().join() === 'error,message'
 	) {
 		const message = String(json.message);
+		if (message.startsWith('Not sent, outcome unknown')) return 'skippedUnknown';
 		if (message.includes('may have been created')) return 'unknown';
 		if (message.includes('not sent: the run stopped')) return 'notSent';
 		return 'refused';
@@ -58,8 +62,10 @@ export function stateOf(json: IDataObject, settings: RunSettings): State {
 	if (settings.output === 'row') {
 		if (json.listingStatus === 'created') return 'created';
 		if (json.listingStatus === 'skipped') return 'skipped';
+		if (json.listingStatus === 'unknown') return 'skippedUnknown';
 	} else {
 		if (json.status === 'skipped') return 'skipped';
+		if (json.status === 'unknown') return 'skippedUnknown';
 		if (json.listingId !== undefined) return 'created';
 	}
 	if (String(detail?.error).startsWith('Not sent')) return 'notSent';
@@ -152,7 +158,7 @@ function checkRun(world: World, result: RunResult): Map<number, State> {
 		const created = api.createdBy(run).has(id);
 		const where = `run ${run}, listing ${id}`;
 		if (state === 'created' && !created) fail('I2 (created ⇒ held)', where);
-		if ((state === 'skipped' || state === 'notSent') && seen)
+		if ((state === 'skipped' || state === 'skippedUnknown' || state === 'notSent') && seen)
 			fail(`I2 (${state} ⇒ never seen)`, where);
 		if (state === 'refused' && created) fail('I2 (refused ⇒ not held)', where);
 		// Refused means the API (or the token endpoint) answered no: a listing it never saw was not sent.

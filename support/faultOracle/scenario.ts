@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 
 import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
-import { BASE } from '../fakeN8n/actionContext';
+import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 import { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import { BEHAVIOURS, FakePartnerApi } from './fakePartnerApi';
 import type { ApiScenario } from './fakePartnerApi';
@@ -17,6 +17,8 @@ import { runListingCreate } from './oracleRun';
 import type { OnError, RunResult, RunSettings } from './oracleRun';
 
 const RUN_NAMES = ['A', 'B'];
+/** The memory of the oracle's one account on its one API. */
+const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 
 /** The turns each pause adds to its least, cycled; set per scenario. */
 let pauseTurns: number[] = [];
@@ -163,7 +165,7 @@ export async function runScenario(
 	};
 	store.entries.set(
 		'workflow',
-		new Set(scenario.rememberedBefore.map((id) => sentListingKey(BASE, id))),
+		new Set(scenario.rememberedBefore.map((id) => sentListingKey(ACCOUNT, id))),
 	);
 
 	const first = runListingCreate('A', scenario.runs[0], store, cancels[0]).finally(startSecond);

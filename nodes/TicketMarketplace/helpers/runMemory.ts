@@ -3,14 +3,15 @@ import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow
 
 import {
 	ContendedMemoryError,
-	idsOf,
-	keysOf,
+	lookAt,
+	MemoryKeys,
 	nearCapNotice,
 	SCOPE,
 	SentListingsStoreError,
 	STORE_OPTIONS,
 	storeError,
 } from './sentListings';
+import type { MemoryAccount } from './sentListings';
 
 /** A run looks again no sooner than this after a write: longer than another run's store call takes. */
 const SETTLE_MIN_MS = 50;
@@ -19,9 +20,12 @@ const SETTLE_FACTOR = 3;
 /** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
 
+/** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
+export type EarlierOutcome = 'created' | 'unknown';
+
 export interface Recorded {
-	/** IDs this workflow had sent already: left unsent. */
-	alreadySent: Set<number>;
+	/** IDs this workflow had sent already (left unsent), with what the memory knows of each. */
+	alreadySent: Map<number, EarlierOutcome>;
 	/** How many IDs the memory holds now (undefined when the store could not count: only the notice depends on it). */
 	count?: number;
 }
@@ -38,6 +42,11 @@ export interface AfterSending {
  * carries a marker new to it; after a pause longer than a store call the run looks for that marker and, if it is
  * gone, writes again (now seeing the other run's IDs). A removal is checked the same way: a stale write that brings
  * back the removed IDs brings back the marker written with them. The markers leave the memory at the end of the run.
+ *
+ * Each ID sent is held with an "outcome unknown" entry from its record before sending until the API's answer says
+ * otherwise: a listing whose answer never came (a 5xx, a run that died) stays "unknown" for later runs, which say
+ * so instead of "skipped". The store keeps values only (no time), and a look must name the exact value it looks
+ * for, so the memory cannot also say when a listing was sent.
  */
 export class RunMemory {
 	private readonly markerPrefix: string;
@@ -46,10 +55,17 @@ export class RunMemory {
 	private slowestCallMs = 0;
 	/** A store call failed, and its retry showed that it wrote after all: what it found already there is lost. */
 	private wroteDespiteFailure = false;
+	/** The last look at a marker failed: the write was not confirmed, whatever other runs did. */
+	private lookFailed = false;
+	/**
+	 * Keys this run's record added only to look for them (an earlier version's key; "outcome unknown" of an ID it
+	 * skips): they leave the memory with the run's last removal.
+	 */
+	private lookedOnly: string[] = [];
 
 	constructor(
 		private readonly context: IExecuteFunctions,
-		private readonly baseUrl: string,
+		private readonly account: MemoryAccount,
 	) {
 		this.markerPrefix = `ticket-marketplace run ${String(context.getExecutionId?.() ?? '')} ${randomString(12)}`;
 	}
@@ -109,87 +125,127 @@ export class RunMemory {
 	 */
 	private async recordWithMarker(
 		keys: string[],
-	): Promise<{ marker: string; answer: IDeduplicationOutput }> {
+	): Promise<{ tokens: string[]; answer: IDeduplicationOutput }> {
 		const marker = this.newMarker();
+		// One token per look the write may need: a look that fails may have put its token back, so the next look
+		// looks for another of the write's tokens, which no look has touched.
+		const tokens = [marker];
+		for (let look = 2; look <= WRITE_ATTEMPTS; look++) tokens.push(`${marker} look ${look}`);
+		this.markers.push(...tokens.slice(1));
 		const answer = await this.once(
-			async () => await this.storeRecord([marker, ...keys]),
+			async () => await this.storeRecord([...tokens, ...keys]),
 			(retried) => !retried.processed.map(String).includes(marker),
 		);
-		return { marker, answer };
+		return { tokens, answer };
 	}
 
 	/**
-	 * After the pause, which of the markers are in the memory (looking records them: all are there afterwards).
-	 * The pause has a random length, up to twice the least, so that two runs that collided once do not collide
-	 * again in step.
+	 * After the pause, which of the markers are in the memory: a look, which takes the markers it added out again.
+	 * Undefined when the store failed to answer (a retry would find what the failed call put back). The pause has a
+	 * random length, up to twice the least, so that two runs that collided once do not collide again in step.
 	 */
-	private async markersPresent(markers: string[]): Promise<string[]> {
+	private async markersPresent(markers: string[]): Promise<Set<string> | undefined> {
 		const least = Math.max(SETTLE_MIN_MS, SETTLE_FACTOR * this.slowestCallMs);
 		await sleep(least + randomInt(least));
-		return (await this.record(markers)).processed.map(String);
+		// A marker the look could not take out again leaves with the run's last removal.
+		const look = await lookAt(
+			async (keys) => await this.timed(async () => await this.storeRecord(keys)),
+			async (keys) => await this.remove(keys),
+			markers,
+		);
+		this.lookFailed = look === undefined;
+		return look?.held;
+	}
+
+	/** After the last attempt: another run kept undoing the write, or the store kept failing to confirm it. */
+	private gaveUp(): Error {
+		return this.lookFailed
+			? new Error('it failed to answer whether a write stands')
+			: new ContendedMemoryError(WRITE_ATTEMPTS);
 	}
 
 	/**
-	 * Records the keys with a new marker until the write provably stands. Erased every time, the record may be gone:
-	 * before sending, nothing is sent; after, the caller says what was created.
+	 * Records the keys with a new marker until the write provably stands (a look that failed proves nothing: the
+	 * next look, after another pause, looks for another of the write's tokens). Erased every time, the record may be gone: before sending, nothing is sent; after,
+	 * the caller says what was created.
 	 */
 	private async recordVerified(keys: string[], onAnswer: (answer: IDeduplicationOutput) => void) {
-		for (let attempt = 1; ; attempt++) {
-			const { marker, answer } = await this.recordWithMarker(keys);
+		let looks = 0;
+		for (;;) {
+			const { tokens, answer } = await this.recordWithMarker(keys);
 			onAnswer(answer);
-			if ((await this.markersPresent([marker])).length > 0) return;
-			if (attempt === WRITE_ATTEMPTS) throw new ContendedMemoryError(WRITE_ATTEMPTS);
+			// Written again only once a look proved the write erased: a write after a failed look could bring back
+			// keys another run removed meanwhile, and would find this run's own keys and take them for another's.
+			for (const token of tokens) {
+				const present = await this.markersPresent([token]);
+				if (present?.has(token)) return;
+				if (++looks === WRITE_ATTEMPTS) throw this.gaveUp();
+				if (present !== undefined) break;
+			}
 		}
 	}
 
 	/**
-	 * Removes the keys and every marker; any marker back after the pause means a stale write brought the keys back.
-	 * Brought back every time, the keys may still be there: the caller names them rather than promise a resend.
+	 * Removes the keys and every marker; any marker back after the pause means a stale write brought the keys back,
+	 * and a look that failed proves nothing: the keys are removed again. Brought back every time, the keys may still
+	 * be there: the caller names them rather than promise a resend.
 	 */
 	private async forgetVerified(keys: string[]): Promise<void> {
 		for (let attempt = 1; ; attempt++) {
 			await this.remove([...this.markers, ...keys]);
 			if (keys.length === 0) return;
-			if ((await this.markersPresent(this.markers)).length === 0)
-				return await this.remove(this.markers);
-			if (attempt === WRITE_ATTEMPTS) throw new ContendedMemoryError(WRITE_ATTEMPTS);
+			if ((await this.markersPresent(this.markers))?.size === 0) return;
+			if (attempt === WRITE_ATTEMPTS) throw this.gaveUp();
 		}
 	}
 
-	/** Records the IDs as sent, before sending; returns those an earlier (or concurrent) run sent already. */
+	/**
+	 * Records the IDs as sent and of unknown outcome, before sending, and looks for an earlier version's key of each;
+	 * returns those an earlier (or concurrent) run sent already, with what the memory knows of them.
+	 */
 	async recordBeforeSending(ids: number[]): Promise<Recorded> {
-		const byKey = keysOf(this.baseUrl, ids);
+		const keys = new MemoryKeys(this.account, ids, ['sent', 'old', 'unknown']);
 		let last: IDeduplicationOutput | undefined;
 		try {
-			await this.recordVerified([...byKey.keys()], (answer) => (last = answer));
-			const seen = last!.processed.map(String).filter((key) => byKey.has(key));
+			await this.recordVerified(keys.all(), (answer) => (last = answer));
+			const seen = keys.of(last!.processed, ['sent', 'old', 'unknown']);
+			const sentBefore = new Set(keys.ids(seen));
+			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
+			this.lookedOnly = [
+				...keys.of(last!.new, ['old']),
+				...keys.of(last!.new, ['unknown'], sentBefore),
+			];
 			const count = await this.context.helpers
 				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
 				.catch(() => undefined);
 			if (seen.length > 0 && nearCapNotice(count) !== undefined)
-				await this.refresh(seen, idsOf(byKey, seen));
-			return { alreadySent: new Set(idsOf(byKey, seen)), count };
+				await this.refresh(seen, [...sentBefore]);
+			const alreadySent = new Map<number, EarlierOutcome>(
+				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
+			);
+			return { alreadySent, count };
 		} catch (error) {
 			const failure =
 				error instanceof SentListingsStoreError ? error : storeError(this.context, error, 'before');
 			if (this.wroteDespiteFailure)
 				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent (the next run may skip them): ${ids.join(', ')}. Those this workflow never sent before: forget them with Listing → Forget Sent Listings before running again.`;
-			throw await this.undoRecord(failure, byKey, last);
+			throw await this.undoRecord(failure, keys, last);
 		}
 	}
 
-	/** Nothing was sent: the IDs this run recorded are forgotten again, or named if they cannot be. */
+	/** Nothing was sent: what this run recorded is forgotten again, or the IDs are named if it cannot be. */
 	private async undoRecord(
 		failure: SentListingsStoreError,
-		byKey: Map<string, number>,
+		keys: MemoryKeys,
 		last: IDeduplicationOutput | undefined,
 	): Promise<SentListingsStoreError> {
-		const recorded = (last?.new ?? []).map(String).filter((key) => byKey.has(key));
+		const recorded = keys.of(last?.new ?? [], ['sent', 'old', 'unknown']);
 		try {
 			await this.forgetVerified(recorded);
 		} catch {
-			if (recorded.length)
-				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${idsOf(byKey, recorded).join(', ')}. Forget them with Listing → Forget Sent Listings before running again.`;
+			const named = keys.ids(keys.of(recorded, ['sent']));
+			if (named.length)
+				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${named.join(', ')}. Forget them with Listing → Forget Sent Listings before running again.`;
 		}
 		return failure;
 	}
@@ -209,18 +265,30 @@ export class RunMemory {
 	}
 
 	/**
-	 * After sending: created or possibly created IDs recorded again if another run's write erased them, and IDs the
-	 * API provably did not create forgotten (with the marker). Both are tried whatever the other did.
+	 * After sending: created IDs recorded again if another run's write erased them, and those of unknown outcome with
+	 * their "outcome unknown" entry; IDs the API provably did not create forgotten, and the "outcome unknown" entry
+	 * of created ones and whatever the run added only to look. Both are tried whatever the other did.
 	 */
-	async afterSending(kept: number[], notCreated: number[]): Promise<AfterSending> {
+	async afterSending(
+		created: number[],
+		unknown: number[],
+		notCreated: number[],
+	): Promise<AfterSending> {
+		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
+			new MemoryKeys(this.account, ids, kinds).all();
 		let error: SentListingsStoreError | undefined;
+		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
 		try {
-			if (kept.length) await this.recordVerified([...keysOf(this.baseUrl, kept).keys()], () => {});
+			if (keep.length) await this.recordVerified(keep, () => {});
 		} catch (caught) {
 			error = storeError(this.context, caught, 'after');
 		}
 		try {
-			await this.forgetVerified([...keysOf(this.baseUrl, notCreated).keys()]);
+			await this.forgetVerified([
+				...keysOf(notCreated, ['sent', 'unknown']),
+				...keysOf(created, ['unknown']),
+				...this.lookedOnly,
+			]);
 			return { error, notForgotten: [] };
 		} catch (caught) {
 			return {
@@ -230,8 +298,11 @@ export class RunMemory {
 		}
 	}
 
-	/** A run that sent nothing takes its marker out of the memory (a leftover marker only takes one entry). */
+	/**
+	 * A run that sent nothing takes out its markers and what it added only to look (a leftover marker only takes
+	 * one entry; a leftover "outcome unknown" makes a later run say unknown rather than skipped).
+	 */
 	async release(): Promise<void> {
-		await this.remove(this.markers).catch(() => undefined);
+		await this.forgetVerified(this.lookedOnly).catch(() => undefined);
 	}
 }

@@ -1,12 +1,14 @@
-import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText } from './errors';
 
 /**
  * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, kept in n8n's own
- * deduplication store (n8n's database, so queue-mode workers share it), scoped to the workflow. Entries name the
- * API's Base URL too, so listings sent to a sandbox do not block the same IDs in production.
+ * deduplication store (n8n's database, so queue-mode workers share it), scoped to the workflow. There is one memory
+ * per marketplace account on one API: entries name the Base URL's origin (however it is spelled) and a hash of the
+ * account's e-mail, so listings sent to a sandbox, or by another seller account, do not block the same IDs.
  *
  * n8n keeps the store as one list per workflow that every call reads and writes back whole: past its cap it drops
  * the oldest entries, and two runs writing at once can lose one's writes. Hence the refresh of IDs seen again,
@@ -22,8 +24,91 @@ export const STORE_OPTIONS: ICheckProcessedOptions = {
 	maxEntries: SENT_LISTINGS_CAP,
 };
 
-export function sentListingKey(baseUrl: string, externalListingId: number): string {
-	return `ticket-marketplace listing ${externalListingId} at ${baseUrl}`;
+/** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
+export interface MemoryAccount {
+	baseUrl: string;
+	email: string;
+}
+
+/**
+ * The Base URL as one API: scheme and host in lower case, a default port dropped, the path kept (without a trailing
+ * slash). Text that is no URL is kept as typed: such a run fails at its first request anyway.
+ */
+export function apiOrigin(baseUrl: string): string {
+	const text = baseUrl.trim();
+	try {
+		const url = new URL(text);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return text.replace(/\/+$/, '');
+	}
+}
+
+/** The account in the memory: a short hash of the trimmed, lower-case e-mail, so the address is not kept in clear. */
+function accountTag(email: string): string {
+	return createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex').slice(0, 16);
+}
+
+export function sentListingKey(account: MemoryAccount, externalListingId: number): string {
+	return `ticket-marketplace listing ${externalListingId} at ${apiOrigin(account.baseUrl)} account ${accountTag(account.email)}`;
+}
+
+/** Held with the listing's key while its outcome is unknown: a later run then says so instead of "skipped". */
+export function outcomeUnknownKey(account: MemoryAccount, externalListingId: number): string {
+	return `${sentListingKey(account, externalListingId)} outcome unknown`;
+}
+
+/**
+ * How versions before per-account memories wrote an ID (the Base URL as typed, trailing slash cut): still read, so
+ * what they remember is not sent again, and never written. It does not tell accounts apart: such an ID counts as
+ * sent for every account on that Base URL until it is forgotten.
+ */
+export function oldSentListingKey(baseUrl: string, externalListingId: number): string {
+	return `ticket-marketplace listing ${externalListingId} at ${baseUrl.trim().replace(/\/+$/, '')}`;
+}
+
+export type KeyKind = 'sent' | 'old' | 'unknown';
+
+/** Every key the memory may hold for the IDs, each with its ID and kind. */
+export class MemoryKeys {
+	private readonly byKey = new Map<string, { id: number; kind: KeyKind }>();
+
+	constructor(account: MemoryAccount, ids: number[], kinds: KeyKind[]) {
+		for (const id of ids) {
+			for (const kind of kinds) {
+				const key = {
+					sent: () => sentListingKey(account, id),
+					old: () => oldSentListingKey(account.baseUrl, id),
+					unknown: () => outcomeUnknownKey(account, id),
+				}[kind]();
+				this.byKey.set(key, { id, kind });
+			}
+		}
+	}
+
+	all(): string[] {
+		return [...this.byKey.keys()];
+	}
+
+	has(key: unknown): boolean {
+		return this.byKey.has(String(key));
+	}
+
+	/** The keys given that are of these IDs and kinds (the store answers with the keys it was given). */
+	of(keys: unknown[], kinds: KeyKind[], ids?: Set<number>): string[] {
+		return keys.map(String).filter((key) => {
+			const entry = this.byKey.get(key);
+			return entry !== undefined && kinds.includes(entry.kind) && (!ids || ids.has(entry.id));
+		});
+	}
+
+	/** The IDs behind the keys, each once, in the order first met. */
+	ids(keys: unknown[]): number[] {
+		const ids = keys
+			.map((key) => this.byKey.get(String(key))?.id)
+			.filter((id): id is number => id !== undefined);
+		return [...new Set(ids)];
+	}
 }
 
 /** The memory could not be read or written. Never advises turning it off: that would relist earlier runs' work. */
@@ -59,40 +144,88 @@ export function storeError(
 	return new SentListingsStoreError(context.getNode(), cause, { description: `${said} ${why}` });
 }
 
-export function keysOf(baseUrl: string, ids: number[]): Map<string, number> {
-	return new Map(ids.map((id) => [sentListingKey(baseUrl, id), id]));
+/**
+ * A look at the memory, which n8n's store only offers as a record: the keys it finds held, having removed again the
+ * keys the look added. Its answer is trusted only when the store answered at once: a failed call may have written,
+ * and a retry would find that call's keys and call them held. Undefined when the store failed (nothing known).
+ * `added` are the keys the look added and could not remove again (the removal failed).
+ */
+export async function lookAt(
+	record: (keys: string[]) => Promise<IDeduplicationOutput>,
+	remove: (keys: string[]) => Promise<void>,
+	keys: string[],
+): Promise<{ held: Set<string>; addedNotRemoved: string[]; failure?: unknown } | undefined> {
+	let answer: IDeduplicationOutput;
+	try {
+		answer = await record(keys);
+	} catch {
+		return undefined;
+	}
+	const held = new Set(answer.processed.map(String));
+	const added = answer.new.map(String);
+	if (added.length === 0) return { held, addedNotRemoved: [] };
+	try {
+		await remove(added);
+		return { held, addedNotRemoved: [] };
+	} catch (failure) {
+		return { held, addedNotRemoved: added, failure };
+	}
 }
 
-/** The IDs behind the store's keys (the store answers with the keys it was given). */
-export function idsOf(byKey: Map<string, number>, keys: unknown[]): number[] {
-	return keys.map((key) => byKey.get(String(key))).filter((id): id is number => id !== undefined);
+/** A store call, tried once more when it fails: for removals, which a retry cannot make mean anything else. */
+async function twice<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch {
+		return await call();
+	}
 }
 
 /**
- * Forgets IDs on request (Listing → Forget Sent Listings) and says which the memory held. n8n's store has no
- * read-only look-up: recording tells held from not held, and the removal then forgets both.
+ * Forgets IDs on request (Listing → Forget Sent Listings) and says which the memory held (under this account's key,
+ * or an earlier version's). The look removes what it added, and the removal of every key of the IDs asked for
+ * removes it again if that failed: a failure says which IDs the look may have left remembered.
  */
 export async function forgetOnRequest(
 	context: IExecuteFunctions,
-	baseUrl: string,
+	account: MemoryAccount,
 	externalListingIds: number[],
 ): Promise<{ forgotten: Set<number>; notHeld: Set<number> }> {
 	if (externalListingIds.length === 0) return { forgotten: new Set(), notHeld: new Set() };
-	const byKey = keysOf(baseUrl, externalListingIds);
+	const keys = new MemoryKeys(account, externalListingIds, ['sent', 'old', 'unknown']);
+	const { helpers } = context;
+	const remove = async (values: string[]) =>
+		await twice(async () => await helpers.removeProcessed(values, SCOPE, STORE_OPTIONS));
+	const look = await lookAt(
+		async (values) => await helpers.checkProcessedAndRecord(values, SCOPE, STORE_OPTIONS),
+		remove,
+		keys.of(keys.all(), ['sent', 'old']),
+	);
+	const held = new Set(look ? keys.ids([...look.held]) : []);
+	const notHeld = new Set(externalListingIds.filter((id) => !held.has(id)));
 	try {
-		const result = await context.helpers.checkProcessedAndRecord(
-			[...byKey.keys()],
-			SCOPE,
-			STORE_OPTIONS,
-		);
-		await context.helpers.removeProcessed([...byKey.keys()], SCOPE, STORE_OPTIONS);
-		return {
-			forgotten: new Set(idsOf(byKey, result.processed)),
-			notHeld: new Set(idsOf(byKey, result.new)),
-		};
+		await remove(keys.all());
 	} catch (error) {
-		throw storeError(context, error, 'forget');
+		const failure = storeError(context, error, 'forget');
+		const left = look ? keys.ids(look.addedNotRemoved) : externalListingIds;
+		const added = left.filter((id) => !held.has(id));
+		const alsoOld = left.filter((id) => held.has(id));
+		const lines = [
+			added.length &&
+				`Looking the IDs up had to write them to the memory, and they could not be removed again: ${look ? 'now' : 'possibly'} remembered as sent although this workflow had not remembered them: ${added.join(', ')}.`,
+			alsoOld.length &&
+				`Looking them up left an entry that could not be removed again: ${alsoOld.join(', ')} may now be skipped for other marketplace accounts on this Base URL too.`,
+			left.length && 'Run Forget Sent Listings for them again once the memory works.',
+		].filter((line): line is string => typeof line === 'string');
+		failure.description = [failure.description, ...lines].join('\n');
+		throw failure;
 	}
+	if (look === undefined) {
+		const failure = storeError(context, 'it failed to answer a look-up', 'forget');
+		failure.description = `Whether the memory held these IDs could not be told; none of them is remembered now (each was forgotten if it was remembered): ${externalListingIds.join(', ')}.`;
+		throw failure;
+	}
+	return { forgotten: held, notHeld };
 }
 
 export async function countSent(context: IExecuteFunctions): Promise<number> {

@@ -9,7 +9,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
+import {
+	outcomeUnknownKey,
+	sentListingKey,
+} from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import { RETRY_POLICY } from '../../../nodes/TicketMarketplace/transport';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../support/fakeN8n/sharedRowStore';
@@ -28,6 +31,8 @@ jest.mock('n8n-workflow', () => ({
 }));
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
+/** The memory of the test credential's account on its API. */
+const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-faults-0123456789';
 
@@ -185,8 +190,13 @@ describe('Listing → Create under faults', () => {
 		const notSent = output.filter((item) => String(item.json.error).startsWith('Not sent'));
 		expect(notSent).toHaveLength(25);
 		const remembered = fake.deduplication.entries.get('workflow') ?? new Set();
+		// Listing 5 was in flight when the run stopped: its outcome is unknown, and remembered as such.
+		expect(output[4].json.mayHaveBeenCreated).toBe(true);
 		expect([...remembered].sort()).toEqual(
-			[1, 2, 3, 4, 5].map((id) => sentListingKey(BASE, id)).sort(),
+			[
+				...[1, 2, 3, 4, 5].map((id) => sentListingKey(ACCOUNT, id)),
+				outcomeUnknownKey(ACCOUNT, 5),
+			].sort(),
 		);
 	});
 
@@ -212,15 +222,15 @@ describe('Listing → Create under faults', () => {
 	it('case 3: IDs seen again near the cap move to the young end, and a notice says how close the memory is', async () => {
 		const store = new MemoryDeduplicationStore();
 		// Listing 1 is the oldest entry: first to be dropped at the cap unless seen again moves it.
-		const scope = new Set<string>([sentListingKey(BASE, 1)]);
-		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(BASE, id));
+		const scope = new Set<string>([sentListingKey(ACCOUNT, 1)]);
+		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(ACCOUNT, id));
 		store.entries.set('workflow', scope);
 		tokenApi();
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.status).toBe('skipped');
-		expect([...store.entries.get('workflow')!].pop()).toBe(sentListingKey(BASE, 1));
+		expect([...store.entries.get('workflow')!].pop()).toBe(sentListingKey(ACCOUNT, 1));
 		expect(fake.hints.map((hint) => hint.message).join('\n')).toContain('of at most 100000');
 	});
 
@@ -360,7 +370,7 @@ describe('Listing → Create under faults', () => {
 			});
 		const { items, parameters } = listings(1);
 		await execute.call(fakeRun({ parameters, items, deduplication: store }).context, items);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
 	});
 
 	it('case 9: two runs that record one ID at the same moment send it once (each write is verified after a pause)', async () => {
@@ -391,12 +401,13 @@ describe('Listing → Create under faults', () => {
 		});
 		const outputs = await Promise.all(runs);
 		expect(received).toEqual([1]);
+		// The run that lost the race skipped it while the other was sending it: its outcome was not known yet.
 		expect(
-			outputs.map((json) => (json.status === 'skipped' ? 'skipped' : 'created')).sort(),
-		).toEqual(['created', 'skipped']);
+			outputs.map((json) => (json.status === 'unknown' ? 'unknown' : 'created')).sort(),
+		).toEqual(['created', 'unknown']);
 		// The two first writes collided (one erased the other), and the run that lost its write saw it.
 		expect(store.lostUpdates.length).toBeGreaterThan(0);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
 		jest.mocked(sleep).mockImplementation(async () => undefined);
 	});
 
@@ -424,7 +435,7 @@ describe('Listing → Create under faults', () => {
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.error).toContain('invalid listing');
-		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(BASE, 1));
+		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(ACCOUNT, 1));
 		// Four removals, each undone, then the run says so instead of promising that a rerun sends it.
 		expect(undone.calls).toBe(4);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
@@ -458,8 +469,8 @@ describe('Listing → Create under faults', () => {
 		expect(error?.description).toContain('Created in this run: 1 (row 1)');
 		expect(error?.description).toContain('start them further apart');
 		expect(error?.description).not.toMatch(/turn off/i);
-		// Four writes, each looked at once: bounded.
-		expect(undone.calls).toBe(8);
+		// Four writes, each looked at once, and the look after removing the created listing's "outcome unknown": bounded.
+		expect(undone.calls).toBe(9);
 	});
 
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
@@ -481,7 +492,7 @@ describe('Listing → Create under faults', () => {
 			items,
 		);
 		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
 	});
 
 	it('a failed first write that went through after all (its retry finds the marker): nothing is sent, and the error names the IDs now remembered', async () => {
@@ -521,12 +532,12 @@ describe('Listing → Create under faults', () => {
 			items,
 		);
 		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
 	});
 
 	it('case 12: Forget Sent Listings says which IDs the memory held and which it did not', async () => {
 		const store = new MemoryDeduplicationStore();
-		store.entries.set('workflow', new Set([sentListingKey(BASE, 7)]));
+		store.entries.set('workflow', new Set([sentListingKey(ACCOUNT, 7)]));
 		const items = [{ json: {} }, { json: {} }];
 		const fake = fakeRun({
 			parameters: {

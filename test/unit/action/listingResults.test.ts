@@ -42,7 +42,7 @@ describe('Listing → Create results: one outcome per listing', () => {
 			outcome: { status: 'failed', error: failure('reset'), outcome: 'unknown' },
 		},
 		{ listing: ready(4, [3]), outcome: { status: 'notSent' } },
-		{ listing: ready(5, [4]), outcome: { status: 'skipped' } },
+		{ listing: ready(5, [4]), outcome: { status: 'skipped', earlier: 'created' } },
 	];
 
 	it('names every listing in exactly one group of the stop summary', () => {

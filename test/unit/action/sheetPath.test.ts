@@ -3,13 +3,18 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { bareColumnReference } from '../../../nodes/TicketMarketplace/actions/listing/create/itemParameters';
-import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
+import {
+	oldSentListingKey,
+	outcomeUnknownKey,
+	sentListingKey,
+} from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import {
 	normalizeHeader,
 	recogniseHeaders,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
+	API_CREDENTIALS,
 	BASE,
 	fakeRun,
 	GROUPED_SHEET_PARAMETERS,
@@ -22,6 +27,8 @@ jest.mock('n8n-workflow', () => ({
 	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
+/** The memory of the test credential's account on its API. */
+const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 
 function tokenApi() {
@@ -223,14 +230,22 @@ describe('nothing listed twice, across runs', () => {
 			method: 'checkProcessedAndRecord',
 			values: [
 				expect.stringMatching(/^ticket-marketplace run .* write 1$/),
-				sentListingKey(BASE, 7001),
-				sentListingKey(BASE, 7002),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 2$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 3$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 look 4$/),
+				sentListingKey(ACCOUNT, 7001),
+				oldSentListingKey(BASE, 7001),
+				outcomeUnknownKey(ACCOUNT, 7001),
+				sentListingKey(ACCOUNT, 7002),
+				oldSentListingKey(BASE, 7002),
+				outcomeUnknownKey(ACCOUNT, 7002),
 			],
 		});
-		// The run's markers leave the memory with it: only the listings stay.
+		// The run's markers, the keys it only looked for and the created listings' "outcome unknown" leave the
+		// memory with it: only the listings stay.
 		expect([...(store.entries.get('workflow') ?? [])].sort()).toEqual([
-			sentListingKey(BASE, 7001),
-			sentListingKey(BASE, 7002),
+			sentListingKey(ACCOUNT, 7001),
+			sentListingKey(ACCOUNT, 7002),
 		]);
 
 		const second = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store);
@@ -255,20 +270,27 @@ describe('nothing listed twice, across runs', () => {
 		listingApi((id) => (id === 7001 ? 400 : 'drop'));
 		const output = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store, true);
 		expect(output.map((item) => item.json.mayHaveBeenCreated)).toEqual([false, true]);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 7002)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([
+			sentListingKey(ACCOUNT, 7002),
+			outcomeUnknownKey(ACCOUNT, 7002),
+		]);
 
-		// The next run sends the refused one again and skips the one that may exist.
+		// The next run sends the refused one again and skips the one that may exist, saying its outcome is unknown.
 		nock.cleanAll();
 		tokenApi();
 		const seen = listingApi();
 		const next = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store, true);
 		expect(seen).toEqual([7001]);
-		expect(next[1].json).toMatchObject({ status: 'skipped', externalListingId: 7002 });
+		expect(next[1].json).toMatchObject({
+			status: 'unknown',
+			externalListingId: 7002,
+			mayHaveBeenCreated: true,
+		});
 	});
 
 	it('remembers per API Base URL, so a sandbox run does not block production', () => {
-		expect(sentListingKey('https://sandbox.test', 7001)).not.toBe(
-			sentListingKey('https://api.test', 7001),
+		expect(sentListingKey({ ...ACCOUNT, baseUrl: 'https://sandbox.test' }, 7001)).not.toBe(
+			sentListingKey({ ...ACCOUNT, baseUrl: 'https://api.test' }, 7001),
 		);
 	});
 
@@ -354,7 +376,7 @@ describe('Listing → Forget Sent Listings', () => {
 		});
 		const output = await forget.call(fake.context, items);
 		expect(output).toEqual([{ json: { forgotten: 7001 }, pairedItem: { item: 0 } }]);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(BASE, 7002)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 7002)]);
 
 		await run(
 			{ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } },

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../schemas/listing';
 import { countSent, forgetAllSent, forgetOnRequest } from '../../helpers/sentListings';
-import { getBaseUrl } from '../../transport';
+import { readRunCredential } from '../../transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -98,9 +98,14 @@ export async function execute(
 		output.push({ kind: 'id', itemIndex, id: parsed.data });
 	}
 	const requested = output.flatMap((entry) => (entry.kind === 'id' ? [entry.id] : []));
-	const baseUrl = await getBaseUrl.call(this);
-	const { forgotten } = await forgetOnRequest(this, baseUrl, requested);
-	// Each item says whether the memory held its ID (for this workflow and this Base URL) and now forgot it.
+	const { baseUrl, decrypted } = await readRunCredential.call(this);
+	// The memory of the credential's marketplace account on its API, as Listing → Create keeps it.
+	const { forgotten } = await forgetOnRequest(
+		this,
+		{ baseUrl, email: String(decrypted.data?.email ?? '') },
+		requested,
+	);
+	// Each item says whether the memory held its ID (for this workflow, account and API) and now forgot it.
 	return output.map((entry): INodeExecutionData => {
 		if (entry.kind === 'refused') return entry.item;
 		const { itemIndex, id } = entry;

@@ -26,6 +26,7 @@ import type { InputShape, InvalidListing, Listing, ReadyListing } from './listin
 import {
 	blankRowItem,
 	blankRowsNotice,
+	earlierUnknownNotice,
 	listingItem,
 	rowItems,
 	stillRememberedLine,
@@ -159,7 +160,8 @@ async function sendListings(
 
 /**
  * After sending: a created or possibly created listing must stay remembered (another run's write may have erased
- * it), and a listing the API provably did not create is forgotten, so a later run sends it.
+ * it), one of unknown outcome as such, and a listing the API provably did not create is forgotten, so a later run
+ * sends it.
  */
 async function updateMemory(
 	memory: RunMemory,
@@ -167,9 +169,20 @@ async function updateMemory(
 	outcomes: Map<Listing, ListingOutcome>,
 ) {
 	const notCreated = sent.filter((listing) => provablyNotCreated(outcomes.get(listing)!));
-	const kept = sent.filter((listing) => !notCreated.includes(listing));
+	// Only what the API said it holds counts as known (created, or already listed: a 409 on its ID); any other
+	// kept outcome stays "unknown" for later runs.
+	const created = sent.filter((listing) =>
+		['created', 'alreadyListed'].includes(outcomes.get(listing)!.status),
+	);
+	const unknown = sent.filter(
+		(listing) => !notCreated.includes(listing) && !created.includes(listing),
+	);
 	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
-	const { error, notForgotten } = await memory.afterSending(ids(kept), ids(notCreated));
+	const { error, notForgotten } = await memory.afterSending(
+		ids(created),
+		ids(unknown),
+		ids(notCreated),
+	);
 	return (
 		error && {
 			error,
@@ -221,9 +234,14 @@ export async function execute(
 	let toSend = ready;
 	// Read once for the run rather than once per request.
 	const credential = ready.length > 0 ? await readRunCredential.call(this) : undefined;
-	const baseUrl = credential?.baseUrl ?? '';
+	// One memory per marketplace account on one API.
 	const memory =
-		settings.skipAlreadySent && ready.length > 0 ? new RunMemory(this, baseUrl) : undefined;
+		settings.skipAlreadySent && credential
+			? new RunMemory(this, {
+					baseUrl: credential.baseUrl,
+					email: String(credential.decrypted.data?.email ?? ''),
+				})
+			: undefined;
 	if (memory) {
 		// Recorded before sending: a run that dies half-way must not leave a created listing unremembered.
 		const { alreadySent, count } = await memory.recordBeforeSending(
@@ -234,8 +252,18 @@ export async function execute(
 			this.addExecutionHints({ message: notice, location: 'outputPane', type: 'warning' });
 		toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
 		for (const listing of ready) {
-			if (alreadySent.has(listing.externalListingId)) outcomes.set(listing, { status: 'skipped' });
+			const earlier = alreadySent.get(listing.externalListingId);
+			if (earlier) outcomes.set(listing, { status: 'skipped', earlier });
 		}
+		const unknownBefore = ready.filter(
+			(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
+		);
+		if (unknownBefore.length)
+			this.addExecutionHints({
+				message: earlierUnknownNotice(unknownBefore),
+				location: 'outputPane',
+				type: 'warning',
+			});
 	}
 
 	if (credential) {

@@ -12,7 +12,8 @@ import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problem
 /** What became of one listing. An invalid listing's problems are on the listing itself. */
 export type ListingOutcome =
 	| { status: 'created'; response: unknown }
-	| { status: 'skipped' }
+	/** Not sent: this workflow sent it before; `earlier` is what the memory knows of that outcome. */
+	| { status: 'skipped'; earlier: 'created' | 'unknown' }
 	/** The API answered 409 (conflict): it holds a listing with this External Listing ID already. */
 	| { status: 'alreadyListed'; error: Error }
 	| { status: 'failed'; error: Error; outcome: FailureOutcome }
@@ -32,8 +33,23 @@ export function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-function skippedMessage(listing: Listing): string {
-	return `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.`;
+const SEND_AGAIN =
+	'To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.';
+
+function skippedMessage(listing: Listing, earlier: 'created' | 'unknown'): string {
+	return earlier === 'unknown'
+		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by this workflow before, and no answer said whether the API created it: it may have been created. Check on the marketplace before sending it again. ${SEND_AGAIN}`
+		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. ${SEND_AGAIN}`;
+}
+
+/** The status an output item shows for a skipped listing: what the memory knows of the earlier request. */
+function skippedStatus(earlier: 'created' | 'unknown'): string {
+	return earlier === 'unknown' ? 'unknown' : 'skipped';
+}
+
+/** Said in the output pane when listings were skipped whose earlier outcome is unknown (a green run hides it). */
+export function earlierUnknownNotice(listings: Listing[]): string {
+	return `Skipped, outcome unknown (sent by an earlier run, which got no answer saying whether they were created): ${listingNames(listings)}. Check them on the marketplace before sending them again.`;
 }
 
 /** What an output item says about one listing (the per-listing and the per-row outputs share it). */
@@ -42,7 +58,10 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 		case 'created':
 			return {};
 		case 'skipped':
-			return { message: skippedMessage(listing) };
+			return {
+				message: skippedMessage(listing, outcome.earlier),
+				...(outcome.earlier === 'unknown' && { mayHaveBeenCreated: true }),
+			};
 		case 'alreadyListed':
 			return {
 				message: `Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: ${errorText(outcome.error)}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
@@ -77,12 +96,14 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
  */
 export function errorOutputJson(report: ListingReport): IDataObject | undefined {
 	const { listing, outcome } = report;
-	if (
-		outcome.status === 'created' ||
-		outcome.status === 'skipped' ||
-		outcome.status === 'alreadyListed'
-	)
-		return undefined;
+	if (outcome.status === 'created' || outcome.status === 'alreadyListed') return undefined;
+	if (outcome.status === 'skipped') {
+		if (outcome.earlier === 'created') return undefined;
+		return {
+			error: `Not sent: outcome unknown (an earlier run sent it)`,
+			message: String(describeOutcome(report).message),
+		};
+	}
 	const said = describeOutcome(report);
 	const id =
 		listing.externalListingId === undefined
@@ -110,7 +131,7 @@ export function listingItem(report: ListingReport, errorOutput = false): INodeEx
 	const json: IDataObject =
 		outcome.status === 'skipped' || outcome.status === 'alreadyListed'
 			? {
-					status: outcome.status,
+					status: outcome.status === 'skipped' ? skippedStatus(outcome.earlier) : outcome.status,
 					externalListingId: listing.externalListingId ?? null,
 					...describeOutcome(report),
 				}
@@ -126,7 +147,12 @@ export function rowItems(
 ): Array<[number, INodeExecutionData]> {
 	const forErrorOutput = errorOutput ? errorOutputJson(report) : undefined;
 	const { listing, outcome } = report;
-	const status = outcome.status === 'notSent' ? 'failed' : outcome.status;
+	const status =
+		outcome.status === 'notSent'
+			? 'failed'
+			: outcome.status === 'skipped'
+				? skippedStatus(outcome.earlier)
+				: outcome.status;
 	const result: IDataObject =
 		outcome.status === 'created'
 			? { listingResponse: toOutputJson(outcome.response) }
@@ -183,7 +209,12 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 	const refused = group('failed', 'refused');
 	const unknown = group('failed', 'unknown');
 	const notSent = group('notSent');
-	const skipped = group('skipped');
+	const skipped = group('skipped').filter(
+		({ outcome }) => outcome.status === 'skipped' && outcome.earlier === 'created',
+	);
+	const skippedUnknown = group('skipped').filter(
+		({ outcome }) => outcome.status === 'skipped' && outcome.earlier === 'unknown',
+	);
 	const alreadyListed = group('alreadyListed');
 	const lines: string[] = [ROWS_CONVENTION];
 	lines.push(
@@ -200,6 +231,10 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 	}
 	if (notSent.length) lines.push(`Not sent, the run stopped first: ${names(notSent)}.`);
 	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${names(skipped)}.`);
+	if (skippedUnknown.length)
+		lines.push(
+			`Skipped, sent by an earlier run whose outcome is unknown (may have been created; check before sending again): ${names(skippedUnknown)}.`,
+		);
 	if (alreadyListed.length) {
 		lines.push(
 			`Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: ${names(alreadyListed)}.`,
