@@ -56,9 +56,11 @@ function hexPattern(hex: string): string {
 /**
  * One character of a secret in every way an answer may spell it: as is, percent-encoded (UTF-8, either case; +
  * for a space as forms encode it), as an HTML entity (named, decimal, hex) or as a JSON escape. Any mix of these
- * within one echo matches too.
+ * within one echo matches too. Letters and digits are never encoded (not by URLs, forms, HTML or JSON).
  */
 function characterPattern(char: string): string {
+	// No encoding touches letters and digits: matched as they are, which keeps the pattern small and fast.
+	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
 	for (const byte of Buffer.from(char, 'utf8'))

@@ -35,7 +35,10 @@ function listings(count: number) {
 		priceAmount: 10,
 		priceCurrency: 'EUR',
 		productsSource: 'defined',
-		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		products: (itemIndex: number) => ({
+			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
+		}),
 		options: { concurrencyMode: 'fixed', concurrency: 1 },
 	};
 	return { items, parameters };
