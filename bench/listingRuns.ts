@@ -27,7 +27,8 @@ export function groupedCase(rows: number, rowsPerListing: number): ListingCase {
 	const items = sheetRows(
 		Array.from({ length: rows }, (_, index) => {
 			const listing = FIRST_EXTERNAL_LISTING_ID + Math.floor(index / rowsPerListing);
-			const seat = String((index % rowsPerListing) + 1);
+			// One seat per listing: a seat in two listings of one event is refused before sending.
+			const seat = String(index + 1);
 			return {
 				listing: String(listing),
 				event: '4242',
@@ -52,7 +53,7 @@ export function ungroupedCase(count: number): ListingCase {
 				event: 4242,
 				price: 49.9,
 				currency: 'EUR',
-				tickets: [{ externalId: `${listing}-A-1`, row: 'A', seat: '1' }],
+				tickets: [{ externalId: `${listing}-A-1`, row: 'A', seat: String(listing) }],
 			},
 		};
 	});

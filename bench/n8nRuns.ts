@@ -31,7 +31,8 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
 	const base = FIRST_LISTING_ID + IDS_PER_RUN * runsStarted++;
 	return Array.from({ length: rows }, (_, index) => {
 		const listing = String(base + Math.floor(index / rowsPerListing));
-		const seat = String((index % rowsPerListing) + 1);
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		const seat = String(index + 1);
 		return {
 			listing_id: listing,
 			event_id: '4242',

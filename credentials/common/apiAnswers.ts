@@ -13,21 +13,143 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 	return Array.isArray(value) ? value.map(String).join(', ') : String(value);
 }
 
-/** Replaces every occurrence of each secret, in every string of the value, with "[redacted]". */
+/** What stands in for the parts of an answer past its bounds: a hostile or broken API must not crash the run. */
+export const NESTED_TOO_DEEP = '[nested too deep]';
+export const ANSWER_TOO_LARGE = '[answer too large]';
+export const REDACTED = '[redacted]';
+
+/** Bounds of an answer as kept (in outputs and errors): nesting, values (entries of arrays and objects), text. */
+export const ANSWER_BOUNDS = { depth: 32, values: 10_000, characters: 1_000_000 };
+
+const HTML_NAMED_ENTITIES: Record<string, string[]> = {
+	'&': ['amp'],
+	'<': ['lt'],
+	'>': ['gt'],
+	'"': ['quot'],
+	"'": ['apos'],
+};
+/** The escapes JSON allows besides \uXXXX, as the text an answer carries. */
+const JSON_SHORT_ESCAPES: Record<string, string> = {
+	'"': '\\"',
+	'\\': '\\\\',
+	'/': '\\/',
+	'\b': '\\b',
+	'\f': '\\f',
+	'\n': '\\n',
+	'\r': '\\r',
+	'\t': '\\t',
+};
+
+function escapeForRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Hex digits matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
+function hexPattern(hex: string): string {
+	return [...hex]
+		.map((digit) =>
+			/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit,
+		)
+		.join('');
+}
+
+/**
+ * One character of a secret in every way an answer may spell it: as is, percent-encoded (UTF-8, either case; +
+ * for a space as forms encode it), as an HTML entity (named, decimal, hex) or as a JSON escape. Any mix of these
+ * within one echo matches too. Letters and digits are never encoded (not by URLs, forms, HTML or JSON).
+ */
+function characterPattern(char: string): string {
+	// No encoding touches letters and digits: matched as they are, which keeps the pattern small and fast.
+	if (/^[A-Za-z0-9]$/.test(char)) return char;
+	const code = char.codePointAt(0)!;
+	const forms = [escapeForRegExp(char)];
+	for (const byte of Buffer.from(char, 'utf8'))
+		forms.push(`%${hexPattern(byte.toString(16).padStart(2, '0'))}`);
+	if (char === ' ') forms.push('\\+');
+	for (const name of HTML_NAMED_ENTITIES[char] ?? []) forms.push(`&${name};`);
+	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code.toString(16))};`);
+	if (JSON_SHORT_ESCAPES[char]) forms.push(escapeForRegExp(JSON_SHORT_ESCAPES[char]));
+	const units = code > 0xffff ? [char.charCodeAt(0), char.charCodeAt(1)] : [code];
+	forms.push(
+		units.map((unit) => `\\\\u${hexPattern(unit.toString(16).padStart(4, '0'))}`).join(''),
+	);
+	return `(?:${forms.join('|')})`;
+}
+
+/** A secret as typed and base64-encoded (standard and URL-safe, without the padding an echo may drop). */
+function secretForms(secret: string): string[] {
+	const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
+	return [secret, base64, base64.replace(/\+/g, '-').replace(/\//g, '_')];
+}
+
+let cachedMatcher: { key: string; pattern: RegExp } | undefined;
+
+/** One pattern for every form of every secret, longest first so that a secret inside a longer one is not half-redacted. */
+function secretMatcher(secrets: readonly string[]): RegExp {
+	const key = secrets.join('\u0000');
+	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
+	const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+	const pattern = new RegExp(
+		forms.map((form) => [...form].map(characterPattern).join('')).join('|'),
+		'g',
+	);
+	cachedMatcher = { key, pattern };
+	return pattern;
+}
+
+/**
+ * A copy of an answer that is safe to keep: every form of each secret (see characterPattern), in every string and
+ * every key, replaced with "[redacted]"; and bounded (ANSWER_BOUNDS), so that a body nested past any stack, or
+ * simply huge, costs bounded work and comes out with placeholders where it was cut.
+ */
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
 	const active = (secrets ?? []).filter((secret) => secret.length > 0);
-	if (!active.length) return value;
-	const walk = (node: unknown): unknown => {
-		if (typeof node === 'string') {
-			return active.reduce((text, secret) => text.split(secret).join('[redacted]'), node);
+	const matcher = active.length ? secretMatcher(active) : undefined;
+	let valuesLeft = ANSWER_BOUNDS.values;
+	let charactersLeft = ANSWER_BOUNDS.characters;
+	const redact = (text: string) => (matcher ? text.replace(matcher, REDACTED) : text);
+	const keep = (text: string) => {
+		const safe = redact(text);
+		if (safe.length <= charactersLeft) {
+			charactersLeft -= safe.length;
+			return safe;
 		}
-		if (Array.isArray(node)) return node.map(walk);
-		if (node && typeof node === 'object') {
-			return Object.fromEntries(Object.entries(node).map(([key, entry]) => [key, walk(entry)]));
-		}
-		return node;
+		const cut = `${safe.slice(0, charactersLeft)} ${ANSWER_TOO_LARGE}`;
+		charactersLeft = 0;
+		return cut;
 	};
-	return walk(value) as T;
+	const ancestors = new Set<object>();
+	const walk = (node: unknown, depth: number): unknown => {
+		if (typeof node === 'string') return keep(node);
+		if (Buffer.isBuffer(node)) return keep(node.toString('utf8'));
+		if (!node || typeof node !== 'object') return node;
+		if (depth >= ANSWER_BOUNDS.depth) return NESTED_TOO_DEEP;
+		if (ancestors.has(node)) return '[circular]';
+		ancestors.add(node);
+		const entries = Object.entries(node);
+		const kept = entries.slice(0, Math.max(0, valuesLeft));
+		valuesLeft -= kept.length;
+		const dropped = entries.length - kept.length;
+		let copy: unknown;
+		if (Array.isArray(node)) {
+			const items = kept.map(([, entry]) => walk(entry, depth + 1));
+			if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
+			copy = items;
+		} else {
+			const record: Record<string, unknown> = {};
+			for (const [key, entry] of kept) {
+				let safeKey = redact(key);
+				for (let suffix = 2; Object.prototype.hasOwnProperty.call(record, safeKey); suffix++)
+					safeKey = `${redact(key)} ${suffix}`;
+				record[safeKey] = walk(entry, depth + 1);
+			}
+			if (dropped) record[ANSWER_TOO_LARGE] = `${dropped} more`;
+			copy = record;
+		}
+		ancestors.delete(node);
+		return copy;
+	};
+	return walk(value, 0) as T;
 }
 
 const MESSAGE_KEYS = [
@@ -48,16 +170,20 @@ const MAX_API_MESSAGE = 500;
  * failing while looking. Secrets are redacted before the text is cut, so that a cut cannot leave part of one.
  */
 export function extractApiMessage(body: unknown, secrets?: readonly string[]): string | undefined {
-	const found = findApiMessage(body);
+	const found = findApiMessage(body, 0);
 	return found === undefined ? undefined : redactSecrets(found, secrets).slice(0, MAX_API_MESSAGE);
 }
 
-function findApiMessage(body: unknown): string | undefined {
+/** How deep, and among how many entries of a list, the API's words are looked for. */
+const MESSAGE_SEARCH = { depth: 8, entries: 20 };
+
+function findApiMessage(body: unknown, depth: number): string | undefined {
 	if (typeof body === 'string') return body.trim() ? body.trim() : undefined;
-	if (!body || typeof body !== 'object') return undefined;
+	if (!body || typeof body !== 'object' || depth >= MESSAGE_SEARCH.depth) return undefined;
 	if (Array.isArray(body)) {
 		const parts = body
-			.map((entry) => findApiMessage(entry))
+			.slice(0, MESSAGE_SEARCH.entries)
+			.map((entry) => findApiMessage(entry, depth + 1))
 			.filter((part): part is string => !!part);
 		return parts.length ? parts.join('; ') : undefined;
 	}
@@ -67,7 +193,7 @@ function findApiMessage(body: unknown): string | undefined {
 		if (typeof value === 'string' && value.trim()) return value.trim();
 	}
 	for (const key of NESTED_KEYS) {
-		const nested = findApiMessage(record[key]);
+		const nested = findApiMessage(record[key], depth + 1);
 		if (nested) return nested;
 	}
 	return undefined;

@@ -131,12 +131,19 @@ export const validProduct = fc.oneof(
 	fc.record({ externalId: label, productType: fc.constant('TICKET'), ga: fc.constant(true) }),
 );
 
-/** Products with distinct external ids. */
-export const validProducts = fc.uniqueArray(validProduct, {
-	minLength: 1,
-	maxLength: 8,
-	selector: (product) => product.externalId,
-});
+/** Products with distinct external ids and distinct seats (row and seat compare without case). */
+export const validProducts = fc
+	.uniqueArray(validProduct, {
+		minLength: 1,
+		maxLength: 8,
+		selector: (product) => product.externalId,
+	})
+	.filter((products) => {
+		const seats = products.flatMap((product) =>
+			'row' in product ? [`${product.row}\u0000${product.seat}`.toUpperCase()] : [],
+		);
+		return new Set(seats).size === seats.length;
+	});
 
 /** Listing-level fields and the value arbitraries that break them, with the field name the node reports. */
 const LEVEL_DEFECTS: Array<{
@@ -387,23 +394,43 @@ export function sheetRow(
 	};
 }
 
-/** Valid grouped sheet rows: listings of 1 to 5 seats each, rows of one listing together or interleaved. */
+/**
+ * Ways a sheet spells one seat number that the node must read as that number (a seat is compared after Unicode
+ * normalisation, and sent as written): full-width digits, and invisible characters pasted in.
+ */
+export const seatSpellings: Record<string, (seat: string) => string> = {
+	plain: (seat) => seat,
+	'full-width digits': (seat) =>
+		seat.replace(/[0-9]/g, (digit) => String.fromCharCode(0xff10 + Number(digit))),
+	'zero-width space': (seat) => `${seat}\u200b`,
+	'word joiner': (seat) => `\u2060${seat}`,
+};
+const seatSpelling = fc.constantFrom(...Object.keys(seatSpellings));
+
+/**
+ * Valid grouped sheet rows: listings of 1 to 5 seats each, rows of one listing together or interleaved, seats
+ * spelled in any of seatSpellings. Each listing has its own row, so no seat is in two listings of one event.
+ */
 export const validSheetRows: fc.Arbitrary<ItemParameters[]> = fc
-	.uniqueArray(fc.tuple(validListingLevel, fc.integer({ min: 1, max: 5 }), label), {
-		minLength: 1,
-		maxLength: 6,
-		selector: ([level]) => level.externalListingId,
-	})
+	.uniqueArray(
+		fc.tuple(validListingLevel, fc.array(seatSpelling, { minLength: 1, maxLength: 5 }), label),
+		{
+			minLength: 1,
+			maxLength: 6,
+			selector: ([level]) => level.externalListingId,
+		},
+	)
 	.chain((listings) => {
-		const rows = listings.flatMap(([level, seats, row]) =>
-			Array.from({ length: seats }, (_, seat) =>
+		const rows = listings.flatMap(([level, spellings, label]) => {
+			const row = `${label}-${level.externalListingId}`;
+			return spellings.map((spelling, seat) =>
 				sheetRow(level, {
 					externalId: `${level.externalListingId}-${row}-${seat + 1}`,
 					row,
-					seat: String(seat + 1),
+					seat: seatSpellings[spelling](String(seat + 1)),
 				}),
-			),
-		);
+			);
+		});
 		return fc.shuffledSubarray(rows, { minLength: rows.length, maxLength: rows.length });
 	});
 
@@ -468,6 +495,33 @@ export const invalidSheetRows: fc.Arbitrary<InvalidCase> = fc
 					kind: 'duplicate product id',
 					proposed: true,
 				},
+			}),
+			// The seat of one row again, spelled otherwise, under its own product id: in the same listing, or in a
+			// new listing of the same event (which comes later, so it is the one refused).
+			fc.tuple(seatSpelling, fc.boolean()).map(([spelling, sameListing]): InvalidCase => {
+				const original = rows[index];
+				// The seat as a number again, whatever spelling it was generated in.
+				const seatNumber = String(original.productSeat)
+					.normalize('NFKC')
+					.replace(/[\u200b\u2060]/g, '');
+				const again: ItemParameters = {
+					...original,
+					productExternalId: `${String(original.productExternalId)}-again`,
+					productSeat: seatSpellings[spelling](seatNumber),
+					...(!sameListing && {
+						externalListingId: Math.max(...rows.map((row) => Number(row.externalListingId))) + 1,
+					}),
+				};
+				return {
+					items: [...rows, again],
+					defect: {
+						field: 'seat',
+						items: sameListing ? [index, rows.length] : [rows.length],
+						kind: sameListing
+							? 'seat listed twice in one listing'
+							: 'seat in two listings of one event',
+					},
+				};
 			}),
 		);
 	});

@@ -25,6 +25,8 @@ export const API_CREDENTIALS = {
 	password: 'marketplace-password',
 	accessToken: '',
 };
+/** The run memory's account for API_CREDENTIALS (its keys name the API and the account). */
+export const MEMORY_ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 export const CALLBACK_CREDENTIALS = {
 	clientId: 'marketplace-client',
 	clientSecret: 'callback-secret-4f9a',

@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
 import { RETRY_POLICY } from '../../nodes/TicketMarketplace/transport';
-import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
+import { MEMORY_ACCOUNT } from '../fakeN8n/actionContext';
 import type { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import type { FakePartnerApi } from './fakePartnerApi';
 import type { RunResult, RunSettings } from './oracleRun';
@@ -43,8 +43,7 @@ function fail(invariant: string, detail: string): never {
 }
 
 /** The memory of the oracle's one account on its one API. */
-const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
-const key = (id: number) => sentListingKey(ACCOUNT, id);
+const key = (id: number) => sentListingKey(MEMORY_ACCOUNT, id);
 
 /** Each listing's state as the output items say it (per listing, per row, or the error output's words). */
 export function stateOf(json: IDataObject, settings: RunSettings): State {

@@ -44,7 +44,10 @@ export async function runListingCreate(
 			priceAmount: 10,
 			priceCurrency: 'EUR',
 			productsSource: 'defined',
-			products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
+			// One seat per listing: a seat in two listings of one event is refused before sending.
+			products: (itemIndex: number) => ({
+				product: [{ externalId: 'A-1', row: 'A', seat: String(settings.ids[itemIndex]) }],
+			}),
 			options: {
 				output: settings.output,
 				concurrencyMode: settings.adaptive ? 'adaptive' : 'fixed',

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 
 import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
-import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
+import { MEMORY_ACCOUNT } from '../fakeN8n/actionContext';
 import { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import { BEHAVIOURS, FakePartnerApi } from './fakePartnerApi';
 import type { ApiScenario } from './fakePartnerApi';
@@ -18,7 +18,6 @@ import type { OnError, RunResult, RunSettings } from './oracleRun';
 
 const RUN_NAMES = ['A', 'B'];
 /** The memory of the oracle's one account on its one API. */
-const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 
 /** The turns each pause adds to its least, cycled; set per scenario. */
 let pauseTurns: number[] = [];
@@ -165,7 +164,7 @@ export async function runScenario(
 	};
 	store.entries.set(
 		'workflow',
-		new Set(scenario.rememberedBefore.map((id) => sentListingKey(ACCOUNT, id))),
+		new Set(scenario.rememberedBefore.map((id) => sentListingKey(MEMORY_ACCOUNT, id))),
 	);
 
 	const first = runListingCreate('A', scenario.runs[0], store, cancels[0]).finally(startSecond);

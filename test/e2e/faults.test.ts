@@ -26,15 +26,16 @@ const TOKEN_EXPIRES_AFTER = 250;
 /** 500 listings of 2 seats each, under External Listing IDs no other test uses. */
 function faultSheet(): { rows: SeatRow[]; ids: number[] } {
 	const ids = Array.from({ length: LISTINGS }, () => nextListingId(9_000_000));
-	const rows = ids.flatMap((id) =>
+	// One seat per listing: a seat in two listings of one event is refused before sending.
+	const rows = ids.flatMap((id, index) =>
 		Array.from({ length: SEATS_PER_LISTING }, (_, seat) => ({
 			listing_id: id,
 			event_id: 7009,
 			price: '33.00',
 			currency: 'EUR',
 			row: 'F',
-			seat: seat + 1,
-			ticket_id: `${id}-F-${seat + 1}`,
+			seat: index * SEATS_PER_LISTING + seat + 1,
+			ticket_id: `${id}-F-${index * SEATS_PER_LISTING + seat + 1}`,
 		})),
 	);
 	return { rows, ids };

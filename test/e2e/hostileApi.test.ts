@@ -20,14 +20,15 @@ describe('a hostile API, seen from a real n8n', () => {
 	it('keeps an echoed token out of every output and does not follow a redirect', async () => {
 		const harness = e2e();
 		const ids = [nextListingId(9_700_000), nextListingId(9_700_000), nextListingId(9_700_000)];
-		const rows: SeatRow[] = ids.map((id) => ({
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		const rows: SeatRow[] = ids.map((id, index) => ({
 			listing_id: id,
 			event_id: 7012,
 			price: '15.00',
 			currency: 'EUR',
 			row: 'B',
-			seat: 1,
-			ticket_id: `${id}-B-1`,
+			seat: index + 1,
+			ticket_id: `${id}-B-${index + 1}`,
 		}));
 		const sheetPath = writeSheet(harness, 'hostile-api.csv', rows);
 		await harness.sandbox.addFault({ endpoint: 'listings', sequence: ['echo', 'redirect'] });

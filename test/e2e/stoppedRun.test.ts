@@ -28,14 +28,15 @@ const LATENCY_MS = 1_000;
 
 function sheet(harness: E2e, name: string, base: number): { ids: number[]; sheetPath: string } {
 	const ids = Array.from({ length: LISTINGS }, () => nextListingId(base));
-	const rows: SeatRow[] = ids.map((id) => ({
+	// One seat per listing: a seat in two listings of one event is refused before sending.
+	const rows: SeatRow[] = ids.map((id, index) => ({
 		listing_id: id,
 		event_id: 7014,
 		price: '30.00',
 		currency: 'EUR',
 		row: 'D',
-		seat: 1,
-		ticket_id: `${id}-D-1`,
+		seat: index + 1,
+		ticket_id: `${id}-D-${index + 1}`,
 	}));
 	return { ids, sheetPath: writeSheet(harness, name, rows) };
 }

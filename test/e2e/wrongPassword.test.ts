@@ -27,14 +27,15 @@ describe('a wrong marketplace password, seen from a real n8n', () => {
 		const harness = e2e();
 		const workflow = workflows.sheetWrongPassword;
 		const ids = Array.from({ length: LISTINGS }, () => nextListingId(9_800_000));
-		const rows: SeatRow[] = ids.map((id) => ({
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		const rows: SeatRow[] = ids.map((id, index) => ({
 			listing_id: id,
 			event_id: 7013,
 			price: '25.00',
 			currency: 'EUR',
 			row: 'C',
-			seat: 1,
-			ticket_id: `${id}-C-1`,
+			seat: index + 1,
+			ticket_id: `${id}-C-${index + 1}`,
 		}));
 		const sheetPath = writeSheet(harness, 'wrong-password.csv', rows);
 		const logged = new Set((await harness.sandbox.state()).requests.map((request) => request.id));

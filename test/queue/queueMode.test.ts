@@ -147,9 +147,18 @@ function tokenRequests(): number {
 let nextListing = 880_000;
 function sheet(name: string, listings: number, seats = 3): { path: string; ids: number[] } {
 	const ids = Array.from({ length: listings }, () => nextListing++);
-	const rows = ids.flatMap((id) =>
+	// One seat per listing: a seat in two listings of one event is refused before sending.
+	const rows = ids.flatMap((id, index) =>
 		Array.from({ length: seats }, (_, seat) =>
-			[id, 4242, '49.90', 'EUR', 'A', seat + 1, `${id}-A-${seat + 1}`].join(','),
+			[
+				id,
+				4242,
+				'49.90',
+				'EUR',
+				'A',
+				index * seats + seat + 1,
+				`${id}-A-${index * seats + seat + 1}`,
+			].join(','),
 		),
 	);
 	const path = join(harness.filesFolder, name);

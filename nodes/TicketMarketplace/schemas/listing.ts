@@ -48,6 +48,30 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
+/** Characters that show as nothing (zero-width, joiners, direction marks, BOM, soft hyphen). */
+const INVISIBLE_CHARACTERS = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+
+/**
+ * What a row or seat label names, for telling whether two products are one seat: invisible characters removed,
+ * Unicode compatibility forms folded (NFKC: full-width "１２" is "12", a decomposed "é" is "é"), white space
+ * trimmed and collapsed, and case ignored (row "a" and row "A" are one row on a ticket). Only for comparing: the
+ * label is sent as written.
+ */
+export function labelIdentity(label: string): string {
+	return label
+		.replace(INVISIBLE_CHARACTERS, '')
+		.normalize('NFKC')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.toUpperCase();
+}
+
+/** The seat a product sells, as labelIdentity compares it; none for General Admission or without row and seat. */
+export function seatIdentity(product: Product): string | undefined {
+	if (product.ga || product.row === undefined || product.seat === undefined) return undefined;
+	return JSON.stringify([labelIdentity(product.row), labelIdentity(product.seat)]);
+}
+
 export const listingLevelSchema = z.object({
 	eventId: positiveId,
 	pricePerProduct: z.object({ amount: positiveAmount, currency: currencyCode }),

@@ -27,6 +27,17 @@ export function isBlank(value: unknown): boolean {
 	);
 }
 
+/**
+ * A whole number beyond ±2^53 − 1 cannot be sent exactly as a JSON number (the next ones round to each other): it
+ * is refused as too large, not called "not a whole number".
+ */
+function beyondExactRange(value: unknown, text: string | undefined): boolean {
+	if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
+	return text !== undefined && INTEGER_TEXT.test(text) && !Number.isSafeInteger(Number(text));
+}
+
+const TOO_LARGE = `is too large: whole numbers up to ${Number.MAX_SAFE_INTEGER} can be sent exactly`;
+
 export const positiveId = z.unknown().transform((value, ctx) => {
 	const text =
 		typeof value === 'number'
@@ -34,6 +45,10 @@ export const positiveId = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string'
 				? value.trim()
 				: undefined;
+	if (beyondExactRange(value, text) && !text?.startsWith('-')) {
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${TOO_LARGE} (got ${describe(value)})` });
+		return z.NEVER;
+	}
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isSafeInteger(parsed) || parsed < 1) {
 		ctx.addIssue({
@@ -54,6 +69,13 @@ export const integerCode = z.unknown().transform((value, ctx) => {
 			: typeof value === 'string'
 				? value.trim()
 				: undefined;
+	if (beyondExactRange(value, text)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `is out of range: whole numbers from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} can be sent exactly (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isSafeInteger(parsed)) {
 		ctx.addIssue({
@@ -67,6 +89,7 @@ export const integerCode = z.unknown().transform((value, ctx) => {
 
 /** A price is in currency units with at most two decimals; more is almost surely a typo (49.999). */
 const MAX_PRICE_DECIMALS = 2;
+const SMALLEST_PRICE = (1 / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS);
 
 export const positiveAmount = z.unknown().transform((value, ctx) => {
 	const text =
@@ -109,6 +132,14 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
 			message: `${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
+		});
+		return z.NEVER;
+	}
+	// A number too small to have a cent passes "> 0" yet would be sent as 0.
+	if (Math.round(cents) < 1) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `${describe(value)} is below ${SMALLEST_PRICE}, the smallest price (a price is in currency units and cents)`,
 		});
 		return z.NEVER;
 	}

@@ -22,28 +22,17 @@ export { extractApiMessage, redactSecrets };
 const MIN_SECRET_LENGTH = 4;
 
 /**
- * Every value of the API credential an answer could echo, in every form it could be echoed in: as typed, URL- and
- * JSON-encoded, base64, and the Basic header's key:secret. The access token is read at the moment of asking, so a
- * token renewed during the run is covered too.
+ * Every value of the API credential an answer could echo, and the Basic header's key:secret. redactSecrets finds
+ * each in every form it could be echoed in (URL-, form-, HTML- or JSON-encoded, base64). The access token is read
+ * at the moment of asking, so a token renewed during the run is covered too.
  */
 export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
 	if (!data) return [];
 	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
 		.map((key) => data[key])
-		.filter(
-			(value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,
-		);
-	const forms = values.flatMap((value) => [
-		value,
-		encodeURIComponent(value),
-		JSON.stringify(value).slice(1, -1),
-		Buffer.from(value, 'utf8').toString('base64'),
-	]);
-	forms.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
-	// Longest first, so that a value inside a longer one is not half-redacted.
-	return [...new Set(forms)]
-		.filter((form) => form.length >= MIN_SECRET_LENGTH)
-		.sort((a, b) => b.length - a.length);
+		.filter((value): value is string => typeof value === 'string');
+	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
+	return [...new Set(values)].filter((value) => value.length >= MIN_SECRET_LENGTH);
 }
 
 /** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */

@@ -27,15 +27,16 @@ const GROUPED: Record<string, ParameterValue> = {
 };
 
 function sheet(listings: number[], seatsPerListing = 2): INodeExecutionData[] {
-	const rows = listings.flatMap((listing) =>
+	// One seat per listing: a seat in two listings of one event is refused before sending.
+	const rows = listings.flatMap((listing, index) =>
 		Array.from({ length: seatsPerListing }, (_, seat) => ({
 			event: '5000',
 			listing: String(listing),
 			price: '25.50',
 			currency: 'EUR',
-			ticket: `${listing}-A-${seat + 1}`,
+			ticket: `${listing}-A-${index * seatsPerListing + seat + 1}`,
 			row: 'A',
-			seat: String(seat + 1),
+			seat: String(index * seatsPerListing + seat + 1),
 			ga: 'false',
 		})),
 	);

@@ -20,6 +20,7 @@ import {
 	API_CREDENTIALS,
 	BASE,
 	fakeRun,
+	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 
@@ -32,7 +33,6 @@ jest.mock('n8n-workflow', () => ({
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 /** The memory of the test credential's account on its API. */
-const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-faults-0123456789';
 
@@ -48,7 +48,10 @@ function listings(count: number, options: IDataObject = {}) {
 		priceAmount: 10,
 		priceCurrency: 'EUR',
 		productsSource: 'defined',
-		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		products: (itemIndex: number) => ({
+			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
+		}),
 		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
 	};
 	return { items, parameters };
@@ -194,8 +197,8 @@ describe('Listing → Create under faults', () => {
 		expect(output[4].json.mayHaveBeenCreated).toBe(true);
 		expect([...remembered].sort()).toEqual(
 			[
-				...[1, 2, 3, 4, 5].map((id) => sentListingKey(ACCOUNT, id)),
-				outcomeUnknownKey(ACCOUNT, 5),
+				...[1, 2, 3, 4, 5].map((id) => sentListingKey(MEMORY_ACCOUNT, id)),
+				outcomeUnknownKey(MEMORY_ACCOUNT, 5),
 			].sort(),
 		);
 	});
@@ -222,15 +225,15 @@ describe('Listing → Create under faults', () => {
 	it('case 3: IDs seen again near the cap move to the young end, and a notice says how close the memory is', async () => {
 		const store = new MemoryDeduplicationStore();
 		// Listing 1 is the oldest entry: first to be dropped at the cap unless seen again moves it.
-		const scope = new Set<string>([sentListingKey(ACCOUNT, 1)]);
-		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(ACCOUNT, id));
+		const scope = new Set<string>([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		for (let id = 1000; id < 1000 + 95_000; id++) scope.add(sentListingKey(MEMORY_ACCOUNT, id));
 		store.entries.set('workflow', scope);
 		tokenApi();
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.status).toBe('skipped');
-		expect([...store.entries.get('workflow')!].pop()).toBe(sentListingKey(ACCOUNT, 1));
+		expect([...store.entries.get('workflow')!].pop()).toBe(sentListingKey(MEMORY_ACCOUNT, 1));
 		expect(fake.hints.map((hint) => hint.message).join('\n')).toContain('of at most 100000');
 	});
 
@@ -370,7 +373,7 @@ describe('Listing → Create under faults', () => {
 			});
 		const { items, parameters } = listings(1);
 		await execute.call(fakeRun({ parameters, items, deduplication: store }).context, items);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
 	});
 
 	it('case 9: two runs that record one ID at the same moment send it once (each write is verified after a pause)', async () => {
@@ -407,7 +410,7 @@ describe('Listing → Create under faults', () => {
 		).toEqual(['created', 'unknown']);
 		// The two first writes collided (one erased the other), and the run that lost its write saw it.
 		expect(store.lostUpdates.length).toBeGreaterThan(0);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
 		jest.mocked(sleep).mockImplementation(async () => undefined);
 	});
 
@@ -435,7 +438,7 @@ describe('Listing → Create under faults', () => {
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.error).toContain('invalid listing');
-		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(ACCOUNT, 1));
+		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(MEMORY_ACCOUNT, 1));
 		// Four removals, each undone, then the run says so instead of promising that a rerun sends it.
 		expect(undone.calls).toBe(4);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
@@ -492,7 +495,7 @@ describe('Listing → Create under faults', () => {
 			items,
 		);
 		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
 	});
 
 	it('a failed first write that went through after all (its retry finds the marker): nothing is sent, and the error names the IDs now remembered', async () => {
@@ -532,12 +535,12 @@ describe('Listing → Create under faults', () => {
 			items,
 		);
 		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 1)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
 	});
 
 	it('case 12: Forget Sent Listings says which IDs the memory held and which it did not', async () => {
 		const store = new MemoryDeduplicationStore();
-		store.entries.set('workflow', new Set([sentListingKey(ACCOUNT, 7)]));
+		store.entries.set('workflow', new Set([sentListingKey(MEMORY_ACCOUNT, 7)]));
 		const items = [{ json: {} }, { json: {} }];
 		const fake = fakeRun({
 			parameters: {

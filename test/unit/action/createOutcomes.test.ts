@@ -8,6 +8,7 @@ import nock from 'nock';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
 	API_CREDENTIALS,
@@ -22,7 +23,7 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async () => undefined),
 }));
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
+const LISTING_PATH = PARTNER_API_PATHS.listings;
 const TARGET = `POST ${LISTING_PATH}`;
 
 /** N listings, one per item, External Listing IDs 1..N, sent one after the other. */
@@ -37,7 +38,10 @@ function listings(count: number, options: IDataObject = {}) {
 		priceAmount: 10,
 		priceCurrency: 'EUR',
 		productsSource: 'defined',
-		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
+		// Each listing its own seat: one seat in two listings of one event is refused before sending.
+		products: (itemIndex: number) => ({
+			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
+		}),
 		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
 	};
 	return { items, parameters };

@@ -203,8 +203,9 @@ describe('Listing → Create: requests per input mode', () => {
 	it('takes products as a JSON array from an expression, or as JSON text, and several stock types', async () => {
 		const api = listingApi();
 		tokenApi();
-		const products = [
-			{ externalId: 'J-1', row: 'C', seat: 3 },
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		const products = (itemIndex: number) => [
+			{ externalId: 'J-1', row: 'C', seat: 3 + itemIndex },
 			{ externalId: 'J-2', ga: 'true', productType: 'PARKING' },
 		];
 		await run(
@@ -212,7 +213,7 @@ describe('Listing → Create: requests per input mode', () => {
 				...PER_ITEM,
 				productsSource: 'json',
 				productsJson: (itemIndex: number) =>
-					itemIndex === 0 ? products : JSON.stringify(products),
+					itemIndex === 0 ? products(0) : JSON.stringify(products(itemIndex)),
 				externalListingId: (itemIndex: number) => 8000 + itemIndex,
 				stockType: 'PDF, MOBILE',
 				acceptLanguage: 'de-DE',
@@ -221,9 +222,9 @@ describe('Listing → Create: requests per input mode', () => {
 		);
 
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([8000, 8001]);
-		for (const entry of api.seen) {
+		for (const [index, entry] of api.seen.entries()) {
 			expect(entry.body.products).toEqual([
-				{ externalId: 'J-1', row: 'C', seat: '3', productType: 'TICKET', ga: false },
+				{ externalId: 'J-1', row: 'C', seat: String(3 + index), productType: 'TICKET', ga: false },
 				{ externalId: 'J-2', productType: 'PARKING', ga: true },
 			]);
 			expect(entry.body.stockType).toEqual(['PDF', 'MOBILE']);
@@ -604,7 +605,14 @@ describe('Listing → Create: sending', () => {
 	const MANY = Array.from({ length: 6 }, (_, index) => ({
 		json: { listing: String(9000 + index) },
 	}));
-	const MANY_PARAMETERS = { ...PER_ITEM, externalListingId: column('listing') };
+	const MANY_PARAMETERS = {
+		...PER_ITEM,
+		externalListingId: column('listing'),
+		// One seat per listing: a seat in two listings of one event is refused before sending.
+		products: (_itemIndex: number, json: Record<string, unknown>) => ({
+			product: [{ externalId: 'A-1', row: 'A', seat: String(json.listing), ga: false }],
+		}),
+	};
 
 	it('keeps input order and pairing whatever order the answers arrive in, never exceeding the concurrency', async () => {
 		let inFlight = 0;

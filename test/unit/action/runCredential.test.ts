@@ -20,9 +20,12 @@ const PARAMETERS = {
 	priceAmount: 49.9,
 	priceCurrency: 'EUR',
 	productsSource: 'defined',
-	products: {
-		product: [{ externalId: 'A-1', row: 'A', seat: '1', ga: false, productType: 'TICKET' }],
-	},
+	// One seat per listing: a seat in two listings of one event is refused before sending.
+	products: (_itemIndex: number, json: Record<string, unknown>) => ({
+		product: [
+			{ externalId: 'A-1', row: 'A', seat: String(json.listing), ga: false, productType: 'TICKET' },
+		],
+	}),
 	stockType: 'PDF',
 	paymentType: 1,
 	options: { concurrency: 1, skipAlreadySent: false },

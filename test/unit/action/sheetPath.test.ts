@@ -14,9 +14,9 @@ import {
 } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
-	API_CREDENTIALS,
 	BASE,
 	fakeRun,
+	MEMORY_ACCOUNT,
 	GROUPED_SHEET_PARAMETERS,
 	MemoryDeduplicationStore,
 	sheetRows,
@@ -28,7 +28,6 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 /** The memory of the test credential's account on its API. */
-const ACCOUNT = { baseUrl: BASE, email: API_CREDENTIALS.email };
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 
 function tokenApi() {
@@ -233,19 +232,19 @@ describe('nothing listed twice, across runs', () => {
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 2$/),
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 3$/),
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 4$/),
-				sentListingKey(ACCOUNT, 7001),
+				sentListingKey(MEMORY_ACCOUNT, 7001),
 				oldSentListingKey(BASE, 7001),
-				outcomeUnknownKey(ACCOUNT, 7001),
-				sentListingKey(ACCOUNT, 7002),
+				outcomeUnknownKey(MEMORY_ACCOUNT, 7001),
+				sentListingKey(MEMORY_ACCOUNT, 7002),
 				oldSentListingKey(BASE, 7002),
-				outcomeUnknownKey(ACCOUNT, 7002),
+				outcomeUnknownKey(MEMORY_ACCOUNT, 7002),
 			],
 		});
 		// The run's markers, the keys it only looked for and the created listings' "outcome unknown" leave the
 		// memory with it: only the listings stay.
 		expect([...(store.entries.get('workflow') ?? [])].sort()).toEqual([
-			sentListingKey(ACCOUNT, 7001),
-			sentListingKey(ACCOUNT, 7002),
+			sentListingKey(MEMORY_ACCOUNT, 7001),
+			sentListingKey(MEMORY_ACCOUNT, 7002),
 		]);
 
 		const second = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store);
@@ -271,8 +270,8 @@ describe('nothing listed twice, across runs', () => {
 		const output = await run({ ...GROUPED_SHEET_PARAMETERS, options }, ROWS, store, true);
 		expect(output.map((item) => item.json.mayHaveBeenCreated)).toEqual([false, true]);
 		expect([...(store.entries.get('workflow') ?? [])]).toEqual([
-			sentListingKey(ACCOUNT, 7002),
-			outcomeUnknownKey(ACCOUNT, 7002),
+			sentListingKey(MEMORY_ACCOUNT, 7002),
+			outcomeUnknownKey(MEMORY_ACCOUNT, 7002),
 		]);
 
 		// The next run sends the refused one again and skips the one that may exist, saying its outcome is unknown.
@@ -289,8 +288,8 @@ describe('nothing listed twice, across runs', () => {
 	});
 
 	it('remembers per API Base URL, so a sandbox run does not block production', () => {
-		expect(sentListingKey({ ...ACCOUNT, baseUrl: 'https://sandbox.test' }, 7001)).not.toBe(
-			sentListingKey({ ...ACCOUNT, baseUrl: 'https://api.test' }, 7001),
+		expect(sentListingKey({ ...MEMORY_ACCOUNT, baseUrl: 'https://sandbox.test' }, 7001)).not.toBe(
+			sentListingKey({ ...MEMORY_ACCOUNT, baseUrl: 'https://api.test' }, 7001),
 		);
 	});
 
@@ -376,7 +375,9 @@ describe('Listing → Forget Sent Listings', () => {
 		});
 		const output = await forget.call(fake.context, items);
 		expect(output).toEqual([{ json: { forgotten: 7001 }, pairedItem: { item: 0 } }]);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(ACCOUNT, 7002)]);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([
+			sentListingKey(MEMORY_ACCOUNT, 7002),
+		]);
 
 		await run(
 			{ ...GROUPED_SHEET_PARAMETERS, options: { concurrencyMode: 'fixed', concurrency: 2 } },

@@ -11,11 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../../helpers/errors';
+import { asNodeError, errorText } from '../../../helpers/errors';
 import { RunMemory } from '../../../helpers/runMemory';
 import { nearCapNotice } from '../../../helpers/sentListings';
 import { headerValue } from '../../../../../credentials/common/apiAnswers';
-import { isJsonMediaType, readRunCredential, sendRequest } from '../../../transport';
+import { isJsonMediaType, readRunCredential, redactSecrets, sendRequest } from '../../../transport';
+import { credentialSecrets } from '../../../transport/failures';
 import type { RunCredential } from '../../../transport';
 import { RequestPacer } from '../../../transport/pacing';
 import type { PacingMode } from '../../../transport/pacing';
@@ -138,24 +139,54 @@ async function sendListings(
 	try {
 		return await Promise.all(
 			listings.map(async (listing): Promise<ListingOutcome> => {
-				const result = await sendRequest.call(context, {
-					request: listing.request,
-					itemIndex: listing.rows[0],
-					pacer,
-					credential,
-					confirmedBy: showsListingCreated,
-				});
-				if (result.kind === 'answered') return { status: 'created', response: result.body };
-				if (result.kind === 'notSent') return { status: 'notSent' };
-				if (result.outcome === 'alreadyExists')
-					return { status: 'alreadyListed', error: result.error };
-				// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
-				return { status: 'failed', error: result.error, outcome: result.outcome };
+				try {
+					const result = await sendRequest.call(context, {
+						request: listing.request,
+						itemIndex: listing.rows[0],
+						pacer,
+						credential,
+						confirmedBy: showsListingCreated,
+					});
+					if (result.kind === 'answered') return { status: 'created', response: result.body };
+					if (result.kind === 'notSent') return { status: 'notSent' };
+					if (result.outcome === 'alreadyExists')
+						return { status: 'alreadyListed', error: result.error };
+					// Without Continue On Fail the pacer has stopped: requests in flight finish and are reported.
+					return { status: 'failed', error: result.error, outcome: result.outcome };
+				} catch (error) {
+					// A failure in handling one listing must not escape: the other listings, the memory update and
+					// the summary still need their turn. Where it happened is unknown, so the request may have gone.
+					if (stopOnFailure) pacer.close();
+					return {
+						status: 'failed',
+						error: unexpectedFailure(context, listing, error, credential),
+						outcome: 'unknown',
+					};
+				}
 			}),
 		);
 	} finally {
 		unsubscribe();
 	}
+}
+
+/** An exception from handling one listing, as that listing's error: in words, without a secret. */
+function unexpectedFailure(
+	context: IExecuteFunctions,
+	listing: ReadyListing,
+	error: unknown,
+	credential: RunCredential,
+): NodeOperationError {
+	const said = redactSecrets(errorText(error), credentialSecrets(credential.decrypted.data));
+	return new NodeOperationError(
+		context.getNode(),
+		`Handling External Listing ID ${listing.externalListingId} failed: ${said}`,
+		{
+			description:
+				'The request may have reached the API: the listing may or may not have been created; check before sending it again.',
+			itemIndex: listing.rows[0],
+		},
+	);
 }
 
 /**

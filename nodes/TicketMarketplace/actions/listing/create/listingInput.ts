@@ -5,12 +5,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isBlank, positiveId } from '../../../schemas/listing';
+import { isBlank, positiveId, seatIdentity } from '../../../schemas/listing';
 import type { ListingLevel, Product } from '../../../schemas/listing';
 import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
 import { fieldLabel } from './fieldLabels';
 import { checkProducts } from './listingProducts';
+import type { ProductOrigin } from './listingProducts';
 import { readListingRow } from './listingRows';
 import type { InputShape, ListingRow, RowGroup } from './listingRows';
 import type { Problem } from './problems';
@@ -136,7 +137,15 @@ function disagreements(group: RowGroup): Problem[] {
 	return problems;
 }
 
-function validateGroup(group: RowGroup, shape: InputShape): Listing {
+/** A listing as validated, with what the checks across listings need: its event and products. */
+interface Validated {
+	listing: Listing;
+	eventId?: number;
+	products: Product[];
+	origins: ProductOrigin[];
+}
+
+function validateGroup(group: RowGroup, shape: InputShape): Validated {
 	const rows = group.rows.map((row) => row.itemIndex);
 	const base = { rows, label: group.label, externalListingId: group.externalListingId };
 	const problems = group.rows.flatMap((row) => [
@@ -146,22 +155,76 @@ function validateGroup(group: RowGroup, shape: InputShape): Listing {
 	const readable = group.rows.every((row) => row.products !== undefined);
 	const sourcesRead = group.rows.every((row) => row.products?.problems.length === 0);
 	let products: Product[] = [];
+	let origins: ProductOrigin[] = [];
 	if (group.related && readable) {
 		problems.push(...disagreements(group));
 		if (sourcesRead) {
 			const checked = checkProducts(group, shape);
 			products = checked.products;
+			origins = checked.origins;
 			problems.push(...checked.problems);
 		}
 	}
 	const level = group.rows[0].level;
-	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
+	if (problems.length > 0 || !level || !readable)
+		return { listing: { kind: 'invalid', ...base, problems }, products: [], origins: [] };
 	return {
-		kind: 'ready',
-		...base,
-		externalListingId: level.externalListingId,
-		request: listingRequest(level, products),
+		listing: {
+			kind: 'ready',
+			...base,
+			externalListingId: level.externalListingId,
+			request: listingRequest(level, products),
+		},
+		eventId: level.eventId,
+		products,
+		origins,
 	};
+}
+
+/** "listing 7001 (rows 1–2)", also for a listing per item ("row 3" alone does not name its ID). */
+function listingName(listing: Listing): string {
+	return listing.label.startsWith('listing ') || listing.externalListingId === undefined
+		? listing.label
+		: `listing ${listing.externalListingId} (${listing.label})`;
+}
+
+/**
+ * A seat in two listings of one run for one event could be sold twice: the later listing is invalid, naming the
+ * earlier one. Seats compare as seatIdentity does; General Admission has none.
+ */
+function refuseSeatsListedBefore(validated: Validated[]): Listing[] {
+	const firstListing = new Map<string, Listing>();
+	return validated.map(({ listing, eventId, products, origins }) => {
+		if (listing.kind !== 'ready') return listing;
+		const problems: Problem[] = [];
+		const seats: string[] = [];
+		products.forEach((product, index) => {
+			const seat = seatIdentity(product);
+			if (seat === undefined) return;
+			const key = `${eventId}\u0000${seat}`;
+			const earlier = firstListing.get(key);
+			if (earlier === undefined) {
+				seats.push(key);
+				return;
+			}
+			problems.push({
+				field: origins[index].seatField,
+				text: `row "${String(product.row)}" seat "${String(product.seat)}" is also in ${listingName(earlier)} of event ${eventId}: a seat can be sold only once`,
+				itemIndexes: [origins[index].itemIndex],
+			});
+		});
+		if (problems.length > 0) {
+			return {
+				kind: 'invalid',
+				rows: listing.rows,
+				label: listing.label,
+				externalListingId: listing.externalListingId,
+				problems,
+			};
+		}
+		for (const key of seats) firstListing.set(key, listing);
+		return listing;
+	});
 }
 
 /** Two items with one External Listing ID would create the listing twice (or be refused the second time). */
@@ -206,7 +269,9 @@ export function readListings(
 	}
 	if (shape === 'ticketPerItem') {
 		return {
-			listings: groupTicketRows(rows).map((group) => validateGroup(group, shape)),
+			listings: refuseSeatsListedBefore(
+				groupTicketRows(rows).map((group) => validateGroup(group, shape)),
+			),
 			blankRows,
 		};
 	}
@@ -216,8 +281,13 @@ export function readListings(
 		label: rowsText([row.itemIndex]),
 		related: true,
 	}));
+	const validated = groups.map((group) => validateGroup(group, shape));
+	const listings = refuseRepeatedIds(validated.map(({ listing }) => listing));
 	return {
-		listings: refuseRepeatedIds(groups.map((group) => validateGroup(group, shape))),
+		// A listing refused for its repeated ID is not sent: its seats hold no other listing back.
+		listings: refuseSeatsListedBefore(
+			validated.map((entry, index) => ({ ...entry, listing: listings[index] })),
+		),
 		blankRows,
 	};
 }

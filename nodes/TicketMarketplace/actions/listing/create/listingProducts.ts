@@ -2,7 +2,7 @@
  * The products of one listing, checked together: each against its schema, then for a repeated External ID or a
  * seat listed twice. Problems name each product as the user knows it.
  */
-import { jsonProductSchema, productSchema } from '../../../schemas/listing';
+import { jsonProductSchema, productSchema, seatIdentity } from '../../../schemas/listing';
 import type { Product } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
 import { issuesOf } from './listingRows';
@@ -72,10 +72,7 @@ function repeatedProducts(
 		externalIdLabel,
 	);
 	repeats(
-		(product) =>
-			product.ga || product.row === undefined || product.seat === undefined
-				? undefined
-				: JSON.stringify([product.row, product.seat]),
+		seatIdentity,
 		(product, where) =>
 			`row "${String(product.row)}" seat "${String(product.seat)}" is listed twice in one listing (${where}): a seat can be sold only once`,
 		fieldLabel('products.product.seat'),
@@ -83,17 +80,28 @@ function repeatedProducts(
 	return problems;
 }
 
+/** Where a product came from: its item, and how a problem names its Seat field. */
+export interface ProductOrigin {
+	itemIndex: number;
+	seatField: string;
+}
+
+export interface CheckedProducts {
+	products: Product[];
+	problems: Problem[];
+	/** Without problems, one per product, in the same order. */
+	origins: ProductOrigin[];
+}
+
 /** The products of a group, checked; problems name each product as its source does. */
-export function checkProducts(
-	group: RowGroup,
-	shape: InputShape,
-): { products: Product[]; problems: Problem[] } {
+export function checkProducts(group: RowGroup, shape: InputShape): CheckedProducts {
 	const entries: ProductEntry[] = group.rows.flatMap((row) =>
 		(row.products?.raw ?? []).map((raw, index) => ({ raw, itemIndex: row.itemIndex, index, row })),
 	);
 	if (entries.length === 0) {
 		return {
 			products: [],
+			origins: [],
 			problems: [
 				{
 					field: fieldLabel('products'),
@@ -111,6 +119,10 @@ export function checkProducts(
 		if (parsed.success) products.push(parsed.data);
 		else problems.push(...issuesOf(parsed.error, source.label(entry.index), [entry.itemIndex]));
 	}
-	if (problems.length) return { products, problems };
-	return { products, problems: repeatedProducts(products, entries, shape) };
+	const origins = entries.map((entry) => ({
+		itemIndex: entry.itemIndex,
+		seatField: entry.row.products!.label(entry.index)(['seat']),
+	}));
+	if (problems.length) return { products, problems, origins };
+	return { products, problems: repeatedProducts(products, entries, shape), origins };
 }

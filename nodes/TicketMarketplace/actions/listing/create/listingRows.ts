@@ -54,14 +54,18 @@ export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: num
 	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
 }
 
-function readListingLevel(params: ParameterSource, itemIndex: number): Record<string, unknown> {
+function readListingLevel(
+	params: ParameterSource,
+	itemIndex: number,
+	externalListingId: unknown,
+): Record<string, unknown> {
 	return {
 		eventId: params.get('eventId', itemIndex),
 		pricePerProduct: {
 			amount: params.get('priceAmount', itemIndex),
 			currency: params.get('priceCurrency', itemIndex),
 		},
-		externalListingId: params.get('externalListingId', itemIndex),
+		externalListingId,
 		stockType: params.get('stockType', itemIndex, 'PDF'),
 		paymentType: params.get('paymentType', itemIndex, 1),
 		acceptLanguage: params.get('acceptLanguage', itemIndex, 'en-US'),
@@ -189,8 +193,12 @@ export function readListingRow(
 	itemIndex: number,
 	shape: InputShape,
 ): ListingRow | undefined {
+	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
+	// without the row, the listing could never get that seat added: its ID is remembered as sent).
+	let rawListingId: unknown;
 	try {
-		const rawLevel = readListingLevel(params, itemIndex);
+		rawListingId = params.get('externalListingId', itemIndex);
+		const rawLevel = readListingLevel(params, itemIndex, rawListingId);
 		const price = rawLevel.pricePerProduct as Record<string, unknown>;
 		const ticket = shape === 'ticketPerItem' ? readTicketProduct(params, itemIndex) : undefined;
 		const rowValues: Record<string, unknown> = {
@@ -220,7 +228,7 @@ export function readListingRow(
 	} catch (error) {
 		return {
 			itemIndex,
-			rawListingId: undefined,
+			rawListingId,
 			problems: [
 				{
 					field: '',
