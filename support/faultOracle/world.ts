@@ -73,6 +73,8 @@ export interface WorldScenario {
 	listingAnswers: ListingAnswer[];
 	tokenAnswers: TokenAnswer[];
 	duplicates: 'conflict' | 'create';
+	/** Listing requests a token serves before the API expires it (undefined: it never expires in the run). */
+	tokenLifetime?: number;
 	/** Listings the account holds already, made elsewhere (by hand, another workflow): not remembered. */
 	heldElsewhere: Array<{ account: Account; id: number }>;
 	/** Stop (the execution's cancel signal) a step at its n-th await point: store call, token or listing request. */
@@ -241,6 +243,7 @@ export function worldScenarios(): fc.Arbitrary<WorldScenario> {
 		listingAnswers: fc.array(listingAnswer, { minLength: 1, maxLength: 10 }),
 		tokenAnswers: fc.array(tokenAnswer, { maxLength: 3 }),
 		duplicates: fc.constantFrom<'conflict' | 'create'>('conflict', 'create'),
+		tokenLifetime: fc.option(fc.integer({ min: 1, max: 4 }), { freq: 3, nil: undefined }),
 		heldElsewhere: fc.array(
 			fc.record({
 				account: fc.constantFrom<Account>(...ACCOUNTS),
@@ -494,6 +497,7 @@ export async function runWorld(
 		runAccounts,
 		(run) => onEvent(run),
 		scenario.duplicates,
+		scenario.tokenLifetime,
 	);
 	api.intercept();
 	for (const { account, id } of scenario.heldElsewhere) api.heldBy(account).set(id, 1);

@@ -121,7 +121,10 @@ export class WorldApi {
 	/** Token requests: run, when, what was answered. */
 	readonly tokenRequests: Array<{ run: string; at: number; answer: TokenAnswer['kind'] }> = [];
 	/** Every token issued: to whom, and whether the API still takes it. */
-	readonly tokens = new Map<string, { run: string; account: Account; valid: boolean }>();
+	readonly tokens = new Map<
+		string,
+		{ run: string; account: Account; valid: boolean; uses: number }
+	>();
 	/** Per run: how often another run's login revoked its token (each may take one renewal). */
 	readonly revokedByOthers = new Map<string, number>();
 	/** Tokens the API expired by answering 401 (one per expiry event), per run. */
@@ -151,6 +154,8 @@ export class WorldApi {
 		private readonly onArrival: (run: string, kind: 'token' | 'listing') => void,
 		/** What the API does with a listing it holds already: answer 409 (as the sandbox does) or create it again. */
 		private readonly duplicates: 'conflict' | 'create',
+		/** Listing requests a token serves before it expires (the expiry a long run meets); undefined: never. */
+		private readonly tokenLifetime?: number,
 	) {}
 
 	heldBy(account: Account): Map<number, number> {
@@ -319,7 +324,7 @@ export class WorldApi {
 					}
 				}
 				const token = `tok-world-${account}-${this.tokens.size + 1}-${'z'.repeat(8)}`;
-				this.tokens.set(token, { run, account, valid: true });
+				this.tokens.set(token, { run, account, valid: true, uses: 0 });
 				return [200, { access_token: token, token_type: 'bearer', expires_in: 3600 }];
 			}
 			case 'rateLimited':
@@ -380,6 +385,11 @@ export class WorldApi {
 				eventId,
 			});
 		};
+		issued.uses++;
+		if (issued.valid && this.tokenLifetime !== undefined && issued.uses > this.tokenLifetime) {
+			issued.valid = false;
+			this.expiries.set(issued.run, (this.expiries.get(issued.run) ?? 0) + 1);
+		}
 		if (!issued.valid) {
 			record(401, false);
 			return [401, { message: 'invalid token' }];
@@ -410,7 +420,7 @@ export class WorldApi {
 		if (status === 401) {
 			// The token expired at this request: the API takes no request carrying it from now on.
 			issued.valid = false;
-			this.expiries.set(run, (this.expiries.get(run) ?? 0) + 1);
+			this.expiries.set(issued.run, (this.expiries.get(issued.run) ?? 0) + 1);
 			record(401, false);
 			return [401, { message: 'token expired' }];
 		}

@@ -20,7 +20,481 @@ const spellingsOf = (scenario: WorldScenario) =>
 const oneAccountOneSpelling = (scenario: WorldScenario) =>
 	accountsOf(scenario).size === 1 && spellingsOf(scenario).size === 1;
 
-export const KNOWN_CASES: KnownCase[] = [
+/** Shrunk counterexamples on the unfixed code (hand-written where marked in the report), by case. */
+const PINNED: Record<string, WorldScenario> = {
+	'1b': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'continueRegularOutput',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'seconds', value: '0' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [{ kind: 'rateLimited', retryAfter: { kind: 'seconds', value: '0' } }],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [{ call: 1, when: 'before' }],
+		storeGaps: [0],
+	},
+	'3': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 1,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 200,
+				body: 'echoUrl',
+				retryAfter: { kind: 'datePast' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+			{
+				status: 'resetBefore',
+				body: 'listingId',
+				retryAfter: { kind: 'seconds', value: '0' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [{ call: 1, when: 'before' }],
+		storeGaps: [0],
+	},
+	'6a': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 1,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 2,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'seconds', value: '0' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'7': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'nested',
+				retryAfter: { kind: 'dateFuture', seconds: 1 },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+			{
+				status: 201,
+				body: 'listingId',
+				retryAfter: { kind: 'datePast' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'9': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'echoKey',
+				retryAfter: { kind: 'dateFuture', seconds: 1 },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'seconds', value: '0' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'11': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [
+					{ row: 'A', seat: '1', expressionError: false, id: 1 },
+					{ row: 'A', seat: '1\u200b', expressionError: false, id: 1 },
+				],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 2,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'dateFuture', seconds: 1 },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'2': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a2',
+				spelling: 1,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'continueErrorOutput',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'absent' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		stop: { step: 1, atEvent: 4 },
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'4': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 2,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 'resetAfter',
+				body: 'listingId',
+				retryAfter: { kind: 'datePast' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+			{
+				status: 200,
+				body: 'listingId',
+				retryAfter: { kind: 'dateFuture', seconds: 1 },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'5': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'listingId',
+				retryAfter: { kind: 'absent' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [{ account: 'a1', id: 1 }],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'6b': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a2',
+				spelling: 0,
+				rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'listingId',
+				retryAfter: { kind: 'absent' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'8': {
+		steps: [{ kind: 'forget', account: 'a1', spelling: 0, ids: [40], deletedFirst: false }],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'listingId',
+				retryAfter: { kind: 'absent' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [{ call: 2, when: 'before' }],
+		storeGaps: [0],
+	},
+	'10': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [
+					{ row: 'A', seat: '1', expressionError: false, id: 1 },
+					{ row: 'A', seat: '2', expressionError: true, id: 1 },
+				],
+				output: 'listing',
+				onError: 'continueRegularOutput',
+				concurrency: 1,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 201,
+				body: 'listingId',
+				retryAfter: { kind: 'absent' },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+	'1a': {
+		steps: [
+			{
+				kind: 'create',
+				node: 0,
+				account: 'a1',
+				spelling: 0,
+				rows: [
+					{ row: 'A', seat: '1', expressionError: false, id: 7 },
+					{ row: 'A', seat: '1', expressionError: false, id: 1 },
+				],
+				output: 'listing',
+				onError: 'stop',
+				concurrency: 2,
+				adaptive: false,
+				maxTries: 1,
+			},
+		],
+		overlap: false,
+		listingAnswers: [
+			{
+				status: 429,
+				body: 'listingId',
+				retryAfter: { kind: 'dateFuture', seconds: 1 },
+				creates: false,
+				delayTurns: 0,
+				persistent401: false,
+			},
+		],
+		tokenAnswers: [],
+		duplicates: 'conflict',
+		tokenLifetime: 1,
+		heldElsewhere: [],
+		storeFailures: [],
+		storeGaps: [0],
+	},
+};
+
+const KNOWN: Array<Omit<KnownCase, 'scenario'>> = [
 	{
 		case: '1a',
 		title: 'logins multiply when the token expires with listings in flight',
@@ -62,9 +536,11 @@ export const KNOWN_CASES: KnownCase[] = [
 	{
 		case: '5',
 		title: 'a 409 "already exists" is "refused, not created" and forgotten',
-		invariant: 'W-refused ⇒ the API refused it',
-		matches: (message) =>
-			message.startsWith('W-refused ⇒ the API refused it') && /listing answers 409/.test(message),
+		invariant: 'W-held ⇒ remembered',
+		matches: (message, scenario) =>
+			message.startsWith('W-held ⇒ remembered') &&
+			scenario.heldElsewhere.length > 0 &&
+			oneAccountOneSpelling(scenario),
 	},
 	{
 		case: '6a',
@@ -73,6 +549,7 @@ export const KNOWN_CASES: KnownCase[] = [
 		matches: (message, scenario) =>
 			message.startsWith('W-held ⇒ remembered') &&
 			accountsOf(scenario).size === 1 &&
+			[...spellingsOf(scenario)].some((spelling) => spelling !== 0) &&
 			scenario.storeFailures.length === 0,
 	},
 	{
@@ -81,6 +558,7 @@ export const KNOWN_CASES: KnownCase[] = [
 		invariant: 'W-skipped ⇒ created with evidence',
 		matches: (message, scenario) =>
 			message.startsWith('W-skipped ⇒ created with evidence') &&
+			/try 1, .*the API answered nothing/.test(message) &&
 			accountsOf(scenario).size === 2 &&
 			scenario.storeFailures.length === 0,
 	},
@@ -128,3 +606,8 @@ export const KNOWN_CASES: KnownCase[] = [
 			scenario.storeFailures.some((failure) => failure.when === 'after'),
 	},
 ];
+
+export const KNOWN_CASES: KnownCase[] = KNOWN.map((known) => ({
+	...known,
+	scenario: PINNED[known.case],
+}));
