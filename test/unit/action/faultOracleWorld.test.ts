@@ -1,0 +1,139 @@
+/**
+ * The widened fault oracle (support/faultOracle/world.ts): scenarios generated from what the world sends, through
+ * the real execute() of Listing → Create and Forget Sent Listings, n8n-core's request helper and our credential,
+ * against a Partner API drawn per request from the whole space of answers and the shared row store model; the
+ * invariants (worldInvariants.ts) read the API's state after every send ended, and a probe run shows what the
+ * memory holds.
+ *
+ * FAULT_ORACLE_WORLD selects what runs:
+ * - unset: the known cases' pinned counterexamples must still break their invariant (the "fix reverted" column of
+ *   the table): `npm test` stays green while the fixes are on other branches;
+ * - `1`: the generated property (FAULT_ORACLE_WORLD_RUNS scenarios, seed FAULT_ORACLE_SEED) and every pinned
+ *   counterexample must hold: the setting once the fixes are merged;
+ * - `explore`: for each invariant, a shrunk counterexample of today's code (printed), for the table.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+
+import fc from 'fast-check';
+import nock from 'nock';
+import { sleepWithAbort } from 'n8n-workflow';
+
+import { oraclePause, oracleWait, useVirtualClock } from '../../../support/faultOracle/scenario';
+import { runWorld, worldScenarios } from '../../../support/faultOracle/world';
+import type { WorldScenario } from '../../../support/faultOracle/world';
+import { brokenInvariants, checkWorld } from '../../../support/faultOracle/worldInvariants';
+import { KNOWN_CASES } from './faultOracleWorld.cases';
+
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleepWithAbort: jest.fn(async (ms: number, signal?: AbortSignal) => await oracleWait(ms, signal)),
+	sleep: jest.fn(async () => await oraclePause()),
+}));
+const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
+
+const MODE = process.env.FAULT_ORACLE_WORLD ?? '';
+const SEED = Number(process.env.FAULT_ORACLE_SEED ?? 3011);
+const RUNS = Number(process.env.FAULT_ORACLE_WORLD_RUNS ?? 400);
+
+afterEach(() => nock.cleanAll());
+useVirtualClock();
+
+/** The invariants a scenario breaks, one message each (empty when every one holds). */
+async function brokenBy(scenario: WorldScenario): Promise<string[]> {
+	return brokenInvariants(await runWorld(scenario, waits));
+}
+
+describe('Listing → Create: the fault oracle, widened to what the world sends', () => {
+	(MODE === '1' ? it : it.skip)(
+		`keeps every promise in ${RUNS} generated scenarios (seed ${SEED})`,
+		async () => {
+			const started = performance.now();
+			await fc.assert(
+				fc.asyncProperty(worldScenarios(), async (scenario) => {
+					checkWorld(await runWorld(scenario, waits));
+				}),
+				{ numRuns: RUNS, seed: SEED },
+			);
+			console.log(
+				`world oracle: ${RUNS} scenarios (seed ${SEED}) in ${Math.round(performance.now() - started)} ms`,
+			);
+		},
+		1_800_000,
+	);
+
+	for (const { case: number, title, invariant, scenario } of KNOWN_CASES) {
+		if (!scenario) continue;
+		if (MODE === '1') {
+			it(`known case ${number} (${title}) holds every invariant`, async () => {
+				expect(await brokenBy(scenario)).toEqual([]);
+			});
+		} else {
+			it(`known case ${number} (${title}) breaks "${invariant}" until its fix is merged`, async () => {
+				expect((await brokenBy(scenario)).join('\n')).toContain(invariant);
+			});
+		}
+	}
+
+	(MODE === 'replay' ? it : it.skip)(
+		'replays the scenario of FAULT_ORACLE_WORLD_SCENARIO (a JSON file) and prints what happened',
+		async () => {
+			const scenario = JSON.parse(
+				readFileSync(String(process.env.FAULT_ORACLE_WORLD_SCENARIO), 'utf8'),
+			) as WorldScenario;
+			const record = await runWorld(scenario, waits);
+			const broken = brokenInvariants(record).join('\n') || 'every invariant holds';
+			console.log(
+				[
+					broken,
+					`token requests: ${JSON.stringify(record.api.tokenRequests)}`,
+					`listing arrivals: ${JSON.stringify(record.api.arrivals)}`,
+					`probe sent: ${JSON.stringify([...record.probeSent].map(([account, ids]) => [account, [...ids]]))}`,
+					`memory: ${JSON.stringify([...(record.store.entries.get('workflow') ?? [])])}`,
+					...record.results.flatMap((result) =>
+						result.attempts.map(
+							(attempt) =>
+								`${result.name} try ${attempt.attempt}${attempt.cancelled ? ' (stopped)' : ''}: ${JSON.stringify(attempt.output?.map((item) => item.json))?.slice(0, 3000)} ${attempt.thrown ? `THREW ${attempt.thrown.name}: ${attempt.thrown.message} | ${(attempt.thrown as { description?: string }).description}` : ''}`,
+						),
+					),
+				].join('\n'),
+			);
+		},
+	);
+
+	(MODE === 'explore' ? it : it.skip)(
+		'finds a shrunk counterexample for each known case today',
+		async () => {
+			const only = process.env.FAULT_ORACLE_WORLD_CASES?.split(',');
+			// Each case's finding is also written as it comes (a long exploration shows its progress).
+			const LOG = process.env.FAULT_ORACLE_WORLD_LOG;
+			const lines: string[] = [];
+			for (const known of KNOWN_CASES) {
+				if (only && !only.includes(known.case)) continue;
+				const started = performance.now();
+				let scenarios = 0;
+				const result = await fc.check(
+					fc.asyncProperty(worldScenarios(), async (scenario) => {
+						scenarios++;
+						const messages = await brokenBy(scenario);
+						return !messages.some((message) => known.matches(message, scenario));
+					}),
+					{ numRuns: RUNS, seed: SEED },
+				);
+				const elapsed = Math.round(performance.now() - started);
+				if (!result.counterexample) {
+					lines.push(`case ${known.case}: not reached in ${scenarios} scenarios (${elapsed} ms)`);
+					if (LOG) appendFileSync(LOG, `${lines.at(-1)}\n\n`);
+					continue;
+				}
+				const [scenario] = result.counterexample;
+				lines.push(
+					`case ${known.case}: found after ${result.numRuns} scenarios, shrunk ${result.numShrinks} times (${elapsed} ms, ${scenarios} runs in all)\n` +
+						`${(await brokenBy(scenario)).join('\n')}\n${JSON.stringify(scenario)}`,
+				);
+				if (LOG) appendFileSync(LOG, `${lines.at(-1)}\n\n`);
+			}
+			console.log(lines.join('\n\n'));
+		},
+		3_600_000,
+	);
+});
