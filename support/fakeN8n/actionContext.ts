@@ -1,5 +1,6 @@
 import type {
 	NodeExecutionHint,
+	IDataObject,
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
@@ -214,6 +215,34 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 }
 
 /** Items as a sheet node hands them over: every cell is text. */
+/**
+ * One listing per item with the given External Listing IDs, one event, each listing with a seat of its own (a seat
+ * in two listings of one event is refused before sending), sent at a fixed concurrency of 1 unless options say.
+ */
+export function oneSeatListings(
+	ids: number[],
+	options: IDataObject = {},
+): { items: INodeExecutionData[]; parameters: Record<string, ParameterValue> } {
+	return {
+		items: ids.map((id) => ({ json: { id } })),
+		parameters: {
+			inputShape: 'listingPerItem',
+			eventId: 55,
+			externalListingId: (itemIndex: number) => ids[itemIndex],
+			priceAmount: 10,
+			priceCurrency: 'EUR',
+			productsSource: 'defined',
+			products: (itemIndex: number) => ({
+				product: [{ externalId: 'A-1', row: 'A', seat: String(ids[itemIndex]) }],
+			}),
+			options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
+		},
+	};
+}
+
+/** IDs 1..count. */
+export const idsUpTo = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
+
 export function sheetRows(rows: Array<Record<string, string>>): INodeExecutionData[] {
 	return rows.map((json) => ({ json }));
 }

@@ -5,15 +5,16 @@
  * first remembered the listing (skipped) or forgot it (sent again).
  */
 import nock from 'nock';
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
-import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
 	API_CREDENTIALS,
 	BASE,
 	fakeRun,
+	idsUpTo,
+	oneSeatListings,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 
@@ -27,25 +28,8 @@ const LISTING_PATH = PARTNER_API_PATHS.listings;
 const TARGET = `POST ${LISTING_PATH}`;
 
 /** N listings, one per item, External Listing IDs 1..N, sent one after the other. */
-function listings(count: number, options: IDataObject = {}) {
-	const items: INodeExecutionData[] = Array.from({ length: count }, (_, index) => ({
-		json: { id: index + 1 },
-	}));
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'listingPerItem',
-		eventId: 55,
-		externalListingId: (itemIndex: number) => itemIndex + 1,
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productsSource: 'defined',
-		// Each listing its own seat: one seat in two listings of one event is refused before sending.
-		products: (itemIndex: number) => ({
-			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
-		}),
-		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
-	};
-	return { items, parameters };
-}
+const listings = (count: number, options: IDataObject = {}) =>
+	oneSeatListings(idsUpTo(count), options);
 
 function tokenApi() {
 	return nock(BASE)

@@ -4,15 +4,15 @@
  * of its earlier run, and looks that tell what the memory holds without leaving anything in it.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import {
 	API_CREDENTIALS,
 	BASE,
 	fakeRun,
+	oneSeatListings,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../support/fakeN8n/sharedRowStore';
@@ -27,20 +27,7 @@ const LISTING_PATH = '/sellers/inventory/listings/v3';
 /** How the version before per-account memories wrote an ID (credential Base URL as typed, trailing slash cut). */
 const OLD_KEY = (id: number) => `ticket-marketplace listing ${id} at ${BASE}`;
 
-function listings(ids: number[], options: IDataObject = {}) {
-	const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } }));
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'listingPerItem',
-		eventId: 55,
-		externalListingId: (itemIndex: number) => ids[itemIndex],
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productsSource: 'defined',
-		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
-		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
-	};
-	return { items, parameters };
-}
+const listings = (ids: number[], options: IDataObject = {}) => oneSeatListings(ids, options);
 
 /** The API at `base`: a token, then every listing created; returns the IDs it received. */
 function creatingApi(base = BASE): number[] {

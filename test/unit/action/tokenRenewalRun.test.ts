@@ -4,12 +4,11 @@
  * for the whole run, whatever number of listings are in flight, and a Stop during the login leaves nothing buried.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
-import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
+import { BASE, fakeRun, idsUpTo, oneSeatListings } from '../../../support/fakeN8n/actionContext';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -20,22 +19,8 @@ jest.mock('n8n-workflow', () => ({
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN_PATH = '/sellers/oauth/accesstoken';
 
-function listings(count: number, options: IDataObject = {}) {
-	const items: INodeExecutionData[] = Array.from({ length: count }, (_, index) => ({
-		json: { id: index + 1 },
-	}));
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'listingPerItem',
-		eventId: 55,
-		externalListingId: (itemIndex: number) => itemIndex + 1,
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productsSource: 'defined',
-		products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
-		options: { concurrencyMode: 'fixed', concurrency: 48, skipAlreadySent: false, ...options },
-	};
-	return { items, parameters };
-}
+const listings = (count: number, options: IDataObject = {}) =>
+	oneSeatListings(idsUpTo(count), { concurrency: 48, skipAlreadySent: false, ...options });
 
 /**
  * The Partner API as a model: tokens it has issued, which of them it accepts, and the listings it holds. The stored
