@@ -4,11 +4,11 @@ import { CALLBACK_CREDENTIAL_TYPE, type CallbackClient } from '../shared/callbac
 
 /**
  * How long a read of the callback credential may be reused to accept a notification. n8n 2.41 starts a fresh
- * expression sandbox for every credential read in a webhook (tens of milliseconds of CPU), which a burst of sales
- * pays per notification; one read a second per credential keeps that off almost every request. A new client
- * secret therefore stops tokens of the old one within this time, not at the same instant.
+ * expression sandbox for every credential read in a webhook (about 80 ms of CPU on a 2-core machine), which every
+ * notification paid; one read per credential every ten seconds keeps that off almost every request, also when
+ * sales come one at a time. A new client secret therefore stops tokens of the old one within this time.
  */
-export const CREDENTIAL_REUSE_MS = 1000;
+export const CREDENTIAL_REUSE_MS = 10_000;
 
 /** Per credential id, in this process: the client last read and when. Only ever used to accept, never to refuse. */
 const recentReads = new Map<string, { client: CallbackClient; readAt: number }>();

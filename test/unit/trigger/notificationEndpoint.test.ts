@@ -1,6 +1,7 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { CREDENTIAL_REUSE_MS } from '../../../nodes/TicketMarketplaceTrigger/recentCredential';
 import {
 	expectNoExecution,
 	RecordingResponse,
@@ -378,7 +379,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 
 	afterEach(() => jest.restoreAllMocks());
 
-	it('reads the credential once for notifications that follow one another within a second (n8n 2.41 starts a sandbox per read)', async () => {
+	it('reads the credential once for notifications that follow one another within the reuse time (n8n 2.41 starts a sandbox per read)', async () => {
 		const credentialId = nextCredentialId();
 		const token = validToken();
 		const first = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
@@ -386,6 +387,17 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(first.result.workflowData).toEqual([[{ json: SALE }]]);
 		expect(second.result.workflowData).toEqual([[{ json: SALE }]]);
 		expect([first.reads, second.reads]).toEqual([1, 0]);
+	});
+
+	it('reuses the read for sales that come seconds apart, not only within one burst', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const readAt = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + 5_000);
+		const later = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		expect(later.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(later.reads).toBe(0);
 	});
 
 	it('decides every refusal on the credential as stored now, even right after an accepted notification', async () => {
@@ -431,12 +443,12 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(reads).toBe(1);
 	});
 
-	it('refuses a token of the replaced secret once a second has passed since the credential was read', async () => {
+	it('refuses a token of the replaced secret once the reuse time has passed since the credential was read', async () => {
 		const credentialId = nextCredentialId();
 		const oldToken = validToken();
 		await notifyCounting(jsonRequest(`Bearer ${oldToken}`), credentialId);
 		const readAt = Date.now();
-		jest.spyOn(Date, 'now').mockReturnValue(readAt + 1001);
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
 		const { result, response, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${oldToken}`),
 			credentialId,
