@@ -264,6 +264,21 @@ export class N8nPublicApi {
 		return page.data;
 	}
 
+	/** How many of the workflow's executions have this status, over every page (the API gives 250 at most a page). */
+	async countExecutions(workflowId: string, status: string): Promise<number> {
+		let count = 0;
+		let cursor: string | undefined;
+		do {
+			const page = await this.request<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?workflowId=${encodeURIComponent(workflowId)}&status=${encodeURIComponent(status)}&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			);
+			count += page.data.filter((execution) => execution.status === status).length;
+			cursor = page.nextCursor ?? undefined;
+		} while (cursor);
+		return count;
+	}
+
 	async execution(id: string): Promise<ExecutionSummary> {
 		return await this.request<ExecutionSummary>('GET', `/executions/${id}?includeData=true`);
 	}
