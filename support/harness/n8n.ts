@@ -160,8 +160,25 @@ export async function createApiKey(baseUrl: string): Promise<string> {
 	return created.body.data.rawApiKey;
 }
 
+/**
+ * n8n 2.41 allows 5 logins a minute per e-mail address (the sixth saw its connection closed here); the tests sign in
+ * far more often than that, so one session per instance is kept (n8n's session cookie outlives a restart).
+ */
+const ownerSessions = new Map<string, Promise<string>>();
+
 /** Logs the owner in (the REST API behind the editor, which the public API does not cover) and returns the cookie. */
 export async function ownerSessionCookie(baseUrl: string): Promise<string> {
+	let session = ownerSessions.get(baseUrl);
+	if (session === undefined) {
+		session = logOwnerIn(baseUrl);
+		ownerSessions.set(baseUrl, session);
+		// A failed login is not kept: the next call tries again.
+		session.catch(() => ownerSessions.delete(baseUrl));
+	}
+	return await session;
+}
+
+async function logOwnerIn(baseUrl: string): Promise<string> {
 	const { response } = await callJson(`${baseUrl}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID },
