@@ -47,7 +47,11 @@ export interface Plan {
 	};
 	/** Validate Only is cheap and noisy (garbage collection): it runs `runs` timed times after one untimed run. */
 	validation: { rows: number; rowsPerListing: number; runs: number };
-	trigger: { requests: number; concurrency: number[] };
+	/**
+	 * Sale notifications into real n8n, these versions side by side (the e2e harness once per version): the trigger
+	 * and n8n's Webhook node with header auth, `notifications` per round at `concurrency`, `repeat` rounds.
+	 */
+	trigger: { notifications: number; concurrency: number; versions: string[] };
 	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
 	/** Sale notifications into a single n8n and into queue mode (one, then two webhook processes); at most 230 a run,
 	 * so the public API's one page of executions can count them. */
@@ -110,7 +114,7 @@ const FULL: Omit<Plan, 'suites'> = {
 		jitterMs: 20,
 	},
 	validation: { rows: 2000, rowsPerListing: 4, runs: 10 },
-	trigger: { requests: 2000, concurrency: [1, 16] },
+	trigger: { notifications: 400, concurrency: 8, versions: ['2.8.4', '2.41.1'] },
 	sandbox: { requests: 2000, concurrency: [1, 8, 32], nodeConcurrency: 10 },
 	queue: { notifications: 200, concurrency: 8 },
 	n8n: N8N_FULL,
@@ -119,7 +123,8 @@ const FULL: Omit<Plan, 'suites'> = {
 const QUICK: Omit<Plan, 'suites'> = {
 	mode: 'quick',
 	repeat: 1,
-	timeLimitSeconds: 300,
+	// The trigger suite starts two real n8n: about 2 minutes each, 4.5 on a machine shared with other work.
+	timeLimitSeconds: 900,
 	throughput: {
 		groupedRows: 80,
 		rowsPerListing: 4,
@@ -129,7 +134,7 @@ const QUICK: Omit<Plan, 'suites'> = {
 		jitterMs: 20,
 	},
 	validation: { rows: 2000, rowsPerListing: 4, runs: 3 },
-	trigger: { requests: 1000, concurrency: [8] },
+	trigger: { notifications: 60, concurrency: 8, versions: ['2.8.4', '2.41.1'] },
 	sandbox: { requests: 1000, concurrency: [8], nodeConcurrency: 10 },
 	queue: { notifications: 60, concurrency: 4 },
 	n8n: { ...N8N_FULL, rows: 500, perSecond: { ...N8N_FULL.perSecond, repeat: 1 } },
@@ -140,7 +145,7 @@ export const HELP = `Benchmarks of the Ticket Marketplace nodes and the sandbox 
 Usage: npm run bench -- [flags]
 
   --quick           Short run: fewer items and concurrency levels, one repetition (under 15 s without
-                    the n8n suite, about 2 min with it).
+                    the n8n and trigger suites, about 2 min with n8n, about 6 with trigger).
   --only LIST       Comma-separated suites to run, in this order: ${SUITE_IDS.join(', ')}
                     (default: all). n8n = Listing -> Create and n8n's own nodes inside the real n8n of
                     the e2e harness, ${FULL.n8n.rows} sheet rows against the sandbox with ${FULL.n8n.latencyMs} ms latency and
@@ -152,7 +157,9 @@ Usage: npm run bench -- [flags]
                     sandbox = Partner API simulator alone, the baseline;
                     throughput = Listing -> Create through the action node against the sandbox with a
                     latency fault; validation = Validate Only over ${FULL.validation.rows} rows;
-                    trigger = the trigger's token and notification endpoints over loopback.
+                    trigger = sale notifications into n8n ${FULL.trigger.versions.join(' and ')} side by side,
+                    the trigger against n8n's Webhook node with header auth, ${FULL.trigger.notifications} a round,
+                    ${FULL.trigger.concurrency} at a time (installs both n8n on first use).
   --repeat N        Runs of each node case (n8n, throughput, and the node row of sandbox), 1 to 10
                     (default ${FULL.repeat}, quick ${QUICK.repeat}); medians are reported. Validation always does one
                     untimed run then ${FULL.validation.runs} (quick ${QUICK.validation.runs}) timed ones.

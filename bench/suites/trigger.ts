@@ -1,33 +1,71 @@
 /**
- * The trigger's two endpoints over loopback through the test adapter (support/fakeN8n/serveTrigger.ts), which runs
- * webhook() inside n8n-core's WebhookContext the way n8n does: token requests (client credentials, HTTP Basic, as
- * the sandbox sends them) and sale notifications with a Bearer token.
+ * Sale notifications into real n8n, two versions running side by side (the e2e harness started twice: 2.8.4, the
+ * Node 20 line, and 2.41.1, what users run today): the Ticket Marketplace Trigger against what a user would build
+ * instead, n8n's own Webhook node with header auth, each followed by a No-Op and answering at once. Every round sends
+ * the same number of notifications to each of the four, in an order that alternates from round to round, so the
+ * machine's drift spreads over all of them.
  */
 import { basicClientAuthorization, choices } from '../../sandbox';
-import { serveTrigger } from '../../support/fakeN8n/serveTrigger';
-import type { ServedTrigger } from '../../support/fakeN8n/serveTrigger';
-import { countOf, describeStatuses, runLoad } from '../load';
-import type { LoadResult } from '../load';
-import { distribution, formatNumber, perSecond } from '../stats';
-import { check, withServer } from '../suite';
+import { minimalSaleAlert } from '../../support/e2e/workflows';
+import { SANDBOX_CALLBACK_CLIENT, startHarness, type Harness } from '../../support/harness/harness';
+import { pollUntil } from '../../support/harness/n8n';
+import type { WorkflowJson } from '../../support/harness/workflows';
+import { countOf, describeStatuses, runLoad, type LoadResult } from '../load';
+import { distribution, formatNumber, median, perSecond } from '../stats';
+import { check } from '../suite';
 import type { BenchRow, Suite, SuiteContext } from '../suite';
 
-const WEBHOOK_ID = '0b5e7c9a-4d1f-4a2b-9c3d-5e6f70819203';
-const CLIENT = { clientId: 'marketplace-client', clientSecret: 'bench-callback-secret-7d2e' };
-const WARM_UP_REQUESTS = 20;
+const TRIGGER_WEBHOOK_ID = '6e8a0c2e-4b6d-4f8a-9c1e-3a5c7e9b1d3f';
+const WEBHOOK_NODE_WEBHOOK_ID = '7f9b1d3f-5c7e-4a9b-8d2f-4b6d8f0a2e4c';
+const WEBHOOK_NODE_PATH = 'bench-sale-notifications';
+/** The header n8n's Webhook node compares (header auth); a bench value, not a secret of anything real. */
+const HEADER_AUTH = {
+	name: 'Authorization',
+	value: 'Bearer bench-static-header-secret-0123456789',
+};
+const HEADER_AUTH_CREDENTIAL = { id: 'tmBenchHeaderAu1', name: 'Bench header auth' };
+const WARM_UP_NOTIFICATIONS = 20;
 
-function tokenRequest(trigger: ServedTrigger): () => Promise<Response> {
-	const authorization = basicClientAuthorization(CLIENT.clientId, CLIENT.clientSecret);
-	return async () =>
-		await fetch(trigger.tokenUrl, {
-			method: 'POST',
-			headers: {
-				Authorization: authorization,
-				'Content-Type': 'application/x-www-form-urlencoded',
+const TRIGGER_WORKFLOW = minimalSaleAlert(
+	'tmBenchSaleLoad1',
+	'Bench: sale notifications, Ticket Marketplace Trigger',
+	TRIGGER_WEBHOOK_ID,
+);
+
+/** The same workflow built with n8n's Webhook node (v2, POST, header auth, respond immediately) and a No-Op. */
+const WEBHOOK_NODE_WORKFLOW: WorkflowJson = {
+	id: 'tmBenchWebhook01',
+	name: 'Bench: sale notifications, Webhook node with header auth',
+	active: false,
+	settings: { executionOrder: 'v1' },
+	nodes: [
+		{
+			id: 'tmBenchWebhook01-webhook',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: WEBHOOK_NODE_WEBHOOK_ID,
+			parameters: {
+				httpMethod: 'POST',
+				path: WEBHOOK_NODE_PATH,
+				authentication: 'headerAuth',
+				responseMode: 'onReceived',
+				options: {},
 			},
-			body: 'grant_type=client_credentials',
-		});
-}
+			credentials: { httpHeaderAuth: HEADER_AUTH_CREDENTIAL },
+		},
+		{
+			id: 'tmBenchWebhook01-noop',
+			name: 'Alert',
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [240, 0],
+			parameters: {},
+		},
+	],
+	connections: { Webhook: { main: [[{ node: 'Alert', type: 'main', index: 0 }]] } },
+};
 
 /** A sale notification as the sandbox sends one (its payload is the sandbox's choice; the real one is not shown). */
 export function notification(index: number, prefix = 'bench'): string {
@@ -47,127 +85,247 @@ export function notification(index: number, prefix = 'bench'): string {
 	);
 }
 
-function row(
-	kind: 'token' | 'notification',
-	result: LoadResult,
-	checks: BenchRow['checks'],
-): BenchRow {
-	const latency = distribution(result.latenciesMs);
-	return {
-		name:
-			kind === 'token'
-				? 'token endpoint (Basic, client_credentials)'
-				: 'notification endpoint (Bearer, listing_sale)',
-		params: { endpoint: kind, requests: result.requests, concurrency: result.concurrency },
-		metrics: {
-			wallMs: result.wallMs,
-			requestsPerSecond: perSecond(result.requests, result.wallMs),
-			latencyP50Ms: latency.p50,
-			latencyP95Ms: latency.p95,
-			latencyMaxMs: latency.max,
-		},
-		checks,
-	};
+type NodeKind = 'trigger' | 'webhookNode';
+
+const NODE_LABEL: Record<NodeKind, string> = {
+	trigger: 'Ticket Marketplace Trigger',
+	webhookNode: 'Webhook node, header auth',
+};
+
+interface Target {
+	version: string;
+	kind: NodeKind;
+	workflowId: string;
+	send: (index: number) => Promise<number>;
+	/** Notifications sent so far (warm-up included): each must become one successful execution. */
+	sent: number;
+	rounds: LoadResult[];
 }
 
-async function measureLevel(
-	context: SuiteContext,
-	trigger: ServedTrigger,
-	requests: number,
-	concurrency: number,
-): Promise<BenchRow[]> {
-	const askToken = tokenRequest(trigger);
-	const tokens = await runLoad(requests, concurrency, async () => {
-		const response = await askToken();
-		await response.arrayBuffer();
-		return response.status;
+async function accessToken(baseUrl: string): Promise<string> {
+	const response = await fetch(`${baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/token`, {
+		method: 'POST',
+		headers: {
+			Authorization: basicClientAuthorization(
+				SANDBOX_CALLBACK_CLIENT.clientId,
+				SANDBOX_CALLBACK_CLIENT.clientSecret,
+			),
+			'Content-Type': 'application/x-www-form-urlencoded',
+		},
+		body: 'grant_type=client_credentials',
 	});
-	context.progress(
-		`token c=${concurrency}: ${requests} requests in ${formatNumber(tokens.wallMs, 0)} ms`,
-	);
+	if (response.status !== 200)
+		throw new Error(`the token endpoint at ${baseUrl} answered ${response.status}`);
+	return ((await response.json()) as { access_token: string }).access_token;
+}
 
-	const issued = await askToken();
-	const accessToken = ((await issued.json()) as { access_token?: string }).access_token ?? '';
-	const executionsBefore = trigger.executions.length;
-	const notifications = await runLoad(requests, concurrency, async (index) => {
-		const response = await fetch(trigger.callbackUrl, {
+function poster(url: string, authorization: string, prefix: string) {
+	return async (index: number) => {
+		const response = await fetch(url, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
-			body: notification(index),
+			headers: { Authorization: authorization, 'Content-Type': 'application/json' },
+			body: notification(index, prefix),
 		});
 		await response.arrayBuffer();
 		return response.status;
-	});
-	const started = trigger.executions.length - executionsBefore;
-	context.progress(
-		`notification c=${concurrency}: ${requests} requests in ${formatNumber(notifications.wallMs, 0)} ms`,
-	);
+	};
+}
 
+async function startVersion(context: SuiteContext, version: string): Promise<Harness> {
+	context.progress(`n8n ${version}: starting the e2e harness with both workflows`);
+	const harness = await startHarness({
+		n8nVersion: version,
+		credentials: [{ ...HEADER_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER_AUTH } }],
+		workflows: [
+			{ workflow: TRIGGER_WORKFLOW, activate: true },
+			{ workflow: WEBHOOK_NODE_WORKFLOW, activate: true },
+		],
+	});
+	// n8n 2.41 serves the webhooks of activated workflows a moment after it says so: wait for both.
+	const base = harness.context.n8nUrl;
+	await pollUntil(
+		`n8n ${version} to serve both webhooks`,
+		async () => {
+			const token = await fetch(`${base}/webhook/${TRIGGER_WEBHOOK_ID}/token`, { method: 'POST' });
+			const webhook = await fetch(`${base}/webhook/${WEBHOOK_NODE_PATH}`, { method: 'POST' });
+			return token.status !== 404 && webhook.status !== 404;
+		},
+		60_000,
+		250,
+	);
+	return harness;
+}
+
+function targetsOf(version: string, harness: Harness, token: string): Target[] {
+	const base = harness.context.n8nUrl;
 	return [
-		row('token', tokens, [
-			check(
-				`c=${concurrency}: every token request answered 200`,
-				countOf(tokens, 200) === requests,
-				describeStatuses(tokens),
-			),
-		]),
-		row('notification', notifications, [
-			check(
-				`c=${concurrency}: a token was issued for the notifications`,
-				issued.status === 200 && accessToken !== '',
-				`status ${issued.status}`,
-			),
-			check(
-				`c=${concurrency}: every notification answered 200`,
-				countOf(notifications, 200) === requests,
-				describeStatuses(notifications),
-			),
-			check(
-				`c=${concurrency}: one execution per notification`,
-				started === requests,
-				`${started} executions`,
-			),
-			check(
-				`c=${concurrency}: webhook() threw nothing`,
-				trigger.errors.length === 0,
-				`${trigger.errors.length} errors`,
-			),
-		]),
+		{
+			version,
+			kind: 'trigger',
+			workflowId: TRIGGER_WORKFLOW.id,
+			send: poster(`${base}/webhook/${TRIGGER_WEBHOOK_ID}/notifications`, `Bearer ${token}`, 'trg'),
+			sent: 0,
+			rounds: [],
+		},
+		{
+			version,
+			kind: 'webhookNode',
+			workflowId: WEBHOOK_NODE_WORKFLOW.id,
+			send: poster(`${base}/webhook/${WEBHOOK_NODE_PATH}`, HEADER_AUTH.value, 'whk'),
+			sent: 0,
+			rounds: [],
+		},
 	];
+}
+
+function rateOf(result: LoadResult): number {
+	return perSecond(countOf(result, 200), result.wallMs);
+}
+
+function label(target: Target): string {
+	return `n8n ${target.version}, ${NODE_LABEL[target.kind]}`;
+}
+
+async function rowOf(target: Target, harness: Harness, requests: number): Promise<BenchRow> {
+	const rates = target.rounds.map(rateOf);
+	const roundP50 = target.rounds.map((round) => distribution(round.latenciesMs).p50);
+	const roundP95 = target.rounds.map((round) => distribution(round.latenciesMs).p95);
+	let succeeded = 0;
+	await pollUntil(
+		`${label(target)}: every notification to finish its execution`,
+		async () => {
+			succeeded = await harness.api.countExecutions(target.workflowId, 'success');
+			return succeeded >= target.sent;
+		},
+		240_000,
+		1000,
+	).catch(() => undefined);
+	const answered = target.rounds.reduce((sum, round) => sum + countOf(round, 200), 0);
+	return {
+		name: label(target),
+		params: {
+			n8n: target.version,
+			node: target.kind,
+			requests,
+			concurrency: target.rounds[0]?.concurrency ?? 0,
+			rounds: target.rounds.length,
+		},
+		metrics: {
+			requestsPerSecond: median(rates),
+			requestsPerSecondMin: Math.min(...rates),
+			requestsPerSecondMax: Math.max(...rates),
+			latencyP50Ms: median(roundP50),
+			latencyP95Ms: median(roundP95),
+		},
+		checks: [
+			check(
+				`${label(target)}: every notification answered 200`,
+				answered === requests * target.rounds.length,
+				target.rounds.map(describeStatuses).join(' | '),
+			),
+			check(
+				`${label(target)}: every notification ran to one successful execution`,
+				succeeded === target.sent,
+				`${succeeded} successful executions of ${target.sent} notifications`,
+			),
+		],
+	};
+}
+
+function ratioLine(rows: BenchRow[], version: string): { line: string; met: boolean } {
+	const find = (kind: NodeKind) =>
+		rows.find((row) => row.params.n8n === version && row.params.node === kind);
+	const trigger = find('trigger');
+	const webhook = find('webhookNode');
+	if (!trigger || !webhook) return { line: `n8n ${version}: not measured`, met: false };
+	const ratio = trigger.metrics.requestsPerSecond / webhook.metrics.requestsPerSecond;
+	const met = ratio >= 1;
+	return {
+		line: `n8n ${version}: trigger / Webhook node = ${formatNumber(ratio, 2)}x (median notifications/s) - target >= 1.00x ${met ? 'met' : 'MISSED'}`,
+		met,
+	};
 }
 
 export const triggerSuite: Suite = {
 	id: 'trigger',
-	title: "Trigger endpoints over loopback (n8n-core's WebhookContext, test adapter)",
+	title:
+		"Sale notifications into real n8n, 2.8.4 and 2.41.1 side by side: the trigger against n8n's Webhook node with header auth",
 	notes: [
-		'req/s = requests / wall for a fixed number of requests at a fixed concurrency (fetch client in the same process).',
-		'p50/p95 = client-side time per request, sending to end of answer body.',
-		"The adapter stands in for n8n's HTTP layer; a real n8n adds its own routing, body parsing and execution start-up.",
+		'notifications/s = notifications answered 200 / wall time of one round, median (and range) over the rounds; p50, p95 = client-side latency, median over the rounds.',
+		'Each round sends the same notifications to all four workflows in turn, the order reversed every other round; both n8n run for the whole suite, on one 2-core machine with this client.',
+		'Every notification must become one successful execution (public API). The trigger checks a Bearer token from its own token endpoint; the Webhook node compares a static header.',
 	],
 	columns: [
-		{ header: 'endpoint', cell: (row) => row.name },
-		{ header: 'requests', cell: (row) => formatNumber(Number(row.params.requests), 0) },
-		{ header: 'c', cell: (row) => formatNumber(Number(row.params.concurrency), 0) },
-		{ header: 'wall ms', cell: (row) => formatNumber(row.metrics.wallMs, 0) },
-		{ header: 'req/s', cell: (row) => formatNumber(row.metrics.requestsPerSecond, 0) },
-		{ header: 'p50 ms', cell: (row) => formatNumber(row.metrics.latencyP50Ms, 2) },
-		{ header: 'p95 ms', cell: (row) => formatNumber(row.metrics.latencyP95Ms, 2) },
+		{ header: 'n8n', cell: (row) => String(row.params.n8n) },
+		{ header: 'node', cell: (row) => NODE_LABEL[row.params.node as NodeKind] },
+		{ header: 'notifications/s', cell: (row) => formatNumber(row.metrics.requestsPerSecond, 1) },
+		{
+			header: 'range',
+			cell: (row) =>
+				`${formatNumber(row.metrics.requestsPerSecondMin, 1)}-${formatNumber(row.metrics.requestsPerSecondMax, 1)}`,
+		},
+		{ header: 'p50 ms', cell: (row) => formatNumber(row.metrics.latencyP50Ms, 0) },
+		{ header: 'p95 ms', cell: (row) => formatNumber(row.metrics.latencyP95Ms, 0) },
 	],
+	summarize(rows) {
+		const versions = [...new Set(rows.map((row) => String(row.params.n8n)))];
+		const results = versions.map((version) => ({ version, ...ratioLine(rows, version) }));
+		return {
+			lines: results.map((result) => result.line),
+			targets: results.map((result) => ({
+				name: `n8n ${result.version}: the trigger at least as fast as the Webhook node`,
+				met: result.met,
+				measured: result.line,
+			})),
+		};
+	},
+
 	async run(context) {
-		const { trigger: plan } = context.plan;
-		const served = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: { ...CLIENT } });
-		return await withServer(context, served, async (trigger) => {
-			const warmUp = await runLoad(WARM_UP_REQUESTS, 1, async () => {
-				const response = await tokenRequest(trigger)();
-				await response.arrayBuffer();
-				return response.status;
-			});
-			if (countOf(warmUp, 200) !== WARM_UP_REQUESTS)
-				throw new Error(`Trigger warm-up failed: ${describeStatuses(warmUp)}`);
+		const { notifications: requests, concurrency, versions } = context.plan.trigger;
+		const harnesses = new Map<string, Harness>();
+		const cleanups: Array<() => void> = [];
+		try {
+			for (const version of versions) {
+				const harness = await startVersion(context, version);
+				harnesses.set(version, harness);
+				cleanups.push(context.onCleanup(() => harness.stop()));
+			}
+			const targets: Target[] = [];
+			for (const [version, harness] of harnesses)
+				targets.push(...targetsOf(version, harness, await accessToken(harness.context.n8nUrl)));
+
+			// n8n's first executions of a workflow load and compile what they need: untimed.
+			for (const target of targets) {
+				const warmUp = await runLoad(WARM_UP_NOTIFICATIONS, Math.min(4, concurrency), (index) =>
+					target.send(900_000 + index),
+				);
+				target.sent += WARM_UP_NOTIFICATIONS;
+				if (countOf(warmUp, 200) !== WARM_UP_NOTIFICATIONS)
+					throw new Error(`${label(target)}: warm-up failed: ${describeStatuses(warmUp)}`);
+			}
+
+			for (let round = 0; round < context.plan.repeat; round++) {
+				const order = round % 2 === 0 ? targets : [...targets].reverse();
+				for (const target of order) {
+					const result = await runLoad(requests, concurrency, (index) =>
+						target.send(target.sent + index),
+					);
+					target.sent += requests;
+					target.rounds.push(result);
+					const latency = distribution(result.latenciesMs);
+					context.progress(
+						`round ${round + 1}: ${label(target)}: ${formatNumber(rateOf(result), 1)} notifications/s, p50 ${formatNumber(latency.p50, 0)} ms, p95 ${formatNumber(latency.p95, 0)} ms`,
+					);
+				}
+			}
+
 			const rows: BenchRow[] = [];
-			for (const concurrency of plan.concurrency)
-				rows.push(...(await measureLevel(context, trigger, plan.requests, concurrency)));
+			for (const target of targets)
+				rows.push(await rowOf(target, harnesses.get(target.version)!, requests));
 			return rows;
-		});
+		} finally {
+			for (const unregister of cleanups) unregister();
+			for (const harness of [...harnesses.values()].reverse()) await harness.stop();
+		}
 	},
 };

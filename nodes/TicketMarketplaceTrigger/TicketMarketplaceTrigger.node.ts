@@ -139,7 +139,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						},
 						default: DEFAULT_TOKEN_LIFETIME_SECONDS,
 						description:
-							'How long an access token issued to the marketplace stays valid. Changing the client secret revokes all tokens at once.',
+							'How long an access token issued to the marketplace stays valid. Changing the client secret revokes all tokens within 10 seconds.',
 					},
 				],
 			},

@@ -5,10 +5,11 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { verifyAccessToken } from './accessToken';
+import { verifyAccessToken, type TokenCheck } from './accessToken';
 import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../shared/callbackCredential';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
+import { recentCallbackClient, rememberCallbackClient } from './recentCredential';
 
 /**
  * Where a notification may name its kind. The payload shape is not documented, so only top-level strings count;
@@ -50,6 +51,29 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 	return copy;
 }
 
+/**
+ * Checks the token against the callback credential. A token that a recent read of the same credential accepts is
+ * accepted without reading it again; every refusal (and every acceptance otherwise) is decided on the credential
+ * as stored now. Returns a sentence when the credential cannot be used.
+ */
+async function checkAccessToken(
+	context: IWebhookFunctions,
+	token: string,
+): Promise<TokenCheck | string> {
+	const audience = readAudience(context);
+	const recent = recentCallbackClient(context, Date.now());
+	if (recent !== undefined) {
+		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
+		if (check.valid) return check;
+	}
+	const client = readCallbackClient(
+		await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
+	);
+	if (typeof client === 'string') return client;
+	rememberCallbackClient(context, client, Date.now());
+	return verifyAccessToken(token, { audience, ...client }, nowInSeconds());
+}
+
 /** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
@@ -75,16 +99,8 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		);
 	}
 
-	const client = readCallbackClient(
-		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
-	);
-	if (typeof client === 'string') return answerJson(this, 500, { message: client });
-
-	const check = verifyAccessToken(
-		token,
-		{ audience: readAudience(this), clientId: client.clientId, clientSecret: client.clientSecret },
-		nowInSeconds(),
-	);
+	const check = await checkAccessToken(this, token);
+	if (typeof check === 'string') return answerJson(this, 500, { message: check });
 	if (!check.valid) {
 		const description =
 			check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';

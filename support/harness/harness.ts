@@ -33,6 +33,12 @@ export interface HarnessOptions {
 	keepUserFolder?: boolean;
 	/** Options of the sandbox the harness starts (the benchmarks keep a longer request log, for example). */
 	sandbox?: Omit<SandboxOptions, 'port'>;
+	/** The n8n version to run (default: TM_N8N_VERSION or the pinned one); the bench runs two side by side. */
+	n8nVersion?: string;
+	/** More credentials to import beside the harness's own (n8n's import format: id, name, type, plain data). */
+	credentials?: Array<Record<string, unknown>>;
+	/** More environment for n8n's processes (wins over the harness's). */
+	n8nEnv?: Record<string, string>;
 }
 
 /** What a test process needs to use a running harness (written to a file for jest by the e2e runner). */
@@ -167,7 +173,7 @@ export function chatCredentialsFor(
 }
 
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
-	const install = await ensureN8nInstalled();
+	const install = await ensureN8nInstalled(options.n8nVersion);
 	await ensureBuilt();
 
 	const userFolder = mkdtempSync(join(tmpdir(), 'tm-n8n-e2e-'));
@@ -221,6 +227,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			brokerPort: await freePort(),
 			filesFolder,
 			logFile: join(userFolder, 'n8n.log'),
+			env: options.n8nEnv,
 		};
 
 		writeFileSync(
@@ -228,6 +235,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			JSON.stringify([
 				...credentialsFor(sandbox.url),
 				...chatCredentialsFor(chat.url, openAi.baseUrl),
+				...(options.credentials ?? []),
 			]),
 		);
 		for (const { workflow } of options.workflows) {

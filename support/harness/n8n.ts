@@ -160,8 +160,25 @@ export async function createApiKey(baseUrl: string): Promise<string> {
 	return created.body.data.rawApiKey;
 }
 
+/**
+ * n8n 2.41 allows 5 logins a minute per e-mail address (the sixth saw its connection closed here); the tests sign in
+ * far more often than that, so one session per instance is kept (n8n's session cookie outlives a restart).
+ */
+const ownerSessions = new Map<string, Promise<string>>();
+
 /** Logs the owner in (the REST API behind the editor, which the public API does not cover) and returns the cookie. */
 export async function ownerSessionCookie(baseUrl: string): Promise<string> {
+	let session = ownerSessions.get(baseUrl);
+	if (session === undefined) {
+		session = logOwnerIn(baseUrl);
+		ownerSessions.set(baseUrl, session);
+		// A failed login is not kept: the next call tries again.
+		session.catch(() => ownerSessions.delete(baseUrl));
+	}
+	return await session;
+}
+
+async function logOwnerIn(baseUrl: string): Promise<string> {
 	const { response } = await callJson(`${baseUrl}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'browser-id': OWNER_BROWSER_ID },
@@ -262,6 +279,21 @@ export class N8nPublicApi {
 			`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=${includeData}&limit=250`,
 		);
 		return page.data;
+	}
+
+	/** How many of the workflow's executions have this status, over every page (the API gives 250 at most a page). */
+	async countExecutions(workflowId: string, status: string): Promise<number> {
+		let count = 0;
+		let cursor: string | undefined;
+		do {
+			const page = await this.request<{ data: ExecutionSummary[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?workflowId=${encodeURIComponent(workflowId)}&status=${encodeURIComponent(status)}&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+			);
+			count += page.data.filter((execution) => execution.status === status).length;
+			cursor = page.nextCursor ?? undefined;
+		} while (cursor);
+		return count;
 	}
 
 	async execution(id: string): Promise<ExecutionSummary> {

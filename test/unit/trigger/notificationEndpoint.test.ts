@@ -1,6 +1,7 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { CREDENTIAL_REUSE_MS } from '../../../nodes/TicketMarketplaceTrigger/recentCredential';
 import {
 	expectNoExecution,
 	RecordingResponse,
@@ -337,5 +338,131 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		);
 		const result = await new TicketMarketplaceTrigger().webhook.call(context);
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+});
+
+describe('notification endpoint (default webhook), reading the callback credential', () => {
+	/** Each test its own credential id: the node remembers reads per credential for the whole process. */
+	let credentialSequence = 0;
+
+	async function notifyCounting(
+		request: TriggerRequest,
+		credentialId: string,
+		credentials: TriggerSetup['credentials'] = setup.credentials,
+	) {
+		const response = new RecordingResponse();
+		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
+		const context = createTriggerContext({ ...setup, credentials }, 'default', request, response);
+		const internals = context as unknown as {
+			node: { credentials: Record<string, { id: string }> };
+			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
+		};
+		internals.node.credentials.ticketMarketplaceCallbackApi.id = credentialId;
+		let reads = 0;
+		const helper = internals.additionalData.credentialsHelper;
+		const getDecrypted = helper.getDecrypted.bind(helper);
+		helper.getDecrypted = async () => {
+			reads += 1;
+			return await getDecrypted();
+		};
+		const { TicketMarketplaceTrigger } = await import(
+			'../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
+		);
+		const result = await new TicketMarketplaceTrigger().webhook.call(context);
+		return { result, response, reads };
+	}
+
+	function nextCredentialId(): string {
+		credentialSequence += 1;
+		return `callback-credential-reads-${credentialSequence}`;
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('reads the credential once for notifications that follow one another within the reuse time (n8n 2.41 starts a sandbox per read)', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		const first = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const second = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		expect(first.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(second.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect([first.reads, second.reads]).toEqual([1, 0]);
+	});
+
+	it('reuses the read for sales that come seconds apart, not only within one burst', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const readAt = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + 5_000);
+		const later = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		expect(later.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(later.reads).toBe(0);
+	});
+
+	it('decides every refusal on the credential as stored now, even right after an accepted notification', async () => {
+		const credentialId = nextCredentialId();
+		await notifyCounting(jsonRequest(`Bearer ${validToken()}`), credentialId);
+		const oldSecretToken = issueAccessToken(
+			{ ...subject, clientSecret: 'the previous secret, now replaced' },
+			3600,
+			now(),
+		);
+		for (const authorization of [`Bearer ${oldSecretToken}`, 'Bearer not-a-token']) {
+			const { result, response, reads } = await notifyCounting(
+				jsonRequest(authorization),
+				credentialId,
+			);
+			expectInvalidToken(result, response, 'The access token is invalid');
+			expect(reads).toBe(1);
+		}
+		// A credential that became unusable is seen by the next refusal, not hidden by the earlier read.
+		const shortSecret = 'too-short';
+		const { result, response } = await notifyCounting(
+			jsonRequest(
+				`Bearer ${issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now())}`,
+			),
+			credentialId,
+			{ clientId: CLIENT_ID, clientSecret: shortSecret },
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(500);
+	});
+
+	it('accepts a token signed with a new client secret right after the secret changed', async () => {
+		const credentialId = nextCredentialId();
+		await notifyCounting(jsonRequest(`Bearer ${validToken()}`), credentialId);
+		const newSecret = 'a brand new callback client secret';
+		const newToken = issueAccessToken({ ...subject, clientSecret: newSecret }, 3600, now());
+		const { result, reads } = await notifyCounting(
+			jsonRequest(`Bearer ${newToken}`),
+			credentialId,
+			{ clientId: CLIENT_ID, clientSecret: newSecret },
+		);
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(reads).toBe(1);
+	});
+
+	it('refuses a token of the replaced secret once the reuse time has passed since the credential was read', async () => {
+		const credentialId = nextCredentialId();
+		const oldToken = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${oldToken}`), credentialId);
+		const readAt = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
+		const { result, response, reads } = await notifyCounting(
+			jsonRequest(`Bearer ${oldToken}`),
+			credentialId,
+			{ clientId: CLIENT_ID, clientSecret: 'a brand new callback client secret' },
+		);
+		expectInvalidToken(result, response, 'The access token is invalid');
+		expect(reads).toBe(1);
+	});
+
+	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
+		const other = await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
+		expect(other.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(other.reads).toBe(1);
 	});
 });

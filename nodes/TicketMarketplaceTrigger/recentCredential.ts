@@ -1,0 +1,49 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+
+import { CALLBACK_CREDENTIAL_TYPE, type CallbackClient } from '../shared/callbackCredential';
+
+/**
+ * How long a read of the callback credential may be reused to accept a notification. n8n 2.41 starts a fresh
+ * expression sandbox for every credential read in a webhook (about 80 ms of CPU on a 2-core machine), which every
+ * notification paid; one read per credential every ten seconds keeps that off almost every request, also when
+ * sales come one at a time. A new client secret therefore stops tokens of the old one within this time.
+ */
+export const CREDENTIAL_REUSE_MS = 10_000;
+
+/** Per credential id, in this process: the client last read and when. Only ever used to accept, never to refuse. */
+const recentReads = new Map<string, { client: CallbackClient; readAt: number }>();
+
+function credentialIdOf(context: IWebhookFunctions): string | undefined {
+	const id = context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id;
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The client read for this node's credential less than CREDENTIAL_REUSE_MS ago, if any. */
+export function recentCallbackClient(
+	context: IWebhookFunctions,
+	nowMs: number,
+): CallbackClient | undefined {
+	const id = credentialIdOf(context);
+	if (id === undefined) return undefined;
+	const entry = recentReads.get(id);
+	if (entry === undefined) return undefined;
+	if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS || nowMs < entry.readAt) {
+		recentReads.delete(id);
+		return undefined;
+	}
+	return entry.client;
+}
+
+/** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
+export function rememberCallbackClient(
+	context: IWebhookFunctions,
+	client: CallbackClient,
+	nowMs: number,
+): void {
+	const id = credentialIdOf(context);
+	if (id === undefined) return;
+	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
+	for (const [otherId, entry] of recentReads)
+		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
+	recentReads.set(id, { client, readAt: nowMs });
+}
