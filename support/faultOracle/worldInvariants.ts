@@ -11,6 +11,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_POLICY } from '../../nodes/TicketMarketplace/transport';
+import { MAX_RENEWALS_PER_RUN } from '../../nodes/TicketMarketplace/transport/tokenRenewal';
 import type { Attempt, CreateStep, StepResult, WorldRecord } from './world';
 import { DEFINITIVE_REFUSALS, seatKey } from './worldApi';
 import type { Account, ListingArrival } from './worldApi';
@@ -244,6 +245,12 @@ function checkCreateAttempt(
 		(request) =>
 			request.run === name && ['refused', 'noAccessToken', 'serverError'].includes(request.answer),
 	);
+	// After as many logins as a run may make, a 401 ends the sending: a further login would not be one per expiry.
+	const renewalsSpent =
+		api.tokenRequests.filter(
+			(request) =>
+				request.run === name && request.attempt === attempt.attempt && request.answer === 'ok',
+		).length >= MAX_RENEWALS_PER_RUN;
 	for (const [id, state] of states) {
 		const listing = `${where}, listing ${id}: ${state}`;
 		const ofIt = sameListing(step.account, id);
@@ -279,6 +286,9 @@ function checkCreateAttempt(
 						// Rate-limited past the retries, or asked to wait longer than the cap: nothing was created.
 						arrival.status === 429 ||
 						arrival.persistent401 ||
+						// A 401 to a token just issued: no renewal would help (the node cannot tell why it came).
+						arrival.freshToken401 ||
+						(arrival.status === 401 && renewalsSpent) ||
 						(typeof arrival.status === 'number' && arrival.status >= 300 && arrival.status < 400),
 				) || answers.filter((arrival) => arrival.status === 401).length >= 2;
 			if (!refusedByApi && !tokenRefused)
