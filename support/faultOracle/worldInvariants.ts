@@ -289,6 +289,8 @@ function checkCreateAttempt(
 						// A 401 to a token just issued: no renewal would help (the node cannot tell why it came).
 						arrival.freshToken401 ||
 						(arrival.status === 401 && renewalsSpent) ||
+						// Stopped while renewing after a 401: that answer was a refusal, and nothing was sent again.
+						(arrival.status === 401 && attempt.cancelled) ||
 						(typeof arrival.status === 'number' && arrival.status >= 300 && arrival.status < 400),
 				) || answers.filter((arrival) => arrival.status === 401).length >= 2;
 			if (!refusedByApi && !tokenRefused)
@@ -365,6 +367,11 @@ function checkAll(record: WorldRecord): void {
 			const states = checkCreateAttempt(record, { ...result, step }, attempt, unknownBefore);
 			for (const [id, state] of states)
 				if (state === 'unknown') unknownBefore.add(`${step.account} ${id}`);
+			// A record that failed after writing: the error named these IDs as possibly remembered, with no way to
+			// tell which were new, so a later attempt may rightly call them unknown.
+			const said = (attempt.thrown as { description?: unknown } | undefined)?.description;
+			if (typeof said === 'string' && said.includes('possibly remembered as sent'))
+				for (const row of step.rows) unknownBefore.add(`${step.account} ${row.id}`);
 		}
 		// Logins: one per expiry (or revocation by another run), one more after a 401 that persists; refusals once.
 		const tokens = api.tokenRequests.filter((request) => request.run === name);
