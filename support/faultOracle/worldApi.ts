@@ -87,10 +87,15 @@ export interface ListingArrival {
 	at: number;
 	status: Status;
 	created: boolean;
-	/** The answer proves the creation (a 201 or 200 naming the listing). */
+	/** The answer proves the creation (a 200 or 201 with a JSON object, served as JSON). */
 	evidence: boolean;
 	/** A 401 because the app lacks the listing product (a fresh token does not help). */
 	persistent401: boolean;
+	/**
+	 * A 401 to a token issued to this run's attempt that no answer had accepted yet: to the node that is the API
+	 * refusing a token it just issued, whatever the reason (an immediate expiry, a revocation, a missing product).
+	 */
+	freshToken401: boolean;
 	seats: string[];
 	eventId: number;
 }
@@ -119,11 +124,23 @@ export class WorldApi {
 	/** Per account: how often the API holds each ID (a deleted listing is taken out). */
 	readonly held = new Map<Account, Map<number, number>>(ACCOUNTS.map((a) => [a, new Map()]));
 	/** Token requests: run, when, what was answered. */
-	readonly tokenRequests: Array<{ run: string; at: number; answer: TokenAnswer['kind'] }> = [];
-	/** Every token issued: to whom, and whether the API still takes it. */
+	readonly tokenRequests: Array<{
+		run: string;
+		attempt: number;
+		at: number;
+		answer: TokenAnswer['kind'];
+	}> = [];
+	/** Every token issued: to whom (run and attempt), whether the API still takes it, answers other than 401. */
 	readonly tokens = new Map<
 		string,
-		{ run: string; account: Account; valid: boolean; uses: number }
+		{
+			run: string;
+			attempt: number;
+			account: Account;
+			valid: boolean;
+			uses: number;
+			accepted: number;
+		}
 	>();
 	/** Per run: how often another run's login revoked its token (each may take one renewal). */
 	readonly revokedByOthers = new Map<string, number>();
@@ -310,7 +327,8 @@ export class WorldApi {
 			delayTurns: 0,
 			revokesPrevious: false,
 		};
-		this.tokenRequests.push({ run, at, answer: answer.kind });
+		const attempt = this.currentAttempt.get(run) ?? 1;
+		this.tokenRequests.push({ run, attempt, at, answer: answer.kind });
 		this.onArrival(run, 'token');
 		switch (answer.kind) {
 			case 'ok': {
@@ -324,7 +342,7 @@ export class WorldApi {
 					}
 				}
 				const token = `tok-world-${account}-${this.tokens.size + 1}-${'z'.repeat(8)}`;
-				this.tokens.set(token, { run, account, valid: true, uses: 0 });
+				this.tokens.set(token, { run, attempt, account, valid: true, uses: 0, accepted: 0 });
 				return [200, { access_token: token, token_type: 'bearer', expires_in: 3600 }];
 			}
 			case 'rateLimited':
@@ -370,10 +388,15 @@ export class WorldApi {
 			.map((product) => seatKey(product.row, product.seat));
 		const eventId = Number(body.eventId);
 		this.onArrival(run, 'listing');
+		const attempt = this.currentAttempt.get(run) ?? 1;
 		const record = (status: Status, created: boolean, evidence = false, persistent401 = false) => {
+			const freshToken401 =
+				status === 401 && issued.run === run && issued.attempt === attempt && issued.accepted === 0;
+			// Any HTTP answer but a 401 tells the node the token works (a reset is no answer).
+			if (typeof status === 'number' && status !== 401) issued.accepted++;
 			this.arrivals.push({
 				run,
-				attempt: this.currentAttempt.get(run) ?? 1,
+				attempt,
 				account,
 				id,
 				at,
@@ -381,6 +404,7 @@ export class WorldApi {
 				created,
 				evidence,
 				persistent401,
+				freshToken401,
 				seats,
 				eventId,
 			});
@@ -438,8 +462,16 @@ export class WorldApi {
 		let created = false;
 		let evidence = false;
 		if (status >= 200 && status < 300) {
-			// An answer naming the listing is never a lie; any other 2xx may or may not have created it.
-			evidence = (status === 200 || status === 201) && answer.body === 'listingId';
+			// The package's rule for an API whose listing answer is not documented: a 200 or 201 with a JSON object
+			// (nock marks an object body as JSON; a string body goes without a Content-Type) is a created listing. An
+			// API that answers so without creating is outside that rule, so it is not generated; any other 2xx may or
+			// may not have created it.
+			const jsonObject =
+				!html &&
+				typeof answerBody === 'object' &&
+				answerBody !== null &&
+				!Array.isArray(answerBody);
+			evidence = (status === 200 || status === 201) && jsonObject;
 			created = evidence || answer.creates;
 		} else if (status >= 500) created = answer.creates;
 		if (created) create();

@@ -11,6 +11,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_POLICY } from '../../nodes/TicketMarketplace/transport';
+import { MAX_RENEWALS_PER_RUN } from '../../nodes/TicketMarketplace/transport/tokenRenewal';
 import type { Attempt, CreateStep, StepResult, WorldRecord } from './world';
 import { DEFINITIVE_REFUSALS, seatKey } from './worldApi';
 import type { Account, ListingArrival } from './worldApi';
@@ -244,6 +245,12 @@ function checkCreateAttempt(
 		(request) =>
 			request.run === name && ['refused', 'noAccessToken', 'serverError'].includes(request.answer),
 	);
+	// After as many logins as a run may make, a 401 ends the sending: a further login would not be one per expiry.
+	const renewalsSpent =
+		api.tokenRequests.filter(
+			(request) =>
+				request.run === name && request.attempt === attempt.attempt && request.answer === 'ok',
+		).length >= MAX_RENEWALS_PER_RUN;
 	for (const [id, state] of states) {
 		const listing = `${where}, listing ${id}: ${state}`;
 		const ofIt = sameListing(step.account, id);
@@ -279,6 +286,11 @@ function checkCreateAttempt(
 						// Rate-limited past the retries, or asked to wait longer than the cap: nothing was created.
 						arrival.status === 429 ||
 						arrival.persistent401 ||
+						// A 401 to a token just issued: no renewal would help (the node cannot tell why it came).
+						arrival.freshToken401 ||
+						(arrival.status === 401 && renewalsSpent) ||
+						// Stopped while renewing after a 401: that answer was a refusal, and nothing was sent again.
+						(arrival.status === 401 && attempt.cancelled) ||
 						(typeof arrival.status === 'number' && arrival.status >= 300 && arrival.status < 400),
 				) || answers.filter((arrival) => arrival.status === 401).length >= 2;
 			if (!refusedByApi && !tokenRefused)
@@ -355,6 +367,11 @@ function checkAll(record: WorldRecord): void {
 			const states = checkCreateAttempt(record, { ...result, step }, attempt, unknownBefore);
 			for (const [id, state] of states)
 				if (state === 'unknown') unknownBefore.add(`${step.account} ${id}`);
+			// A record that failed after writing: the error named these IDs as possibly remembered, with no way to
+			// tell which were new, so a later attempt may rightly call them unknown.
+			const said = (attempt.thrown as { description?: unknown } | undefined)?.description;
+			if (typeof said === 'string' && said.includes('possibly remembered as sent'))
+				for (const row of step.rows) unknownBefore.add(`${step.account} ${row.id}`);
 		}
 		// Logins: one per expiry (or revocation by another run), one more after a 401 that persists; refusals once.
 		const tokens = api.tokenRequests.filter((request) => request.run === name);

@@ -5,12 +5,19 @@
  * invariants (worldInvariants.ts) read the API's state after every send ended, and a probe run shows what the
  * memory holds.
  *
- * FAULT_ORACLE_WORLD selects what runs:
- * - unset: the known cases' pinned counterexamples must still break their invariant (the "fix reverted" column of
- *   the table): `npm test` stays green while the fixes are on other branches;
- * - `1`: the generated property (FAULT_ORACLE_WORLD_RUNS scenarios, seed FAULT_ORACLE_SEED) and every pinned
- *   counterexample must hold: the setting once the fixes are merged;
- * - `explore`: for each invariant, a shrunk counterexample of today's code (printed), for the table.
+ * By default (`npm test`): FAULT_ORACLE_WORLD_RUNS generated scenarios (seed FAULT_ORACLE_SEED) keep every
+ * invariant, and so does each known case's pinned counterexample (faultOracleWorld.cases.ts), as a regression test.
+ * The default count keeps this file near a minute and a half on a busy 2-core machine; a failure prints the shrunk
+ * scenario, which `replay` runs again. The open defects (OPEN_DEFECTS) run as failing tests: each turns red once
+ * fixed; until then the property skips their shape (hasOpenDefectShape).
+ *
+ * FAULT_ORACLE_WORLD selects another mode:
+ * - `replay`: runs the scenario of the JSON file FAULT_ORACLE_WORLD_SCENARIO and prints what happened;
+ * - `explore`: for each known case (FAULT_ORACLE_WORLD_CASES, comma-separated, or all), a shrunk counterexample of
+ *   the code as it is (printed; FAULT_ORACLE_WORLD_LOG also appends each to a file): with a fix reverted, the
+ *   scenario its case pins;
+ * - `reverted`: each pinned counterexample (FAULT_ORACLE_WORLD_CASES, or all) breaks its case's invariant: run with
+ *   that case's fix reverted, to show the oracle still sees it.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 
@@ -22,7 +29,7 @@ import { oraclePause, oracleWait, useVirtualClock } from '../../../support/fault
 import { runWorld, worldScenarios } from '../../../support/faultOracle/world';
 import type { WorldScenario } from '../../../support/faultOracle/world';
 import { brokenInvariants, checkWorld } from '../../../support/faultOracle/worldInvariants';
-import { KNOWN_CASES } from './faultOracleWorld.cases';
+import { KNOWN_CASES, OPEN_DEFECTS } from './faultOracleWorld.cases';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -32,11 +39,27 @@ jest.mock('n8n-workflow', () => ({
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 const MODE = process.env.FAULT_ORACLE_WORLD ?? '';
+const REGRESSION = !['replay', 'explore', 'reverted'].includes(MODE);
+/** The generated scenarios of a default run. */
+const DEFAULT_RUNS = 600;
+const ONLY_CASES = process.env.FAULT_ORACLE_WORLD_CASES?.split(',');
 const SEED = Number(process.env.FAULT_ORACLE_SEED ?? 3011);
-const RUNS = Number(process.env.FAULT_ORACLE_WORLD_RUNS ?? 400);
+const RUNS = Number(process.env.FAULT_ORACLE_WORLD_RUNS ?? DEFAULT_RUNS);
 
 afterEach(() => nock.cleanAll());
 useVirtualClock();
+
+/**
+ * Two overlapping steps that are not two Creates of one account: another account on the same Base URL, or Forget
+ * Sent Listings beside a Create. The memory's looks write for a moment (n8n's store has no read-only look), and
+ * the other run can see what a look wrote (OPEN_DEFECTS). Until those are fixed the property leaves this shape to
+ * the pinned tests, so that it keeps watching every other one.
+ */
+function hasOpenDefectShape(scenario: WorldScenario): boolean {
+	const [first, second] = scenario.steps;
+	if (!scenario.overlap || second === undefined) return false;
+	return first.kind === 'forget' || second.kind === 'forget' || first.account !== second.account;
+}
 
 /** The invariants a scenario breaks, one message each (empty when every one holds). */
 async function brokenBy(scenario: WorldScenario): Promise<string[]> {
@@ -44,12 +67,14 @@ async function brokenBy(scenario: WorldScenario): Promise<string[]> {
 }
 
 describe('Listing → Create: the fault oracle, widened to what the world sends', () => {
-	(MODE === '1' ? it : it.skip)(
+	(REGRESSION ? it : it.skip)(
 		`keeps every promise in ${RUNS} generated scenarios (seed ${SEED})`,
 		async () => {
 			const started = performance.now();
 			await fc.assert(
 				fc.asyncProperty(worldScenarios(), async (scenario) => {
+					// The open defects' shapes are pinned below as failing tests; every other shape must hold.
+					fc.pre(!hasOpenDefectShape(scenario));
 					checkWorld(await runWorld(scenario, waits));
 				}),
 				{ numRuns: RUNS, seed: SEED },
@@ -63,15 +88,21 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 
 	for (const { case: number, title, invariant, scenario } of KNOWN_CASES) {
 		if (!scenario) continue;
-		if (MODE === '1') {
-			it(`known case ${number} (${title}) holds every invariant`, async () => {
+		if (REGRESSION) {
+			it(`known case ${number} (${title}): its pinned scenario holds every invariant`, async () => {
 				expect(await brokenBy(scenario)).toEqual([]);
 			});
-		} else {
-			it(`known case ${number} (${title}) breaks "${invariant}" until its fix is merged`, async () => {
+		} else if (MODE === 'reverted' && (!ONLY_CASES || ONLY_CASES.includes(number))) {
+			it(`known case ${number} (${title}) breaks "${invariant}" with its fix reverted`, async () => {
 				expect((await brokenBy(scenario)).join('\n')).toContain(invariant);
 			});
 		}
+	}
+
+	for (const { title, invariant, scenario } of OPEN_DEFECTS) {
+		(REGRESSION ? it.failing : it.skip)(`open defect: ${title}`, async () => {
+			expect((await brokenBy(scenario)).join('\n')).not.toContain(invariant);
+		});
 	}
 
 	(MODE === 'replay' ? it : it.skip)(
@@ -103,12 +134,11 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 	(MODE === 'explore' ? it : it.skip)(
 		'finds a shrunk counterexample for each known case today',
 		async () => {
-			const only = process.env.FAULT_ORACLE_WORLD_CASES?.split(',');
 			// Each case's finding is also written as it comes (a long exploration shows its progress).
 			const LOG = process.env.FAULT_ORACLE_WORLD_LOG;
 			const lines: string[] = [];
 			for (const known of KNOWN_CASES) {
-				if (only && !only.includes(known.case)) continue;
+				if (ONLY_CASES && !ONLY_CASES.includes(known.case)) continue;
 				const started = performance.now();
 				let scenarios = 0;
 				const result = await fc.check(
