@@ -20,6 +20,8 @@ import {
 	API_CREDENTIALS,
 	BASE,
 	fakeRun,
+	idsUpTo,
+	oneSeatListings,
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
@@ -37,25 +39,8 @@ const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-faults-0123456789';
 
 /** N listings, one per item, External Listing IDs 1..N. */
-function listings(count: number, options: IDataObject = {}) {
-	const items: INodeExecutionData[] = Array.from({ length: count }, (_, index) => ({
-		json: { id: index + 1 },
-	}));
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'listingPerItem',
-		eventId: 55,
-		externalListingId: (itemIndex: number) => itemIndex + 1,
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productsSource: 'defined',
-		// One seat per listing: a seat in two listings of one event is refused before sending.
-		products: (itemIndex: number) => ({
-			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
-		}),
-		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
-	};
-	return { items, parameters };
-}
+const listings = (count: number, options: IDataObject = {}) =>
+	oneSeatListings(idsUpTo(count), options);
 
 function tokenApi(times = 1) {
 	return nock(BASE)

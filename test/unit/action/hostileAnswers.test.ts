@@ -4,13 +4,18 @@
  * before its fix.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { sentListingKey } from '../../../nodes/TicketMarketplace/helpers/sentListings';
 import * as transport from '../../../nodes/TicketMarketplace/transport';
-import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { BASE, fakeRun, MEMORY_ACCOUNT } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	fakeRun,
+	idsUpTo,
+	MEMORY_ACCOUNT,
+	oneSeatListings,
+} from '../../../support/fakeN8n/actionContext';
 import { echoedForms, findEchoes } from '../../../support/errorScan';
 
 jest.mock('n8n-workflow', () => ({
@@ -24,25 +29,7 @@ const TOKEN = 'tok-hostile-0123456789';
 const DEPTH = 100_000;
 
 /** N listings, one per item, External Listing IDs 1..N, sent one at a time. */
-function listings(count: number) {
-	const items: INodeExecutionData[] = Array.from({ length: count }, (_, index) => ({
-		json: { id: index + 1 },
-	}));
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'listingPerItem',
-		eventId: 55,
-		externalListingId: (itemIndex: number) => itemIndex + 1,
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productsSource: 'defined',
-		// One seat per listing: a seat in two listings of one event is refused before sending.
-		products: (itemIndex: number) => ({
-			product: [{ externalId: 'A-1', row: 'A', seat: String(itemIndex + 1) }],
-		}),
-		options: { concurrencyMode: 'fixed', concurrency: 1 },
-	};
-	return { items, parameters };
-}
+const listings = (count: number) => oneSeatListings(idsUpTo(count));
 
 function idOf(body: unknown): number {
 	return Number((body as IDataObject).externalListingId);
