@@ -7,6 +7,7 @@ export const FAULT_KINDS = [
 	'5xx',
 	'drop',
 	'expireToken',
+	'revokeEarlierTokens',
 	'redirect',
 	'echo',
 ] as const;

@@ -22,6 +22,7 @@ import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
 import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
 import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
+import type { TokenIssue } from './partner/tokens';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
 import { newId } from './records';
 import { redactHeaders, redactJson, redactQuery } from './redact';
@@ -87,8 +88,7 @@ function logWhenAnswered(
 
 /**
  * Applies the faults chosen for this request: waits the latency, then answers a terminal fault itself. Returns
- * undefined when the request has been answered (or dropped), else whether the token endpoint must issue an
- * already-expired token.
+ * undefined when the request has been answered (or dropped), else how the token endpoint must issue its token.
  */
 async function applyFaults(
 	store: SandboxStore,
@@ -96,7 +96,7 @@ async function applyFaults(
 	res: http.ServerResponse,
 	endpoint: PartnerEndpoint,
 	appliedFaults: string[],
-): Promise<{ issueExpired: boolean } | undefined> {
+): Promise<TokenIssue | undefined> {
 	const decision = store.faults.decide(endpoint);
 	appliedFaults.push(...decision.applied);
 	if (decision.delayMs > 0 && !(await store.timers.sleep(decision.delayMs))) {
@@ -104,7 +104,8 @@ async function applyFaults(
 		return undefined;
 	}
 	const terminal = decision.terminal;
-	if (!terminal) return { issueExpired: false };
+	const asUsual: TokenIssue = { expired: false, revokeEarlier: false };
+	if (!terminal) return asUsual;
 	switch (terminal.kind) {
 		case '429': {
 			const retryAfter = terminal.rule.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
@@ -149,11 +150,14 @@ async function applyFaults(
 			});
 			return undefined;
 		case 'expireToken': {
-			if (endpoint === 'token') return { issueExpired: true };
+			if (endpoint === 'token') return { ...asUsual, expired: true };
 			const { record } = bearerRecord(store, req);
 			if (record) record.expiresAt = Math.min(record.expiresAt, store.now());
-			return { issueExpired: false };
+			return asUsual;
 		}
+		case 'revokeEarlierTokens':
+			// Only the token endpoint issues tokens; elsewhere the request goes on as usual.
+			return { ...asUsual, revokeEarlier: endpoint === 'token' };
 	}
 }
 
@@ -279,7 +283,7 @@ async function handle(
 	if (!admitLimits(store, res, endpoint, appliedFaults)) return;
 	const faulted = await applyFaults(store, req, res, endpoint, appliedFaults);
 	if (!faulted) return;
-	if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issueExpired);
+	if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted);
 	else if (endpoint === 'webhooks') handleWebhook(store, req, res, read.buffer);
 	else handleListing(store, req, res, read.buffer);
 }

@@ -28,14 +28,21 @@ function secretsEqual(a: string, b: string): boolean {
 	return timingSafeEqual(digest(a), digest(b));
 }
 
-/** `issueExpired`: the `expireToken` fault hands out a token that is already expired, as if it lapsed on the way. */
+/** How the token endpoint issues a token, as the faults on the request decide. */
+export interface TokenIssue {
+	/** The `expireToken` fault hands out a token that is already expired, as if it lapsed on the way. */
+	expired: boolean;
+	/** The `revokeEarlierTokens` fault: an API whose new token revokes every earlier token of the account. */
+	revokeEarlier: boolean;
+}
+
 export function handleToken(
 	store: SandboxStore,
 	req: http.IncomingMessage,
 	res: http.ServerResponse,
 	url: URL,
 	buffer: Buffer,
-	issueExpired: boolean,
+	issue: TokenIssue,
 ): void {
 	const challenge = { 'WWW-Authenticate': BASIC_CHALLENGE };
 	const header = req.headers.authorization;
@@ -134,14 +141,17 @@ export function handleToken(
 		return;
 	}
 	const issuedAt = store.now();
+	if (issue.revokeEarlier) {
+		for (const record of store.tokens.values())
+			if (record.account === account.email) record.revoked = true;
+	}
 	const value = randomBytes(32).toString('base64url');
 	store.tokens.set(value, {
 		id: `${ID_PREFIX.token}${store.tokens.size + 1}_${randomBytes(3).toString('hex')}`,
 		consumerKey: app.consumerKey,
 		account: account.email,
 		issuedAt,
-		// The `expireToken` fault hands out a token that is already expired, as if it lapsed on the way.
-		expiresAt: issueExpired ? issuedAt : issuedAt + store.tokenLifetimeSeconds * 1000,
+		expiresAt: issue.expired ? issuedAt : issuedAt + store.tokenLifetimeSeconds * 1000,
 		revoked: false,
 	});
 	sendJson(

@@ -7,14 +7,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 
-import { SandboxAdminClient } from '../../sandbox';
+import { SandboxAdminClient, type RequestLogEntry, type SandboxState } from '../../sandbox';
 import { callHarnessControl } from '../harness/control';
-import { startHarness, type Harness, type HarnessContext } from '../harness/harness';
+import {
+	credentialsFor,
+	startHarness,
+	type Harness,
+	type HarnessContext,
+} from '../harness/harness';
 import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../harness/n8n';
 import { setQuiet } from '../harness/progress';
-import { harnessWorkflows, ON_N8N_1X } from './workflows';
-import type { WorkflowJson } from '../harness/workflows';
+import {
+	ACTION_NODE_TYPE,
+	harnessWorkflows,
+	ON_N8N_1X,
+	suiteWorkflows,
+	webhookPath,
+} from './workflows';
+import { variantOf, type WorkflowJson } from '../harness/workflows';
 import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
@@ -366,4 +378,93 @@ export function rawRequest(
 export function describeOnN8n2(name: string, reason: string, body: () => void): void {
 	if (ON_N8N_1X) describe.skip(`${name} [skipped on n8n ${n8nVersion()}: ${reason}]`, body);
 	else describe(name, body);
+}
+
+/**
+ * Sheet rows of one-seat listings of one event, one row each: every listing has its own seat (a seat in two
+ * listings of one event is refused before sending).
+ */
+export function oneSeatRows(ids: number[], eventId: number, row: string): SeatRow[] {
+	return ids.map((id, index) => ({
+		listing_id: id,
+		event_id: eventId,
+		price: '30.00',
+		currency: 'EUR',
+		row,
+		seat: index + 1,
+		ticket_id: `${id}-${row}-${index + 1}`,
+	}));
+}
+
+/** The sandbox's log of requests to one Partner API endpoint (a request appears once it is answered or dropped). */
+export function requestsTo(state: SandboxState, endpoint: RequestLogEntry['endpoint']) {
+	return state.requests.filter((request) => request.endpoint === endpoint);
+}
+
+/** The External Listing ID of each listing request in the log among `ids`, one entry per request. */
+export function listingIdsSent(state: SandboxState, ids: number[]): number[] {
+	return requestsTo(state, 'listings')
+		.map((request) => Number((request.body as { externalListingId?: unknown })?.externalListingId))
+		.filter((id) => ids.includes(id));
+}
+
+/** How many listings the sandbox holds for each of `ids`. */
+export function heldCounts(state: SandboxState, ids: number[]): Map<number, number> {
+	const held = new Map<number, number>(ids.map((id) => [id, 0]));
+	for (const listing of state.listings) {
+		const id = Number(listing.externalListingId);
+		if (held.has(id)) held.set(id, (held.get(id) ?? 0) + 1);
+	}
+	return held;
+}
+
+export interface OwnSheetWorkflow {
+	id: string;
+	webhookPath: string;
+	/** Deletes the workflow and its credential. */
+	remove(): Promise<void>;
+}
+
+/**
+ * The sheet workflow (one item per row, On Error → Stop) on a Partner API credential of its own, both created
+ * through n8n's public API and the workflow activated: the credential holds no token yet, so the first run logs in
+ * before its first listing, and whatever a test does to its token leaves the suite's shared credential alone.
+ */
+export async function sheetWorkflowWithOwnCredential(
+	e2e: E2e,
+	name: string,
+): Promise<OwnSheetWorkflow> {
+	const unique = randomUUID();
+	const apiCredential = credentialsFor(e2e.context.sandboxUrl)[0];
+	const credential = await e2e.n8n.request<{ id: string; name: string }>('POST', '/credentials', {
+		name: `${name} (${unique})`,
+		type: apiCredential.type,
+		data: { ...(apiCredential.data as Record<string, unknown>), allowedHttpRequestDomains: 'all' },
+	});
+	const variant = variantOf(suiteWorkflows().sheetToListings, {
+		id: unique,
+		name: `E2E: ${name}`,
+		webhookPath: `ticket-marketplace/${unique}`,
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.parameters.options = { output: 'row' };
+			node.credentials = { ticketMarketplaceApi: { id: credential.id, name: credential.name } };
+		},
+	});
+	const created = await e2e.n8n.request<{ id: string }>('POST', '/workflows', {
+		name: variant.name,
+		nodes: variant.nodes,
+		connections: variant.connections,
+		settings: variant.settings,
+	});
+	await e2e.n8n.activate(created.id);
+	return {
+		id: created.id,
+		webhookPath: webhookPath(variant),
+		remove: async () => {
+			await e2e.n8n.deactivate(created.id);
+			await e2e.n8n.request('DELETE', `/workflows/${created.id}`);
+			await e2e.n8n.request('DELETE', `/credentials/${credential.id}`);
+		},
+	};
 }

@@ -148,6 +148,34 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 		expect(sandbox.state().tokens).toMatchObject({ count: 3, valid: 1 });
 	});
 
+	it('revokeEarlierTokens: a new token revokes every earlier token of its account, and only of its account', async () => {
+		const before = await getToken(sandbox);
+		const otherAccount = await requestToken(sandbox, {
+			body: { username: 'second@example.test', password: 'second-password' },
+		});
+		sandbox.addFault({ endpoint: 'token', kind: 'revokeEarlierTokens' });
+
+		const renewed = await getToken(sandbox);
+		const revoked = await createListing(sandbox, before);
+		expect(revoked.status).toBe(401);
+		expect(revoked.body.message).toBe('The access token has been revoked');
+		expect((await createListing(sandbox, renewed)).status).toBe(201);
+		expect((await createListing(sandbox, otherAccount.body.access_token as string)).status).toBe(
+			201,
+		);
+
+		const latest = await getToken(sandbox);
+		expect((await createListing(sandbox, renewed)).status).toBe(401);
+		expect((await createListing(sandbox, latest)).status).toBe(201);
+		expect(sandbox.state().tokens).toMatchObject({ count: 4, valid: 2 });
+	});
+
+	it('without the fault, a new token leaves the earlier ones valid', async () => {
+		const before = await getToken(sandbox);
+		await getToken(sandbox);
+		expect((await createListing(sandbox, before)).status).toBe(201);
+	});
+
 	it('expires tokens over the admin HTTP API too', async () => {
 		const token = await getToken(sandbox);
 		const response = await fetch(`${sandbox.url}/__sandbox/tokens/expire`, {
