@@ -26,6 +26,9 @@ import { freePort, startedResources } from './processes';
 import { step } from './progress';
 import { CREDENTIAL_IDS, type WorkflowJson } from './workflows';
 
+/** Requests the e2e sandbox keeps in its log: every request of one suite run. */
+const E2E_REQUEST_LOG_LIMIT = 100_000;
+
 export interface HarnessOptions {
 	/** Workflows to import; those with `activate` true are activated after start. */
 	workflows: Array<{ workflow: WorkflowJson; activate: boolean }>;
@@ -198,7 +201,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 
 		const { packageDir, files: packedFiles } = await installPackedPackage(userFolder, userFolder);
 
-		const sandbox = await startSandbox({ ...options.sandbox, port: 0 });
+		// The suite's tests read what they sent as the log's tail past its length before: a log that has reached its
+		// limit (1,000 by default) no longer grows, and that tail is empty. One suite sends a few thousand requests.
+		const sandbox = await startSandbox({
+			requestLogLimit: E2E_REQUEST_LOG_LIMIT,
+			...options.sandbox,
+			port: 0,
+		});
 		remember({
 			name: 'stopping the sandbox',
 			stop: () => sandbox.stop(),
