@@ -4,9 +4,9 @@
  * notifications sent to one webhook process and through the load balancer to two. A notification counts when n8n
  * answered 200 (the trigger answers at once); every one must then run to a successful execution.
  */
-import { basicClientAuthorization } from '../../sandbox';
+import { triggerAccessToken } from '../triggerToken';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
-import { SANDBOX_CALLBACK_CLIENT, startHarness } from '../../support/harness/harness';
+import { startHarness } from '../../support/harness/harness';
 import { pollUntil } from '../../support/harness/n8n';
 import { startQueueHarness } from '../../support/harness/queueHarness';
 import { queryPostgres } from '../../support/harness/queueServices';
@@ -18,23 +18,6 @@ import type { BenchRow, Check, Suite } from '../suite';
 
 const WEBHOOK_ID = '6e8a0c2e-4b6d-4f8a-9c1e-3a5c7e9b1d3f';
 const WORKFLOW = minimalSaleAlert('tmBenchSaleLoad1', 'Bench: sale notifications', WEBHOOK_ID);
-
-async function tokenFrom(baseUrl: string): Promise<string> {
-	const response = await fetch(`${baseUrl}/webhook/${WEBHOOK_ID}/token`, {
-		method: 'POST',
-		headers: {
-			Authorization: basicClientAuthorization(
-				SANDBOX_CALLBACK_CLIENT.clientId,
-				SANDBOX_CALLBACK_CLIENT.clientSecret,
-			),
-			'Content-Type': 'application/x-www-form-urlencoded',
-		},
-		body: 'grant_type=client_credentials',
-	});
-	if (response.status !== 200)
-		throw new Error(`the token endpoint at ${baseUrl} answered ${response.status}`);
-	return ((await response.json()) as { access_token: string }).access_token;
-}
 
 async function sendNotifications(
 	baseUrl: string,
@@ -99,7 +82,7 @@ export const queueSuite: Suite = {
 		const single = await startHarness({ workflows: [{ workflow: WORKFLOW, activate: true }] });
 		const unregisterSingle = context.onCleanup(() => single.stop());
 		try {
-			const token = await tokenFrom(single.context.n8nUrl);
+			const token = await triggerAccessToken(single.context.n8nUrl, WEBHOOK_ID);
 			await sendNotifications(single.context.n8nUrl, token, 20, 4, 900_000);
 			const result = await sendNotifications(
 				single.context.n8nUrl,
@@ -152,7 +135,7 @@ export const queueSuite: Suite = {
 		const queue = await startQueueHarness({ workflows: [WORKFLOW] });
 		const unregisterQueue = context.onCleanup(() => queue.stop());
 		try {
-			const token = await tokenFrom(queue.webhookUrls[0]);
+			const token = await triggerAccessToken(queue.webhookUrls[0], WEBHOOK_ID);
 			await sendNotifications(queue.publicUrl, token, 20, 4, 900_000);
 			const cases: Array<[string, string, number]> = [
 				['queue mode, one webhook process', queue.webhookUrls[0], 1],

@@ -5,9 +5,10 @@
  * the same number of notifications to each of the four, in an order that alternates from round to round, so the
  * machine's drift spreads over all of them.
  */
-import { basicClientAuthorization, choices } from '../../sandbox';
+import { choices } from '../../sandbox';
+import { triggerAccessToken } from '../triggerToken';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
-import { SANDBOX_CALLBACK_CLIENT, startHarness, type Harness } from '../../support/harness/harness';
+import { startHarness, type Harness } from '../../support/harness/harness';
 import { pollUntil } from '../../support/harness/n8n';
 import type { WorkflowJson } from '../../support/harness/workflows';
 import { countOf, describeStatuses, runLoad, type LoadResult } from '../load';
@@ -100,23 +101,6 @@ interface Target {
 	/** Notifications sent so far (warm-up included): each must become one successful execution. */
 	sent: number;
 	rounds: LoadResult[];
-}
-
-async function accessToken(baseUrl: string): Promise<string> {
-	const response = await fetch(`${baseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/token`, {
-		method: 'POST',
-		headers: {
-			Authorization: basicClientAuthorization(
-				SANDBOX_CALLBACK_CLIENT.clientId,
-				SANDBOX_CALLBACK_CLIENT.clientSecret,
-			),
-			'Content-Type': 'application/x-www-form-urlencoded',
-		},
-		body: 'grant_type=client_credentials',
-	});
-	if (response.status !== 200)
-		throw new Error(`the token endpoint at ${baseUrl} answered ${response.status}`);
-	return ((await response.json()) as { access_token: string }).access_token;
 }
 
 function poster(url: string, authorization: string, prefix: string) {
@@ -292,7 +276,13 @@ export const triggerSuite: Suite = {
 			}
 			const targets: Target[] = [];
 			for (const [version, harness] of harnesses)
-				targets.push(...targetsOf(version, harness, await accessToken(harness.context.n8nUrl)));
+				targets.push(
+					...targetsOf(
+						version,
+						harness,
+						await triggerAccessToken(harness.context.n8nUrl, TRIGGER_WEBHOOK_ID),
+					),
+				);
 
 			// n8n's first executions of a workflow load and compile what they need: untimed.
 			for (const target of targets) {
