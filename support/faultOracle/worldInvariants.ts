@@ -199,6 +199,7 @@ function checkCreateAttempt(
 	result: StepResult & { step: CreateStep },
 	attempt: Attempt,
 	unknownBefore: Set<string>,
+	namedForAll: Set<string> = new Set(),
 ): Map<number, Outcome> {
 	const { api } = record;
 	const { step, name } = result;
@@ -241,6 +242,15 @@ function checkCreateAttempt(
 		record.scenario.overlap && ['S0', 'S1'].includes(name)
 			? ['S0', 'S1'].filter((run) => run !== name)
 			: [];
+	const overlappingHeld = (id: number) =>
+		overlapping.some((run) => {
+			const other = record.results.find((candidate) => candidate.name === run)?.step;
+			return (
+				other?.kind === 'create' &&
+				other.account === step.account &&
+				other.rows.some((row) => row.id === id)
+			);
+		});
 	const tokenRefused = api.tokenRequests.some(
 		(request) =>
 			request.run === name && ['refused', 'noAccessToken', 'serverError'].includes(request.answer),
@@ -263,7 +273,9 @@ function checkCreateAttempt(
 			state === 'skipped' &&
 			!everArrived.some((arrival) => arrival.evidence || arrival.status === 409) &&
 			// An overlapping run may still have it in flight: "skipped, another run sends it" is all one can say.
-			!everArrived.some((arrival) => overlapping.includes(arrival.run))
+			!everArrived.some((arrival) => overlapping.includes(arrival.run)) &&
+			// An earlier run's error named it as possibly remembered for every account on this Base URL.
+			!namedForAll.has(`${step.spelling} ${id}`)
 		)
 			fail(
 				'W-skipped ⇒ created with evidence (else "unknown")',
@@ -273,7 +285,10 @@ function checkCreateAttempt(
 			state === 'unknown' &&
 			everArrived.length === 0 &&
 			!stoppedInFlight &&
-			!unknownBefore.has(`${step.account} ${id}`)
+			!unknownBefore.has(`${step.account} ${id}`) &&
+			// An overlapping run of the account held it as sent, outcome unknown, while this run looked: that run
+			// may have been about to send it (and was then stopped or refused before it left).
+			!overlappingHeld(id)
 		)
 			fail('W-unknown ⇒ it may have left', `${listing}; never reached the API`);
 		if (state === 'refused') {
@@ -355,6 +370,7 @@ function checkAll(record: WorldRecord): void {
 	}
 
 	const unknownBefore = new Set<string>();
+	const namedForAll = new Set<string>();
 	const allText: string[] = [];
 	for (const result of results) {
 		const { step, name } = result;
@@ -364,14 +380,26 @@ function checkAll(record: WorldRecord): void {
 				checkSecrets(record, `step ${name} (forget)`, attempt);
 				continue;
 			}
-			const states = checkCreateAttempt(record, { ...result, step }, attempt, unknownBefore);
+			const states = checkCreateAttempt(
+				record,
+				{ ...result, step },
+				attempt,
+				unknownBefore,
+				namedForAll,
+			);
 			for (const [id, state] of states)
 				if (state === 'unknown') unknownBefore.add(`${step.account} ${id}`);
 			// A record that failed after writing: the error named these IDs as possibly remembered, with no way to
 			// tell which were new, so a later attempt may rightly call them unknown.
 			const said = (attempt.thrown as { description?: unknown } | undefined)?.description;
 			if (typeof said === 'string' && said.includes('possibly remembered as sent'))
-				for (const row of step.rows) unknownBefore.add(`${step.account} ${row.id}`);
+				for (const row of step.rows) {
+					unknownBefore.add(`${step.account} ${row.id}`);
+					// ...for every account on that Base URL: the memory's look for an earlier version's entry (one
+					// for all accounts) may have written too. The error said so.
+					if (said.includes('every marketplace account on this Base URL'))
+						namedForAll.add(`${step.spelling} ${row.id}`);
+				}
 		}
 		// Logins: one per expiry (or revocation by another run), one more after a 401 that persists; refusals once.
 		const tokens = api.tokenRequests.filter((request) => request.run === name);

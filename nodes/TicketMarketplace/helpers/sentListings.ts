@@ -172,62 +172,6 @@ export async function lookAt(
 	}
 }
 
-/** A store call, tried once more when it fails: for removals, which a retry cannot make mean anything else. */
-async function twice<T>(call: () => Promise<T>): Promise<T> {
-	try {
-		return await call();
-	} catch {
-		return await call();
-	}
-}
-
-/**
- * Forgets IDs on request (Listing → Forget Sent Listings) and says which the memory held (under this account's key,
- * or an earlier version's). The look removes what it added, and the removal of every key of the IDs asked for
- * removes it again if that failed: a failure says which IDs the look may have left remembered.
- */
-export async function forgetOnRequest(
-	context: IExecuteFunctions,
-	account: MemoryAccount,
-	externalListingIds: number[],
-): Promise<{ forgotten: Set<number>; notHeld: Set<number> }> {
-	if (externalListingIds.length === 0) return { forgotten: new Set(), notHeld: new Set() };
-	const keys = new MemoryKeys(account, externalListingIds, ['sent', 'old', 'unknown']);
-	const { helpers } = context;
-	const remove = async (values: string[]) =>
-		await twice(async () => await helpers.removeProcessed(values, SCOPE, STORE_OPTIONS));
-	const look = await lookAt(
-		async (values) => await helpers.checkProcessedAndRecord(values, SCOPE, STORE_OPTIONS),
-		remove,
-		keys.of(keys.all(), ['sent', 'old']),
-	);
-	const held = new Set(look ? keys.ids([...look.held]) : []);
-	const notHeld = new Set(externalListingIds.filter((id) => !held.has(id)));
-	try {
-		await remove(keys.all());
-	} catch (error) {
-		const failure = storeError(context, error, 'forget');
-		const left = look ? keys.ids(look.addedNotRemoved) : externalListingIds;
-		const added = left.filter((id) => !held.has(id));
-		const alsoOld = left.filter((id) => held.has(id));
-		const lines = [
-			added.length &&
-				`Looking the IDs up had to write them to the memory, and they could not be removed again: ${look ? 'now' : 'possibly'} remembered as sent although this workflow had not remembered them: ${added.join(', ')}.`,
-			alsoOld.length &&
-				`Looking them up left an entry that could not be removed again: ${alsoOld.join(', ')} may now be skipped for other marketplace accounts on this Base URL too.`,
-			left.length && 'Run Forget Sent Listings for them again once the memory works.',
-		].filter((line): line is string => typeof line === 'string');
-		failure.description = [failure.description, ...lines].join('\n');
-		throw failure;
-	}
-	if (look === undefined) {
-		const failure = storeError(context, 'it failed to answer a look-up', 'forget');
-		failure.description = `Whether the memory held these IDs could not be told; none of them is remembered now (each was forgotten if it was remembered): ${externalListingIds.join(', ')}.`;
-		throw failure;
-	}
-	return { forgotten: held, notHeld };
-}
-
 export async function countSent(context: IExecuteFunctions): Promise<number> {
 	try {
 		return await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);

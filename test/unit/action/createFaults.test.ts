@@ -424,8 +424,9 @@ describe('Listing → Create under faults', () => {
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.error).toContain('invalid listing');
 		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(MEMORY_ACCOUNT, 1));
-		// Four removals, each undone, then the run says so instead of promising that a rerun sends it.
-		expect(undone.calls).toBe(4);
+		// Four removals of what the run's look added (before sending) and four after sending, each undone: bounded,
+		// and the run says so instead of promising that a rerun sends it.
+		expect(undone.calls).toBe(8);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
 		expect(notice).toContain('rewrote it at the same moments, 4 times in a row');
 		expect(notice).toContain(
@@ -505,7 +506,7 @@ describe('Listing → Create under faults', () => {
 		expect(error.message).toContain("n8n's memory of listings already sent could not be used");
 		expect(error.description).toContain('Nothing was sent.');
 		expect(error.description).toContain(
-			'Not sent, but possibly remembered as sent (the next run may skip them): 1, 2.',
+			'Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): 1, 2.',
 		);
 		expect(error.description).toContain('Listing → Forget Sent Listings');
 	});

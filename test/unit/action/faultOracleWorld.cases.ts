@@ -614,10 +614,10 @@ export const KNOWN_CASES: KnownCase[] = KNOWN.map((known) => ({
 }));
 
 /**
- * Defects the generated property found on the merged code, not fixed yet: each pinned scenario breaks an invariant
- * today (the test file runs them as failing tests, which turn red once fixed: then move them to the known cases).
+ * Defects the generated property found beyond the known cases, each pinned with the invariant it broke: a look of
+ * one run (n8n's store only looks by writing) taken by another run for a listing sent.
  */
-export const OPEN_DEFECTS: Array<{ title: string; invariant: string; scenario: WorldScenario }> = [
+export const FOUND_DEFECTS: Array<{ title: string; invariant: string; scenario: WorldScenario }> = [
 	{
 		title:
 			"a run of another account on the same Base URL sees the key this run's look for an earlier version's entry wrote: skipped, never sent, remembered",

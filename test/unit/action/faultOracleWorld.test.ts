@@ -8,8 +8,8 @@
  * By default (`npm test`): FAULT_ORACLE_WORLD_RUNS generated scenarios (seed FAULT_ORACLE_SEED) keep every
  * invariant, and so does each known case's pinned counterexample (faultOracleWorld.cases.ts), as a regression test.
  * The default count keeps this file near a minute and a half on a busy 2-core machine; a failure prints the shrunk
- * scenario, which `replay` runs again. The open defects (OPEN_DEFECTS) run as failing tests: each turns red once
- * fixed; until then the property skips their shape (hasOpenDefectShape).
+ * scenario, which `replay` runs again. The defects the property found beyond the known cases (FOUND_DEFECTS) run
+ * as regression tests too.
  *
  * FAULT_ORACLE_WORLD selects another mode:
  * - `replay`: runs the scenario of the JSON file FAULT_ORACLE_WORLD_SCENARIO and prints what happened;
@@ -29,7 +29,7 @@ import { oraclePause, oracleWait, useVirtualClock } from '../../../support/fault
 import { runWorld, worldScenarios } from '../../../support/faultOracle/world';
 import type { WorldScenario } from '../../../support/faultOracle/world';
 import { brokenInvariants, checkWorld } from '../../../support/faultOracle/worldInvariants';
-import { KNOWN_CASES, OPEN_DEFECTS } from './faultOracleWorld.cases';
+import { FOUND_DEFECTS, KNOWN_CASES } from './faultOracleWorld.cases';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
@@ -49,18 +49,6 @@ const RUNS = Number(process.env.FAULT_ORACLE_WORLD_RUNS ?? DEFAULT_RUNS);
 afterEach(() => nock.cleanAll());
 useVirtualClock();
 
-/**
- * Two overlapping steps that are not two Creates of one account: another account on the same Base URL, or Forget
- * Sent Listings beside a Create. The memory's looks write for a moment (n8n's store has no read-only look), and
- * the other run can see what a look wrote (OPEN_DEFECTS). Until those are fixed the property leaves this shape to
- * the pinned tests, so that it keeps watching every other one.
- */
-function hasOpenDefectShape(scenario: WorldScenario): boolean {
-	const [first, second] = scenario.steps;
-	if (!scenario.overlap || second === undefined) return false;
-	return first.kind === 'forget' || second.kind === 'forget' || first.account !== second.account;
-}
-
 /** The invariants a scenario breaks, one message each (empty when every one holds). */
 async function brokenBy(scenario: WorldScenario): Promise<string[]> {
 	return brokenInvariants(await runWorld(scenario, waits));
@@ -73,8 +61,6 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 			const started = performance.now();
 			await fc.assert(
 				fc.asyncProperty(worldScenarios(), async (scenario) => {
-					// The open defects' shapes are pinned below as failing tests; every other shape must hold.
-					fc.pre(!hasOpenDefectShape(scenario));
 					checkWorld(await runWorld(scenario, waits));
 				}),
 				{ numRuns: RUNS, seed: SEED },
@@ -99,9 +85,9 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 		}
 	}
 
-	for (const { title, invariant, scenario } of OPEN_DEFECTS) {
-		(REGRESSION ? it.failing : it.skip)(`open defect: ${title}`, async () => {
-			expect((await brokenBy(scenario)).join('\n')).not.toContain(invariant);
+	for (const { title, invariant, scenario } of FOUND_DEFECTS) {
+		(REGRESSION ? it : it.skip)(`found defect (${invariant}): ${title}`, async () => {
+			expect(await brokenBy(scenario)).toEqual([]);
 		});
 	}
 
@@ -120,6 +106,16 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 					`listing arrivals: ${JSON.stringify(record.api.arrivals)}`,
 					`probe sent: ${JSON.stringify([...record.probeSent].map(([account, ids]) => [account, [...ids]]))}`,
 					`memory: ${JSON.stringify([...(record.store.entries.get('workflow') ?? [])])}`,
+					...(process.env.FAULT_ORACLE_WORLD_STORE_LOG
+						? record.store.log.map(
+								(call) =>
+									`store ${call.caller} ${call.method} read@${call.readAt} write@${call.writeAt}${call.failed ? ' FAILED' : ''}: ${call.values.map((value) => value.replace(/^ticket-marketplace /, '').replace(/ at https:\/\/partner\.api\.test/, '')).join(' | ')} new=[${call.answeredNew.length}]`,
+							)
+						: []),
+					...record.store.lostUpdates.map(
+						(lost) =>
+							`lost update by ${lost.caller} @${lost.at}: erased ${JSON.stringify(lost.erased)} resurrected ${JSON.stringify(lost.resurrected)}`,
+					),
 					...record.results.flatMap((result) =>
 						result.attempts.map(
 							(attempt) =>

@@ -232,6 +232,7 @@ describe('nothing listed twice, across runs', () => {
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 2$/),
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 3$/),
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 4$/),
+				expect.stringMatching(/^ticket-marketplace run .* write 1 guard$/),
 				sentListingKey(MEMORY_ACCOUNT, 7001),
 				oldSentListingKey(BASE, 7001),
 				outcomeUnknownKey(MEMORY_ACCOUNT, 7001),

@@ -7,7 +7,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../schemas/listing';
-import { countSent, forgetAllSent, forgetOnRequest } from '../../helpers/sentListings';
+import { RunMemory } from '../../helpers/runMemory';
+import { countSent, forgetAllSent } from '../../helpers/sentListings';
 import { readRunCredential } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -100,11 +101,10 @@ export async function execute(
 	const requested = output.flatMap((entry) => (entry.kind === 'id' ? [entry.id] : []));
 	const { baseUrl, decrypted } = await readRunCredential.call(this);
 	// The memory of the credential's marketplace account on its API, as Listing → Create keeps it.
-	const { forgotten } = await forgetOnRequest(
-		this,
-		{ baseUrl, email: String(decrypted.data?.email ?? '') },
-		requested,
-	);
+	const forgotten = await new RunMemory(this, {
+		baseUrl,
+		email: String(decrypted.data?.email ?? ''),
+	}).forgetOnRequest(requested);
 	// Each item says whether the memory held its ID (for this workflow, account and API) and now forgot it.
 	return output.map((entry): INodeExecutionData => {
 		if (entry.kind === 'refused') return entry.item;
