@@ -1,7 +1,7 @@
 /**
  * Generated hostile requests for the Ticket Marketplace Trigger's two endpoints (fast-check arbitraries). Each
  * probe is a request the trigger must refuse, with the statuses that may answer it: the trigger's own documented
- * refusals (README "Ticket Marketplace Trigger", RFC 6749 5.2 and RFC 6750 3.1) or, for what never reaches the
+ * refusals (docs/trigger.md, RFC 6749 5.2 and RFC 6750 3.1) or, for what never reaches the
  * node, n8n's own answer. Only one thing is wrong in each probe, so its expected answer does not depend on the
  * order in which the trigger checks things. A probe never carries a valid token with a JSON-object body, and
  * never HTTP Basic with a body client_id equal to the Basic one (both are acceptable requests).

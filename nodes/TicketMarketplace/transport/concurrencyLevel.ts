@@ -130,8 +130,8 @@ export class ConcurrencyLevel {
 
 	/**
 	 * One more slot saves about waiting/limit - waiting/(limit+1) round trips; a refusal costs one Retry-After. A ceiling
-	 * refused once is tried again for free: a random 429 at level 6 in slow start held 400 listings at 6 in flight
-	 * (7.5 s instead of 2, simulated).
+	 * refused once is tried again for free: one random 429 during slow start would otherwise hold a whole run at that
+	 * level.
 	 */
 	private probeWorthIt(waiting: number, lastRetryAfterMs: number): boolean {
 		const roundTripMs = this.roundTrips.typicalMs();

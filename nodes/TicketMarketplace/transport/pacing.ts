@@ -270,7 +270,7 @@ export class RequestPacer {
 	): void {
 		this.rateLimited++;
 		// A Retry-After too long to wait ends the request (final): it must not become the pause of the next 429
-		// without one (the fault oracle found a later 429 pausing every send for a day).
+		// without one, which would then pause every send that long.
 		if (outcome.retryAfterMs !== undefined && !outcome.final)
 			this.lastRetryAfterMs = outcome.retryAfterMs;
 		if (this.mode === 'fixed') return;

@@ -1,4 +1,4 @@
-/** The pacer's tuning (issue #18 for the latency baseline, issue #20 for per-second limits), shared by its parts. */
+/** The pacer's tuning, shared by its parts. Why: docs/pacing.md; the figures behind the values: bench/README.md. */
 
 export const PACING = {
 	/** A round trip this many times the quiet one means requests queue at the API. */
@@ -17,20 +17,19 @@ export const PACING = {
 	initialLimit: 4,
 	/**
 	 * Adaptive sends go at most this many times the level a round trip (slow start doubles it once a round trip). 1
-	 * sent fewer into a per-second limit before its first 429 came back, but with answers 20 ms apart in time it
-	 * learned 40 a second only after 9 pauses (simulated).
+	 * sends fewer into a per-second limit before its first 429 comes back, but then needs many more pauses to learn
+	 * the rate.
 	 */
 	rampGain: 2,
 	/**
 	 * ... after a burst of at most this many once slow start is over. n8n reads its answers in batches, so a batch
-	 * released the whole burst at once: with 16, a per-second limit refused 22 to 24 sent before the first 429 was read
-	 * (real n8n, 40 a second); with 4, 2 to 19.
+	 * releases the whole burst at once: the larger the burst, the more a per-second limit refuses before its first
+	 * 429 is read.
 	 */
 	rampBurst: 4,
 	/**
 	 * ... and of this many while slow start climbs: no catch-up after n8n's busy event loop served a wake-up late, so
-	 * the sends slow down with it and the first 429 is read sooner (real n8n, 40 a second: 2 to 5 refused in ten
-	 * runs, against 2 to 18 with 4).
+	 * the sends slow down with it and the first 429 is read sooner.
 	 */
 	slowStartBurst: 1,
 	/** Assumed Retry-After before the API has sent one. */
@@ -55,13 +54,13 @@ export const PACING = {
 	confirmTolerance: 2,
 	/**
 	 * ... sent after its 429 was read, within this many sends: a limit refuses the sends that follow, random refusals
-	 * are far apart. (Sends of the same burst do not count: two random 429s in one burst once set a pace of a few a
-	 * second in a real n8n.)
+	 * are far apart. (Sends of the same burst do not count: random 429s fall together now and then, and two of one
+	 * burst would set a crawling pace.)
 	 */
 	confirmWithinSends: 8,
 	/**
 	 * ... or this many refused of one burst in a run (at most PACING.burstGapShare of its sends not refused): a probe
-	 * that went as the window freed a slot let a per-second limit refuse 19 of the next burst in a real n8n, 100 a second.
+	 * that goes as the window frees a slot can let a per-second limit refuse most of the next burst.
 	 */
 	burstRefusals: 3,
 	burstGapShare: 0.25,

@@ -1,5 +1,5 @@
 /**
- * The per-second side of the pacer (issue #20): a log of recent sends, the pace in requests per second, and the
+ * The per-second side of the pacer: a log of recent sends, the pace in requests per second, and the
  * pause a rate-type 429 imposes on every send.
  * - without a rate refusal there is no pace: only the concurrency paces;
  * - a rate refusal pauses every send until its Retry-After, and the pace becomes a little below what the API
@@ -124,8 +124,8 @@ export class PerSecondRate {
 	confirms(record: SendRecord): boolean {
 		const accepted = this.acceptedBefore(record.at, record);
 		// Refused beyond the pace before it last grew: the probe went too far. (Not only the request that filled the new
-		// pace: sent while the count climbed to it, the 429 of 44 a second against 40 came at 40, and waited for a second
-		// one that agreed.)
+		// pace: one sent while the count climbed to it is refused at a lower count, and would wait for a second refusal
+		// that agrees.)
 		if (this.grownSinceRefusal && accepted + 1 > this.paceBeforeGrowth) {
 			this.suspect = undefined;
 			return true;
@@ -214,8 +214,8 @@ export class PerSecondRate {
 		// The pace held without refusal: the API takes at least this much now.
 		this.bestHeld = Math.max(this.bestHeld, this.rate);
 		// ... and more than it refused before: the limit has risen, so probing need not wait longer any more. (More
-		// requests a second, not a fraction more: 10.56 a second lets 10 go like 10, and held whenever 10 did, so a
-		// real n8n at 10 a second probed 11 every 5.5 s, each refusal pausing every send for 1 s.)
+		// requests a second, not a fraction more: a fractional pace lets go only as many as the whole number below it,
+		// holds whenever that does, and would keep the pacer probing the rate above, each refusal pausing every send.)
 		if (allowance(this.rate) > allowance(this.ceiling)) {
 			this.ceiling = this.rate;
 			this.holdMs = PACING.rateWindowMs;
@@ -251,8 +251,7 @@ export class PerSecondRate {
 
 	/**
 	 * The waiting requests go `step` faster: worth a refusal's Retry-After (everything paused) if they save more; after
-	 * probes refused in a row at the same rate, more (at 10 a second, 400 listings probed 4 times, each refusal
-	 * pausing every send for 1 s; now twice).
+	 * probes refused in a row at the same rate, more: each of those refusals paused every send.
 	 */
 	private probeWorthIt(step: number, waiting: number, lastRetryAfterMs: number): boolean {
 		const secondsLeft = waiting / this.rate;

@@ -1,5 +1,5 @@
 /**
- * Spreads adaptive sends over the round trip (issue #20, the first overshoot): a burst of PACING.slowStartBurst at
+ * Spreads adaptive sends over the round trip (the first overshoot): a burst of PACING.slowStartBurst at
  * most while slow start climbs (PACING.rampBurst after), then PACING.rampGain times the level a round trip (a token
  * bucket). Slow start still doubles the level every round trip, but a per-second limit then refuses few sends before
  * its first 429 is back, not a whole burst.

@@ -1,6 +1,6 @@
 /**
  * The API's latency as the pacer sees it: a smoothed round trip beside the quiet one. The quiet latency is a low
- * percentile of recent accepted answers (issue #18, case 10): fast refusals, retries and a lone outlier cannot drag
+ * percentile of recent accepted answers: fast refusals, retries and a lone outlier cannot drag
  * it down and make every normal answer look like queueing.
  */
 import { PACING } from './pacingConfig';
@@ -14,9 +14,9 @@ export class RoundTrips {
 
 	/**
 	 * Only a 2xx: a refusal comes back without the work a listing costs the API. Absent `accepted` means accepted.
-	 * The run's first answer (`first`) waited for n8n's token fetch (0.4 s in a real n8n against the API's 0.1 s): a
-	 * sample of the quiet latency, where a low percentile shrugs it off, not of the smoothed one, which it held up
-	 * for several round trips (the ramp spread its sends, and 0.1 s answers looked like queueing).
+	 * The run's first answer (`first`) waited for n8n's token fetch (several times the API's own latency): a
+	 * sample of the quiet latency, where a low percentile shrugs it off, not of the smoothed one, which it would hold
+	 * up for several round trips (the ramp would spread its sends, and normal answers would look like queueing).
 	 */
 	record(
 		{ roundTripMs, accepted }: { roundTripMs: number; accepted?: boolean },
