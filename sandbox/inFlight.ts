@@ -3,10 +3,9 @@
  * `maxInFlight` others are still being answered gets 429 with Retry-After at once. It is what lets the benchmarks
  * and tests check that a client finds an API's pace without knowing its limit.
  */
-import { DEFAULT_RETRY_AFTER_SECONDS, ERROR_CODE } from './choices';
-import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
-import { FAULT_ENDPOINTS } from './faults';
+import { DEFAULT_RETRY_AFTER_SECONDS } from './choices';
 import type { FaultEndpoint, PartnerEndpoint } from './faults';
+import { parseLimit } from './limits';
 
 export interface InFlightLimit {
 	/** The most requests answered at once; the next one is refused. */
@@ -30,37 +29,14 @@ export interface InFlightView {
 
 /** Checks an untrusted limit (it may come over HTTP); null removes the limit. */
 export function parseInFlightLimit(input: unknown): InFlightLimit | null {
-	if (input === null) return null;
-	if (typeof input !== 'object' || Array.isArray(input)) {
-		throw new SandboxError(
-			400,
-			ERROR_CODE.invalidRequest,
-			'The limit must be a JSON object, or null to remove it',
-		);
-	}
-	const raw = input as Record<string, unknown>;
-	for (const key of Object.keys(raw)) {
-		if (!['maxInFlight', 'endpoint', 'retryAfterSeconds'].includes(key)) {
-			throw new SandboxError(400, ERROR_CODE.invalidRequest, `Unknown limit field: ${key}`);
+	const limit = parseLimit(input, 'maxInFlight', false);
+	return (
+		limit && {
+			maxInFlight: limit.count,
+			endpoint: limit.endpoint,
+			retryAfterSeconds: limit.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
 		}
-	}
-	if (raw.maxInFlight === null) return null;
-	const endpoint = raw.endpoint ?? '*';
-	if (!FAULT_ENDPOINTS.includes(endpoint as FaultEndpoint)) {
-		throw new SandboxError(
-			400,
-			ERROR_CODE.invalidRequest,
-			`endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`,
-		);
-	}
-	return {
-		maxInFlight: positiveInteger(raw.maxInFlight, 'maxInFlight'),
-		endpoint: endpoint as FaultEndpoint,
-		retryAfterSeconds:
-			raw.retryAfterSeconds === undefined
-				? DEFAULT_RETRY_AFTER_SECONDS
-				: nonNegativeInteger(raw.retryAfterSeconds, 'retryAfterSeconds'),
-	};
+	);
 }
 
 export class InFlightGate {

@@ -4,10 +4,8 @@
  * 429 with Retry-After at once. With the in-flight limit (inFlight.ts) it lets benchmarks and tests check that a client
  * finds an API's pace, also when the pace changes during a run.
  */
-import { ERROR_CODE } from './choices';
-import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
-import { FAULT_ENDPOINTS } from './faults';
 import type { FaultEndpoint, PartnerEndpoint } from './faults';
+import { parseLimit } from './limits';
 
 /** Length of the sliding window, in milliseconds. */
 export const PER_SECOND_WINDOW_MS = 1000;
@@ -37,37 +35,14 @@ export interface PerSecondView {
 
 /** Checks an untrusted limit (it may come over HTTP); null removes the limit. */
 export function parsePerSecondLimit(input: unknown): PerSecondLimit | null {
-	if (input === null) return null;
-	if (typeof input !== 'object' || Array.isArray(input)) {
-		throw new SandboxError(
-			400,
-			ERROR_CODE.invalidRequest,
-			'The limit must be a JSON object, or null to remove it',
-		);
-	}
-	const raw = input as Record<string, unknown>;
-	for (const key of Object.keys(raw)) {
-		if (!['maxPerSecond', 'endpoint', 'retryAfterSeconds'].includes(key)) {
-			throw new SandboxError(400, ERROR_CODE.invalidRequest, `Unknown limit field: ${key}`);
+	const limit = parseLimit(input, 'maxPerSecond', true);
+	return (
+		limit && {
+			maxPerSecond: limit.count,
+			endpoint: limit.endpoint,
+			retryAfterSeconds: limit.retryAfterSeconds ?? null,
 		}
-	}
-	if (raw.maxPerSecond === null) return null;
-	const endpoint = raw.endpoint ?? '*';
-	if (!FAULT_ENDPOINTS.includes(endpoint as FaultEndpoint)) {
-		throw new SandboxError(
-			400,
-			ERROR_CODE.invalidRequest,
-			`endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`,
-		);
-	}
-	return {
-		maxPerSecond: positiveInteger(raw.maxPerSecond, 'maxPerSecond'),
-		endpoint: endpoint as FaultEndpoint,
-		retryAfterSeconds:
-			raw.retryAfterSeconds === undefined || raw.retryAfterSeconds === null
-				? null
-				: nonNegativeInteger(raw.retryAfterSeconds, 'retryAfterSeconds'),
-	};
+	);
 }
 
 export class PerSecondGate {

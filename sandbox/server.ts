@@ -19,6 +19,7 @@ import { parseFaultRule } from './faults';
 import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
 import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
+import { admitLimits } from './limits';
 import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
 import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
@@ -159,63 +160,6 @@ async function applyFaults(
 			// Only the token endpoint issues tokens; elsewhere the request goes on as usual.
 			return { ...asUsual, revokeEarlier: endpoint === 'token' };
 	}
-}
-
-function refuse(
-	res: http.ServerResponse,
-	appliedFaults: string[],
-	fault: string,
-	reason: string,
-	retryAfterSeconds: number,
-): false {
-	appliedFaults.push(fault);
-	sendError(
-		res,
-		429,
-		ERROR_CODE.rateLimited,
-		`${reason}; retry after ${retryAfterSeconds} s (sandbox limit)`,
-		undefined,
-		{
-			'Retry-After': String(retryAfterSeconds),
-		},
-	);
-	return false;
-}
-
-/**
- * Refuses the request with 429 when the per-second or the in-flight limit is reached; else counts it in both (in
- * flight until its answer is over). The per-second gate only commits once the in-flight gate has admitted too, so a
- * request refused by either is counted as admitted by neither, and as refused by the one that refused it.
- */
-function admitLimits(
-	store: SandboxStore,
-	res: http.ServerResponse,
-	endpoint: PartnerEndpoint,
-	appliedFaults: string[],
-): boolean {
-	const perSecond = store.perSecond.admit(endpoint);
-	if ('retryAfterSeconds' in perSecond) {
-		return refuse(
-			res,
-			appliedFaults,
-			'perSecondLimit',
-			'Too many requests per second',
-			perSecond.retryAfterSeconds,
-		);
-	}
-	const inFlight = store.inFlight.admit(endpoint);
-	if ('retryAfterSeconds' in inFlight) {
-		return refuse(
-			res,
-			appliedFaults,
-			'inFlightLimit',
-			'Too many requests in flight',
-			inFlight.retryAfterSeconds,
-		);
-	}
-	perSecond.commit();
-	res.on('close', inFlight.release);
-	return true;
 }
 
 async function handle(

@@ -1,11 +1,12 @@
 /**
  * Publishing: only .github/workflows/publish.yml publishes, on a version tag, with npm provenance, after the checks
- * that prove the tarball; package.json's prepublishOnly guard refuses a publish anywhere else. No network: the
+ * that prove the tarballs: the nodes (the repository root) and the sandbox (packages/sandbox), both at one version;
+ * each package.json's prepublishOnly guard refuses a publish anywhere else. No network: the
  * workflow is parsed as YAML and the guard runs as a child process with a controlled environment.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import { parse } from 'yaml';
 
@@ -17,6 +18,7 @@ const read = (file: string) => readFileSync(join(REPO, file), 'utf8');
 interface Step {
 	uses?: string;
 	run?: string;
+	'working-directory'?: string;
 	with?: Record<string, unknown>;
 	env?: Record<string, string>;
 }
@@ -31,6 +33,7 @@ const jobs = Object.values(workflow.jobs);
 const steps = jobs.flatMap((job) => job.steps);
 const runs = steps.flatMap((step) => (step.run ? [step.run.trim()] : []));
 const publishIndex = runs.findIndex((run) => run.startsWith('npm publish'));
+const publishSteps = steps.filter((step) => step.run?.trim().startsWith('npm publish'));
 
 describe('.github/workflows/publish.yml', () => {
 	it('runs only on a pushed version tag (v*.*.*)', () => {
@@ -52,41 +55,111 @@ describe('.github/workflows/publish.yml', () => {
 		expect(steps.findIndex((step) => step.uses?.startsWith('actions/checkout@'))).toBe(0);
 	});
 
-	it('installs from the lockfile, then lints, typechecks, builds, lints the tarball and unit-tests before publishing', () => {
+	it('installs from the lockfile, then lints, typechecks, builds both packages, proves both tarballs and unit-tests before publishing', () => {
 		expect(runs[0]).toMatch(/^npm ci\b/);
 		expect(runs.slice(1, publishIndex)).toEqual([
 			'npm run lint',
 			'npm run typecheck',
 			'npm run build',
+			'npm run build:sandbox',
 			'npm run lint:packed',
 			'npm run test:unit',
+			'npx jest test/integration/sandbox/package.test.ts',
 		]);
 		expect(runs).not.toContain('npm test');
 	});
 
-	it('publishes publicly with provenance, last, with the token from secrets, and lets the guard run', () => {
-		expect(publishIndex).toBe(runs.length - 1);
-		const publish = runs[publishIndex].split(/\s+/);
-		expect(publish).toEqual(
-			expect.arrayContaining(['--provenance', '--access', 'public', '--ignore-scripts=false']),
-		);
-		const step = steps.find((candidate) => candidate.run?.trim().startsWith('npm publish'));
-		expect(step?.env?.NODE_AUTH_TOKEN).toMatch(/^\$\{\{\s*secrets\.\w+\s*\}\}$/);
+	it('publishes the nodes, then the sandbox from packages/sandbox, last, with nothing in between', () => {
+		expect(publishSteps).toHaveLength(2);
+		expect(runs.slice(publishIndex)).toHaveLength(2);
+		expect(publishSteps.map((step) => step['working-directory'])).toEqual([
+			undefined,
+			'packages/sandbox',
+		]);
+		for (const step of steps) {
+			if (!publishSteps.includes(step)) expect(step['working-directory']).toBeUndefined();
+		}
 	});
+
+	it.each([0, 1])(
+		'publish %i: publicly with provenance, with the token from secrets, and lets the guard run',
+		(index) => {
+			const step = publishSteps[index];
+			expect(step.run?.trim().split(/\s+/)).toEqual(
+				expect.arrayContaining(['--provenance', '--access', 'public', '--ignore-scripts=false']),
+			);
+			expect(step.env?.NODE_AUTH_TOKEN).toMatch(/^\$\{\{\s*secrets\.\w+\s*\}\}$/);
+		},
+	);
 });
 
-describe('package.json publishing settings', () => {
-	const manifest = JSON.parse(read('package.json')) as {
-		scripts: Record<string, string>;
-		publishConfig?: Record<string, unknown>;
-	};
+interface Manifest {
+	name: string;
+	version: string;
+	scripts: Record<string, string>;
+	publishConfig?: Record<string, unknown>;
+	repository?: { type: string; url: string; directory?: string };
+	bin?: Record<string, string>;
+	main?: string;
+	files?: string[];
+	dependencies?: Record<string, string>;
+	keywords?: string[];
+	license?: string;
+}
 
+const rootManifest = JSON.parse(read('package.json')) as Manifest;
+const sandboxManifest = JSON.parse(read('packages/sandbox/package.json')) as Manifest;
+
+describe.each([
+	['package.json', rootManifest, 'tsx scripts/prepublishGuard.ts'],
+	['packages/sandbox/package.json', sandboxManifest, 'tsx ../../scripts/prepublishGuard.ts'],
+])('%s publishing settings', (file, manifest, guard) => {
 	it('runs the guard before any publish', () => {
-		expect(manifest.scripts.prepublishOnly).toBe('tsx scripts/prepublishGuard.ts');
+		expect(manifest.scripts.prepublishOnly).toBe(guard);
+		const script = guard.split(' ')[1];
+		expect(existsSync(join(REPO, dirname(file), script))).toBe(true);
 	});
 
 	it('asks for provenance in publishConfig, so a local publish that skips the guard still fails', () => {
 		expect(manifest.publishConfig).toEqual({ provenance: true, access: 'public' });
+	});
+});
+
+describe('packages/sandbox/package.json', () => {
+	it('has the version of the nodes: one tag publishes both', () => {
+		expect(sandboxManifest.version).toBe(rootManifest.version);
+	});
+
+	it('names this repository and its folder, as provenance needs', () => {
+		expect(sandboxManifest.repository).toEqual({
+			...rootManifest.repository,
+			directory: 'packages/sandbox',
+		});
+		expect(sandboxManifest.license).toBe(rootManifest.license);
+	});
+
+	it('ships its compiled command only, needs no dependency, and is no community node', () => {
+		expect(sandboxManifest.name).toBe('ticket-marketplace-sandbox');
+		expect(sandboxManifest.bin).toEqual({ 'ticket-marketplace-sandbox': 'dist/cli.js' });
+		expect(sandboxManifest.main).toBe('dist/index.js');
+		expect(sandboxManifest.files).toEqual(['dist']);
+		expect(sandboxManifest.dependencies ?? {}).toEqual({});
+		expect(sandboxManifest.keywords).not.toContain('n8n-community-node-package');
+	});
+
+	it('is built by npm run build:sandbox, which npm test runs before the integration tests', () => {
+		expect(rootManifest.scripts['build:sandbox']).toBe('npm run --prefix packages/sandbox build');
+		const test = rootManifest.scripts.test.split(' && ');
+		expect(test).toContain('npm run build:sandbox');
+		expect(test.indexOf('npm run build:sandbox')).toBeLessThan(
+			test.indexOf('npm run test:integration'),
+		);
+	});
+
+	it('stays out of the nodes package: its files list names only dist/ folders of the nodes', () => {
+		const included = (rootManifest.files ?? []).filter((entry) => !entry.startsWith('!'));
+		expect(included.length).toBeGreaterThan(0);
+		for (const entry of included) expect(entry).toMatch(/^dist\/(credentials|nodes|icons)$/);
 	});
 });
 

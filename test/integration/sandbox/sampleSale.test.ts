@@ -233,6 +233,40 @@ describe('sample sale to the real trigger (served over loopback as n8n does)', (
 		expect(notListening.stderr).toContain('Listen for test event');
 		expect(trigger.executions).toHaveLength(1);
 	}, 60_000);
+
+	it('through the CLI without --url: no running sandbox needed, to the Production URLs; a 404 there says to activate', async () => {
+		const trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: CALLBACK_CLIENT });
+		running.trigger = trigger;
+		const env = { TM_CALLBACK_CLIENT_SECRET: CALLBACK_CLIENT.clientSecret, SANDBOX_URL: '' };
+		const args = ['sample-sale', '--client-id', CALLBACK_CLIENT.clientId];
+
+		const delivered = await runCli(
+			[...args, '--token-url', trigger.tokenUrl, '--callback-url', trigger.callbackUrl],
+			env,
+		);
+		expect(delivered.code).toBe(0);
+		expect(JSON.parse(delivered.stdout)).toMatchObject({
+			delivery: { status: 'delivered', sample: true },
+			complete: true,
+		});
+		expect(delivered.stderr).toContain('Sample sale delivered');
+		expect(trigger.executions).toHaveLength(1);
+
+		const inactive = await runCli(
+			[
+				...args,
+				'--token-url',
+				trigger.tokenUrl.replace(WEBHOOK_ID, 'not-a-registered-webhook'),
+				'--callback-url',
+				trigger.callbackUrl.replace(WEBHOOK_ID, 'not-a-registered-webhook'),
+			],
+			env,
+		);
+		expect(inactive.code).toBe(1);
+		expect(inactive.stderr).toContain('token 404');
+		expect(inactive.stderr).toContain('activate (publish) the workflow');
+		expect(trigger.executions).toHaveLength(1);
+	}, 60_000);
 });
 
 describe('sample sale input', () => {

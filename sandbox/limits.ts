@@ -1,0 +1,122 @@
+/**
+ * The two request limits (inFlight.ts, perSecond.ts) together: the checks of a limit, which arrives untrusted (over
+ * HTTP, or as a start option) as `{<count field>, endpoint?, retryAfterSeconds?}` or null to remove it; and the
+ * admission of a Partner API request through both.
+ */
+import type http from 'node:http';
+
+import { ERROR_CODE } from './choices';
+import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
+import { FAULT_ENDPOINTS } from './faults';
+import type { FaultEndpoint, PartnerEndpoint } from './faults';
+import { sendError } from './http';
+import type { SandboxStore } from './store';
+
+export interface ParsedLimit {
+	/** The count field's value: a positive integer. */
+	count: number;
+	/** Which Partner API endpoint the limit counts; `*` (the default) counts every one together. */
+	endpoint: FaultEndpoint;
+	/** A non-negative integer, or undefined when not given (null too, when `retryAfterMayBeNull`). */
+	retryAfterSeconds: number | null | undefined;
+}
+
+/**
+ * Checks an untrusted limit whose count is in `countField` (maxInFlight, maxPerSecond); null, or a null count,
+ * removes the limit. A null retryAfterSeconds is accepted only when `retryAfterMayBeNull` (it then means "computed").
+ */
+export function parseLimit(
+	input: unknown,
+	countField: string,
+	retryAfterMayBeNull: boolean,
+): ParsedLimit | null {
+	if (input === null) return null;
+	if (typeof input !== 'object' || Array.isArray(input)) {
+		throw new SandboxError(
+			400,
+			ERROR_CODE.invalidRequest,
+			'The limit must be a JSON object, or null to remove it',
+		);
+	}
+	const raw = input as Record<string, unknown>;
+	for (const key of Object.keys(raw)) {
+		if (![countField, 'endpoint', 'retryAfterSeconds'].includes(key)) {
+			throw new SandboxError(400, ERROR_CODE.invalidRequest, `Unknown limit field: ${key}`);
+		}
+	}
+	if (raw[countField] === null) return null;
+	const endpoint = raw.endpoint ?? '*';
+	if (!FAULT_ENDPOINTS.includes(endpoint as FaultEndpoint)) {
+		throw new SandboxError(
+			400,
+			ERROR_CODE.invalidRequest,
+			`endpoint must be one of ${FAULT_ENDPOINTS.join(', ')}`,
+		);
+	}
+	const retryAfter = raw.retryAfterSeconds;
+	return {
+		count: positiveInteger(raw[countField], countField),
+		endpoint: endpoint as FaultEndpoint,
+		retryAfterSeconds:
+			retryAfter === undefined || (retryAfter === null && retryAfterMayBeNull)
+				? retryAfter
+				: nonNegativeInteger(retryAfter, 'retryAfterSeconds'),
+	};
+}
+
+function refuse(
+	res: http.ServerResponse,
+	appliedFaults: string[],
+	fault: string,
+	reason: string,
+	retryAfterSeconds: number,
+): false {
+	appliedFaults.push(fault);
+	sendError(
+		res,
+		429,
+		ERROR_CODE.rateLimited,
+		`${reason}; retry after ${retryAfterSeconds} s (sandbox limit)`,
+		undefined,
+		{
+			'Retry-After': String(retryAfterSeconds),
+		},
+	);
+	return false;
+}
+
+/**
+ * Refuses the request with 429 when the per-second or the in-flight limit is reached; else counts it in both (in
+ * flight until its answer is over). The per-second gate only commits once the in-flight gate has admitted too, so a
+ * request refused by either is counted as admitted by neither, and as refused by the one that refused it.
+ */
+export function admitLimits(
+	store: SandboxStore,
+	res: http.ServerResponse,
+	endpoint: PartnerEndpoint,
+	appliedFaults: string[],
+): boolean {
+	const perSecond = store.perSecond.admit(endpoint);
+	if ('retryAfterSeconds' in perSecond) {
+		return refuse(
+			res,
+			appliedFaults,
+			'perSecondLimit',
+			'Too many requests per second',
+			perSecond.retryAfterSeconds,
+		);
+	}
+	const inFlight = store.inFlight.admit(endpoint);
+	if ('retryAfterSeconds' in inFlight) {
+		return refuse(
+			res,
+			appliedFaults,
+			'inFlightLimit',
+			'Too many requests in flight',
+			inFlight.retryAfterSeconds,
+		);
+	}
+	perSecond.commit();
+	res.on('close', inFlight.release);
+	return true;
+}
