@@ -21,6 +21,8 @@ import { heartbeat, step } from './progress';
 
 /** The n8n the suite runs on by default. */
 export const DEFAULT_N8N_VERSION = '2.8.4';
+/** The n8n line users run today (CI runs the e2e suite on it too: `npm run test:e2e:current`). */
+export const CURRENT_N8N_VERSION = '2.41.1';
 /** The newest 1.x, for self-hosted instances that have not moved to 2.x: `TM_N8N_VERSION=1.123.81 npm run test:e2e`. */
 export const LEGACY_N8N_VERSION = '1.123.81';
 
@@ -213,6 +215,7 @@ export async function ensureNodeRuntime(version: string | undefined): Promise<No
 	if (!version || version === process.versions.node) return MACHINE_NODE;
 	const root = n8nCacheRoot();
 	const name = `node-${version}`;
+	await waitForInstallUnderWay(root, name);
 	if (installedNodeVersion(join(root, name)) === version) {
 		step(`Node ${version}: reusing the cached copy at ${join(root, name)}`);
 		return nodeRuntimeAt(join(root, name), version);
@@ -264,6 +267,31 @@ function isRunning(pid: number): boolean {
 	}
 }
 
+/**
+ * Waits while another process installs the same thing into the cache (CI starts the installs early, in the
+ * background, and the e2e step then finds one under way): bounded, with progress.
+ */
+async function waitForInstallUnderWay(root: string, name: string): Promise<void> {
+	if (!existsSync(root)) return;
+	const prefix = `${name}.staging-`;
+	const installer = () =>
+		readdirSync(root)
+			.filter((entry) => entry.startsWith(prefix))
+			.map((entry) => Number(entry.slice(prefix.length)))
+			.find((pid) => Number.isInteger(pid) && pid !== process.pid && isRunning(pid));
+	const started = Date.now();
+	for (let pid = installer(); pid !== undefined; pid = installer()) {
+		const waited = Date.now() - started;
+		if (waited > 30 * 60_000)
+			throw new Error(`${name}: the install by process ${pid} has not ended in 30 minutes`);
+		if (waited % 30_000 < 2_000)
+			step(
+				`${name}: waiting for the install under way (process ${pid}), ${Math.round(waited / 1000)} s`,
+			);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+	}
+}
+
 /** Staging folders of interrupted installs (their process is gone) only take space: 2.3 GB each. */
 function removeAbandonedStagingFolders(root: string, name: string): void {
 	if (!existsSync(root)) return;
@@ -283,6 +311,7 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 	const root = n8nCacheRoot();
 	const name = `n8n-${version}`;
 	const dir = n8nInstallDir(version);
+	await waitForInstallUnderWay(root, name);
 	if (installedVersion(dir) === version) {
 		step(`n8n ${version}: reusing the cached install at ${dir} (Node ${runtime.version})`);
 		return describe(dir, version, runtime);
