@@ -17,7 +17,13 @@ import {
 	type Harness,
 	type HarnessContext,
 } from '../harness/harness';
-import { N8nPublicApi, pollUntil, type ExecutionSummary } from '../harness/n8n';
+import {
+	N8nPublicApi,
+	OWNER_BROWSER_ID,
+	ownerSessionCookie,
+	pollUntil,
+	type ExecutionSummary,
+} from '../harness/n8n';
 import { setQuiet } from '../harness/progress';
 import {
 	ACTION_NODE_TYPE,
@@ -381,22 +387,6 @@ export function describeOnN8n2(name: string, reason: string, body: () => void): 
 }
 
 /**
- * A describe block whose tests create and activate workflows through n8n's public API while the suite runs: n8n
- * 2.10 and newer serve such a workflow's webhook only some moments after activation (404 before) and refuse to
- * delete it while it is being unpublished (409), which these helpers do not wait for yet. Skipped there, with the
- * reason in the test names.
- */
-export function describeWithWorkflowsMadeDuringTheRun(name: string, body: () => void): void {
-	const [major, minor] = n8nVersion().split('.').map(Number);
-	if (major > 2 || (major === 2 && minor >= 10))
-		describe.skip(
-			`${name} [skipped on n8n ${n8nVersion()}: a workflow activated during the run is served only after a delay the helpers do not wait for yet]`,
-			body,
-		);
-	else describe(name, body);
-}
-
-/**
  * Sheet rows of one-seat listings of one event, one row each: every listing has its own seat (a seat in two
  * listings of one event is refused before sending).
  */
@@ -474,13 +464,71 @@ export async function sheetWorkflowWithOwnCredential(
 		settings: variant.settings,
 	});
 	await e2e.n8n.activate(created.id);
+	await untilPublicationSettles(e2e, created.id, 'published');
 	return {
 		id: created.id,
 		webhookPath: webhookPath(variant),
 		remove: async () => {
 			await e2e.n8n.deactivate(created.id);
+			await untilPublicationSettles(e2e, created.id, 'not_published');
 			await e2e.n8n.request('DELETE', `/workflows/${created.id}`);
 			await e2e.n8n.request('DELETE', `/credentials/${credential.id}`);
 		},
 	};
+}
+
+/** A workflow's publication status as the editor reads it (GET /rest/workflows/:id/publication-status). */
+interface PublicationStatus {
+	status: 'in_progress' | 'not_published' | 'published' | 'partial' | 'failed';
+	triggers: Array<{ nodeId: string; status: string; errorMessage?: string | null }>;
+}
+
+/**
+ * Waits (bounded) until n8n has applied a workflow's activation or deactivation, and checks the outcome.
+ *
+ * n8n with its workflow publication service (on by default in 2.41) answers the public API's activate and
+ * deactivate once the change is queued: a queue worker applies it moments later, registering or removing the
+ * webhooks. Until then the new workflow's webhook answers 404, and a DELETE is refused with 409 ("still being
+ * unpublished"). Its REST API tells where the change stands: `in_progress` while queued or being applied, then
+ * `published` (every trigger registered), `partial`/`failed` (with each trigger's error) or `not_published`.
+ * An n8n without that service (2.8.4) has applied the change before it answers and has no such route (404):
+ * nothing to wait for there.
+ */
+export async function untilPublicationSettles(
+	e2e: E2e,
+	workflowId: string,
+	expected: 'published' | 'not_published',
+	timeoutMs = 60_000,
+): Promise<void> {
+	const url = `${e2e.context.n8nUrl}/rest/workflows/${encodeURIComponent(workflowId)}/publication-status`;
+	const cookie = await ownerSessionCookie(e2e.context.n8nUrl);
+	let last: PublicationStatus | undefined;
+	let queued = true;
+	await pollUntil(
+		`n8n to apply the ${expected === 'published' ? 'activation' : 'deactivation'} of workflow ${workflowId}`,
+		async () => {
+			const response = await fetch(url, {
+				headers: { 'browser-id': OWNER_BROWSER_ID, cookie },
+				signal: AbortSignal.timeout(10_000),
+			});
+			const text = await response.text();
+			if (response.status === 404 && last === undefined) {
+				queued = false;
+				return true;
+			}
+			if (!response.ok) throw new Error(`GET ${url} -> ${response.status}: ${text.slice(0, 500)}`);
+			last = (JSON.parse(text) as { data: PublicationStatus }).data;
+			return last.status !== 'in_progress';
+		},
+		timeoutMs,
+		100,
+	).catch((error: unknown) => {
+		throw new Error(
+			`${error instanceof Error ? error.message : String(error)}; last publication status: ${JSON.stringify(last)}`,
+		);
+	});
+	if (!queued || last?.status === expected) return;
+	throw new Error(
+		`n8n did not ${expected === 'published' ? 'publish' : 'unpublish'} workflow ${workflowId}: publication status ${JSON.stringify(last)}`,
+	);
 }

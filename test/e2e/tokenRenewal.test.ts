@@ -6,7 +6,6 @@
  */
 import { pollUntil, n8nRest, type ExecutionSummary } from '../../support/harness/n8n';
 import {
-	describeWithWorkflowsMadeDuringTheRun,
 	executionError,
 	heldCounts,
 	listingIdsSent,
@@ -93,116 +92,111 @@ async function expiryWithListingsInFlight(
 	expect(listingStatuses.filter((status) => status === 401).length).toBeGreaterThan(0);
 }
 
-describeWithWorkflowsMadeDuringTheRun(
-	'the access token with listings in flight, in a real n8n',
-	() => {
-		it('the token expires with 400 listings in flight: one renewal, every listing created once', async () => {
-			await expiryWithListingsInFlight(e2e(), 'token expiry, 400 listings', 7401, false);
-		}, 240_000);
+describe('the access token with listings in flight, in a real n8n', () => {
+	it('the token expires with 400 listings in flight: one renewal, every listing created once', async () => {
+		await expiryWithListingsInFlight(e2e(), 'token expiry, 400 listings', 7401, false);
+	}, 240_000);
 
-		it('the same against an API whose new token revokes the old: one renewal, every listing created once', async () => {
-			const harness = e2e();
-			try {
-				await expiryWithListingsInFlight(harness, 'token revoked on renewal', 7402, true);
-			} finally {
-				await harness.sandbox.clearFaults();
-				// The run's logins revoked the suite's shared credential's token too: its next run renews it here, so
-				// the files after this one find a working token as before.
-				const id = nextListingId(ID_BASE);
-				const sheetPath = writeSheet(harness, 'token-shared.csv', oneSeatRows([id], 7404, 'S'));
-				const shared = await postWebhook(harness, webhookPath(suiteWorkflows().sheetToListings), {
-					sheetPath,
-				});
-				expect(shared.status).toBe(200);
-			}
-		}, 240_000);
-
-		it('Stop while the token is being fetched: the run ends at once, sends nothing, and the next run sends the listing', async () => {
-			const harness = e2e();
-			workflow = await sheetWorkflowWithOwnCredential(harness, 'Stop during the token fetch');
-			const ids = [nextListingId(ID_BASE)];
-			const sheetPath = writeSheet(harness, 'token-stop.csv', oneSeatRows(ids, 7403, 'K'));
-			const slowToken = await harness.sandbox.addFault({
-				endpoint: 'token',
-				kind: 'latency',
-				latencyMs: TOKEN_LATENCY_MS,
-			});
-			const startedAt = new Date().toISOString();
-
-			const pending = postWebhook(harness, workflow.webhookPath, { sheetPath });
-			await pollUntil(
-				'the token request to reach the sandbox',
-				async () =>
-					((await harness.sandbox.state()).faults.find((rule) => rule.id === slowToken.id)?.seen ??
-						0) >= 1,
-				30_000,
-				50,
-			);
-			// The public API lists running executions only when asked for them.
-			const { data: running } = await harness.n8n.request<{ data: ExecutionSummary[] }>(
-				'GET',
-				`/executions?workflowId=${workflow.id}&status=running`,
-			);
-			expect(running).toHaveLength(1);
-			const session = await n8nRest(harness.context.n8nUrl);
-			const stoppedAt = Date.now();
-			await session.call('POST', `/executions/${running[0].id}/stop`);
-			let ended: ExecutionSummary | undefined;
-			await pollUntil(
-				'the stopped execution to end',
-				async () => {
-					ended = await harness.n8n.execution(running[0].id);
-					return ended.status !== 'running' && ended.status !== 'new';
-				},
-				30_000,
-				50,
-			);
-			const stopMs = Date.now() - stoppedAt;
-			const answer = await pending;
-			await pollUntil(
-				'the aborted token request to be logged',
-				async () =>
-					requestsTo(since(await harness.sandbox.state(), startedAt), 'token').length >= 1,
-				TOKEN_LATENCY_MS + 5_000,
-				50,
-			);
-			const first = since(await harness.sandbox.state(), startedAt);
-			const [tokenRequest] = requestsTo(first, 'token');
-			// n8n's execution shows "canceled" at once even while the node still waits: the token request's end tells
-			// when the run really let go.
-			const tokenEndedAfterStopMs =
-				Date.parse(tokenRequest.at) + tokenRequest.durationMs - stoppedAt;
-			console.info(
-				`Stop during the token fetch: execution ${ended?.status} ${stopMs} ms after Stop, token request ended ${tokenEndedAfterStopMs} ms after it; webhook answered ${answer.status}; error ${JSON.stringify(executionError(ended!)?.description ?? executionError(ended!)?.message)}`,
-			);
-
-			// Not remembered as sent: the next run sends it, and the sandbox then holds it once.
+	it('the same against an API whose new token revokes the old: one renewal, every listing created once', async () => {
+		const harness = e2e();
+		try {
+			await expiryWithListingsInFlight(harness, 'token revoked on renewal', 7402, true);
+		} finally {
 			await harness.sandbox.clearFaults();
-			const second = await postWebhook(harness, workflow.webhookPath, { sheetPath });
-			const after = since(await harness.sandbox.state(), startedAt);
-			// One comparison, so that a failure shows every part that differs.
-			expect({
-				execution: ended?.status,
-				// Given up (no answer logged), not waited for: the only thing that ends it before the sandbox answers at
-				// 10 s (the exchange's own limit is 30 s) is the run's cancel signal. How soon is printed above, not tested.
-				tokenRequests: requestsTo(first, 'token').map((request) => request.status),
-				listingRequestsOfStoppedRun: listingIdsSent(first, ids),
-				secondRun: [
-					second.status,
-					Array.isArray(second.body)
-						? (second.body as Array<Record<string, unknown>>).map((item) => item.listingStatus)
-						: second.body,
-				],
-				listingRequestsInAll: listingIdsSent(after, ids),
-				held: heldCounts(after, ids).get(ids[0]),
-			}).toEqual({
-				execution: 'canceled',
-				tokenRequests: [null],
-				listingRequestsOfStoppedRun: [],
-				secondRun: [200, ['created']],
-				listingRequestsInAll: ids,
-				held: 1,
+			// The run's logins revoked the suite's shared credential's token too: its next run renews it here, so
+			// the files after this one find a working token as before.
+			const id = nextListingId(ID_BASE);
+			const sheetPath = writeSheet(harness, 'token-shared.csv', oneSeatRows([id], 7404, 'S'));
+			const shared = await postWebhook(harness, webhookPath(suiteWorkflows().sheetToListings), {
+				sheetPath,
 			});
-		}, 120_000);
-	},
-);
+			expect(shared.status).toBe(200);
+		}
+	}, 240_000);
+
+	it('Stop while the token is being fetched: the run ends at once, sends nothing, and the next run sends the listing', async () => {
+		const harness = e2e();
+		workflow = await sheetWorkflowWithOwnCredential(harness, 'Stop during the token fetch');
+		const ids = [nextListingId(ID_BASE)];
+		const sheetPath = writeSheet(harness, 'token-stop.csv', oneSeatRows(ids, 7403, 'K'));
+		const slowToken = await harness.sandbox.addFault({
+			endpoint: 'token',
+			kind: 'latency',
+			latencyMs: TOKEN_LATENCY_MS,
+		});
+		const startedAt = new Date().toISOString();
+
+		const pending = postWebhook(harness, workflow.webhookPath, { sheetPath });
+		await pollUntil(
+			'the token request to reach the sandbox',
+			async () =>
+				((await harness.sandbox.state()).faults.find((rule) => rule.id === slowToken.id)?.seen ??
+					0) >= 1,
+			30_000,
+			50,
+		);
+		// The public API lists running executions only when asked for them.
+		const { data: running } = await harness.n8n.request<{ data: ExecutionSummary[] }>(
+			'GET',
+			`/executions?workflowId=${workflow.id}&status=running`,
+		);
+		expect(running).toHaveLength(1);
+		const session = await n8nRest(harness.context.n8nUrl);
+		const stoppedAt = Date.now();
+		await session.call('POST', `/executions/${running[0].id}/stop`);
+		let ended: ExecutionSummary | undefined;
+		await pollUntil(
+			'the stopped execution to end',
+			async () => {
+				ended = await harness.n8n.execution(running[0].id);
+				return ended.status !== 'running' && ended.status !== 'new';
+			},
+			30_000,
+			50,
+		);
+		const stopMs = Date.now() - stoppedAt;
+		const answer = await pending;
+		await pollUntil(
+			'the aborted token request to be logged',
+			async () => requestsTo(since(await harness.sandbox.state(), startedAt), 'token').length >= 1,
+			TOKEN_LATENCY_MS + 5_000,
+			50,
+		);
+		const first = since(await harness.sandbox.state(), startedAt);
+		const [tokenRequest] = requestsTo(first, 'token');
+		// n8n's execution shows "canceled" at once even while the node still waits: the token request's end tells
+		// when the run really let go.
+		const tokenEndedAfterStopMs = Date.parse(tokenRequest.at) + tokenRequest.durationMs - stoppedAt;
+		console.info(
+			`Stop during the token fetch: execution ${ended?.status} ${stopMs} ms after Stop, token request ended ${tokenEndedAfterStopMs} ms after it; webhook answered ${answer.status}; error ${JSON.stringify(executionError(ended!)?.description ?? executionError(ended!)?.message)}`,
+		);
+
+		// Not remembered as sent: the next run sends it, and the sandbox then holds it once.
+		await harness.sandbox.clearFaults();
+		const second = await postWebhook(harness, workflow.webhookPath, { sheetPath });
+		const after = since(await harness.sandbox.state(), startedAt);
+		// One comparison, so that a failure shows every part that differs.
+		expect({
+			execution: ended?.status,
+			// Given up (no answer logged), not waited for: the only thing that ends it before the sandbox answers at
+			// 10 s (the exchange's own limit is 30 s) is the run's cancel signal. How soon is printed above, not tested.
+			tokenRequests: requestsTo(first, 'token').map((request) => request.status),
+			listingRequestsOfStoppedRun: listingIdsSent(first, ids),
+			secondRun: [
+				second.status,
+				Array.isArray(second.body)
+					? (second.body as Array<Record<string, unknown>>).map((item) => item.listingStatus)
+					: second.body,
+			],
+			listingRequestsInAll: listingIdsSent(after, ids),
+			held: heldCounts(after, ids).get(ids[0]),
+		}).toEqual({
+			execution: 'canceled',
+			tokenRequests: [null],
+			listingRequestsOfStoppedRun: [],
+			secondRun: [200, ['created']],
+			listingRequestsInAll: ids,
+			held: 1,
+		});
+	}, 120_000);
+});
