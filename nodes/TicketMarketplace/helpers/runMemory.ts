@@ -2,14 +2,16 @@ import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	MemoryKeys,
+	MemoryFullError,
 	nearCapNotice,
+	SENT_LISTINGS_CAP,
 	SCOPE,
 	SentListingsStoreError,
 	STORE_OPTIONS,
 	storeError,
 } from './sentListings';
 import type { KeyKind, MemoryAccount } from './sentListings';
-import { VerifiedStore } from './verifiedStore';
+import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';
@@ -62,20 +64,43 @@ export class RunMemory {
 		const kinds: KeyKind[] = ['sent', 'old', 'unknown'];
 		const keys = new MemoryKeys(this.account, ids, kinds);
 		const added: string[] = [];
-		let last: IDeduplicationOutput | undefined;
 		try {
-			const onAnswer = (answer: IDeduplicationOutput) => {
-				last = answer;
-				added.push(...keys.of(answer.new, kinds));
+			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit.
+			const held = await this.context.helpers
+				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
+				.catch(() => undefined);
+			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
+			const kept = keys.of(keys.all(), ['sent', 'unknown']);
+			const old = keys.of(keys.all(), ['old']);
+			let writes = 0;
+			const roomLeft = () => room - kept.length - (writes + 1) * MARKERS_PER_WRITE;
+			if (roomLeft() < 0) throw new MemoryFullError(held!, kept.length + MARKERS_PER_WRITE);
+			/** One verified write; returns what it found held. Its look-only keys leave at once. */
+			const write = async (batch: string[]): Promise<string[]> => {
+				let answer: IDeduplicationOutput | undefined;
+				await this.store.recordVerified(batch, (written) => {
+					answer = written;
+					added.push(...keys.of(written.new, kinds));
+				});
+				writes++;
+				await this.forgetNow(keys.of(answer!.new, ['old']));
+				return keys.of(answer!.processed, kinds);
 			};
-			await this.store.recordVerified(keys.all(), onAnswer);
-			await this.forgetNow(keys.of(last!.new, ['old']));
-			let seen = keys.of(last!.processed, kinds);
+			// An earlier version's keys go with the others where the cap leaves room, else a share at a time.
+			let seen: string[];
+			if (old.length <= roomLeft()) seen = await write(keys.all());
+			else {
+				seen = await write(kept);
+				for (let next = 0; next < old.length; ) {
+					const share = roomLeft();
+					if (share < 1) throw new MemoryFullError(held!, kept.length + old.length);
+					seen.push(...(await write(old.slice(next, next + share))));
+					next += share;
+				}
+			}
 			if (seen.length > 0) {
 				await this.store.pause();
-				await this.store.recordVerified(seen, onAnswer);
-				await this.forgetNow(keys.of(last!.new, ['old']));
-				seen = keys.of(last!.processed, kinds);
+				seen = await write(seen);
 			}
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));

@@ -44,9 +44,9 @@ export function apiOrigin(baseUrl: string): string {
 	}
 }
 
-/** The account in the memory: a short hash of the trimmed, lower-case e-mail, so the address is not kept in clear. */
+/** The account in the memory: a short hash of the trimmed, NFC, lower-case e-mail (not kept in clear). */
 function accountTag(email: string): string {
-	return createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex').slice(0, 16);
+	return createHash('sha256').update(email.trim().normalize('NFC').toLowerCase(), 'utf8').digest('hex').slice(0, 16);
 }
 
 export function sentListingKey(account: MemoryAccount, externalListingId: number): string {
@@ -123,6 +123,18 @@ export class ContendedMemoryError extends Error {
 	}
 }
 
+/**
+ * The run needs more room in the memory than n8n's cap leaves: writing anyway would make n8n drop the oldest IDs,
+ * which later runs would send again.
+ */
+export class MemoryFullError extends Error {
+	constructor(held: number, needed: number) {
+		super(
+			`it holds ${held} entries and this run needs room for ${needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps`,
+		);
+	}
+}
+
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 
@@ -133,9 +145,11 @@ export function storeError(
 ): SentListingsStoreError {
 	const cause = `n8n's memory of listings already sent could not be used: ${errorText(error)}`;
 	const why =
-		error instanceof ContendedMemoryError
-			? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
-			: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
+		error instanceof MemoryFullError
+			? 'Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow, then run it again.'
+			: error instanceof ContendedMemoryError
+				? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
+				: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
 	const said = {
 		before: 'Nothing was sent.',
 		after: 'The listings below were sent before this happened.',

@@ -9,6 +9,8 @@ const SETTLE_MIN_MS = 50;
 const SETTLE_FACTOR = 3;
 /** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
+/** Entries a write adds beside its keys: a marker, a token per further look, a guard. */
+export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 /**
  * Verified writes to n8n's deduplication store, which has no lock: a write made while another run rewrites the list

@@ -51,18 +51,42 @@ export const RETRY_POLICY = {
  * What a failed request means for the listing: `refused` when the API provably created nothing (an HTTP 4xx
  * answer, a connection that failed before sending, a token that could not be obtained), `unknown` when the request
  * may have reached the API (timeout, reset, 5xx, or a 2xx that does not show it was done), `alreadyExists` when
- * the API answered 409 (conflict): it holds what the request would create, and created nothing new.
+ * the API answered 409 (conflict) naming the External Listing ID: it holds what the request would create, and
+ * created nothing new.
  */
 export type FailureOutcome = 'refused' | 'unknown' | 'alreadyExists';
 
-/** A conflict (409): the API already holds what the request would create. */
+/** A conflict (409), whatever it is about. */
 export function isConflict(failure: HttpFailure): boolean {
 	return failure.status === 409;
+}
+
+/** The text of an answer's body, for a look at what it names (bounded: a huge body is cut). */
+function bodyText(body: unknown): string {
+	if (typeof body === 'string') return body.slice(0, 100_000);
+	try {
+		return (JSON.stringify(body) ?? '').slice(0, 100_000);
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * A conflict about the External Listing ID: a 409 whose answer names it (the spec does not show the API's words, so
+ * a conflict that names something else, such as a closed event, is not read as "this ID is taken").
+ */
+export function isTakenListingId(failure: HttpFailure): boolean {
+	return isConflict(failure) && /external[\s_-]?listing[\s_-]?id/i.test(bodyText(failure.body));
 }
 
 /** application/json or a JSON-based type (application/problem+json), with or without parameters. */
 export function isJsonMediaType(contentType: string): boolean {
 	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
+}
+
+/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
+export function isProblemMediaType(contentType: string): boolean {
+	return /^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
 }
 
 /** The longest part of an unexpected answer's body shown in its error. */
@@ -266,9 +290,13 @@ export function classifyFailure(
 		);
 	} else if (failure.status !== undefined) {
 		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
-		if (isConflict(failure)) {
+		if (isTakenListingId(failure)) {
 			details.push(
 				'A conflict: the API already holds what this request would create, so nothing new was created.',
+			);
+		} else if (isConflict(failure)) {
+			details.push(
+				'A conflict that does not name the External Listing ID, so it is not read as "already listed": nothing was created. Check on the marketplace before listing these seats under another ID.',
 			);
 		}
 		if (failure.refusedAfterRenewal) {
@@ -307,7 +335,7 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	const outcome: FailureOutcome = isConflict(failure)
+	const outcome: FailureOutcome = isTakenListingId(failure)
 		? 'alreadyExists'
 		: mayHaveReachedServer
 			? 'unknown'

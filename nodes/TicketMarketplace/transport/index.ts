@@ -23,7 +23,7 @@ import {
 	CONNECTION_FAILED_BEFORE_SEND,
 	credentialSecrets,
 	describeThrown,
-	isConflict,
+	isTakenListingId,
 	redactSecrets,
 	retryAfterOf,
 	RETRY_POLICY,
@@ -35,6 +35,7 @@ export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 export {
 	extractApiMessage,
 	isJsonMediaType,
+	isProblemMediaType,
 	parseRetryAfter,
 	redactSecrets,
 	RETRY_POLICY,
@@ -293,10 +294,10 @@ export async function sendRequest(
 		// token refused right after it was issued: no login would help.
 		if (failure?.tokenExchange || failure?.refusedAfterRenewal) pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-		// A conflict ends this request only: the API holds what it would create, which stops nothing else.
+		// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
 		slot?.release({
 			...attempt,
-			final: failure !== undefined && waitMs === undefined && !isConflict(failure),
+			final: failure !== undefined && waitMs === undefined && !isTakenListingId(failure),
 		});
 		if (failure === undefined)
 			return { kind: 'answered', body: redactSecrets(answer, secretsNow()) };

@@ -189,11 +189,12 @@ describe('the memory of listings sent', () => {
 
 	it('case 12: a look that fails after writing is not trusted: the listing leaves only once the memory holds it', async () => {
 		const store = new SharedRowStore();
-		// Another run's stale write erases this run's record just before its look, and the look fails after writing.
+		// Another run's stale write erases this run's record just before its look (call 3, after the count and the
+		// record), and the look fails after writing.
 		store.onCall = (_caller, callNumber) => {
-			if (callNumber === 2) store.entries.get('workflow')?.clear();
+			if (callNumber === 3) store.entries.get('workflow')?.clear();
 		};
-		store.failingAfterWriteCalls.add(2);
+		store.failingAfterWriteCalls.add(3);
 		const heldWhenSent: string[][] = [];
 		nock(BASE)
 			.post('/sellers/oauth/accesstoken')

@@ -47,6 +47,8 @@ function listingApi(status: (id: number) => number | 'drop' = () => 201) {
 			const id = Number((body as IDataObject).externalListingId);
 			seen.push(id);
 			const answer = status(id);
+			// A conflict names the ID it is about, as the sandbox's does.
+			if (answer === 409) return [409, { message: `externalListingId ${id} already exists` }];
 			return [answer === 'drop' ? 504 : answer, { listingId: `L-${id}` }];
 		});
 	return seen;

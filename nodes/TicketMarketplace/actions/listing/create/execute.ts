@@ -3,19 +3,14 @@
  * unless errors continue), skip what this workflow sent before, send the rest through the pacer, and report one
  * outcome per listing, in input order.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
 import { RunMemory } from '../../../helpers/runMemory';
 import { nearCapNotice } from '../../../helpers/sentListings';
-import { headerValue } from '../../../../../credentials/common/apiAnswers';
-import { isJsonMediaType, readRunCredential, redactSecrets, sendRequest } from '../../../transport';
+import { readRunCredential, redactSecrets, sendRequest } from '../../../transport';
+import { showsListingCreated } from './createdEvidence';
 import { credentialSecrets } from '../../../transport/failures';
 import type { RunCredential } from '../../../transport';
 import { RequestPacer } from '../../../transport/pacing';
@@ -109,22 +104,6 @@ function validationError(
 	);
 }
 
-/**
- * The evidence of a created listing: a 200 or 201 with a JSON object, marked as JSON. The API's answer is not
- * documented, so no field is required; anything else (202, 204, an empty body, a page, an array) may or may not
- * mean a listing, and is reported as outcome unknown.
- */
-export function showsListingCreated(answer: IN8nHttpFullResponse): boolean {
-	const { statusCode, body } = answer;
-	return (
-		(statusCode === 200 || statusCode === 201) &&
-		typeof body === 'object' &&
-		body !== null &&
-		!Array.isArray(body) &&
-		isJsonMediaType(headerValue(answer.headers as Record<string, unknown>, 'content-type'))
-	);
-}
-
 /** Sends every listing through one pacer; each listing's outcome is returned, in the order given. */
 async function sendListings(
 	context: IExecuteFunctions,
@@ -145,7 +124,7 @@ async function sendListings(
 						itemIndex: listing.rows[0],
 						pacer,
 						credential,
-						confirmedBy: showsListingCreated,
+						confirmedBy: (answer) => showsListingCreated(answer, listing.externalListingId),
 					});
 					if (result.kind === 'answered') return { status: 'created', response: result.body };
 					if (result.kind === 'notSent') return { status: 'notSent' };
