@@ -7,6 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { labelIdentity } from '../../../nodes/TicketMarketplace/schemas/listing';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
@@ -197,6 +198,21 @@ describe('one seat listed twice', () => {
 		]);
 		expect(sentIds(bodies)).toEqual([7001, 7002, 7003, 7004]);
 		expect((bodies[0].products as IDataObject[])[0].seat).toBe('1\u200b');
+	});
+});
+
+describe('how seats are compared', () => {
+	it('ignores only what shows as nothing: every other assigned character changes the label', () => {
+		const ignored = /\p{Default_Ignorable_Code_Point}|\s|\p{Unassigned}/u;
+		const lost: string[] = [];
+		for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+			if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+			const character = String.fromCodePoint(codePoint);
+			if (ignored.test(character)) continue;
+			if (labelIdentity(`A${character}`) === labelIdentity('A'))
+				lost.push(`U+${codePoint.toString(16).toUpperCase()}`);
+		}
+		expect(lost).toEqual([]);
 	});
 });
 
