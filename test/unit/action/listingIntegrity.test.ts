@@ -240,6 +240,30 @@ describe('numbers at the edges', () => {
 		},
 	);
 
+	it.each(['12345678901234567.89', '90071992547409.91', '10000000000000', 1e15])(
+		'a price of %s is refused as too large, not sent as another amount',
+		async (price) => {
+			const bodies = acceptListings();
+			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
+			expect(bodies).toEqual([]);
+			expect(thrown?.description).toContain(
+				`Price Amount ${typeof price === 'string' ? `"${price}"` : String(price)} is too large: prices up to 9999999999999.99 can be sent exactly`,
+			);
+		},
+	);
+
+	it.each(['9999999999999.99', 9999999999999.99])(
+		'the largest price, %s, is sent as written',
+		async (price) => {
+			const bodies = acceptListings();
+			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
+			expect(thrown).toBeUndefined();
+			expect(JSON.stringify(bodies[0].pricePerProduct)).toBe(
+				'{"amount":9999999999999.99,"currency":"EUR"}',
+			);
+		},
+	);
+
 	it.each(['9007199254740993', 9007199254740992, '123456789012345678901'])(
 		'an Event ID of %s is called too large, not "not a whole number"',
 		async (eventId) => {
