@@ -48,8 +48,14 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
-/** Characters that show as nothing (zero-width, joiners, direction marks, BOM, soft hyphen). */
-const INVISIBLE_CHARACTERS = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/g;
+/**
+ * Characters that show as nothing: Unicode's Default_Ignorable_Code_Point, which a font without a glyph for them
+ * must not draw (zero-width space and joiners, direction marks, embeddings and isolates, byte-order mark, soft
+ * hyphen, combining grapheme joiner, variation selectors, Hangul fillers, tags). The property rather than a list,
+ * so that a blank spelling a list forgot (U+2066–U+2069 wrapped around mixed-direction text, U+3164 shown as
+ * blank) does not make one seat two.
+ */
+const INVISIBLE_CHARACTERS = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * What a row or seat label names, for telling whether two products are one seat: invisible characters removed,
@@ -58,6 +64,8 @@ const INVISIBLE_CHARACTERS = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u20
  * label is sent as written.
  */
 export function labelIdentity(label: string): string {
+	// Removed before folding, so that an invisible character does not keep a letter from composing with its accent
+	// (no visible character folds into an invisible one, so once is enough).
 	return label
 		.replace(INVISIBLE_CHARACTERS, '')
 		.normalize('NFKC')

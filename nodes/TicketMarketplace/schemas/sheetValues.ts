@@ -90,6 +90,12 @@ export const integerCode = z.unknown().transform((value, ctx) => {
 /** A price is in currency units with at most two decimals; more is almost surely a typo (49.999). */
 const MAX_PRICE_DECIMALS = 2;
 const SMALLEST_PRICE = (1 / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS);
+/**
+ * The amount goes out as a JSON number, which carries any decimal of up to 15 significant digits exactly: 13
+ * digits before the point and two after. Cents below 2^53 would not be enough (90071992547409.91 is sent as
+ * 90071992547409.9), and a price of ten trillion is a pasted id, not a ticket.
+ */
+const LARGEST_PRICE = '9999999999999.99';
 
 export const positiveAmount = z.unknown().transform((value, ctx) => {
 	const text =
@@ -117,6 +123,13 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 			message: isBlank(value)
 				? 'is required (a number such as 49.90)'
 				: `must be a number greater than 0, such as 49.90 (got ${describe(value)})`,
+		});
+		return z.NEVER;
+	}
+	if (parsed > Number(LARGEST_PRICE)) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `${describe(value)} is too large: prices up to ${LARGEST_PRICE} can be sent exactly (a price is in currency units and cents)`,
 		});
 		return z.NEVER;
 	}

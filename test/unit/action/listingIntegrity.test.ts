@@ -7,6 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { labelIdentity } from '../../../nodes/TicketMarketplace/schemas/listing';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
@@ -114,6 +115,71 @@ describe('a ticket row whose parameters cannot be read', () => {
 	});
 });
 
+describe('a ticket row whose External Listing ID cannot be read', () => {
+	const failure = "Cannot read properties of undefined (reading 'trim')";
+	/** The ID of sheet row 2 is an expression that throws, as `{{ $json.listing_id.trim() }}` on a number would. */
+	const throwingOn = (rows: number[], value: (json: Record<string, unknown>) => unknown) =>
+		Object.assign(
+			(itemIndex: number, json: Record<string, unknown>) => {
+				if (rows.includes(itemIndex)) throw new Error(failure);
+				return value(json);
+			},
+			{ expression: '={{ $json.listing_id.trim() }}' },
+		);
+	const items = sheetRows([
+		seat('7001', 'A', '1'),
+		seat('7001', 'A', '2'),
+		seat('7001', 'A', '3'),
+		seat('7002', 'B', '1'),
+		seat('7003', 'C', '1', '4343'),
+	]);
+
+	it('holds back every listing of its event, naming the row; other events are sent (Continue)', async () => {
+		const bodies = acceptListings();
+		const parameters = {
+			...SHEET_MAPPING,
+			externalListingId: throwingOn([1], (json) => json.listing_id),
+		};
+		const { output } = await run(items, parameters, true);
+		expect(sentIds(bodies)).toEqual([7003]);
+		const problem = `External Listing ID could not be read (${failure}): the row may belong to any listing of event 4242, and none is sent without it (row 2)`;
+		expect(output.map((item) => [item.json.error, item.json.problems])).toEqual([
+			['Listing 7001 (rows 1 and 3) failed validation', [problem]],
+			[
+				'No External Listing ID (row 2) failed validation',
+				[`could not read the parameters: ${failure} (row 2)`],
+			],
+			['Listing 7002 (row 4) failed validation', [problem]],
+			[undefined, undefined],
+		]);
+	});
+
+	it('holds back every listing when its Event ID cannot be read either (Continue)', async () => {
+		const bodies = acceptListings();
+		const parameters = {
+			...SHEET_MAPPING,
+			externalListingId: throwingOn([1], (json) => json.listing_id),
+			eventId: throwingOn([1], (json) => json.event_id),
+		};
+		const { output } = await run(items, parameters, true);
+		expect(bodies).toEqual([]);
+		expect(output[3].json.problems).toEqual([
+			`External Listing ID could not be read (${failure}), and the row has no usable Event ID either: it may belong to any listing of this run, and none is sent without it (row 2)`,
+		]);
+	});
+
+	it('blocks the run (without Continue)', async () => {
+		const bodies = acceptListings();
+		const parameters = {
+			...SHEET_MAPPING,
+			externalListingId: throwingOn([1], (json) => json.listing_id),
+		};
+		const { thrown } = await run(items, parameters, false);
+		expect(bodies).toEqual([]);
+		expect(thrown?.description).toContain('may belong to any listing of event 4242');
+	});
+});
+
 describe('one seat listed twice', () => {
 	it.each([
 		['a zero-width space', 'A', '12', 'A', '1\u200b2'],
@@ -200,6 +266,21 @@ describe('one seat listed twice', () => {
 	});
 });
 
+describe('how seats are compared', () => {
+	it('ignores only what shows as nothing: every other assigned character changes the label', () => {
+		const ignored = /\p{Default_Ignorable_Code_Point}|\s|\p{Unassigned}/u;
+		const lost: string[] = [];
+		for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+			if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+			const character = String.fromCodePoint(codePoint);
+			if (ignored.test(character)) continue;
+			if (labelIdentity(`A${character}`) === labelIdentity('A'))
+				lost.push(`U+${codePoint.toString(16).toUpperCase()}`);
+		}
+		expect(lost).toEqual([]);
+	});
+});
+
 describe('numbers at the edges', () => {
 	const oneListing = (eventId: unknown, priceAmount: unknown): Record<string, ParameterValue> => ({
 		inputShape: 'listingPerItem',
@@ -220,6 +301,30 @@ describe('numbers at the edges', () => {
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain(
 				`Price Amount ${String(price)} is below 0.01, the smallest price`,
+			);
+		},
+	);
+
+	it.each(['12345678901234567.89', '90071992547409.91', '10000000000000', 1e15])(
+		'a price of %s is refused as too large, not sent as another amount',
+		async (price) => {
+			const bodies = acceptListings();
+			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
+			expect(bodies).toEqual([]);
+			expect(thrown?.description).toContain(
+				`Price Amount ${typeof price === 'string' ? `"${price}"` : String(price)} is too large: prices up to 9999999999999.99 can be sent exactly`,
+			);
+		},
+	);
+
+	it.each(['9999999999999.99', 9999999999999.99])(
+		'the largest price, %s, is sent as written',
+		async (price) => {
+			const bodies = acceptListings();
+			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
+			expect(thrown).toBeUndefined();
+			expect(JSON.stringify(bodies[0].pricePerProduct)).toBe(
+				'{"amount":9999999999999.99,"currency":"EUR"}',
 			);
 		},
 	);

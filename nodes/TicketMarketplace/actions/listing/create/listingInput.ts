@@ -181,6 +181,46 @@ function validateGroup(group: RowGroup, shape: InputShape): Validated {
 	};
 }
 
+/**
+ * A ticket row whose External Listing ID could not be read may belong to any listing of the run: sent without it,
+ * that listing could never get the row's seat added (its ID is remembered as sent). Rows of one listing agree on
+ * the event, so a row whose Event ID is usable holds back the listings of that event; a row without one holds back
+ * every listing. Each listing held back is invalid, naming the row; the row itself is invalid on its own.
+ */
+function holdBackForUnknownRows(validated: Validated[], rows: ListingRow[]): Validated[] {
+	const unknown = rows.filter((row) => row.unknownListing !== undefined);
+	if (unknown.length === 0) return validated;
+	return validated.map((entry) => {
+		const { listing, eventId } = entry;
+		if (listing.kind !== 'ready') return entry;
+		const problems: Problem[] = [];
+		for (const row of unknown) {
+			const { error, eventId: rowEvent } = row.unknownListing ?? { error: '' };
+			if (rowEvent !== undefined && rowEvent !== eventId) continue;
+			problems.push({
+				field: fieldLabel('externalListingId'),
+				text:
+					rowEvent !== undefined
+						? `could not be read (${error}): the row may belong to any listing of event ${rowEvent}, and none is sent without it`
+						: `could not be read (${error}), and the row has no usable Event ID either: it may belong to any listing of this run, and none is sent without it`,
+				itemIndexes: [row.itemIndex],
+			});
+		}
+		if (problems.length === 0) return entry;
+		return {
+			listing: {
+				kind: 'invalid',
+				rows: listing.rows,
+				label: listing.label,
+				externalListingId: listing.externalListingId,
+				problems,
+			},
+			products: [],
+			origins: [],
+		};
+	});
+}
+
 /** "listing 7001 (rows 1–2)", also for a listing per item ("row 3" alone does not name its ID). */
 function listingName(listing: Listing): string {
 	return listing.label.startsWith('listing ') || listing.externalListingId === undefined
@@ -268,10 +308,10 @@ export function readListings(
 		else blankRows.push(itemIndex);
 	}
 	if (shape === 'ticketPerItem') {
+		const validated = groupTicketRows(rows).map((group) => validateGroup(group, shape));
 		return {
-			listings: refuseSeatsListedBefore(
-				groupTicketRows(rows).map((group) => validateGroup(group, shape)),
-			),
+			// A listing held back is not sent: its seats hold no other listing back.
+			listings: refuseSeatsListedBefore(holdBackForUnknownRows(validated, rows)),
 			blankRows,
 		};
 	}

@@ -11,6 +11,7 @@ import {
 	labelIssues,
 	listingLevelSchema,
 	pathKey,
+	positiveId,
 	seatRangeSchema,
 } from '../../../schemas/listing';
 import type { FieldLabeller, ListingLevel, SeatRange } from '../../../schemas/listing';
@@ -48,6 +49,11 @@ export interface ListingRow {
 	problems: Problem[];
 	/** Absent when the parameters could not be read at all. */
 	products?: RowProducts;
+	/**
+	 * Set when the External Listing ID itself could not be read (its expression failed), so the listing the row
+	 * belongs to is unknown: with its Event ID when that could be read and is valid.
+	 */
+	unknownListing?: { error: string; eventId?: number };
 }
 
 export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
@@ -196,8 +202,10 @@ export function readListingRow(
 	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
 	// without the row, the listing could never get that seat added: its ID is remembered as sent).
 	let rawListingId: unknown;
+	let listingIdRead = false;
 	try {
 		rawListingId = params.get('externalListingId', itemIndex);
+		listingIdRead = true;
 		const rawLevel = readListingLevel(params, itemIndex, rawListingId);
 		const price = rawLevel.pricePerProduct as Record<string, unknown>;
 		const ticket = shape === 'ticketPerItem' ? readTicketProduct(params, itemIndex) : undefined;
@@ -236,7 +244,21 @@ export function readListingRow(
 					itemIndexes: [itemIndex],
 				},
 			],
+			...(!listingIdRead &&
+				shape === 'ticketPerItem' && {
+					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
+				}),
 		};
+	}
+}
+
+/** The row's Event ID, when it can be read and is valid; undefined otherwise (its expression may fail too). */
+function readableEventId(params: ParameterSource, itemIndex: number): number | undefined {
+	try {
+		const parsed = positiveId.safeParse(params.get('eventId', itemIndex));
+		return parsed.success ? parsed.data : undefined;
+	} catch {
+		return undefined;
 	}
 }
 
