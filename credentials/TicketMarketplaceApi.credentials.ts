@@ -150,7 +150,9 @@ export class TicketMarketplaceApi implements ICredentialType {
 			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice(
 				'Basic '.length,
 			),
+			credentials.consumerKey,
 			credentials.consumerSecret,
+			credentials.email,
 			credentials.password,
 		].filter((value): value is string => typeof value === 'string');
 		noteTokenEndpointAnswer(credentials, {

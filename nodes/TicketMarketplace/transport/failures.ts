@@ -181,11 +181,15 @@ export function retryAfterOf(failure: HttpFailure, nowMs: number): number | unde
 	return parseRetryAfter(header === '' ? undefined : header, nowMs);
 }
 
-/** Where a redirect points, as origin and path only (its query is the server's, and may carry anything). */
-function redirectTarget(location: string, baseUrl: string): string {
+/**
+ * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
+ * secret redacted: a path or host may carry one too. Redacted before parsing as well, since parsing changes the
+ * spelling (a host in lower case, a path percent-encoded), and again after; cut only then.
+ */
+function redirectTarget(location: string, baseUrl: string, secrets: string[] | undefined): string {
 	try {
-		const target = new URL(location, baseUrl || undefined);
-		return `${target.origin}${target.pathname}`.slice(0, 200);
+		const target = new URL(redactSecrets(location, secrets), baseUrl || undefined);
+		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
 	} catch {
 		return '(an address that is not a URL)';
 	}
@@ -258,7 +262,7 @@ export function classifyFailure(
 		if (shown) details.push(`It answered: ${shown}`);
 	} else if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = headerValue(failure.headers, 'location');
-		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
+		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl, context.secrets)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
 		details.push(
 			failure.status === 303
 				? 'A 303 may follow a request the API processed.'
