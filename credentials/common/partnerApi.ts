@@ -12,6 +12,16 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
+/**
+ * Whether an access token can go, unchanged, in "Authorization: Bearer <token>": printable ASCII without spaces.
+ * That holds RFC 6750's b64token ([A-Za-z0-9-._~+/]+=*) and the few other printable characters some servers put in
+ * their tokens (such as | or :). A line break, another control character, a space or a non-ASCII character cannot
+ * be sent as it is (Node refuses the header, or it would reach the server changed), so such a token is unusable.
+ */
+export function isUsableAccessToken(token: string): boolean {
+	return /^[\x21-\x7e]+$/.test(token);
+}
+
 export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown): string {
 	return `Basic ${Buffer.from(`${String(consumerKey ?? '')}:${String(consumerSecret ?? '')}`, 'utf8').toString('base64')}`;
 }

@@ -102,6 +102,17 @@ export const CONNECTION_FAILED_BEFORE_SEND = new Set([
 	'EADDRNOTAVAIL',
 ]);
 
+/**
+ * Failures Node.js throws while it builds the request, before anything is written to the connection (a header
+ * value with a line break, say): nothing was sent. Never retried: the same request would fail the same way.
+ */
+export const REQUEST_NOT_BUILT = new Set([
+	'ERR_INVALID_CHAR',
+	'ERR_HTTP_INVALID_HEADER_VALUE',
+	'ERR_INVALID_HTTP_TOKEN',
+	'ERR_UNESCAPED_CHARACTERS',
+]);
+
 export interface HttpFailure {
 	status?: number;
 	headers: Record<string, unknown>;
@@ -227,7 +238,9 @@ export function classifyFailure(
 		!failure.tokenExchange &&
 		context.method !== 'GET' &&
 		(failure.status === undefined
-			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
+			? failure.code !== undefined &&
+				!CONNECTION_FAILED_BEFORE_SEND.has(failure.code) &&
+				!REQUEST_NOT_BUILT.has(failure.code)
 			: failure.status >= 500 ||
 				failure.status === 303 ||
 				(failure.status >= 200 && failure.status < 300));
@@ -289,6 +302,9 @@ export function classifyFailure(
 		details.push(
 			'Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.',
 		);
+	} else if (REQUEST_NOT_BUILT.has(failure.code ?? '')) {
+		message = `${target} could not be sent: it holds ${inWords}`;
+		details.push('Nothing was sent.');
 	} else if (failure.code !== undefined) {
 		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
 	} else {
