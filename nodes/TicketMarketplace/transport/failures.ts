@@ -125,6 +125,8 @@ export interface HttpFailure {
 	retryAfterMs?: number;
 	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
 	refusedAfterRenewal?: boolean;
+	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */
+	renewalsExhausted?: number;
 }
 
 /**
@@ -291,6 +293,10 @@ export function classifyFailure(
 		if (failure.refusedAfterRenewal) {
 			details.push(
 				'The API refused an access token it had just issued, so the login (consumer key and secret, e-mail and password) works. Likely cause: your app is not subscribed to the API product this request needs (for listings, the seller listing API) or lacks permission for it: check the app on the developer portal. Another workflow or n8n renewing the same credential at the same time can cause it too. Nothing more was sent.',
+			);
+		} else if (failure.renewalsExhausted !== undefined) {
+			details.push(
+				`The access token kept expiring: it was renewed ${failure.renewalsExhausted} time${failure.renewalsExhausted === 1 ? '' : 's'} in this run, the most this node does in one run (each renewal is a login), and the API refused it again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.`,
 			);
 		} else if (failure.status === 401 || failure.status === 403) {
 			details.push(
