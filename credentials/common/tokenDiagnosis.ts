@@ -112,7 +112,7 @@ export function diagnoseTokenResponse(
 
 /** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
 export function diagnoseUnusableToken(baseUrl: string): string {
-	return `The token request to ${baseUrl}${PARTNER_API_PATHS.grant} was answered with an access token that cannot be used: it holds characters an HTTP header cannot carry (such as a line break or a space). Nothing was sent with it. The API answered wrongly: check the Base URL, or ask the API's support.`;
+	return `The token request to ${baseUrl}${PARTNER_API_PATHS.grant} was answered with an access token that cannot be used: it holds characters an HTTP header cannot carry (such as a line break). Nothing was sent with it. The API answered wrongly: check the Base URL, or ask the API's support.`;
 }
 
 /** Marks errors of the token exchange, so that a request that never left is not reported as sent. */
