@@ -13,6 +13,7 @@ import { headerValue } from './common/apiAnswers';
 import {
 	basicAuthorization,
 	carriedCancelSignal,
+	isUsableAccessToken,
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
@@ -20,6 +21,7 @@ import {
 import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
+	diagnoseUnusableToken,
 	noteTokenEndpointAnswer,
 	readBody,
 	tokenExchangeError,
@@ -143,14 +145,19 @@ export class TicketMarketplaceApi implements ICredentialType {
 			typeof accessToken === 'string' &&
 			accessToken !== ''
 		) {
-			return { accessToken };
+			if (isUsableAccessToken(accessToken)) return { accessToken };
+			// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
+			noteTokenEndpointAnswer(credentials, { status: response.statusCode });
+			throw tokenExchangeError(diagnoseUnusableToken(baseUrl));
 		}
 		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
 		const secrets = [
 			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice(
 				'Basic '.length,
 			),
+			credentials.consumerKey,
 			credentials.consumerSecret,
+			credentials.email,
 			credentials.password,
 		].filter((value): value is string => typeof value === 'string');
 		noteTokenEndpointAnswer(credentials, {

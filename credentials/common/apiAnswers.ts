@@ -76,10 +76,58 @@ function characterPattern(char: string): string {
 	return `(?:${forms.join('|')})`;
 }
 
-/** A secret as typed and base64-encoded (standard and URL-safe, without the padding an echo may drop). */
-function secretForms(secret: string): string[] {
-	const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
-	return [secret, base64, base64.replace(/\+/g, '-').replace(/\//g, '_')];
+/** One form of a secret in an answer; `anyCase` when its letters may come back in either case. */
+interface SecretForm {
+	text: string;
+	anyCase: boolean;
+}
+
+/**
+ * An e-mail address (anything shaped like one) is matched in any case: mail systems and APIs change its case
+ * freely. Other secrets (tokens, keys, passwords) are case-sensitive and matched exactly; a password shaped like an
+ * e-mail is then matched in any case too, which only redacts more.
+ */
+function isEmailShaped(secret: string): boolean {
+	return /^[^@\s]+@[^@\s]+$/.test(secret);
+}
+
+/**
+ * The parts of base64 that encode `secret` wherever it sits in the encoded data: base64 turns every 3 bytes into 4
+ * characters, so the secret's encoding depends on its offset modulo 3. For each offset, the secret is encoded after
+ * 0, 1 or 2 bytes, and the characters that also depend on those bytes, or on the bytes after the secret, are
+ * dropped. Standard and URL-safe alphabets, never padding.
+ */
+function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms: string[] = [];
+	for (const offset of [0, 1, 2]) {
+		const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+			.toString('base64')
+			.replace(/=+$/, '');
+		// Characters carrying bits of the leading bytes: none, 2 (the 2nd mixes both), 3 (the 3rd mixes both).
+		const start = [0, 2, 3][offset];
+		// A last group that is not full: its last character mixes the secret's bits with whatever follows.
+		const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
+		const form = encoded.slice(start, end);
+		if (form.length > 0) forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return forms;
+}
+
+/** A secret as typed (in any case for an e-mail address) and inside base64 at any offset (always exact). */
+function secretForms(secret: string): SecretForm[] {
+	return [
+		{ text: secret, anyCase: isEmailShaped(secret) },
+		...base64Forms(secret).map((text) => ({ text, anyCase: false })),
+	];
+}
+
+/** One character of a form: as characterPattern spells it, in both cases when the form matches in any case. */
+function formCharacterPattern(char: string, anyCase: boolean): string {
+	if (!anyCase) return characterPattern(char);
+	const variants = [...new Set([char, char.toLowerCase(), char.toUpperCase()])];
+	if (variants.length === 1) return characterPattern(char);
+	return `(?:${variants.map((variant) => [...variant].map(characterPattern).join('')).join('|')})`;
 }
 
 let cachedMatcher: { key: string; pattern: RegExp } | undefined;
@@ -88,9 +136,18 @@ let cachedMatcher: { key: string; pattern: RegExp } | undefined;
 function secretMatcher(secrets: readonly string[]): RegExp {
 	const key = secrets.join('\u0000');
 	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
-	const forms = [...new Set(secrets.flatMap(secretForms))].sort((a, b) => b.length - a.length);
+	const forms = new Map<string, SecretForm>();
+	for (const form of secrets.flatMap(secretForms)) {
+		const seen = forms.get(form.text);
+		if (!seen || (form.anyCase && !seen.anyCase)) forms.set(form.text, form);
+	}
 	const pattern = new RegExp(
-		forms.map((form) => [...form].map(characterPattern).join('')).join('|'),
+		[...forms.values()]
+			.sort((a, b) => b.text.length - a.text.length)
+			.map(({ text, anyCase }) =>
+				[...text].map((char) => formCharacterPattern(char, anyCase)).join(''),
+			)
+			.join('|'),
 		'g',
 	);
 	cachedMatcher = { key, pattern };
@@ -216,6 +273,10 @@ const NETWORK_FAILURES: Record<string, string> = {
 	ENETUNREACH: 'network unreachable',
 	EADDRNOTAVAIL: 'address not available',
 	ERR_INVALID_URL: 'not a valid URL',
+	ERR_INVALID_CHAR: 'a header value with a character HTTP cannot carry',
+	ERR_HTTP_INVALID_HEADER_VALUE: 'a header value HTTP cannot carry',
+	ERR_INVALID_HTTP_TOKEN: 'a header name HTTP cannot carry',
+	ERR_UNESCAPED_CHARACTERS: 'a path with characters that must be escaped',
 	CERT_HAS_EXPIRED: 'TLS certificate expired',
 	DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
 	SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate',

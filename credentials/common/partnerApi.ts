@@ -12,6 +12,17 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
+/**
+ * Whether an access token can go, unchanged, in "Authorization: Bearer <token>": printable ASCII, with spaces only
+ * inside it. That holds RFC 6750's b64token ([A-Za-z0-9-._~+/]+=*) and whatever other printable characters a server
+ * puts in its tokens (such as | or :), as accepted so far. A line break or another control character, a space at
+ * either end (HTTP drops it) or a non-ASCII character cannot go as it is: Node refuses the header, or the server
+ * would get another token. Such a token is unusable.
+ */
+export function isUsableAccessToken(token: string): boolean {
+	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
+}
+
 export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown): string {
 	return `Basic ${Buffer.from(`${String(consumerKey ?? '')}:${String(consumerSecret ?? '')}`, 'utf8').toString('base64')}`;
 }

@@ -7,7 +7,7 @@
 import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { extractApiMessage, headerValue, networkFailureInWords } from './apiAnswers';
+import { extractApiMessage, headerValue, networkFailureInWords, redactSecrets } from './apiAnswers';
 import { PARTNER_API_PATHS } from './partnerApi';
 
 const DEVELOPER_PORTAL_HINT =
@@ -53,12 +53,15 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 	'not-json': 'a body that is not JSON',
 };
 
-/** Where a redirect points, as origin and path only (its query is the server's, and may be long). */
-function describeRedirect(from: string, location: string): string {
+/**
+ * Where a redirect points, as origin and path only (its query is the server's, and may be long), with every secret
+ * redacted: a path or host may carry one too. Redacted before parsing (which changes the spelling) and after.
+ */
+function describeRedirect(from: string, location: string, secrets: string[]): string {
 	if (location === '') return '';
 	try {
-		const target = new URL(location, from);
-		return ` to ${`${target.origin}${target.pathname}`.slice(0, 200)}`;
+		const target = new URL(redactSecrets(location, secrets), from);
+		return ` to ${redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200)}`;
 	} catch {
 		return '';
 	}
@@ -76,7 +79,7 @@ export function diagnoseTokenResponse(
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
 
 	if (status >= 300 && status < 400) {
-		return `The token request was redirected (HTTP ${status}${describeRedirect(where, headerValue(headers, 'location'))}). The credential does not follow redirects, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the address the API answers on (for example with https://).`;
+		return `The token request was redirected (HTTP ${status}${describeRedirect(where, headerValue(headers, 'location'), secrets)}). The credential does not follow redirects, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the address the API answers on (for example with https://).`;
 	}
 	if (!json || shape !== 'object') {
 		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status} with ${
@@ -105,6 +108,11 @@ export function diagnoseTokenResponse(
 		return `The token request was refused (HTTP ${status}).${theApiSaid} Check the consumer key and secret (developer portal, app page) and the marketplace login. ${DEVELOPER_PORTAL_HINT}`;
 	}
 	return `The token request failed (HTTP ${status}).${theApiSaid}`;
+}
+
+/** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
+export function diagnoseUnusableToken(baseUrl: string): string {
+	return `The token request to ${baseUrl}${PARTNER_API_PATHS.grant} was answered with an access token that cannot be used: it holds characters an HTTP header cannot carry (such as a line break). Nothing was sent with it. The API answered wrongly: check the Base URL, or ask the API's support.`;
 }
 
 /** Marks errors of the token exchange, so that a request that never left is not reported as sent. */

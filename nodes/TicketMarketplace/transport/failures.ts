@@ -126,6 +126,17 @@ export const CONNECTION_FAILED_BEFORE_SEND = new Set([
 	'EADDRNOTAVAIL',
 ]);
 
+/**
+ * Failures Node.js throws while it builds the request, before anything is written to the connection (a header
+ * value with a line break, say): nothing was sent. Never retried: the same request would fail the same way.
+ */
+export const REQUEST_NOT_BUILT = new Set([
+	'ERR_INVALID_CHAR',
+	'ERR_HTTP_INVALID_HEADER_VALUE',
+	'ERR_INVALID_HTTP_TOKEN',
+	'ERR_UNESCAPED_CHARACTERS',
+]);
+
 export interface HttpFailure {
 	status?: number;
 	headers: Record<string, unknown>;
@@ -138,6 +149,8 @@ export interface HttpFailure {
 	retryAfterMs?: number;
 	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
 	refusedAfterRenewal?: boolean;
+	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */
+	renewalsExhausted?: number;
 }
 
 /**
@@ -205,11 +218,15 @@ export function retryAfterOf(failure: HttpFailure, nowMs: number): number | unde
 	return parseRetryAfter(header === '' ? undefined : header, nowMs);
 }
 
-/** Where a redirect points, as origin and path only (its query is the server's, and may carry anything). */
-function redirectTarget(location: string, baseUrl: string): string {
+/**
+ * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
+ * secret redacted: a path or host may carry one too. Redacted before parsing as well, since parsing changes the
+ * spelling (a host in lower case, a path percent-encoded), and again after; cut only then.
+ */
+function redirectTarget(location: string, baseUrl: string, secrets: string[] | undefined): string {
 	try {
-		const target = new URL(location, baseUrl || undefined);
-		return `${target.origin}${target.pathname}`.slice(0, 200);
+		const target = new URL(redactSecrets(location, secrets), baseUrl || undefined);
+		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
 	} catch {
 		return '(an address that is not a URL)';
 	}
@@ -247,7 +264,9 @@ export function classifyFailure(
 		!failure.tokenExchange &&
 		context.method !== 'GET' &&
 		(failure.status === undefined
-			? failure.code !== undefined && !CONNECTION_FAILED_BEFORE_SEND.has(failure.code)
+			? failure.code !== undefined &&
+				!CONNECTION_FAILED_BEFORE_SEND.has(failure.code) &&
+				!REQUEST_NOT_BUILT.has(failure.code)
 			: failure.status >= 500 ||
 				failure.status === 303 ||
 				(failure.status >= 200 && failure.status < 300));
@@ -282,7 +301,7 @@ export function classifyFailure(
 		if (shown) details.push(`It answered: ${shown}`);
 	} else if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = headerValue(failure.headers, 'location');
-		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
+		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl, context.secrets)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
 		details.push(
 			failure.status === 303
 				? 'A 303 may follow a request the API processed.'
@@ -303,6 +322,10 @@ export function classifyFailure(
 			details.push(
 				'The API refused an access token it had just issued, so the login (consumer key and secret, e-mail and password) works. Likely cause: your app is not subscribed to the API product this request needs (for listings, the seller listing API) or lacks permission for it: check the app on the developer portal. Another workflow or n8n renewing the same credential at the same time can cause it too. Nothing more was sent.',
 			);
+		} else if (failure.renewalsExhausted !== undefined) {
+			details.push(
+				`The access token kept expiring: it was renewed ${failure.renewalsExhausted} time${failure.renewalsExhausted === 1 ? '' : 's'} in this run, the most this node does in one run (each renewal is a login), and the API refused it again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.`,
+			);
 		} else if (failure.status === 401 || failure.status === 403) {
 			details.push(
 				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
@@ -313,6 +336,9 @@ export function classifyFailure(
 		details.push(
 			'Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.',
 		);
+	} else if (REQUEST_NOT_BUILT.has(failure.code ?? '')) {
+		message = `${target} could not be sent: it holds ${inWords}`;
+		details.push('Nothing was sent.');
 	} else if (failure.code !== undefined) {
 		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
 	} else {

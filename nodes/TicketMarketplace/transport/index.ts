@@ -255,6 +255,7 @@ export async function sendRequest(
 				body: sent.response.body,
 				message: `HTTP ${sent.response.statusCode}`,
 				refusedAfterRenewal: sent.refusedAfterRenewal,
+				renewalsExhausted: sent.renewalsExhausted,
 			};
 		}
 
@@ -291,8 +292,13 @@ export async function sendRequest(
 			waitMs = backoffMs(connectionRetries++);
 		}
 		// A refused login stops every send: one failed login per listing could lock the seller's account. So does a
-		// token refused right after it was issued: no login would help.
-		if (failure?.tokenExchange || failure?.refusedAfterRenewal) pacer?.close();
+		// token refused right after it was issued (no login would help), or once the run's renewals ran out.
+		if (
+			failure?.tokenExchange ||
+			failure?.refusedAfterRenewal ||
+			failure?.renewalsExhausted !== undefined
+		)
+			pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
 		// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
 		slot?.release({

@@ -34,6 +34,8 @@ export type AuthenticatedAnswer =
 			response: IN8nHttpFullResponse;
 			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
 			refusedAfterRenewal: boolean;
+			/** A 401 to a token that had worked, once the run's renewals ran out: how many this run made. */
+			renewalsExhausted?: number;
 	  }
 	| { kind: 'thrown'; error: unknown }
 	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
@@ -77,6 +79,8 @@ export class TokenRenewal {
 	private givenUp = false;
 	/** Given up because the API refused a token it had just issued. */
 	private freshTokenRefused = false;
+	/** Given up because the token expired once more after the run's last renewal (MAX_RENEWALS_PER_RUN). */
+	private renewalsExhausted = false;
 	/** A token this run obtained that no answer has accepted yet. */
 	private unconfirmed?: string;
 	private renewals = 0;
@@ -127,6 +131,7 @@ export class TokenRenewal {
 						kind: 'response',
 						response: refusal,
 						refusedAfterRenewal: this.freshTokenRefused,
+						...(this.renewalsExhausted && { renewalsExhausted: this.renewals }),
 					}
 				: { kind: 'notSent' };
 		let rateLimitRetries = 0;
@@ -193,11 +198,22 @@ export class TokenRenewal {
 			const refusedFreshToken =
 				renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
 			const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
-			if (refusedFreshToken || (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN)) {
+			if (refusedFreshToken) {
 				this.freshTokenRefused = true;
 				if (renewing) this.end({ givenUp: true });
 				else this.givenUp = true;
 				return { kind: 'response', response, refusedAfterRenewal: true };
+			}
+			if (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN) {
+				// The token worked, then expired again: one renewal too many for this run, not a refused app.
+				this.renewalsExhausted = true;
+				this.givenUp = true;
+				return {
+					kind: 'response',
+					response,
+					refusedAfterRenewal: false,
+					renewalsExhausted: this.renewals,
+				};
 			}
 			refusal = response;
 			onResend?.();

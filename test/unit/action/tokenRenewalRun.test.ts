@@ -145,6 +145,47 @@ describe('Listing → Create: a fresh token the API refuses', () => {
 	});
 });
 
+describe('Listing → Create: a token that keeps expiring', () => {
+	it('stops at the renewals cap and says the token kept expiring, not that the app lacks a product', async () => {
+		let issued = 0;
+		let current = 'stored-token';
+		let usesLeft = 1;
+		nock(BASE)
+			.persist()
+			.post(TOKEN_PATH)
+			.query(true)
+			.reply(() => {
+				current = `tok-${++issued}`;
+				usesLeft = 1;
+				return [200, { access_token: current }];
+			});
+		nock(BASE)
+			.persist()
+			.post(LISTING_PATH)
+			.reply(function (_uri, body) {
+				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
+				// Each token creates one listing, then the API expires it.
+				if (token !== current || usesLeft === 0) return [401, { message: 'invalid token' }];
+				usesLeft--;
+				return [201, { id: Number((body as IDataObject).externalListingId) }];
+			});
+		const { items, parameters } = listings(8, { concurrency: 1 });
+		const fake = fakeRun({ items, parameters, accessToken: 'stored-token', continueOnFail: true });
+
+		const output = await execute.call(fake.context, items);
+
+		// The stored token and 3 renewed ones created a listing each; the 4th expiry ends the sending.
+		expect(issued).toBe(3);
+		expect(output.filter((item) => typeof item.json.id === 'number')).toHaveLength(4);
+		const refused = output.find((item) => item.json.httpCode === '401');
+		expect(String(refused?.json.description)).toMatch(
+			/^The access token kept expiring: it was renewed 3 times in this run/,
+		);
+		expect(String(refused?.json.description)).not.toMatch(/API product|just issued/);
+		expect(refused?.json.mayHaveBeenCreated).toBe(false);
+	});
+});
+
 describe('Listing → Create: the token endpoint is busy', () => {
 	it('waits out a 429 from the token endpoint and logs in again, once', async () => {
 		const api = partnerApi({

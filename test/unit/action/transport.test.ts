@@ -165,6 +165,55 @@ describe('transport: the one request path', () => {
 		expectNoSecrets(error);
 	});
 
+	it('refuses a token answer whose access_token no header can carry: nothing sent, no token kept', async () => {
+		nock(BASE)
+			.post('/sellers/oauth/accesstoken')
+			.query(true)
+			.reply(200, { access_token: 'tok-1\r\nX-Injected: 1' });
+		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const run = fakeRun({ parameters: {} });
+
+		const { error, outcome } = await sendFailing(run);
+		expect(api.isDone()).toBe(false);
+		expect(outcome).toBe('refused');
+		expect(error.message).toContain('was answered with an access token that cannot be used');
+		expect(error.message).not.toContain('X-Injected');
+		expect(error.description).toBe('Nothing was sent.');
+		// n8n saves a token the credential returns: none was.
+		expect(run.tokenRequests()).toBe(0);
+		expectNoSecrets(error);
+	});
+
+	it.each([['tok-1.a_b~c+d/e=='], ['123456|app-token:v2']])(
+		'keeps accepting a printable token such as %s',
+		async (token) => {
+			nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: token });
+			const api = nock(BASE)
+				.post(LISTING_PATH)
+				.matchHeader('authorization', `Bearer ${token}`)
+				.reply(201, { ok: true });
+
+			await expect(send(fakeRun({ parameters: {} }))).resolves.toEqual({ ok: true });
+			expect(api.isDone()).toBe(true);
+		},
+	);
+
+	it('says "not sent" when Node refuses to build the request (a stored token with a line break)', async () => {
+		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+
+		const { error, outcome } = await sendFailing(
+			fakeRun({ parameters: {}, accessToken: 'tok-0\r\nX-Injected: 1' }),
+		);
+		expect(api.isDone()).toBe(false);
+		expect(outcome).toBe('refused');
+		expect(error.message).toBe(
+			`POST ${LISTING_PATH} could not be sent: it holds a header value with a character HTTP cannot carry`,
+		);
+		expect(error.description).toContain('Nothing was sent.');
+		expect(error.description).not.toContain('may or may not');
+		expectNoSecrets(error);
+	});
+
 	it('retries a 429 after the Retry-After seconds, then returns the answer', async () => {
 		const api = nock(BASE)
 			.post(LISTING_PATH)

@@ -75,33 +75,30 @@ describe('review: the token expires in a 429 storm, 10 in flight', () => {
 });
 
 describe('review: a token endpoint that hands out a token no HTTP header can carry', () => {
-	it.failing(
-		'a token with a line break: nothing could be sent, so the listings are not "outcome unknown" and are not remembered',
-		async () => {
-			nock(BASE)
-				.persist()
-				.post(TOKEN_PATH)
-				.query(true)
-				.reply(200, { access_token: 'tok-line\r\nX-Injected: 1' });
-			let received = 0;
-			nock(BASE)
-				.persist()
-				.post(LISTING_PATH)
-				.reply(() => {
-					received++;
-					return [201, { id: 1 }];
-				});
-			const store = new MemoryDeduplicationStore();
-			const { items, parameters } = oneSeatListings([1, 2, 3], { concurrency: 3 });
-			const fake = fakeRun({ items, parameters, deduplication: store, continueOnFail: true });
+	it('a token with a line break: nothing could be sent, so the listings are not "outcome unknown" and are not remembered', async () => {
+		nock(BASE)
+			.persist()
+			.post(TOKEN_PATH)
+			.query(true)
+			.reply(200, { access_token: 'tok-line\r\nX-Injected: 1' });
+		let received = 0;
+		nock(BASE)
+			.persist()
+			.post(LISTING_PATH)
+			.reply(() => {
+				received++;
+				return [201, { id: 1 }];
+			});
+		const store = new MemoryDeduplicationStore();
+		const { items, parameters } = oneSeatListings([1, 2, 3], { concurrency: 3 });
+		const fake = fakeRun({ items, parameters, deduplication: store, continueOnFail: true });
 
-			const output = await execute.call(fake.context, items);
+		const output = await execute.call(fake.context, items);
 
-			expect(received).toBe(0);
-			expect(output.filter((item) => item.json.mayHaveBeenCreated === true)).toEqual([]);
-			expect(remembered(store)).toBe(0);
-		},
-	);
+		expect(received).toBe(0);
+		expect(output.filter((item) => item.json.mayHaveBeenCreated === true)).toEqual([]);
+		expect(remembered(store)).toBe(0);
+	});
 });
 
 describe('review: Stop between the record before sending and the first request', () => {
@@ -140,45 +137,42 @@ describe('review: Stop between the record before sending and the first request',
 });
 
 describe('review: the fourth expiry in one run (the 3-renewals cap)', () => {
-	it.failing(
-		'does not claim the API refused "a token it had just issued" when that token had created listings',
-		async () => {
-			let issued = 0;
-			let current = 'stored-token';
-			let usesLeft = 2;
-			nock(BASE)
-				.persist()
-				.post(TOKEN_PATH)
-				.query(true)
-				.reply(() => {
-					current = `tok-${++issued}`;
-					usesLeft = 2;
-					return [200, { access_token: current }];
-				});
-			nock(BASE)
-				.persist()
-				.post(LISTING_PATH)
-				.reply(function (_uri, body) {
-					const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-					// Each token works for two listings, then the API expires it (a short-lived token).
-					if (token !== current || usesLeft === 0) return [401, { error: 'invalid_token' }];
-					usesLeft--;
-					return [201, { id: (body as IDataObject).externalListingId }];
-				});
-			const { items, parameters } = oneSeatListings(idsUpTo(12));
-			const fake = fakeRun({
-				items,
-				parameters,
-				accessToken: 'stored-token',
-				continueOnFail: true,
+	it('does not claim the API refused "a token it had just issued" when that token had created listings', async () => {
+		let issued = 0;
+		let current = 'stored-token';
+		let usesLeft = 2;
+		nock(BASE)
+			.persist()
+			.post(TOKEN_PATH)
+			.query(true)
+			.reply(() => {
+				current = `tok-${++issued}`;
+				usesLeft = 2;
+				return [200, { access_token: current }];
 			});
+		nock(BASE)
+			.persist()
+			.post(LISTING_PATH)
+			.reply(function (_uri, body) {
+				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
+				// Each token works for two listings, then the API expires it (a short-lived token).
+				if (token !== current || usesLeft === 0) return [401, { error: 'invalid_token' }];
+				usesLeft--;
+				return [201, { id: (body as IDataObject).externalListingId }];
+			});
+		const { items, parameters } = oneSeatListings(idsUpTo(12));
+		const fake = fakeRun({
+			items,
+			parameters,
+			accessToken: 'stored-token',
+			continueOnFail: true,
+		});
 
-			const output = await execute.call(fake.context, items);
+		const output = await execute.call(fake.context, items);
 
-			expect(issued).toBeLessThanOrEqual(3);
-			const refused = output.find((item) => item.json.httpCode === '401');
-			expect(refused).toBeDefined();
-			expect(String(refused?.json.description)).not.toMatch(/just issued/);
-		},
-	);
+		expect(issued).toBeLessThanOrEqual(3);
+		const refused = output.find((item) => item.json.httpCode === '401');
+		expect(refused).toBeDefined();
+		expect(String(refused?.json.description)).not.toMatch(/just issued/);
+	});
 });
