@@ -1,11 +1,22 @@
 import { mock, mockDeep } from 'jest-mock-extended';
-import type { ICredentialTestFunctions, IHookFunctions } from 'n8n-workflow';
+import {
+	Workflow,
+	type ICredentialTestFunctions,
+	type IHookFunctions,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+} from 'n8n-workflow';
 
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
 import { constantTimeEqual } from '../../../nodes/shared/callbackCredential';
 import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { RecordingResponse } from '../../../support/fakeN8n/recordingResponse';
 import { runTriggerWebhook, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	WEBHOOK_RESOLVERS,
+	type ResolvableField,
+} from '../../../nodes/TicketMarketplaceTrigger/webhookDescriptions';
 
 const trigger = new TicketMarketplaceTrigger();
 const { description } = trigger;
@@ -49,6 +60,77 @@ describe('Ticket Marketplace Trigger description', () => {
 			);
 		},
 	);
+
+	describe('native resolvers (n8n 2.41+ reads them instead of evaluating the templates in an isolate)', () => {
+		const resolversOf = (name: string) => {
+			const webhook = description.webhooks?.find((item) => item.name === name);
+			const resolvers = (webhook as unknown as Record<symbol, Record<string, ResolvableField>>)?.[
+				WEBHOOK_RESOLVERS
+			];
+			return { webhook, resolvers };
+		};
+
+		it("sit under n8n-workflow's registered key, and every template of both webhooks has one", () => {
+			expect(WEBHOOK_RESOLVERS).toBe(Symbol.for('n8n.webhookDescriptionResolvers'));
+			for (const name of ['setup', 'default']) {
+				const { webhook, resolvers } = resolversOf(name);
+				// What n8n's webhookDescriptionIsNativelyResolvable checks: each `=` field has a resolver whose template
+				// is that exact string (n8n uses a resolver only then), or the field is a plain value.
+				for (const [field, value] of Object.entries(webhook ?? {})) {
+					if (typeof value === 'string' && value.startsWith('='))
+						expect(resolvers?.[field]?.template).toBe(value);
+				}
+			}
+			expect(Object.keys(resolversOf('default').resolvers ?? {})).toEqual([
+				'responseMode',
+				'responseData',
+			]);
+		});
+
+		it.each([
+			['immediately', { respond: 'immediately' }],
+			['whenFinished', { respond: 'whenFinished' }],
+			['the default (an older node without the parameter)', {}],
+		])(
+			"Respond %s: each resolver returns what n8n's expression engine makes of its template",
+			(_case, parameters: INodeParameters) => {
+				const nodeTypes: INodeTypes = {
+					getByName: () => trigger as INodeType,
+					getByNameAndVersion: () => trigger as INodeType,
+					getKnownTypes: () => ({}),
+				};
+				const workflow = new Workflow({
+					id: 'w',
+					nodes: [
+						{
+							id: 'n',
+							name: 'Trigger',
+							type: 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger',
+							typeVersion: 1,
+							position: [0, 0],
+							parameters,
+						},
+					],
+					connections: {},
+					active: true,
+					nodeTypes,
+				});
+				// The workflow's node carries the defaults, as the node n8n passes to the resolvers does.
+				const node = workflow.getNode('Trigger');
+				if (node === null) throw new Error('no node');
+				const { resolvers } = resolversOf('default');
+				for (const field of Object.values(resolvers ?? {})) {
+					const viaEngine = workflow.expression.getSimpleParameterValue(
+						node,
+						field.template,
+						'webhook',
+						{},
+					);
+					expect(field.resolve(node.parameters)).toBe(viaEngine);
+				}
+			},
+		);
+	});
 
 	it('is a trigger without inputs and is not offered as an AI tool', () => {
 		expect(description.inputs).toEqual([]);
