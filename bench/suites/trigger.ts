@@ -13,6 +13,7 @@ import { pollUntil } from '../../support/harness/n8n';
 import type { WorkflowJson } from '../../support/harness/workflows';
 import { countOf, describeStatuses, runLoad, type LoadResult } from '../load';
 import { distribution, formatNumber, median, perSecond } from '../stats';
+import { parseTriggerVersion } from '../plan';
 import { check } from '../suite';
 import type { BenchRow, Suite, SuiteContext } from '../suite';
 
@@ -115,10 +116,12 @@ function poster(url: string, authorization: string, prefix: string) {
 	};
 }
 
-async function startVersion(context: SuiteContext, version: string): Promise<Harness> {
-	context.progress(`n8n ${version}: starting the e2e harness with both workflows`);
+async function startVersion(context: SuiteContext, entry: string): Promise<Harness> {
+	const { version, env } = parseTriggerVersion(entry);
+	context.progress(`n8n ${entry}: starting the e2e harness with both workflows`);
 	const harness = await startHarness({
 		n8nVersion: version,
+		n8nEnv: env,
 		credentials: [{ ...HEADER_AUTH_CREDENTIAL, type: 'httpHeaderAuth', data: { ...HEADER_AUTH } }],
 		workflows: [
 			{ workflow: TRIGGER_WORKFLOW, activate: true },
