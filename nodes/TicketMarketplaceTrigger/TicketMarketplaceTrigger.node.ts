@@ -28,7 +28,11 @@ export class TicketMarketplaceTrigger implements INodeType {
 			dark: 'file:../../icons/ticketMarketplaceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 differs from 1 only in what n8n does before the node runs: for a start node of version 1 it evaluates the
+		// expression of its own Webhook node 1's binaryData option (in n8n 2.41, inside an isolate) on every request.
+		// Both versions answer alike; new nodes get 1.1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: 'Listing notifications',
 		description:
 			'Starts the workflow when the ticket marketplace sends a listing notification, such as a sale',

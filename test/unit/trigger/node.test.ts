@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { mock, mockDeep } from 'jest-mock-extended';
 import {
 	Workflow,
@@ -130,6 +133,24 @@ describe('Ticket Marketplace Trigger description', () => {
 				}
 			},
 		);
+	});
+
+	it('is version 1.1 for new nodes and the examples, and still runs version 1 nodes', () => {
+		// n8n evaluates its Webhook node 1's binaryData expression before any start node of version 1 runs.
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		for (const file of ['sale-alert.workflow.json', 'sale-alert-slack.workflow.json']) {
+			const workflow = JSON.parse(
+				readFileSync(join(__dirname, '..', '..', '..', 'examples', file), 'utf8'),
+			) as { nodes: Array<{ type: string; typeVersion: number }> };
+			const triggers = workflow.nodes.filter((node) =>
+				node.type.endsWith('.ticketMarketplaceTrigger'),
+			);
+			expect({ file, versions: triggers.map((node) => node.typeVersion) }).toEqual({
+				file,
+				versions: [1.1],
+			});
+		}
 	});
 
 	it('is a trigger without inputs and is not offered as an AI tool', () => {
