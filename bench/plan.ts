@@ -49,7 +49,8 @@ export interface Plan {
 	validation: { rows: number; rowsPerListing: number; runs: number };
 	/**
 	 * Sale notifications into real n8n, these versions side by side (the e2e harness once per version): the trigger
-	 * and n8n's Webhook node with header auth, `notifications` per round at `concurrency`, `repeat` rounds.
+	 * and n8n's Webhook node with header auth, `notifications` per round at `concurrency`, `repeat` rounds. A version
+	 * may carry settings for that n8n's environment: `2.41.1+N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true`.
 	 */
 	trigger: { notifications: number; concurrency: number; versions: string[] };
 	sandbox: { requests: number; concurrency: number[]; nodeConcurrency: number };
@@ -160,6 +161,9 @@ Usage: npm run bench -- [flags]
                     trigger = sale notifications into n8n ${FULL.trigger.versions.join(' and ')} side by side,
                     the trigger against n8n's Webhook node with header auth, ${FULL.trigger.notifications} a round,
                     ${FULL.trigger.concurrency} at a time (installs both n8n on first use).
+  --trigger-n8n L   The n8n the trigger suite runs side by side, comma-separated (default
+                    ${FULL.trigger.versions.join(',')}); a version may carry environment settings joined with +,
+                    e.g. 2.41.1+N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (the same version may appear twice).
   --repeat N        Runs of each node case (n8n, throughput, and the node row of sandbox), 1 to 10
                     (default ${FULL.repeat}, quick ${QUICK.repeat}); medians are reported. Validation always does one
                     untimed run then ${FULL.validation.runs} (quick ${QUICK.validation.runs}) timed ones.
@@ -185,6 +189,7 @@ export function parseFlags(argv: string[]): ParsedFlags {
 	let write = true;
 	let only: SuiteId[] | undefined;
 	let repeat: number | undefined;
+	let triggerVersions: string[] | undefined;
 	for (let index = 0; index < argv.length; index++) {
 		const flag = argv[index];
 		const value = () => {
@@ -197,13 +202,19 @@ export function parseFlags(argv: string[]): ParsedFlags {
 		else if (flag === '--no-write') write = false;
 		else if (flag === '--only') only = parseSuites(value());
 		else if (flag === '--repeat') repeat = parseRepeat(value());
+		else if (flag === '--trigger-n8n') triggerVersions = parseTriggerVersions(value());
 		else throw new FlagError(`Unknown flag "${flag}" (see --help)`);
 	}
 	const base = quick ? QUICK : FULL;
 	return {
 		help,
 		write,
-		plan: { ...base, suites: only ?? [...SUITE_IDS], repeat: repeat ?? base.repeat },
+		plan: {
+			...base,
+			suites: only ?? [...SUITE_IDS],
+			repeat: repeat ?? base.repeat,
+			trigger: { ...base.trigger, versions: triggerVersions ?? base.trigger.versions },
+		},
 	};
 }
 
@@ -224,4 +235,33 @@ function parseRepeat(text: string): number {
 	if (!Number.isInteger(repeat) || repeat < 1 || repeat > 10)
 		throw new FlagError(`--repeat takes a whole number from 1 to 10 (got "${text}")`);
 	return repeat;
+}
+
+/** One n8n of the trigger suite: `2.41.1` or `2.41.1+NAME=value+NAME=value` (settings for its environment). */
+export function parseTriggerVersion(entry: string): {
+	version: string;
+	env: Record<string, string>;
+} {
+	const [version, ...settings] = entry.split('+');
+	const env: Record<string, string> = {};
+	for (const setting of settings) {
+		const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(setting);
+		if (match === null) throw new FlagError(`--trigger-n8n: "${setting}" is not NAME=value`);
+		env[match[1]] = match[2];
+	}
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		throw new FlagError(`--trigger-n8n: "${version}" is not an n8n version like 2.41.1`);
+	return { version, env };
+}
+
+function parseTriggerVersions(text: string): string[] {
+	const entries = text
+		.split(',')
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+	if (entries.length === 0) throw new FlagError('--trigger-n8n needs at least one n8n version');
+	for (const entry of entries) parseTriggerVersion(entry);
+	if (new Set(entries).size !== entries.length)
+		throw new FlagError(`--trigger-n8n names the same n8n twice (got "${text}")`);
+	return entries;
 }

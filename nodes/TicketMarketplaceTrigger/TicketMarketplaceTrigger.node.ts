@@ -17,6 +17,7 @@ import {
 	MIN_TOKEN_LIFETIME_SECONDS,
 } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
+import { NOTIFICATION_WEBHOOK, TOKEN_WEBHOOK } from './webhookDescriptions';
 
 export class TicketMarketplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +28,11 @@ export class TicketMarketplaceTrigger implements INodeType {
 			dark: 'file:../../icons/ticketMarketplaceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 differs from 1 only in what n8n does before the node runs: for a start node of version 1 it evaluates the
+		// expression of its own Webhook node 1's binaryData option (in n8n 2.41, inside an isolate) on every request.
+		// Both versions answer alike; new nodes get 1.1.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: 'Listing notifications',
 		description:
 			'Starts the workflow when the ticket marketplace sends a listing notification, such as a sale',
@@ -46,26 +51,8 @@ export class TicketMarketplaceTrigger implements INodeType {
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 			},
 		],
-		webhooks: [
-			{
-				// The token endpoint: answered by the node itself, it never starts an execution.
-				name: 'setup',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'token',
-			},
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				// Respond: at once (n8n's onReceived) or once the workflow has run (lastNode: 500 when it failed).
-				responseMode: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "lastNode" : "onReceived"}}`,
-				// onReceived: empty lets webhookResponse through (n8n 2.8 would answer the literal text "firstEntryJson").
-				// lastNode: no data, so nothing the workflow produced is sent back to the marketplace.
-				responseData: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "noData" : ""}}`,
-				path: 'notifications',
-			},
-		],
+		// Token endpoint (`setup`) and notifications (`default`); see webhookDescriptions.ts.
+		webhooks: [TOKEN_WEBHOOK, NOTIFICATION_WEBHOOK],
 		properties: [
 			{
 				displayName:

@@ -1,11 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { mock, mockDeep } from 'jest-mock-extended';
-import type { ICredentialTestFunctions, IHookFunctions } from 'n8n-workflow';
+import {
+	Workflow,
+	type ICredentialTestFunctions,
+	type IHookFunctions,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+} from 'n8n-workflow';
 
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
 import { constantTimeEqual } from '../../../nodes/shared/callbackCredential';
 import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { RecordingResponse } from '../../../support/fakeN8n/recordingResponse';
 import { runTriggerWebhook, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	WEBHOOK_RESOLVERS,
+	type ResolvableField,
+} from '../../../nodes/TicketMarketplaceTrigger/webhookDescriptions';
 
 const trigger = new TicketMarketplaceTrigger();
 const { description } = trigger;
@@ -49,6 +63,95 @@ describe('Ticket Marketplace Trigger description', () => {
 			);
 		},
 	);
+
+	describe('native resolvers (n8n 2.41+ reads them instead of evaluating the templates in an isolate)', () => {
+		const resolversOf = (name: string) => {
+			const webhook = description.webhooks?.find((item) => item.name === name);
+			const resolvers = (webhook as unknown as Record<symbol, Record<string, ResolvableField>>)?.[
+				WEBHOOK_RESOLVERS
+			];
+			return { webhook, resolvers };
+		};
+
+		it("sit under n8n-workflow's registered key, and every template of both webhooks has one", () => {
+			expect(WEBHOOK_RESOLVERS).toBe(Symbol.for('n8n.webhookDescriptionResolvers'));
+			for (const name of ['setup', 'default']) {
+				const { webhook, resolvers } = resolversOf(name);
+				// What n8n's webhookDescriptionIsNativelyResolvable checks: each `=` field has a resolver whose template
+				// is that exact string (n8n uses a resolver only then), or the field is a plain value.
+				for (const [field, value] of Object.entries(webhook ?? {})) {
+					if (typeof value === 'string' && value.startsWith('='))
+						expect(resolvers?.[field]?.template).toBe(value);
+				}
+			}
+			expect(Object.keys(resolversOf('default').resolvers ?? {})).toEqual([
+				'responseMode',
+				'responseData',
+			]);
+		});
+
+		it.each([
+			['immediately', { respond: 'immediately' }],
+			['whenFinished', { respond: 'whenFinished' }],
+			['the default (an older node without the parameter)', {}],
+		])(
+			"Respond %s: each resolver returns what n8n's expression engine makes of its template",
+			(_case, parameters: INodeParameters) => {
+				const nodeTypes: INodeTypes = {
+					getByName: () => trigger as INodeType,
+					getByNameAndVersion: () => trigger as INodeType,
+					getKnownTypes: () => ({}),
+				};
+				const workflow = new Workflow({
+					id: 'w',
+					nodes: [
+						{
+							id: 'n',
+							name: 'Trigger',
+							type: 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger',
+							typeVersion: 1,
+							position: [0, 0],
+							parameters,
+						},
+					],
+					connections: {},
+					active: true,
+					nodeTypes,
+				});
+				// The workflow's node carries the defaults, as the node n8n passes to the resolvers does.
+				const node = workflow.getNode('Trigger');
+				if (node === null) throw new Error('no node');
+				const { resolvers } = resolversOf('default');
+				for (const field of Object.values(resolvers ?? {})) {
+					const viaEngine = workflow.expression.getSimpleParameterValue(
+						node,
+						field.template,
+						'webhook',
+						{},
+					);
+					expect(field.resolve(node.parameters)).toBe(viaEngine);
+				}
+			},
+		);
+	});
+
+	it('is version 1.1 for new nodes and the examples, and still runs version 1 nodes', () => {
+		// n8n evaluates its Webhook node 1's binaryData expression before any start node of version 1 runs.
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		for (const file of ['sale-alert.workflow.json', 'sale-alert-slack.workflow.json']) {
+			const workflow = JSON.parse(
+				readFileSync(join(__dirname, '..', '..', '..', 'examples', file), 'utf8'),
+			) as { nodes: Array<{ type: string; typeVersion: number }> };
+			const triggers = workflow.nodes.filter((node) =>
+				node.type.endsWith('.ticketMarketplaceTrigger'),
+			);
+			expect({ file, versions: triggers.map((node) => node.typeVersion) }).toEqual({
+				file,
+				versions: [1.1],
+			});
+		}
+	});
 
 	it('is a trigger without inputs and is not offered as an AI tool', () => {
 		expect(description.inputs).toEqual([]);
