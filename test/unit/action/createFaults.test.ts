@@ -26,12 +26,6 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	// The plain sleep too, so that a retry loop without abort also runs at once (and a regression shows fast).
-	sleep: jest.fn(async () => undefined),
-}));
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 /** The memory of the test credential's account on its API. */

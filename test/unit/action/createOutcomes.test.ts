@@ -18,12 +18,6 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = PARTNER_API_PATHS.listings;
 const TARGET = `POST ${LISTING_PATH}`;
 

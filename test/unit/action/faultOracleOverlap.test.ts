@@ -17,13 +17,10 @@ import {
 	scenarios,
 	useVirtualClock,
 } from '../../../support/faultOracle/scenario';
+import { useSleeps } from '../../setup/sleeps';
 import type { Window } from '../../../support/faultOracle/invariants';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async (ms: number, signal?: AbortSignal) => await oracleWait(ms, signal)),
-	sleep: jest.fn(async () => await oraclePause()),
-}));
+useSleeps({ sleep: oraclePause, sleepWithAbort: oracleWait });
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 const SEED = Number(process.env.FAULT_ORACLE_SEED ?? 1811);

@@ -18,12 +18,6 @@ import {
 } from '../../../support/fakeN8n/actionContext';
 import { echoedForms, findEchoes } from '../../../support/errorScan';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-hostile-0123456789';
 const DEPTH = 100_000;

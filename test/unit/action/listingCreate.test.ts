@@ -12,11 +12,6 @@ import {
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-listing';
 

@@ -24,11 +24,6 @@ import { listingBody } from '../../../support/listingBody';
 import { BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
 const INVALID_RUNS = 1000;
 const VALID_RUNS = 100;
 const SEED = 1114;

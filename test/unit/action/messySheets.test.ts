@@ -11,11 +11,6 @@ import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 
 /** The mapping of examples/sheet-to-listings.workflow.json. */

@@ -25,6 +25,10 @@ import {
 	BASE,
 	CALLBACK_CREDENTIALS,
 } from '../../../support/fakeN8n/actionContext';
+import { useRealSleeps } from '../../setup/sleeps';
+
+// n8n's own sleeps (the run memory's settle pauses among them), as in a real run.
+useRealSleeps();
 
 // n8n-core's contexts read instance settings from the DI container; nothing here needs real ones.
 Container.set(InstanceSettings, {} as InstanceSettings);

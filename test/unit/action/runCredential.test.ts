@@ -4,11 +4,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const ITEMS = Array.from({ length: 6 }, (_, index) => ({
 	json: { listing: String(9100 + index) },

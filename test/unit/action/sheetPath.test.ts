@@ -22,11 +22,6 @@ import {
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
 /** The memory of the test credential's account on its API. */
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 

@@ -10,12 +10,6 @@ import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create
 import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
 import { BASE, fakeRun, idsUpTo, oneSeatListings } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN_PATH = '/sellers/oauth/accesstoken';
 

@@ -11,10 +11,6 @@ import {
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 
 // Retries wait through n8n-workflow's sleepWithAbort; here it returns at once and records what it was asked to wait.
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
 const sleepMock = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 const LISTING_PATH = '/sellers/inventory/listings/v3';
