@@ -11,6 +11,7 @@ import {
 	GROUPED_SHEET_PARAMETERS,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({
@@ -18,7 +19,6 @@ jest.mock('n8n-workflow', () => ({
 	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const CALLBACK = { clientId: 'callback-client', clientSecret: 'callback-secret-integration' };
 
 const GROUPED: Record<string, ParameterValue> = {
@@ -85,7 +85,7 @@ function runOptions(
 }
 
 function listingPosts() {
-	return sandbox.state().requests.filter((request) => request.path === LISTING_PATH);
+	return sandbox.state().requests.filter((request) => request.path === PARTNER_API_PATHS.listings);
 }
 
 describe('Ticket Marketplace action node against the sandbox', () => {

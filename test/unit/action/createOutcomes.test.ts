@@ -18,8 +18,7 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 
-const LISTING_PATH = PARTNER_API_PATHS.listings;
-const TARGET = `POST ${LISTING_PATH}`;
+const TARGET = `POST ${PARTNER_API_PATHS.listings}`;
 
 /** N listings, one per item, External Listing IDs 1..N, sent one after the other. */
 const listings = (count: number, options: IDataObject = {}) =>
@@ -27,7 +26,7 @@ const listings = (count: number, options: IDataObject = {}) =>
 
 function tokenApi() {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.times(10)
 		.reply(200, { access_token: 'tok-outcomes-0123456789' });
@@ -39,7 +38,7 @@ type Answer = [number, string | IDataObject | unknown[], Record<string, string>?
 function api(first: Answer) {
 	const received: number[] = [];
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(20)
 		.reply((_uri, body) => {
 			const id = Number((body as IDataObject).externalListingId);
@@ -289,7 +288,7 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 		tokenApi();
 		let requests = 0;
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(5)
 			.reply(
 				() => (++requests === 1 ? CONFLICT : [400, { message: 'bad seat' }]) as nock.ReplyFnResult,

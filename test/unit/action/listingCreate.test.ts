@@ -11,8 +11,8 @@ import {
 	GROUPED_SHEET_PARAMETERS,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-listing';
 
 interface Seen {
@@ -29,7 +29,7 @@ function listingApi(
 ) {
 	const seen: Seen[] = [];
 	const scope = nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(100)
 		.delay(0)
 		.reply(function (_uri, body) {
@@ -48,7 +48,7 @@ function listingApi(
 
 function tokenApi() {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query({ grant_type: 'client_credentials' })
 		.times(10)
 		.reply(200, { access_token: TOKEN });
@@ -332,7 +332,7 @@ describe('Listing → Create: requests per input mode', () => {
 				json: {
 					validateOnly: true,
 					method: 'POST',
-					path: LISTING_PATH,
+					path: PARTNER_API_PATHS.listings,
 					headers: {
 						Accept: 'application/json',
 						'Content-Type': 'application/json',
@@ -616,7 +616,7 @@ describe('Listing → Create: sending', () => {
 		const finished: number[] = [];
 		tokenApi();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(6)
 			.reply(function (_uri, body, callback) {
 				const id = Number((body as IDataObject).externalListingId);
@@ -663,7 +663,7 @@ describe('Listing → Create: sending', () => {
 		let maxInFlight = 0;
 		tokenApi();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(6)
 			.reply(function (_uri, body, callback) {
 				inFlight++;
@@ -759,7 +759,7 @@ describe('Listing → Create: sending', () => {
 		expect(api.seen).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => [{ item }]));
 		expect(output[2].json).toMatchObject({
-			error: `The Partner API answered 400 to POST ${LISTING_PATH}: refused`,
+			error: `The Partner API answered 400 to POST ${PARTNER_API_PATHS.listings}: refused`,
 			httpCode: '400',
 			itemIndexes: [2],
 		});
@@ -768,7 +768,7 @@ describe('Listing → Create: sending', () => {
 
 	it('reports a 201 without a JSON object as outcome unknown, not created', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(201, '');
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, '');
 		const { output } = await run(PER_ITEM, undefined, true);
 		expect(output).toEqual([
 			{

@@ -5,6 +5,7 @@
 import { readListings } from '../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
 import type { ParameterSource } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import { listingBody } from '../../../support/listingBody';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */
 function rows(
@@ -39,7 +40,7 @@ describe('Listing → Create input: items to listings', () => {
 				externalListingId: 7001,
 				request: {
 					method: 'POST',
-					path: '/sellers/inventory/listings/v3',
+					path: PARTNER_API_PATHS.listings,
 					headers: {
 						Accept: 'application/json',
 						'Content-Type': 'application/json',

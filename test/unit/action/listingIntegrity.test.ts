@@ -9,8 +9,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const SHEET_MAPPING: Record<string, ParameterValue> = {
 	inputShape: 'ticketPerItem',
@@ -41,11 +40,11 @@ function seat(listing: string, row: string, seatNumber: string, event = '4242') 
 function acceptListings() {
 	const bodies: IDataObject[] = [];
 	nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(200, { access_token: 'tok-integrity' });
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(50)
 		.reply((_uri, body) => {
 			bodies.push(body as IDataObject);

@@ -10,8 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 /** The mapping of examples/sheet-to-listings.workflow.json. */
 const EXAMPLE_MAPPING: Record<string, ParameterValue> = {
@@ -49,13 +48,9 @@ const GOOD_SHEET = [seat('7001', 'A', '1'), seat('7001', 'A', '2'), seat('7002',
 
 function acceptListings() {
 	const bodies: IDataObject[] = [];
+	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).times(5).reply(200, { access_token: 'tok' });
 	nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.times(5)
-		.reply(200, { access_token: 'tok' });
-	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(50)
 		.reply((_uri, body) => {
 			bodies.push(body as IDataObject);
@@ -79,9 +74,9 @@ async function refusal(
 	items: INodeExecutionData[],
 	parameters: Record<string, ParameterValue> = EXAMPLE_MAPPING,
 ) {
-	const listings = nock(BASE).post(LISTING_PATH).reply(201, {});
+	const listings = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 	const token = nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(200, { access_token: 'tok' });
 	const failure = await run(items, parameters).then(

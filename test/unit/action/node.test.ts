@@ -5,6 +5,7 @@ import codex from '../../../nodes/TicketMarketplace/TicketMarketplace.node.json'
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import packageJson from '../../../package.json';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const { description } = new TicketMarketplace();
 
@@ -121,8 +122,8 @@ describe('Ticket Marketplace node description', () => {
 	});
 
 	it('routes to the chosen operation and returns one output', async () => {
-		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 't' });
-		const api = nock(BASE).post('/partners/webhooks/v3').reply(201, { id: 's-1' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 't' });
+		const api = nock(BASE).post(PARTNER_API_PATHS.webhooks).reply(201, { id: 's-1' });
 		const fake = fakeRun({
 			parameters: {
 				resource: 'webhook',

@@ -26,6 +26,7 @@ import {
 	CALLBACK_CREDENTIALS,
 } from '../../../support/fakeN8n/actionContext';
 import { useRealSleeps } from '../../setup/sleeps';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // n8n's own sleeps (the run memory's settle pauses among them), as in a real run.
 useRealSleeps();
@@ -172,7 +173,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 	it("groups sheet rows resolved from expressions, with the description's defaults, and pairs the output", async () => {
 		const seen: unknown[] = [];
 		nock(BASE)
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.times(2)
 			.matchHeader('authorization', 'Bearer tok-real')
 			.matchHeader('accept-language', 'en-US')
@@ -216,7 +217,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 		const bad = sheet.map((item, index) =>
 			index === 2 ? { json: { ...item.json, listing: '7002x' } } : item,
 		);
-		const api = nock(BASE).post('/sellers/inventory/listings/v3').reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 		await expect(runInN8n(grouped, bad)).rejects.toThrow(NodeOperationError);
 		try {
 			await runInN8n(grouped, bad);
@@ -231,7 +232,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 	it('reads the callback credential that Subscribe shows by default', async () => {
 		let sent: { callback: { auth: { oauthRequest: unknown } } } | undefined;
 		nock(BASE)
-			.post('/partners/webhooks/v3')
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, (_uri, body) => {
 				sent = body as typeof sent;
 				return { subscriptionId: 'sub-real' };

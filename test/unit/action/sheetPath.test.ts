@@ -21,13 +21,11 @@ import {
 	MemoryDeduplicationStore,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
-
-/** The memory of the test credential's account on its API. */
-const LISTING_PATH = '/sellers/inventory/listings/v3';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 function tokenApi() {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.times(10)
 		.reply(200, { access_token: 'tok' });
@@ -36,7 +34,7 @@ function tokenApi() {
 function listingApi(status: (id: number) => number | 'drop' = () => 201) {
 	const seen: number[] = [];
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(200)
 		.reply(function (_uri, body) {
 			const id = Number((body as IDataObject).externalListingId);
@@ -141,7 +139,7 @@ describe('Map Automatically', () => {
 		tokenApi();
 		const seen: IDataObject[] = [];
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(2)
 			.reply(201, (_uri, body) => {
 				seen.push(body as IDataObject);

@@ -12,6 +12,7 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
 // behaves like n8n's CLI one.
@@ -44,7 +45,7 @@ function setUp(stored: ICredentialDataDecryptedObject) {
 
 const listingCall: IHttpRequestOptions = {
 	method: 'POST',
-	url: `${BASE}/sellers/inventory/listings/v3`,
+	url: `${BASE}${PARTNER_API_PATHS.listings}`,
 	body: { eventId: 1 },
 	json: true,
 };
@@ -63,11 +64,11 @@ describe('token lifecycle through n8n-core', () => {
 		};
 		const { call, savedTokens } = setUp(stored);
 		const token = nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'first' });
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer first' } })
-			.post('/sellers/inventory/listings/v3', { eventId: 1 })
+			.post(PARTNER_API_PATHS.listings, { eventId: 1 })
 			.reply(201, { id: 'lst_1' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_1' });
@@ -87,7 +88,7 @@ describe('token lifecycle through n8n-core', () => {
 		};
 		const { call, savedTokens } = setUp(stored);
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { id: 'lst_2' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_2' });
@@ -106,15 +107,15 @@ describe('token lifecycle through n8n-core', () => {
 		};
 		const { call, savedTokens } = setUp(stored);
 		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(401, { error: 'invalid_token' });
 		const token = nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.once()
 			.reply(200, { access_token: 'fresh' });
 		const retried = nock(BASE, { reqheaders: { authorization: 'Bearer fresh' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { id: 'lst_3' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_3' });
@@ -132,11 +133,8 @@ describe('token lifecycle through n8n-core', () => {
 			accessToken: 'stale',
 		};
 		const { call } = setUp(stored);
-		nock(BASE).post('/sellers/inventory/listings/v3').reply(401, { error: 'invalid_token' });
-		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
-			.query(true)
-			.reply(401, { error: 'invalid_grant' });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(401, { error: 'invalid_token' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(401, { error: 'invalid_grant' });
 
 		const error = await call(listingCall).then(
 			() => undefined,
