@@ -18,6 +18,22 @@ import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 // behaves like n8n's CLI one.
 const BASE = 'https://partner.api.test';
 
+/** The credential as n8n stores it, with this access token (none: '') and any other values given. */
+function storedCredential(
+	accessToken: string,
+	values: { consumerKey?: string; consumerSecret?: string; password?: string } = {},
+) {
+	return {
+		baseUrl: BASE,
+		consumerKey: 'k',
+		consumerSecret: 's',
+		email: 'e@x.test',
+		password: 'p',
+		accessToken,
+		...values,
+	};
+}
+
 function setUp(stored: ICredentialDataDecryptedObject) {
 	const node = {
 		name: 'Ticket Marketplace',
@@ -54,14 +70,7 @@ afterEach(() => nock.cleanAll());
 
 describe('token lifecycle through n8n-core', () => {
 	it('obtains a token when none is stored, then sends it as Bearer on the API call', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: '',
-		};
+		const stored = storedCredential('');
 		const { call, savedTokens } = setUp(stored);
 		const token = nock(BASE)
 			.post(PARTNER_API_PATHS.grant)
@@ -78,14 +87,7 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('reuses a stored token without asking for a new one', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: 'kept',
-		};
+		const stored = storedCredential('kept');
 		const { call, savedTokens } = setUp(stored);
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
 			.post(PARTNER_API_PATHS.listings)
@@ -97,14 +99,7 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('renews the token once after a 401 and retries the call with the new one', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: 'stale',
-		};
+		const stored = storedCredential('stale');
 		const { call, savedTokens } = setUp(stored);
 		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
 			.post(PARTNER_API_PATHS.listings)
@@ -124,14 +119,11 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('surfaces the diagnosis when renewal itself is refused, without the secrets', async () => {
-		const stored = {
-			baseUrl: BASE,
+		const stored = storedCredential('stale', {
 			consumerKey: 'key-123',
 			consumerSecret: 'secret-456',
-			email: 'e@x.test',
 			password: 'pw-789',
-			accessToken: 'stale',
-		};
+		});
 		const { call } = setUp(stored);
 		nock(BASE).post(PARTNER_API_PATHS.listings).reply(401, { error: 'invalid_token' });
 		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(401, { error: 'invalid_grant' });
