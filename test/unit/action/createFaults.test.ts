@@ -26,6 +26,7 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { grantTokens } from '../../../support/partnerApiNock';
 
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
@@ -35,13 +36,7 @@ const TOKEN = 'tok-faults-0123456789';
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), options);
 
-function tokenApi(times = 1) {
-	return nock(BASE)
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.times(times)
-		.reply(200, { access_token: TOKEN });
-}
+const tokenApi = (times = 1) => grantTokens(TOKEN, times);
 
 /** A token, then the API creates listing 1 once; the answer tells whether that request has gone out. */
 function apiCreatingListing1(): () => boolean {

@@ -17,6 +17,7 @@ import {
 	oneSeatListings,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
+import { grantTokens } from '../../../support/partnerApiNock';
 
 const TARGET = `POST ${PARTNER_API_PATHS.listings}`;
 
@@ -24,13 +25,7 @@ const TARGET = `POST ${PARTNER_API_PATHS.listings}`;
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), options);
 
-function tokenApi() {
-	return nock(BASE)
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.times(10)
-		.reply(200, { access_token: 'tok-outcomes-0123456789' });
-}
+const tokenApi = () => grantTokens('tok-outcomes-0123456789', 10);
 
 type Answer = [number, string | IDataObject | unknown[], Record<string, string>?];
 

@@ -7,9 +7,9 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import { column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
 
 const SHEET_MAPPING: Record<string, ParameterValue> = {
 	inputShape: 'ticketPerItem',
@@ -37,20 +37,9 @@ function seat(listing: string, row: string, seatNumber: string, event = '4242') 
 }
 
 /** The API creates every listing it is sent; the bodies say what was sent. */
-function acceptListings() {
-	const bodies: IDataObject[] = [];
-	nock(BASE)
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.reply(200, { access_token: 'tok-integrity' });
-	nock(BASE)
-		.post(PARTNER_API_PATHS.listings)
-		.times(50)
-		.reply((_uri, body) => {
-			bodies.push(body as IDataObject);
-			return [201, { id: `L-${String((body as IDataObject).externalListingId)}` }];
-		});
-	return bodies;
+function acceptAll() {
+	grantTokens('tok-integrity');
+	return acceptListings();
 }
 
 async function run(
@@ -88,7 +77,7 @@ describe('a ticket row whose parameters cannot be read', () => {
 	const parameters = { ...SHEET_MAPPING, productSeat: throwingSeat };
 
 	it('blocks its whole listing, the row and its problem named (Continue); the other listing is sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const { output } = await run(items, parameters, true);
 		expect(sentIds(bodies)).toEqual([7002]);
 		expect(output[0].json.error).toBe('Listing 7001 (rows 1–3) failed validation');
@@ -99,7 +88,7 @@ describe('a ticket row whose parameters cannot be read', () => {
 	});
 
 	it('blocks the run, naming the row (without Continue)', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const { thrown } = await run(items, parameters, false);
 		expect(bodies).toEqual([]);
 		expect(thrown?.message).toBe('1 of 2 listings failed validation; nothing was sent');
@@ -117,7 +106,7 @@ describe('one seat listed twice', () => {
 	])(
 		'within one listing, however spelled (%s): the listing is invalid',
 		async (_name, row1, seat1, row2, seat2) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const items = sheetRows([
 				seat('7001', row1, seat1),
 				seat('7001', row2, seat2),
@@ -133,7 +122,7 @@ describe('one seat listed twice', () => {
 	);
 
 	it('across two listings of one event in one run: the later one is invalid, naming the other listing and its rows', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = sheetRows([
 			seat('7001', 'A', '1'),
 			seat('7001', 'A', '2'),
@@ -149,7 +138,7 @@ describe('one seat listed twice', () => {
 	});
 
 	it('across listings one per item (without Continue): nothing is sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = [{ json: {} }, { json: {} }];
 		const parameters: Record<string, ParameterValue> = {
 			inputShape: 'listingPerItem',
@@ -174,7 +163,7 @@ describe('one seat listed twice', () => {
 	});
 
 	it('sends the seat as written, and leaves alone other events and General Admission', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = sheetRows([
 			seat('7001', 'A', '1\u200b'),
 			seat('7002', 'A', '1', '4343'),
@@ -208,7 +197,7 @@ describe('numbers at the edges', () => {
 	it.each([1e-9, 1e-12, Number.MIN_VALUE])(
 		'a price of %s is refused, not sent as 0',
 		async (price) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain(
@@ -220,7 +209,7 @@ describe('numbers at the edges', () => {
 	it.each(['9007199254740993', 9007199254740992, '123456789012345678901'])(
 		'an Event ID of %s is called too large, not "not a whole number"',
 		async (eventId) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(eventId, 10), false);
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain('Event ID is too large');

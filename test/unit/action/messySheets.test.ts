@@ -5,12 +5,13 @@
  */
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
 
 /** The mapping of examples/sheet-to-listings.workflow.json. */
 const EXAMPLE_MAPPING: Record<string, ParameterValue> = {
@@ -46,17 +47,10 @@ function seat(
 
 const GOOD_SHEET = [seat('7001', 'A', '1'), seat('7001', 'A', '2'), seat('7002', 'B', '1')];
 
-function acceptListings() {
-	const bodies: IDataObject[] = [];
-	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).times(5).reply(200, { access_token: 'tok' });
-	nock(BASE)
-		.post(PARTNER_API_PATHS.listings)
-		.times(50)
-		.reply((_uri, body) => {
-			bodies.push(body as IDataObject);
-			return [201, { id: `L-${String((body as IDataObject).externalListingId)}` }];
-		});
-	return bodies;
+/** The API creates every listing it is sent; the bodies say what was sent. */
+function acceptAll() {
+	grantTokens('tok', 5);
+	return acceptListings();
 }
 
 async function run(
@@ -95,7 +89,7 @@ afterEach(() => nock.cleanAll());
 
 describe('messy sheets: the everyday mess', () => {
 	it('skips a blank row at the end (every cell empty, as Google Sheets and Excel export it), says so, and sends the rest', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const blank = {
 			listing_id: '',
 			event_id: '',
@@ -115,7 +109,7 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('skips rows that arrive with no cells at all, and gives each its own paired item in the per-row output', async () => {
-		acceptListings();
+		acceptAll();
 		const items = [...sheetRows(GOOD_SHEET), { json: {} }, { json: {} }];
 		const { output, hints } = await run(items, {
 			...EXAMPLE_MAPPING,
@@ -242,7 +236,7 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('with On Error → Continue, a bad id is one error item for its rows, and the good listings are sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const rows = [
 			seat('7001', 'A', '1'),
 			seat('A-100', 'A', '1'),
@@ -259,7 +253,7 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('accepts a computed price with binary noise as two decimals and sends it rounded', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		await run(sheetRows([seat('7001', 'A', '1')]), {
 			...EXAMPLE_MAPPING,
 			priceAmount: () => 49.9 * 1.1,

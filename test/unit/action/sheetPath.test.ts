@@ -22,14 +22,9 @@ import {
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { grantTokens } from '../../../support/partnerApiNock';
 
-function tokenApi() {
-	return nock(BASE)
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.times(10)
-		.reply(200, { access_token: 'tok' });
-}
+const tokenApi = () => grantTokens('tok', 10);
 
 function listingApi(status: (id: number) => number | 'drop' = () => 201) {
 	const seen: number[] = [];
