@@ -254,6 +254,23 @@ export function column(name: string): ParameterFunction {
 	return read;
 }
 
+/**
+ * Listing → Create as examples/sheet-to-listings.workflow.json maps a sheet: one ticket a row, each field read from its
+ * column (listing_id, event_id, price, currency, ticket_id, row, seat); without the memory of listings sent.
+ */
+export const EXAMPLE_SHEET_PARAMETERS: Record<string, ParameterValue> = {
+	inputShape: 'ticketPerItem',
+	columnMapping: 'manual',
+	externalListingId: column('listing_id'),
+	eventId: column('event_id'),
+	priceAmount: column('price'),
+	priceCurrency: column('currency'),
+	productExternalId: column('ticket_id'),
+	productRow: column('row'),
+	productSeat: column('seat'),
+	options: { skipAlreadySent: false },
+};
+
 /** Listing → Create in the grouped sheet mode, every value read from a column of the row as a sheet workflow sets it. */
 export const GROUPED_SHEET_PARAMETERS: Record<string, ParameterValue> = {
 	inputShape: 'ticketPerItem',

@@ -7,22 +7,14 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	column,
+	EXAMPLE_SHEET_PARAMETERS,
+	fakeRun,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
-
-const SHEET_MAPPING: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	columnMapping: 'manual',
-	externalListingId: column('listing_id'),
-	eventId: column('event_id'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket_id'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	options: { skipAlreadySent: false },
-};
 
 function seat(listing: string, row: string, seatNumber: string, event = '4242') {
 	return {
@@ -74,7 +66,7 @@ describe('a ticket row whose parameters cannot be read', () => {
 		seat('7001', 'A', '3'),
 		seat('7002', 'B', '1'),
 	]);
-	const parameters = { ...SHEET_MAPPING, productSeat: throwingSeat };
+	const parameters = { ...EXAMPLE_SHEET_PARAMETERS, productSeat: throwingSeat };
 
 	it('blocks its whole listing, the row and its problem named (Continue); the other listing is sent', async () => {
 		const bodies = acceptAll();
@@ -112,7 +104,7 @@ describe('one seat listed twice', () => {
 				seat('7001', row2, seat2),
 				seat('7002', 'B', '1'),
 			]);
-			const { output } = await run(items, SHEET_MAPPING, true);
+			const { output } = await run(items, EXAMPLE_SHEET_PARAMETERS, true);
 			expect(sentIds(bodies)).toEqual([7002]);
 			expect(output[0].json.error).toBe('Listing 7001 (rows 1 and 2) failed validation');
 			expect(String((output[0].json.problems as string[])[0])).toContain(
@@ -129,7 +121,7 @@ describe('one seat listed twice', () => {
 			seat('7002', 'B', '5'),
 			seat('7002', 'A', '\u200b2'),
 		]);
-		const { output } = await run(items, SHEET_MAPPING, true);
+		const { output } = await run(items, EXAMPLE_SHEET_PARAMETERS, true);
 		expect(sentIds(bodies)).toEqual([7001]);
 		expect(output[1].json.error).toBe('Listing 7002 (rows 3 and 4) failed validation');
 		expect(output[1].json.problems).toEqual([
@@ -170,7 +162,11 @@ describe('one seat listed twice', () => {
 			{ ...seat('7003', '', ''), ga: 'true' },
 			{ ...seat('7004', '', ''), ga: 'true' },
 		]);
-		const { output } = await run(items, { ...SHEET_MAPPING, productGa: column('ga') }, true);
+		const { output } = await run(
+			items,
+			{ ...EXAMPLE_SHEET_PARAMETERS, productGa: column('ga') },
+			true,
+		);
 		expect(output.map((item) => item.json.error)).toEqual([
 			undefined,
 			undefined,

@@ -8,24 +8,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	EXAMPLE_SHEET_PARAMETERS,
+	fakeRun,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
-
-/** The mapping of examples/sheet-to-listings.workflow.json. */
-const EXAMPLE_MAPPING: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	columnMapping: 'manual',
-	externalListingId: column('listing_id'),
-	eventId: column('event_id'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket_id'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	options: { skipAlreadySent: false },
-};
 
 function seat(
 	listing: string,
@@ -55,7 +46,7 @@ function acceptAll() {
 
 async function run(
 	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue> = EXAMPLE_MAPPING,
+	parameters: Record<string, ParameterValue> = EXAMPLE_SHEET_PARAMETERS,
 	continueOnFail = false,
 ) {
 	const fake = fakeRun({ parameters, items, continueOnFail });
@@ -66,7 +57,7 @@ async function run(
 /** The one validation error of a bad sheet, split into lines; asserts nothing was sent. */
 async function refusal(
 	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue> = EXAMPLE_MAPPING,
+	parameters: Record<string, ParameterValue> = EXAMPLE_SHEET_PARAMETERS,
 ) {
 	const listings = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 	const token = nock(BASE)
@@ -112,7 +103,7 @@ describe('messy sheets: the everyday mess', () => {
 		acceptAll();
 		const items = [...sheetRows(GOOD_SHEET), { json: {} }, { json: {} }];
 		const { output, hints } = await run(items, {
-			...EXAMPLE_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			options: { skipAlreadySent: false, output: 'row' },
 		});
 
@@ -243,7 +234,7 @@ describe('messy sheets: the everyday mess', () => {
 			seat('A-100', 'A', '2'),
 			seat('7001', 'A', '2'),
 		];
-		const { output } = await run(sheetRows(rows), EXAMPLE_MAPPING, true);
+		const { output } = await run(sheetRows(rows), EXAMPLE_SHEET_PARAMETERS, true);
 		expect(bodies.map((body) => body.externalListingId)).toEqual([7001]);
 		expect(output[1].json).toMatchObject({
 			error: 'Listing "A-100" (rows 2 and 3) failed validation',
@@ -255,7 +246,7 @@ describe('messy sheets: the everyday mess', () => {
 	it('accepts a computed price with binary noise as two decimals and sends it rounded', async () => {
 		const bodies = acceptAll();
 		await run(sheetRows([seat('7001', 'A', '1')]), {
-			...EXAMPLE_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			priceAmount: () => 49.9 * 1.1,
 		});
 		expect(bodies[0].pricePerProduct).toEqual({ amount: 54.89, currency: 'EUR' });
