@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
 import {
 	BASE,
 	column,
@@ -295,18 +296,19 @@ describe('Listing → Create: requests per input mode', () => {
 		const byListing = Object.fromEntries(
 			api.seen.map((entry) => [entry.body.externalListingId, entry.body]),
 		);
-		expect(byListing[7001]).toEqual({
-			eventId: 123456,
-			pricePerProduct: { amount: 49.9, currency: 'EUR' },
-			externalListingId: 7001,
-			products: [
-				{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-				{ externalId: 'T3', row: 'A', seat: '2', productType: 'TICKET', ga: false },
-				{ externalId: 'T5', row: 'B', seat: '7', productType: 'TICKET', ga: false },
-			],
-			stockType: ['PDF'],
-			paymentType: 1,
-		});
+		expect(byListing[7001]).toEqual(
+			listingBody({
+				eventId: 123456,
+				amount: 49.9,
+				currency: 'EUR',
+				externalListingId: 7001,
+				products: [
+					{ externalId: 'T1', row: 'A', seat: '1' },
+					{ externalId: 'T3', row: 'A', seat: '2' },
+					{ externalId: 'T5', row: 'B', seat: '7' },
+				],
+			}),
+		);
 		expect(byListing[7002].products).toEqual([
 			{ externalId: 'T2', productType: 'TICKET', ga: true },
 			{ externalId: 'T4', productType: 'TICKET', ga: true },
@@ -338,14 +340,13 @@ describe('Listing → Create: requests per input mode', () => {
 						'Content-Type': 'application/json',
 						'Accept-Language': 'en-US',
 					},
-					body: {
+					body: listingBody({
 						eventId: 123456,
-						pricePerProduct: { amount: 49.9, currency: 'EUR' },
+						amount: 49.9,
+						currency: 'EUR',
 						externalListingId: 7001,
-						products: [{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false }],
-						stockType: ['PDF'],
-						paymentType: 1,
-					},
+						products: [{ externalId: 'T1', row: 'A', seat: '1' }],
+					}),
 				},
 				pairedItem: [{ item: 0 }],
 			},

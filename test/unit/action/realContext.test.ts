@@ -25,6 +25,7 @@ import {
 	BASE,
 	CALLBACK_CREDENTIALS,
 } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
 import { useRealSleeps } from '../../setup/sleeps';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
@@ -185,27 +186,23 @@ describe("inside n8n-core's real ExecuteContext", () => {
 		const [output] = await runInN8n(grouped, sheet);
 
 		expect(seen).toEqual([
-			{
+			listingBody({
 				eventId: 555,
-				pricePerProduct: { amount: 10.5, currency: 'EUR' },
+				amount: 10.5,
+				currency: 'EUR',
 				externalListingId: 7001,
 				products: [
-					{ externalId: '7001-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-					{ externalId: '7001-A-2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+					{ externalId: '7001-A-1', row: 'A', seat: '1' },
+					{ externalId: '7001-A-2', row: 'A', seat: '2' },
 				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
-			{
+			}),
+			listingBody({
 				eventId: 555,
-				pricePerProduct: { amount: 12, currency: 'EUR' },
+				amount: 12,
+				currency: 'EUR',
 				externalListingId: 7002,
-				products: [
-					{ externalId: '7002-A-9', row: 'A', seat: '9', productType: 'TICKET', ga: false },
-				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
+				products: [{ externalId: '7002-A-9', row: 'A', seat: '9' }],
+			}),
 		]);
 		expect(output).toEqual([
 			{ json: { ok: 7001 }, pairedItem: [{ item: 0 }, { item: 1 }] },

@@ -13,6 +13,7 @@ import {
 	recogniseHeaders,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
 import {
 	BASE,
 	fakeRun,
@@ -173,17 +174,16 @@ describe('Map Automatically', () => {
 			rows,
 		);
 		expect(seen).toEqual([
-			{
+			listingBody({
 				eventId: 55,
-				pricePerProduct: { amount: 10, currency: 'EUR' },
+				amount: 10,
+				currency: 'EUR',
 				externalListingId: 7001,
 				products: [
-					{ externalId: 't1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-					{ externalId: 't2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+					{ externalId: 't1', row: 'A', seat: '1' },
+					{ externalId: 't2', row: 'A', seat: '2' },
 				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
+			}),
 		]);
 	});
 
