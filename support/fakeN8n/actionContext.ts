@@ -42,6 +42,25 @@ type ParameterFunction = ((itemIndex: number, json: Record<string, unknown>) => 
 	expression?: string;
 };
 
+/**
+ * What n8n's checkProcessedAndRecord answers for values against what a store holds: those it did not hold are new
+ * (and now held), the others were processed.
+ */
+export function recordValues<T extends string | number>(
+	values: T[],
+	held: { has(value: string): boolean; add(value: string): unknown },
+): { new: T[]; processed: T[] } {
+	const result = { new: [] as T[], processed: [] as T[] };
+	for (const value of values) {
+		if (held.has(String(value))) result.processed.push(value);
+		else {
+			held.add(String(value));
+			result.new.push(value);
+		}
+	}
+	return result;
+}
+
 /** n8n's deduplication store, in memory: values per scope, as checkProcessedAndRecord keeps them. */
 export class MemoryDeduplicationStore {
 	readonly entries = new Map<string, Set<string>>();
@@ -58,19 +77,7 @@ export class MemoryDeduplicationStore {
 		return {
 			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'checkProcessedAndRecord', values });
-				const seen = this.scope(scope);
-				const result = {
-					new: [] as Array<string | number>,
-					processed: [] as Array<string | number>,
-				};
-				for (const value of values) {
-					if (seen.has(String(value))) result.processed.push(value);
-					else {
-						seen.add(String(value));
-						result.new.push(value);
-					}
-				}
-				return result;
+				return recordValues(values, this.scope(scope));
 			},
 			removeProcessed: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'removeProcessed', values });

@@ -24,6 +24,7 @@ import {
 	API_CREDENTIALS,
 	BASE,
 	CALLBACK_CREDENTIALS,
+	recordValues,
 } from '../../../support/fakeN8n/actionContext';
 import { listingBody } from '../../../support/listingBody';
 import { useRealSleeps } from '../../setup/sleeps';
@@ -47,16 +48,7 @@ const storeFor = (scope: string, context: ICheckProcessedContextData) => {
 };
 const memoryDeduplicator: IDataDeduplicator = {
 	async checkProcessedAndRecord(values, scope, context) {
-		const store = storeFor(scope, context);
-		const result = { new: [] as typeof values, processed: [] as typeof values };
-		for (const value of values) {
-			if (store.has(String(value))) result.processed.push(value);
-			else {
-				store.add(String(value));
-				result.new.push(value);
-			}
-		}
-		return result;
+		return recordValues(values, storeFor(scope, context));
 	},
 	async removeProcessed(values, scope, context) {
 		for (const value of values) storeFor(scope, context).delete(String(value));
