@@ -51,6 +51,17 @@ function apiCreatingListing1(): () => boolean {
 	return () => sent;
 }
 
+/** Listing 1 run through `store` is created (the test's API creates it), and the memory holds it alone. */
+async function expectSentAndRemembered(store: MemoryDeduplicationStore) {
+	const { items, parameters } = listings(1);
+	const [item] = await execute.call(
+		fakeRun({ parameters, items, deduplication: store }).context,
+		items,
+	);
+	expect(item.json).toEqual({ id: 1 });
+	expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+}
+
 function idOf(body: unknown): number {
 	return Number((body as IDataObject).externalListingId);
 }
@@ -465,13 +476,7 @@ describe('Listing → Create under faults', () => {
 				return await helpers.checkProcessedAndRecord(...args);
 			},
 		}));
-		const { items, parameters } = listings(1);
-		const [item] = await execute.call(
-			fakeRun({ parameters, items, deduplication: store }).context,
-			items,
-		);
-		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		await expectSentAndRemembered(store);
 	});
 
 	it('a failed first write that went through after all (its retry finds the marker): nothing is sent, and the error names the IDs now remembered', async () => {
@@ -505,13 +510,7 @@ describe('Listing → Create under faults', () => {
 		tokenApi();
 		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 1 });
 		const store = storeWith(() => ({ getProcessedDataCount: locked }));
-		const { items, parameters } = listings(1);
-		const [item] = await execute.call(
-			fakeRun({ parameters, items, deduplication: store }).context,
-			items,
-		);
-		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		await expectSentAndRemembered(store);
 	});
 
 	it('case 12: Forget Sent Listings says which IDs the memory held and which it did not', async () => {

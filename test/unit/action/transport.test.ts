@@ -27,6 +27,17 @@ function tokenEndpoint(token = 'tok-1') {
 		.reply(200, { access_token: token });
 }
 
+/** The listing endpoint answers the stored token tok-0 with a 401 (this body), then the renewed tok-1 as given. */
+function staleThenRenewed(refusal: object, renewed: [number, object]) {
+	return nock(BASE)
+		.post(PARTNER_API_PATHS.listings)
+		.matchHeader('authorization', 'Bearer tok-0')
+		.reply(401, refusal)
+		.post(PARTNER_API_PATHS.listings)
+		.matchHeader('authorization', 'Bearer tok-1')
+		.reply(...renewed);
+}
+
 async function send(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
 	return await apiRequest.call(run.context, {
 		request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, { 'Accept-Language': 'en-US' }),
@@ -108,13 +119,7 @@ describe('transport: the one request path', () => {
 		// The 401 is seen by us (full-response mode); the token it refused is emptied so that n8n fetches a new one
 		// before the re-send (it used to re-send with the refused token first: three listing requests for one stale
 		// token). The API refused the first try, so nothing is created twice.
-		const api = nock(BASE)
-			.post(PARTNER_API_PATHS.listings)
-			.matchHeader('authorization', 'Bearer tok-0')
-			.reply(401, { message: 'expired' })
-			.post(PARTNER_API_PATHS.listings)
-			.matchHeader('authorization', 'Bearer tok-1')
-			.reply(201, { ok: true });
+		const api = staleThenRenewed({ message: 'expired' }, [201, { ok: true }]);
 		const token = tokenEndpoint('tok-1');
 		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
 
@@ -124,13 +129,7 @@ describe('transport: the one request path', () => {
 	});
 
 	it('reports a 401 that survives the renewal as the app lacking the API product, not as a wrong login', async () => {
-		const api = nock(BASE)
-			.post(PARTNER_API_PATHS.listings)
-			.matchHeader('authorization', 'Bearer tok-0')
-			.reply(401, { message: 'not allowed' })
-			.post(PARTNER_API_PATHS.listings)
-			.matchHeader('authorization', 'Bearer tok-1')
-			.reply(401, { message: 'not allowed' });
+		const api = staleThenRenewed({ message: 'not allowed' }, [401, { message: 'not allowed' }]);
 		const token = tokenEndpoint('tok-1');
 		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
 
