@@ -33,6 +33,15 @@ export interface TriggerSetup {
 	workflowId?: string;
 }
 
+/** The trigger of the unit tests: its callback client (id and secret), its webhook id, and the setup with both. */
+export const TEST_TRIGGER = (() => {
+	const clientId = 'marketplace-client';
+	const clientSecret = 'correct horse battery staple 42';
+	const webhookId = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
+	const setup: TriggerSetup = { credentials: { clientId, clientSecret }, webhookId };
+	return { clientId, clientSecret, webhookId, setup };
+})();
+
 /** What webhook() sees of the HTTP request, after n8n's body parser. */
 export interface TriggerRequest {
 	headers: Record<string, string | string[] | undefined>;

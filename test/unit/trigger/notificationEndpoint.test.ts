@@ -7,15 +7,18 @@ import {
 	RecordingResponse,
 	runRecorded,
 } from '../../../support/fakeN8n/recordingResponse';
-import type { TriggerRequest, TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	TEST_TRIGGER,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../support/fakeN8n/triggerContext';
 
-const CLIENT_ID = 'marketplace-client';
-const CLIENT_SECRET = 'correct horse battery staple 42';
-const WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
-const setup: TriggerSetup = {
-	credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+const {
+	clientId: CLIENT_ID,
+	clientSecret: CLIENT_SECRET,
 	webhookId: WEBHOOK_ID,
-};
+	setup,
+} = TEST_TRIGGER;
 const subject = { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
 const SALE = {
 	eventType: 'listing_sale',
