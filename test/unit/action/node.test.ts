@@ -75,20 +75,15 @@ describe('Ticket Marketplace node description', () => {
 	it('tests the callback credential with the same local check as the trigger', async () => {
 		const node = new TicketMarketplace();
 		const test = node.methods.credentialTest.ticketMarketplaceCallbackApiTest;
-		const weak = await test.call({} as never, {
-			id: '1',
-			name: 'c',
-			type: 'ticketMarketplaceCallbackApi',
-			data: { clientId: 'id', clientSecret: 'short' },
-		});
-		expect(weak.status).toBe('Error');
-		const strong = await test.call({} as never, {
-			id: '1',
-			name: 'c',
-			type: 'ticketMarketplaceCallbackApi',
-			data: { clientId: 'id', clientSecret: 'a-long-enough-client-secret' },
-		});
-		expect(strong.status).toBe('OK');
+		const withSecret = async (clientSecret: string) =>
+			await test.call({} as never, {
+				id: '1',
+				name: 'c',
+				type: 'ticketMarketplaceCallbackApi',
+				data: { clientId: 'id', clientSecret },
+			});
+		expect((await withSecret('short')).status).toBe('Error');
+		expect((await withSecret('a-long-enough-client-secret')).status).toBe('OK');
 	});
 
 	it('describes every field (notices aside)', () => {
