@@ -33,14 +33,15 @@ export interface TriggerSetup {
 	workflowId?: string;
 }
 
-/** The trigger of the unit tests: its callback client (id and secret), its webhook id, and the setup with both. */
-export const TEST_TRIGGER = (() => {
-	const clientId = 'marketplace-client';
-	const clientSecret = 'correct horse battery staple 42';
-	const webhookId = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
-	const setup: TriggerSetup = { credentials: { clientId, clientSecret }, webhookId };
-	return { clientId, clientSecret, webhookId, setup };
-})();
+/** The trigger of the unit tests: its callback client (id and secret) and its webhook id. */
+export const TEST_CLIENT_ID = 'marketplace-client';
+export const TEST_CLIENT_SECRET = 'correct horse battery staple 42';
+export const TEST_WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
+/** That trigger, set up with its callback credential. */
+export const TEST_TRIGGER_SETUP: TriggerSetup = {
+	credentials: { clientId: TEST_CLIENT_ID, clientSecret: TEST_CLIENT_SECRET },
+	webhookId: TEST_WEBHOOK_ID,
+};
 
 /** What webhook() sees of the HTTP request, after n8n's body parser. */
 export interface TriggerRequest {

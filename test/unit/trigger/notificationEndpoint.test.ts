@@ -8,18 +8,19 @@ import {
 	runRecorded,
 } from '../../../support/fakeN8n/recordingResponse';
 import {
-	TEST_TRIGGER,
+	TEST_CLIENT_ID,
+	TEST_CLIENT_SECRET,
+	TEST_TRIGGER_SETUP,
+	TEST_WEBHOOK_ID,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../support/fakeN8n/triggerContext';
 
-const {
-	clientId: CLIENT_ID,
-	clientSecret: CLIENT_SECRET,
-	webhookId: WEBHOOK_ID,
-	setup,
-} = TEST_TRIGGER;
-const subject = { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
+const subject = {
+	audience: TEST_WEBHOOK_ID,
+	clientId: TEST_CLIENT_ID,
+	clientSecret: TEST_CLIENT_SECRET,
+};
 const SALE = {
 	eventType: 'listing_sale',
 	listingId: 12345,
@@ -35,7 +36,7 @@ function validToken(): string {
 	return issueAccessToken(subject, 3600, now());
 }
 
-async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = setup) {
+async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = TEST_TRIGGER_SETUP) {
 	return await runRecorded(triggerSetup, 'default', request);
 }
 
@@ -63,7 +64,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	});
 
 	it('treats another scheme (Basic) as no Bearer credentials', async () => {
-		const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+		const basic = `Basic ${Buffer.from(`${TEST_CLIENT_ID}:${TEST_CLIENT_SECRET}`).toString('base64')}`;
 		const { result, response } = await notify(jsonRequest(basic));
 		expectNoExecution(result, response);
 		expect(response.status).toBe(401);
@@ -109,7 +110,12 @@ describe('notification endpoint (default webhook), refusals', () => {
 	it('refuses a forged token (claims changed after signing) with invalid_token', async () => {
 		const [version, , signature] = validToken().split('.');
 		const forgedClaims = Buffer.from(
-			JSON.stringify({ aud: WEBHOOK_ID, cid: CLIENT_ID, iat: now(), exp: now() + 10 ** 6 }),
+			JSON.stringify({
+				aud: TEST_WEBHOOK_ID,
+				cid: TEST_CLIENT_ID,
+				iat: now(),
+				exp: now() + 10 ** 6,
+			}),
 		).toString('base64url');
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`),
@@ -188,7 +194,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	it('with Accepted Kinds set, answers 200 but starts nothing for another kind, and says so', async () => {
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
-			{ ...setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
+			{ ...TEST_TRIGGER_SETUP, parameters: { options: { acceptedKinds: 'listing_sale' } } },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(200);
@@ -202,8 +208,8 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const shortSecret = 'too-short';
 		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
 		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
-			...setup,
-			credentials: { clientId: CLIENT_ID, clientSecret: shortSecret },
+			...TEST_TRIGGER_SETUP,
+			credentials: { clientId: TEST_CLIENT_ID, clientSecret: shortSecret },
 		});
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -229,7 +235,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('compares Accepted Kinds without case', async () => {
 		const body = { eventType: 'LISTING_SALE', listingId: 7 };
 		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), {
-			...setup,
+			...TEST_TRIGGER_SETUP,
 			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
 		});
 		expect(result.workflowData).toEqual([[{ json: body }]]);
@@ -257,7 +263,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const accepted = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
 			{
-				...setup,
+				...TEST_TRIGGER_SETUP,
 				parameters: options,
 			},
 		);
@@ -265,7 +271,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const skipped = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
 			{
-				...setup,
+				...TEST_TRIGGER_SETUP,
 				parameters: options,
 			},
 		);
@@ -275,12 +281,12 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
 		const other = { eventType: 'inventory_status', listingId: 1 };
 		const all = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...setup,
+			...TEST_TRIGGER_SETUP,
 			parameters: { options: { acceptedKinds: '' } },
 		});
 		expect(all.result.workflowData).toEqual([[{ json: other }]]);
 		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...setup,
+			...TEST_TRIGGER_SETUP,
 			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
 		});
 		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
@@ -308,7 +314,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 				},
 				body: SALE,
 			},
-			{ ...setup, parameters: { options: { includeHeaders: true } } },
+			{ ...TEST_TRIGGER_SETUP, parameters: { options: { includeHeaders: true } } },
 		);
 		expect(result.workflowData).toEqual([
 			[
@@ -329,7 +335,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
 		const context = createTriggerContext(
-			{ ...setup, workflowId: 'workflow-9' },
+			{ ...TEST_TRIGGER_SETUP, workflowId: 'workflow-9' },
 			'default',
 			jsonRequest(`Bearer ${token}`),
 			response,
@@ -351,11 +357,16 @@ describe('notification endpoint (default webhook), reading the callback credenti
 	async function notifyCounting(
 		request: TriggerRequest,
 		credentialId: string,
-		credentials: TriggerSetup['credentials'] = setup.credentials,
+		credentials: TriggerSetup['credentials'] = TEST_TRIGGER_SETUP.credentials,
 	) {
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
-		const context = createTriggerContext({ ...setup, credentials }, 'default', request, response);
+		const context = createTriggerContext(
+			{ ...TEST_TRIGGER_SETUP, credentials },
+			'default',
+			request,
+			response,
+		);
 		const internals = context as unknown as {
 			node: { credentials: Record<string, { id: string }> };
 			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
@@ -426,7 +437,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 				`Bearer ${issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now())}`,
 			),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: shortSecret },
+			{ clientId: TEST_CLIENT_ID, clientSecret: shortSecret },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -440,7 +451,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${newToken}`),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: newSecret },
+			{ clientId: TEST_CLIENT_ID, clientSecret: newSecret },
 		);
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
 		expect(reads).toBe(1);
@@ -455,7 +466,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, response, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${oldToken}`),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: 'a brand new callback client secret' },
+			{ clientId: TEST_CLIENT_ID, clientSecret: 'a brand new callback client secret' },
 		);
 		expectInvalidToken(result, response, 'The access token is invalid');
 		expect(reads).toBe(1);
