@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-import { listingBody } from '../../../support/listingBody';
+import { listingBody, listingRequest } from '../../../support/listingBody';
 import {
 	BASE,
 	column,
@@ -333,14 +333,7 @@ describe('Listing → Create: requests per input mode', () => {
 			{
 				json: {
 					validateOnly: true,
-					method: 'POST',
-					path: PARTNER_API_PATHS.listings,
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Accept-Language': 'en-US',
-					},
-					body: listingBody({
+					...listingRequest({
 						eventId: 123456,
 						amount: 49.9,
 						currency: 'EUR',

@@ -4,8 +4,7 @@
  */
 import { readListings } from '../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
 import type { ParameterSource } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
-import { listingBody } from '../../../support/listingBody';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { listingRequest } from '../../../support/listingBody';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */
 function rows(
@@ -55,22 +54,13 @@ describe('Listing → Create input: items to listings', () => {
 				rows: [0],
 				label: 'row 1',
 				externalListingId: 7001,
-				request: {
-					method: 'POST',
-					path: PARTNER_API_PATHS.listings,
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Accept-Language': 'en-US',
-					},
-					body: listingBody({
-						eventId: 55,
-						amount: 10.5,
-						currency: 'EUR',
-						externalListingId: 7001,
-						products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
-					}),
-				},
+				request: listingRequest({
+					eventId: 55,
+					amount: 10.5,
+					currency: 'EUR',
+					externalListingId: 7001,
+					products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
+				}),
 			},
 		]);
 	});
