@@ -122,7 +122,8 @@ export interface FakeRun {
 	hints: NodeExecutionHint[];
 }
 
-const nodeTemplate: INode = {
+/** The action node as a workflow holds it, before its parameters. */
+export const ACTION_NODE: INode = {
 	id: 'node-1',
 	name: 'Ticket Marketplace',
 	type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
@@ -155,7 +156,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		]),
 	);
 	const node: INode = {
-		...nodeTemplate,
+		...ACTION_NODE,
 		parameters: rawParameters as INode['parameters'],
 		...(options.onError && { onError: options.onError }),
 	};

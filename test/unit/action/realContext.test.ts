@@ -21,6 +21,7 @@ import type {
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import {
+	ACTION_NODE,
 	API_CREDENTIALS,
 	BASE,
 	CALLBACK_CREDENTIALS,
@@ -75,11 +76,7 @@ const nodeTypes = {
  */
 async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]) {
 	const node: INode = {
-		id: 'node-1',
-		name: 'Ticket Marketplace',
-		type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
-		typeVersion: 1,
-		position: [0, 0],
+		...ACTION_NODE,
 		parameters:
 			NodeHelpers.getNodeParameters(
 				nodeType.description.properties,
