@@ -33,14 +33,16 @@ export interface TriggerSetup {
 	workflowId?: string;
 }
 
-/** The trigger of the unit tests: its callback client (id and secret) and its webhook id. */
-export const TEST_CLIENT_ID = 'marketplace-client';
-export const TEST_CLIENT_SECRET = 'correct horse battery staple 42';
-export const TEST_WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
-/** That trigger, set up with its callback credential. */
-export const TEST_TRIGGER_SETUP: TriggerSetup = {
-	credentials: { clientId: TEST_CLIENT_ID, clientSecret: TEST_CLIENT_SECRET },
-	webhookId: TEST_WEBHOOK_ID,
+/** The trigger of the unit tests: its callback client (id and secret), its webhook id, and its setup with both. */
+const testClient = {
+	clientId: 'marketplace-client',
+	clientSecret: 'correct horse battery staple 42',
+};
+const testWebhookId = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
+export const TEST_TRIGGER = {
+	...testClient,
+	webhookId: testWebhookId,
+	setup: { credentials: { ...testClient }, webhookId: testWebhookId } satisfies TriggerSetup,
 };
 
 /** What webhook() sees of the HTTP request, after n8n's body parser. */

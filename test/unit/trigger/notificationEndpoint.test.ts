@@ -8,18 +8,15 @@ import {
 	runRecorded,
 } from '../../../support/fakeN8n/recordingResponse';
 import {
-	TEST_CLIENT_ID,
-	TEST_CLIENT_SECRET,
-	TEST_TRIGGER_SETUP,
-	TEST_WEBHOOK_ID,
+	TEST_TRIGGER,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../support/fakeN8n/triggerContext';
 
 const subject = {
-	audience: TEST_WEBHOOK_ID,
-	clientId: TEST_CLIENT_ID,
-	clientSecret: TEST_CLIENT_SECRET,
+	audience: TEST_TRIGGER.webhookId,
+	clientId: TEST_TRIGGER.clientId,
+	clientSecret: TEST_TRIGGER.clientSecret,
 };
 const SALE = {
 	eventType: 'listing_sale',
@@ -36,7 +33,7 @@ function validToken(): string {
 	return issueAccessToken(subject, 3600, now());
 }
 
-async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = TEST_TRIGGER_SETUP) {
+async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = TEST_TRIGGER.setup) {
 	return await runRecorded(triggerSetup, 'default', request);
 }
 
@@ -64,7 +61,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	});
 
 	it('treats another scheme (Basic) as no Bearer credentials', async () => {
-		const basic = `Basic ${Buffer.from(`${TEST_CLIENT_ID}:${TEST_CLIENT_SECRET}`).toString('base64')}`;
+		const basic = `Basic ${Buffer.from(`${TEST_TRIGGER.clientId}:${TEST_TRIGGER.clientSecret}`).toString('base64')}`;
 		const { result, response } = await notify(jsonRequest(basic));
 		expectNoExecution(result, response);
 		expect(response.status).toBe(401);
@@ -111,8 +108,8 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const [version, , signature] = validToken().split('.');
 		const forgedClaims = Buffer.from(
 			JSON.stringify({
-				aud: TEST_WEBHOOK_ID,
-				cid: TEST_CLIENT_ID,
+				aud: TEST_TRIGGER.webhookId,
+				cid: TEST_TRIGGER.clientId,
 				iat: now(),
 				exp: now() + 10 ** 6,
 			}),
@@ -194,7 +191,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	it('with Accepted Kinds set, answers 200 but starts nothing for another kind, and says so', async () => {
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
-			{ ...TEST_TRIGGER_SETUP, parameters: { options: { acceptedKinds: 'listing_sale' } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(200);
@@ -208,8 +205,8 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const shortSecret = 'too-short';
 		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
 		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
-			...TEST_TRIGGER_SETUP,
-			credentials: { clientId: TEST_CLIENT_ID, clientSecret: shortSecret },
+			...TEST_TRIGGER.setup,
+			credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		});
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -235,7 +232,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('compares Accepted Kinds without case', async () => {
 		const body = { eventType: 'LISTING_SALE', listingId: 7 };
 		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), {
-			...TEST_TRIGGER_SETUP,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
 		});
 		expect(result.workflowData).toEqual([[{ json: body }]]);
@@ -263,7 +260,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const accepted = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
 			{
-				...TEST_TRIGGER_SETUP,
+				...TEST_TRIGGER.setup,
 				parameters: options,
 			},
 		);
@@ -271,7 +268,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const skipped = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
 			{
-				...TEST_TRIGGER_SETUP,
+				...TEST_TRIGGER.setup,
 				parameters: options,
 			},
 		);
@@ -281,12 +278,12 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
 		const other = { eventType: 'inventory_status', listingId: 1 };
 		const all = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...TEST_TRIGGER_SETUP,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: '' } },
 		});
 		expect(all.result.workflowData).toEqual([[{ json: other }]]);
 		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...TEST_TRIGGER_SETUP,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
 		});
 		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
@@ -314,7 +311,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 				},
 				body: SALE,
 			},
-			{ ...TEST_TRIGGER_SETUP, parameters: { options: { includeHeaders: true } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { includeHeaders: true } } },
 		);
 		expect(result.workflowData).toEqual([
 			[
@@ -335,7 +332,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
 		const context = createTriggerContext(
-			{ ...TEST_TRIGGER_SETUP, workflowId: 'workflow-9' },
+			{ ...TEST_TRIGGER.setup, workflowId: 'workflow-9' },
 			'default',
 			jsonRequest(`Bearer ${token}`),
 			response,
@@ -357,12 +354,12 @@ describe('notification endpoint (default webhook), reading the callback credenti
 	async function notifyCounting(
 		request: TriggerRequest,
 		credentialId: string,
-		credentials: TriggerSetup['credentials'] = TEST_TRIGGER_SETUP.credentials,
+		credentials: TriggerSetup['credentials'] = TEST_TRIGGER.setup.credentials,
 	) {
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
 		const context = createTriggerContext(
-			{ ...TEST_TRIGGER_SETUP, credentials },
+			{ ...TEST_TRIGGER.setup, credentials },
 			'default',
 			request,
 			response,
@@ -437,7 +434,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 				`Bearer ${issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now())}`,
 			),
 			credentialId,
-			{ clientId: TEST_CLIENT_ID, clientSecret: shortSecret },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -451,7 +448,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${newToken}`),
 			credentialId,
-			{ clientId: TEST_CLIENT_ID, clientSecret: newSecret },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: newSecret },
 		);
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
 		expect(reads).toBe(1);
@@ -466,7 +463,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, response, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${oldToken}`),
 			credentialId,
-			{ clientId: TEST_CLIENT_ID, clientSecret: 'a brand new callback client secret' },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: 'a brand new callback client secret' },
 		);
 		expectInvalidToken(result, response, 'The access token is invalid');
 		expect(reads).toBe(1);

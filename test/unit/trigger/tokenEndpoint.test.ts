@@ -8,10 +8,7 @@ import {
 } from '../../../support/fakeN8n/recordingResponse';
 import {
 	runTriggerWebhook,
-	TEST_CLIENT_ID,
-	TEST_CLIENT_SECRET,
-	TEST_TRIGGER_SETUP,
-	TEST_WEBHOOK_ID,
+	TEST_TRIGGER,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../support/fakeN8n/triggerContext';
@@ -25,7 +22,7 @@ function basic(id: string, secret: string): string {
 
 async function requestToken(
 	request: TriggerRequest,
-	triggerSetup: TriggerSetup = TEST_TRIGGER_SETUP,
+	triggerSetup: TriggerSetup = TEST_TRIGGER.setup,
 ) {
 	return await runRecorded(triggerSetup, 'setup', request);
 }
@@ -48,7 +45,11 @@ function expectTokenIssued(
 	const now = Math.floor(Date.now() / 1000);
 	const check = verifyAccessToken(
 		token,
-		{ audience: TEST_WEBHOOK_ID, clientId: TEST_CLIENT_ID, clientSecret: TEST_CLIENT_SECRET },
+		{
+			audience: TEST_TRIGGER.webhookId,
+			clientId: TEST_TRIGGER.clientId,
+			clientSecret: TEST_TRIGGER.clientSecret,
+		},
 		now,
 	);
 	expect(check).toEqual({ valid: true, expiresAt: expect.any(Number) });
@@ -73,21 +74,27 @@ function expectRefusal(
 		expect(response.headers['www-authenticate']).toBeUndefined();
 	}
 	// Refusals never echo what the client sent, secrets included.
-	expect(response.text).not.toContain(TEST_CLIENT_SECRET);
+	expect(response.text).not.toContain(TEST_TRIGGER.clientSecret);
 }
 
 describe('token endpoint (setup webhook), successes', () => {
 	it('issues a token to HTTP Basic with the same client_id in the body too (RFC 6749 3.2.1)', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
 		});
 		expectTokenIssued(result, response);
 	});
 
 	it('issues a token to HTTP Basic client authentication with a form body', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectTokenIssued(result, response);
@@ -96,7 +103,7 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('issues a token to HTTP Basic client authentication with a JSON body', async () => {
 		const { result, response } = await requestToken({
 			headers: {
-				authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET),
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 				'content-type': JSON_TYPE,
 			},
 			body: { grant_type: 'client_credentials' },
@@ -109,8 +116,8 @@ describe('token endpoint (setup webhook), successes', () => {
 			headers: { 'content-type': FORM },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: TEST_CLIENT_ID,
-				client_secret: TEST_CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 			},
 		});
 		expectTokenIssued(result, response);
@@ -121,8 +128,8 @@ describe('token endpoint (setup webhook), successes', () => {
 			headers: { 'content-type': JSON_TYPE },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: TEST_CLIENT_ID,
-				client_secret: TEST_CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 				audience: 'anything',
 			},
 		});
@@ -132,7 +139,7 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('decodes Basic credentials that were form-urlencoded first (RFC 6749 2.3.1) and also accepts them plain', async () => {
 		const secret = 'p@ss word+with:colon%';
 		const specialSetup: TriggerSetup = {
-			...TEST_TRIGGER_SETUP,
+			...TEST_TRIGGER.setup,
 			credentials: { clientId: 'id with space', clientSecret: secret },
 		};
 		const encoded = await requestToken(
@@ -162,7 +169,7 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('takes grant_type from the query when the body has none, as the marketplace sends it to its own API', async () => {
 		const { result, response } = await requestToken({
 			headers: {
-				authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET),
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 				'content-type': JSON_TYPE,
 			},
 			body: {},
@@ -174,10 +181,13 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('uses the Token Lifetime option for expires_in and the expiry', async () => {
 		const { result, response } = await requestToken(
 			{
-				headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': FORM,
+				},
 				body: { grant_type: 'client_credentials' },
 			},
-			{ ...TEST_TRIGGER_SETUP, parameters: { options: { tokenLifetime: 120 } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 120 } } },
 		);
 		expectTokenIssued(result, response, 120);
 	});
@@ -186,11 +196,14 @@ describe('token endpoint (setup webhook), successes', () => {
 describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses both client authentication methods at once with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: {
 				grant_type: 'client_credentials',
-				client_id: TEST_CLIENT_ID,
-				client_secret: TEST_CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 			},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -198,14 +211,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses HTTP Basic with a different client_id in the body with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials', client_id: 'someone-else' },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
 	it('refuses two Authorization headers with invalid_request, even when the first one is right', async () => {
-		const right = basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET);
+		const right = basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret);
 		const { result, response } = await requestToken({
 			// Node's parsed headers keep the first of the two; the raw headers show both.
 			headers: { authorization: right, 'content-type': FORM },
@@ -215,7 +231,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 				'Content-Type',
 				FORM,
 				'authorization',
-				basic(TEST_CLIENT_ID, 'another secret'),
+				basic(TEST_TRIGGER.clientId, 'another secret'),
 			],
 			body: { grant_type: 'client_credentials' },
 		});
@@ -224,7 +240,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses a missing grant_type with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: {},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -232,7 +251,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses a repeated parameter with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: ['client_credentials', 'client_credentials'] },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -241,7 +263,11 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses a non-string JSON parameter with invalid_request', async () => {
 		const { result, response } = await requestToken({
 			headers: { 'content-type': JSON_TYPE },
-			body: { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID, client_secret: 12345 },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: 12345,
+			},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
@@ -251,7 +277,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 			const { result, response } = await requestToken({
 				// What n8n's XML parser makes of <grant_type>client_credentials</grant_type>.
 				headers: {
-					authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET),
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 					'content-type': contentType,
 				},
 				body: { grant_type: 'client_credentials' },
@@ -264,7 +290,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		for (const body of [['client_credentials'], 'grant_type=client_credentials']) {
 			const { result, response } = await requestToken({
 				headers: {
-					authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET),
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 					'content-type': JSON_TYPE,
 				},
 				body,
@@ -277,14 +303,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const { result, response } = await requestToken({
 			headers: { 'content-type': FORM },
 			body: { grant_type: 'client_credentials' },
-			query: { client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET },
+			query: { client_id: TEST_TRIGGER.clientId, client_secret: TEST_TRIGGER.clientSecret },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
 	it('refuses grant_type values that differ between body and query with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 			query: { grant_type: 'password' },
 		});
@@ -293,7 +322,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses another grant type from an authenticated client with unsupported_grant_type', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'password', username: 'someone', password: 'something' },
 		});
 		expectRefusal(result, response, 400, 'unsupported_grant_type');
@@ -301,7 +333,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses an unknown client id with invalid_client and a Basic challenge', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic('someone-else', TEST_CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic('someone-else', TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectRefusal(result, response, 401, 'invalid_client');
@@ -310,7 +345,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses a wrong secret by Basic and by body with invalid_client', async () => {
 		const byBasic = await requestToken({
 			headers: {
-				authorization: basic(TEST_CLIENT_ID, `${TEST_CLIENT_SECRET}x`),
+				authorization: basic(TEST_TRIGGER.clientId, `${TEST_TRIGGER.clientSecret}x`),
 				'content-type': FORM,
 			},
 			body: { grant_type: 'client_credentials' },
@@ -320,8 +355,8 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 			headers: { 'content-type': FORM },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: TEST_CLIENT_ID,
-				client_secret: TEST_CLIENT_SECRET.slice(1),
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret.slice(1),
 			},
 		});
 		expectRefusal(byBody.result, byBody.response, 401, 'invalid_client');
@@ -335,7 +370,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(none.result, none.response, 401, 'invalid_client');
 		const idOnly = await requestToken({
 			headers: { 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: TEST_CLIENT_ID },
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
 		});
 		expectRefusal(idOnly.result, idOnly.response, 401, 'invalid_client');
 	});
@@ -357,10 +392,13 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('answers 500 server_error, naming no secret, when the credential secret is too short', async () => {
 		const { result, response } = await requestToken(
 			{
-				headers: { authorization: basic(TEST_CLIENT_ID, 'short'), 'content-type': FORM },
+				headers: { authorization: basic(TEST_TRIGGER.clientId, 'short'), 'content-type': FORM },
 				body: { grant_type: 'client_credentials' },
 			},
-			{ ...TEST_TRIGGER_SETUP, credentials: { clientId: TEST_CLIENT_ID, clientSecret: 'short' } },
+			{
+				...TEST_TRIGGER.setup,
+				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'short' },
+			},
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -373,11 +411,11 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const response = new RecordingResponse();
 		await expect(
 			runTriggerWebhook(
-				{ ...TEST_TRIGGER_SETUP, parameters: { options: { tokenLifetime: 5 } } },
+				{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 5 } } },
 				'setup',
 				{
 					headers: {
-						authorization: basic(TEST_CLIENT_ID, TEST_CLIENT_SECRET),
+						authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 						'content-type': FORM,
 					},
 					body: { grant_type: 'client_credentials' },
