@@ -13,7 +13,7 @@ module.exports = {
 			...base,
 			displayName: 'unit',
 			testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
-			setupFilesAfterEnv: ['<rootDir>/test/setup/no-network.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup/no-network.ts', '<rootDir>/test/setup/sleeps.ts'],
 		},
 		{
 			...base,

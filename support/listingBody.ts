@@ -2,6 +2,8 @@
  * Spec 2.4's listing body, as the tests expect our node to send it: written once here, from the spec, not from the
  * node's code. stockType and paymentType default to the node's defaults (["PDF"] and 1).
  */
+import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
+
 export interface ExpectedProduct {
 	externalId: unknown;
 	row?: unknown;
@@ -34,5 +36,19 @@ export function listingBody(listing: ExpectedListing): Record<string, unknown> {
 		})),
 		stockType: listing.stockType ?? ['PDF'],
 		paymentType: listing.paymentType ?? 1,
+	};
+}
+
+/** The whole request of a listing, as Validate Only shows it: a JSON POST to the listings path, in this language. */
+export function listingRequest(listing: ExpectedListing, acceptLanguage = 'en-US') {
+	return {
+		method: 'POST',
+		path: PARTNER_API_PATHS.listings,
+		headers: {
+			Accept: 'application/json',
+			'Content-Type': 'application/json',
+			'Accept-Language': acceptLanguage,
+		},
+		body: listingBody(listing),
 	};
 }

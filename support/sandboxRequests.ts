@@ -2,12 +2,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
 import { SANDBOX_DEFAULTS } from '../sandbox';
 import type { Sandbox } from '../sandbox';
 
-export const TOKEN_PATH = '/sellers/oauth/accesstoken';
-export const WEBHOOKS_PATH = '/partners/webhooks/v3';
-export const LISTINGS_PATH = '/sellers/inventory/listings/v3';
+export const TOKEN_PATH = PARTNER_API_PATHS.grant;
+export const WEBHOOKS_PATH = PARTNER_API_PATHS.webhooks;
+export const LISTINGS_PATH = PARTNER_API_PATHS.listings;
 
 export function basic(key: string, secret: string): string {
 	return 'Basic ' + Buffer.from(`${key}:${secret}`).toString('base64');

@@ -741,20 +741,19 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 	const oversized = 'x'.repeat(17 * 1024 * 1024);
 	const probes: Probe[] = [];
 	for (const endpoint of ['token', 'notifications'] as const) {
+		// Each probe is authorised as its endpoint wants, so that only the limit it tries can refuse it.
+		const authorization: [string, string] = [
+			'authorization',
+			endpoint === 'token'
+				? basic(trigger.clientId, trigger.clientSecret)
+				: `Bearer ${trigger.validToken}`,
+		];
 		probes.push({
 			family: `${endpoint}: body over n8n's payload limit (n8n answers 500)`,
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [
-				['content-type', JSON_TYPE],
-				[
-					'authorization',
-					endpoint === 'token'
-						? basic(trigger.clientId, trigger.clientSecret)
-						: `Bearer ${trigger.validToken}`,
-				],
-			],
+			headers: [['content-type', JSON_TYPE], authorization],
 			body: JSON.stringify({ padding: oversized }),
 			statuses: [500],
 			mayCloseEarly: true,
@@ -764,16 +763,7 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [
-				['content-type', JSON_TYPE],
-				['content-encoding', 'gzip'],
-				[
-					'authorization',
-					endpoint === 'token'
-						? basic(trigger.clientId, trigger.clientSecret)
-						: `Bearer ${trigger.validToken}`,
-				],
-			],
+			headers: [['content-type', JSON_TYPE], ['content-encoding', 'gzip'], authorization],
 			body: '{"not":"gzip"}',
 			statuses: [500],
 		});
@@ -782,15 +772,7 @@ export function n8nLimitProbes(trigger: TriggerUnderTest): Probe[] {
 			endpoint,
 			method: 'POST',
 			query: '',
-			headers: [
-				['content-type', 'application/json; charset=utf-7'],
-				[
-					'authorization',
-					endpoint === 'token'
-						? basic(trigger.clientId, trigger.clientSecret)
-						: `Bearer ${trigger.validToken}`,
-				],
-			],
+			headers: [['content-type', 'application/json; charset=utf-7'], authorization],
 			body: '{"grant_type":"client_credentials"}',
 			statuses: [422],
 		});

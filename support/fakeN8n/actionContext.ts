@@ -42,6 +42,25 @@ type ParameterFunction = ((itemIndex: number, json: Record<string, unknown>) => 
 	expression?: string;
 };
 
+/**
+ * What n8n's checkProcessedAndRecord answers for values against what a store holds: those it did not hold are new
+ * (and now held), the others were processed.
+ */
+export function recordValues<T extends string | number>(
+	values: T[],
+	held: { has(value: string): boolean; add(value: string): unknown },
+): { new: T[]; processed: T[] } {
+	const result = { new: [] as T[], processed: [] as T[] };
+	for (const value of values) {
+		if (held.has(String(value))) result.processed.push(value);
+		else {
+			held.add(String(value));
+			result.new.push(value);
+		}
+	}
+	return result;
+}
+
 /** n8n's deduplication store, in memory: values per scope, as checkProcessedAndRecord keeps them. */
 export class MemoryDeduplicationStore {
 	readonly entries = new Map<string, Set<string>>();
@@ -58,19 +77,7 @@ export class MemoryDeduplicationStore {
 		return {
 			checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'checkProcessedAndRecord', values });
-				const seen = this.scope(scope);
-				const result = {
-					new: [] as Array<string | number>,
-					processed: [] as Array<string | number>,
-				};
-				for (const value of values) {
-					if (seen.has(String(value))) result.processed.push(value);
-					else {
-						seen.add(String(value));
-						result.new.push(value);
-					}
-				}
-				return result;
+				return recordValues(values, this.scope(scope));
 			},
 			removeProcessed: async (values: Array<string | number>, scope: string) => {
 				this.calls.push({ method: 'removeProcessed', values });
@@ -115,7 +122,8 @@ export interface FakeRun {
 	hints: NodeExecutionHint[];
 }
 
-const nodeTemplate: INode = {
+/** The action node as a workflow holds it, before its parameters. */
+export const ACTION_NODE: INode = {
 	id: 'node-1',
 	name: 'Ticket Marketplace',
 	type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
@@ -148,7 +156,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		]),
 	);
 	const node: INode = {
-		...nodeTemplate,
+		...ACTION_NODE,
 		parameters: rawParameters as INode['parameters'],
 		...(options.onError && { onError: options.onError }),
 	};
@@ -253,6 +261,23 @@ export function column(name: string): ParameterFunction {
 	read.expression = `={{ $json.${name} }}`;
 	return read;
 }
+
+/**
+ * Listing → Create as examples/sheet-to-listings.workflow.json maps a sheet: one ticket a row, each field read from its
+ * column (listing_id, event_id, price, currency, ticket_id, row, seat); without the memory of listings sent.
+ */
+export const EXAMPLE_SHEET_PARAMETERS: Record<string, ParameterValue> = {
+	inputShape: 'ticketPerItem',
+	columnMapping: 'manual',
+	externalListingId: column('listing_id'),
+	eventId: column('event_id'),
+	priceAmount: column('price'),
+	priceCurrency: column('currency'),
+	productExternalId: column('ticket_id'),
+	productRow: column('row'),
+	productSeat: column('seat'),
+	options: { skipAlreadySent: false },
+};
 
 /** Listing → Create in the grouped sheet mode, every value read from a column of the row as a sheet workflow sets it. */
 export const GROUPED_SHEET_PARAMETERS: Record<string, ParameterValue> = {

@@ -1,4 +1,4 @@
-import { MemoryDeduplicationStore } from './actionContext';
+import { MemoryDeduplicationStore, recordValues } from './actionContext';
 
 /** One call to the store, as the fault oracle needs to account for it. */
 export interface StoreCall {
@@ -108,17 +108,10 @@ export class SharedRowStore extends MemoryDeduplicationStore {
 				call.readAt = read.at;
 				await this.gap();
 				const list = [...read.list];
-				const result = {
-					new: [] as Array<string | number>,
-					processed: [] as Array<string | number>,
-				};
-				for (const value of values) {
-					if (list.includes(String(value))) result.processed.push(value);
-					else {
-						list.push(String(value));
-						result.new.push(value);
-					}
-				}
+				const result = recordValues(values, {
+					has: (value) => list.includes(value),
+					add: (value) => list.push(value),
+				});
 				call.answeredNew = result.new.map(String);
 				call.writeAt = this.write(caller, scope, read, list);
 				if (failsAfterWrite) SharedRowStore.lostAnswer();

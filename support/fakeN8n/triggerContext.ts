@@ -33,6 +33,18 @@ export interface TriggerSetup {
 	workflowId?: string;
 }
 
+/** The trigger of the unit tests: its callback client (id and secret), its webhook id, and its setup with both. */
+const testClient = {
+	clientId: 'marketplace-client',
+	clientSecret: 'correct horse battery staple 42',
+};
+const testWebhookId = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
+export const TEST_TRIGGER = {
+	...testClient,
+	webhookId: testWebhookId,
+	setup: { credentials: { ...testClient }, webhookId: testWebhookId } satisfies TriggerSetup,
+};
+
 /** What webhook() sees of the HTTP request, after n8n's body parser. */
 export interface TriggerRequest {
 	headers: Record<string, string | string[] | undefined>;

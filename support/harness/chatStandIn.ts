@@ -4,10 +4,11 @@
  * It records what it received, so that the demo can print the alert and the tests can assert on it; the records
  * are readable over HTTP (`GET /_stand-in/posts`) because jest runs in another process than the harness.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 
 import { listenOnLoopback } from './processes';
+import { bearerMatches, readBody, sendJson } from './standInHttp';
 
 /** The token the harness stores in n8n's Mattermost credential; not a secret of anything real. */
 export const CHAT_STAND_IN_TOKEN = 'stand-in-mattermost-token-not-a-secret';
@@ -28,27 +29,6 @@ export interface ChatStandIn {
 
 const MAX_BODY = 256 * 1024;
 
-async function readBody(request: IncomingMessage): Promise<string> {
-	let size = 0;
-	const chunks: Buffer[] = [];
-	for await (const chunk of request) {
-		size += (chunk as Buffer).length;
-		if (size > MAX_BODY) throw new Error('body too large');
-		chunks.push(chunk as Buffer);
-	}
-	return Buffer.concat(chunks).toString('utf8');
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-	response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function bearerMatches(header: string | undefined): boolean {
-	const expected = Buffer.from(`Bearer ${CHAT_STAND_IN_TOKEN}`);
-	const given = Buffer.from(header ?? '');
-	return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 export async function startChatStandIn(): Promise<ChatStandIn> {
 	const posts: ChatPost[] = [];
 	// The chat being down: the next `failing` posts are answered 503, as Mattermost behind a restarting proxy is.
@@ -59,12 +39,14 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 			if (request.method === 'GET' && path === '/_stand-in/posts')
 				return sendJson(response, 200, posts);
 			if (request.method === 'POST' && path === '/_stand-in/outage') {
-				const { posts: count } = JSON.parse(await readBody(request)) as { posts?: unknown };
+				const { posts: count } = JSON.parse(await readBody(request, MAX_BODY)) as {
+					posts?: unknown;
+				};
 				failing = typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : 0;
 				return sendJson(response, 200, { failing });
 			}
 			if (!path.startsWith('/api/v4/')) return sendJson(response, 404, { message: 'not found' });
-			if (!bearerMatches(request.headers.authorization)) {
+			if (!bearerMatches(request.headers.authorization, CHAT_STAND_IN_TOKEN)) {
 				return sendJson(response, 401, {
 					id: 'api.context.session_expired.app_error',
 					message: 'Invalid or expired session',
@@ -79,7 +61,7 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
 						status_code: 503,
 					});
 				}
-				const body = JSON.parse(await readBody(request)) as {
+				const body = JSON.parse(await readBody(request, MAX_BODY)) as {
 					channel_id?: unknown;
 					message?: unknown;
 				};

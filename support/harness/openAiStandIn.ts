@@ -14,10 +14,11 @@
  * request, so that a test can assert what tool schema n8n offered; the records are readable over HTTP
  * (`GET /_stand-in/requests`) because jest runs in another process than the harness.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
 
 import { listenOnLoopback } from './processes';
+import { bearerMatches, readBody, sendJson } from './standInHttp';
 
 /** The API key the harness stores in n8n's OpenAI credential; not a secret of anything real. */
 export const OPENAI_STAND_IN_KEY = 'stand-in-openai-key-not-a-secret';
@@ -80,27 +81,6 @@ interface CompletionRequest {
 }
 
 const MAX_BODY = 1024 * 1024;
-
-async function readBody(request: IncomingMessage): Promise<string> {
-	let size = 0;
-	const chunks: Buffer[] = [];
-	for await (const chunk of request) {
-		size += (chunk as Buffer).length;
-		if (size > MAX_BODY) throw new Error('body too large');
-		chunks.push(chunk as Buffer);
-	}
-	return Buffer.concat(chunks).toString('utf8');
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-	response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-function bearerMatches(header: string | undefined): boolean {
-	const expected = Buffer.from(`Bearer ${OPENAI_STAND_IN_KEY}`);
-	const given = Buffer.from(header ?? '');
-	return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** OpenAI's error shape; n8n shows `error.message`. */
 function openAiError(message: string, type = 'invalid_request_error') {
@@ -254,7 +234,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 			const method = request.method ?? 'GET';
 			if (method === 'GET' && path === '/_stand-in/requests')
 				return sendJson(response, 200, requests);
-			const text = await readBody(request);
+			const text = await readBody(request, MAX_BODY);
 			let body: unknown;
 			try {
 				body = text === '' ? undefined : (JSON.parse(text) as unknown);
@@ -265,7 +245,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 				requests.push({
 					method,
 					path,
-					authorized: bearerMatches(request.headers.authorization),
+					authorized: bearerMatches(request.headers.authorization, OPENAI_STAND_IN_KEY),
 					body,
 					answer,
 					...(reason === undefined ? {} : { reason }),
@@ -275,7 +255,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
 				record('refused', reason);
 				sendJson(response, status, openAiError(reason, type));
 			};
-			if (!bearerMatches(request.headers.authorization))
+			if (!bearerMatches(request.headers.authorization, OPENAI_STAND_IN_KEY))
 				return refuse(401, 'Incorrect API key provided (stand-in)', 'invalid_api_key');
 			if (method === 'GET' && path === '/v1/models') {
 				record('models');

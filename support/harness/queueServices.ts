@@ -40,6 +40,11 @@ export interface Service extends LoggedProcess {
 	port: number;
 }
 
+/** The options that reach the run's PostgreSQL (loopback, its port) as the queue's database user. */
+function serverOptions(port: number): string[] {
+	return ['-h', '127.0.0.1', '-p', String(port), '-U', QUEUE_DATABASE.user];
+}
+
 export async function startPostgres(folder: string): Promise<Service> {
 	const dataDir = join(folder, 'postgres');
 	mkdirSync(dataDir, { recursive: true });
@@ -91,15 +96,7 @@ export async function startPostgres(folder: string): Promise<Service> {
 		ready: /database system is ready to accept connections/,
 		readyTimeoutMs: 60_000,
 	});
-	const createdb = asPostgresUser('createdb', [
-		'-h',
-		'127.0.0.1',
-		'-p',
-		String(port),
-		'-U',
-		QUEUE_DATABASE.user,
-		QUEUE_DATABASE.name,
-	]);
+	const createdb = asPostgresUser('createdb', [...serverOptions(port), QUEUE_DATABASE.name]);
 	await runCommand(createdb.command, createdb.args, {
 		cwd: folder,
 		timeoutMs: 60_000,
@@ -141,21 +138,7 @@ export async function queryPostgres(port: number, sql: string): Promise<string[]
 	const psql = join(POSTGRES_BIN, 'psql');
 	const { output } = await runCommand(
 		psql,
-		[
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			QUEUE_DATABASE.user,
-			'-d',
-			QUEUE_DATABASE.name,
-			'-At',
-			'-F',
-			'\t',
-			'-c',
-			sql,
-		],
+		[...serverOptions(port), '-d', QUEUE_DATABASE.name, '-At', '-F', '\t', '-c', sql],
 		{
 			cwd: '/',
 			timeoutMs: 30_000,

@@ -23,6 +23,7 @@ import {
 } from '../../support/e2e/helpers';
 import { suiteWorkflows } from '../../support/e2e/workflows';
 import { listingBody } from '../../support/listingBody';
+import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 const workflow = suiteWorkflows().aiAgent;
@@ -182,7 +183,7 @@ describeOnN8n2(
 			const [sent] = round.listingRequests;
 			expect(sent).toMatchObject({
 				method: 'POST',
-				path: '/sellers/inventory/listings/v3',
+				path: PARTNER_API_PATHS.listings,
 				status: 201,
 			});
 			expect(sent.body).toEqual(expectedBody(listing));

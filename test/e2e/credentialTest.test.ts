@@ -5,6 +5,7 @@
 import { SANDBOX_DEFAULTS } from '../../sandbox';
 import { ownerSessionCookie, testCredentialAsEditor } from '../../support/harness/n8n';
 import { useE2e } from '../../support/e2e/helpers';
+import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 
@@ -22,7 +23,7 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 
 	async function tokenRequests() {
 		const { requests } = await e2e().sandbox.state();
-		return requests.filter((request) => request.path === '/sellers/oauth/accesstoken');
+		return requests.filter((request) => request.path === PARTNER_API_PATHS.grant);
 	}
 
 	async function testWith(data: Record<string, unknown>) {

@@ -5,6 +5,7 @@
  */
 import { nextListingId, postWebhook, useE2e, waitForExecutions } from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
+import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -32,7 +33,7 @@ describe("n8n's HTTP Request node with the Ticket Marketplace API credential", (
 	async function callThroughHttpRequestNode(externalListingId: number) {
 		const harness = e2e();
 		return await postWebhook(harness, webhookPath(workflows.httpRequest), {
-			url: `${harness.context.sandboxUrl}/sellers/inventory/listings/v3`,
+			url: `${harness.context.sandboxUrl}${PARTNER_API_PATHS.listings}`,
 			payload: listingPayload(externalListingId),
 		});
 	}

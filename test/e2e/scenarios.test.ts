@@ -20,6 +20,7 @@ import {
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 import { listingBody } from '../../support/listingBody';
+import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -99,7 +100,7 @@ describe('1. spreadsheet to listings', () => {
 		for (const request of sent) {
 			expect(request.status).toBe(201);
 			expect(request.method).toBe('POST');
-			expect(request.path).toBe('/sellers/inventory/listings/v3');
+			expect(request.path).toBe(PARTNER_API_PATHS.listings);
 			expect(request.headers).toMatchObject({
 				authorization: 'Bearer [redacted]',
 				'content-type': expect.stringMatching(/^application\/json/),

@@ -17,6 +17,7 @@ import {
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
 import { WRONG_MARKETPLACE_PASSWORD } from '../../support/harness/harness';
+import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -50,7 +51,7 @@ describe('a wrong marketplace password, seen from a real n8n', () => {
 		const during = state.requests.filter((request) => !logged.has(request.id));
 		expect(
 			during.map((request) => [request.endpoint, request.status, request.method, request.path]),
-		).toEqual([['token', 401, 'POST', '/sellers/oauth/accesstoken']]);
+		).toEqual([['token', 401, 'POST', PARTNER_API_PATHS.grant]]);
 		expect(
 			state.listings.filter((listing) => ids.includes(Number(listing.externalListingId))),
 		).toEqual([]);

@@ -6,11 +6,13 @@ import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/w
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
 import {
 	fakeRun,
 	GROUPED_SHEET_PARAMETERS,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({
@@ -18,7 +20,6 @@ jest.mock('n8n-workflow', () => ({
 	sleepWithAbort: jest.fn(async () => undefined),
 }));
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const CALLBACK = { clientId: 'callback-client', clientSecret: 'callback-secret-integration' };
 
 const GROUPED: Record<string, ParameterValue> = {
@@ -85,7 +86,7 @@ function runOptions(
 }
 
 function listingPosts() {
-	return sandbox.state().requests.filter((request) => request.path === LISTING_PATH);
+	return sandbox.state().requests.filter((request) => request.path === PARTNER_API_PATHS.listings);
 }
 
 describe('Ticket Marketplace action node against the sandbox', () => {
@@ -99,17 +100,18 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 			101, 102, 103, 104, 105,
 		]);
 		const first = state.listings.find((listing) => listing.externalListingId === 101);
-		expect(first?.body).toEqual({
-			eventId: 5000,
-			pricePerProduct: { amount: 25.5, currency: 'EUR' },
-			externalListingId: 101,
-			products: [
-				{ externalId: '101-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-				{ externalId: '101-A-2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
-			],
-			stockType: ['PDF'],
-			paymentType: 1,
-		});
+		expect(first?.body).toEqual(
+			listingBody({
+				eventId: 5000,
+				amount: 25.5,
+				currency: 'EUR',
+				externalListingId: 101,
+				products: [
+					{ externalId: '101-A-1', row: 'A', seat: '1' },
+					{ externalId: '101-A-2', row: 'A', seat: '2' },
+				],
+			}),
+		);
 		expect(state.tokens.count).toBe(1);
 		expect(output).toHaveLength(5);
 		output.forEach((item, index) => {

@@ -2,6 +2,7 @@ import { startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
 import {
 	LISTINGS_PATH,
+	TOKEN_PATH,
 	createListing,
 	getToken,
 	listingHeaders,
@@ -266,16 +267,13 @@ describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 		]);
 
 		sandbox.registerApp({ consumerKey: 'second-app', consumerSecret: 'second-secret' });
-		const other = await post(
-			`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`,
-			{
-				headers: {
-					Authorization: 'Basic ' + Buffer.from('second-app:second-secret').toString('base64'),
-					'Content-Type': 'application/json',
-				},
-				body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
+		const other = await post(`${sandbox.url}${TOKEN_PATH}?grant_type=client_credentials`, {
+			headers: {
+				Authorization: 'Basic ' + Buffer.from('second-app:second-secret').toString('base64'),
+				'Content-Type': 'application/json',
 			},
-		);
+			body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
+		});
 		expect((await createListing(sandbox, other.body.access_token as string, listing)).status).toBe(
 			201,
 		);

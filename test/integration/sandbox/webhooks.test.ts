@@ -5,6 +5,7 @@ import {
 	getToken,
 	subscribe,
 	validSubscription,
+	TOKEN_PATH,
 } from '../../../support/sandboxRequests';
 
 describe('sandbox webhook subscription (spec 2.3, 4.2) and activation (spec 6)', () => {
@@ -142,17 +143,14 @@ describe('sandbox webhook subscription (spec 2.3, 4.2) and activation (spec 6)',
 		expect((await createListing(sandbox, token)).body.eligibleForNotifications).toBe(false);
 
 		sandbox.registerApp({ consumerKey: 'k2', consumerSecret: 's2' });
-		const other = await fetch(
-			`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`,
-			{
-				method: 'POST',
-				headers: {
-					Authorization: 'Basic ' + Buffer.from('k2:s2').toString('base64'),
-					'Content-Type': 'application/json',
-				},
-				body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
+		const other = await fetch(`${sandbox.url}${TOKEN_PATH}?grant_type=client_credentials`, {
+			method: 'POST',
+			headers: {
+				Authorization: 'Basic ' + Buffer.from('k2:s2').toString('base64'),
+				'Content-Type': 'application/json',
 			},
-		);
+			body: JSON.stringify({ username: 'seller@example.test', password: 'sandbox-password' }),
+		});
 		const otherToken = ((await other.json()) as { access_token: string }).access_token;
 		sandbox.activateSubscription((await subscribe(sandbox, otherToken)).body.id as string);
 		expect((await createListing(sandbox, token)).body.eligibleForNotifications).toBe(false);

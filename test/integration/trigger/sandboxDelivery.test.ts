@@ -10,6 +10,7 @@ import {
 	type SandboxOptions,
 } from '../../../sandbox';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const CALLBACK_CLIENT = {
 	clientId: 'marketplace-callback',
@@ -42,7 +43,7 @@ async function partnerToken(sandbox: Sandbox): Promise<string> {
 		`${SANDBOX_DEFAULTS.consumerKey}:${SANDBOX_DEFAULTS.consumerSecret}`,
 	).toString('base64');
 	const response = await fetch(
-		`${sandbox.url}/sellers/oauth/accesstoken?grant_type=client_credentials`,
+		`${sandbox.url}${PARTNER_API_PATHS.grant}?grant_type=client_credentials`,
 		{
 			method: 'POST',
 			headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/json' },
@@ -58,7 +59,7 @@ async function partnerToken(sandbox: Sandbox): Promise<string> {
 
 /** What the action node's Webhook → Subscribe sends, with the trigger's two production URLs. */
 async function subscribe(sandbox: Sandbox, trigger: ServedTrigger, token: string): Promise<string> {
-	const response = await fetch(`${sandbox.url}/partners/webhooks/v3`, {
+	const response = await fetch(`${sandbox.url}${PARTNER_API_PATHS.webhooks}`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
 		body: JSON.stringify({
@@ -84,7 +85,7 @@ async function createListing(
 	token: string,
 	externalListingId: number,
 ): Promise<string> {
-	const response = await fetch(`${sandbox.url}/sellers/inventory/listings/v3`, {
+	const response = await fetch(`${sandbox.url}${PARTNER_API_PATHS.listings}`, {
 		method: 'POST',
 		headers: {
 			Authorization: `Bearer ${token}`,

@@ -25,42 +25,41 @@ import {
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { grantTokens } from '../../../support/partnerApiNock';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	// The plain sleep too, so that a retry loop without abort also runs at once (and a regression shows fast).
-	sleep: jest.fn(async () => undefined),
-}));
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
-/** The memory of the test credential's account on its API. */
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-faults-0123456789';
 
 /** N listings, one per item, External Listing IDs 1..N. */
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), options);
 
-function tokenApi(times = 1) {
-	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.times(times)
-		.reply(200, { access_token: TOKEN });
-}
+const tokenApi = (times = 1) => grantTokens(TOKEN, times);
 
 /** A token, then the API creates listing 1 once; the answer tells whether that request has gone out. */
 function apiCreatingListing1(): () => boolean {
 	tokenApi();
 	let sent = false;
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.reply(() => {
 			sent = true;
 			return [201, { id: 1 }];
 		});
 	return () => sent;
+}
+
+/** Listing 1 run through `store` is created (the test's API creates it), and the memory holds it alone. */
+async function expectSentAndRemembered(store: MemoryDeduplicationStore) {
+	const { items, parameters } = listings(1);
+	const [item] = await execute.call(
+		fakeRun({ parameters, items, deduplication: store }).context,
+		items,
+	);
+	expect(item.json).toEqual({ id: 1 });
+	expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
 }
 
 function idOf(body: unknown): number {
@@ -129,7 +128,7 @@ describe('Listing → Create under faults', () => {
 		tokenApi();
 		let attempts = 0;
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(50)
 			.reply(() => {
 				attempts++;
@@ -151,7 +150,10 @@ describe('Listing → Create under faults', () => {
 		['a date in the past', 'Thu, 01 Jan 2015 00:00:00 GMT'],
 	])('case 1: a Retry-After of %s still waits and still counts', async (_name, retryAfter) => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).times(50).reply(429, {}, { 'Retry-After': retryAfter });
+		nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.times(50)
+			.reply(429, {}, { 'Retry-After': retryAfter });
 		const { items, parameters } = listings(1);
 		await execute.call(fakeRun({ parameters, items, continueOnFail: true }).context, items);
 		expect(waits).toHaveBeenCalledTimes(RETRY_POLICY.maxRateLimitRetries);
@@ -164,7 +166,7 @@ describe('Listing → Create under faults', () => {
 		const stop = new AbortController();
 		const seen: number[] = [];
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(30)
 			.reply((_uri, body) => {
 				seen.push(idOf(body));
@@ -191,7 +193,7 @@ describe('Listing → Create under faults', () => {
 	it('case 11: a stopped run does not wait out a pending Retry-After', async () => {
 		tokenApi();
 		const stop = new AbortController();
-		nock(BASE).post(LISTING_PATH).reply(429, {}, { 'Retry-After': '300' });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(429, {}, { 'Retry-After': '300' });
 		waits.mockImplementationOnce(async (_ms, signal) => {
 			stop.abort();
 			if (signal?.aborted) throw new Error('aborted');
@@ -230,7 +232,7 @@ describe('Listing → Create under faults', () => {
 			nock.cleanAll();
 			tokenApi();
 			nock(BASE)
-				.post(LISTING_PATH)
+				.post(PARTNER_API_PATHS.listings)
 				.times(2)
 				.reply((_uri, body) =>
 					idOf(body) === 2 ? [400, { message: 'no' }] : [201, { id: idOf(body) }],
@@ -255,14 +257,14 @@ describe('Listing → Create under faults', () => {
 	it('case 5: a refused login stops sending: one login attempt, the rest not sent, the login named', async () => {
 		let logins = 0;
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.times(200)
 			.reply(() => {
 				logins++;
 				return [401, { error: 'invalid_grant', error_description: 'bad password' }];
 			});
-		const api = nock(BASE).post(LISTING_PATH).times(200).reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).times(200).reply(201, {});
 		const { items, parameters } = listings(20, { concurrencyMode: 'adaptive', concurrency: 16 });
 		const output = await execute.call(
 			fakeRun({ parameters, items, continueOnFail: true }).context,
@@ -279,7 +281,7 @@ describe('Listing → Create under faults', () => {
 	it('case 6: an API error that echoes the request leaks no credential value into any output', async () => {
 		tokenApi();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(function () {
 				return [
 					400,
@@ -314,7 +316,7 @@ describe('Listing → Create under faults', () => {
 		async (status) => {
 			tokenApi();
 			nock(BASE)
-				.post(LISTING_PATH)
+				.post(PARTNER_API_PATHS.listings)
 				.reply(status, '', { Location: 'https://elsewhere.example.test/steal' });
 			const elsewhere = nock('https://elsewhere.example.test')
 				.post('/steal')
@@ -350,7 +352,7 @@ describe('Listing → Create under faults', () => {
 		tokenApi();
 		const store = new MemoryDeduplicationStore();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(() => {
 				// Another run's read-modify-write lands now and erases this run's record.
 				store.entries.get('workflow')?.clear();
@@ -372,7 +374,7 @@ describe('Listing → Create under faults', () => {
 		const received: number[] = [];
 		nock(BASE)
 			.persist()
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply((_uri, body) => {
 				received.push(idOf(body));
 				return [201, { id: idOf(body) }];
@@ -401,7 +403,7 @@ describe('Listing → Create under faults', () => {
 
 	it('a memory that cannot forget a refused listing says it is still remembered, and no longer promises that a rerun sends it', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(400, { message: 'invalid listing' });
 		const store = storeWith(() => ({ removeProcessed: locked }));
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
@@ -417,7 +419,7 @@ describe('Listing → Create under faults', () => {
 
 	it('a refused listing that another run brings back into the memory after every removal is named as still remembered', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(400, { message: 'invalid listing' });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(400, { message: 'invalid listing' });
 		const { store, undone } = undoneByAnotherRun('removeProcessed');
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
@@ -464,7 +466,7 @@ describe('Listing → Create under faults', () => {
 
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 1 });
 		let failed = false;
 		const store = storeWith((helpers) => ({
 			checkProcessedAndRecord: async (...args) => {
@@ -475,13 +477,7 @@ describe('Listing → Create under faults', () => {
 				return await helpers.checkProcessedAndRecord(...args);
 			},
 		}));
-		const { items, parameters } = listings(1);
-		const [item] = await execute.call(
-			fakeRun({ parameters, items, deduplication: store }).context,
-			items,
-		);
-		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		await expectSentAndRemembered(store);
 	});
 
 	it('a failed first write that went through after all (its retry finds the marker): nothing is sent, and the error names the IDs now remembered', async () => {
@@ -513,15 +509,9 @@ describe('Listing → Create under faults', () => {
 
 	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 1 });
 		const store = storeWith(() => ({ getProcessedDataCount: locked }));
-		const { items, parameters } = listings(1);
-		const [item] = await execute.call(
-			fakeRun({ parameters, items, deduplication: store }).context,
-			items,
-		);
-		expect(item.json).toEqual({ id: 1 });
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		await expectSentAndRemembered(store);
 	});
 
 	it('case 12: Forget Sent Listings says which IDs the memory held and which it did not', async () => {

@@ -17,27 +17,15 @@ import {
 	oneSeatListings,
 	MemoryDeduplicationStore,
 } from '../../../support/fakeN8n/actionContext';
+import { grantTokens } from '../../../support/partnerApiNock';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = PARTNER_API_PATHS.listings;
-const TARGET = `POST ${LISTING_PATH}`;
+const TARGET = `POST ${PARTNER_API_PATHS.listings}`;
 
 /** N listings, one per item, External Listing IDs 1..N, sent one after the other. */
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), options);
 
-function tokenApi() {
-	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.times(10)
-		.reply(200, { access_token: 'tok-outcomes-0123456789' });
-}
+const tokenApi = () => grantTokens('tok-outcomes-0123456789', 10);
 
 type Answer = [number, string | IDataObject | unknown[], Record<string, string>?];
 
@@ -45,7 +33,7 @@ type Answer = [number, string | IDataObject | unknown[], Record<string, string>?
 function api(first: Answer) {
 	const received: number[] = [];
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(20)
 		.reply((_uri, body) => {
 			const id = Number((body as IDataObject).externalListingId);
@@ -295,7 +283,7 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 		tokenApi();
 		let requests = 0;
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(5)
 			.reply(
 				() => (++requests === 1 ? CONFLICT : [400, { message: 'bad seat' }]) as nock.ReplyFnResult,

@@ -17,14 +17,8 @@ import {
 	oneSeatListings,
 } from '../../../support/fakeN8n/actionContext';
 import { echoedForms, findEchoes } from '../../../support/errorScan';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-hostile-0123456789';
 const DEPTH = 100_000;
 
@@ -42,10 +36,10 @@ function nestedJson(depth: number): string {
 
 /** The token, then the listing endpoint: listing `deepId` answered `status` with the deep body, the rest 201. */
 function apiAnsweringDeep(status: number, deepId: number, times: number) {
-	nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: TOKEN });
+	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: TOKEN });
 	const sent: number[] = [];
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(times)
 		.reply((_uri, body) => {
 			sent.push(idOf(body));
@@ -153,12 +147,12 @@ describe('a failure in handling one listing', () => {
 
 	/** The token, then the listing endpoint (listing 3 refused); resolves `firstAnswered` once listing 1 is answered. */
 	function api(times: number) {
-		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: TOKEN });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: TOKEN });
 		const sent: number[] = [];
 		let answered: () => void = () => {};
 		const firstAnswered = new Promise<void>((resolve) => (answered = resolve));
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(times)
 			.reply((_uri, body) => {
 				sent.push(idOf(body));
@@ -232,12 +226,12 @@ describe('secrets echoed back in any form', () => {
 
 	function api(status: number) {
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: SECRETS['access token'] });
 		const sent: number[] = [];
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply((_uri, body) => {
 				sent.push(idOf(body));
 				return [status, echoingBody()];

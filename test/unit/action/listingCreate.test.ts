@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { listingBody, listingRequest } from '../../../support/listingBody';
 import {
 	BASE,
 	column,
@@ -11,13 +12,8 @@ import {
 	GROUPED_SHEET_PARAMETERS,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const TOKEN = 'tok-listing';
 
 interface Seen {
@@ -34,7 +30,7 @@ function listingApi(
 ) {
 	const seen: Seen[] = [];
 	const scope = nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(100)
 		.delay(0)
 		.reply(function (_uri, body) {
@@ -53,7 +49,7 @@ function listingApi(
 
 function tokenApi() {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query({ grant_type: 'client_credentials' })
 		.times(10)
 		.reply(200, { access_token: TOKEN });
@@ -300,18 +296,19 @@ describe('Listing → Create: requests per input mode', () => {
 		const byListing = Object.fromEntries(
 			api.seen.map((entry) => [entry.body.externalListingId, entry.body]),
 		);
-		expect(byListing[7001]).toEqual({
-			eventId: 123456,
-			pricePerProduct: { amount: 49.9, currency: 'EUR' },
-			externalListingId: 7001,
-			products: [
-				{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-				{ externalId: 'T3', row: 'A', seat: '2', productType: 'TICKET', ga: false },
-				{ externalId: 'T5', row: 'B', seat: '7', productType: 'TICKET', ga: false },
-			],
-			stockType: ['PDF'],
-			paymentType: 1,
-		});
+		expect(byListing[7001]).toEqual(
+			listingBody({
+				eventId: 123456,
+				amount: 49.9,
+				currency: 'EUR',
+				externalListingId: 7001,
+				products: [
+					{ externalId: 'T1', row: 'A', seat: '1' },
+					{ externalId: 'T3', row: 'A', seat: '2' },
+					{ externalId: 'T5', row: 'B', seat: '7' },
+				],
+			}),
+		);
 		expect(byListing[7002].products).toEqual([
 			{ externalId: 'T2', productType: 'TICKET', ga: true },
 			{ externalId: 'T4', productType: 'TICKET', ga: true },
@@ -336,21 +333,13 @@ describe('Listing → Create: requests per input mode', () => {
 			{
 				json: {
 					validateOnly: true,
-					method: 'POST',
-					path: LISTING_PATH,
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Accept-Language': 'en-US',
-					},
-					body: {
+					...listingRequest({
 						eventId: 123456,
-						pricePerProduct: { amount: 49.9, currency: 'EUR' },
+						amount: 49.9,
+						currency: 'EUR',
 						externalListingId: 7001,
-						products: [{ externalId: 'T1', row: 'A', seat: '1', productType: 'TICKET', ga: false }],
-						stockType: ['PDF'],
-						paymentType: 1,
-					},
+						products: [{ externalId: 'T1', row: 'A', seat: '1' }],
+					}),
 				},
 				pairedItem: [{ item: 0 }],
 			},
@@ -621,7 +610,7 @@ describe('Listing → Create: sending', () => {
 		const finished: number[] = [];
 		tokenApi();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(6)
 			.reply(function (_uri, body, callback) {
 				const id = Number((body as IDataObject).externalListingId);
@@ -668,7 +657,7 @@ describe('Listing → Create: sending', () => {
 		let maxInFlight = 0;
 		tokenApi();
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(6)
 			.reply(function (_uri, body, callback) {
 				inFlight++;
@@ -764,7 +753,7 @@ describe('Listing → Create: sending', () => {
 		expect(api.seen).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => [{ item }]));
 		expect(output[2].json).toMatchObject({
-			error: `The Partner API answered 400 to POST ${LISTING_PATH}: refused`,
+			error: `The Partner API answered 400 to POST ${PARTNER_API_PATHS.listings}: refused`,
 			httpCode: '400',
 			itemIndexes: [2],
 		});
@@ -773,7 +762,7 @@ describe('Listing → Create: sending', () => {
 
 	it('reports a 201 without a JSON object as outcome unknown, not created', async () => {
 		tokenApi();
-		nock(BASE).post(LISTING_PATH).reply(201, '');
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, '');
 		const { output } = await run(PER_ITEM, undefined, true);
 		expect(output).toEqual([
 			{

@@ -23,16 +23,11 @@ import {
 import { listingBody } from '../../../support/listingBody';
 import { BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const INVALID_RUNS = 1000;
 const VALID_RUNS = 100;
 const SEED = 1114;
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 
 type Mode = 'defined' | 'json' | 'seatRange' | 'sheetRows';
 
@@ -172,9 +167,9 @@ async function sendsExactly(
 	expected: Array<Record<string, unknown>>,
 ): Promise<void> {
 	const bodies: IDataObject[] = [];
-	nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'tok' });
+	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok' });
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(expected.length)
 		.reply((_uri, body) => {
 			bodies.push(body as IDataObject);

@@ -4,7 +4,7 @@
  */
 import { readListings } from '../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
 import type { ParameterSource } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
-import { listingBody } from '../../../support/listingBody';
+import { listingRequest } from '../../../support/listingBody';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */
 function rows(
@@ -20,6 +20,23 @@ function rows(
 }
 
 const TICKET = { eventId: '55', priceAmount: '10.50', priceCurrency: 'eur' };
+
+/** A row of the grouped mode: one ticket (row A, this seat) of listing `externalListingId`, at TICKET's price. */
+function ticket(
+	externalListingId: string,
+	productExternalId: string,
+	productSeat: string,
+	overrides: Record<string, string> = {},
+) {
+	return {
+		...TICKET,
+		externalListingId,
+		productExternalId,
+		productRow: 'A',
+		productSeat,
+		...overrides,
+	};
+}
 
 describe('Listing → Create input: items to listings', () => {
 	it('makes one ready listing per item, with the exact request of spec 2.4', () => {
@@ -37,50 +54,19 @@ describe('Listing → Create input: items to listings', () => {
 				rows: [0],
 				label: 'row 1',
 				externalListingId: 7001,
-				request: {
-					method: 'POST',
-					path: '/sellers/inventory/listings/v3',
-					headers: {
-						Accept: 'application/json',
-						'Content-Type': 'application/json',
-						'Accept-Language': 'en-US',
-					},
-					body: listingBody({
-						eventId: 55,
-						amount: 10.5,
-						currency: 'EUR',
-						externalListingId: 7001,
-						products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
-					}),
-				},
+				request: listingRequest({
+					eventId: 55,
+					amount: 10.5,
+					currency: 'EUR',
+					externalListingId: 7001,
+					products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
+				}),
 			},
 		]);
 	});
 
 	it('groups ticket rows by External Listing ID, in order of first row, one product per row', () => {
-		const source = rows([
-			{
-				...TICKET,
-				externalListingId: '2',
-				productExternalId: 't1',
-				productRow: 'A',
-				productSeat: '1',
-			},
-			{
-				...TICKET,
-				externalListingId: '1',
-				productExternalId: 't2',
-				productRow: 'A',
-				productSeat: '2',
-			},
-			{
-				...TICKET,
-				externalListingId: '2',
-				productExternalId: 't3',
-				productRow: 'A',
-				productSeat: '3',
-			},
-		]);
+		const source = rows([ticket('2', 't1', '1'), ticket('1', 't2', '2'), ticket('2', 't3', '3')]);
 		const { listings } = readListings(source, 3, 'ticketPerItem');
 		expect(listings.map((listing) => [listing.kind, listing.label, listing.rows])).toEqual([
 			['ready', 'listing 2 (rows 1 and 3)', [0, 2]],
@@ -94,23 +80,7 @@ describe('Listing → Create input: items to listings', () => {
 	});
 
 	it('reports a listing whose rows disagree as invalid, naming the field and both rows', () => {
-		const source = rows([
-			{
-				...TICKET,
-				externalListingId: '2',
-				productExternalId: 't1',
-				productRow: 'A',
-				productSeat: '1',
-			},
-			{
-				...TICKET,
-				priceAmount: '11',
-				externalListingId: '2',
-				productExternalId: 't2',
-				productRow: 'A',
-				productSeat: '2',
-			},
-		]);
+		const source = rows([ticket('2', 't1', '1'), ticket('2', 't2', '2', { priceAmount: '11' })]);
 		const [listing] = readListings(source, 2, 'ticketPerItem').listings;
 		expect(listing.kind).toBe('invalid');
 		expect(listing.kind === 'invalid' && listing.problems).toEqual([

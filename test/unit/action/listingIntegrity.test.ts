@@ -8,29 +8,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { labelIdentity } from '../../../nodes/TicketMarketplace/schemas/listing';
-import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	column,
+	EXAMPLE_SHEET_PARAMETERS,
+	fakeRun,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
-
-const SHEET_MAPPING: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	columnMapping: 'manual',
-	externalListingId: column('listing_id'),
-	eventId: column('event_id'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket_id'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	options: { skipAlreadySent: false },
-};
+import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
 
 function seat(listing: string, row: string, seatNumber: string, event = '4242') {
 	return {
@@ -45,20 +30,9 @@ function seat(listing: string, row: string, seatNumber: string, event = '4242') 
 }
 
 /** The API creates every listing it is sent; the bodies say what was sent. */
-function acceptListings() {
-	const bodies: IDataObject[] = [];
-	nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.reply(200, { access_token: 'tok-integrity' });
-	nock(BASE)
-		.post(LISTING_PATH)
-		.times(50)
-		.reply((_uri, body) => {
-			bodies.push(body as IDataObject);
-			return [201, { id: `L-${String((body as IDataObject).externalListingId)}` }];
-		});
-	return bodies;
+function acceptAll() {
+	grantTokens('tok-integrity');
+	return acceptListings();
 }
 
 async function run(
@@ -93,10 +67,10 @@ describe('a ticket row whose parameters cannot be read', () => {
 		seat('7001', 'A', '3'),
 		seat('7002', 'B', '1'),
 	]);
-	const parameters = { ...SHEET_MAPPING, productSeat: throwingSeat };
+	const parameters = { ...EXAMPLE_SHEET_PARAMETERS, productSeat: throwingSeat };
 
 	it('blocks its whole listing, the row and its problem named (Continue); the other listing is sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const { output } = await run(items, parameters, true);
 		expect(sentIds(bodies)).toEqual([7002]);
 		expect(output[0].json.error).toBe('Listing 7001 (rows 1–3) failed validation');
@@ -107,7 +81,7 @@ describe('a ticket row whose parameters cannot be read', () => {
 	});
 
 	it('blocks the run, naming the row (without Continue)', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const { thrown } = await run(items, parameters, false);
 		expect(bodies).toEqual([]);
 		expect(thrown?.message).toBe('1 of 2 listings failed validation; nothing was sent');
@@ -137,7 +111,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	it('holds back every listing of its event, naming the row; other events are sent (Continue)', async () => {
 		const bodies = acceptListings();
 		const parameters = {
-			...SHEET_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
 		};
 		const { output } = await run(items, parameters, true);
@@ -157,7 +131,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	it('holds back every listing when its Event ID cannot be read either (Continue)', async () => {
 		const bodies = acceptListings();
 		const parameters = {
-			...SHEET_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
 			eventId: throwingOn([1], (json) => json.event_id),
 		};
@@ -171,7 +145,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	it('blocks the run (without Continue)', async () => {
 		const bodies = acceptListings();
 		const parameters = {
-			...SHEET_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
 		};
 		const { thrown } = await run(items, parameters, false);
@@ -190,13 +164,13 @@ describe('one seat listed twice', () => {
 	])(
 		'within one listing, however spelled (%s): the listing is invalid',
 		async (_name, row1, seat1, row2, seat2) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const items = sheetRows([
 				seat('7001', row1, seat1),
 				seat('7001', row2, seat2),
 				seat('7002', 'B', '1'),
 			]);
-			const { output } = await run(items, SHEET_MAPPING, true);
+			const { output } = await run(items, EXAMPLE_SHEET_PARAMETERS, true);
 			expect(sentIds(bodies)).toEqual([7002]);
 			expect(output[0].json.error).toBe('Listing 7001 (rows 1 and 2) failed validation');
 			expect(String((output[0].json.problems as string[])[0])).toContain(
@@ -206,14 +180,14 @@ describe('one seat listed twice', () => {
 	);
 
 	it('across two listings of one event in one run: the later one is invalid, naming the other listing and its rows', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = sheetRows([
 			seat('7001', 'A', '1'),
 			seat('7001', 'A', '2'),
 			seat('7002', 'B', '5'),
 			seat('7002', 'A', '\u200b2'),
 		]);
-		const { output } = await run(items, SHEET_MAPPING, true);
+		const { output } = await run(items, EXAMPLE_SHEET_PARAMETERS, true);
 		expect(sentIds(bodies)).toEqual([7001]);
 		expect(output[1].json.error).toBe('Listing 7002 (rows 3 and 4) failed validation');
 		expect(output[1].json.problems).toEqual([
@@ -222,7 +196,7 @@ describe('one seat listed twice', () => {
 	});
 
 	it('across listings one per item (without Continue): nothing is sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = [{ json: {} }, { json: {} }];
 		const parameters: Record<string, ParameterValue> = {
 			inputShape: 'listingPerItem',
@@ -247,14 +221,18 @@ describe('one seat listed twice', () => {
 	});
 
 	it('sends the seat as written, and leaves alone other events and General Admission', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const items = sheetRows([
 			seat('7001', 'A', '1\u200b'),
 			seat('7002', 'A', '1', '4343'),
 			{ ...seat('7003', '', ''), ga: 'true' },
 			{ ...seat('7004', '', ''), ga: 'true' },
 		]);
-		const { output } = await run(items, { ...SHEET_MAPPING, productGa: column('ga') }, true);
+		const { output } = await run(
+			items,
+			{ ...EXAMPLE_SHEET_PARAMETERS, productGa: column('ga') },
+			true,
+		);
 		expect(output.map((item) => item.json.error)).toEqual([
 			undefined,
 			undefined,
@@ -296,7 +274,7 @@ describe('numbers at the edges', () => {
 	it.each([1e-9, 1e-12, Number.MIN_VALUE])(
 		'a price of %s is refused, not sent as 0',
 		async (price) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain(
@@ -332,7 +310,7 @@ describe('numbers at the edges', () => {
 	it.each(['9007199254740993', 9007199254740992, '123456789012345678901'])(
 		'an Event ID of %s is called too large, not "not a whole number"',
 		async (eventId) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(eventId, 10), false);
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain('Event ID is too large');

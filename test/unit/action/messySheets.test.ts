@@ -5,32 +5,18 @@
  */
 import nock from 'nock';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	EXAMPLE_SHEET_PARAMETERS,
+	fakeRun,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
-
-/** The mapping of examples/sheet-to-listings.workflow.json. */
-const EXAMPLE_MAPPING: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	columnMapping: 'manual',
-	externalListingId: column('listing_id'),
-	eventId: column('event_id'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket_id'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	options: { skipAlreadySent: false },
-};
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { acceptListings, grantTokens } from '../../../support/partnerApiNock';
 
 function seat(
 	listing: string,
@@ -52,26 +38,15 @@ function seat(
 
 const GOOD_SHEET = [seat('7001', 'A', '1'), seat('7001', 'A', '2'), seat('7002', 'B', '1')];
 
-function acceptListings() {
-	const bodies: IDataObject[] = [];
-	nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.times(5)
-		.reply(200, { access_token: 'tok' });
-	nock(BASE)
-		.post(LISTING_PATH)
-		.times(50)
-		.reply((_uri, body) => {
-			bodies.push(body as IDataObject);
-			return [201, { id: `L-${String((body as IDataObject).externalListingId)}` }];
-		});
-	return bodies;
+/** The API creates every listing it is sent; the bodies say what was sent. */
+function acceptAll() {
+	grantTokens('tok', 5);
+	return acceptListings();
 }
 
 async function run(
 	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue> = EXAMPLE_MAPPING,
+	parameters: Record<string, ParameterValue> = EXAMPLE_SHEET_PARAMETERS,
 	continueOnFail = false,
 ) {
 	const fake = fakeRun({ parameters, items, continueOnFail });
@@ -82,11 +57,11 @@ async function run(
 /** The one validation error of a bad sheet, split into lines; asserts nothing was sent. */
 async function refusal(
 	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue> = EXAMPLE_MAPPING,
+	parameters: Record<string, ParameterValue> = EXAMPLE_SHEET_PARAMETERS,
 ) {
-	const listings = nock(BASE).post(LISTING_PATH).reply(201, {});
+	const listings = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 	const token = nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(200, { access_token: 'tok' });
 	const failure = await run(items, parameters).then(
@@ -105,7 +80,7 @@ afterEach(() => nock.cleanAll());
 
 describe('messy sheets: the everyday mess', () => {
 	it('skips a blank row at the end (every cell empty, as Google Sheets and Excel export it), says so, and sends the rest', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const blank = {
 			listing_id: '',
 			event_id: '',
@@ -125,10 +100,10 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('skips rows that arrive with no cells at all, and gives each its own paired item in the per-row output', async () => {
-		acceptListings();
+		acceptAll();
 		const items = [...sheetRows(GOOD_SHEET), { json: {} }, { json: {} }];
 		const { output, hints } = await run(items, {
-			...EXAMPLE_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			options: { skipAlreadySent: false, output: 'row' },
 		});
 
@@ -252,14 +227,14 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('with On Error → Continue, a bad id is one error item for its rows, and the good listings are sent', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const rows = [
 			seat('7001', 'A', '1'),
 			seat('A-100', 'A', '1'),
 			seat('A-100', 'A', '2'),
 			seat('7001', 'A', '2'),
 		];
-		const { output } = await run(sheetRows(rows), EXAMPLE_MAPPING, true);
+		const { output } = await run(sheetRows(rows), EXAMPLE_SHEET_PARAMETERS, true);
 		expect(bodies.map((body) => body.externalListingId)).toEqual([7001]);
 		expect(output[1].json).toMatchObject({
 			error: 'Listing "A-100" (rows 2 and 3) failed validation',
@@ -269,9 +244,9 @@ describe('messy sheets: the everyday mess', () => {
 	});
 
 	it('accepts a computed price with binary noise as two decimals and sends it rounded', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		await run(sheetRows([seat('7001', 'A', '1')]), {
-			...EXAMPLE_MAPPING,
+			...EXAMPLE_SHEET_PARAMETERS,
 			priceAmount: () => 49.9 * 1.1,
 		});
 		expect(bodies[0].pricePerProduct).toEqual({ amount: 54.89, currency: 'EUR' });

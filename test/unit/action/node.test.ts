@@ -5,6 +5,7 @@ import codex from '../../../nodes/TicketMarketplace/TicketMarketplace.node.json'
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import packageJson from '../../../package.json';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const { description } = new TicketMarketplace();
 
@@ -74,20 +75,15 @@ describe('Ticket Marketplace node description', () => {
 	it('tests the callback credential with the same local check as the trigger', async () => {
 		const node = new TicketMarketplace();
 		const test = node.methods.credentialTest.ticketMarketplaceCallbackApiTest;
-		const weak = await test.call({} as never, {
-			id: '1',
-			name: 'c',
-			type: 'ticketMarketplaceCallbackApi',
-			data: { clientId: 'id', clientSecret: 'short' },
-		});
-		expect(weak.status).toBe('Error');
-		const strong = await test.call({} as never, {
-			id: '1',
-			name: 'c',
-			type: 'ticketMarketplaceCallbackApi',
-			data: { clientId: 'id', clientSecret: 'a-long-enough-client-secret' },
-		});
-		expect(strong.status).toBe('OK');
+		const withSecret = async (clientSecret: string) =>
+			await test.call({} as never, {
+				id: '1',
+				name: 'c',
+				type: 'ticketMarketplaceCallbackApi',
+				data: { clientId: 'id', clientSecret },
+			});
+		expect((await withSecret('short')).status).toBe('Error');
+		expect((await withSecret('a-long-enough-client-secret')).status).toBe('OK');
 	});
 
 	it('describes every field (notices aside)', () => {
@@ -121,8 +117,8 @@ describe('Ticket Marketplace node description', () => {
 	});
 
 	it('routes to the chosen operation and returns one output', async () => {
-		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 't' });
-		const api = nock(BASE).post('/partners/webhooks/v3').reply(201, { id: 's-1' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 't' });
+		const api = nock(BASE).post(PARTNER_API_PATHS.webhooks).reply(201, { id: 's-1' });
 		const fake = fakeRun({
 			parameters: {
 				resource: 'webhook',

@@ -1,4 +1,8 @@
 import { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing';
+import { useRealSleeps } from '../../setup/sleeps';
+
+// The pacer's own wait (n8n's sleepWithAbort) as n8n has it, so that it runs on jest's fake clock below.
+useRealSleeps();
 
 /** A slot the test expects to get (the pacer answers null only once the run has stopped). */
 async function take(pacer: RequestPacer, first = false) {

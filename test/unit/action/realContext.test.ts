@@ -21,10 +21,18 @@ import type {
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import {
+	ACTION_NODE,
 	API_CREDENTIALS,
 	BASE,
 	CALLBACK_CREDENTIALS,
+	recordValues,
 } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
+import { useRealSleeps } from '../../setup/sleeps';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+
+// n8n's own sleeps (the run memory's settle pauses among them), as in a real run.
+useRealSleeps();
 
 // n8n-core's contexts read instance settings from the DI container; nothing here needs real ones.
 Container.set(InstanceSettings, {} as InstanceSettings);
@@ -41,16 +49,7 @@ const storeFor = (scope: string, context: ICheckProcessedContextData) => {
 };
 const memoryDeduplicator: IDataDeduplicator = {
 	async checkProcessedAndRecord(values, scope, context) {
-		const store = storeFor(scope, context);
-		const result = { new: [] as typeof values, processed: [] as typeof values };
-		for (const value of values) {
-			if (store.has(String(value))) result.processed.push(value);
-			else {
-				store.add(String(value));
-				result.new.push(value);
-			}
-		}
-		return result;
+		return recordValues(values, storeFor(scope, context));
 	},
 	async removeProcessed(values, scope, context) {
 		for (const value of values) storeFor(scope, context).delete(String(value));
@@ -77,11 +76,7 @@ const nodeTypes = {
  */
 async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]) {
 	const node: INode = {
-		id: 'node-1',
-		name: 'Ticket Marketplace',
-		type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
-		typeVersion: 1,
-		position: [0, 0],
+		...ACTION_NODE,
 		parameters:
 			NodeHelpers.getNodeParameters(
 				nodeType.description.properties,
@@ -168,7 +163,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 	it("groups sheet rows resolved from expressions, with the description's defaults, and pairs the output", async () => {
 		const seen: unknown[] = [];
 		nock(BASE)
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.times(2)
 			.matchHeader('authorization', 'Bearer tok-real')
 			.matchHeader('accept-language', 'en-US')
@@ -180,27 +175,23 @@ describe("inside n8n-core's real ExecuteContext", () => {
 		const [output] = await runInN8n(grouped, sheet);
 
 		expect(seen).toEqual([
-			{
+			listingBody({
 				eventId: 555,
-				pricePerProduct: { amount: 10.5, currency: 'EUR' },
+				amount: 10.5,
+				currency: 'EUR',
 				externalListingId: 7001,
 				products: [
-					{ externalId: '7001-A-1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-					{ externalId: '7001-A-2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+					{ externalId: '7001-A-1', row: 'A', seat: '1' },
+					{ externalId: '7001-A-2', row: 'A', seat: '2' },
 				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
-			{
+			}),
+			listingBody({
 				eventId: 555,
-				pricePerProduct: { amount: 12, currency: 'EUR' },
+				amount: 12,
+				currency: 'EUR',
 				externalListingId: 7002,
-				products: [
-					{ externalId: '7002-A-9', row: 'A', seat: '9', productType: 'TICKET', ga: false },
-				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
+				products: [{ externalId: '7002-A-9', row: 'A', seat: '9' }],
+			}),
 		]);
 		expect(output).toEqual([
 			{ json: { ok: 7001 }, pairedItem: [{ item: 0 }, { item: 1 }] },
@@ -212,7 +203,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 		const bad = sheet.map((item, index) =>
 			index === 2 ? { json: { ...item.json, listing: '7002x' } } : item,
 		);
-		const api = nock(BASE).post('/sellers/inventory/listings/v3').reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 		await expect(runInN8n(grouped, bad)).rejects.toThrow(NodeOperationError);
 		try {
 			await runInN8n(grouped, bad);
@@ -227,7 +218,7 @@ describe("inside n8n-core's real ExecuteContext", () => {
 	it('reads the callback credential that Subscribe shows by default', async () => {
 		let sent: { callback: { auth: { oauthRequest: unknown } } } | undefined;
 		nock(BASE)
-			.post('/partners/webhooks/v3')
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, (_uri, body) => {
 				sent = body as typeof sent;
 				return { subscriptionId: 'sub-real' };

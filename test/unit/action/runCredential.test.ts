@@ -3,13 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const ITEMS = Array.from({ length: 6 }, (_, index) => ({
 	json: { listing: String(9100 + index) },
 }));
@@ -36,12 +31,12 @@ describe('Listing → Create: the credential is read once per run', () => {
 		const authorizations: string[] = [];
 		let tokensIssued = 0;
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query({ grant_type: 'client_credentials' })
 			.times(5)
 			.reply(() => [200, { access_token: `tok-${++tokensIssued}` }]);
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(20)
 			.reply(function (_uri, body) {
 				const authorization = String(this.req.headers.authorization);
@@ -72,6 +67,8 @@ describe('Listing → Create: the credential is read once per run', () => {
 			'Bearer tok-1',
 		]);
 		expect(fake.stored.accessToken).toBe('tok-1');
-		expect(nock.pendingMocks().filter((mock) => mock.includes(LISTING_PATH))).toHaveLength(1);
+		expect(
+			nock.pendingMocks().filter((mock) => mock.includes(PARTNER_API_PATHS.listings)),
+		).toHaveLength(1);
 	});
 });

@@ -17,12 +17,6 @@ import {
 } from '../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../support/fakeN8n/sharedRowStore';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = '/sellers/inventory/listings/v3';
 /** How the version before per-account memories wrote an ID (credential Base URL as typed, trailing slash cut). */
 const OLD_KEY = (id: number) => `ticket-marketplace listing ${id} at ${BASE}`;

@@ -13,6 +13,7 @@ import {
 	recogniseHeaders,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import { listingBody } from '../../../support/listingBody';
 import {
 	BASE,
 	fakeRun,
@@ -21,27 +22,15 @@ import {
 	MemoryDeduplicationStore,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { grantTokens } from '../../../support/partnerApiNock';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
-
-/** The memory of the test credential's account on its API. */
-const LISTING_PATH = '/sellers/inventory/listings/v3';
-
-function tokenApi() {
-	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
-		.query(true)
-		.times(10)
-		.reply(200, { access_token: 'tok' });
-}
+const tokenApi = () => grantTokens('tok', 10);
 
 function listingApi(status: (id: number) => number | 'drop' = () => 201) {
 	const seen: number[] = [];
 	nock(BASE)
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.times(200)
 		.reply(function (_uri, body) {
 			const id = Number((body as IDataObject).externalListingId);
@@ -148,7 +137,7 @@ describe('Map Automatically', () => {
 		tokenApi();
 		const seen: IDataObject[] = [];
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(2)
 			.reply(201, (_uri, body) => {
 				seen.push(body as IDataObject);
@@ -187,17 +176,16 @@ describe('Map Automatically', () => {
 			rows,
 		);
 		expect(seen).toEqual([
-			{
+			listingBody({
 				eventId: 55,
-				pricePerProduct: { amount: 10, currency: 'EUR' },
+				amount: 10,
+				currency: 'EUR',
 				externalListingId: 7001,
 				products: [
-					{ externalId: 't1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
-					{ externalId: 't2', row: 'A', seat: '2', productType: 'TICKET', ga: false },
+					{ externalId: 't1', row: 'A', seat: '1' },
+					{ externalId: 't2', row: 'A', seat: '2' },
 				],
-				stockType: ['PDF'],
-				paymentType: 1,
-			},
+			}),
 		]);
 	});
 

@@ -7,17 +7,8 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
+import { PARTNER_API_PATHS, REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
 import { BASE, fakeRun, idsUpTo, oneSeatListings } from '../../../support/fakeN8n/actionContext';
-
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
-const LISTING_PATH = '/sellers/inventory/listings/v3';
-const TOKEN_PATH = '/sellers/oauth/accesstoken';
 
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), { concurrency: 48, skipAlreadySent: false, ...options });
@@ -39,7 +30,7 @@ function partnerApi({
 	let issued = 0;
 	nock(BASE)
 		.persist()
-		.post(TOKEN_PATH)
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.delay(tokenDelayMs)
 		.reply(() => {
@@ -53,7 +44,7 @@ function partnerApi({
 		});
 	nock(BASE)
 		.persist()
-		.post(LISTING_PATH)
+		.post(PARTNER_API_PATHS.listings)
 		.reply(function (_uri, body) {
 			const authorization = String(this.req.headers.authorization).replace(/^Bearer /, '');
 			authorizations.push(authorization);
@@ -114,13 +105,13 @@ describe('Listing → Create: a fresh token the API refuses', () => {
 	it('stops after one login, and names the app’s API products, not the password', async () => {
 		const tokens = nock(BASE)
 			.persist()
-			.post(TOKEN_PATH)
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'fresh-but-useless' });
 		let listingRequests = 0;
 		nock(BASE)
 			.persist()
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(() => {
 				listingRequests++;
 				return [401, { message: 'Unauthorized' }];
@@ -152,7 +143,7 @@ describe('Listing → Create: a token that keeps expiring', () => {
 		let usesLeft = 1;
 		nock(BASE)
 			.persist()
-			.post(TOKEN_PATH)
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(() => {
 				current = `tok-${++issued}`;
@@ -161,7 +152,7 @@ describe('Listing → Create: a token that keeps expiring', () => {
 			});
 		nock(BASE)
 			.persist()
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(function (_uri, body) {
 				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
 				// Each token creates one listing, then the API expires it.
@@ -240,12 +231,12 @@ describe('Listing → Create: Stop during the token fetch', () => {
 	it('reports the listing not sent and does not leave it remembered', async () => {
 		const stop = new AbortController();
 		const tokens = nock(BASE)
-			.post(TOKEN_PATH)
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.delay(300)
 			.reply(200, { access_token: 'late-token' });
 		tokens.on('request', () => stop.abort());
-		const listing = nock(BASE).post(LISTING_PATH).reply(201, { id: 1 });
+		const listing = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 1 });
 		const { items, parameters } = listings(1, { skipAlreadySent: true });
 		const fake = fakeRun({ items, parameters, accessToken: '', cancelSignal: stop.signal });
 
@@ -269,11 +260,11 @@ describe('Listing → Create: a listing answer that never comes', () => {
 
 	it('ends the request after the timeout, outcome unknown, not retried', async () => {
 		REQUEST_TIMEOUTS.apiMs = 100;
-		nock(BASE).post(TOKEN_PATH).query(true).reply(200, { access_token: 'tok' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok' });
 		let sent = 0;
 		nock(BASE)
 			.persist()
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.delay(1000)
 			.reply(() => {
 				sent++;

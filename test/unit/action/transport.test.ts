@@ -9,15 +9,11 @@ import {
 	sendRequest,
 } from '../../../nodes/TicketMarketplace/transport';
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // Retries wait through n8n-workflow's sleepWithAbort; here it returns at once and records what it was asked to wait.
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-}));
 const sleepMock = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
 const BODY = { eventId: 1, externalListingId: 2 };
 
 function networkError(code: string, message: string) {
@@ -26,14 +22,25 @@ function networkError(code: string, message: string) {
 
 function tokenEndpoint(token = 'tok-1') {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query({ grant_type: 'client_credentials' })
 		.reply(200, { access_token: token });
 }
 
+/** The listing endpoint answers the stored token tok-0 with a 401 (this body), then the renewed tok-1 as given. */
+function staleThenRenewed(refusal: object, renewed: [number, object]) {
+	return nock(BASE)
+		.post(PARTNER_API_PATHS.listings)
+		.matchHeader('authorization', 'Bearer tok-0')
+		.reply(401, refusal)
+		.post(PARTNER_API_PATHS.listings)
+		.matchHeader('authorization', 'Bearer tok-1')
+		.reply(...renewed);
+}
+
 async function send(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
 	return await apiRequest.call(run.context, {
-		request: buildRequest('POST', LISTING_PATH, BODY, { 'Accept-Language': 'en-US' }),
+		request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, { 'Accept-Language': 'en-US' }),
 		itemIndex: 3,
 	});
 }
@@ -41,7 +48,7 @@ async function send(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
 /** The same request through sendRequest: what became of it, with what the failure means for the listing. */
 async function sendFailing(run = fakeRun({ parameters: {}, accessToken: 'tok-0' })) {
 	const result = await sendRequest.call(run.context, {
-		request: buildRequest('POST', LISTING_PATH, BODY, { 'Accept-Language': 'en-US' }),
+		request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, { 'Accept-Language': 'en-US' }),
 		itemIndex: 3,
 	});
 	if (result.kind !== 'failed') throw new Error(`expected the request to fail, got ${result.kind}`);
@@ -87,7 +94,7 @@ describe('transport: the one request path', () => {
 		const token = tokenEndpoint('tok-1');
 		let seen: { headers: Record<string, unknown>; body: unknown } | undefined;
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(function (_uri, body) {
 				seen = { headers: this.req.headers, body };
 				return [201, { listingId: 99 }];
@@ -112,13 +119,7 @@ describe('transport: the one request path', () => {
 		// The 401 is seen by us (full-response mode); the token it refused is emptied so that n8n fetches a new one
 		// before the re-send (it used to re-send with the refused token first: three listing requests for one stale
 		// token). The API refused the first try, so nothing is created twice.
-		const api = nock(BASE)
-			.post(LISTING_PATH)
-			.matchHeader('authorization', 'Bearer tok-0')
-			.reply(401, { message: 'expired' })
-			.post(LISTING_PATH)
-			.matchHeader('authorization', 'Bearer tok-1')
-			.reply(201, { ok: true });
+		const api = staleThenRenewed({ message: 'expired' }, [201, { ok: true }]);
 		const token = tokenEndpoint('tok-1');
 		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
 
@@ -128,13 +129,7 @@ describe('transport: the one request path', () => {
 	});
 
 	it('reports a 401 that survives the renewal as the app lacking the API product, not as a wrong login', async () => {
-		const api = nock(BASE)
-			.post(LISTING_PATH)
-			.matchHeader('authorization', 'Bearer tok-0')
-			.reply(401, { message: 'not allowed' })
-			.post(LISTING_PATH)
-			.matchHeader('authorization', 'Bearer tok-1')
-			.reply(401, { message: 'not allowed' });
+		const api = staleThenRenewed({ message: 'not allowed' }, [401, { message: 'not allowed' }]);
 		const token = tokenEndpoint('tok-1');
 		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
 
@@ -142,7 +137,9 @@ describe('transport: the one request path', () => {
 		expect(api.isDone() && token.isDone()).toBe(true);
 		expect(run.tokenRequests()).toBe(1);
 		expect(error.httpCode).toBe('401');
-		expect(error.message).toBe(`The Partner API answered 401 to POST ${LISTING_PATH}: not allowed`);
+		expect(error.message).toBe(
+			`The Partner API answered 401 to POST ${PARTNER_API_PATHS.listings}: not allowed`,
+		);
 		expect(error.description).toContain('not subscribed to the API product');
 		expect(error.description).not.toContain('Check the credential');
 		expectNoSecrets(error);
@@ -150,10 +147,10 @@ describe('transport: the one request path', () => {
 
 	it("passes the credential's own diagnosis of a refused token exchange, without claiming anything was sent", async () => {
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(401, { error: 'invalid_grant', error_description: 'bad login' });
-		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 
 		const error = await failure(send(fakeRun({ parameters: {} })));
 		expect(api.isDone()).toBe(false);
@@ -170,7 +167,7 @@ describe('transport: the one request path', () => {
 			.post('/sellers/oauth/accesstoken')
 			.query(true)
 			.reply(200, { access_token: 'tok-1\r\nX-Injected: 1' });
-		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 		const run = fakeRun({ parameters: {} });
 
 		const { error, outcome } = await sendFailing(run);
@@ -189,7 +186,7 @@ describe('transport: the one request path', () => {
 		async (token) => {
 			nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: token });
 			const api = nock(BASE)
-				.post(LISTING_PATH)
+				.post(PARTNER_API_PATHS.listings)
 				.matchHeader('authorization', `Bearer ${token}`)
 				.reply(201, { ok: true });
 
@@ -199,7 +196,7 @@ describe('transport: the one request path', () => {
 	);
 
 	it('says "not sent" when Node refuses to build the request (a stored token with a line break)', async () => {
-		const api = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 
 		const { error, outcome } = await sendFailing(
 			fakeRun({ parameters: {}, accessToken: 'tok-0\r\nX-Injected: 1' }),
@@ -207,7 +204,7 @@ describe('transport: the one request path', () => {
 		expect(api.isDone()).toBe(false);
 		expect(outcome).toBe('refused');
 		expect(error.message).toBe(
-			`POST ${LISTING_PATH} could not be sent: it holds a header value with a character HTTP cannot carry`,
+			`POST ${PARTNER_API_PATHS.listings} could not be sent: it holds a header value with a character HTTP cannot carry`,
 		);
 		expect(error.description).toContain('Nothing was sent.');
 		expect(error.description).not.toContain('may or may not');
@@ -216,9 +213,9 @@ describe('transport: the one request path', () => {
 
 	it('retries a 429 after the Retry-After seconds, then returns the answer', async () => {
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(429, { message: 'slow down' }, { 'Retry-After': '7' })
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { created: true });
 
 		await expect(send()).resolves.toEqual({ created: true });
@@ -230,11 +227,11 @@ describe('transport: the one request path', () => {
 		const now = Date.parse('2026-01-01T00:00:00Z');
 		const dateNow = jest.spyOn(Date, 'now').mockReturnValue(now);
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(429, '', { 'Retry-After': 'Thu, 01 Jan 2026 00:00:05 GMT' })
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(429, '', { 'Retry-After': '120' })
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { created: true });
 		try {
 			await expect(send()).resolves.toEqual({ created: true });
@@ -247,8 +244,10 @@ describe('transport: the one request path', () => {
 	});
 
 	it('does not wait for a Retry-After beyond the bound, and says how long the API asked to wait', async () => {
-		const api = nock(BASE).post(LISTING_PATH).reply(429, '', { 'Retry-After': '86400' });
-		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(429, '', { 'Retry-After': '86400' });
+		const extra = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 		const { error, outcome } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
@@ -263,10 +262,10 @@ describe('transport: the one request path', () => {
 	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
 		const attempts = RETRY_POLICY.maxRateLimitRetries + 1;
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(attempts)
 			.reply(429, { message: 'rate limited' });
-		const extra = nock(BASE).post(LISTING_PATH).reply(201, {});
+		const extra = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 
 		const { error, outcome } = await sendFailing();
 
@@ -287,11 +286,11 @@ describe('transport: the one request path', () => {
 
 	it('retries a refused connection (nothing was sent) with backoff', async () => {
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'))
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.replyWithError(networkError('EAI_AGAIN', 'getaddrinfo EAI_AGAIN'))
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { created: true });
 
 		await expect(send()).resolves.toEqual({ created: true });
@@ -301,7 +300,7 @@ describe('transport: the one request path', () => {
 
 	it('gives up on refused connections after the bounded retries and says nothing was sent', async () => {
 		const api = nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.times(RETRY_POLICY.maxConnectionRetries + 1)
 			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'));
 
@@ -332,8 +331,8 @@ describe('transport: the one request path', () => {
 				scope.replyWithError(networkError('ECONNABORTED', 'timeout of 100ms exceeded')),
 		],
 	])('never re-sends a POST after %s: it may have been created', async (_name, answer) => {
-		const first = answer(nock(BASE).post(LISTING_PATH));
-		const second = nock(BASE).post(LISTING_PATH).reply(201, { duplicate: true });
+		const first = answer(nock(BASE).post(PARTNER_API_PATHS.listings));
+		const second = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { duplicate: true });
 
 		const error = await failure(send());
 
@@ -349,14 +348,14 @@ describe('transport: the one request path', () => {
 
 	it("turns an API refusal into a NodeApiError with status, the API's own message and the item, without headers", async () => {
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(400, { error: 'invalid_request', error_description: 'eventId unknown' });
 
 		const error = await failure(send());
 
 		expect(error.httpCode).toBe('400');
 		expect(error.message).toBe(
-			`The Partner API answered 400 to POST ${LISTING_PATH}: eventId unknown`,
+			`The Partner API answered 400 to POST ${PARTNER_API_PATHS.listings}: eventId unknown`,
 		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description ?? '').not.toContain('may or may not');
@@ -371,10 +370,12 @@ describe('transport: the one request path', () => {
 		['plain text failure', 'plain text failure'],
 	])('reads the API message defensively from %j', async (body, expected) => {
 		nock(BASE)
-			.post(LISTING_PATH)
+			.post(PARTNER_API_PATHS.listings)
 			.reply(409, body as nock.Body);
 		const error = await failure(send());
-		expect(error.message).toBe(`The Partner API answered 409 to POST ${LISTING_PATH}: ${expected}`);
+		expect(error.message).toBe(
+			`The Partner API answered 409 to POST ${PARTNER_API_PATHS.listings}: ${expected}`,
+		);
 	});
 });
 

@@ -5,12 +5,9 @@
 import { sleep } from 'n8n-workflow';
 
 import { waitOrStop } from '../../../nodes/TicketMarketplace/helpers/waitOrStop';
+import { withoutSleepWithAbort } from '../../setup/sleeps';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: undefined,
-	sleep: jest.fn(async () => undefined),
-}));
+withoutSleepWithAbort();
 const steps = jest.mocked(sleep);
 
 beforeEach(() => steps.mockClear());

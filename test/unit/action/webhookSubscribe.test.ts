@@ -11,8 +11,7 @@ import { readCallbackClient } from '../../../nodes/shared/callbackCredential';
 import { findSubscriptionId } from '../../../nodes/TicketMarketplace/helpers/subscriptionId';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../support/fakeN8n/actionContext';
-
-const WEBHOOK_PATH = '/partners/webhooks/v3';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const PARAMETERS: Record<string, ParameterValue> = {
 	callbackUrl: 'https://n8n.example.test/webhook/abc/notification',
@@ -23,7 +22,7 @@ const PARAMETERS: Record<string, ParameterValue> = {
 
 function tokenApi() {
 	return nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query({ grant_type: 'client_credentials' })
 		.reply(200, { access_token: 'tok-webhook' });
 }
@@ -31,7 +30,7 @@ function tokenApi() {
 function webhookApi(answer: unknown, status = 201) {
 	const seen: Array<{ body: IDataObject; headers: Record<string, unknown> }> = [];
 	const scope = nock(BASE)
-		.post(WEBHOOK_PATH)
+		.post(PARTNER_API_PATHS.webhooks)
 		.times(10)
 		.reply(function (_uri, body) {
 			seen.push({ body: body as IDataObject, headers: this.req.headers });
@@ -165,11 +164,11 @@ describe('Webhook → Subscribe', () => {
 	it('without Continue On Fail, the error of a later item carries the identifiers already obtained', async () => {
 		tokenApi();
 		const api = nock(BASE)
-			.post(WEBHOOK_PATH)
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, { subscriptionId: 'sub-0' })
-			.post(WEBHOOK_PATH)
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, { subscriptionId: 'sub-1' })
-			.post(WEBHOOK_PATH)
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(400, { message: 'refused' });
 		const items = [{ json: {} }, { json: {} }, { json: {} }];
 		const error = await run(PARAMETERS, { items }).then(
@@ -259,7 +258,7 @@ describe('Webhook → Subscribe', () => {
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
 		expect(output[0].json.error).toBe(
-			`The Partner API answered 400 to POST ${WEBHOOK_PATH}: bad secret [redacted]`,
+			`The Partner API answered 400 to POST ${PARTNER_API_PATHS.webhooks}: bad secret [redacted]`,
 		);
 		expect(JSON.stringify(output)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
 	});
@@ -275,9 +274,9 @@ describe('Webhook → Subscribe with the error output', () => {
 	it('puts a refused subscription on the error output with its words, and a subscribed one on the success output', async () => {
 		tokenApi();
 		nock(BASE)
-			.post(WEBHOOK_PATH)
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, { subscriptionId: 'sub-0' })
-			.post(WEBHOOK_PATH)
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(503, { message: `busy ${CALLBACK_CREDENTIALS.clientSecret}` });
 		const items = [{ json: {} }, { json: {} }];
 		const fake = fakeRun({
@@ -291,7 +290,7 @@ describe('Webhook → Subscribe with the error output', () => {
 		expect(output.map(routedToErrorOutput)).toEqual([false, true]);
 		expect(output[1]).toEqual({
 			json: {
-				error: `The Partner API answered 503 to POST ${WEBHOOK_PATH}: busy [redacted]`,
+				error: `The Partner API answered 503 to POST ${PARTNER_API_PATHS.webhooks}: busy [redacted]`,
 				message: expect.stringContaining('may or may not have been created'),
 			},
 			pairedItem: { item: 1 },

@@ -7,6 +7,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const BASE = 'https://partner.api.test';
 const ELSEWHERE = 'https://elsewhere.example.test';
@@ -25,7 +26,7 @@ it('does not follow a redirect from the token endpoint', async () => {
 		skipSslCertificateValidation: undefined,
 	};
 	nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(307, '', { Location: `${ELSEWHERE}/collect` });
 	const elsewhere = nock(ELSEWHERE).post('/collect').reply(200, { access_token: 'x' });

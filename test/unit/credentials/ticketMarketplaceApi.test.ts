@@ -7,6 +7,7 @@ import type {
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const BASE = 'https://partner.api.test';
 const credentials: ICredentialDataDecryptedObject = {
@@ -46,7 +47,7 @@ async function preAuthenticationError(): Promise<string> {
 }
 
 function tokenEndpoint() {
-	return nock(BASE).post('/sellers/oauth/accesstoken').query({ grant_type: 'client_credentials' });
+	return nock(BASE).post(PARTNER_API_PATHS.grant).query({ grant_type: 'client_credentials' });
 }
 
 afterEach(() => {
@@ -57,7 +58,7 @@ describe('Ticket Marketplace API credential: token exchange (spec 4.1)', () => {
 	it('sends exactly the documented token request and returns the access token', async () => {
 		let seen: { headers: Record<string, unknown>; body: unknown } | undefined;
 		const scope = nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(
 				(query) => JSON.stringify(query) === JSON.stringify({ grant_type: 'client_credentials' }),
 			)
@@ -186,7 +187,7 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 describe('Ticket Marketplace API credential: authenticate', () => {
 	it('sends the stored token as a Bearer token', async () => {
 		const options: IHttpRequestOptions = {
-			url: `${BASE}/partners/webhooks/v3`,
+			url: `${BASE}${PARTNER_API_PATHS.webhooks}`,
 			headers: { Accept: 'application/json' },
 		};
 		const authenticated = await credentialType.authenticate(
@@ -202,7 +203,7 @@ describe('Ticket Marketplace API credential: authenticate', () => {
 
 	it('leaves the Basic-authenticated token exchange alone', async () => {
 		const options: IHttpRequestOptions = {
-			url: `${BASE}/sellers/oauth/accesstoken`,
+			url: `${BASE}${PARTNER_API_PATHS.grant}`,
 			headers: { Authorization: EXPECTED_BASIC },
 		};
 		const authenticated = await credentialType.authenticate(
@@ -215,7 +216,7 @@ describe('Ticket Marketplace API credential: authenticate', () => {
 	it('declares a credential test that repeats the exchange against the base URL', () => {
 		expect(credentialType.test.request).toMatchObject({
 			baseURL: '={{ $credentials.baseUrl }}',
-			url: '/sellers/oauth/accesstoken',
+			url: PARTNER_API_PATHS.grant,
 			method: 'POST',
 			qs: { grant_type: 'client_credentials' },
 		});

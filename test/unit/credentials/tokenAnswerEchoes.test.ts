@@ -8,6 +8,7 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { echoedForms, findEchoes } from '../../../support/errorScan';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const BASE = 'https://partner.api.test';
 const SECRETS = {
@@ -33,7 +34,7 @@ const cases = Object.entries(SECRETS).flatMap(([name, secret]) =>
 describe('the token endpoint echoing a secret', () => {
 	it.each(cases)('%s, %s: on no field of the error', async (_name, _form, text) => {
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(401, { error: 'invalid_grant', error_description: `wrong password ${text} given` });
 		const thrown = await new TicketMarketplaceApi().preAuthentication

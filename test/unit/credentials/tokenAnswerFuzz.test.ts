@@ -10,6 +10,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-wor
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 const BASE = 'https://partner.api.test';
 const OTHER_HOST = 'https://elsewhere.example.test';
@@ -172,7 +173,7 @@ const answers: fc.Arbitrary<Answer> = fc
 
 async function diagnosisFor(answer: Answer): Promise<string> {
 	const scope = nock(BASE)
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query({ grant_type: 'client_credentials' })
 		.reply(answer.status, answer.body, {
 			...(answer.contentType === undefined ? {} : { 'Content-Type': answer.contentType }),
@@ -230,9 +231,9 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 			fc.asyncProperty(
 				fc.constantFrom(301, 302, 303, 307, 308),
 				fc.constantFrom(
-					`${OTHER_HOST}/sellers/oauth/accesstoken`,
+					`${OTHER_HOST}${PARTNER_API_PATHS.grant}`,
 					`${OTHER_HOST}/steal?x=1`,
-					'http://partner.api.test/sellers/oauth/accesstoken',
+					`http://partner.api.test${PARTNER_API_PATHS.grant}`,
 					'/elsewhere',
 				),
 				async (status, location) => {

@@ -12,10 +12,27 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
 // behaves like n8n's CLI one.
 const BASE = 'https://partner.api.test';
+
+/** The credential as n8n stores it, with this access token (none: '') and any other values given. */
+function storedCredential(
+	accessToken: string,
+	values: { consumerKey?: string; consumerSecret?: string; password?: string } = {},
+) {
+	return {
+		baseUrl: BASE,
+		consumerKey: 'k',
+		consumerSecret: 's',
+		email: 'e@x.test',
+		password: 'p',
+		accessToken,
+		...values,
+	};
+}
 
 function setUp(stored: ICredentialDataDecryptedObject) {
 	const node = {
@@ -44,7 +61,7 @@ function setUp(stored: ICredentialDataDecryptedObject) {
 
 const listingCall: IHttpRequestOptions = {
 	method: 'POST',
-	url: `${BASE}/sellers/inventory/listings/v3`,
+	url: `${BASE}${PARTNER_API_PATHS.listings}`,
 	body: { eventId: 1 },
 	json: true,
 };
@@ -53,21 +70,14 @@ afterEach(() => nock.cleanAll());
 
 describe('token lifecycle through n8n-core', () => {
 	it('obtains a token when none is stored, then sends it as Bearer on the API call', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: '',
-		};
+		const stored = storedCredential('');
 		const { call, savedTokens } = setUp(stored);
 		const token = nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'first' });
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer first' } })
-			.post('/sellers/inventory/listings/v3', { eventId: 1 })
+			.post(PARTNER_API_PATHS.listings, { eventId: 1 })
 			.reply(201, { id: 'lst_1' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_1' });
@@ -77,17 +87,10 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('reuses a stored token without asking for a new one', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: 'kept',
-		};
+		const stored = storedCredential('kept');
 		const { call, savedTokens } = setUp(stored);
 		const api = nock(BASE, { reqheaders: { authorization: 'Bearer kept' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { id: 'lst_2' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_2' });
@@ -96,25 +99,18 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('renews the token once after a 401 and retries the call with the new one', async () => {
-		const stored = {
-			baseUrl: BASE,
-			consumerKey: 'k',
-			consumerSecret: 's',
-			email: 'e@x.test',
-			password: 'p',
-			accessToken: 'stale',
-		};
+		const stored = storedCredential('stale');
 		const { call, savedTokens } = setUp(stored);
 		const refused = nock(BASE, { reqheaders: { authorization: 'Bearer stale' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(401, { error: 'invalid_token' });
 		const token = nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.once()
 			.reply(200, { access_token: 'fresh' });
 		const retried = nock(BASE, { reqheaders: { authorization: 'Bearer fresh' } })
-			.post('/sellers/inventory/listings/v3')
+			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { id: 'lst_3' });
 
 		await expect(call(listingCall)).resolves.toEqual({ id: 'lst_3' });
@@ -123,20 +119,14 @@ describe('token lifecycle through n8n-core', () => {
 	});
 
 	it('surfaces the diagnosis when renewal itself is refused, without the secrets', async () => {
-		const stored = {
-			baseUrl: BASE,
+		const stored = storedCredential('stale', {
 			consumerKey: 'key-123',
 			consumerSecret: 'secret-456',
-			email: 'e@x.test',
 			password: 'pw-789',
-			accessToken: 'stale',
-		};
+		});
 		const { call } = setUp(stored);
-		nock(BASE).post('/sellers/inventory/listings/v3').reply(401, { error: 'invalid_token' });
-		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
-			.query(true)
-			.reply(401, { error: 'invalid_grant' });
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(401, { error: 'invalid_token' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(401, { error: 'invalid_grant' });
 
 		const error = await call(listingCall).then(
 			() => undefined,

@@ -12,12 +12,6 @@ import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
 import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const SHEET: Record<string, ParameterValue> = {
 	inputShape: 'ticketPerItem',
 	columnMapping: 'manual',

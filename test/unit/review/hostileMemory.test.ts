@@ -22,12 +22,6 @@ import {
 	oneSeatListings,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 /**
  * n8n's store in "entries" mode with its cap, as real-n8n.md describes it: a record past `maxEntries` drops the
  * oldest entries first; a value seen again keeps its place. Counts what the cap dropped.

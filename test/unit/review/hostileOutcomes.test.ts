@@ -16,12 +16,6 @@ import {
 	oneSeatListings,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTING_PATH = PARTNER_API_PATHS.listings;
 
 type Answer = [number, string | IDataObject, Record<string, string>?];

@@ -17,12 +17,6 @@ import {
 } from '../../../support/fakeN8n/actionContext';
 import { everyText } from '../../../support/errorScan';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const TOKEN = 'tok-review-redaction-5f2c9a7e';
 
 /** A token, then listing 1 answered with `answer`; the run's output or thrown error. */

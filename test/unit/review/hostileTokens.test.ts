@@ -17,12 +17,6 @@ import {
 	oneSeatListings,
 } from '../../../support/fakeN8n/actionContext';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const TOKEN_PATH = PARTNER_API_PATHS.grant;
 const LISTING_PATH = PARTNER_API_PATHS.listings;
 

@@ -7,16 +7,17 @@ import {
 	RecordingResponse,
 	runRecorded,
 } from '../../../support/fakeN8n/recordingResponse';
-import type { TriggerRequest, TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	TEST_TRIGGER,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../support/fakeN8n/triggerContext';
 
-const CLIENT_ID = 'marketplace-client';
-const CLIENT_SECRET = 'correct horse battery staple 42';
-const WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
-const setup: TriggerSetup = {
-	credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-	webhookId: WEBHOOK_ID,
+const subject = {
+	audience: TEST_TRIGGER.webhookId,
+	clientId: TEST_TRIGGER.clientId,
+	clientSecret: TEST_TRIGGER.clientSecret,
 };
-const subject = { audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET };
 const SALE = {
 	eventType: 'listing_sale',
 	listingId: 12345,
@@ -32,7 +33,7 @@ function validToken(): string {
 	return issueAccessToken(subject, 3600, now());
 }
 
-async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = setup) {
+async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = TEST_TRIGGER.setup) {
 	return await runRecorded(triggerSetup, 'default', request);
 }
 
@@ -60,7 +61,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	});
 
 	it('treats another scheme (Basic) as no Bearer credentials', async () => {
-		const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+		const basic = `Basic ${Buffer.from(`${TEST_TRIGGER.clientId}:${TEST_TRIGGER.clientSecret}`).toString('base64')}`;
 		const { result, response } = await notify(jsonRequest(basic));
 		expectNoExecution(result, response);
 		expect(response.status).toBe(401);
@@ -106,7 +107,12 @@ describe('notification endpoint (default webhook), refusals', () => {
 	it('refuses a forged token (claims changed after signing) with invalid_token', async () => {
 		const [version, , signature] = validToken().split('.');
 		const forgedClaims = Buffer.from(
-			JSON.stringify({ aud: WEBHOOK_ID, cid: CLIENT_ID, iat: now(), exp: now() + 10 ** 6 }),
+			JSON.stringify({
+				aud: TEST_TRIGGER.webhookId,
+				cid: TEST_TRIGGER.clientId,
+				iat: now(),
+				exp: now() + 10 ** 6,
+			}),
 		).toString('base64url');
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`),
@@ -185,7 +191,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 	it('with Accepted Kinds set, answers 200 but starts nothing for another kind, and says so', async () => {
 		const { result, response } = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
-			{ ...setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(200);
@@ -199,8 +205,8 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const shortSecret = 'too-short';
 		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
 		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
-			...setup,
-			credentials: { clientId: CLIENT_ID, clientSecret: shortSecret },
+			...TEST_TRIGGER.setup,
+			credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		});
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -226,7 +232,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('compares Accepted Kinds without case', async () => {
 		const body = { eventType: 'LISTING_SALE', listingId: 7 };
 		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), {
-			...setup,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
 		});
 		expect(result.workflowData).toEqual([[{ json: body }]]);
@@ -254,7 +260,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const accepted = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
 			{
-				...setup,
+				...TEST_TRIGGER.setup,
 				parameters: options,
 			},
 		);
@@ -262,7 +268,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const skipped = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
 			{
-				...setup,
+				...TEST_TRIGGER.setup,
 				parameters: options,
 			},
 		);
@@ -272,12 +278,12 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
 		const other = { eventType: 'inventory_status', listingId: 1 };
 		const all = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...setup,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: '' } },
 		});
 		expect(all.result.workflowData).toEqual([[{ json: other }]]);
 		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
-			...setup,
+			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
 		});
 		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
@@ -305,7 +311,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 				},
 				body: SALE,
 			},
-			{ ...setup, parameters: { options: { includeHeaders: true } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { includeHeaders: true } } },
 		);
 		expect(result.workflowData).toEqual([
 			[
@@ -326,7 +332,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
 		const context = createTriggerContext(
-			{ ...setup, workflowId: 'workflow-9' },
+			{ ...TEST_TRIGGER.setup, workflowId: 'workflow-9' },
 			'default',
 			jsonRequest(`Bearer ${token}`),
 			response,
@@ -348,11 +354,16 @@ describe('notification endpoint (default webhook), reading the callback credenti
 	async function notifyCounting(
 		request: TriggerRequest,
 		credentialId: string,
-		credentials: TriggerSetup['credentials'] = setup.credentials,
+		credentials: TriggerSetup['credentials'] = TEST_TRIGGER.setup.credentials,
 	) {
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../support/fakeN8n/triggerContext');
-		const context = createTriggerContext({ ...setup, credentials }, 'default', request, response);
+		const context = createTriggerContext(
+			{ ...TEST_TRIGGER.setup, credentials },
+			'default',
+			request,
+			response,
+		);
 		const internals = context as unknown as {
 			node: { credentials: Record<string, { id: string }> };
 			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
@@ -423,7 +434,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 				`Bearer ${issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now())}`,
 			),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: shortSecret },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -437,7 +448,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${newToken}`),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: newSecret },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: newSecret },
 		);
 		expect(result.workflowData).toEqual([[{ json: SALE }]]);
 		expect(reads).toBe(1);
@@ -452,7 +463,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const { result, response, reads } = await notifyCounting(
 			jsonRequest(`Bearer ${oldToken}`),
 			credentialId,
-			{ clientId: CLIENT_ID, clientSecret: 'a brand new callback client secret' },
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: 'a brand new callback client secret' },
 		);
 		expectInvalidToken(result, response, 'The access token is invalid');
 		expect(reads).toBe(1);

@@ -8,17 +8,11 @@ import {
 } from '../../../support/fakeN8n/recordingResponse';
 import {
 	runTriggerWebhook,
+	TEST_TRIGGER,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../support/fakeN8n/triggerContext';
 
-const CLIENT_ID = 'marketplace-client';
-const CLIENT_SECRET = 'correct horse battery staple 42';
-const WEBHOOK_ID = '0b7e6a1c-7d0f-4a59-8f37-1c2b3d4e5f60';
-const setup: TriggerSetup = {
-	credentials: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-	webhookId: WEBHOOK_ID,
-};
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 
@@ -26,7 +20,10 @@ function basic(id: string, secret: string): string {
 	return `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 }
 
-async function requestToken(request: TriggerRequest, triggerSetup: TriggerSetup = setup) {
+async function requestToken(
+	request: TriggerRequest,
+	triggerSetup: TriggerSetup = TEST_TRIGGER.setup,
+) {
 	return await runRecorded(triggerSetup, 'setup', request);
 }
 
@@ -48,7 +45,11 @@ function expectTokenIssued(
 	const now = Math.floor(Date.now() / 1000);
 	const check = verifyAccessToken(
 		token,
-		{ audience: WEBHOOK_ID, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+		{
+			audience: TEST_TRIGGER.webhookId,
+			clientId: TEST_TRIGGER.clientId,
+			clientSecret: TEST_TRIGGER.clientSecret,
+		},
 		now,
 	);
 	expect(check).toEqual({ valid: true, expiresAt: expect.any(Number) });
@@ -73,21 +74,27 @@ function expectRefusal(
 		expect(response.headers['www-authenticate']).toBeUndefined();
 	}
 	// Refusals never echo what the client sent, secrets included.
-	expect(response.text).not.toContain(CLIENT_SECRET);
+	expect(response.text).not.toContain(TEST_TRIGGER.clientSecret);
 }
 
 describe('token endpoint (setup webhook), successes', () => {
 	it('issues a token to HTTP Basic with the same client_id in the body too (RFC 6749 3.2.1)', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
 		});
 		expectTokenIssued(result, response);
 	});
 
 	it('issues a token to HTTP Basic client authentication with a form body', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectTokenIssued(result, response);
@@ -95,7 +102,10 @@ describe('token endpoint (setup webhook), successes', () => {
 
 	it('issues a token to HTTP Basic client authentication with a JSON body', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': JSON_TYPE },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectTokenIssued(result, response);
@@ -106,8 +116,8 @@ describe('token endpoint (setup webhook), successes', () => {
 			headers: { 'content-type': FORM },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: CLIENT_ID,
-				client_secret: CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 			},
 		});
 		expectTokenIssued(result, response);
@@ -118,8 +128,8 @@ describe('token endpoint (setup webhook), successes', () => {
 			headers: { 'content-type': JSON_TYPE },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: CLIENT_ID,
-				client_secret: CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 				audience: 'anything',
 			},
 		});
@@ -129,7 +139,7 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('decodes Basic credentials that were form-urlencoded first (RFC 6749 2.3.1) and also accepts them plain', async () => {
 		const secret = 'p@ss word+with:colon%';
 		const specialSetup: TriggerSetup = {
-			...setup,
+			...TEST_TRIGGER.setup,
 			credentials: { clientId: 'id with space', clientSecret: secret },
 		};
 		const encoded = await requestToken(
@@ -158,7 +168,10 @@ describe('token endpoint (setup webhook), successes', () => {
 
 	it('takes grant_type from the query when the body has none, as the marketplace sends it to its own API', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': JSON_TYPE },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
 			body: {},
 			query: { grant_type: 'client_credentials' },
 		});
@@ -168,10 +181,13 @@ describe('token endpoint (setup webhook), successes', () => {
 	it('uses the Token Lifetime option for expires_in and the expiry', async () => {
 		const { result, response } = await requestToken(
 			{
-				headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': FORM,
+				},
 				body: { grant_type: 'client_credentials' },
 			},
-			{ ...setup, parameters: { options: { tokenLifetime: 120 } } },
+			{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 120 } } },
 		);
 		expectTokenIssued(result, response, 120);
 	});
@@ -180,11 +196,14 @@ describe('token endpoint (setup webhook), successes', () => {
 describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses both client authentication methods at once with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: {
 				grant_type: 'client_credentials',
-				client_id: CLIENT_ID,
-				client_secret: CLIENT_SECRET,
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
 			},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -192,14 +211,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses HTTP Basic with a different client_id in the body with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials', client_id: 'someone-else' },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
 	it('refuses two Authorization headers with invalid_request, even when the first one is right', async () => {
-		const right = basic(CLIENT_ID, CLIENT_SECRET);
+		const right = basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret);
 		const { result, response } = await requestToken({
 			// Node's parsed headers keep the first of the two; the raw headers show both.
 			headers: { authorization: right, 'content-type': FORM },
@@ -209,7 +231,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 				'Content-Type',
 				FORM,
 				'authorization',
-				basic(CLIENT_ID, 'another secret'),
+				basic(TEST_TRIGGER.clientId, 'another secret'),
 			],
 			body: { grant_type: 'client_credentials' },
 		});
@@ -218,7 +240,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses a missing grant_type with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: {},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -226,7 +251,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses a repeated parameter with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: ['client_credentials', 'client_credentials'] },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
@@ -235,7 +263,11 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses a non-string JSON parameter with invalid_request', async () => {
 		const { result, response } = await requestToken({
 			headers: { 'content-type': JSON_TYPE },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: 12345 },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: 12345,
+			},
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
@@ -244,7 +276,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		for (const contentType of ['application/xml', 'multipart/form-data; boundary=B']) {
 			const { result, response } = await requestToken({
 				// What n8n's XML parser makes of <grant_type>client_credentials</grant_type>.
-				headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': contentType },
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': contentType,
+				},
 				body: { grant_type: 'client_credentials' },
 			});
 			expectRefusal(result, response, 400, 'invalid_request');
@@ -254,7 +289,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('refuses a body that is not a parameter object (JSON array, plain text) with invalid_request', async () => {
 		for (const body of [['client_credentials'], 'grant_type=client_credentials']) {
 			const { result, response } = await requestToken({
-				headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': JSON_TYPE },
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': JSON_TYPE,
+				},
 				body,
 			});
 			expectRefusal(result, response, 400, 'invalid_request');
@@ -265,14 +303,17 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const { result, response } = await requestToken({
 			headers: { 'content-type': FORM },
 			body: { grant_type: 'client_credentials' },
-			query: { client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
+			query: { client_id: TEST_TRIGGER.clientId, client_secret: TEST_TRIGGER.clientSecret },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
 	});
 
 	it('refuses grant_type values that differ between body and query with invalid_request', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 			query: { grant_type: 'password' },
 		});
@@ -281,7 +322,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses another grant type from an authenticated client with unsupported_grant_type', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'password', username: 'someone', password: 'something' },
 		});
 		expectRefusal(result, response, 400, 'unsupported_grant_type');
@@ -289,7 +333,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses an unknown client id with invalid_client and a Basic challenge', async () => {
 		const { result, response } = await requestToken({
-			headers: { authorization: basic('someone-else', CLIENT_SECRET), 'content-type': FORM },
+			headers: {
+				authorization: basic('someone-else', TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectRefusal(result, response, 401, 'invalid_client');
@@ -297,7 +344,10 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('refuses a wrong secret by Basic and by body with invalid_client', async () => {
 		const byBasic = await requestToken({
-			headers: { authorization: basic(CLIENT_ID, `${CLIENT_SECRET}x`), 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, `${TEST_TRIGGER.clientSecret}x`),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		});
 		expectRefusal(byBasic.result, byBasic.response, 401, 'invalid_client');
@@ -305,8 +355,8 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 			headers: { 'content-type': FORM },
 			body: {
 				grant_type: 'client_credentials',
-				client_id: CLIENT_ID,
-				client_secret: CLIENT_SECRET.slice(1),
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret.slice(1),
 			},
 		});
 		expectRefusal(byBody.result, byBody.response, 401, 'invalid_client');
@@ -320,7 +370,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		expectRefusal(none.result, none.response, 401, 'invalid_client');
 		const idOnly = await requestToken({
 			headers: { 'content-type': FORM },
-			body: { grant_type: 'client_credentials', client_id: CLIENT_ID },
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
 		});
 		expectRefusal(idOnly.result, idOnly.response, 401, 'invalid_client');
 	});
@@ -342,10 +392,13 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 	it('answers 500 server_error, naming no secret, when the credential secret is too short', async () => {
 		const { result, response } = await requestToken(
 			{
-				headers: { authorization: basic(CLIENT_ID, 'short'), 'content-type': FORM },
+				headers: { authorization: basic(TEST_TRIGGER.clientId, 'short'), 'content-type': FORM },
 				body: { grant_type: 'client_credentials' },
 			},
-			{ ...setup, credentials: { clientId: CLIENT_ID, clientSecret: 'short' } },
+			{
+				...TEST_TRIGGER.setup,
+				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'short' },
+			},
 		);
 		expectNoExecution(result, response);
 		expect(response.status).toBe(500);
@@ -358,10 +411,13 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		const response = new RecordingResponse();
 		await expect(
 			runTriggerWebhook(
-				{ ...setup, parameters: { options: { tokenLifetime: 5 } } },
+				{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 5 } } },
 				'setup',
 				{
-					headers: { authorization: basic(CLIENT_ID, CLIENT_SECRET), 'content-type': FORM },
+					headers: {
+						authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+						'content-type': FORM,
+					},
 					body: { grant_type: 'client_credentials' },
 				},
 				response,
