@@ -46,7 +46,10 @@ export function apiOrigin(baseUrl: string): string {
 
 /** The account in the memory: a short hash of the trimmed, NFC, lower-case e-mail (not kept in clear). */
 function accountTag(email: string): string {
-	return createHash('sha256').update(email.trim().normalize('NFC').toLowerCase(), 'utf8').digest('hex').slice(0, 16);
+	return createHash('sha256')
+		.update(email.trim().normalize('NFC').toLowerCase(), 'utf8')
+		.digest('hex')
+		.slice(0, 16);
 }
 
 export function sentListingKey(account: MemoryAccount, externalListingId: number): string {

@@ -71,56 +71,49 @@ function creatingApi(): number[] {
 afterEach(() => nock.cleanAll());
 
 describe('review: the memory near n8n’s cap', () => {
-	it(
-		'400 new listings on a memory of 99,000 (99,400 fit under the cap): no earlier listing is forgotten',
-		async () => {
-			const earlier = 99_000;
-			const store = new CappedStore();
-			store.entries.set(
-				'workflow',
-				new Set(
-					Array.from({ length: earlier }, (_, index) => sentListingKey(MEMORY_ACCOUNT, index + 1)),
-				),
-			);
-			creatingApi();
-			const ids = Array.from({ length: 400 }, (_, index) => 500_001 + index);
-			const { items, parameters } = oneSeatListings(ids, { concurrency: 50 });
-			const fake = fakeRun({ items, parameters, deduplication: store });
+	it('400 new listings on a memory of 99,000 (99,400 fit under the cap): no earlier listing is forgotten', async () => {
+		const earlier = 99_000;
+		const store = new CappedStore();
+		store.entries.set(
+			'workflow',
+			new Set(
+				Array.from({ length: earlier }, (_, index) => sentListingKey(MEMORY_ACCOUNT, index + 1)),
+			),
+		);
+		creatingApi();
+		const ids = Array.from({ length: 400 }, (_, index) => 500_001 + index);
+		const { items, parameters } = oneSeatListings(ids, { concurrency: 50 });
+		const fake = fakeRun({ items, parameters, deduplication: store });
 
-			await execute.call(fake.context, items);
+		await execute.call(fake.context, items);
 
-			expect(earlier + ids.length).toBeLessThan(SENT_LISTINGS_CAP);
-			// Each ID is looked up under three keys (this account's, an earlier version's, "outcome unknown"), all
-			// written at once: the look-only keys leave again, but the entries the cap dropped for them do not come back.
-			const forgottenEarlier = store.dropped.filter((key) =>
-				/^ticket-marketplace listing \d+ at .* account [0-9a-f]+$/.test(key),
-			);
-			expect(forgottenEarlier.length).toBe(0);
-		},
-		60_000,
-	);
+		expect(earlier + ids.length).toBeLessThan(SENT_LISTINGS_CAP);
+		// Each ID is looked up under three keys (this account's, an earlier version's, "outcome unknown"), all
+		// written at once: the look-only keys leave again, but the entries the cap dropped for them do not come back.
+		const forgottenEarlier = store.dropped.filter((key) =>
+			/^ticket-marketplace listing \d+ at .* account [0-9a-f]+$/.test(key),
+		);
+		expect(forgottenEarlier.length).toBe(0);
+	}, 60_000);
 });
 
 describe('review: one marketplace account, two spellings of its e-mail', () => {
-	it(
-		'the e-mail in NFC and in NFD (as macOS and Windows type "é") is one account: listing 1 is not sent twice',
-		async () => {
-			const store = new MemoryDeduplicationStore();
-			const nfc = 'josé@example.test'.normalize('NFC');
-			const nfd = 'josé@example.test'.normalize('NFD');
-			expect(nfc).not.toBe(nfd);
-			const received = creatingApi();
-			for (const email of [nfc, nfd]) {
-				const { items, parameters } = oneSeatListings([1]);
-				const fake = fakeRun({
-					items,
-					parameters,
-					deduplication: store,
-					apiCredentials: { ...API_CREDENTIALS, email },
-				});
-				await execute.call(fake.context, items);
-			}
-			expect(received).toEqual([1]);
-		},
-	);
+	it('the e-mail in NFC and in NFD (as macOS and Windows type "é") is one account: listing 1 is not sent twice', async () => {
+		const store = new MemoryDeduplicationStore();
+		const nfc = 'josé@example.test'.normalize('NFC');
+		const nfd = 'josé@example.test'.normalize('NFD');
+		expect(nfc).not.toBe(nfd);
+		const received = creatingApi();
+		for (const email of [nfc, nfd]) {
+			const { items, parameters } = oneSeatListings([1]);
+			const fake = fakeRun({
+				items,
+				parameters,
+				deduplication: store,
+				apiCredentials: { ...API_CREDENTIALS, email },
+			});
+			await execute.call(fake.context, items);
+		}
+		expect(received).toEqual([1]);
+	});
 });

@@ -59,50 +59,38 @@ beforeEach(() => nock.cleanAll());
 afterEach(() => nock.cleanAll());
 
 describe('review: a 2xx whose body says it was not done', () => {
-	it(
-		'a 200 application/problem+json (RFC 9457, an error document by definition) is not "created"',
-		async () => {
-			api([
-				200,
-				{ type: 'about:blank', title: 'Event closed', status: 422, detail: 'Event 55 is closed' },
-				{ 'Content-Type': 'application/problem+json' },
-			]);
-			const item = await listingOne(new MemoryDeduplicationStore());
-			expect(item.json.listingStatus).not.toBe('created');
-		},
-	);
+	it('a 200 application/problem+json (RFC 9457, an error document by definition) is not "created"', async () => {
+		api([
+			200,
+			{ type: 'about:blank', title: 'Event closed', status: 422, detail: 'Event 55 is closed' },
+			{ 'Content-Type': 'application/problem+json' },
+		]);
+		const item = await listingOne(new MemoryDeduplicationStore());
+		expect(item.json.listingStatus).not.toBe('created');
+	});
 
-	it(
-		'a 200 JSON object {"error": ...} (the body says it failed) is not "created"',
-		async () => {
-			api([200, { error: 'event_closed', message: 'Event 55 is closed for new listings' }]);
-			const item = await listingOne(new MemoryDeduplicationStore());
-			expect(item.json.listingStatus).not.toBe('created');
-		},
-	);
+	it('a 200 JSON object {"error": ...} (the body says it failed) is not "created"', async () => {
+		api([200, { error: 'event_closed', message: 'Event 55 is closed for new listings' }]);
+		const item = await listingOne(new MemoryDeduplicationStore());
+		expect(item.json.listingStatus).not.toBe('created');
+	});
 
-	it(
-		'a 201 JSON object naming another External Listing ID is not proof that listing 1 was created',
-		async () => {
-			api([201, { listingId: 'L-999', externalListingId: 999 }]);
-			const item = await listingOne(new MemoryDeduplicationStore());
-			expect(item.json.listingStatus).not.toBe('created');
-		},
-	);
+	it('a 201 JSON object naming another External Listing ID is not proof that listing 1 was created', async () => {
+		api([201, { listingId: 'L-999', externalListingId: 999 }]);
+		const item = await listingOne(new MemoryDeduplicationStore());
+		expect(item.json.listingStatus).not.toBe('created');
+	});
 });
 
 describe('review: a 409 that is not about the listing ID', () => {
-	it(
-		'a 409 "event closed" is not "already listed", and the listing is not remembered (the next run sends it)',
-		async () => {
-			api([
-				409,
-				{ code: 'event_closed', message: 'Event 55 no longer accepts listings (state conflict)' },
-			]);
-			const store = new MemoryDeduplicationStore();
-			const item = await listingOne(store);
-			expect(item.json.listingStatus).not.toBe('alreadyListed');
-			expect(await sentAgain(store)).toBe(true);
-		},
-	);
+	it('a 409 "event closed" is not "already listed", and the listing is not remembered (the next run sends it)', async () => {
+		api([
+			409,
+			{ code: 'event_closed', message: 'Event 55 no longer accepts listings (state conflict)' },
+		]);
+		const store = new MemoryDeduplicationStore();
+		const item = await listingOne(store);
+		expect(item.json.listingStatus).not.toBe('alreadyListed');
+		expect(await sentAgain(store)).toBe(true);
+	});
 });
