@@ -28,7 +28,8 @@ import {
 	retryAfterOf,
 	RETRY_POLICY,
 } from './failures';
-import type { AttemptOutcome, RequestPacer } from './pacing';
+import type { AttemptOutcome } from './pacing';
+import type { Pacer } from './pacerChoice';
 import { TokenRenewal } from './tokenRenewal';
 
 export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
@@ -106,7 +107,7 @@ export interface SendOptions {
 	/** Values that must never reach an error (e.g. a client secret the API might echo back). */
 	secrets?: string[];
 	/** Shares the requests in flight with the rest of the run; without one, requests are not paced. */
-	pacer?: RequestPacer;
+	pacer?: Pacer;
 	/** The credential read once for the run (see readRunCredential); without one, each request reads it. */
 	credential?: RunCredential;
 	/**

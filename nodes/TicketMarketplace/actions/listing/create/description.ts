@@ -32,6 +32,9 @@ export function headerList(parameter: string): string {
 
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './optionProperties';
 
+/** The hidden parameter that chooses the pacer (transport/pacerChoice.ts); only the bench sets it. */
+export const PACING_CONTROLLER_PARAMETER = 'pacingController';
+
 const perTicket = { inputShape: ['ticketPerItem'] };
 /**
  * Fields that recognised headers replace. `hide` rather than `show`: in "Each Item Is a Listing" the Columns
@@ -212,6 +215,13 @@ export const properties: INodeProperties[] = [
 		description: 'Language tag sent in the Accept-Language header',
 	},
 	optionsProperty,
+	{
+		// Never shown: the bench sets it to weigh a simple pacer against today's (transport/pacerChoice.ts).
+		displayName: 'Pacing Controller',
+		name: PACING_CONTROLLER_PARAMETER,
+		type: 'hidden',
+		default: 'current',
+	},
 ];
 
 export const description = updateDisplayOptions(

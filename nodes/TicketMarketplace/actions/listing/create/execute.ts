@@ -18,9 +18,10 @@ import { headerValue } from '../../../../../credentials/common/apiAnswers';
 import { isJsonMediaType, readRunCredential, redactSecrets, sendRequest } from '../../../transport';
 import { credentialSecrets } from '../../../transport/failures';
 import type { RunCredential } from '../../../transport';
-import { RequestPacer } from '../../../transport/pacing';
+import { createPacer, pacingControllerOf } from '../../../transport/pacerChoice';
+import type { PacingController } from '../../../transport/pacerChoice';
 import type { PacingMode } from '../../../transport/pacing';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, PACING_CONTROLLER_PARAMETER } from './description';
 import { ItemParameters } from './itemParameters';
 import { readListings } from './listingInput';
 import type { InputShape, InvalidListing, Listing, ReadyListing } from './listingInput';
@@ -44,16 +45,19 @@ export const MAX_PROBLEMS_LISTED = 50;
 interface SendSettings {
 	validateOnly: boolean;
 	mode: PacingMode;
+	/** Today's pacer unless the hidden parameter asks for the simple one (the bench only). */
+	controller: PacingController;
 	maxConcurrency: number;
 	skipAlreadySent: boolean;
 	perRow: boolean;
 }
 
-function readSendSettings(options: IDataObject): SendSettings {
+function readSendSettings(options: IDataObject, controller?: unknown): SendSettings {
 	const requested = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
 	return {
 		validateOnly: options.validateOnly === true,
 		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
+		controller: pacingControllerOf(controller),
 		maxConcurrency: Number.isInteger(requested)
 			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
 			: DEFAULT_CONCURRENCY,
@@ -133,7 +137,12 @@ async function sendListings(
 	credential: RunCredential,
 	stopOnFailure: boolean,
 ): Promise<ListingOutcome[]> {
-	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
+	const pacer = createPacer(
+		settings.controller,
+		settings.mode,
+		settings.maxConcurrency,
+		stopOnFailure,
+	);
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	try {
@@ -246,7 +255,10 @@ export async function execute(
 		throw validationError(this, items, source, listings, blankRows);
 	}
 
-	const settings = readSendSettings(this.getNodeParameter('options', 0, {}) as IDataObject);
+	const settings = readSendSettings(
+		this.getNodeParameter('options', 0, {}) as IDataObject,
+		this.getNodeParameter(PACING_CONTROLLER_PARAMETER, 0, 'current'),
+	);
 	if (settings.validateOnly) {
 		return listings.map((listing) =>
 			listing.kind === 'invalid'
