@@ -23,7 +23,7 @@ export interface SimpleState {
 	level: number;
 	maximum: number;
 	inFlight: number;
-	/** Answers counted towards the next increase of the level: one a round trip means `level` answers. */
+	/** Answers since the level last grew: it grows by one after `level` of them, about once a round trip. */
 	credit: number;
 	answeredOnce: boolean;
 	hold: Hold;
@@ -95,10 +95,10 @@ export function step(state: SimpleState, event: PacerEvent, now: number): Simple
 	if (event.kind === 'failed') return afterFirstAnswer(back);
 	if (event.kind === 'answered') {
 		if (!back.answeredOnce) return afterFirstAnswer(back);
-		// One more a round trip: each answer is 1/level of one.
-		const credit = back.credit + 1 / back.level;
-		if (credit < 1 || back.level >= back.maximum)
-			return { ...back, credit: back.level >= back.maximum ? 0 : credit };
+		if (back.level >= back.maximum) return { ...back, credit: 0 };
+		// One more a round trip: after `level` answers.
+		const credit = back.credit + 1;
+		if (credit < back.level) return { ...back, credit };
 		return { ...withLevel(back, back.level + 1), credit: 0 };
 	}
 	const opened = { ...afterFirstAnswer(back), refusals: back.refusals + 1 };
