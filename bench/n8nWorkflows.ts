@@ -43,7 +43,21 @@ export type N8nCaseId =
 	| 'perSecondBoth'
 	| 'perSecondBothHand'
 	| 'perSecondChange'
-	| 'perSecondChangeHand';
+	| 'perSecondChangeHand'
+	| `${SimpleRegime}Simple`;
+
+/** The regimes run twice side by side: with today's pacer and with the simple one (transport/simplePacer.ts). */
+export const SIMPLE_REGIMES = [
+	'default',
+	'unlimited',
+	'sporadic',
+	'perSecond40',
+	'perSecond10',
+	'perSecond100',
+	'perSecondBoth',
+	'perSecondChange',
+] as const;
+type SimpleRegime = (typeof SIMPLE_REGIMES)[number] | `perSecond${number}`;
 
 /** The sandbox's limits for a case; without one, the plan's limit of requests in flight. */
 export interface ApiSetup {
@@ -83,6 +97,9 @@ export interface N8nCase {
 	baseline?: N8nCaseId;
 	/** Runs of the case, when fewer than --repeat. */
 	repeat?: number;
+	/** The simple pacer instead of today's (the node's hidden parameter), and the case it is the twin of. */
+	controller?: 'simple';
+	twinOf?: N8nCaseId;
 }
 
 export interface CaseSettings {
@@ -394,8 +411,54 @@ function perSecondCases(settings: CaseSettings): N8nCase[] {
 /** The share of requests the sporadic case's API refuses at random (as the e2e fault run does). */
 const SPORADIC_429_SHARE = 0.03;
 
-/** The cases in table order (the latency floor is computed, not run). */
+/** The node's hidden parameter that chooses the pacer (only the bench sets it). */
+const PACING_CONTROLLER = 'pacingController';
+
+const isSimpleRegime = (id: N8nCaseId): id is SimpleRegime =>
+	(SIMPLE_REGIMES as readonly string[]).includes(id);
+
+/** A case's twin with the simple pacer: the same workflow and API, the hidden parameter set. */
+function simpleTwin(benchCase: N8nCase & { id: SimpleRegime }): N8nCase {
+	const key = benchCase.id.replace('perSecond', 'Ps');
+	const path = webhookPathOf(benchCase.workflow);
+	return {
+		...benchCase,
+		id: `${benchCase.id}Simple` as N8nCaseId,
+		label: `${benchCase.label} [simple pacer]`,
+		workflow: variantOf(benchCase.workflow, {
+			id: workflowId('tmBenchSim', key),
+			name: `${benchCase.workflow.name} [simple pacer]`,
+			webhookPath: `${path}-simple`,
+			changeNodes: (node) => {
+				if (node.type === ACTION_NODE_TYPE) node.parameters[PACING_CONTROLLER] = 'simple';
+			},
+		}),
+		// Against the same node on an API without a limit: the simple one there.
+		baseline:
+			benchCase.baseline !== undefined && isSimpleRegime(benchCase.baseline)
+				? (`${benchCase.baseline}Simple` as N8nCaseId)
+				: benchCase.baseline,
+		controller: 'simple',
+		twinOf: benchCase.id,
+	};
+}
+
+function webhookPathOf(workflow: WorkflowJson): string {
+	const webhook = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	return String(webhook?.parameters.path);
+}
+
+/** The cases in table order, each regime of SIMPLE_REGIMES followed by its simple-pacer twin. */
 export function benchCases(settings: CaseSettings): N8nCase[] {
+	return todaysCases(settings).flatMap((benchCase) =>
+		isSimpleRegime(benchCase.id)
+			? [benchCase, simpleTwin(benchCase as N8nCase & { id: SimpleRegime })]
+			: [benchCase],
+	);
+}
+
+/** The cases with today's pacer, in table order (the latency floor is computed, not run). */
+function todaysCases(settings: CaseSettings): N8nCase[] {
 	const csvCase = (
 		id: N8nCaseId,
 		label: string,

@@ -8,7 +8,7 @@ import { TicketMarketplace } from '../../nodes/TicketMarketplace/TicketMarketpla
 import { SandboxAdminClient } from '../../sandbox';
 import { startHarness } from '../../support/harness/harness';
 import type { E2e } from '../../support/e2e/helpers';
-import { benchCases, type N8nCase, type N8nCaseId } from '../n8nWorkflows';
+import { benchCases, SIMPLE_REGIMES, type N8nCase, type N8nCaseId } from '../n8nWorkflows';
 import { benchSheet, runCase, type N8nPlan, type RunMeasure } from '../n8nRuns';
 import { formatNumber, median, perSecond } from '../stats';
 import { check } from '../suite';
@@ -146,6 +146,7 @@ function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: 
 			...(benchCase.api ? { api: JSON.stringify(benchCase.api) } : {}),
 			...(benchCase.floorMs !== undefined ? { floorMs: benchCase.floorMs } : {}),
 			...(benchCase.baseline ? { baseline: benchCase.baseline } : {}),
+			...(benchCase.controller ? { controller: benchCase.controller } : {}),
 		},
 		metrics: {
 			nodeMsMedian: nodeMs,
@@ -157,6 +158,7 @@ function caseRow(benchCase: N8nCase, plan: N8nPlan, runs: RunMeasure[], checks: 
 				? {
 						listingsPerSecond: perSecond(median(runs.map((run) => run.listingsCreated)), nodeMs),
 						createdMedian: median(runs.map((run) => run.listingsCreated)),
+						listingRequestsMedian: median(runs.map((run) => run.listingRequests)),
 						tokenRequestsMin: Math.min(...runs.map((run) => run.tokenRequests)),
 						tokenRequestsMax: Math.max(...runs.map((run) => run.tokenRequests)),
 						rateLimitedMedian: median(runs.map((run) => run.rateLimited)),
@@ -225,6 +227,25 @@ const cell = (value: number | undefined, digits = 0) =>
 	value === undefined ? '-' : formatNumber(value, digits);
 const ratio = (value: number | undefined) =>
 	value === undefined || !Number.isFinite(value) ? '-' : `${formatNumber(value, 2)}x`;
+
+/** One regime's figures for the side-by-side lines: time, x floor, x tuned, 429s, listing requests. */
+function regimeCell(row: BenchRow | undefined): string {
+	if (row === undefined || row.params.skipped) return 'not run';
+	const { metrics } = row;
+	return `${formatNumber(metrics.nodeMsMedian / 1000, 2)} s ${ratio(metrics.ratioToFloor)} floor ${ratio(metrics.ratioToTuned)} tuned, ${cell(metrics.rateLimitedMedian)} x 429, ${cell(metrics.listingRequestsMedian)} requests, lost ${cell(metrics.lostMax)}`;
+}
+
+/** Today's pacer beside the simple one (transport/simplePacer.ts), regime by regime: medians of the runs. */
+function simpleComparison(rows: BenchRow[]): string[] {
+	const lines = SIMPLE_REGIMES.map((id) => {
+		const today = byCase(rows, id);
+		const simple = byCase(rows, `${id}Simple` as N8nCaseId);
+		const ratioOfTimes =
+			today && simple ? simple.metrics.nodeMsMedian / today.metrics.nodeMsMedian : Number.NaN;
+		return `  ${id}: today ${regimeCell(today)} | simple ${regimeCell(simple)} | simple / today ${ratio(ratioOfTimes)}`;
+	});
+	return ["Simple pacer (AIMD, every send paused on a 429) beside today's, per regime:", ...lines];
+}
 
 export const n8nSuite: Suite = {
 	id: 'n8n',
@@ -426,8 +447,12 @@ export const n8nSuite: Suite = {
 					? 'not measured'
 					: `peak ${unlimited.metrics.peakInFlightMin}-${unlimited.metrics.peakInFlightMax}, first reached after ${cell(unlimited.metrics.peakReachedMsMax)} ms (worst run)`,
 		});
+		// The simple pacer's twins are compared below, not held to the targets.
 		const perSecondRows = rows.filter(
-			(row) => row.params.kind === 'create' && typeof row.params.floorMs === 'number',
+			(row) =>
+				row.params.kind === 'create' &&
+				typeof row.params.floorMs === 'number' &&
+				row.params.controller === undefined,
 		);
 		const perSecondLabel = (id: unknown) => String(id).replace('perSecond', '');
 		targets.push(
@@ -484,6 +509,7 @@ export const n8nSuite: Suite = {
 				(target) => `  ${target.met ? 'met   ' : 'MISSED'}  ${target.name}: ${target.measured}`,
 			),
 			...(skipped.length ? [`Skipped: ${skipped.join('; ')}`] : []),
+			...simpleComparison(rows),
 		];
 		return { lines, targets };
 	},
