@@ -221,6 +221,7 @@ export const properties: INodeProperties[] = [
 		name: PACING_CONTROLLER_PARAMETER,
 		type: 'hidden',
 		default: 'current',
+		description: "Which pacer sends the listings: today's (current) or the simple one (simple)",
 	},
 ];
 
