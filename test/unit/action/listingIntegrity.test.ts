@@ -109,7 +109,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	]);
 
 	it('holds back every listing of its event, naming the row; other events are sent (Continue)', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const parameters = {
 			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
@@ -129,7 +129,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	});
 
 	it('holds back every listing when its Event ID cannot be read either (Continue)', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const parameters = {
 			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
@@ -143,7 +143,7 @@ describe('a ticket row whose External Listing ID cannot be read', () => {
 	});
 
 	it('blocks the run (without Continue)', async () => {
-		const bodies = acceptListings();
+		const bodies = acceptAll();
 		const parameters = {
 			...EXAMPLE_SHEET_PARAMETERS,
 			externalListingId: throwingOn([1], (json) => json.listing_id),
@@ -286,7 +286,7 @@ describe('numbers at the edges', () => {
 	it.each(['12345678901234567.89', '90071992547409.91', '10000000000000', 1e15])(
 		'a price of %s is refused as too large, not sent as another amount',
 		async (price) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
 			expect(bodies).toEqual([]);
 			expect(thrown?.description).toContain(
@@ -298,7 +298,7 @@ describe('numbers at the edges', () => {
 	it.each(['9999999999999.99', 9999999999999.99])(
 		'the largest price, %s, is sent as written',
 		async (price) => {
-			const bodies = acceptListings();
+			const bodies = acceptAll();
 			const { thrown } = await run([{ json: {} }], oneListing(55, price), false);
 			expect(thrown).toBeUndefined();
 			expect(JSON.stringify(bodies[0].pricePerProduct)).toBe(
