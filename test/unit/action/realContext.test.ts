@@ -75,20 +75,25 @@ const nodeTypes = {
  * Runs the node inside n8n-core's real ExecuteContext: parameters are completed with the description's defaults
  * and expressions resolved as n8n does, and credentials pass n8n's own displayOptions check.
  */
-async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]) {
-	const node: INode = {
+async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[], typeVersion = 1) {
+	const bare: INode = {
 		id: 'node-1',
 		name: 'Ticket Marketplace',
 		type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
+		parameters: {},
+	};
+	const node: INode = {
+		...bare,
+		// With the node, as n8n passes it: the description's parts for other versions are left out.
 		parameters:
 			NodeHelpers.getNodeParameters(
 				nodeType.description.properties,
 				parameters,
 				true,
 				false,
-				null,
+				bare,
 				nodeType.description,
 			) ?? {},
 		credentials: {
