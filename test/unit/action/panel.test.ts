@@ -4,6 +4,9 @@
  * hint, option and notice of the Ticket Marketplace node and both credentials: no API field names, no HTTP terms,
  * one plain sentence per tooltip, at most one short notice per panel.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { NodeHelpers } from 'n8n-workflow';
 import type {
 	ICredentialType,
@@ -16,6 +19,7 @@ import type {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
+import { RECOGNISED_HEADERS } from '../../../nodes/TicketMarketplace/actions/listing/create/description';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import { EXAMPLE_FILES, loadExample } from '../../../support/harness/workflows';
 
@@ -414,6 +418,19 @@ describe('the words of the panel', () => {
 			(credential) => credential.name === 'ticketMarketplaceApi',
 		);
 		expect(api?.displayName).toBe(new TicketMarketplaceApi().displayName);
+	});
+});
+
+describe('what moved from the panel to the docs', () => {
+	it('docs/listing-create.md lists every header that Map Automatically recognises', () => {
+		const page = readFileSync(
+			join(__dirname, '..', '..', '..', 'docs', 'listing-create.md'),
+			'utf8',
+		);
+		const missing = Object.values(RECOGNISED_HEADERS)
+			.flatMap((field) => field.headers)
+			.filter((header) => !page.includes(`\`${header}\``));
+		expect(missing).toEqual([]);
 	});
 });
 
