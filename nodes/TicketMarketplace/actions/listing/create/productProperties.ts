@@ -156,8 +156,7 @@ export const productsProperties: INodeProperties[] = [
 		placeholder:
 			'[{ "externalId": "7001-A-12", "row": "A", "seat": "12", "productType": "TICKET", "ga": false }]',
 		displayOptions: { show: { ...perItem, productsSource: ['json'] } },
-		description:
-			'A list of tickets, usually from a previous node by an expression such as {{ $json.tickets }}',
+		description: 'A list of tickets, usually passed from a previous node by an expression',
 		// The keys are what the user types here, so this hint names them.
 		hint: 'Each ticket as in [{ "externalId": "7001-A-12", "row": "A", "seat": "12", "ga": false }]',
 	},
