@@ -43,7 +43,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Two logins are needed. The consumer key and secret come from your app on the developer portal. The e-mail and password are those of your consumer marketplace account (where tickets are bought and sold), not your developer-portal account. The access token is obtained and renewed automatically.',
+				'Two logins are needed: your app on the developer portal (key and secret), and your marketplace account where tickets are sold (e-mail and password).',
 			name: 'notice',
 			type: 'notice',
 			default: '',
@@ -56,7 +56,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://api.example.com',
 			description:
-				'Address of the Partner API, without a path. For the local sandbox, the URL that `npm run sandbox` prints.',
+				"The marketplace API's address, without a path; for the sandbox, the one it prints",
 		},
 		{
 			displayName: 'Consumer Key',

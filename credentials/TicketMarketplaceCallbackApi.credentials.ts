@@ -20,7 +20,7 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				"These are the values the marketplace will present to the Ticket Marketplace Trigger's token endpoint. Choose them yourself (the secret needs at least 16 characters; a long random string is best). The Ticket Marketplace node's Webhook → Subscribe operation sends this same credential to the marketplace, so you type them only once.",
+				'Choose both values yourself. Subscribe gives them to the marketplace, and the trigger checks them when the marketplace signs in.',
 			name: 'notice',
 			type: 'notice',
 			default: '',
@@ -31,6 +31,8 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
+			placeholder: 'e.g. marketplace',
+			description: 'A name of your choice for the marketplace, without spaces at either end',
 		},
 		{
 			displayName: 'Client Secret',
@@ -39,6 +41,7 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			description: 'A secret of your choice, at least 16 characters; a long random string is best',
 		},
 	];
 }

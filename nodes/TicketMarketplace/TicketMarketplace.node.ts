@@ -20,7 +20,8 @@ export class TicketMarketplace implements INodeType {
 			dark: 'file:../../icons/ticketMarketplace.dark.svg',
 		},
 		group: ['output'],
-		version: 1,
+		// 1.1: the panel in the user's words, with sheet rows as the default input (actions/versions.ts).
+		version: [1, 1.1],
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Create ticket listings and subscribe sale webhooks on a ticket marketplace Partner API',
@@ -30,12 +31,12 @@ export class TicketMarketplace implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			// Subscribe shows both credentials. n8n's editor labels each by its displayName here (otherwise both read
-			// "Credential to connect with"), so the labels say which is the API account and which the callback client.
-			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Marketplace API Account' },
+			// "Credential to connect with"): each is labelled with its credential type's own name.
+			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Ticket Marketplace API' },
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
-				displayName: 'Callback Client (Given to the Marketplace)',
+				displayName: 'Ticket Marketplace Callback API',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 				// Shown by resource only: n8n's editor takes a field whose every option is listed here for an
 				// "authentication" switch (Webhook's operation has only Subscribe), and then offers callback

@@ -108,6 +108,8 @@ export interface FakeRunOptions {
 	onError?: INode['onError'];
 	/** The execution's cancel signal (n8n aborts it on Stop and on the workflow timeout). */
 	cancelSignal?: AbortSignal;
+	/** The node's version (1 unless a test says otherwise). */
+	typeVersion?: number;
 }
 
 export interface FakeRun {
@@ -157,16 +159,28 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 	);
 	const node: INode = {
 		...ACTION_NODE,
+		typeVersion: options.typeVersion ?? ACTION_NODE.typeVersion,
 		parameters: rawParameters as INode['parameters'],
 		...(options.onError && { onError: options.onError }),
 	};
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 
+	const resolve = (value: unknown, itemIndex: number) =>
+		typeof value === 'function'
+			? (value as ParameterFunction)(itemIndex, items[itemIndex]?.json ?? {})
+			: value;
 	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown) => {
-		if (name in options.parameters) {
-			const value = options.parameters[name];
-			return typeof value === 'function' ? value(itemIndex, items[itemIndex]?.json ?? {}) : value;
+		if (name in options.parameters) return resolve(options.parameters[name], itemIndex);
+		// A path such as `options.stockType` reads inside a collection, as n8n's getNodeParameter does.
+		const [first, ...rest] = name.split('.');
+		let value: unknown = rest.length > 0 ? options.parameters[first] : undefined;
+		for (const key of rest) {
+			value =
+				value !== null && typeof value === 'object'
+					? (value as Record<string, unknown>)[key]
+					: undefined;
 		}
+		if (value !== undefined) return resolve(value, itemIndex);
 		if (fallback !== undefined) return fallback;
 		throw new Error(`Test did not set parameter "${name}"`);
 	};

@@ -142,7 +142,7 @@ describeOnN8n2('the n8n editor in a real browser', "the test drives n8n 2.x's ed
 		},
 	);
 
-	it('Webhook → Subscribe: the two credential fields say which is the API account and which the callback client, each listing its own type', async () => {
+	it('Webhook → Subscribe: the two credential fields are labelled with their types, each listing its own type', async () => {
 		const { page } = editor;
 		const workflow = loadExample(EXAMPLE_FILES.subscribe);
 		const node = workflow.nodes.find(
@@ -156,8 +156,9 @@ describeOnN8n2('the n8n editor in a real browser', "the test drives n8n 2.x's ed
 		);
 		expect(await credentialFields.count()).toBe(2);
 		const panelText = await page.locator('[data-test-id="ndv"]').first().innerText();
-		expect(panelText).toContain('Marketplace API Account');
-		expect(panelText).toContain('Callback Client (Given to the Marketplace)');
+		// Each labelled with its credential type's name, the one the credential list shows.
+		expect(panelText).toContain('Ticket Marketplace API');
+		expect(panelText).toContain('Ticket Marketplace Callback API');
 		expect(panelText).not.toContain('Credential to connect with');
 
 		const openLists = page.locator('.el-select-dropdown:visible');

@@ -397,7 +397,7 @@ describe('Listing → Create: validation before anything is sent', () => {
 		[
 			'a malformed language tag',
 			{ acceptLanguage: 'english please' },
-			'Accept-Language must be a language tag such as en-US (got "english please") (row 1)',
+			'Language must be a language tag such as en-US (got "english please") (row 1)',
 		],
 		['an empty products list', { products: {} }, 'Products must hold at least one product (row 1)'],
 		[

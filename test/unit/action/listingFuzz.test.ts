@@ -58,7 +58,7 @@ function labelsFor(field: string, mode: Mode): string[] {
 		externalListingId: 'External Listing ID',
 		'pricePerProduct.amount': 'Price Amount',
 		'pricePerProduct.currency': 'Currency',
-		'Accept-Language': 'Accept-Language',
+		'Accept-Language': 'Language',
 		paymentType: 'Payment Type',
 		stockType: 'Stock Type',
 	};

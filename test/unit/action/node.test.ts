@@ -35,13 +35,13 @@ describe('Ticket Marketplace node description', () => {
 		expect(description.subtitle).toContain('$parameter["operation"]');
 	});
 
-	it('requires the API credential always and the callback credential for Subscribe, each with its own label', () => {
+	it("requires the API credential always and the callback credential for Subscribe, each labelled with its type's name", () => {
 		expect(description.credentials).toEqual([
-			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Marketplace API Account' },
+			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Ticket Marketplace API' },
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
-				displayName: 'Callback Client (Given to the Marketplace)',
+				displayName: 'Ticket Marketplace Callback API',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 				displayOptions: { show: { resource: ['webhook'] } },
 			},

@@ -74,16 +74,18 @@ const nodeTypes = {
  * Runs the node inside n8n-core's real ExecuteContext: parameters are completed with the description's defaults
  * and expressions resolved as n8n does, and credentials pass n8n's own displayOptions check.
  */
-async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]) {
+async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[], typeVersion = 1) {
+	const bare: INode = { ...ACTION_NODE, typeVersion };
 	const node: INode = {
-		...ACTION_NODE,
+		...bare,
+		// With the node, as n8n passes it: the description's parts for other versions are left out.
 		parameters:
 			NodeHelpers.getNodeParameters(
 				nodeType.description.properties,
 				parameters,
 				true,
 				false,
-				null,
+				bare,
 				nodeType.description,
 			) ?? {},
 		credentials: {

@@ -216,7 +216,7 @@ describe('Webhook → Subscribe', () => {
 		[
 			'a token endpoint with another scheme',
 			{ callbackAuthUrl: 'ftp://n8n.example.test/token' },
-			'Token Endpoint URL must start with https:// or http://',
+			'Token URL must start with https:// or http://',
 		],
 		[
 			'no subscription kind',

@@ -16,15 +16,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create ticket listings for an event, one per item or grouped from sheet rows',
+				description: 'Create ticket listings from sheet rows or items',
 				action: 'Create a listing',
 			},
 			{
-				name: 'Forget Sent Listings',
+				// Named after n8n's Remove Duplicates "Clear Deduplication History"; the value stays as workflows store it.
+				name: 'Clear Sent Listings History',
 				value: 'forgetSent',
-				description:
-					'Let Create send External Listing IDs again that this workflow remembers as sent',
-				action: 'Forget sent listings',
+				description: 'Let Create send listings again that this workflow has already sent',
+				action: 'Clear sent listings history',
 			},
 		],
 		default: 'create',

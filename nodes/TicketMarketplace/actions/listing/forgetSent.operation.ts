@@ -10,46 +10,50 @@ import { positiveId } from '../../schemas/listing';
 import { RunMemory } from '../../helpers/runMemory';
 import { countSent, forgetAllSent } from '../../helpers/sentListings';
 import { readRunCredential } from '../../transport';
+import { perVersion } from '../versions';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Listing → Create remembers every External Listing ID this workflow sends, and skips it in later runs. Forget an ID here to send it again, e.g. after deleting the listing on the marketplace. Nothing is sent to the API.',
+			'Create skips every listing this workflow has sent before. Clear a listing here to send it again, for example after deleting it on the marketplace.',
 		name: 'forgetNotice',
 		type: 'notice',
 		default: '',
 	},
 	{
-		displayName: 'Forget',
+		displayName: 'Clear',
 		name: 'forgetScope',
 		type: 'options',
 		noDataExpression: true,
 		default: 'ids',
 		options: [
 			{
-				name: 'Listed External Listing IDs',
+				name: 'All',
+				value: 'all',
+				description:
+					'Everything this workflow remembers, including what its Remove Duplicates nodes remember for the workflow',
+			},
+			{
+				name: 'Listings From Input',
 				value: 'ids',
 				description: 'One External Listing ID per input item',
 			},
-			{
-				name: 'Everything This Workflow Remembers',
-				value: 'all',
-				description:
-					'Every ID sent by this workflow, for every Base URL. Also clears what Remove Duplicates nodes of this workflow remember with the scope "Workflow".',
-			},
 		],
-		description: 'What to forget',
+		description: 'Which listings to clear from the history',
 	},
-	{
-		displayName: 'External Listing ID',
-		name: 'forgetExternalListingId',
-		type: 'number',
-		required: true,
-		default: 0,
-		placeholder: 'e.g. 7001',
-		displayOptions: { show: { forgetScope: ['ids'] } },
-		description: 'The External Listing ID to forget, usually mapped from a column of the input',
-	},
+	...perVersion(
+		{
+			displayName: 'External Listing ID',
+			name: 'forgetExternalListingId',
+			type: 'number',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 7001',
+			displayOptions: { show: { forgetScope: ['ids'] } },
+			description: 'The listing to clear, usually mapped from a column of the input',
+		},
+		{ v1: { default: 0 }, latest: { default: '' } },
+	),
 ];
 
 export const description = updateDisplayOptions(

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Subscribe',
 				value: 'subscribe',
 				description:
-					'Subscribe a callback address to sale notifications; activation then goes through API support',
+					'Ask the marketplace to send sale notifications to your Ticket Marketplace Trigger',
 				action: 'Subscribe a webhook',
 			},
 		],

@@ -3,9 +3,8 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../../../shared/callbackCredential';
@@ -13,81 +12,14 @@ import { asNodeError } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../transport';
+import { readsAsV1 } from '../versions';
+
+export { description } from './subscribe/description';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
 export const NEXT_STEP_WITHOUT_ID =
 	"No subscription identifier was recognised in the response (looked for subscriptionId, webhookId, id, uuid and the same names under data, subscription, webhook and result). Find the identifier in the response below, e-mail it to the marketplace's API support team for final activation (24 to 48 hours), and create no listings until support confirms that the webhook is active.";
-
-const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Webhook activation takes several steps. (1) Where the marketplace asks for it, e-mail API support that you intend to use webhooks and wait for their confirmation (up to 24 hours). (2) Run this operation: it returns a subscription identifier. (3) E-mail that identifier to API support for final activation (24 to 48 hours). Create no listings before activation is confirmed: listings created earlier never send sale notifications.',
-		name: 'activationNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Callback URL',
-		name: 'callbackUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. https://n8n.example.com/webhook/…/notification',
-		description:
-			'Address that receives the notifications: the notification URL of the Ticket Marketplace Trigger node',
-	},
-	{
-		displayName: 'Token Endpoint URL',
-		name: 'callbackAuthUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. https://n8n.example.com/webhook/…/token',
-		description:
-			'Your OAuth 2.0 token address that the marketplace calls before each notification (callback.auth.tokenEndPoint): the token URL of the Ticket Marketplace Trigger node',
-	},
-	{
-		displayName: 'Subscription Kinds',
-		name: 'subscriptionKinds',
-		type: 'string',
-		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Kind' },
-		default: ['listing_sale'],
-		description:
-			'Listing event kinds to subscribe to (subscription.listing). "listing_sale" is the kind the API documents; other kinds are sent as typed.',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Less common settings',
-		options: [
-			{
-				displayName: 'Auth Type',
-				name: 'authType',
-				type: 'string',
-				default: 'oauth',
-				description:
-					'How the marketplace authenticates to your callback (callback.auth.authType); "oauth" is the documented value',
-			},
-			{
-				displayName: 'Grant Type',
-				name: 'grantType',
-				type: 'string',
-				default: 'client_credentials',
-				description:
-					'OAuth grant the marketplace uses at your token endpoint (oauthRequest.grantType); "client_credentials" is the documented value',
-			},
-		],
-	},
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['subscribe'] } },
-	properties,
-);
 
 const httpUrl = z
 	.string({ required_error: 'is required', invalid_type_error: 'must be a URL' })
@@ -149,7 +81,7 @@ type Subscription = z.output<typeof subscriptionSchema>;
 /** The node's labels for the fields of the subscription body. */
 const SUBSCRIPTION_LABELS: Record<string, string> = {
 	'callback.url': 'Callback URL',
-	'callback.auth.tokenEndPoint': 'Token Endpoint URL',
+	'callback.auth.tokenEndPoint': 'Token URL',
 	'callback.auth.authType': 'Options → Auth Type',
 	'callback.auth.oauthRequest.grantType': 'Options → Grant Type',
 	'subscription.listing': 'Subscription Kinds',
@@ -162,22 +94,26 @@ async function prepareSubscription(
 ): Promise<Subscription> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await readClientCredentials.call(this, itemIndex);
+	// Version 1 lets Auth Type and Grant Type be typed, and shows Subscription Kinds in the main panel; from 1.1
+	// the two have their one documented value and the kinds are under Options.
+	const asV1 = readsAsV1(this);
+	const kinds = asV1
+		? this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])
+		: (options.subscriptionKinds ?? ['listing_sale']);
 	const draft = {
 		callback: {
 			url: this.getNodeParameter('callbackUrl', itemIndex, ''),
 			auth: {
-				authType: options.authType ?? 'oauth',
+				authType: asV1 ? (options.authType ?? 'oauth') : 'oauth',
 				tokenEndPoint: this.getNodeParameter('callbackAuthUrl', itemIndex, ''),
 				oauthRequest: {
 					clientId: client.clientId,
 					clientSecret: client.clientSecret,
-					grantType: options.grantType ?? 'client_credentials',
+					grantType: asV1 ? (options.grantType ?? 'client_credentials') : 'client_credentials',
 				},
 			},
 		},
-		subscription: {
-			listing: kindsFrom(this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])),
-		},
+		subscription: { listing: kindsFrom(kinds) },
 	};
 	const parsed = subscriptionSchema.safeParse(draft);
 	if (!parsed.success) {

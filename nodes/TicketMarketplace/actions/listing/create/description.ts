@@ -1,8 +1,9 @@
-/** Listing → Create as the editor shows it: its parameters, their defaults and hints. */
+/** Listing → Create as the editor shows it: its parameters, their defaults and hints, in both node versions. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsProperty } from './optionProperties';
+import { perVersion, v1Only } from '../../versions';
+import { optionsProperties } from './optionProperties';
 import { productsProperties } from './productProperties';
 
 /**
@@ -25,7 +26,7 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 	productType: { headers: ['product_type'], required: false },
 };
 
-/** The headers recognised for a field, for the node's hint and its messages. */
+/** The headers recognised for a field, for the node's messages. */
 export function headerList(parameter: string): string {
 	return RECOGNISED_HEADERS[parameter].headers.join(', ');
 }
@@ -38,37 +39,44 @@ const perTicket = { inputShape: ['ticketPerItem'] };
  * parameter is not displayed, so it has no value to show on.
  */
 const recognisedByHeader = { columnMapping: ['auto'] };
+/**
+ * From 1.1, Row and Seat are hidden while General Admission is switched on. Only `true` hides them: General
+ * Admission mapped to a column (an expression) leaves them shown. Version 1 keeps them shown, because n8n drops
+ * the value of a hidden field and its workflows would then send a Row and Seat they sent before.
+ */
+const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
+
+/**
+ * Required numbers: 1.1 starts them empty (as n8n's own nodes do), so the placeholder shows and n8n marks the
+ * field until it is set; version 1 keeps its 0.
+ */
+const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Shape',
-		name: 'inputShape',
-		type: 'options',
-		noDataExpression: true,
-		default: 'listingPerItem',
-		options: [
-			{
-				name: 'Each Item Is a Listing',
-				value: 'listingPerItem',
-				description: 'Every input item creates one listing; its products are defined below',
-			},
-			{
-				name: 'Each Item Is a Ticket (Group Sheet Rows)',
-				value: 'ticketPerItem',
-				description:
-					'Every input item is one ticket, e.g. a spreadsheet row. Items that share an External Listing ID become one listing with one product per item.',
-			},
-		],
-		description: 'How input items map to listings',
-	},
-	{
-		displayName:
-			'Each item is one ticket. Rows with the same External Listing ID are sent as one listing; they must agree on event, price, currency, stock type, payment type and language, or the listing is reported as invalid with the rows named.',
-		name: 'groupingNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: perTicket },
-	},
+	...perVersion(
+		{
+			displayName: 'Input Shape',
+			name: 'inputShape',
+			type: 'options',
+			noDataExpression: true,
+			default: 'ticketPerItem',
+			options: [
+				{
+					name: 'Each Item Is a Ticket (Sheet Row)',
+					value: 'ticketPerItem',
+					description:
+						'Every item is one ticket, and items with the same External Listing ID become one listing',
+				},
+				{
+					name: 'Each Item Is a Listing',
+					value: 'listingPerItem',
+					description: 'Every item is one listing, with its tickets set below',
+				},
+			],
+			description: 'What each input item stands for',
+		},
+		{ v1: { default: 'listingPerItem' }, latest: { default: 'ticketPerItem' } },
+	),
 	{
 		displayName: 'Columns',
 		name: 'columnMapping',
@@ -78,60 +86,67 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: perTicket },
 		options: [
 			{
-				name: 'Map Each Field Below',
-				value: 'manual',
-				description: 'Set every field, usually by dragging a sheet column onto it',
-			},
-			{
 				name: 'Map Automatically',
 				value: 'auto',
-				description:
-					'Recognise the sheet\'s own headers (listing_id, event_id, price, currency, row, seat, ticket_id, also as listingId or "Listing ID")',
+				description: "Read each field from the sheet's column of the same name, such as listing_id",
+			},
+			{
+				name: 'Map Each Column Manually',
+				value: 'manual',
+				description: 'Set each field below, usually by dragging a column onto it',
 			},
 		],
-		description: "How the sheet's columns map to the listing fields",
+		description: "How the sheet's columns become the listing's fields",
 	},
 	{
-		displayName: `Recognised headers, compared without case, spaces, underscores or hyphens. External Listing ID: ${headerList('externalListingId')}. Event ID: ${headerList('eventId')}. Price Amount: ${headerList('priceAmount')}. Currency: ${headerList('priceCurrency')}. Product External ID: ${headerList('productExternalId')}. Row: ${headerList('productRow')}. Seat: ${headerList('productSeat')}. General Admission: ${headerList('productGa')}. Product Type: ${headerList('productType')}.`,
+		displayName:
+			'Needs the columns listing_id, event_id, price, currency and ticket_id, and reads row, seat and general_admission when present. Names such as "Listing ID" or listingId work too.',
 		name: 'autoMappingNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { ...perTicket, columnMapping: ['auto'] } },
 	},
-	{
-		displayName: 'Event ID',
-		name: 'eventId',
-		type: 'number',
-		required: true,
-		displayOptions: { hide: recognisedByHeader },
-		default: 0,
-		placeholder: 'e.g. 123456',
-		description:
-			'Identifier of the event on the marketplace (eventId). Whole number; text such as "123456" from a sheet is accepted.',
-	},
-	{
-		displayName: 'External Listing ID',
-		name: 'externalListingId',
-		type: 'number',
-		required: true,
-		displayOptions: { hide: recognisedByHeader },
-		default: 0,
-		placeholder: 'e.g. 7001',
-		description: 'Your own whole-number identifier for the listing (externalListingId)',
-		hint: 'In "Each Item Is a Ticket" mode, rows with the same value are grouped into one listing',
-	},
-	{
-		displayName: 'Price Amount',
-		name: 'priceAmount',
-		type: 'number',
-		required: true,
-		displayOptions: { hide: recognisedByHeader },
-		default: 0,
-		typeOptions: { numberPrecision: 2 },
-		placeholder: 'e.g. 49.90',
-		description:
-			'Price of each product (pricePerProduct.amount). Must be greater than 0; text such as "49.90" is accepted.',
-	},
+	...perVersion(
+		{
+			displayName: 'Event ID',
+			name: 'eventId',
+			type: 'number',
+			required: true,
+			displayOptions: { hide: recognisedByHeader },
+			default: '',
+			placeholder: 'e.g. 123456',
+			description: "The event's number on the marketplace",
+		},
+		emptyUntilSet,
+	),
+	...perVersion(
+		{
+			displayName: 'External Listing ID',
+			name: 'externalListingId',
+			type: 'number',
+			required: true,
+			displayOptions: { hide: recognisedByHeader },
+			default: '',
+			placeholder: 'e.g. 7001',
+			description:
+				'Your own number for the listing; sheet rows with the same one become one listing',
+		},
+		emptyUntilSet,
+	),
+	...perVersion(
+		{
+			displayName: 'Price Amount',
+			name: 'priceAmount',
+			type: 'number',
+			required: true,
+			displayOptions: { hide: recognisedByHeader },
+			default: '',
+			typeOptions: { numberPrecision: 2 },
+			placeholder: 'e.g. 49.90',
+			description: 'Price of each ticket, greater than 0',
+		},
+		emptyUntilSet,
+	),
 	{
 		displayName: 'Currency',
 		name: 'priceCurrency',
@@ -140,7 +155,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { hide: recognisedByHeader },
 		default: '',
 		placeholder: 'e.g. EUR',
-		description: 'Three-letter currency code (pricePerProduct.currency), sent in upper case',
+		description: 'Three-letter currency code, such as EUR',
 	},
 	...productsProperties,
 	{
@@ -149,27 +164,9 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. {{ $json.ticketId }}',
+		placeholder: 'e.g. {{ $json.ticket_id }}',
 		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Your own identifier for the ticket of this item; unique within its listing',
-	},
-	{
-		displayName: 'Row',
-		name: 'productRow',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.row }}',
-		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Row label of this ticket; required unless General Admission is on',
-	},
-	{
-		displayName: 'Seat',
-		name: 'productSeat',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.seat }}',
-		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Seat label of this ticket; required unless General Admission is on',
+		description: 'Your own identifier for this ticket, unique within its listing',
 	},
 	{
 		displayName: 'General Admission',
@@ -177,41 +174,64 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description:
-			'Whether this ticket has no assigned row and seat (ga). Sheet text "true"/"false" is accepted.',
+		description: 'Whether this ticket has no assigned row and seat',
 	},
-	{
+	...perVersion(
+		{
+			displayName: 'Row',
+			name: 'productRow',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.row }}',
+			displayOptions: { show: perTicket, hide: recognisedByHeader },
+			description: 'Row of this ticket',
+		},
+		{ latest: { displayOptions: { show: perTicket, hide: hiddenForStanding } } },
+	),
+	...perVersion(
+		{
+			displayName: 'Seat',
+			name: 'productSeat',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.seat }}',
+			displayOptions: { show: perTicket, hide: recognisedByHeader },
+			description: 'Seat of this ticket',
+		},
+		{ latest: { displayOptions: { show: perTicket, hide: hiddenForStanding } } },
+	),
+	// Version 1 shows these in the main panel; from 1.1 they are under Options (optionProperties.ts).
+	v1Only({
 		displayName: 'Product Type',
 		name: 'productType',
 		type: 'string',
 		default: 'TICKET',
 		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Product type of this ticket; "TICKET" is the value the API documents',
-	},
-	{
+		description: 'Product type of this ticket; TICKET is the one the marketplace documents',
+	}),
+	v1Only({
 		displayName: 'Stock Type',
 		name: 'stockType',
 		type: 'string',
 		default: 'PDF',
-		description:
-			'Kind of ticket stock (stockType); "PDF" is the value the API documents. Separate several with commas.',
-	},
-	{
+		description: 'Kind of ticket stock, such as PDF; separate several with commas',
+	}),
+	v1Only({
 		displayName: 'Payment Type',
 		name: 'paymentType',
 		type: 'number',
 		default: 1,
-		description: 'Payment type code (paymentType); 1 is the value the API documents',
-	},
-	{
-		displayName: 'Accept-Language',
+		description: 'Payment type code; 1 is the one the marketplace documents',
+	}),
+	v1Only({
+		displayName: 'Language',
 		name: 'acceptLanguage',
 		type: 'string',
 		default: 'en-US',
 		placeholder: 'e.g. en-US',
-		description: 'Language tag sent in the Accept-Language header',
-	},
-	optionsProperty,
+		description: 'Language tag sent with each listing, such as en-US',
+	}),
+	...optionsProperties,
 ];
 
 export const description = updateDisplayOptions(

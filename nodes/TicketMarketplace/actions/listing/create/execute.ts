@@ -18,6 +18,7 @@ import type { PacingMode } from '../../../transport/pacing';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
 import { ItemParameters } from './itemParameters';
 import { readListings } from './listingInput';
+import { versionReading } from './versionReading';
 import type { InputShape, InvalidListing, Listing, ReadyListing } from './listingInput';
 import {
 	blankRowItem,
@@ -63,7 +64,7 @@ function parameterSource(
 	items: INodeExecutionData[],
 	shape: InputShape,
 ) {
-	const params = new ItemParameters(context, items);
+	const params = new ItemParameters(context, items, versionReading(context).paths);
 	const auto =
 		shape === 'ticketPerItem' &&
 		context.getNodeParameter('columnMapping', 0, 'manual') === 'auto' &&
@@ -213,9 +214,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const shape = this.getNodeParameter('inputShape', 0, 'listingPerItem') as InputShape;
+	const reading = versionReading(this);
+	const shape = this.getNodeParameter('inputShape', 0, reading.defaultShape) as InputShape;
 	const source = parameterSource(this, items, shape);
-	const { listings, blankRows } = readListings(source, items.length, shape);
+	const { listings, blankRows } = readListings(source, items.length, shape, reading.layout);
 	const continueOnFail = this.continueOnFail();
 	if (blankRows.length) {
 		this.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });

@@ -14,20 +14,23 @@ function findProperty(list: readonly INodeProperties[], name: string): INodeProp
 
 /**
  * The display name of a top-level parameter, of a fixed collection's group (`products.product`), or of a value
- * inside one (`products.product.row`).
+ * inside one (`products.product.row`). A parameter described once per node version has the same labels in each;
+ * a value that only one version has (Product Type per range, in version 1) is found in that one.
  */
 export function fieldLabel(path: string): string {
 	const [name, group, value] = path.split('.');
-	const property = findProperty(properties, name);
-	if (!property) throw new Error(`No parameter named ${name}`);
-	if (group === undefined) return property.displayName;
-	const option = (property.options as INodePropertyCollection[] | undefined)?.find(
-		(entry) => entry.name === group,
-	);
-	if (option && value === undefined) return option.displayName;
-	const field = option && findProperty(option.values, value);
-	if (!field) throw new Error(`No field ${path}`);
-	return field.displayName;
+	const candidates = properties.filter((property) => property.name === name);
+	if (candidates.length === 0) throw new Error(`No parameter named ${name}`);
+	if (group === undefined) return candidates[0].displayName;
+	for (const property of candidates) {
+		const option = (property.options as INodePropertyCollection[] | undefined)?.find(
+			(entry) => entry.name === group,
+		);
+		if (option && value === undefined) return option.displayName;
+		const field = option && findProperty(option.values, value);
+		if (field) return field.displayName;
+	}
+	throw new Error(`No field ${path}`);
 }
 
 /** A labeller for zod paths, from a table of zod path → parameter path. */

@@ -33,12 +33,27 @@ function containsExpression(raw: unknown): boolean {
 	return false;
 }
 
+/** A parameter's raw value at a path such as `options.stockType`. */
+function rawAt(parameters: unknown, path: string): unknown {
+	let value = parameters;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string, unknown>)[key];
+	}
+	return value;
+}
+
 export class ItemParameters {
 	private readonly plans = new Map<string, Plan>();
 
+	/**
+	 * `paths` says where a field lives when it is not a top-level parameter of its own name (from 1.1, Stock Type
+	 * and the other listing values with a default are under Options: `stockType` is `options.stockType`).
+	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly items: INodeExecutionData[],
+		private readonly paths: Record<string, string> = {},
 	) {}
 
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
@@ -55,31 +70,39 @@ export class ItemParameters {
 				: undefined;
 		}
 		return fallback === undefined
-			? this.context.getNodeParameter(name, itemIndex)
-			: this.context.getNodeParameter(name, itemIndex, fallback);
+			? this.context.getNodeParameter(this.pathOf(name), itemIndex)
+			: this.context.getNodeParameter(this.pathOf(name), itemIndex, fallback);
 	}
 
 	/** The column a parameter reads directly, if it does (for messages that name the sheet's own column). */
 	columnOf(name: string): string | undefined {
-		return bareColumnReference(this.context.getNode().parameters?.[name]);
+		return bareColumnReference(this.raw(name));
 	}
 
 	readsItem(name: string): boolean {
 		const plan = this.plans.get(name);
 		if (plan) return plan.kind !== 'constant';
-		const raw = this.context.getNode().parameters?.[name];
+		const raw = this.raw(name);
 		return bareColumnReference(raw) !== undefined || containsExpression(raw);
 	}
 
+	private pathOf(name: string): string {
+		return this.paths[name] ?? name;
+	}
+
+	private raw(name: string): unknown {
+		return rawAt(this.context.getNode().parameters, this.pathOf(name));
+	}
+
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
-		const raw = this.context.getNode().parameters?.[name];
+		const raw = this.raw(name);
 		const column = bareColumnReference(raw);
 		if (column !== undefined) return { kind: 'column', key: column };
 		if (containsExpression(raw)) return { kind: 'expression' };
 		const value =
 			fallback === undefined
-				? this.context.getNodeParameter(name, 0)
-				: this.context.getNodeParameter(name, 0, fallback);
+				? this.context.getNodeParameter(this.pathOf(name), 0)
+				: this.context.getNodeParameter(this.pathOf(name), 0, fallback);
 		return { kind: 'constant', value };
 	}
 }

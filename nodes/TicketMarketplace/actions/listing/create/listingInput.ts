@@ -12,8 +12,8 @@ import type { ApiRequest } from '../../../transport';
 import { fieldLabel } from './fieldLabels';
 import { checkProducts } from './listingProducts';
 import type { ProductOrigin } from './listingProducts';
-import { readListingRow } from './listingRows';
-import type { InputShape, ListingRow, RowGroup } from './listingRows';
+import { readListingRow, V1_LAYOUT } from './listingRows';
+import type { InputShape, ListingRow, ParameterLayout, RowGroup } from './listingRows';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 import type { ParameterSource } from './sheetColumns';
@@ -299,11 +299,12 @@ export function readListings(
 	params: ParameterSource,
 	itemCount: number,
 	shape: InputShape,
+	layout: ParameterLayout = V1_LAYOUT,
 ): ListingInput {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const row = readListingRow(params, itemIndex, shape);
+		const row = readListingRow(params, itemIndex, shape, layout);
 		if (row) rows.push(row);
 		else blankRows.push(itemIndex);
 	}

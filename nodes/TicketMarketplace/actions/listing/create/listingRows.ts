@@ -26,6 +26,23 @@ import type { Problem } from './problems';
 import type { ParameterSource } from './sheetColumns';
 
 export type InputShape = 'listingPerItem' | 'ticketPerItem';
+
+/**
+ * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
+ * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
+ * seat range.
+ */
+export interface ParameterLayout {
+	sharedProductType: boolean;
+}
+export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
+export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
+
+/** A product or seat range with the shared product type, unless it sets its own. */
+function withProductType(raw: unknown, productType: unknown): unknown {
+	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+	return 'productType' in raw ? raw : { ...raw, productType };
+}
 type ProductsSource = 'defined' | 'json' | 'seatRange';
 
 /** The raw products an item gives, with how to name each one in a problem. */
@@ -152,8 +169,14 @@ function readProducts(
 	params: ParameterSource,
 	itemIndex: number,
 	listing: { externalListingId?: unknown; eventId?: unknown },
+	layout: ParameterLayout,
 ): RowProducts {
 	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
+	const shared = layout.sharedProductType
+		? params.get('productType', itemIndex, 'TICKET')
+		: undefined;
+	const typed = <T>(entries: T[]): T[] =>
+		shared === undefined ? entries : entries.map((entry) => withProductType(entry, shared) as T);
 	if (source === 'json') {
 		const field = fieldLabel('productsJson');
 		let value = params.get('productsJson', itemIndex, '[]') as unknown;
@@ -167,11 +190,12 @@ function readProducts(
 		if (!Array.isArray(value)) {
 			return unreadableProducts('must be an array of product objects', field, itemIndex);
 		}
-		return { raw: value, fromJson: true, label: jsonProductLabel, problems: [] };
+		return { raw: typed(value), fromJson: true, label: jsonProductLabel, problems: [] };
 	}
 	if (source === 'seatRange') {
-		const ranges = ((params.get('seatRanges', itemIndex, {}) as IDataObject).range ??
-			[]) as IDataObject[];
+		const ranges = typed(
+			((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[],
+		);
 		const raw: unknown[] = [];
 		const problems: Problem[] = [];
 		ranges.forEach((range, index) => {
@@ -188,8 +212,9 @@ function readProducts(
 		}
 		return { raw, fromJson: false, label: definedProductLabel, problems };
 	}
-	const defined = ((params.get('products', itemIndex, {}) as IDataObject).product ??
-		[]) as IDataObject[];
+	const defined = typed(
+		((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[],
+	);
 	return { raw: defined, fromJson: false, label: definedProductLabel, problems: [] };
 }
 
@@ -198,6 +223,7 @@ export function readListingRow(
 	params: ParameterSource,
 	itemIndex: number,
 	shape: InputShape,
+	layout: ParameterLayout = V1_LAYOUT,
 ): ListingRow | undefined {
 	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
 	// without the row, the listing could never get that seat added: its ID is remembered as sent).
@@ -231,7 +257,7 @@ export function readListingRow(
 			products: ticket
 				? { raw: [ticket], fromJson: false, label: () => ticketRowLabel, problems: [] }
 				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-					readProducts(params, itemIndex, level.success ? level.data : rawLevel),
+					readProducts(params, itemIndex, level.success ? level.data : rawLevel, layout),
 		};
 	} catch (error) {
 		return {

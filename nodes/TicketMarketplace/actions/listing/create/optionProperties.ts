@@ -1,5 +1,10 @@
-/** Listing → Create's less common settings: pacing, output, memory of sent listings, Validate Only. */
+/**
+ * Listing → Create's Options: how fast it sends, what it outputs, the memory of sent listings, Validate Only, and
+ * from 1.1 the listing values that have a default (in version 1 these are in the main panel).
+ */
 import type { INodeProperties } from 'n8n-workflow';
+
+import { perVersion } from '../../versions';
 
 /**
  * The most requests in flight by default; adaptive pacing finds the API's own pace below it. 48: against an API
@@ -10,78 +15,119 @@ import type { INodeProperties } from 'n8n-workflow';
 export const DEFAULT_CONCURRENCY = 48;
 export const MAX_CONCURRENCY = 100;
 
-export const optionsProperty: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'Less common settings',
-	options: [
-		{
-			displayName: 'Concurrency Mode',
-			name: 'concurrencyMode',
-			type: 'options',
-			default: 'adaptive',
-			options: [
-				{
-					name: 'Adaptive',
-					value: 'adaptive',
-					description:
-						"Find the API's pace: more requests at once while it answers, fewer on 429 or slower answers. When 429s show a per-second limit (two that agree: one alone may be random), every send waits for the Retry-After, then goes at the pace the API accepted. Never more than Max Concurrency.",
-				},
-				{
-					name: 'Fixed',
-					value: 'fixed',
-					description: 'Always send Max Concurrency requests at once',
-				},
-			],
-			description:
-				'How many listings are sent at once. The first listing always goes alone so that the access token is fetched once.',
-		},
-		{
-			displayName: 'Max Concurrency',
-			name: 'concurrency',
-			type: 'number',
-			default: DEFAULT_CONCURRENCY,
-			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-			description: `The most listings in flight at once (1 to ${MAX_CONCURRENCY}; 1 sends one after the other). In Fixed mode, exactly this many.`,
-		},
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			default: 'listing',
-			options: [
-				{
-					name: 'One Item per Listing',
-					value: 'listing',
-					description: "The API's answer for each listing, paired with the rows it came from",
-				},
-				{
-					name: 'One Item per Input Row',
-					value: 'row',
-					description:
-						"Each row's own fields plus externalListingId, listingStatus (created, skipped, failed, invalid) and listingResponse or listingError: ready to update the sheet row by row",
-				},
-			],
-			description: 'What the node outputs',
-		},
-		{
-			displayName: 'Skip Listings Already Sent',
-			name: 'skipAlreadySent',
-			type: 'boolean',
-			default: true,
-			description:
-				"Whether to remember every External Listing ID this workflow sends (in n8n's database, per workflow and API Base URL) and skip it in later runs, so a sheet run twice, a retried execution or Settings → Retry On Fail never lists a ticket twice. An ID is forgotten again only when the API provably refused it. To send an ID again, use Listing → Forget Sent Listings.",
-		},
-		{
-			displayName: 'Validate Only',
-			name: 'validateOnly',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to only check the input and output the exact requests that would be sent (method, path, headers, body) without sending anything',
-		},
-	],
-};
+/** Every option of 1.1, in alphabetical order as n8n lists them. */
+const options: INodeProperties[] = [
+	{
+		displayName: 'Language',
+		name: 'acceptLanguage',
+		type: 'string',
+		default: 'en-US',
+		placeholder: 'e.g. en-US',
+		description: 'Language tag sent with each listing, such as en-US',
+	},
+	{
+		displayName: 'Max Listings at Once',
+		name: 'concurrency',
+		type: 'number',
+		default: DEFAULT_CONCURRENCY,
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		description: `The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'listing',
+		options: [
+			{
+				name: 'One Item per Listing',
+				value: 'listing',
+				description: "The marketplace's answer for each listing",
+			},
+			{
+				name: 'One Item per Input Row',
+				value: 'row',
+				description: "Each input row with its listing's result, ready to write back to the sheet",
+			},
+		],
+		description: 'What the node outputs',
+	},
+	{
+		displayName: 'Pace',
+		name: 'concurrencyMode',
+		type: 'options',
+		default: 'adaptive',
+		options: [
+			{
+				name: 'Adaptive',
+				value: 'adaptive',
+				description:
+					'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
+			},
+			{
+				name: 'Fixed',
+				value: 'fixed',
+				description: 'Always send Max Listings at Once at the same time',
+			},
+		],
+		description: 'How the number of listings sent at the same time is chosen',
+	},
+	{
+		displayName: 'Payment Type',
+		name: 'paymentType',
+		type: 'number',
+		default: 1,
+		description: 'Payment type code; 1 is the one the marketplace documents',
+	},
+	{
+		displayName: 'Product Type',
+		name: 'productType',
+		type: 'string',
+		default: 'TICKET',
+		description: 'Product type of the tickets; TICKET is the one the marketplace documents',
+	},
+	{
+		displayName: 'Skip Listings Already Sent',
+		name: 'skipAlreadySent',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to skip listings this workflow has sent before, so that a sheet run again lists nothing twice',
+	},
+	{
+		displayName: 'Stock Type',
+		name: 'stockType',
+		type: 'string',
+		default: 'PDF',
+		description: 'Kind of ticket stock, such as PDF; separate several with commas',
+	},
+	{
+		displayName: 'Validate Only',
+		name: 'validateOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only check the input and show the listings that would be sent, without sending anything',
+	},
+];
+
+/** Listing values that version 1 shows in the main panel, and 1.1 under Options. */
+const MAIN_PANEL_IN_V1 = ['acceptLanguage', 'paymentType', 'productType', 'stockType'];
+
+/** Where 1.1 keeps those values, for reading them (ItemParameters' paths). */
+export const OPTION_PATHS_FROM_V1_1: Record<string, string> = Object.fromEntries(
+	MAIN_PANEL_IN_V1.map((name) => [name, `options.${name}`]),
+);
+
+export const optionsProperties: INodeProperties[] = perVersion(
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description: 'Less common settings',
+		options,
+	},
+	{ v1: { options: options.filter((option) => !MAIN_PANEL_IN_V1.includes(option.name)) } },
+);
