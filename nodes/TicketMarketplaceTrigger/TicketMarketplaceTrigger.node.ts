@@ -46,8 +46,8 @@ export class TicketMarketplaceTrigger implements INodeType {
 				// A literal, not CALLBACK_CREDENTIAL_TYPE: n8n's lint reads it from the source to pair it with testedBy.
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
-				// The same label as on the Ticket Marketplace node's Subscribe, where it stands next to the API account.
-				displayName: 'Callback Client (Given to the Marketplace)',
+				// The credential type's own name, as on the Ticket Marketplace node's Subscribe.
+				displayName: 'Ticket Marketplace Callback API',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 			},
 		],
@@ -55,16 +55,10 @@ export class TicketMarketplaceTrigger implements INodeType {
 		webhooks: [TOKEN_WEBHOOK, NOTIFICATION_WEBHOOK],
 		properties: [
 			{
+				// One short notice; the steps, the Test URLs and the payload's shape are in docs/trigger.md.
 				displayName:
-					"Setup: 1) Activate this workflow. 2) Copy the production URLs of both webhooks below: the token URL (ending in /token) and the callback URL (ending in /notifications). 3) Run the Ticket Marketplace node's Webhook → Subscribe operation with these two URLs and this same Ticket Marketplace Callback credential. 4) E-mail the subscription identifier it returns to the marketplace's API support for activation (24 to 48 hours). 5) Create listings only after activation: earlier listings never send notifications. Activating or deactivating this workflow never creates or removes a subscription.",
+					"Activate the workflow, then subscribe its production URLs with the Ticket Marketplace node's Webhook → Subscribe. To try a sale: npx ticket-marketplace-sandbox sample-sale (see docs/trigger.md).",
 				name: 'setupNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName:
-					"Get a sample sale into the editor: click Listen for test event (or Execute workflow). For two minutes n8n then serves both Test URLs below (token and notifications, under /webhook-test/): token requests and refused notifications keep it listening, the first notification with a valid token ends it. Meanwhile, run the sample-sale command of the sandbox in this package's repository with the two Test URLs and this credential's client (README: Build the sale alert without waiting for a sale). Real sales go to the production URLs only; they show under Executions once the workflow is active. The notification's payload shape is not documented by the marketplace: in later nodes, read every field defensively, e.g. $json.listing?.eventId ?? 'unknown'.",
-				name: 'testNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -78,13 +72,14 @@ export class TicketMarketplaceTrigger implements INodeType {
 						name: 'Immediately',
 						value: RESPOND.immediately,
 						description:
-							'Answer 200 as soon as the notification is accepted. If a later step fails (the chat is down), the marketplace is not told and does not send it again.',
+							'As soon as the notification arrives; if the run then fails, the marketplace does not send it again',
 					},
 					{
-						name: 'When the Workflow Finishes',
+						// n8n's own label for this answer (its Webhook node's Respond); the value stays as it was.
+						name: 'When Last Node Finishes',
 						value: RESPOND.whenFinished,
 						description:
-							"Answer once the workflow has run: 200 when it succeeded, 500 when it failed, so the marketplace sends the notification again. Later steps then see repeats: drop them with a Remove Duplicates node on the notification's ID.",
+							'Once the workflow has run; if the run fails, the marketplace sends the notification again',
 					},
 				],
 				// A literal: n8n's lint reads the default from the source.
@@ -104,7 +99,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						type: 'string',
 						default: DEFAULT_ACCEPTED_KINDS,
 						description:
-							'Only these notification kinds start the workflow, separated by commas, compared without case (e.g. listing_sale). Empty (the default) starts the workflow for every notification with a valid token. The kind is read from the eventType, event_type, notificationType, notification_type, kind, event or type field; a notification naming no kind is accepted. A notification of another kind is answered 200, starts nothing and is never sent again: filter only when you are sure of the kinds.',
+							'Only these kinds of notification start the workflow, separated by commas; others are dropped for good (empty: every kind)',
 						placeholder: 'e.g. listing_sale',
 					},
 					{
@@ -113,7 +108,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						description:
-							'Whether to output { headers, body } instead of the notification body alone. The Authorization header is never included.',
+							'Whether to output the headers that came with each notification too, never its access token',
 					},
 					{
 						displayName: 'Token Lifetime (Seconds)',
@@ -126,7 +121,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						},
 						default: DEFAULT_TOKEN_LIFETIME_SECONDS,
 						description:
-							'How long an access token issued to the marketplace stays valid. Changing the client secret revokes all tokens within 10 seconds.',
+							'How long an access token that the trigger gives the marketplace stays valid',
 					},
 				],
 			},

@@ -174,40 +174,35 @@ describe('Ticket Marketplace Trigger description', () => {
 		expect(entry).toMatchObject({
 			required: true,
 			testedBy: 'ticketMarketplaceCallbackApiTest',
-			displayName: 'Callback Client (Given to the Marketplace)',
+			displayName: 'Ticket Marketplace Callback API',
 		});
 		expect(Object.keys(trigger.methods.credentialTest)).toEqual([
 			'ticketMarketplaceCallbackApiTest',
 		]);
 	});
 
-	it('explains the setup path in a notice', () => {
-		const notice = description.properties.find((property) => property.type === 'notice');
-		expect(notice?.displayName).toEqual(expect.stringContaining('Activate this workflow'));
-		expect(notice?.displayName).toEqual(expect.stringContaining('Webhook → Subscribe'));
-		expect(notice?.displayName).toEqual(
-			expect.stringContaining('E-mail the subscription identifier'),
-		);
-		expect(notice?.displayName).toEqual(
-			expect.stringContaining('Create listings only after activation'),
-		);
+	it('has one short notice: activate, subscribe, the sandbox command for a sample sale, and where the detail is', () => {
+		const notices = description.properties.filter((property) => property.type === 'notice');
+		expect(notices).toHaveLength(1);
+		const [notice] = notices;
+		for (const text of [
+			'Activate the workflow',
+			'production URLs',
+			'Webhook → Subscribe',
+			'npx ticket-marketplace-sandbox sample-sale',
+			'docs/trigger.md',
+		])
+			expect(notice.displayName).toEqual(expect.stringContaining(text));
+		expect(notice.displayName).not.toMatch(/this package's repository/);
 	});
 
-	it('says how to get a sample into the editor, and that the payload shape is not documented', () => {
-		const notice = description.properties.find((property) => property.name === 'testNotice');
-		expect(notice?.type).toBe('notice');
-		for (const text of [
-			'Listen for test event',
-			// What n8n 2.8.4's test mode does with the node's two webhooks (test/e2e/testListening.test.ts shows it).
-			'both Test URLs',
-			'token requests and refused notifications keep it listening',
-			'the first notification with a valid token ends it',
-			'sample-sale',
-			'Real sales go to the production URLs only',
-			'payload shape is not documented',
-			'defensively',
-		])
-			expect(notice?.displayName).toEqual(expect.stringContaining(text));
+	it("labels Respond's options as n8n's Webhook node does, with the values workflows already store", () => {
+		const respond = description.properties.find((property) => property.name === 'respond');
+		expect(respond?.options).toEqual([
+			expect.objectContaining({ name: 'Immediately', value: 'immediately' }),
+			expect.objectContaining({ name: 'When Last Node Finishes', value: 'whenFinished' }),
+		]);
+		expect(respond?.default).toBe('immediately');
 	});
 });
 
