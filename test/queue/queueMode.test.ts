@@ -41,7 +41,7 @@ const SALE_WEBHOOK_ID = '9d3c5b7a-1e2f-4a6b-8c9d-0e1f2a3b4c5d';
 const RETRY_WEBHOOK_ID = '2b4d6f8a-0c1e-4f3a-9b5d-7e9f1a3c5e7a';
 
 /**
- * The trigger set to Respond: When the Workflow Finishes, then the alert posted with n8n's HTTP Request node to the
+ * The trigger set to Respond: When Last Node Finishes, then the alert posted with n8n's HTTP Request node to the
  * chat stand-in: when the chat is down the run fails, the webhook process answers 500 and the marketplace retries.
  */
 function retryingAlertForQueue(chatUrl: string): WorkflowJson {
@@ -377,7 +377,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		});
 	}, 600_000);
 
-	it('Respond When the Workflow Finishes: a run that fails (the chat is down) is answered 500, the marketplace retries, and the alert arrives once', async () => {
+	it('Respond When Last Node Finishes: a run that fails (the chat is down) is answered 500, the marketplace retries, and the alert arrives once', async () => {
 		const apiToken = await getToken(harness.sandbox);
 		const base = harness.publicUrl;
 		const subscription = await activeSubscription(
