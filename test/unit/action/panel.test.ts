@@ -1,8 +1,8 @@
 /**
  * The panel as a user meets it, in both node versions: what each version fills in by default (version 1 exactly as
  * it always did, so its workflows read as before), what 1.1 shows and hides, and the words of every label, tooltip,
- * hint, option and notice of the Ticket Marketplace node and both credentials: no API field names, no HTTP terms,
- * one plain sentence per tooltip, at most one short notice per panel.
+ * hint, option and notice of the Ticket Marketplace node, the Ticket Marketplace Trigger and both credentials: no API
+ * field names, no HTTP terms, one plain sentence per tooltip, at most one short notice per panel.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,9 +21,11 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
 import { RECOGNISED_HEADERS } from '../../../nodes/TicketMarketplace/actions/listing/create/description';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { EXAMPLE_FILES, loadExample } from '../../../support/harness/workflows';
 
 const { description } = new TicketMarketplace();
+const trigger = new TicketMarketplaceTrigger().description;
 const CREATE = { resource: 'listing', operation: 'create' };
 const CLEAR = { resource: 'listing', operation: 'forgetSent' };
 const SUBSCRIBE = { resource: 'webhook', operation: 'subscribe' };
@@ -319,6 +321,13 @@ const PANEL_TEXTS: PanelText[] = [
 		text: credential.displayName ?? '',
 	})),
 	...textsOf(description.properties, ''),
+	{ where: 'trigger', field: 'description', text: trigger.description },
+	...(trigger.credentials ?? []).map((credential) => ({
+		where: `trigger credential ${credential.name}`,
+		field: 'displayName' as const,
+		text: credential.displayName ?? '',
+	})),
+	...textsOf(trigger.properties, 'Trigger: '),
 	...credentialTexts(new TicketMarketplaceApi()),
 	...credentialTexts(new TicketMarketplaceCallbackApi()),
 ];
@@ -327,12 +336,16 @@ const PANEL_TEXTS: PanelText[] = [
 const FORBIDDEN: Array<[string, RegExp]> = [
 	[
 		'API field names',
-		/\b(eventId|externalListingId|pricePerProduct|stockType|paymentType|productType|acceptLanguage|externalId|tokenEndPoint|authType|grantType|oauthRequest|listingStatus|listingResponse|listingError)\b/,
+		/\b(eventId|externalListingId|pricePerProduct|stockType|paymentType|productType|acceptLanguage|externalId|tokenEndPoint|authType|grantType|oauthRequest|listingStatus|listingResponse|listingError|eventType|notificationType|event_type|notification_type)\b/,
 	],
+	['output keys', /\{\s*headers\b/],
 	['API field paths', /\b(callback|subscription|pricePerProduct|products)\.[a-z]/],
 	['the API\'s "ga"', /\bga\b/],
 	['HTTP status codes', /\b(200|201|202|204|30[1-8]|40[0-9]|409|422|429|5\d\d|[45]xx)\b/],
-	['HTTP terms', /Retry-After|Accept-Language|\bHTTP\b|status code|Bearer|endpoint|end point/i],
+	[
+		'HTTP terms',
+		/Retry-After|Accept-Language|Authorization|\bHTTP\b|status code|Bearer|endpoint|end point/i,
+	],
 	['pacing jargon', /in flight|round trip|concurren|throttl|backoff/i],
 ];
 
@@ -354,8 +367,12 @@ describe('the words of the panel', () => {
 			{ where: 'Pace', field: 'option', text: 'Slower on 429' },
 			{ where: 'General Admission', field: 'hint', text: 'Sent as ga' },
 			{ where: 'Options', field: 'notice', text: 'Waits for the Retry-After' },
+			{ where: 'Trigger: Respond', field: 'description', text: 'Answer 500 when it fails' },
+			{ where: 'Trigger: Accepted Kinds', field: 'description', text: 'Read from eventType' },
+			{ where: 'Trigger: Include', field: 'description', text: 'Outputs { headers, body }' },
+			{ where: 'Trigger: Include', field: 'hint', text: 'Without the Authorization header' },
 		];
-		expect(FORBIDDEN.flatMap(([, pattern]) => forbiddenIn(planted, pattern))).toHaveLength(4);
+		expect(FORBIDDEN.flatMap(([, pattern]) => forbiddenIn(planted, pattern))).toHaveLength(8);
 	});
 
 	it('every tooltip and hint is one sentence, and short', () => {
@@ -400,6 +417,21 @@ describe('the words of the panel', () => {
 		expect(notices.length).toBeLessThanOrEqual(1);
 	});
 
+	it.each([1, 1.1])('the trigger (version %s) shows at most one notice', (version) => {
+		const node: INode = {
+			...nodeAt(version),
+			name: 'Ticket Marketplace Trigger',
+			type: 'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger',
+		};
+		const values =
+			NodeHelpers.getNodeParameters(trigger.properties, {}, true, false, node, trigger) ?? {};
+		const notices = trigger.properties.filter(
+			(property) =>
+				property.type === 'notice' && NodeHelpers.displayParameter(values, property, node, trigger),
+		);
+		expect(notices.length).toBeLessThanOrEqual(1);
+	});
+
 	it.each([new TicketMarketplaceApi(), new TicketMarketplaceCallbackApi()])(
 		'$displayName shows at most one notice',
 		(credential) => {
@@ -414,6 +446,10 @@ describe('the words of the panel', () => {
 			(credential) => credential.name === 'ticketMarketplaceCallbackApi',
 		);
 		expect(callback?.displayName).toBe(new TicketMarketplaceCallbackApi().displayName);
+		expect(
+			trigger.credentials?.find((credential) => credential.name === 'ticketMarketplaceCallbackApi')
+				?.displayName,
+		).toBe(new TicketMarketplaceCallbackApi().displayName);
 		const api = description.credentials?.find(
 			(credential) => credential.name === 'ticketMarketplaceApi',
 		);
