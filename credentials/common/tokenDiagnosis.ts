@@ -10,8 +10,38 @@ import { UserError } from 'n8n-workflow';
 import { extractApiMessage, headerValue, networkFailureInWords, redactSecrets } from './apiAnswers';
 import { PARTNER_API_PATHS } from './partnerApi';
 
-const DEVELOPER_PORTAL_HINT =
-	'Use the e-mail and password of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.';
+/** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
+const MARKETPLACE_LOGIN_HINT =
+	'Check Marketplace Account E-Mail and Password in the credential: they are the login of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.';
+const APP_KEYS_HINT =
+	"Copy Consumer Key and Consumer Secret again from your app's page on the developer portal.";
+const BASE_URL_HINT =
+	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
+
+/**
+ * What went wrong, in two parts as n8n shows an error: the title says what happened in one line (no text from the
+ * answer, no address: nothing that could make it long), the description what to do.
+ */
+export interface TokenDiagnosis {
+	title: string;
+	description: string;
+}
+
+/**
+ * The diagnosis as one text, as the credential's error carries it (n8n keeps only an error's words when it wraps
+ * it): the title, then the description. A title never holds ". ", so readDiagnosis can part them again.
+ */
+export function diagnosisText(diagnosis: TokenDiagnosis): string {
+	return `${diagnosis.title}. ${diagnosis.description}`;
+}
+
+/** The title and the description of a diagnosis's text. */
+export function readDiagnosis(text: string): TokenDiagnosis {
+	const cut = text.indexOf('. ');
+	return cut < 0
+		? { title: text, description: '' }
+		: { title: text.slice(0, cut), description: text.slice(cut + 2) };
+}
 
 /** The longest part of the API's words quoted in a credential message. */
 const MAX_QUOTED = 300;
@@ -67,59 +97,95 @@ function describeRedirect(from: string, location: string, secrets: string[]): st
 	}
 }
 
-/** Turns the token endpoint's answer into a message that says which part of the credential is wrong. */
+/** Turns the token endpoint's answer into a diagnosis that says which part of the credential is wrong. */
 export function diagnoseTokenResponse(
 	baseUrl: string,
 	response: IN8nHttpFullResponse,
 	secrets: string[] = [],
-): string {
+): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
 	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
 
 	if (status >= 300 && status < 400) {
-		return `The token request was redirected (HTTP ${status}${describeRedirect(where, headerValue(headers, 'location'), secrets)}). The credential does not follow redirects, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the address the API answers on (for example with https://).`;
+		return {
+			title: `The token request was redirected (HTTP ${status})`,
+			description: `The Base URL answered with a redirect${describeRedirect(where, headerValue(headers, 'location'), secrets)}. The credential follows no redirect, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the exact address the API answers on (often https:// instead of http://).`,
+		};
 	}
 	if (!json || shape !== 'object') {
-		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status} with ${
-			shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape]
-		}. Check the Base URL: it is the API's address (for example https://api.example.com), without a path.`;
+		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
+		return {
+			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
+			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
+		};
 	}
 	if (status === 404 || status === 405) {
-		return `The Base URL does not answer like the Partner API: ${where} returned HTTP ${status}. Check the Base URL: it is the API's address, without a path.`;
+		return {
+			title: `The Base URL does not answer like the Partner API (HTTP ${status})`,
+			description: `${where} does not exist there. ${BASE_URL_HINT}`,
+		};
 	}
 
 	const code = typeof json.error === 'string' ? json.error : '';
-	const said = (extractApiMessage(json, secrets) ?? '').slice(0, MAX_QUOTED);
-	const theApiSaid = said ? ` The API said: "${said}".` : '';
+	const said = (extractApiMessage(json, secrets) ?? '').replace(/\s+/g, ' ').slice(0, MAX_QUOTED);
+	const theApiSaid = said ? `The API said: "${said}". ` : '';
 	const wwwAuthenticate = headerValue(headers, 'www-authenticate');
 
 	if (code === 'invalid_client' || (status === 401 && /^basic/i.test(wwwAuthenticate))) {
-		return `The consumer key or consumer secret was refused (HTTP ${status}).${theApiSaid} Copy both again from your app's page on the developer portal.`;
+		return {
+			title: `Login refused: the token endpoint refused the consumer key and secret (HTTP ${status})`,
+			description: `${theApiSaid}${APP_KEYS_HINT}`,
+		};
 	}
 	if (code === 'invalid_grant' || /developer[- ]portal/i.test(said)) {
-		return `The marketplace login was refused (HTTP ${status}).${theApiSaid} ${DEVELOPER_PORTAL_HINT}`;
+		return {
+			title: `Login refused: the token endpoint refused the marketplace e-mail and password (HTTP ${status})`,
+			description: `${theApiSaid}${MARKETPLACE_LOGIN_HINT}`,
+		};
 	}
 	if (status >= 200 && status < 300) {
-		return `The token response from ${where} has no access_token.${theApiSaid} Check the Base URL and that your app subscribes to the seller API products.`;
+		return {
+			title: `The token endpoint answered without an access token (HTTP ${status})`,
+			description: `${theApiSaid}Check the Base URL (${where} answered), and that your app on the developer portal subscribes to the seller API products.`,
+		};
 	}
 	if (status === 401 || status === 403) {
-		return `The token request was refused (HTTP ${status}).${theApiSaid} Check the consumer key and secret (developer portal, app page) and the marketplace login. ${DEVELOPER_PORTAL_HINT}`;
+		return {
+			title: `Login refused by the token endpoint (HTTP ${status})`,
+			description: `${theApiSaid}The API did not say which login it refused. ${APP_KEYS_HINT} Then ${MARKETPLACE_LOGIN_HINT.charAt(0).toLowerCase()}${MARKETPLACE_LOGIN_HINT.slice(1)}`,
+		};
 	}
-	return `The token request failed (HTTP ${status}).${theApiSaid}`;
+	if (status === 429) {
+		return {
+			title: 'The token endpoint asked to wait (HTTP 429, too many requests)',
+			description: `${theApiSaid}Run the workflow again in a few minutes; if other workflows use the same credential at the same time, start them further apart.`,
+		};
+	}
+	return {
+		title: `The token endpoint failed (HTTP ${status})`,
+		description: `${theApiSaid}${
+			status >= 500
+				? 'The API could not log in for now. Run the workflow again in a few minutes.'
+				: `The token request was not accepted. Check the credential's Base URL, Consumer Key and Consumer Secret, and the marketplace e-mail and password.`
+		}`,
+	};
 }
 
 /** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
-export function diagnoseUnusableToken(baseUrl: string): string {
-	return `The token request to ${baseUrl}${PARTNER_API_PATHS.grant} was answered with an access token that cannot be used: it holds characters an HTTP header cannot carry (such as a line break). Nothing was sent with it. The API answered wrongly: check the Base URL, or ask the API's support.`;
+export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
+	return {
+		title: 'The token endpoint answered with an access token that cannot be used',
+		description: `${baseUrl}${PARTNER_API_PATHS.grant} gave a token holding characters a request cannot carry (such as a line break). Nothing was sent with it. Check the Base URL, or ask the API's support.`,
+	};
 }
 
 /** Marks errors of the token exchange, so that a request that never left is not reported as sent. */
 const TOKEN_EXCHANGE_FAILURE = 'ticketMarketplaceTokenExchange';
 
-export function tokenExchangeError(message: string): UserError {
-	const error = new UserError(message);
+export function tokenExchangeError(diagnosis: TokenDiagnosis): UserError {
+	const error = new UserError(diagnosisText(diagnosis));
 	Object.assign(error, { [TOKEN_EXCHANGE_FAILURE]: true });
 	return error;
 }
@@ -156,12 +222,11 @@ export function lastTokenEndpointAnswer(credential: object): TokenEndpointAnswer
  * message (in `messages`), not the error or its marker, so the words are what reaches the node.
  */
 const DIAGNOSIS_OPENINGS = [
-	'The token request ',
-	'The token response from ',
+	'The token request was redirected',
+	'The token endpoint ',
 	'The Base URL does not answer like the Partner API',
-	'The Base URL of the Ticket Marketplace API credential',
-	'The consumer key or consumer secret was refused',
-	'The marketplace login was refused',
+	'The Base URL could not be reached',
+	'Login refused',
 ];
 
 /**
@@ -183,9 +248,12 @@ export function isTokenExchangeFailure(error: unknown): boolean {
 }
 
 /** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
-export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): string {
+export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): TokenDiagnosis {
 	const code =
 		(error as { code?: unknown; cause?: { code?: unknown } })?.code ??
 		(error as { cause?: { code?: unknown } })?.cause?.code;
-	return `The Base URL of the Ticket Marketplace API credential, ${baseUrl || '(empty)'}, could not be reached: ${networkFailureInWords(code)}. Check the Base URL and that this n8n can reach it.`;
+	return {
+		title: `The Base URL could not be reached (${networkFailureInWords(code)})`,
+		description: `This n8n could not reach ${baseUrl || '(an empty Base URL)'}. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it (network, firewall, proxy).`,
+	};
 }

@@ -19,6 +19,9 @@ export function readTokenLifetime(context: IWebhookFunctions): number {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Token Lifetime must be a whole number of seconds from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}`,
+			{
+				description: `Open the trigger's Options → Token Lifetime (Seconds) and set a whole number from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}, or remove the option to use ${DEFAULT_TOKEN_LIFETIME_SECONDS}.`,
+			},
 		);
 	}
 	return value;
@@ -31,6 +34,10 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 		throw new NodeOperationError(
 			context.getNode(),
 			'Accepted Kinds must be text: kinds separated by commas',
+			{
+				description:
+					"Open the trigger's Options → Accepted Kinds and type the kinds separated by commas (for example listing_sale), or leave it empty to accept every kind.",
+			},
 		);
 	}
 	return value

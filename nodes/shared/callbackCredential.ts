@@ -16,6 +16,10 @@ export interface CallbackClient {
 	clientSecret: string;
 }
 
+/** What to do about a callback credential that cannot be used, whatever is wrong with it. */
+export const CALLBACK_FIX =
+	'Open the Ticket Marketplace Callback API credential and fix it: a client ID without spaces at either end, and a client secret of at least 16 characters (a long random string is best).';
+
 /** Returns the client, or a sentence (free of secrets) saying why the credential cannot be used. */
 export function readCallbackClient(
 	data: ICredentialDataDecryptedObject | undefined,
@@ -54,6 +58,6 @@ export async function testCallbackCredential(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const client = readCallbackClient(credential.data);
-	if (typeof client === 'string') return { status: 'Error', message: client };
+	if (typeof client === 'string') return { status: 'Error', message: `${client}. ${CALLBACK_FIX}` };
 	return { status: 'OK', message: 'The client ID and secret can be used by the trigger' };
 }

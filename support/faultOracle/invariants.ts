@@ -250,9 +250,12 @@ export function checkInvariants(world: World): Window {
 					['refused', 'notSent'].includes(String(states.get(result)?.get(id))) ||
 					(!result.output && history.forgotten(result.run, id) !== undefined),
 			);
-			// The user was told (the memory failed while forgetting it).
+			// The user was told (the memory failed while forgetting it). A list names its first IDs and counts the
+			// rest ("1, 2, …, 10 and 390 more"): a count names no ID.
 			const named = results.some((result) =>
-				new RegExp(`still remembered as sent[^:]*: [^.]*\\b${id}\\b`).test(shown(result)),
+				[...shown(result).matchAll(/still remembered as sent[^:]*: ([^.]*)/g)].some(([, list]) =>
+					new RegExp(`\\b${id}\\b`).test(list.replace(/\band \d+ more\b/g, '')),
+				),
 			);
 			const resurrected = forgetters.some(({ run }) =>
 				history.resurrectedAfter(id, history.forgotten(run, id) ?? Infinity),

@@ -96,9 +96,14 @@ export function saysMemoryFailed(text: string): boolean {
 	return /memory of listings already sent could not be used/i.test(text);
 }
 
-/** The run named this ID as remembered although not created (the user was told to forget it). */
+/**
+ * The run named this ID as remembered although not created (the user was told to forget it). A list names its
+ * first IDs and counts the rest ("1, 2 and 3", "1, 2, …, 10 and 390 more"): a count names no ID.
+ */
 export function namesAsRemembered(text: string, id: number): boolean {
-	return new RegExp(`remembered as sent[^:]*: [^.]*\\b${id}\\b`).test(text);
+	return [...text.matchAll(/remembered as sent[^:]*: ([^.]*)/g)].some(([, list]) =>
+		new RegExp(`\\b${id}\\b`).test(list.replace(/\band \d+ more\b/g, '')),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

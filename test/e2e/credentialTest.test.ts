@@ -68,7 +68,9 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 	it('names the consumer key/secret when they are refused', async () => {
 		const result = await testWith({ ...goodData(), consumerSecret: 'wrong-secret-value' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/consumer key or consumer secret was refused/);
+		expect(result.message).toMatch(
+			/^Login refused: the token endpoint refused the consumer key and secret \(HTTP 401\)\. /,
+		);
 	});
 
 	it('names the marketplace login, with the developer-portal hint, for a developer-portal account', async () => {
@@ -78,7 +80,9 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 			password: SANDBOX_DEFAULTS.developerAccount.password,
 		});
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/marketplace login was refused/);
+		expect(result.message).toMatch(
+			/^Login refused: the token endpoint refused the marketplace e-mail and password/,
+		);
 		expect(result.message).toMatch(/not your developer-portal login/);
 	});
 

@@ -52,8 +52,11 @@ describe('a hostile API, seen from a real n8n', () => {
 			.filter((item) => item.listingStatus === 'failed')
 			.map((item) => item.listingError as Record<string, unknown>);
 		expect(errors.every((error) => error.mayHaveBeenCreated === false)).toBe(true);
-		expect(errors.map((error) => String(error.error)).join('\n')).toContain(
-			'a redirect to http://127.0.0.1:9/elsewhere',
+		expect(errors.map((error) => String(error.error)).join('\n')).toMatch(
+			/The Partner API answered with a redirect \(HTTP 3\d\d\), which is not followed/,
+		);
+		expect(errors.map((error) => String(error.description)).join('\n')).toContain(
+			'was redirected to http://127.0.0.1:9/elsewhere.',
 		);
 		const state = await harness.sandbox.state();
 		const held = state.listings.filter((listing) =>

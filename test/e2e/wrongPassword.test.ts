@@ -60,7 +60,9 @@ describe('a wrong marketplace password, seen from a real n8n', () => {
 		expect(output.map((item) => item.ticket_id)).toEqual(rows.map((row) => row.ticket_id));
 		expect(output.every((item) => item.listingStatus === 'failed')).toBe(true);
 		const errors = output.map((item) => item.listingError as Record<string, unknown>);
-		expect(String(errors[0].error)).toContain('The marketplace login was refused (HTTP 401)');
+		expect(String(errors[0].error)).toBe(
+			'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
+		);
 		expect(errors[0].mayHaveBeenCreated).toBe(false);
 		for (const [index, error] of errors.slice(1).entries())
 			expect({ row: index + 2, error: error.error }).toEqual({

@@ -23,6 +23,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
+			{
+				description:
+					'Open the node and choose its resource and operation again: Listing → Create, Listing → Forget Sent Listings or Webhook → Subscribe.',
+			},
 		);
 	}
 	return [await run.call(this, items)];

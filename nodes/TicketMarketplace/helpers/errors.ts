@@ -17,3 +17,21 @@ export function asNodeError(
 export function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
+
+/** How many entries a list in a message names; the rest are counted ("and 390 more"). */
+export const LISTED_IN_MESSAGES = 10;
+
+/** "1, 2 and 3"; past `shown` entries, the first ones and a count: "1, 2, …, 10 and 390 more". */
+export function listFirst(entries: Array<string | number>, shown = LISTED_IN_MESSAGES): string {
+	const texts = entries.map(String);
+	if (texts.length > shown)
+		return `${texts.slice(0, shown).join(', ')} and ${texts.length - shown} more`;
+	if (texts.length <= 1) return texts.join('');
+	return `${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`;
+}
+
+/** Text from elsewhere (n8n, a database, the API) as part of one line: whitespace folded, bounded. */
+export function oneLine(text: string, max = 300): string {
+	const folded = text.replace(/\s+/g, ' ').trim();
+	return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
+}

@@ -9,7 +9,9 @@ import {
 	SentListingsStoreError,
 	STORE_OPTIONS,
 	storeError,
+	UnconfirmedMemoryError,
 } from './sentListings';
+import { listFirst } from './errors';
 import type { KeyKind, MemoryAccount } from './sentListings';
 import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
 
@@ -118,8 +120,10 @@ export class RunMemory {
 		} catch (error) {
 			const failure =
 				error instanceof SentListingsStoreError ? error : storeError(this.context, error, 'before');
-			if (this.store.wroteDespiteFailure)
-				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${ids.join(', ')}. Those this workflow never sent before: forget them with Listing → Forget Sent Listings before running again.`;
+			if (this.store.wroteDespiteFailure) {
+				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(ids)}. Forget those this workflow never sent before with Listing → Forget Sent Listings before running again.`;
+				failure.context.possiblyRememberedAsSent = ids;
+			}
 			throw await this.undoRecord(failure, keys, added);
 		}
 	}
@@ -160,17 +164,22 @@ export class RunMemory {
 			const alsoOld = left.filter((id) => held.has(id));
 			const lines = [
 				added.length &&
-					`Looking the IDs up had to write them to the memory, and they could not be removed again: ${look ? 'now' : 'possibly'} remembered as sent although this workflow had not remembered them: ${added.join(', ')}.`,
+					`${look ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
 				alsoOld.length &&
-					`Looking them up left an entry that could not be removed again: ${alsoOld.join(', ')} may now be skipped for other marketplace accounts on this Base URL too.`,
-				left.length && 'Run Forget Sent Listings for them again once the memory works.',
+					`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
+				left.length && "Run Forget Sent Listings for these IDs again once n8n's database works.",
 			].filter((line): line is string => typeof line === 'string');
 			failure.description = [failure.description, ...lines].join('\n');
+			if (added.length) failure.context.rememberedAsSent = added;
 			throw failure;
 		}
 		if (look === undefined) {
-			const failure = storeError(this.context, 'it failed to answer a look-up', 'forget');
-			failure.description = `Whether the memory held these IDs could not be told; none of them is remembered now (each was forgotten if it was remembered): ${ids.join(', ')}.`;
+			const failure = storeError(
+				this.context,
+				new UnconfirmedMemoryError("n8n's database did not answer which IDs it held"),
+				'forget',
+			);
+			failure.description = `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`;
 			throw failure;
 		}
 		return held;
@@ -187,14 +196,17 @@ export class RunMemory {
 			await this.store.forgetVerified(recorded);
 		} catch {
 			const named = keys.ids(keys.of(recorded, ['sent']));
-			if (named.length)
-				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${named.join(', ')}. Forget them with Listing → Forget Sent Listings before running again.`;
+			if (named.length) {
+				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${listFirst(named)}. Forget them with Listing → Forget Sent Listings before running again.`;
+				failure.context.rememberedAsSent = named;
+			}
 		}
 		return failure;
 	}
 
 	/**
-	 * Near the cap, moves IDs seen again to the young end: forgotten, then recorded again.
+	 * Near the cap, marks IDs seen again as the most recent ones (n8n drops the oldest first): forgotten, then
+	 * recorded again.
 	 */
 	private async refresh(keys: string[], ids: number[]): Promise<void> {
 		await this.store.remove(keys);
@@ -202,7 +214,8 @@ export class RunMemory {
 			await this.store.record(keys);
 		} catch (error) {
 			const failure = storeError(this.context, error, 'before');
-			failure.description = `IDs sent by earlier runs were forgotten while being moved to the young end of the memory, and the next run would send them again: ${ids.join(', ')}. Take them out of the input before running again. ${failure.description}`;
+			failure.description = `Sent by earlier runs, but forgotten while the memory marked them as recently sent (the next run would send them again): ${listFirst(ids)}. Take them out of the input before running again. ${failure.description}`;
+			failure.context.forgottenAlthoughSent = ids;
 			throw failure;
 		}
 	}

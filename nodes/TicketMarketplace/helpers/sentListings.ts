@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorText } from './errors';
+import { errorText, oneLine } from './errors';
 
 /**
  * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, kept in n8n's own
@@ -119,10 +119,15 @@ export class SentListingsStoreError extends NodeOperationError {}
 
 /** Another run's stale writes undid this run's change to the memory at every attempt. */
 export class ContendedMemoryError extends Error {
-	constructor(attempts: number) {
-		super(
-			`another run of this workflow rewrote it at the same moments, ${attempts} times in a row`,
-		);
+	constructor(readonly attempts: number) {
+		super('other runs kept changing it');
+	}
+}
+
+/** The store did not answer whether a change stands (or what it holds), at every attempt. */
+export class UnconfirmedMemoryError extends Error {
+	constructor(message = "n8n's database did not confirm the change") {
+		super(message);
 	}
 }
 
@@ -133,7 +138,7 @@ export class ContendedMemoryError extends Error {
 export class MemoryFullError extends Error {
 	constructor(held: number, needed: number) {
 		super(
-			`it holds ${held} entries and this run needs room for ${needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps`,
+			`It holds ${held} entries and this run needs room for ${needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps`,
 		);
 	}
 }
@@ -141,24 +146,33 @@ export class MemoryFullError extends Error {
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 
+/** The memory's failure: what happened in the title, what was done and what to do in the description. */
 export function storeError(
 	context: IExecuteFunctions,
 	error: unknown,
 	stage: 'before' | 'after' | 'forget',
 ): SentListingsStoreError {
-	const cause = `n8n's memory of listings already sent could not be used: ${errorText(error)}`;
-	const why =
-		error instanceof MemoryFullError
-			? 'Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow, then run it again.'
-			: error instanceof ContendedMemoryError
-				? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
-				: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
+	const contended = error instanceof ContendedMemoryError;
+	const full = error instanceof MemoryFullError;
+	const title = `n8n's memory of listings already sent could not be used${contended ? `: ${error.message}` : full ? ': it is full' : ''}`;
 	const said = {
 		before: 'Nothing was sent.',
 		after: 'The listings below were sent before this happened.',
 		forget: 'Nothing was forgotten.',
 	}[stage];
-	return new SentListingsStoreError(context.getNode(), cause, { description: `${said} ${why}` });
+	const cause = contended
+		? ''
+		: full || error instanceof UnconfirmedMemoryError
+			? `${error.message}.`
+			: `n8n said: ${oneLine(errorText(error))}.`;
+	const why = full
+		? 'Clear the IDs you no longer list (Listing → Clear Sent Listings History), or move old sheets to another workflow, then run it again.'
+		: contended
+			? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
+			: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
+	return new SentListingsStoreError(context.getNode(), title, {
+		description: [said, cause, why].filter(Boolean).join(' '),
+	});
 }
 
 /**
@@ -200,7 +214,7 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 /** A notice once the memory holds most of what n8n keeps; undefined well below. */
 export function nearCapNotice(count: number | undefined): string | undefined {
 	if (count === undefined || count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
-	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}; beyond that it forgets the least recently seen first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow.`;
+	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow.`;
 }
 
 /** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */

@@ -1,7 +1,13 @@
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
-import { ContendedMemoryError, lookAt, SCOPE, STORE_OPTIONS } from './sentListings';
+import {
+	ContendedMemoryError,
+	lookAt,
+	SCOPE,
+	STORE_OPTIONS,
+	UnconfirmedMemoryError,
+} from './sentListings';
 
 /** A run looks again no sooner than this after a write: longer than another run's store call takes. */
 const SETTLE_MIN_MS = 50;
@@ -144,7 +150,7 @@ export class VerifiedStore {
 	/** After the last attempt: another run kept undoing the write, or the store kept failing to confirm it. */
 	private gaveUp(): Error {
 		return this.lookFailed
-			? new Error('it failed to answer whether a write stands')
+			? new UnconfirmedMemoryError()
 			: new ContendedMemoryError(WRITE_ATTEMPTS);
 	}
 

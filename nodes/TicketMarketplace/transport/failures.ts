@@ -7,14 +7,16 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { ICredentialDataDecryptedObject, INode, JsonObject } from 'n8n-workflow';
 
-import { basicAuthorization } from '../../../credentials/common/partnerApi';
+import { oneLine } from '../helpers/errors';
+
+import { basicAuthorization, PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 import {
 	extractApiMessage,
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
 } from '../../../credentials/common/apiAnswers';
-import { isTokenExchangeFailure } from '../../../credentials/common/tokenDiagnosis';
+import { isTokenExchangeFailure, readDiagnosis } from '../../../credentials/common/tokenDiagnosis';
 
 export { extractApiMessage, redactSecrets };
 
@@ -250,6 +252,51 @@ export interface ClassifiedFailure {
 	outcome: FailureOutcome;
 }
 
+/** What a request was for, in the words its messages use. */
+interface Subject {
+	/** "the listing" */
+	what: string;
+	/** How to find out whether a request of unknown outcome was done, with what the node offers. */
+	howToCheck: string;
+	/** What to do about a refused request. */
+	fix: string;
+	/** What to do when the API kept answering "too many requests". */
+	rateLimited: string;
+}
+
+function subjectOf(path: string): Subject {
+	if (path === PARTNER_API_PATHS.listings)
+		return {
+			what: 'the listing',
+			howToCheck:
+				'Look the listing up on the marketplace by its External Listing ID before sending it again.',
+			fix: "Correct what the API names in the sheet or the node's fields, then run the workflow again.",
+			rateLimited: 'Lower Options → Max Concurrency, or run the workflow later.',
+		};
+	if (path === PARTNER_API_PATHS.webhooks)
+		return {
+			what: 'the subscription',
+			howToCheck:
+				"Ask the marketplace's API support whether the subscription exists before subscribing again.",
+			fix: "Correct what the API names in the node's fields, then run it again.",
+			rateLimited: 'Run the workflow again later.',
+		};
+	return {
+		what: 'the request',
+		howToCheck: 'Find out on the marketplace whether it was done before running it again.',
+		fix: 'Correct what the API names, then run the workflow again.',
+		rateLimited: 'Run the workflow again later.',
+	};
+}
+
+/** A wait in words: "45 s", "10 min", "24 h". */
+function waitInWords(ms: number): string {
+	const seconds = Math.ceil(ms / 1000);
+	if (seconds < 120) return `${seconds} s`;
+	const minutes = Math.ceil(seconds / 60);
+	return minutes < 120 ? `${minutes} min` : `${Math.ceil(minutes / 60)} h`;
+}
+
 /** The failure in words, as n8n's own error type, with what it means for the request's item. */
 export function classifyFailure(
 	node: INode,
@@ -271,82 +318,135 @@ export function classifyFailure(
 				failure.status === 303 ||
 				(failure.status >= 200 && failure.status < 300));
 	const target = `${context.method} ${context.path}`;
+	const subject = subjectOf(context.path);
+	const apiSaid = apiMessage ? `The API said: "${oneLine(apiMessage)}".` : '';
 	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
 	// its own, so messages name failures in words and keep the code for the description.
 	const inWords = networkFailureInWords(failure.code);
 
+	// The title says what happened, in one line; the details what to do.
 	let message: string;
 	const details: string[] = [];
 	if (failure.tokenExchange) {
-		message = `The Ticket Marketplace API credential could not get an access token: ${redactSecrets(failure.message, context.secrets)}`;
-		details.push('Nothing was sent.');
+		const said = redactSecrets(failure.message, context.secrets);
+		const diagnosis = readDiagnosis(said);
+		if (diagnosis.description && diagnosis.title.length <= 100 && !/\n/.test(diagnosis.title)) {
+			message = diagnosis.title;
+			details.push(diagnosis.description);
+		} else {
+			message = 'The Ticket Marketplace API credential could not log in';
+			details.push(
+				`It said: ${oneLine(said, 500)}`,
+				'Check the Base URL, the consumer key and secret, and the marketplace e-mail and password of the credential.',
+			);
+		}
+		details.push('Nothing was created.');
 	} else if (failure.status === 429 && failure.retryAfterMs !== undefined) {
-		const seconds = Math.ceil(failure.retryAfterMs / 1000);
-		message = `The Partner API asked to wait ${seconds} s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`;
-		details.push(`Run the workflow again after ${seconds} s. Nothing was created by this attempt.`);
-	} else if (failure.status === 429) {
-		const asked =
-			context.lastRetryAfterMs === undefined
-				? ''
-				: `; it last asked to wait ${Math.ceil(context.lastRetryAfterMs / 1000)} s`;
-		message = `Refused by the Partner API (rate limit): it answered 429 (too many requests) ${context.rateLimitAnswers} time${context.rateLimitAnswers === 1 ? '' : 's'}${asked}`;
+		message = `The Partner API asked to wait ${waitInWords(failure.retryAfterMs)} (rate limit), longer than this node waits`;
 		details.push(
-			'Lower the Max Concurrency option or run the workflow later. Nothing was created by these attempts.',
+			`Nothing was created by this request. Run the workflow again in ${waitInWords(failure.retryAfterMs)} or later; this node waits at most ${waitInWords(RETRY_POLICY.maxRetryAfterMs)}.`,
 		);
+	} else if (failure.status === 429) {
+		const times = `${context.rateLimitAnswers} time${context.rateLimitAnswers === 1 ? '' : 's'}`;
+		message = `Rate limit: the Partner API answered "too many requests" ${times}`;
+		if (context.lastRetryAfterMs !== undefined)
+			details.push(`It last asked to wait ${waitInWords(context.lastRetryAfterMs)}.`);
+		details.push(`Nothing was created by these attempts. ${subject.rateLimited}`);
 	} else if (failure.status !== undefined && failure.status >= 200 && failure.status < 300) {
 		// A success status whose answer does not show what was done (the caller's rule, see confirmedBy).
 		const contentType = headerValue(failure.headers, 'content-type');
-		message = `The Partner API answered ${failure.status} to ${target} with ${bodyInWords(failure.body, contentType)}, which does not show that it was done: outcome unknown`;
+		message = `Outcome unknown: the Partner API answered ${failure.status} with ${bodyInWords(failure.body, contentType)}`;
+		details.push(`That answer does not show that ${subject.what} was created.`);
 		const shown = bodyShown(failure.body, context.secrets);
 		if (shown) details.push(`It answered: ${shown}`);
 	} else if (failure.status !== undefined && failure.status >= 300 && failure.status < 400) {
 		const location = headerValue(failure.headers, 'location');
-		message = `The Partner API answered ${failure.status} to ${target}, a redirect${location ? ` to ${redirectTarget(location, context.baseUrl, context.secrets)}` : ''}; requests to the API do not follow redirects, so the access token goes nowhere else`;
+		message = `The Partner API answered with a redirect (HTTP ${failure.status}), which is not followed`;
+		details.push(
+			`${target} was redirected${location ? ` to ${redirectTarget(location, context.baseUrl, context.secrets)}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
+		);
 		details.push(
 			failure.status === 303
 				? 'A 303 may follow a request the API processed.'
-				: 'The request was not processed there, so nothing was created. Check the Base URL of the credential (for example https:// instead of http://).',
+				: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
 		);
 	} else if (failure.status !== undefined) {
-		message = `The Partner API answered ${failure.status} to ${target}${apiMessage ? `: ${apiMessage}` : ''}`;
-		if (isTakenListingId(failure)) {
+		const status = failure.status;
+		if (
+			isConflict(failure) &&
+			context.path === PARTNER_API_PATHS.listings &&
+			!isTakenListingId(failure)
+		) {
+			message = 'Conflict: the Partner API refused the listing (HTTP 409)';
 			details.push(
-				'A conflict: the API already holds what this request would create, so nothing new was created.',
+				apiSaid,
+				'The answer does not name the External Listing ID, so it is not read as "already listed": nothing was created. Check the listing on the marketplace by its External Listing ID before listing these seats under another ID.',
 			);
 		} else if (isConflict(failure)) {
+			message =
+				context.path === PARTNER_API_PATHS.listings
+					? 'Already listed: the API holds a listing with this External Listing ID (HTTP 409)'
+					: 'Conflict: the Partner API already holds what this request would create (HTTP 409)';
 			details.push(
-				'A conflict that does not name the External Listing ID, so it is not read as "already listed": nothing was created. Check on the marketplace before listing these seats under another ID.',
+				apiSaid,
+				context.path === PARTNER_API_PATHS.listings
+					? 'Nothing new was created. For a new listing, give it a new External Listing ID.'
+					: `Nothing new was created. ${subject.howToCheck}`,
 			);
-		}
-		if (failure.refusedAfterRenewal) {
+		} else if (failure.refusedAfterRenewal) {
+			message = `The Partner API refused an access token it had just issued (HTTP ${status})`;
 			details.push(
-				'The API refused an access token it had just issued, so the login (consumer key and secret, e-mail and password) works. Likely cause: your app is not subscribed to the API product this request needs (for listings, the seller listing API) or lacks permission for it: check the app on the developer portal. Another workflow or n8n renewing the same credential at the same time can cause it too. Nothing more was sent.',
+				apiSaid,
+				'The login works (consumer key and secret, e-mail and password), so your app may not make this request: on the developer portal, add the API product it needs to your app (for listings, the seller listing API). Another workflow or n8n renewing the same credential at the same moment can cause it too: run them apart. Nothing more was sent.',
 			);
 		} else if (failure.renewalsExhausted !== undefined) {
+			const renewals = failure.renewalsExhausted;
+			message = `The access token kept expiring (renewed ${renewals} time${renewals === 1 ? '' : 's'} in this run)`;
 			details.push(
-				`The access token kept expiring: it was renewed ${failure.renewalsExhausted} time${failure.renewalsExhausted === 1 ? '' : 's'} in this run, the most this node does in one run (each renewal is a login), and the API refused it again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.`,
+				'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
 			);
-		} else if (failure.status === 401 || failure.status === 403) {
+		} else if (status === 401 || status === 403) {
+			message = `The Partner API refused access (HTTP ${status})`;
 			details.push(
-				'Check the credential: consumer key and secret of the app, and the e-mail and password of the marketplace user account (not the developer account).',
+				apiSaid,
+				'Nothing was created. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.',
 			);
+		} else if (status === 404 || status === 405) {
+			message = `The Partner API has no such address (HTTP ${status})`;
+			details.push(
+				`${target} was not found.`,
+				"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",
+			);
+		} else if (status >= 500) {
+			message = `Outcome unknown: the Partner API failed with a server error (HTTP ${status})`;
+			details.push(apiSaid);
+		} else {
+			message = `The Partner API refused ${subject.what} (HTTP ${status})`;
+			details.push(apiSaid || 'The API gave no reason.', `Nothing was created. ${subject.fix}`);
 		}
 	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
-		message = `Could not connect to the Partner API at ${context.baseUrl || '(empty Base URL)'} (${inWords}) after ${context.connectionRetries} retries`;
+		message = `Could not connect to the Partner API (${inWords})`;
 		details.push(
-			'Check the Base URL of the Ticket Marketplace API credential and that this n8n can reach it. Nothing was sent.',
+			`Tried ${context.baseUrl || '(an empty Base URL)'} ${context.connectionRetries + 1} times. Nothing was sent. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it.`,
 		);
 	} else if (REQUEST_NOT_BUILT.has(failure.code ?? '')) {
-		message = `${target} could not be sent: it holds ${inWords}`;
-		details.push('Nothing was sent.');
+		message = `The request to the Partner API could not be built (${inWords})`;
+		details.push(
+			'Nothing was sent. A value in it (often the access token the token endpoint gave) holds characters a request cannot carry.',
+		);
 	} else if (failure.code !== undefined) {
-		message = `The connection to the Partner API failed during ${target} before an answer arrived (${inWords})`;
+		message = `Outcome unknown: no answer from the Partner API (${inWords})`;
+		details.push('The connection ended before an answer arrived.');
 	} else {
-		message = `${target} could not be sent: ${redactSecrets(failure.message, context.secrets)}`;
+		message = 'The request to the Partner API could not be sent';
+		details.push(
+			`n8n said: ${oneLine(redactSecrets(failure.message, context.secrets))}.`,
+			'Nothing was sent. Run the workflow again; if it fails the same way, check the Base URL of the Ticket Marketplace API credential.',
+		);
 	}
 	if (mayHaveReachedServer) {
 		details.push(
-			'The request may have reached the server: the item may or may not have been created; check before re-running. It was not retried, so nothing was created twice.',
+			`The request may have reached the API: ${subject.what} may or may not have been created. It was not sent again, so nothing was created twice. ${subject.howToCheck}`,
 		);
 	}
 	if (failure.code) details.push(`Network error code: ${failure.code}.`);
@@ -356,7 +456,7 @@ export function classifyFailure(
 		{ httpCode: failure.status ?? null, body: (safeBody ?? null) as JsonObject } as JsonObject,
 		{
 			message,
-			description: details.join(' ') || apiMessage,
+			description: details.filter(Boolean).join(' ') || apiMessage,
 			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 			itemIndex: context.itemIndex,
 		},

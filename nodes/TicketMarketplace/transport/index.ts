@@ -331,7 +331,11 @@ export async function apiRequest(this: IExecuteFunctions, options: SendOptions):
 		throw new NodeOperationError(
 			this.getNode(),
 			'Not sent: the run stopped before this request was sent',
-			{ itemIndex: options.itemIndex },
+			{
+				description:
+					'The run was stopped (Stop, or the workflow timeout) before this request left. Nothing was sent: run the workflow again to send it.',
+				itemIndex: options.itemIndex,
+			},
 		);
 	}
 	throw result.error;

@@ -202,11 +202,9 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		}
 		expect(failure).toBeInstanceOf(NodeApiError);
 		expect(failure?.description).toContain(
-			'may or may not have been created; check before re-running',
+			'may or may not have been created. It was not sent again, so nothing was created twice. Look the listing up on the marketplace by its External Listing ID before sending it again.',
 		);
-		expect(failure?.description).toContain(
-			'Not sent, the run stopped first: listing 502 (rows 3 and 4).',
-		);
+		expect(failure?.description).toContain('Not sent, the run stopped first: 1 listing (502).');
 		const posted = listingPosts().map(
 			(request) => (request.body as IDataObject | undefined)?.externalListingId,
 		);
@@ -248,7 +246,11 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 				password: SANDBOX_DEFAULTS.developerAccount.password,
 			},
 		});
-		await expect(createListings.call(run.context, items)).rejects.toThrow(/consumer marketplace/);
+		await expect(createListings.call(run.context, items)).rejects.toMatchObject({
+			message:
+				'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
+			description: expect.stringMatching(/consumer marketplace.*not your developer-portal login/),
+		});
 		expect(listingPosts()).toEqual([]);
 	});
 });

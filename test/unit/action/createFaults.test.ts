@@ -139,7 +139,10 @@ describe('Listing → Create under faults', () => {
 		const [item] = await execute.call(fake.context, items);
 		expect(attempts).toBe(RETRY_POLICY.maxRateLimitRetries + 1);
 		expect(item.json.error).toBe(
-			`Refused by the Partner API (rate limit): it answered 429 (too many requests) ${RETRY_POLICY.maxRateLimitRetries + 1} times; it last asked to wait 1 s`,
+			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
+		);
+		expect(item.json.description).toBe(
+			'It last asked to wait 1 s. Nothing was created by these attempts. Lower Options → Max Concurrency, or run the workflow later.',
 		);
 		expect(item.json.mayHaveBeenCreated).toBe(false);
 		expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
@@ -203,9 +206,8 @@ describe('Listing → Create under faults', () => {
 		const [item] = await execute.call(fake.context, items);
 		expect(waits.mock.calls[0][1]).toBe(stop.signal);
 		// The API's 429 is the last word: not created, and nothing more was sent.
-		expect(item.json.error).toBe(
-			'Refused by the Partner API (rate limit): it answered 429 (too many requests) 1 time; it last asked to wait 300 s',
-		);
+		expect(item.json.error).toBe('Rate limit: the Partner API answered "too many requests" 1 time');
+		expect(item.json.description).toContain('It last asked to wait 5 min.');
 		expect(item.json.mayHaveBeenCreated).toBe(false);
 	});
 
@@ -272,7 +274,9 @@ describe('Listing → Create under faults', () => {
 		);
 		expect(logins).toBe(1);
 		expect(api.isDone()).toBe(false);
-		expect(String(output[0].json.error)).toContain('The marketplace login was refused');
+		expect(String(output[0].json.error)).toBe(
+			'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
+		);
 		expect(output.slice(1).every((item) => String(item.json.error).startsWith('Not sent'))).toBe(
 			true,
 		);
@@ -328,8 +332,11 @@ describe('Listing → Create under faults', () => {
 			const [item] = await execute.call(fake.context, items);
 			expect(elsewhere.pendingMocks()).toHaveLength(2);
 			expect(item.json.mayHaveBeenCreated).toBe(false);
-			expect(String(item.json.error)).toContain(
-				'a redirect to https://elsewhere.example.test/steal',
+			expect(String(item.json.error)).toBe(
+				`The Partner API answered with a redirect (HTTP ${status}), which is not followed`,
+			);
+			expect(String(item.json.description)).toContain(
+				'was redirected to https://elsewhere.example.test/steal.',
 			);
 			expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
 		},
@@ -344,7 +351,7 @@ describe('Listing → Create under faults', () => {
 		const { items, parameters } = listings(1);
 		const error = await failureOf(parameters, items, store);
 		expect(error?.description).toContain('were sent before this happened');
-		expect(error?.description).toContain('Created in this run: 1 (row 1)');
+		expect(error?.description).toContain('Created in this run: 1 listing (1).');
 		expect(error?.description).not.toMatch(/turn off/i);
 	});
 
@@ -408,13 +415,13 @@ describe('Listing → Create under faults', () => {
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
-		expect(item.json.error).toContain('invalid listing');
+		expect(item.json.description).toContain('invalid listing');
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
 		expect(notice).toContain(
-			'Not created, but still remembered as sent (the next run would skip them): 1 (row 1)',
+			'Not created, but still remembered as sent (the next run would skip them): 1.',
 		);
 		expect(notice).toContain('Listing → Forget Sent Listings');
-		expect(notice).not.toContain('running the workflow again sends only');
+		expect(notice).not.toContain('it sends only');
 	});
 
 	it('a refused listing that another run brings back into the memory after every removal is named as still remembered', async () => {
@@ -424,15 +431,15 @@ describe('Listing → Create under faults', () => {
 		const { items, parameters } = listings(1);
 		const fake = fakeRun({ parameters, items, deduplication: store, continueOnFail: true });
 		const [item] = await execute.call(fake.context, items);
-		expect(item.json.error).toContain('invalid listing');
+		expect(item.json.description).toContain('invalid listing');
 		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(MEMORY_ACCOUNT, 1));
 		// Four removals of what the run's look added (before sending) and four after sending, each undone: bounded,
 		// and the run says so instead of promising that a rerun sends it.
 		expect(undone.calls).toBe(8);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
-		expect(notice).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(notice).toContain('other runs kept changing it');
 		expect(notice).toContain(
-			'Not created, but still remembered as sent (the next run would skip them): 1 (row 1)',
+			'Not created, but still remembered as sent (the next run would skip them): 1.',
 		);
 		expect(notice).toContain('start them further apart');
 		expect(notice).not.toContain('Check that n8n can write to its database');
@@ -442,7 +449,9 @@ describe('Listing → Create under faults', () => {
 		const { store, undone } = undoneByAnotherRun('checkProcessedAndRecord');
 		const { items, parameters } = listings(1);
 		const error = await failureOf(parameters, items, store);
-		expect(error?.message).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(error?.message).toBe(
+			"n8n's memory of listings already sent could not be used: other runs kept changing it",
+		);
 		expect(error?.description).toContain('Nothing was sent.');
 		expect(error?.description).toContain('start them further apart');
 		// Four writes, each looked at once, and the look after undoing them: bounded; no request went out.
@@ -455,9 +464,9 @@ describe('Listing → Create under faults', () => {
 		const { store, undone } = undoneByAnotherRun('checkProcessedAndRecord', sent);
 		const { items, parameters } = listings(1);
 		const error = await failureOf(parameters, items, store);
-		expect(error?.message).toContain('rewrote it at the same moments, 4 times in a row');
+		expect(error?.message).toContain('other runs kept changing it');
 		expect(error?.description).toContain('were sent before this happened');
-		expect(error?.description).toContain('Created in this run: 1 (row 1)');
+		expect(error?.description).toContain('Created in this run: 1 listing (1).');
 		expect(error?.description).toContain('start them further apart');
 		expect(error?.description).not.toMatch(/turn off/i);
 		// Four writes, each looked at once, and the look after removing the created listing's "outcome unknown": bounded.
@@ -502,7 +511,7 @@ describe('Listing → Create under faults', () => {
 		expect(error.message).toContain("n8n's memory of listings already sent could not be used");
 		expect(error.description).toContain('Nothing was sent.');
 		expect(error.description).toContain(
-			'Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): 1, 2.',
+			'Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): 1 and 2.',
 		);
 		expect(error.description).toContain('Listing → Forget Sent Listings');
 	});
@@ -531,7 +540,8 @@ describe('Listing → Create under faults', () => {
 			{ forgotten: 7 },
 			{
 				notRemembered: 8,
-				message: `External Listing ID 8 was not in this workflow's memory for ${BASE}: nothing to forget`,
+				message:
+					'Nothing to forget: External Listing ID 8 is not remembered for this account and Base URL',
 			},
 		]);
 		expect(store.entries.get('workflow')?.size).toBe(0);

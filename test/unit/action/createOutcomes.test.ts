@@ -19,8 +19,6 @@ import {
 } from '../../../support/fakeN8n/actionContext';
 import { grantTokens } from '../../../support/partnerApiNock';
 
-const TARGET = `POST ${PARTNER_API_PATHS.listings}`;
-
 /** N listings, one per item, External Listing IDs 1..N, sent one after the other. */
 const listings = (count: number, options: IDataObject = {}) =>
 	oneSeatListings(idsUpTo(count), options);
@@ -120,7 +118,7 @@ describe('Listing → Create: a 2xx that does not show a created listing is "out
 			expect(received).toEqual([1, 2]);
 			const [item, created] = output!;
 			expect(item.json).toMatchObject({
-				error: `The Partner API answered ${answer[0]} to ${TARGET} with ${inWords}, which does not show that it was done: outcome unknown`,
+				error: `Outcome unknown: the Partner API answered ${answer[0]} with ${inWords}`,
 				httpCode: String(answer[0]),
 				mayHaveBeenCreated: true,
 				itemIndexes: [0],
@@ -152,12 +150,15 @@ describe('Listing → Create: a 2xx that does not show a created listing is "out
 			const store = new MemoryDeduplicationStore();
 			const { thrown } = await runOnce(store, { count: 3 });
 			expect(received).toEqual([1]);
-			expect(thrown?.message).toContain('outcome unknown');
+			expect(thrown?.message).toMatch(/^Outcome unknown: /);
 			expect(thrown?.description).toContain(
-				'Outcome unknown, may have been created (the request may have reached the API; check before sending again):\n  - 1 (row 1): The Partner API answered',
+				'Outcome unknown, may have been created: 1 listing (1): Outcome unknown: the Partner API answered',
 			);
 			expect(thrown?.description).toContain(
-				'Not sent, the run stopped first: 2 (row 2), 3 (row 3).',
+				'Look these up on the marketplace by External Listing ID before sending them again.',
+			);
+			expect(thrown?.description).toContain(
+				'Not sent, the run stopped first: 2 listings (2 and 3).',
 			);
 			expect(await sentAgain(store)).toBe(false);
 		},
@@ -175,7 +176,7 @@ describe('Listing → Create: a 2xx that does not show a created listing is "out
 			const [item] = run.output!;
 			expect(Object.keys(item.json).sort()).toEqual(['error', 'message']);
 			expect(String(item.json.message)).toContain(
-				'External Listing ID 1: outcome unknown, it may have been created: check before sending it again.',
+				'External Listing ID 1: outcome unknown, it may have been created.',
 			);
 		}
 	});
@@ -238,8 +239,7 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 			message: 'A listing with externalListingId 1 already exists (id lst_7)',
 		},
 	];
-	const SAID =
-		'The Partner API answered 409 to POST /sellers/inventory/listings/v3: A listing with externalListingId 1 already exists (id lst_7)';
+	const SAID = 'A listing with externalListingId 1 already exists (id lst_7)';
 
 	it.each([false, true])(
 		'is not an error (Continue On Fail %s): the run goes on, the item says already listed, and it stays remembered',
@@ -253,7 +253,7 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 			expect(output![0].json).toEqual({
 				status: 'alreadyListed',
 				externalListingId: 1,
-				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: ${SAID}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
+				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: "${SAID}". Nothing new was created. For a new listing, give it a new External Listing ID. If the API's words say something else, look it up on the marketplace by its External Listing ID.`,
 				httpCode: '409',
 			});
 			expect(output![1].json).toEqual({ listingId: 'L-2' });
@@ -290,9 +290,10 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 			);
 		const { thrown } = await runOnce(new MemoryDeduplicationStore(), { count: 3 });
 		expect(requests).toBe(2);
-		expect(thrown?.message).toContain('bad seat');
+		expect(thrown?.message).toBe('The Partner API refused the listing (HTTP 400)');
+		expect(thrown?.description).toContain('The API said: "bad seat".');
 		expect(thrown?.description).toContain(
-			'Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: 1 (row 1).',
+			'Already listed (the API holds a listing with this External Listing ID), not created again: 1 listing (1).',
 		);
 	});
 });

@@ -100,7 +100,7 @@ describe('answer bodies nested past any stack', () => {
 		const fake = fakeRun({ parameters, items, continueOnFail: true });
 		const output = await execute.call(fake.context, items);
 		expect(sent).toEqual([1, 2, 3]);
-		expect(String(output[1].json.error)).toMatch(/^The Partner API answered 400/);
+		expect(String(output[1].json.error)).toBe('The Partner API refused the listing (HTTP 400)');
 		expect(output[1].json.mayHaveBeenCreated).toBe(false);
 		expect(remembered(fake)).toEqual([1, 3]);
 	});
@@ -114,10 +114,10 @@ describe('answer bodies nested past any stack', () => {
 			(error: Error & { description?: string; errorResponse?: unknown }) => error,
 		);
 		expect(sent).toEqual([1, 2]);
-		expect(thrown?.message).toMatch(/^The Partner API answered 400/);
-		expect(thrown?.description).toContain('Created in this run: 1 (row 1)');
+		expect(thrown?.message).toBe('The Partner API refused the listing (HTTP 400)');
+		expect(thrown?.description).toContain('Created in this run: 1 listing (1).');
 		expect(thrown?.description).toContain(
-			'Not sent, the run stopped first: 3 (row 3), 4 (row 4), 5 (row 5)',
+			'Not sent, the run stopped first: 3 listings (3, 4 and 5).',
 		);
 		expect(depthOf(thrown?.errorResponse)).toBeLessThan(100);
 		expect(remembered(fake)).toEqual([1]);
@@ -169,7 +169,10 @@ describe('a failure in handling one listing', () => {
 		const fake = fakeRun({ parameters, items, continueOnFail: true });
 		const output = await execute.call(fake.context, items);
 		expect(sent).toEqual([1, 3]);
-		expect(String(output[1].json.error)).toContain('Maximum call stack size exceeded');
+		expect(String(output[1].json.error)).toBe(
+			'Outcome unknown: handling External Listing ID 2 failed unexpectedly',
+		);
+		expect(String(output[1].json.description)).toContain('Maximum call stack size exceeded');
 		expect(output[1].json.mayHaveBeenCreated).toBe(true);
 		// Listing 3 was refused: forgotten, so the memory update ran.
 		expect(remembered(fake)).toEqual([1, 2]);
@@ -185,11 +188,14 @@ describe('a failure in handling one listing', () => {
 			(error: Error & { description?: string }) => error,
 		);
 		expect(sent).toEqual([1]);
-		expect(thrown?.message).toContain('Maximum call stack size exceeded');
-		expect(thrown?.description).toContain('Created in this run: 1 (row 1)');
+		expect(thrown?.message).toBe(
+			'Outcome unknown: handling External Listing ID 2 failed unexpectedly',
+		);
+		expect(thrown?.description).toContain('n8n said: Maximum call stack size exceeded.');
+		expect(thrown?.description).toContain('Created in this run: 1 listing (1).');
 		expect(thrown?.description).toContain('Outcome unknown, may have been created');
 		expect(thrown?.description).toContain(
-			'Not sent, the run stopped first: 3 (row 3), 4 (row 4), 5 (row 5)',
+			'Not sent, the run stopped first: 3 listings (3, 4 and 5).',
 		);
 		expect(remembered(fake)).toEqual([1, 2]);
 	});
@@ -259,7 +265,7 @@ describe('secrets echoed back in any form', () => {
 		const fake = fakeRun({ parameters, items, apiCredentials, continueOnFail: true });
 		const result = await execute.call(fake.context, items);
 		expect(sent).toEqual([1]);
-		expect(String(result[0].json.error)).toMatch(/^The Partner API answered 400/);
+		expect(String(result[0].json.error)).toBe('The Partner API refused the listing (HTTP 400)');
 		expect(findEchoes(result, SECRETS)).toEqual([]);
 	});
 

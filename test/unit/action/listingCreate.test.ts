@@ -495,6 +495,7 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(lines).toEqual([
 			'Event ID must be a whole number greater than 0 (got "abc") (row 2)',
 			'Currency must be a three-letter currency code such as EUR (got "E") (row 3)',
+			"Fix these values in the sheet or the node's fields, then run the workflow again.",
 			'To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).',
 			'Rows are counted from 1, in the order the items reach this node.',
 		]);
@@ -515,10 +516,10 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(lines[0]).toBe(
 			'Currency must be a three-letter currency code such as EUR (got "euro") (rows 1–2000)',
 		);
-		expect(lines).toHaveLength(3);
+		expect(lines).toHaveLength(4);
 	});
 
-	it('keeps the error readable for 2,000 different problems: the first 50, then a count', async () => {
+	it('keeps the error readable for 2,000 different problems: the first 10, then a count', async () => {
 		const items = Array.from({ length: 2000 }, () => ({ json: {} }));
 		const { lines } = await validationError(
 			{
@@ -531,11 +532,14 @@ describe('Listing → Create: validation before anything is sent', () => {
 		expect(lines[0]).toBe(
 			'Currency must be a three-letter currency code such as EUR (got "E0") (row 1)',
 		);
-		expect(lines[49]).toBe(
-			'Currency must be a three-letter currency code such as EUR (got "E49") (row 50)',
+		expect(lines[9]).toBe(
+			'Currency must be a three-letter currency code such as EUR (got "E9") (row 10)',
 		);
-		expect(lines[50]).toBe('... and 1950 more problem(s).');
-		expect(lines[51]).toBe(
+		expect(lines[10]).toBe('… and 1990 more problems.');
+		expect(lines[11]).toBe(
+			"Fix these values in the sheet or the node's fields, then run the workflow again.",
+		);
+		expect(lines[12]).toBe(
 			'To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).',
 		);
 	});
@@ -687,15 +691,18 @@ describe('Listing → Create: sending', () => {
 			};
 			expect(failure.httpCode).toBe('502');
 			expect(failure.context.itemIndex).toBe(1);
-			expect(failure.description).toContain(
-				'may or may not have been created; check before re-running',
+			expect(failure.message).toBe(
+				'Outcome unknown: the Partner API failed with a server error (HTTP 502)',
 			);
 			expect(failure.description).toContain(
-				'Created in this run: 9000 (row 1). Do not send these again.',
+				'the listing may or may not have been created. It was not sent again, so nothing was created twice. Look the listing up on the marketplace by its External Listing ID before sending it again.',
 			);
-			expect(failure.description).toContain('Outcome unknown, may have been created');
+			expect(failure.description).toContain('Created in this run: 1 listing (9000).');
 			expect(failure.description).toContain(
-				'Not sent, the run stopped first: 9002 (row 3), 9003 (row 4), 9004 (row 5), 9005 (row 6).',
+				'Outcome unknown, may have been created: 1 listing (9001): Outcome unknown',
+			);
+			expect(failure.description).toContain(
+				'Not sent, the run stopped first: 4 listings (9002, 9003, 9004 and 9005).',
 			);
 		}
 		expect(api.seen.map((entry) => entry.body.externalListingId)).toEqual([9000, 9001]);
@@ -721,22 +728,22 @@ describe('Listing → Create: sending', () => {
 		const created = sent.filter((id) => id !== 9001 && id !== 9002);
 		const notSent = [9000, 9001, 9002, 9003, 9004].filter((id) => !sent.includes(id));
 		const groups = {
-			created: /Created in this run: (.*)\. Do not send/.exec(description)?.[1] ?? '',
-			refused: /Refused by the API, not created:\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ?? '',
-			unknown:
-				/Outcome unknown, may have been created[^\n]*\n((?: {2}- .*\n?)*)/.exec(description)?.[1] ??
-				'',
-			notSent: /Not sent, the run stopped first: (.*)\./.exec(description)?.[1] ?? '',
+			created: /Created in this run: \d+ listings? \((.*)\)\./.exec(description)?.[1] ?? '',
+			refused: /Not created: (.*)/.exec(description)?.[1] ?? '',
+			unknown: /Outcome unknown, may have been created: (.*)/.exec(description)?.[1] ?? '',
+			notSent:
+				/Not sent, the run stopped first: \d+ listings? \((.*)\)\./.exec(description)?.[1] ?? '',
 		};
-		expect(groups.refused).toContain('9001 (row 2)');
-		expect(groups.refused).toContain('answered 400');
-		expect(groups.unknown).toContain('9002 (row 3)');
-		expect(groups.unknown).toContain('answered 502');
-		for (const id of created) expect(groups.created).toContain(`${id} (row ${id - 8999})`);
-		for (const id of notSent) expect(groups.notSent).toContain(`${id} (row ${id - 8999})`);
+		expect(groups.refused).toContain(
+			'1 listing (9001): The Partner API refused the listing (HTTP 400)',
+		);
+		expect(groups.unknown).toContain('1 listing (9002): Outcome unknown');
+		expect(groups.unknown).toContain('(HTTP 502)');
+		for (const id of created) expect(groups.created).toContain(String(id));
+		for (const id of notSent) expect(groups.notSent).toContain(String(id));
 		// Each listing in exactly one group.
 		for (const id of [9000, 9001, 9002, 9003, 9004]) {
-			const homes = Object.values(groups).filter((text) => text.includes(`${id} (row`));
+			const homes = Object.values(groups).filter((text) => text.includes(String(id)));
 			expect(homes).toHaveLength(1);
 		}
 		expect(description).not.toMatch(/before the failure/);
@@ -753,7 +760,7 @@ describe('Listing → Create: sending', () => {
 		expect(api.seen).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => [{ item }]));
 		expect(output[2].json).toMatchObject({
-			error: `The Partner API answered 400 to POST ${PARTNER_API_PATHS.listings}: refused`,
+			error: 'The Partner API refused the listing (HTTP 400)',
 			httpCode: '400',
 			itemIndexes: [2],
 		});

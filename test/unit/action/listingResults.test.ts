@@ -47,15 +47,41 @@ describe('Listing → Create results: one outcome per listing', () => {
 
 	it('names every listing in exactly one group of the stop summary', () => {
 		const summary = stopSummary(reports, true);
-		expect(summary).toContain('Created in this run: listing 1 (rows 1). Do not send these again.');
-		expect(summary).toContain('Refused by the API, not created:\n  - listing 2 (rows 2): refused');
-		expect(summary).toContain('may have been created');
-		expect(summary).toContain('  - listing 3 (rows 3): reset');
-		expect(summary).toContain('Not sent, the run stopped first: listing 4 (rows 4).');
-		expect(summary).toContain('Skipped, already sent by this workflow: listing 5 (rows 5).');
+		const lines = summary.split('\n');
+		expect(lines).toEqual([
+			'Created in this run: 1 listing (1).',
+			'Not created: 1 listing (2): refused.',
+			'Outcome unknown, may have been created: 1 listing (3): reset.',
+			'  Look these up on the marketplace by External Listing ID before sending them again.',
+			'Not sent, the run stopped first: 1 listing (4).',
+			'Skipped, already sent by this workflow: 1 listing (5).',
+			'Skip Listings Already Sent is on: once the cause is fixed, run the workflow again; it sends only the listings not created and not sent, and skips the others.',
+		]);
 		for (const id of [1, 2, 3, 4, 5]) {
-			expect(summary.split(`listing ${id} `).length - 1).toBe(1);
+			expect(summary.match(new RegExp(`\\(${id}\\)`, 'g'))).toHaveLength(1);
 		}
+	});
+
+	it('counts each group and names its first listings, however many; several reasons get a line each', () => {
+		const many: ListingReport[] = Array.from({ length: 400 }, (_, index) => ({
+			listing: ready(index + 1, [index]),
+			outcome:
+				index === 0
+					? { status: 'failed', error: failure('Login refused'), outcome: 'refused' }
+					: index < 5
+						? { status: 'failed', error: failure(`reason ${index}`), outcome: 'refused' }
+						: { status: 'notSent' },
+		}));
+		const summary = stopSummary(many, false);
+		expect(summary.split('\n')).toEqual([
+			'No listing was created in this run.',
+			'Not created: 5 listings:',
+			'  - Login refused: 1',
+			'  - reason 1: 2',
+			'  - reason 2: 3',
+			'  - for other reasons: 4 and 5',
+			'Not sent, the run stopped first: 395 listings (6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 385 more).',
+		]);
 	});
 
 	it('gives each row its listing status, paired with that row; a listing item pairs all its rows', () => {
@@ -88,17 +114,27 @@ describe('Listing → Create results: one outcome per listing', () => {
 	it('names an already listed listing once in the stop summary and keeps it off the error output', () => {
 		const conflict: ListingReport = {
 			listing: ready(6, [5]),
-			outcome: { status: 'alreadyListed', error: failure('answered 409: taken') },
+			outcome: {
+				status: 'alreadyListed',
+				error: new NodeApiError(
+					NODE,
+					{},
+					{
+						message:
+							'Already listed: the API holds a listing with this External Listing ID (HTTP 409)',
+						description: 'The API said: "taken". Nothing new was created.',
+					},
+				),
+			},
 		};
 		const summary = stopSummary([...reports, conflict], true);
 		expect(summary).toContain(
-			'Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: listing 6 (rows 6).',
+			'Already listed (the API holds a listing with this External Listing ID), not created again: 1 listing (6).',
 		);
-		expect(summary).toContain('created, unknown and already listed ones are skipped');
-		expect(summary.split('listing 6 ').length - 1).toBe(1);
+		expect(summary.match(/\(6\)/g)).toHaveLength(1);
 		const item = listingItem(conflict, true);
 		expect(item.json).toMatchObject({ status: 'alreadyListed', externalListingId: 6 });
-		expect(String(item.json.message)).toContain('The API said: answered 409: taken.');
+		expect(String(item.json.message)).toContain('The API said: "taken".');
 		const [[, row]] = rowItems(
 			[{ json: {} }, {}, {}, {}, {}, { json: { seat: 'F6' } }] as never,
 			conflict,

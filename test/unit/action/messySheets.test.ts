@@ -95,7 +95,7 @@ describe('messy sheets: the everyday mess', () => {
 		expect(bodies.map((body) => body.externalListingId)).toEqual([7001, 7002]);
 		expect(output.map((item) => item.json.id)).toEqual(['L-7001', 'L-7002']);
 		expect(hints).toEqual([
-			'Skipped 1 blank row (row 4): every field read from it was empty. Rows are counted from 1, in the order the items reach this node.',
+			'Skipped 1 blank row (row 4): every field read from it was empty. If a row should be a listing, check that its columns are mapped. Rows are counted from 1, in the order the items reach this node.',
 		]);
 	});
 
@@ -131,7 +131,7 @@ describe('messy sheets: the everyday mess', () => {
 			'no seat column at all',
 			(row: Record<string, string>) => ({ ...row, seat: undefined }),
 			'Seat reads the column "seat"',
-			'"listing_id", "event_id", "price", "currency", "ticket_id", "row"',
+			'"listing_id", "event_id", "price", "currency", "ticket_id" and "row"',
 		],
 		[
 			'a misspelled header',
@@ -207,6 +207,9 @@ describe('messy sheets: the everyday mess', () => {
 			`Price Amount "49,90" is not a number (a decimal comma): write 49.90, or map {{ $json.price.replace(',', '.') }} (rows 1–2000)`,
 		);
 		expect(lines[1]).toBe(
+			"Fix these values in the sheet or the node's fields, then run the workflow again.",
+		);
+		expect(lines[2]).toBe(
 			'To send the valid listings and get one error item per invalid one, set Settings → On Error → Continue (using error output).',
 		);
 	});

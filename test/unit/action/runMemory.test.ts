@@ -223,7 +223,7 @@ describe('the memory of listings sent', () => {
 		expect(thrown.message).toContain("n8n's memory of listings already sent could not be used");
 		expect(thrown.description).toContain('Nothing was forgotten.');
 		expect(thrown.description).toContain(
-			'now remembered as sent although this workflow had not remembered them: 8.',
+			'Now remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): 8.',
 		);
 		// Once the store works again, the look's leftovers go, and 7 is forgotten as asked.
 		store.helpers = () => helpers;

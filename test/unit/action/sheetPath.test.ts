@@ -199,7 +199,7 @@ describe('Map Automatically', () => {
 		).rejects.toMatchObject({
 			message: 'Map Automatically found no column for Event ID; nothing was sent',
 			description: expect.stringContaining(
-				'The rows have the columns: "listing_id", "evnt", "price", "currency", "ticket_id"',
+				'The rows have the columns: "listing_id", "evnt", "price", "currency" and "ticket_id".',
 			),
 		});
 		expect(token.isDone()).toBe(false);

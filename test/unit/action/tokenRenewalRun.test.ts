@@ -223,7 +223,8 @@ describe('Listing → Create: the token endpoint is busy', () => {
 		expect(api.tokenRequests.length).toBeLessThanOrEqual(4);
 		expect(api.created.size).toBe(1);
 		const failed = output.find((item) => typeof item.json.error === 'string');
-		expect(String(failed?.json.error)).toMatch(/could not get an access token/);
+		expect(String(failed?.json.error)).toBe('The token endpoint failed (HTTP 503)');
+		expect(String(failed?.json.description)).toContain('Run the workflow again in a few minutes.');
 	});
 });
 

@@ -138,10 +138,11 @@ describe('transport: the one request path', () => {
 		expect(run.tokenRequests()).toBe(1);
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toBe(
-			`The Partner API answered 401 to POST ${PARTNER_API_PATHS.listings}: not allowed`,
+			'The Partner API refused an access token it had just issued (HTTP 401)',
 		);
-		expect(error.description).toContain('not subscribed to the API product');
-		expect(error.description).not.toContain('Check the credential');
+		expect(error.description).toContain('The API said: "not allowed".');
+		expect(error.description).toContain('add the API product it needs to your app');
+		expect(error.description).not.toContain('Check the Ticket Marketplace API credential');
 		expectNoSecrets(error);
 	});
 
@@ -155,10 +156,13 @@ describe('transport: the one request path', () => {
 		const error = await failure(send(fakeRun({ parameters: {} })));
 		expect(api.isDone()).toBe(false);
 		// n8n's NodeApiError keeps only the credential's words: they are recognised, and the login is named.
+		// The title says what happened, the description what to do.
 		expect(error.message).toBe(
-			'The Ticket Marketplace API credential could not get an access token: The marketplace login was refused (HTTP 401). The API said: "bad login". Use the e-mail and password of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.',
+			'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
 		);
-		expect(error.description).toBe('Nothing was sent.');
+		expect(error.description).toBe(
+			'The API said: "bad login". Check Marketplace Account E-Mail and Password in the credential: they are the login of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login. Nothing was created.',
+		);
 		expectNoSecrets(error);
 	});
 
@@ -253,7 +257,10 @@ describe('transport: the one request path', () => {
 		expect(extra.isDone()).toBe(false);
 		expect(sleepMock).not.toHaveBeenCalled();
 		expect(error.message).toBe(
-			`The Partner API asked to wait 86400 s before retrying (429 too many requests), longer than the ${RETRY_POLICY.maxRetryAfterMs / 1000} s this node waits`,
+			'The Partner API asked to wait 24 h (rate limit), longer than this node waits',
+		);
+		expect(error.description).toContain(
+			`Run the workflow again in 24 h or later; this node waits at most ${RETRY_POLICY.maxRetryAfterMs / 60_000} min.`,
 		);
 		expect(error.description).toContain('Nothing was created');
 		expect(outcome).toBe('refused');
@@ -277,8 +284,9 @@ describe('transport: the one request path', () => {
 		expect(sleepMock.mock.calls).toEqual(backoff);
 		expect(error.httpCode).toBe('429');
 		expect(error.message).toBe(
-			`Refused by the Partner API (rate limit): it answered 429 (too many requests) ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
+			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
+		expect(error.description).toContain('Lower Options → Max Concurrency');
 		expect(outcome).toBe('refused');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
@@ -307,9 +315,8 @@ describe('transport: the one request path', () => {
 		const { error, outcome } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		// In words: n8n replaces any message carrying ECONNREFUSED with a generic text naming neither URL nor credential.
-		expect(error.message).toBe(
-			`Could not connect to the Partner API at ${BASE} (connection refused) after 3 retries`,
-		);
+		expect(error.message).toBe('Could not connect to the Partner API (connection refused)');
+		expect(error.description).toContain(`Tried ${BASE} 4 times.`);
 		expect(error.message).not.toMatch(/ECONNREFUSED/);
 		expect(error.description).toContain('Base URL of the Ticket Marketplace API credential');
 		expect(outcome).toBe('refused');
@@ -339,8 +346,9 @@ describe('transport: the one request path', () => {
 		expect(first.isDone()).toBe(true);
 		expect(second.isDone()).toBe(false);
 		expect(sleepMock).not.toHaveBeenCalled();
+		expect(error.message).toMatch(/^Outcome unknown: /);
 		expect(error.description).toContain(
-			'may or may not have been created; check before re-running',
+			'the listing may or may not have been created. It was not sent again, so nothing was created twice. Look the listing up on the marketplace by its External Listing ID before sending it again.',
 		);
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
@@ -354,9 +362,8 @@ describe('transport: the one request path', () => {
 		const error = await failure(send());
 
 		expect(error.httpCode).toBe('400');
-		expect(error.message).toBe(
-			`The Partner API answered 400 to POST ${PARTNER_API_PATHS.listings}: eventId unknown`,
-		);
+		expect(error.message).toBe('The Partner API refused the listing (HTTP 400)');
+		expect(error.description).toMatch(/^The API said: "eventId unknown"\. Nothing was created\. /);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description ?? '').not.toContain('may or may not');
 		expectNoSecrets(error);
@@ -374,8 +381,9 @@ describe('transport: the one request path', () => {
 			.reply(409, body as nock.Body);
 		const error = await failure(send());
 		expect(error.message).toBe(
-			`The Partner API answered 409 to POST ${PARTNER_API_PATHS.listings}: ${expected}`,
+			'Already listed: the API holds a listing with this External Listing ID (HTTP 409)',
 		);
+		expect(error.description).toContain(`The API said: "${expected}".`);
 	});
 });
 

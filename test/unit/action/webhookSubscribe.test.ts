@@ -177,7 +177,7 @@ describe('Webhook → Subscribe', () => {
 		);
 		expect(api.isDone()).toBe(true);
 		expect(error?.context.itemIndex).toBe(2);
-		expect(error?.description).toContain('item 1: sub-0, item 2: sub-1');
+		expect(error?.description).toContain('item 1: sub-0 and item 2: sub-1.');
 		expect(error?.description).toContain('e-mail these identifiers to API support');
 		expect(error?.context.subscriptionIds).toEqual(['sub-0', 'sub-1']);
 	});
@@ -257,9 +257,8 @@ describe('Webhook → Subscribe', () => {
 		const output = await run(PARAMETERS, { continueOnFail: true });
 		expect(output).toHaveLength(1);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[0].json.error).toBe(
-			`The Partner API answered 400 to POST ${PARTNER_API_PATHS.webhooks}: bad secret [redacted]`,
-		);
+		expect(output[0].json.error).toBe('The Partner API refused the subscription (HTTP 400)');
+		expect(output[0].json.description).toContain('The API said: "bad secret [redacted]".');
 		expect(JSON.stringify(output)).not.toContain(CALLBACK_CREDENTIALS.clientSecret);
 	});
 });
@@ -290,8 +289,10 @@ describe('Webhook → Subscribe with the error output', () => {
 		expect(output.map(routedToErrorOutput)).toEqual([false, true]);
 		expect(output[1]).toEqual({
 			json: {
-				error: `The Partner API answered 503 to POST ${PARTNER_API_PATHS.webhooks}: busy [redacted]`,
-				message: expect.stringContaining('may or may not have been created'),
+				error: 'Outcome unknown: the Partner API failed with a server error (HTTP 503)',
+				message: expect.stringContaining(
+					'The API said: "busy [redacted]". The request may have reached the API: the subscription may or may not have been created.',
+				),
 			},
 			pairedItem: { item: 1 },
 		});

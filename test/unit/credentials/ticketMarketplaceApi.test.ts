@@ -92,12 +92,12 @@ describe('Ticket Marketplace API credential: token exchange (spec 4.1)', () => {
 
 	it('refuses a success response without access_token instead of storing an empty token', async () => {
 		tokenEndpoint().reply(200, { token_type: 'Bearer' });
-		expect(await preAuthenticationError()).toMatch(/has no access_token/);
+		expect(await preAuthenticationError()).toMatch(/answered without an access token/);
 	});
 
 	it('refuses an empty access_token', async () => {
 		tokenEndpoint().reply(200, { access_token: '' });
-		expect(await preAuthenticationError()).toMatch(/has no access_token/);
+		expect(await preAuthenticationError()).toMatch(/answered without an access token/);
 	});
 });
 
@@ -109,13 +109,15 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 			{ 'WWW-Authenticate': 'Basic realm="partner-api"' },
 		);
 		const message = await preAuthenticationError();
-		expect(message).toMatch(/consumer key or consumer secret was refused \(HTTP 401\)/);
+		expect(message).toMatch(
+			/^Login refused: the token endpoint refused the consumer key and secret \(HTTP 401\)/,
+		);
 		expect(message).toMatch(/Unknown consumer key/);
 	});
 
 	it('names the consumer key/secret on a bare 401 that asks for Basic auth', async () => {
 		tokenEndpoint().reply(401, {}, { 'WWW-Authenticate': 'Basic realm="x"' });
-		expect(await preAuthenticationError()).toMatch(/consumer key or consumer secret was refused/);
+		expect(await preAuthenticationError()).toMatch(/refused the consumer key and secret/);
 	});
 
 	it('names the marketplace login, with the developer-portal hint, when the login is refused', async () => {
@@ -124,20 +126,24 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 			error_description: 'The marketplace account e-mail or password is not recognised',
 		});
 		const message = await preAuthenticationError();
-		expect(message).toMatch(/marketplace login was refused/);
+		expect(message).toMatch(
+			/^Login refused: the token endpoint refused the marketplace e-mail and password/,
+		);
 		expect(message).toMatch(/not your developer-portal login/);
 	});
 
 	it('recognises a developer-portal account refusal from the API message', async () => {
 		tokenEndpoint().reply(403, { message: 'This is a developer-portal account.' });
-		expect(await preAuthenticationError()).toMatch(/marketplace login was refused \(HTTP 403\)/);
+		expect(await preAuthenticationError()).toMatch(
+			/refused the marketplace e-mail and password \(HTTP 403\)/,
+		);
 	});
 
 	it('names both parts when a refusal says nothing more', async () => {
 		tokenEndpoint().reply(401, { status: 401 });
 		const message = await preAuthenticationError();
-		expect(message).toMatch(/token request was refused \(HTTP 401\)/);
-		expect(message).toMatch(/consumer key and secret/);
+		expect(message).toMatch(/^Login refused by the token endpoint \(HTTP 401\)/);
+		expect(message).toMatch(/Consumer Key and Consumer Secret/);
 		expect(message).toMatch(/developer-portal/);
 	});
 
@@ -146,14 +152,14 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 			'Content-Type': 'text/html',
 		});
 		expect(await preAuthenticationError()).toMatch(
-			/does not answer like the Partner API.*HTML page.*Check the Base URL/,
+			/does not answer like the Partner API \(HTTP 200, an HTML page\).*Set the credential's Base URL/,
 		);
 	});
 
 	it('says the base URL is wrong when the path does not exist', async () => {
 		tokenEndpoint().reply(404, { message: 'Not Found' });
 		expect(await preAuthenticationError()).toMatch(
-			/does not answer like the Partner API.*HTTP 404/,
+			/does not answer like the Partner API \(HTTP 404\)/,
 		);
 	});
 
@@ -163,7 +169,7 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 		);
 		const message = await preAuthenticationError();
 		expect(message).toBe(
-			'The Base URL of the Ticket Marketplace API credential, https://partner.api.test, could not be reached: connection refused. Check the Base URL and that this n8n can reach it.',
+			'The Base URL could not be reached (connection refused). This n8n could not reach https://partner.api.test. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it (network, firewall, proxy).',
 		);
 	});
 
@@ -172,14 +178,14 @@ describe('Ticket Marketplace API credential: diagnosis of a refused exchange', (
 			Object.assign(new Error('getaddrinfo ENOTFOUND partner.api.test'), { code: 'ENOTFOUND' }),
 		);
 		const message = await preAuthenticationError();
-		expect(message).toContain('could not be reached: host name not found');
+		expect(message).toContain('could not be reached (host name not found)');
 		expect(message).not.toMatch(/ENOTFOUND|ECONNREFUSED|GETADDRINFO/i);
 	});
 
 	it('reports a server error with its status', async () => {
 		tokenEndpoint().reply(503, { message: 'maintenance' });
 		expect(await preAuthenticationError()).toMatch(
-			/token request failed \(HTTP 503\).*maintenance/,
+			/^The token endpoint failed \(HTTP 503\)\. The API said: "maintenance"\. .*Run the workflow again/,
 		);
 	});
 });

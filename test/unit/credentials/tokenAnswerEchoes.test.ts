@@ -43,7 +43,9 @@ describe('the token endpoint echoing a secret', () => {
 				() => undefined,
 				(error: unknown) => error,
 			);
-		expect((thrown as Error).message).toContain('The marketplace login was refused');
+		expect((thrown as Error).message).toContain(
+			'Login refused: the token endpoint refused the marketplace e-mail and password',
+		);
 		expect((thrown as Error).message).toContain('[redacted]');
 		expect(findEchoes(thrown, SECRETS)).toEqual([]);
 	});

@@ -31,15 +31,18 @@ const SECRETS = [
 ];
 /** Every diagnosis the credential gives for an HTTP answer; a generated answer must get exactly one of them. */
 const DIAGNOSES = [
-	/^The Base URL does not answer like the Partner API: \S+ returned HTTP \d{3} with (an empty body|an HTML page|JSON that is not an object|a body that is not JSON)\. Check the Base URL/,
-	/^The Base URL does not answer like the Partner API: \S+ returned HTTP (404|405)\. Check the Base URL/,
-	/^The token request was redirected \(HTTP 3\d\d( to \S+)?\)\. The credential does not follow redirects/,
-	/^The consumer key or consumer secret was refused \(HTTP \d{3}\)/,
-	/^The marketplace login was refused \(HTTP \d{3}\)/,
-	/^The token response from \S+ has no access_token/,
-	/^The token request was refused \(HTTP (401|403)\)/,
-	/^The token request failed \(HTTP \d{3}\)/,
+	/^The Base URL does not answer like the Partner API \(HTTP \d{3}, (an empty body|an HTML page|JSON that is not an object|a body that is not JSON)\)\. \S+ returned .* Set the credential's Base URL/,
+	/^The Base URL does not answer like the Partner API \(HTTP (404|405)\)\. \S+ does not exist there\. Set the credential's Base URL/,
+	/^The token request was redirected \(HTTP 3\d\d\)\. The Base URL answered with a redirect/,
+	/^Login refused: the token endpoint refused the consumer key and secret \(HTTP \d{3}\)\. /,
+	/^Login refused: the token endpoint refused the marketplace e-mail and password \(HTTP \d{3}\)\. /,
+	/^The token endpoint answered without an access token \(HTTP 2\d\d\)\. /,
+	/^Login refused by the token endpoint \(HTTP (401|403)\)\. /,
+	/^The token endpoint asked to wait \(HTTP 429, too many requests\)\. /,
+	/^The token endpoint failed \(HTTP \d{3}\)\. /,
 ];
+/** The title (before the first ". "): one line, short. */
+const MAX_TITLE_LENGTH = 100;
 const MAX_DIAGNOSIS_LENGTH = 800;
 const RUNS = 300;
 
@@ -202,6 +205,9 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 				seen.set(answer.kind, (seen.get(answer.kind) ?? 0) + 1);
 				expect(DIAGNOSES.filter((pattern) => pattern.test(message))).toHaveLength(1);
 				expect(message.length).toBeLessThanOrEqual(MAX_DIAGNOSIS_LENGTH);
+				const title = message.slice(0, message.indexOf('. '));
+				expect(title.length).toBeLessThanOrEqual(MAX_TITLE_LENGTH);
+				expect(title).not.toMatch(/\n/);
 				if (answer.kind === 'html' && answer.status !== 404 && answer.status !== 405)
 					expect(message).toContain('an HTML page');
 				if (answer.kind === 'empty') expect(message).toContain('an empty body');
@@ -214,7 +220,7 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 					answer.status < 300 &&
 					(answer.kind === 'object-without-token' || answer.kind === 'bad-token')
 				) {
-					expect(message).toMatch(/has no access_token|refused/);
+					expect(message).toMatch(/without an access token|refused/);
 				}
 			}),
 			{ numRuns: RUNS, seed: 11 },
@@ -277,7 +283,7 @@ describe('Ticket Marketplace API credential: generated token endpoint answers', 
 					expect(elsewhere).toEqual([]);
 					expect(message).toMatch(
 						new RegExp(
-							`^The token request was redirected \\(HTTP ${status} to (${OTHER_HOST}|http://partner\\.api\\.test|${BASE})/`,
+							`^The token request was redirected \\(HTTP ${status}\\)\\. The Base URL answered with a redirect to (${OTHER_HOST}|http://partner\\.api\\.test|${BASE})/`,
 						),
 					);
 					expect(message).not.toContain('?x=1');

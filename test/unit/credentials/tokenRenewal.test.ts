@@ -132,7 +132,7 @@ describe('token lifecycle through n8n-core', () => {
 			() => undefined,
 			(caught: unknown) => caught as Error,
 		);
-		expect(error?.message).toMatch(/marketplace login was refused/);
+		expect(error?.message).toMatch(/refused the marketplace e-mail and password/);
 		const text = `${error?.message} ${(error as { description?: string })?.description ?? ''}`;
 		for (const secret of ['key-123', 'secret-456', 'pw-789']) expect(text).not.toContain(secret);
 	});

@@ -243,7 +243,11 @@ describe('callback credential test (local, nothing remote to call)', () => {
 			context,
 			decrypted({ clientId: '  ', clientSecret: '0123456789abcdef' }),
 		);
-		expect(noId).toEqual({ status: 'Error', message: 'The callback credential has no client ID' });
+		expect(noId).toEqual({
+			status: 'Error',
+			message:
+				'The callback credential has no client ID. Open the Ticket Marketplace Callback API credential and fix it: a client ID without spaces at either end, and a client secret of at least 16 characters (a long random string is best).',
+		});
 		const shortSecret = await test.call(
 			context,
 			decrypted({ clientId: 'marketplace', clientSecret: '0123456789abcde' }),

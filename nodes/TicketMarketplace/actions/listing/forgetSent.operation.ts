@@ -87,7 +87,11 @@ export async function execute(
 			const error = new NodeOperationError(
 				this.getNode(),
 				`External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`,
-				{ itemIndex },
+				{
+					description:
+						'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.',
+					itemIndex,
+				},
 			);
 			if (!this.continueOnFail()) throw error;
 			output.push({
@@ -118,7 +122,7 @@ export async function execute(
 			: {
 					json: {
 						notRemembered: id,
-						message: `External Listing ID ${id} was not in this workflow's memory for ${baseUrl}: nothing to forget`,
+						message: `Nothing to forget: External Listing ID ${id} is not remembered for this account and Base URL`,
 					},
 					pairedItem: { item: itemIndex },
 				};

@@ -7,8 +7,12 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../../../shared/callbackCredential';
-import { asNodeError } from '../../helpers/errors';
+import {
+	CALLBACK_CREDENTIAL_TYPE,
+	CALLBACK_FIX,
+	readCallbackClient,
+} from '../../../shared/callbackCredential';
+import { asNodeError, listFirst, LISTED_IN_MESSAGES } from '../../helpers/errors';
 import { findSubscriptionId } from '../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../transport';
@@ -68,8 +72,7 @@ async function readClientCredentials(this: IExecuteFunctions, itemIndex: number)
 	);
 	if (typeof client === 'string') {
 		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
-			description:
-				'The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. Open the Ticket Marketplace Callback API credential and fix it.',
+			description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
 			itemIndex,
 		});
 	}
@@ -123,9 +126,10 @@ async function prepareSubscription(
 			this.getNode(),
 			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
 			{
-				description: labelIssues(parsed.error, label)
-					.map((issue) => `${issue.field} ${issue.text}`)
-					.join('\n'),
+				description: [
+					'Fix these fields in the node, then run it again:',
+					...labelIssues(parsed.error, label).map((issue) => `${issue.field} ${issue.text}`),
+				].join('\n'),
 				itemIndex,
 			},
 		);
@@ -189,10 +193,14 @@ function withEarlierIdentifiers(
 		.map((result, index) => ({ index, id: result.json.subscriptionId }))
 		.filter((entry) => typeof entry.id === 'string' && entry.id !== '');
 	if (obtained.length > 0) {
-		const list = obtained.map((entry) => `item ${entry.index + 1}: ${String(entry.id)}`).join(', ');
+		const list = listFirst(obtained.map((entry) => `item ${entry.index + 1}: ${String(entry.id)}`));
+		const all =
+			obtained.length > LISTED_IN_MESSAGES
+				? " (this error's data lists all of them, under subscriptionIds)"
+				: '';
 		nodeError.description = [
 			nodeError.description,
-			`Subscriptions submitted before this failure (e-mail these identifiers to API support for activation; do not subscribe them again): ${list}.`,
+			`Subscriptions submitted before this failure: e-mail these identifiers to API support for activation, and do not subscribe them again: ${list}${all}.`,
 		]
 			.filter(Boolean)
 			.join('\n');

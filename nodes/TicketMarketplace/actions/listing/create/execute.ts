@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorText } from '../../../helpers/errors';
+import { asNodeError, errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../../../helpers/runMemory';
 import { nearCapNotice } from '../../../helpers/sentListings';
 import { readRunCredential, redactSecrets, sendRequest } from '../../../transport';
@@ -35,7 +35,7 @@ import { missingColumns, recognisedColumns } from './sheetColumns';
 import type { ParameterSource } from './sheetColumns';
 
 /** Problems spelled out in the one validation error; the rest are counted. */
-export const MAX_PROBLEMS_LISTED = 50;
+export const MAX_PROBLEMS_LISTED = 10;
 
 interface SendSettings {
 	validateOnly: boolean;
@@ -87,7 +87,7 @@ function validationError(
 	// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
 	const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
 	if (lines.length > shown.length)
-		shown.push(`... and ${lines.length - shown.length} more problem(s).`);
+		shown.push(`… and ${lines.length - shown.length} more problems.`);
 	const noun = listings.length === 1 ? 'listing' : 'listings';
 	return new NodeOperationError(
 		context.getNode(),
@@ -96,6 +96,7 @@ function validationError(
 			description: [
 				...columns,
 				...shown,
+				"Fix these values in the sheet or the node's fields, then run the workflow again.",
 				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
 				ROWS_CONVENTION,
 				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
@@ -160,10 +161,9 @@ function unexpectedFailure(
 	const said = redactSecrets(errorText(error), credentialSecrets(credential.decrypted.data));
 	return new NodeOperationError(
 		context.getNode(),
-		`Handling External Listing ID ${listing.externalListingId} failed: ${said}`,
+		`Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`,
 		{
-			description:
-				'The request may have reached the API: the listing may or may not have been created; check before sending it again.',
+			description: `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`,
 			itemIndex: listing.rows[0],
 		},
 	);

@@ -114,6 +114,9 @@ function groupTicketRows(rows: ListingRow[]): RowGroup[] {
 	});
 }
 
+/** The different values of one field a problem names; the rest are counted. */
+const MAX_VALUES_LISTED = 5;
+
 function disagreements(group: RowGroup): Problem[] {
 	const levels = group.rows.map((row) => row.level);
 	if (group.rows.length < 2 || !levels.every((level) => level !== undefined)) return [];
@@ -127,9 +130,12 @@ function disagreements(group: RowGroup): Problem[] {
 		});
 		if (byValue.size > 1) {
 			const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+			const shown = variants.slice(0, MAX_VALUES_LISTED);
+			if (variants.length > shown.length)
+				shown.push(`and ${variants.length - shown.length} more values`);
 			problems.push({
 				field: fieldLabel(field.parameter),
-				text: `differs between the rows of one listing: ${variants.join('; ')}`,
+				text: `differs between the rows of one listing: ${shown.join('; ')}`,
 				itemIndexes,
 			});
 		}

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { errorText } from '../../../helpers/errors';
+import { errorText, listFirst } from '../../../helpers/errors';
 import type { FailureOutcome } from '../../../transport';
 import type { Listing } from './listingInput';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
@@ -33,12 +33,15 @@ export function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-const SEND_AGAIN =
-	'To send it again, forget it first (Listing → Forget Sent Listings) or turn off the option Skip Listings Already Sent.';
+/** Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created. */
+const SEND_AGAIN = 'To send it again, forget it first with Listing → Forget Sent Listings.';
+
+/** How a listing of unknown outcome is checked, with what the node offers. */
+const LOOK_IT_UP = 'Look it up on the marketplace by its External Listing ID';
 
 function skippedMessage(listing: Listing, earlier: 'created' | 'unknown'): string {
 	return earlier === 'unknown'
-		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by this workflow before, and no answer said whether the API created it: it may have been created. Check on the marketplace before sending it again. ${SEND_AGAIN}`
+		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. ${LOOK_IT_UP}; if it is not there, forget it with Listing → Forget Sent Listings and run the workflow again.`
 		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. ${SEND_AGAIN}`;
 }
 
@@ -49,7 +52,7 @@ function skippedStatus(earlier: 'created' | 'unknown'): string {
 
 /** Said in the output pane when listings were skipped whose earlier outcome is unknown (a green run hides it). */
 export function earlierUnknownNotice(listings: Listing[]): string {
-	return `Skipped, outcome unknown (sent by an earlier run, which got no answer saying whether they were created): ${listingNames(listings)}. Check them on the marketplace before sending them again.`;
+	return `Skipped, outcome unknown: ${howMany(listings)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(ids(listings))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Forget Sent Listings, then run the workflow again.`;
 }
 
 /** What an output item says about one listing (the per-listing and the per-row outputs share it). */
@@ -62,11 +65,19 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 				message: skippedMessage(listing, outcome.earlier),
 				...(outcome.earlier === 'unknown' && { mayHaveBeenCreated: true }),
 			};
-		case 'alreadyListed':
+		case 'alreadyListed': {
+			const said = (outcome.error as { description?: string | null }).description;
 			return {
-				message: `Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: ${errorText(outcome.error)}. A conflict (409) is read as "this ID is taken": if the API's words say otherwise, check the listing on the marketplace.`,
+				message: [
+					`Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it).`,
+					said,
+					`If the API's words say something else, ${LOOK_IT_UP.charAt(0).toLowerCase()}${LOOK_IT_UP.slice(1)}.`,
+				]
+					.filter(Boolean)
+					.join(' '),
 				httpCode: '409',
 			};
+		}
 		case 'failed': {
 			const failure = outcome.error as { description?: string | null; httpCode?: string | null };
 			return {
@@ -77,10 +88,16 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 			};
 		}
 		case 'notSent':
-			return { error: 'Not sent: the run stopped before this listing was sent' };
+			return {
+				error: 'Not sent: the run stopped before this listing was sent',
+				description:
+					'Another listing stopped the run, or it was stopped, before this listing was sent. Nothing was sent for it: run the workflow again to send it, once the cause is fixed.',
+			};
 		case 'invalid':
 			return {
 				error: `${listing.label[0].toUpperCase()}${listing.label.slice(1)} failed validation`,
+				description:
+					"Fix these values in the sheet or the node's fields, then run the workflow again.",
 				problems:
 					listing.kind === 'invalid' ? mergeProblems(listing.problems).map(problemLine) : [],
 			};
@@ -112,7 +129,7 @@ export function errorOutputJson(report: ListingReport): IDataObject | undefined 
 	const what = {
 		failed:
 			outcome.status === 'failed' && outcome.outcome === 'unknown'
-				? 'outcome unknown, it may have been created: check before sending it again.'
+				? 'outcome unknown, it may have been created.'
 				: 'not created.',
 		notSent: 'not sent: the run stopped first; the next run sends it.',
 		invalid: 'not sent: it failed validation.',
@@ -171,26 +188,51 @@ export function rowItems(
 	]);
 }
 
-function listingNames(listings: Listing[]): string {
-	// Grouped listings are labelled by their id already ("listing 7001 (rows 1, 2)").
-	return listings
-		.map((listing) =>
-			listing.externalListingId === undefined || listing.label.startsWith('listing ')
-				? listing.label
-				: `${listing.externalListingId} (${listing.label})`,
-		)
-		.join(', ');
+/** "1 listing", "400 listings". */
+function howMany(listings: unknown[]): string {
+	return `${listings.length} listing${listings.length === 1 ? '' : 's'}`;
+}
+
+/** The External Listing IDs (or, for a listing without one, its label). */
+function ids(listings: Listing[]): Array<string | number> {
+	return listings.map((listing) => listing.externalListingId ?? listing.label);
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
 export function stillRememberedLine(listings: Listing[]): string | undefined {
 	if (listings.length === 0) return undefined;
-	return `Not created, but still remembered as sent (the next run would skip them): ${listingNames(listings)}. Forget them with Listing → Forget Sent Listings before running again.`;
+	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids(listings))}. Forget them with Listing → Forget Sent Listings before running again.`;
+}
+
+/** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */
+const MAX_REASONS_LISTED = 3;
+
+/**
+ * A group of failed listings with why: one reason on the group's line ("Not created: 1 listing (7): Login refused:
+ * …"), several on a line each, a few reasons at most.
+ */
+function withReasons(heading: string, members: ListingReport[]): string[] {
+	const byReason = new Map<string, Listing[]>();
+	for (const { listing, outcome } of members) {
+		const reason = outcome.status === 'failed' ? errorText(outcome.error) : '';
+		byReason.set(reason, [...(byReason.get(reason) ?? []), listing]);
+	}
+	const reasons = [...byReason];
+	if (reasons.length === 1) {
+		const [[reason, listings]] = reasons;
+		return [`${heading}: ${howMany(listings)} (${listFirst(ids(listings))}): ${reason}.`];
+	}
+	const lines = reasons
+		.slice(0, MAX_REASONS_LISTED)
+		.map(([reason, listings]) => `  - ${reason}: ${listFirst(ids(listings))}`);
+	const others = reasons.slice(MAX_REASONS_LISTED).flatMap(([, listings]) => listings);
+	if (others.length) lines.push(`  - for other reasons: ${listFirst(ids(others))}`);
+	return [`${heading}: ${howMany(members)}:`, ...lines];
 }
 
 /**
  * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
- * exist; requests ran at once, so no group claims an order.
+ * exist; requests ran at once, so no group claims an order. Each group counts its listings and names the first.
  */
 export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean): string {
 	const group = (status: ListingOutcome['status'], failure?: FailureOutcome) =>
@@ -199,12 +241,8 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 				outcome.status === status &&
 				(failure === undefined || (outcome.status === 'failed' && outcome.outcome === failure)),
 		);
-	const names = (members: ListingReport[]) => listingNames(members.map((report) => report.listing));
-	const failureLines = (members: ListingReport[]) =>
-		members.map(
-			(report) =>
-				`  - ${names([report])}: ${report.outcome.status === 'failed' ? errorText(report.outcome.error) : ''}`,
-		);
+	const listed = (members: ListingReport[]) =>
+		`${howMany(members)} (${listFirst(ids(members.map((report) => report.listing)))})`;
 	const created = group('created');
 	const refused = group('failed', 'refused');
 	const unknown = group('failed', 'unknown');
@@ -216,33 +254,32 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 		({ outcome }) => outcome.status === 'skipped' && outcome.earlier === 'unknown',
 	);
 	const alreadyListed = group('alreadyListed');
-	const lines: string[] = [ROWS_CONVENTION];
-	lines.push(
+	const lines: string[] = [
 		created.length
-			? `Created in this run: ${names(created)}. Do not send these again.`
+			? `Created in this run: ${listed(created)}.`
 			: 'No listing was created in this run.',
-	);
-	if (refused.length) lines.push('Refused by the API, not created:', ...failureLines(refused));
+	];
+	if (refused.length) lines.push(...withReasons('Not created', refused));
 	if (unknown.length) {
 		lines.push(
-			'Outcome unknown, may have been created (the request may have reached the API; check before sending again):',
-			...failureLines(unknown),
+			...withReasons('Outcome unknown, may have been created', unknown),
+			'  Look these up on the marketplace by External Listing ID before sending them again.',
 		);
 	}
-	if (notSent.length) lines.push(`Not sent, the run stopped first: ${names(notSent)}.`);
-	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${names(skipped)}.`);
+	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listed(notSent)}.`);
+	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listed(skipped)}.`);
 	if (skippedUnknown.length)
 		lines.push(
-			`Skipped, sent by an earlier run whose outcome is unknown (may have been created; check before sending again): ${names(skippedUnknown)}.`,
+			`Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID): ${listed(skippedUnknown)}.`,
 		);
 	if (alreadyListed.length) {
 		lines.push(
-			`Already listed (the API answered 409, a conflict: it holds a listing with this ID), not created again: ${names(alreadyListed)}.`,
+			`Already listed (the API holds a listing with this External Listing ID), not created again: ${listed(alreadyListed)}.`,
 		);
 	}
 	if (skipAlreadySent) {
 		lines.push(
-			'Skip Listings Already Sent is on: running the workflow again sends only the refused and the unsent listings; created, unknown and already listed ones are skipped.',
+			'Skip Listings Already Sent is on: once the cause is fixed, run the workflow again; it sends only the listings not created and not sent, and skips the others.',
 		);
 	}
 	return lines.join('\n');
@@ -255,7 +292,8 @@ export function blankRowItem(items: INodeExecutionData[], itemIndex: number): IN
 			...items[itemIndex].json,
 			externalListingId: null,
 			listingStatus: 'blank',
-			listingMessage: 'Blank row: every field read from it was empty, so it is not a listing',
+			listingMessage:
+				'Blank row: every field read from it was empty, so it is not a listing. If it should be one, check that its columns are mapped.',
 		},
 		pairedItem: { item: itemIndex },
 	};
@@ -263,5 +301,5 @@ export function blankRowItem(items: INodeExecutionData[], itemIndex: number): IN
 
 export function blankRowsNotice(blankItemIndexes: number[]): string {
 	const count = blankItemIndexes.length;
-	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. ${ROWS_CONVENTION}`;
+	return `Skipped ${count} blank row${count === 1 ? '' : 's'} (${rowsText(blankItemIndexes)}): every field read from ${count === 1 ? 'it was' : 'them was'} empty. If a row should be a listing, check that its columns are mapped. ${ROWS_CONVENTION}`;
 }

@@ -14,21 +14,30 @@ export interface Problem {
 
 export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
 
-/** "row 3", "rows 1–2000", "rows 1, 4 and 7–9". */
+/** How many rows or ranges of rows a message names; the rest are counted. */
+export const MAX_RANGES_LISTED = 20;
+
+/** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
 export function rowsText(itemIndexes: number[]): string {
 	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
-	const ranges: string[] = [];
+	const ranges: number[][] = [];
 	for (let start = 0; start < rows.length; ) {
 		let end = start;
 		while (end + 1 < rows.length && rows[end + 1] === rows[end] + 1) end++;
-		if (end - start >= 2) ranges.push(`${rows[start]}–${rows[end]}`);
-		else for (let index = start; index <= end; index++) ranges.push(String(rows[index]));
+		if (end - start >= 2) ranges.push(rows.slice(start, end + 1));
+		else for (let index = start; index <= end; index++) ranges.push([rows[index]]);
 		start = end + 1;
 	}
-	const list =
-		ranges.length > 1
-			? `${ranges.slice(0, -1).join(', ')} and ${ranges[ranges.length - 1]}`
-			: (ranges[0] ?? '');
+	const written = ranges.map((range) =>
+		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
+	);
+	const shown = written.slice(0, MAX_RANGES_LISTED);
+	const more = ranges.slice(MAX_RANGES_LISTED).reduce((count, range) => count + range.length, 0);
+	const list = more
+		? `${shown.join(', ')} and ${more} more`
+		: shown.length > 1
+			? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`
+			: (shown[0] ?? '');
 	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
 }
 

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { headerList, RECOGNISED_HEADERS } from './description';
 import { fieldLabel } from './fieldLabels';
+import { listFirst } from '../../../helpers/errors';
 import { isBlank } from '../../../schemas/listing';
 
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
@@ -90,17 +91,24 @@ export function recognisedColumns(
 		const wanted = match.missing.map(
 			(parameter) => `${fieldLabel(parameter)} (${headerList(parameter)})`,
 		);
+		const fields =
+			match.missing.length <= 2
+				? listFirst(match.missing.map((parameter) => fieldLabel(parameter)))
+				: `${match.missing.length} required fields`;
 		throw new NodeOperationError(
 			context.getNode(),
-			`Map Automatically found no column for ${match.missing.map((parameter) => fieldLabel(parameter)).join(', ')}; nothing was sent`,
+			`Map Automatically found no column for ${fields}; nothing was sent`,
 			{
-				description: `Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? columns.map((column) => `"${column}"`).join(', ') : '(none)'}. Rename the sheet's headers, or choose Columns → Map Each Field Below.`,
+				description: `Rename the sheet's headers, or choose Columns → Map Each Field Below. Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}.`,
 				itemIndex: 0,
 			},
 		);
 	}
 	return new RecognisedColumns(items, match, params);
 }
+
+/** The columns of the rows a message names; the rest are counted. */
+const MAX_COLUMNS_LISTED = 20;
 
 /** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
 function columnName(column: string): string {
@@ -139,7 +147,7 @@ export function missingColumns(
 	if (lines.length) {
 		const columns = columnsOf(rows);
 		lines.push(
-			`The rows have the columns: ${columns.length ? columns.map(columnName).join(', ') : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
+			`The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
 		);
 	}
 	return lines;
