@@ -177,9 +177,10 @@ describe('transport: the one request path', () => {
 		const { error, outcome } = await sendFailing(run);
 		expect(api.isDone()).toBe(false);
 		expect(outcome).toBe('refused');
-		expect(error.message).toContain('was answered with an access token that cannot be used');
+		expect(error.message).toContain('answered with an access token that cannot be used');
 		expect(error.message).not.toContain('X-Injected');
-		expect(error.description).toBe('Nothing was sent.');
+		expect(error.description).toContain('Nothing was sent with it.');
+		expect(error.description).not.toContain('X-Injected');
 		// n8n saves a token the credential returns: none was.
 		expect(run.tokenRequests()).toBe(0);
 		expectNoSecrets(error);
@@ -208,7 +209,7 @@ describe('transport: the one request path', () => {
 		expect(api.isDone()).toBe(false);
 		expect(outcome).toBe('refused');
 		expect(error.message).toBe(
-			`POST ${PARTNER_API_PATHS.listings} could not be sent: it holds a header value with a character HTTP cannot carry`,
+			'The request to the Partner API could not be built (a header value with a character HTTP cannot carry)',
 		);
 		expect(error.description).toContain('Nothing was sent.');
 		expect(error.description).not.toContain('may or may not');
@@ -380,9 +381,8 @@ describe('transport: the one request path', () => {
 			.post(PARTNER_API_PATHS.listings)
 			.reply(409, body as nock.Body);
 		const error = await failure(send());
-		expect(error.message).toBe(
-			'Already listed: the API holds a listing with this External Listing ID (HTTP 409)',
-		);
+		// None names the External Listing ID: a conflict, not "already listed".
+		expect(error.message).toBe('Conflict: the Partner API refused the listing (HTTP 409)');
 		expect(error.description).toContain(`The API said: "${expected}".`);
 	});
 });
