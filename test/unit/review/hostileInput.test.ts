@@ -9,21 +9,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
-import { BASE, column, fakeRun, sheetRows } from '../../../support/fakeN8n/actionContext';
-import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
+import {
+	BASE,
+	EXAMPLE_SHEET_PARAMETERS,
+	fakeRun,
+	sheetRows,
+} from '../../../support/fakeN8n/actionContext';
 
-const SHEET: Record<string, ParameterValue> = {
-	inputShape: 'ticketPerItem',
-	columnMapping: 'manual',
-	externalListingId: column('listing_id'),
-	eventId: column('event_id'),
-	priceAmount: column('price'),
-	priceCurrency: column('currency'),
-	productExternalId: column('ticket_id'),
-	productRow: column('row'),
-	productSeat: column('seat'),
-	options: { skipAlreadySent: false },
-};
+const SHEET = EXAMPLE_SHEET_PARAMETERS;
 
 let ticket = 0;
 function seat(listing: string, row: string, seatLabel: string, price = '49.90') {
