@@ -82,6 +82,19 @@ describe('review: a 2xx whose body says it was not done', () => {
 	});
 });
 
+describe('review: a 2xx that reports no error is still "created"', () => {
+	it.each([
+		['an empty errors list', { listingId: 'L-1', errors: [] }],
+		['an empty error object', { listingId: 'L-1', error: {} }],
+		['an empty error text', { listingId: 'L-1', error: '' }],
+		['its own External Listing ID as text', { listingId: 'L-1', externalListingId: '1' }],
+	])('a 201 JSON object with %s', async (_what, body) => {
+		api([201, body]);
+		const item = await listingOne(new MemoryDeduplicationStore());
+		expect(item.json.listingStatus).toBe('created');
+	});
+});
+
 describe('review: a 409 that is not about the listing ID', () => {
 	it('a 409 "event closed" is not "already listed", and the listing is not remembered (the next run sends it)', async () => {
 		api([

@@ -19,13 +19,18 @@ export function showsListingCreated(
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
 	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
 	const fields = body as Record<string, unknown>;
-	const reportsError = ['error', 'errors'].some(
-		(field) => fields[field] !== undefined && fields[field] !== null && fields[field] !== false,
-	);
+	const reportsError = ['error', 'errors'].some((field) => !isEmpty(fields[field]));
 	const namedId = fields.externalListingId;
 	const namesAnother =
 		namedId !== undefined &&
 		namedId !== null &&
 		String(namedId).trim() !== String(externalListingId);
 	return !reportsError && !namesAnother;
+}
+
+/** No error reported: absent, null, false, or an empty text, list or object. */
+function isEmpty(value: unknown): boolean {
+	if (value === undefined || value === null || value === false || value === '') return true;
+	if (Array.isArray(value)) return value.length === 0;
+	return typeof value === 'object' && Object.keys(value).length === 0;
 }
