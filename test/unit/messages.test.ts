@@ -42,6 +42,7 @@ import { readAcceptedKinds, readTokenLifetime } from '../../nodes/TicketMarketpl
 import { testCallbackCredential } from '../../nodes/shared/callbackCredential';
 import type { ParameterValue } from '../../support/fakeN8n/actionContext';
 import {
+	ACTION_NODE,
 	API_CREDENTIALS,
 	BASE,
 	CALLBACK_CREDENTIALS,
@@ -205,14 +206,7 @@ function check(row: Row, shown: Shown): void {
 // ---------------------------------------------------------------------------------------------------------------
 // The real code paths
 
-const node: INode = {
-	id: 'node-1',
-	name: 'Ticket Marketplace',
-	type: 'n8n-nodes-ticket-marketplace.ticketMarketplace',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = ACTION_NODE;
 
 function tokenEndpoint(base = BASE) {
 	return nock(base).post(TOKEN).query(true);
