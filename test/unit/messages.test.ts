@@ -712,7 +712,7 @@ const rows: Row[] = [
 			return await thrownBy(createRun(MANY, { store: failingStore('removeProcessed') }));
 		},
 		moreThanShown: MANY - 10,
-		names: [/remembered as sent/, /Forget Sent Listings/],
+		names: [/remembered as sent/, /Clear Sent Listings History/],
 	},
 	{
 		name: 'memory: other runs keep changing it',

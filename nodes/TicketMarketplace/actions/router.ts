@@ -25,7 +25,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 			{
 				description:
-					'Open the node and choose its resource and operation again: Listing → Create, Listing → Forget Sent Listings or Webhook → Subscribe.',
+					'Open the node and choose its resource and operation again: Listing → Create, Listing → Clear Sent Listings History or Webhook → Subscribe.',
 			},
 		);
 	}

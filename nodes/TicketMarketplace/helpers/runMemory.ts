@@ -121,7 +121,7 @@ export class RunMemory {
 			const failure =
 				error instanceof SentListingsStoreError ? error : storeError(this.context, error, 'before');
 			if (this.store.wroteDespiteFailure) {
-				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(ids)}. Forget those this workflow never sent before with Listing → Forget Sent Listings before running again.`;
+				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(ids)}. Forget those this workflow never sent before with Listing → Clear Sent Listings History before running again.`;
 				failure.context.possiblyRememberedAsSent = ids;
 			}
 			throw await this.undoRecord(failure, keys, added);
@@ -140,7 +140,7 @@ export class RunMemory {
 	}
 
 	/**
-	 * Forgets IDs on request (Listing → Forget Sent Listings) and says which the memory held (under this account's
+	 * Forgets IDs on request (Listing → Clear Sent Listings History) and says which the memory held (under this account's
 	 * key, or an earlier version's). The look writes the keys it does not find, with a marker; the removal of every
 	 * key of the IDs is then verified like any other, so a stale write of another run that brings the look's keys
 	 * back brings the marker back too, and they are removed again.
@@ -167,7 +167,8 @@ export class RunMemory {
 					`${look ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
 				alsoOld.length &&
 					`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
-				left.length && "Run Forget Sent Listings for these IDs again once n8n's database works.",
+				left.length &&
+					"Run Clear Sent Listings History for these IDs again once n8n's database works.",
 			].filter((line): line is string => typeof line === 'string');
 			failure.description = [failure.description, ...lines].join('\n');
 			if (added.length) failure.context.rememberedAsSent = added;
@@ -197,7 +198,7 @@ export class RunMemory {
 		} catch {
 			const named = keys.ids(keys.of(recorded, ['sent']));
 			if (named.length) {
-				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${listFirst(named)}. Forget them with Listing → Forget Sent Listings before running again.`;
+				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${listFirst(named)}. Forget them with Listing → Clear Sent Listings History before running again.`;
 				failure.context.rememberedAsSent = named;
 			}
 		}

@@ -214,7 +214,7 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 /** A notice once the memory holds most of what n8n keeps; undefined well below. */
 export function nearCapNotice(count: number | undefined): string | undefined {
 	if (count === undefined || count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
-	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Forget Sent Listings), or move old sheets to another workflow.`;
+	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Clear Sent Listings History), or move old sheets to another workflow.`;
 }
 
 /** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */

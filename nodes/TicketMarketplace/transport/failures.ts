@@ -271,7 +271,7 @@ function subjectOf(path: string): Subject {
 			howToCheck:
 				'Look the listing up on the marketplace by its External Listing ID before sending it again.',
 			fix: "Correct what the API names in the sheet or the node's fields, then run the workflow again.",
-			rateLimited: 'Lower Options → Max Concurrency, or run the workflow later.',
+			rateLimited: 'Lower Options → Max Listings at Once, or run the workflow later.',
 		};
 	if (path === PARTNER_API_PATHS.webhooks)
 		return {

@@ -142,7 +142,7 @@ describe('Listing → Create under faults', () => {
 			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
 		expect(item.json.description).toBe(
-			'It last asked to wait 1 s. Nothing was created by these attempts. Lower Options → Max Concurrency, or run the workflow later.',
+			'It last asked to wait 1 s. Nothing was created by these attempts. Lower Options → Max Listings at Once, or run the workflow later.',
 		);
 		expect(item.json.mayHaveBeenCreated).toBe(false);
 		expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
@@ -420,7 +420,7 @@ describe('Listing → Create under faults', () => {
 		expect(notice).toContain(
 			'Not created, but still remembered as sent (the next run would skip them): 1.',
 		);
-		expect(notice).toContain('Listing → Forget Sent Listings');
+		expect(notice).toContain('Listing → Clear Sent Listings History');
 		expect(notice).not.toContain('it sends only');
 	});
 
@@ -513,7 +513,7 @@ describe('Listing → Create under faults', () => {
 		expect(error.description).toContain(
 			'Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): 1 and 2.',
 		);
-		expect(error.description).toContain('Listing → Forget Sent Listings');
+		expect(error.description).toContain('Listing → Clear Sent Listings History');
 	});
 
 	it('a memory that cannot count still sends: the count only feeds the notice near the cap', async () => {

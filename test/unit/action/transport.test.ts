@@ -287,7 +287,7 @@ describe('transport: the one request path', () => {
 		expect(error.message).toBe(
 			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
-		expect(error.description).toContain('Lower Options → Max Concurrency');
+		expect(error.description).toContain('Lower Options → Max Listings at Once');
 		expect(outcome).toBe('refused');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);

@@ -34,14 +34,14 @@ export function toOutputJson(response: unknown): IDataObject {
 }
 
 /** Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created. */
-const SEND_AGAIN = 'To send it again, forget it first with Listing → Forget Sent Listings.';
+const SEND_AGAIN = 'To send it again, forget it first with Listing → Clear Sent Listings History.';
 
 /** How a listing of unknown outcome is checked, with what the node offers. */
 const LOOK_IT_UP = 'Look it up on the marketplace by its External Listing ID';
 
 function skippedMessage(listing: Listing, earlier: 'created' | 'unknown'): string {
 	return earlier === 'unknown'
-		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. ${LOOK_IT_UP}; if it is not there, forget it with Listing → Forget Sent Listings and run the workflow again.`
+		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. ${LOOK_IT_UP}; if it is not there, forget it with Listing → Clear Sent Listings History and run the workflow again.`
 		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. ${SEND_AGAIN}`;
 }
 
@@ -52,7 +52,7 @@ function skippedStatus(earlier: 'created' | 'unknown'): string {
 
 /** Said in the output pane when listings were skipped whose earlier outcome is unknown (a green run hides it). */
 export function earlierUnknownNotice(listings: Listing[]): string {
-	return `Skipped, outcome unknown: ${howMany(listings)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(ids(listings))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Forget Sent Listings, then run the workflow again.`;
+	return `Skipped, outcome unknown: ${howMany(listings)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(ids(listings))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Clear Sent Listings History, then run the workflow again.`;
 }
 
 /** What an output item says about one listing (the per-listing and the per-row outputs share it). */
@@ -201,7 +201,7 @@ function ids(listings: Listing[]): Array<string | number> {
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
 export function stillRememberedLine(listings: Listing[]): string | undefined {
 	if (listings.length === 0) return undefined;
-	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids(listings))}. Forget them with Listing → Forget Sent Listings before running again.`;
+	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids(listings))}. Forget them with Listing → Clear Sent Listings History before running again.`;
 }
 
 /** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */

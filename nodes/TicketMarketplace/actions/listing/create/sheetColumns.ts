@@ -99,7 +99,7 @@ export function recognisedColumns(
 			context.getNode(),
 			`Map Automatically found no column for ${fields}; nothing was sent`,
 			{
-				description: `Rename the sheet's headers, or choose Columns → Map Each Field Below. Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}.`,
+				description: `Rename the sheet's headers, or choose Columns → Map Each Column Manually. Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}.`,
 				itemIndex: 0,
 			},
 		);
