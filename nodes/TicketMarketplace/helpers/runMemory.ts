@@ -1,3 +1,7 @@
+/**
+ * How a run uses the memory of listings sent: what Listing → Create records before sending and settles after, and
+ * what Clear Sent Listings History forgets. The protocol is verifiedStore.ts; the user's words, memoryMessages.ts.
+ */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { failureOf, MemoryFailureError } from './memoryFailure';
@@ -9,7 +13,7 @@ import {
 	memoryError,
 } from './memoryMessages';
 import type { SentListingsStoreError } from './memoryMessages';
-import { MemoryKeys, nearCapNotice, SENT_LISTINGS_CAP, SCOPE, STORE_OPTIONS } from './sentListings';
+import { MemoryKeys, nearCap, SENT_LISTINGS_CAP } from './sentListings';
 import type { KeyKind, MemoryAccount } from './sentListings';
 import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
 
@@ -76,9 +80,7 @@ export class RunMemory {
 		const added: string[] = [];
 		try {
 			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit.
-			const held = await this.context.helpers
-				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
-				.catch(() => undefined);
+			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
 			const kept = keys.of(keys.all(), ['sent', 'unknown']);
 			const old = keys.of(keys.all(), ['old']);
@@ -116,11 +118,8 @@ export class RunMemory {
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
 			await this.forgetNow(keys.of(added, ['unknown'], sentBefore));
-			const count = await this.context.helpers
-				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
-				.catch(() => undefined);
-			if (seen.length > 0 && nearCapNotice(count) !== undefined)
-				await this.refresh(seen, [...sentBefore]);
+			const count = await this.store.count();
+			if (seen.length > 0 && nearCap(count)) await this.refresh(seen, [...sentBefore]);
 			const alreadySent = new Map<number, EarlierOutcome>(
 				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
 			);

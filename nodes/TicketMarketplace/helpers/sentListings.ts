@@ -1,12 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
-
-import { nearCapWords, storeError } from './memoryMessages';
-
-// Kept here for code that reads the memory's failures and words by this module.
-export { ContendedMemoryError } from './memoryFailure';
-export { storeError } from './memoryMessages';
-
 /**
  * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, kept in n8n's own
  * deduplication store (n8n's database, so queue-mode workers share it), scoped to the workflow. There is one memory
@@ -17,15 +8,19 @@ export { storeError } from './memoryMessages';
  * the oldest entries, and two runs writing at once can lose one's writes. Hence the refresh of IDs seen again,
  * the notice near the cap, and the verified writes of a run (runMemory.ts, verifiedStore.ts).
  */
-export const SCOPE = 'workflow';
-/** n8n's store drops the oldest entries beyond this. */
-export const SENT_LISTINGS_CAP = 100_000;
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { nearCapWords, storeError } from './memoryMessages';
+import { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS } from './verifiedStore';
+
+// Also offered here, where the rest of the memory's vocabulary is.
+export { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS };
+export { ContendedMemoryError } from './memoryFailure';
+export { storeError } from './memoryMessages';
+
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
 const NEAR_CAP_SHARE = 0.9;
-export const STORE_OPTIONS: ICheckProcessedOptions = {
-	mode: 'entries',
-	maxEntries: SENT_LISTINGS_CAP,
-};
 
 /** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
 export interface MemoryAccount {
@@ -125,10 +120,14 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 	}
 }
 
+/** Whether the memory holds most of what n8n keeps (false when it could not count). */
+export function nearCap(count: number | undefined): count is number {
+	return count !== undefined && count >= SENT_LISTINGS_CAP * NEAR_CAP_SHARE;
+}
+
 /** A notice once the memory holds most of what n8n keeps; undefined well below. */
 export function nearCapNotice(count: number | undefined): string | undefined {
-	if (count === undefined || count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
-	return nearCapWords(count, SENT_LISTINGS_CAP);
+	return nearCap(count) ? nearCapWords(count, SENT_LISTINGS_CAP) : undefined;
 }
 
 /** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */

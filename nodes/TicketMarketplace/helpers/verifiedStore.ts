@@ -1,8 +1,20 @@
-import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * The memory's protocol over n8n's deduplication store: record, forget and look, each verified against other runs'
+ * writes, each returning its failure typed. What the memory keeps is sentListings.ts; how a run uses it, runMemory.ts.
+ */
+import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
 import type { StoreFailure } from './memoryFailure';
-import { SCOPE, STORE_OPTIONS } from './sentListings';
+
+/** The memory is the workflow's: one list per workflow, of values. */
+export const SCOPE = 'workflow';
+/** n8n's store drops the oldest entries beyond this. */
+export const SENT_LISTINGS_CAP = 100_000;
+export const STORE_OPTIONS: ICheckProcessedOptions = {
+	mode: 'entries',
+	maxEntries: SENT_LISTINGS_CAP,
+};
 
 /** A run looks again no sooner than this after a write: longer than another run's store call takes. */
 const SETTLE_MIN_MS = 50;
@@ -102,6 +114,13 @@ export class VerifiedStore {
 		return error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(this.context.getNode(), error as Error);
+	}
+
+	/** How many entries the memory holds; undefined when the store could not count. */
+	async count(): Promise<number | undefined> {
+		return await this.context.helpers
+			.getProcessedDataCount(SCOPE, STORE_OPTIONS)
+			.catch(() => undefined);
 	}
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
