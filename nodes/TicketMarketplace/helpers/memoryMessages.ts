@@ -145,7 +145,7 @@ export function beforeSendingError(
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
-export function notCreatedStillRememberedLine(ids: number[]): string {
+export function notCreatedStillRememberedLine(ids: Array<string | number>): string {
 	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 }
 
