@@ -70,13 +70,27 @@ const DONE: Record<MemoryStage, string> = {
 	forget: 'Nothing was forgotten.',
 };
 
+const TITLE = "n8n's memory of listings already sent could not be used";
+
+/** Lines a step adds to its failure: one said before it, and lines after (false, 0 or undefined: none). */
+interface Around {
+	lead?: string;
+	lines?: Array<string | false | 0 | undefined>;
+}
+
 /** The memory's failure: what happened in the title, what was done and what to do in the description. */
 export function memoryError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
 	stage: MemoryStage,
+	{ lead, lines = [] }: Around = {},
 ): SentListingsStoreError {
-	return withDescription(context, failure, (description) => description, stage);
+	const { title, cause, todo } = wordsFor(failure);
+	const said = [DONE[stage], cause, todo].filter(Boolean).join(' ');
+	const description = [lead ? `${lead} ${said}` : said, ...lines]
+		.filter((line): line is string => typeof line === 'string')
+		.join('\n');
+	return new SentListingsStoreError(context.getNode(), `${TITLE}${title}`, { description });
 }
 
 /** The same, for code that only has what was thrown. */
@@ -86,20 +100,6 @@ export function storeError(
 	stage: MemoryStage,
 ): SentListingsStoreError {
 	return memoryError(context, failureOf(error), stage);
-}
-
-function withDescription(
-	context: IExecuteFunctions,
-	failure: MemoryFailure,
-	describe: (description: string) => string,
-	stage: MemoryStage,
-): SentListingsStoreError {
-	const { title, cause, todo } = wordsFor(failure);
-	return new SentListingsStoreError(
-		context.getNode(),
-		`n8n's memory of listings already sent could not be used${title}`,
-		{ description: describe([DONE[stage], cause, todo].filter(Boolean).join(' ')) },
-	);
 }
 
 /** What a failure before sending left in the memory, besides the failure itself. */
@@ -121,23 +121,17 @@ export function beforeSendingError(
 	const forgotten = left.forgottenAlthoughSent;
 	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;
 	const still = left.stillRemembered;
-	const error = withDescription(
-		context,
-		failure,
-		(description) =>
-			[
-				forgotten
-					? `Sent by earlier runs, but forgotten while the memory marked them as recently sent (the next run would send them again): ${listFirst(forgotten)}. Take them out of the input before running again. ${description}`
-					: description,
-				possibly &&
-					`Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(possibly)}. Forget those this workflow never sent before with ${CLEAR} before running again.`,
-				still.length &&
-					`Not sent, but still remembered as sent (the next run would skip them): ${listFirst(still)}. Forget them with ${CLEAR} before running again.`,
-			]
-				.filter((line): line is string => typeof line === 'string')
-				.join('\n'),
-		'before',
-	);
+	const error = memoryError(context, failure, 'before', {
+		lead:
+			forgotten &&
+			`Sent by earlier runs, but forgotten while the memory marked them as recently sent (the next run would send them again): ${listFirst(forgotten)}. Take them out of the input before running again.`,
+		lines: [
+			possibly &&
+				`Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(possibly)}. Forget those this workflow never sent before with ${CLEAR} before running again.`,
+			still.length &&
+				`Not sent, but still remembered as sent (the next run would skip them): ${listFirst(still)}. Forget them with ${CLEAR} before running again.`,
+		],
+	});
 	if (forgotten) error.context.forgottenAlthoughSent = forgotten;
 	if (possibly) error.context.possiblyRememberedAsSent = possibly;
 	if (still.length) error.context.rememberedAsSent = still;
@@ -167,23 +161,16 @@ export function forgetError(
 	failure: MemoryFailure,
 	{ looked, added, alsoOld, left }: LeftByForget,
 ): SentListingsStoreError {
-	const error = withDescription(
-		context,
-		failure,
-		(description) =>
-			[
-				description,
-				added.length &&
-					`${looked ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
-				alsoOld.length &&
-					`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
-				left.length &&
-					`Run Clear Sent Listings History for these IDs again once n8n's database works.`,
-			]
-				.filter((line): line is string => typeof line === 'string')
-				.join('\n'),
-		'forget',
-	);
+	const error = memoryError(context, failure, 'forget', {
+		lines: [
+			added.length &&
+				`${looked ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
+			alsoOld.length &&
+				`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
+			left.length &&
+				"Run Clear Sent Listings History for these IDs again once n8n's database works.",
+		],
+	});
 	if (added.length) error.context.rememberedAsSent = added;
 	return error;
 }
@@ -193,13 +180,9 @@ export function forgetUnansweredError(
 	context: IExecuteFunctions,
 	ids: number[],
 ): SentListingsStoreError {
-	return withDescription(
-		context,
-		{ kind: 'unconfirmed' },
-		() =>
-			`None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`,
-		'forget',
-	);
+	return new SentListingsStoreError(context.getNode(), TITLE, {
+		description: `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`,
+	});
 }
 
 /** The notice once the memory holds most of what n8n keeps. */
