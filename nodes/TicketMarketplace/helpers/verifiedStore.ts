@@ -1,6 +1,7 @@
 /**
- * The memory's protocol over n8n's deduplication store: record, forget and look, each verified against other runs'
- * writes, each returning its failure typed. What the memory keeps is sentListings.ts; how a run uses it, runMemory.ts.
+ * The memory's protocol over n8n's deduplication store: record and forget, each verified against other runs' writes,
+ * and look without leaving anything; failures are returned, typed. What the memory keeps is sentListings.ts; how a
+ * run uses it, runMemory.ts.
  */
 import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
