@@ -201,10 +201,9 @@ export class RunMemory {
 	): Promise<AfterSending> {
 		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
 			new MemoryKeys(this.account, ids, kinds).all();
-		let error: SentListingsStoreError | undefined;
 		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
 		const kept = keep.length ? await this.store.record(keep) : undefined;
-		if (kept && !kept.ok) error = memoryError(this.context, kept.failure, 'after');
+		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
 		const forgotten = await this.store.forget([
 			...keysOf(notCreated, ['sent', 'unknown']),
 			...keysOf(created, ['unknown']),
