@@ -1,19 +1,31 @@
-import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * How a run uses the memory of listings sent: what Listing → Create records before sending and settles after, and
+ * what Clear Sent Listings History forgets. The protocol is verifiedStore.ts; the user's words, memoryMessages.ts.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { failureOf, MemoryFailureError } from './memoryFailure';
+import type { MemoryFailure } from './memoryFailure';
 import {
-	MemoryKeys,
-	MemoryFullError,
-	nearCapNotice,
-	SENT_LISTINGS_CAP,
-	SCOPE,
-	SentListingsStoreError,
-	STORE_OPTIONS,
-	storeError,
-	UnconfirmedMemoryError,
-} from './sentListings';
-import { listFirst } from './errors';
+	beforeSendingError,
+	forgetError,
+	forgetUnansweredError,
+	memoryError,
+} from './memoryMessages';
+import type { SentListingsStoreError } from './memoryMessages';
+import { MemoryKeys, nearCap, SENT_LISTINGS_CAP } from './sentListings';
 import type { KeyKind, MemoryAccount } from './sentListings';
 import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
+
+/** Refreshing IDs seen again failed after they were forgotten: they are lost from the memory. */
+class RefreshFailure extends MemoryFailureError {
+	constructor(
+		failure: MemoryFailure,
+		readonly forgottenAlthoughSent: number[],
+	) {
+		super(failure);
+	}
+}
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';
@@ -68,25 +80,23 @@ export class RunMemory {
 		const added: string[] = [];
 		try {
 			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit.
-			const held = await this.context.helpers
-				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
-				.catch(() => undefined);
+			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
 			const kept = keys.of(keys.all(), ['sent', 'unknown']);
 			const old = keys.of(keys.all(), ['old']);
 			let writes = 0;
 			const roomLeft = () => room - kept.length - (writes + 1) * MARKERS_PER_WRITE;
-			if (roomLeft() < 0) throw new MemoryFullError(held!, kept.length + MARKERS_PER_WRITE);
+			const full = (needed: number) =>
+				new MemoryFailureError({ kind: 'full', held: held!, needed, cap: SENT_LISTINGS_CAP });
+			if (roomLeft() < 0) throw full(kept.length + MARKERS_PER_WRITE);
 			/** One verified write; returns what it found held. Its look-only keys leave at once. */
 			const write = async (batch: string[]): Promise<string[]> => {
-				let answer: IDeduplicationOutput | undefined;
-				await this.store.recordVerified(batch, (written) => {
-					answer = written;
-					added.push(...keys.of(written.new, kinds));
-				});
+				const written = await this.store.record(batch);
+				for (const answer of written.answers) added.push(...keys.of(answer.new, kinds));
+				if (!written.ok) throw new MemoryFailureError(written.failure);
 				writes++;
-				await this.forgetNow(keys.of(answer!.new, ['old']));
-				return keys.of(answer!.processed, kinds);
+				await this.forgetNow(keys.of(written.stood.new, ['old']));
+				return keys.of(written.stood.processed, kinds);
 			};
 			// An earlier version's keys go with the others where the cap leaves room, else a share at a time.
 			let seen: string[];
@@ -95,7 +105,7 @@ export class RunMemory {
 				seen = await write(kept);
 				for (let next = 0; next < old.length; ) {
 					const share = roomLeft();
-					if (share < 1) throw new MemoryFullError(held!, kept.length + old.length);
+					if (share < 1) throw full(kept.length + old.length);
 					seen.push(...(await write(old.slice(next, next + share))));
 					next += share;
 				}
@@ -108,23 +118,19 @@ export class RunMemory {
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
 			await this.forgetNow(keys.of(added, ['unknown'], sentBefore));
-			const count = await this.context.helpers
-				.getProcessedDataCount(SCOPE, STORE_OPTIONS)
-				.catch(() => undefined);
-			if (seen.length > 0 && nearCapNotice(count) !== undefined)
-				await this.refresh(seen, [...sentBefore]);
+			const count = await this.store.count();
+			if (seen.length > 0 && nearCap(count)) await this.refresh(seen, [...sentBefore]);
 			const alreadySent = new Map<number, EarlierOutcome>(
 				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
 			);
 			return { alreadySent, count };
 		} catch (error) {
-			const failure =
-				error instanceof SentListingsStoreError ? error : storeError(this.context, error, 'before');
-			if (this.store.wroteDespiteFailure) {
-				failure.description = `${failure.description}\nNot sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(ids)}. Forget those this workflow never sent before with Listing → Clear Sent Listings History before running again.`;
-				failure.context.possiblyRememberedAsSent = ids;
-			}
-			throw await this.undoRecord(failure, keys, added);
+			throw beforeSendingError(this.context, failureOf(error), {
+				ids,
+				forgottenAlthoughSent:
+					error instanceof RefreshFailure ? error.forgottenAlthoughSent : undefined,
+				stillRemembered: await this.undoRecord(keys, added),
+			});
 		}
 	}
 
@@ -148,61 +154,28 @@ export class RunMemory {
 	async forgetOnRequest(ids: number[]): Promise<Set<number>> {
 		if (ids.length === 0) return new Set();
 		const keys = new MemoryKeys(this.account, ids, ['sent', 'old', 'unknown']);
-		let look: IDeduplicationOutput | undefined;
-		try {
-			look = (await this.store.recordWithMarker(keys.of(keys.all(), ['sent', 'old']))).answer;
-		} catch {
-			look = undefined;
-		}
+		const looked = await this.store.recordMarked(keys.of(keys.all(), ['sent', 'old']));
+		const look = looked.ok ? looked.answer : undefined;
 		const held = new Set(look ? keys.ids(keys.of(look.processed, ['sent', 'old'])) : []);
-		try {
-			await this.store.forgetVerified(keys.all());
-		} catch (error) {
-			const failure = storeError(this.context, error, 'forget');
+		const forgotten = await this.store.forget(keys.all());
+		if (!forgotten.ok) {
 			const left = look ? keys.ids(keys.of(look.new, ['sent', 'old'])) : ids;
-			const added = left.filter((id) => !held.has(id));
-			const alsoOld = left.filter((id) => held.has(id));
-			const lines = [
-				added.length &&
-					`${look ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
-				alsoOld.length &&
-					`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
-				left.length &&
-					"Run Clear Sent Listings History for these IDs again once n8n's database works.",
-			].filter((line): line is string => typeof line === 'string');
-			failure.description = [failure.description, ...lines].join('\n');
-			if (added.length) failure.context.rememberedAsSent = added;
-			throw failure;
+			throw forgetError(this.context, forgotten.failure, {
+				looked: look !== undefined,
+				added: left.filter((id) => !held.has(id)),
+				alsoOld: left.filter((id) => held.has(id)),
+				left,
+			});
 		}
-		if (look === undefined) {
-			const failure = storeError(
-				this.context,
-				new UnconfirmedMemoryError("n8n's database did not answer which IDs it held"),
-				'forget',
-			);
-			failure.description = `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`;
-			throw failure;
-		}
+		if (look === undefined) throw forgetUnansweredError(this.context, ids);
 		return held;
 	}
 
-	/** Nothing was sent: what this run recorded is forgotten again, or the IDs are named if it cannot be. */
-	private async undoRecord(
-		failure: SentListingsStoreError,
-		keys: MemoryKeys,
-		added: string[],
-	): Promise<SentListingsStoreError> {
+	/** Nothing was sent: what this run recorded is forgotten again; returns the IDs still remembered if it cannot be. */
+	private async undoRecord(keys: MemoryKeys, added: string[]): Promise<number[]> {
 		const recorded = [...new Set([...added, ...this.lookedOnly])];
-		try {
-			await this.store.forgetVerified(recorded);
-		} catch {
-			const named = keys.ids(keys.of(recorded, ['sent']));
-			if (named.length) {
-				failure.description = `${failure.description}\nNot sent, but still remembered as sent (the next run would skip them): ${listFirst(named)}. Forget them with Listing → Clear Sent Listings History before running again.`;
-				failure.context.rememberedAsSent = named;
-			}
-		}
-		return failure;
+		const undone = await this.store.forget(recorded);
+		return undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 	}
 
 	/**
@@ -210,15 +183,10 @@ export class RunMemory {
 	 * recorded again.
 	 */
 	private async refresh(keys: string[], ids: number[]): Promise<void> {
-		await this.store.remove(keys);
-		try {
-			await this.store.record(keys);
-		} catch (error) {
-			const failure = storeError(this.context, error, 'before');
-			failure.description = `Sent by earlier runs, but forgotten while the memory marked them as recently sent (the next run would send them again): ${listFirst(ids)}. Take them out of the input before running again. ${failure.description}`;
-			failure.context.forgottenAlthoughSent = ids;
-			throw failure;
-		}
+		const removed = await this.store.removeOnce(keys);
+		if (!removed.ok) throw new MemoryFailureError(removed.failure);
+		const recorded = await this.store.recordOnce(keys);
+		if (!recorded.ok) throw new RefreshFailure(recorded.failure, ids);
 	}
 
 	/**
@@ -233,26 +201,19 @@ export class RunMemory {
 	): Promise<AfterSending> {
 		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
 			new MemoryKeys(this.account, ids, kinds).all();
-		let error: SentListingsStoreError | undefined;
 		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
-		try {
-			if (keep.length) await this.store.recordVerified(keep, () => {});
-		} catch (caught) {
-			error = storeError(this.context, caught, 'after');
-		}
-		try {
-			await this.store.forgetVerified([
-				...keysOf(notCreated, ['sent', 'unknown']),
-				...keysOf(created, ['unknown']),
-				...this.lookedOnly,
-			]);
-			return { error, notForgotten: [] };
-		} catch (caught) {
-			return {
-				error: error ?? storeError(this.context, caught, 'after'),
-				notForgotten: notCreated,
-			};
-		}
+		const kept = keep.length ? await this.store.record(keep) : undefined;
+		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
+		const forgotten = await this.store.forget([
+			...keysOf(notCreated, ['sent', 'unknown']),
+			...keysOf(created, ['unknown']),
+			...this.lookedOnly,
+		]);
+		if (forgotten.ok) return { error, notForgotten: [] };
+		return {
+			error: error ?? memoryError(this.context, forgotten.failure, 'after'),
+			notForgotten: notCreated,
+		};
 	}
 
 	/**
@@ -260,6 +221,6 @@ export class RunMemory {
 	 * one entry; a leftover "outcome unknown" makes a later run say unknown rather than skipped).
 	 */
 	async release(): Promise<void> {
-		await this.store.forgetVerified(this.lookedOnly).catch(() => undefined);
+		await this.store.forget(this.lookedOnly);
 	}
 }

@@ -1,9 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
-import { errorText, oneLine } from './errors';
-
 /**
  * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, kept in n8n's own
  * deduplication store (n8n's database, so queue-mode workers share it), scoped to the workflow. There is one memory
@@ -12,17 +6,21 @@ import { errorText, oneLine } from './errors';
  *
  * n8n keeps the store as one list per workflow that every call reads and writes back whole: past its cap it drops
  * the oldest entries, and two runs writing at once can lose one's writes. Hence the refresh of IDs seen again,
- * the notice near the cap, and the verified writes of a run (runMemory.ts).
+ * the notice near the cap, and the verified writes of a run (runMemory.ts, verifiedStore.ts).
  */
-export const SCOPE = 'workflow';
-/** n8n's store drops the oldest entries beyond this. */
-export const SENT_LISTINGS_CAP = 100_000;
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { nearCapWords, storeError } from './memoryMessages';
+import { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS } from './verifiedStore';
+
+// Also offered here, where the rest of the memory's vocabulary is.
+export { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS };
+export { ContendedMemoryError } from './memoryFailure';
+export { storeError } from './memoryMessages';
+
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
 const NEAR_CAP_SHARE = 0.9;
-export const STORE_OPTIONS: ICheckProcessedOptions = {
-	mode: 'entries',
-	maxEntries: SENT_LISTINGS_CAP,
-};
 
 /** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
 export interface MemoryAccount {
@@ -114,95 +112,6 @@ export class MemoryKeys {
 	}
 }
 
-/** The memory could not be read or written. Never advises turning it off: that would relist earlier runs' work. */
-export class SentListingsStoreError extends NodeOperationError {}
-
-/** Another run's stale writes undid this run's change to the memory at every attempt. */
-export class ContendedMemoryError extends Error {
-	constructor(readonly attempts: number) {
-		super('other runs kept changing it');
-	}
-}
-
-/** The store did not answer whether a change stands (or what it holds), at every attempt. */
-export class UnconfirmedMemoryError extends Error {
-	constructor(message = "n8n's database did not confirm the change") {
-		super(message);
-	}
-}
-
-/**
- * The run needs more room in the memory than n8n's cap leaves: writing anyway would make n8n drop the oldest IDs,
- * which later runs would send again.
- */
-export class MemoryFullError extends Error {
-	constructor(held: number, needed: number) {
-		super(
-			`It holds ${held} entries and this run needs room for ${needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps`,
-		);
-	}
-}
-
-const KEEP_IT_ON =
-	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
-
-/** The memory's failure: what happened in the title, what was done and what to do in the description. */
-export function storeError(
-	context: IExecuteFunctions,
-	error: unknown,
-	stage: 'before' | 'after' | 'forget',
-): SentListingsStoreError {
-	const contended = error instanceof ContendedMemoryError;
-	const full = error instanceof MemoryFullError;
-	const title = `n8n's memory of listings already sent could not be used${contended ? `: ${error.message}` : full ? ': it is full' : ''}`;
-	const said = {
-		before: 'Nothing was sent.',
-		after: 'The listings below were sent before this happened.',
-		forget: 'Nothing was forgotten.',
-	}[stage];
-	const cause = contended
-		? ''
-		: full || error instanceof UnconfirmedMemoryError
-			? `${error.message}.`
-			: `n8n said: ${oneLine(errorText(error))}.`;
-	const why = full
-		? 'Clear the IDs you no longer list (Listing → Clear Sent Listings History), or move old sheets to another workflow, then run it again.'
-		: contended
-			? `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`
-			: `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
-	return new SentListingsStoreError(context.getNode(), title, {
-		description: [said, cause, why].filter(Boolean).join(' '),
-	});
-}
-
-/**
- * A look at the memory, which n8n's store only offers as a record: the keys it finds held, having removed again the
- * keys the look added. Its answer is trusted only when the store answered at once: a failed call may have written,
- * and a retry would find that call's keys and call them held. Undefined when the store failed (nothing known).
- * `added` are the keys the look added and could not remove again (the removal failed).
- */
-export async function lookAt(
-	record: (keys: string[]) => Promise<IDeduplicationOutput>,
-	remove: (keys: string[]) => Promise<void>,
-	keys: string[],
-): Promise<{ held: Set<string>; addedNotRemoved: string[]; failure?: unknown } | undefined> {
-	let answer: IDeduplicationOutput;
-	try {
-		answer = await record(keys);
-	} catch {
-		return undefined;
-	}
-	const held = new Set(answer.processed.map(String));
-	const added = answer.new.map(String);
-	if (added.length === 0) return { held, addedNotRemoved: [] };
-	try {
-		await remove(added);
-		return { held, addedNotRemoved: [] };
-	} catch (failure) {
-		return { held, addedNotRemoved: added, failure };
-	}
-}
-
 export async function countSent(context: IExecuteFunctions): Promise<number> {
 	try {
 		return await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
@@ -211,10 +120,14 @@ export async function countSent(context: IExecuteFunctions): Promise<number> {
 	}
 }
 
+/** Whether the memory holds most of what n8n keeps (false when it could not count). */
+export function nearCap(count: number | undefined): count is number {
+	return count !== undefined && count >= SENT_LISTINGS_CAP * NEAR_CAP_SHARE;
+}
+
 /** A notice once the memory holds most of what n8n keeps; undefined well below. */
 export function nearCapNotice(count: number | undefined): string | undefined {
-	if (count === undefined || count < SENT_LISTINGS_CAP * NEAR_CAP_SHARE) return undefined;
-	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (Listing → Clear Sent Listings History), or move old sheets to another workflow.`;
+	return nearCap(count) ? nearCapWords(count, SENT_LISTINGS_CAP) : undefined;
 }
 
 /** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */

@@ -5,6 +5,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
+import { notCreatedStillRememberedLine } from '../../../helpers/memoryMessages';
 import type { FailureOutcome } from '../../../transport';
 import type { Listing } from './listingInput';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
@@ -201,7 +202,7 @@ function ids(listings: Listing[]): Array<string | number> {
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
 export function stillRememberedLine(listings: Listing[]): string | undefined {
 	if (listings.length === 0) return undefined;
-	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids(listings))}. Forget them with Listing → Clear Sent Listings History before running again.`;
+	return notCreatedStillRememberedLine(ids(listings));
 }
 
 /** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */

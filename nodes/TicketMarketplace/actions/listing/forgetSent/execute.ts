@@ -1,0 +1,79 @@
+/**
+ * Listing → Clear Sent Listings History: forgets every ID the workflow remembers, or the ID of each input item, so
+ * that Create sends those listings again.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { positiveId } from '../../../schemas/listing';
+import { RunMemory } from '../../../helpers/runMemory';
+import { countSent, forgetAllSent } from '../../../helpers/sentListings';
+import { readRunCredential } from '../../../transport';
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
+		const count = await countSent(this);
+		await forgetAllSent(this);
+		return [
+			{
+				json: { forgotten: 'all', entries: count },
+				pairedItem: items.map((_, item) => ({ item })),
+			},
+		];
+	}
+	type Entry =
+		| { kind: 'refused'; item: INodeExecutionData }
+		| { kind: 'id'; itemIndex: number; id: number };
+	const output: Entry[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const parsed = positiveId.safeParse(
+			this.getNodeParameter('forgetExternalListingId', itemIndex),
+		);
+		if (!parsed.success) {
+			const error = new NodeOperationError(
+				this.getNode(),
+				`External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`,
+				{
+					description:
+						'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.',
+					itemIndex,
+				},
+			);
+			if (!this.continueOnFail()) throw error;
+			output.push({
+				kind: 'refused',
+				item: {
+					json: { error: error.message } as IDataObject,
+					pairedItem: { item: itemIndex },
+					error,
+				},
+			});
+			continue;
+		}
+		output.push({ kind: 'id', itemIndex, id: parsed.data });
+	}
+	const requested = output.flatMap((entry) => (entry.kind === 'id' ? [entry.id] : []));
+	const { baseUrl, decrypted } = await readRunCredential.call(this);
+	// The memory of the credential's marketplace account on its API, as Listing → Create keeps it.
+	const forgotten = await new RunMemory(this, {
+		baseUrl,
+		email: String(decrypted.data?.email ?? ''),
+	}).forgetOnRequest(requested);
+	// Each item says whether the memory held its ID (for this workflow, account and API) and now forgot it.
+	return output.map((entry): INodeExecutionData => {
+		if (entry.kind === 'refused') return entry.item;
+		const { itemIndex, id } = entry;
+		return forgotten.has(id)
+			? { json: { forgotten: id }, pairedItem: { item: itemIndex } }
+			: {
+					json: {
+						notRemembered: id,
+						message: `Nothing to forget: External Listing ID ${id} is not remembered for this account and Base URL`,
+					},
+					pairedItem: { item: itemIndex },
+				};
+	});
+}
