@@ -24,7 +24,15 @@ function ready(id: number, rows: number[]): Listing {
 		rows,
 		label: `listing ${id} (rows ${rows.map((row) => row + 1).join(' and ')})`,
 		externalListingId: id,
-		request: { method: 'POST', path: '/x', headers: {} },
+		level: {
+			eventId: 1,
+			pricePerProduct: { amount: 1, currency: 'EUR' },
+			externalListingId: id,
+			stockType: ['PDF'],
+			paymentType: 1,
+			acceptLanguage: 'en-US',
+		},
+		products: [],
 	};
 }
 

@@ -18,6 +18,7 @@ import type { PacingMode } from '../../../transport/pacing';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
 import { ItemParameters } from './itemParameters';
 import { readListings } from './listingInput';
+import { listingRequest } from './listingRequest';
 import { versionReading } from './versionReading';
 import type { InputShape, InvalidListing, Listing, ReadyListing } from './listingInput';
 import {
@@ -122,7 +123,7 @@ async function sendListings(
 			listings.map(async (listing): Promise<ListingOutcome> => {
 				try {
 					const result = await sendRequest.call(context, {
-						request: listing.request,
+						request: listingRequest(listing),
 						itemIndex: listing.rows[0],
 						pacer,
 						credential,
@@ -233,7 +234,7 @@ export async function execute(
 			listing.kind === 'invalid'
 				? listingItem({ listing, outcome: { status: 'invalid' } })
 				: {
-						json: { validateOnly: true, ...listing.request },
+						json: { validateOnly: true, ...listingRequest(listing) },
 						pairedItem: listing.rows.map((item) => ({ item })),
 					},
 		);

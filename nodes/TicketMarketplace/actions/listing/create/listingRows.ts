@@ -2,7 +2,7 @@
  * The first stage of Listing → Create: one input item read into what it says about a listing (its listing-level
  * fields, checked, and its products, still raw), or recognised as a blank row. Both input shapes read here.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
@@ -55,11 +55,20 @@ export interface RowProducts {
 	problems: Problem[];
 }
 
+/** The fields an item gives, read once, keyed by the node's parameter names. */
+export type RowFields = Record<string, unknown>;
+
+/** The External Listing ID of a row, parsed once: its number when usable, and its text as given. */
+export interface ListingId {
+	id?: number;
+	text: string;
+}
+
 /** One input item as read: never thrown, every problem kept with its row. */
 export interface ListingRow {
 	itemIndex: number;
-	/** The External Listing ID as given, for grouping rows whose id is not usable. */
-	rawListingId: unknown;
+	/** The External Listing ID as read, for grouping the rows of one listing. */
+	listingId: ListingId;
 	/** The listing-level fields, when they are valid. */
 	level?: ListingLevel;
 	/** Problems of the listing-level fields, or that the parameters could not be read. */
@@ -77,43 +86,86 @@ export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: num
 	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
 }
 
-function readListingLevel(
+/** The fields every item gives after its External Listing ID, in the order they are read, with their defaults. */
+const LEVEL_FIELDS: Array<[string, NodeParameterValueType?]> = [
+	['eventId'],
+	['priceAmount'],
+	['priceCurrency'],
+	['stockType', 'PDF'],
+	['paymentType', 1],
+	['acceptLanguage', 'en-US'],
+];
+
+/** The fields a ticket row adds. */
+const TICKET_FIELDS: Array<[string, NodeParameterValueType?]> = [
+	['productExternalId'],
+	['productRow', ''],
+	['productSeat', ''],
+	['productType', 'TICKET'],
+	['productGa', false],
+];
+
+/** The fields whose values make a row blank when all are empty; a type, a language or a payment never do. */
+const BLANK_FIELDS = [
+	'externalListingId',
+	'eventId',
+	'priceAmount',
+	'priceCurrency',
+	'productExternalId',
+	'productRow',
+	'productSeat',
+	'productGa',
+];
+
+function readFields(
 	params: ParameterSource,
 	itemIndex: number,
-	externalListingId: unknown,
-): Record<string, unknown> {
+	fields: Array<[string, NodeParameterValueType?]>,
+	into: RowFields,
+): RowFields {
+	for (const [name, fallback] of fields) into[name] = params.get(name, itemIndex, fallback);
+	return into;
+}
+
+/** The listing-level fields in the API's shape, for their schema. */
+function levelOf(fields: RowFields): Record<string, unknown> {
 	return {
-		eventId: params.get('eventId', itemIndex),
-		pricePerProduct: {
-			amount: params.get('priceAmount', itemIndex),
-			currency: params.get('priceCurrency', itemIndex),
-		},
-		externalListingId,
-		stockType: params.get('stockType', itemIndex, 'PDF'),
-		paymentType: params.get('paymentType', itemIndex, 1),
-		acceptLanguage: params.get('acceptLanguage', itemIndex, 'en-US'),
+		eventId: fields.eventId,
+		pricePerProduct: { amount: fields.priceAmount, currency: fields.priceCurrency },
+		externalListingId: fields.externalListingId,
+		stockType: fields.stockType,
+		paymentType: fields.paymentType,
+		acceptLanguage: fields.acceptLanguage,
 	};
 }
 
-function readTicketProduct(params: ParameterSource, itemIndex: number): Record<string, unknown> {
+/** A ticket row's product in the API's shape, for its schema. */
+function ticketOf(fields: RowFields): Record<string, unknown> {
 	return {
-		externalId: params.get('productExternalId', itemIndex),
-		row: params.get('productRow', itemIndex, ''),
-		seat: params.get('productSeat', itemIndex, ''),
-		productType: params.get('productType', itemIndex, 'TICKET'),
-		ga: params.get('productGa', itemIndex, false),
+		externalId: fields.productExternalId,
+		row: fields.productRow,
+		seat: fields.productSeat,
+		productType: fields.productType,
+		ga: fields.productGa,
 	};
 }
 
 /** Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. */
-function isBlankRow(params: ParameterSource, values: Record<string, unknown>): boolean {
+function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
-	for (const [name, value] of Object.entries(values)) {
-		if (!params.readsItem(name)) continue;
+	for (const name of BLANK_FIELDS) {
+		if (!(name in fields) || !params.readsItem(name)) continue;
 		readsRow = true;
-		if (!isBlank(value)) return false;
+		if (!isBlank(fields[name])) return false;
 	}
 	return readsRow;
+}
+
+/** The External Listing ID as grouping needs it: parsed once, here. */
+function listingIdOf(raw: unknown): ListingId {
+	const parsed = positiveId.safeParse(raw);
+	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
+	return { text: isBlank(raw) ? '' : String(raw).trim() };
 }
 
 export function expandSeatRange(
@@ -232,37 +284,26 @@ export function readListingRow(
 	try {
 		rawListingId = params.get('externalListingId', itemIndex);
 		listingIdRead = true;
-		const rawLevel = readListingLevel(params, itemIndex, rawListingId);
-		const price = rawLevel.pricePerProduct as Record<string, unknown>;
-		const ticket = shape === 'ticketPerItem' ? readTicketProduct(params, itemIndex) : undefined;
-		const rowValues: Record<string, unknown> = {
-			externalListingId: rawLevel.externalListingId,
-			eventId: rawLevel.eventId,
-			priceAmount: price.amount,
-			priceCurrency: price.currency,
-			...(ticket && {
-				productExternalId: ticket.externalId,
-				productRow: ticket.row,
-				productSeat: ticket.seat,
-				productGa: ticket.ga,
-			}),
-		};
-		if (isBlankRow(params, rowValues)) return undefined;
+		const fields = readFields(params, itemIndex, LEVEL_FIELDS, { externalListingId: rawListingId });
+		if (shape === 'ticketPerItem') readFields(params, itemIndex, TICKET_FIELDS, fields);
+		if (isBlankRow(params, fields)) return undefined;
+		const rawLevel = levelOf(fields);
 		const level = listingLevelSchema.safeParse(rawLevel);
 		return {
 			itemIndex,
-			rawListingId: rawLevel.externalListingId,
+			listingId: listingIdOf(rawListingId),
 			level: level.success ? level.data : undefined,
 			problems: level.success ? [] : issuesOf(level.error, levelLabel, [itemIndex]),
-			products: ticket
-				? { raw: [ticket], fromJson: false, label: () => ticketRowLabel, problems: [] }
-				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-					readProducts(params, itemIndex, level.success ? level.data : rawLevel, layout),
+			products:
+				shape === 'ticketPerItem'
+					? { raw: [ticketOf(fields)], fromJson: false, label: () => ticketRowLabel, problems: [] }
+					: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+						readProducts(params, itemIndex, level.success ? level.data : rawLevel, layout),
 		};
 	} catch (error) {
 		return {
 			itemIndex,
-			rawListingId,
+			listingId: listingIdOf(rawListingId),
 			problems: [
 				{
 					field: '',
