@@ -5,7 +5,7 @@
 import { jsonProductSchema, productSchema, seatIdentity } from '../../../schemas/listing';
 import type { Product } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
-import { issuesOf } from './listingRows';
+import { issuesOf } from './rowProducts';
 import type { InputShape, ListingRow, RowGroup } from './listingRows';
 import type { Problem } from './problems';
 import { rowsText } from './problems';

@@ -2,58 +2,18 @@
  * The first stage of Listing → Create: one input item read into what it says about a listing (its listing-level
  * fields, checked, and its products, still raw), or recognised as a blank row. Both input shapes read here.
  */
-import type { IDataObject, NodeParameterValueType } from 'n8n-workflow';
-import type { ZodError } from 'zod';
+import type { NodeParameterValueType } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
-import {
-	isBlank,
-	labelIssues,
-	listingLevelSchema,
-	pathKey,
-	positiveId,
-	seatRangeSchema,
-} from '../../../schemas/listing';
-import type { FieldLabeller, ListingLevel, SeatRange } from '../../../schemas/listing';
-import {
-	fieldLabel,
-	levelLabel,
-	productLabel,
-	seatRangeLabel,
-	ticketRowLabel,
-} from './fieldLabels';
+import { isBlank, listingLevelSchema, positiveId } from '../../../schemas/listing';
+import type { ListingLevel } from '../../../schemas/listing';
+import { levelLabel, ticketRowLabel } from './fieldLabels';
 import type { Problem } from './problems';
+import { issuesOf, readProducts, V1_LAYOUT } from './rowProducts';
+import type { ParameterLayout, RowProducts } from './rowProducts';
 import type { ParameterSource } from './sheetColumns';
 
 export type InputShape = 'listingPerItem' | 'ticketPerItem';
-
-/**
- * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
- * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
- * seat range.
- */
-export interface ParameterLayout {
-	sharedProductType: boolean;
-}
-export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
-export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
-
-/** A product or seat range with the shared product type, unless it sets its own. */
-function withProductType(raw: unknown, productType: unknown): unknown {
-	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-	return 'productType' in raw ? raw : { ...raw, productType };
-}
-type ProductsSource = 'defined' | 'json' | 'seatRange';
-
-/** The raw products an item gives, with how to name each one in a problem. */
-export interface RowProducts {
-	raw: unknown[];
-	/** Products typed as JSON are checked for unknown keys. */
-	fromJson: boolean;
-	label: (index: number) => FieldLabeller;
-	/** Why the products could not be read at all (bad JSON, no seat range, ...). */
-	problems: Problem[];
-}
 
 /** The fields an item gives, read once, keyed by the node's parameter names. */
 export type RowFields = Record<string, unknown>;
@@ -80,10 +40,6 @@ export interface ListingRow {
 	 * belongs to is unknown: with its Event ID when that could be read and is valid.
 	 */
 	unknownListing?: { error: string; eventId?: number };
-}
-
-export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
-	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
 }
 
 /** The fields every item gives after its External Listing ID, in the order they are read, with their defaults. */
@@ -166,108 +122,6 @@ function listingIdOf(raw: unknown): ListingId {
 	const parsed = positiveId.safeParse(raw);
 	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
-}
-
-export function expandSeatRange(
-	range: SeatRange,
-	listing: { externalListingId?: unknown; eventId?: unknown },
-) {
-	const products: Array<Record<string, unknown>> = [];
-	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
-		const externalId = range.externalIdPattern
-			.split('{listing}')
-			.join(String(listing.externalListingId))
-			.split('{event}')
-			.join(String(listing.eventId))
-			.split('{row}')
-			.join(range.row)
-			.split('{seat}')
-			.join(String(seat));
-		products.push({
-			externalId,
-			row: range.row,
-			seat: String(seat),
-			productType: range.productType,
-			ga: false,
-		});
-	}
-	return products;
-}
-
-const definedProductLabel =
-	(index: number): FieldLabeller =>
-	(path) =>
-		`${fieldLabel('products')} → ${fieldLabel('products.product')} ${index + 1} → ${productLabel(path)}`;
-const jsonProductLabel =
-	(index: number): FieldLabeller =>
-	(path) =>
-		`${fieldLabel('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
-const seatRangeFieldLabel =
-	(index: number): FieldLabeller =>
-	(path) =>
-		`${fieldLabel('seatRanges')} → ${fieldLabel('seatRanges.range')} ${index + 1} → ${seatRangeLabel(path)}`;
-
-function unreadableProducts(text: string, field: string, itemIndex: number): RowProducts {
-	return {
-		raw: [],
-		fromJson: true,
-		label: jsonProductLabel,
-		problems: [{ field, text, itemIndexes: [itemIndex] }],
-	};
-}
-
-/** The products of one listing-per-item, from the source the item chose. */
-function readProducts(
-	params: ParameterSource,
-	itemIndex: number,
-	listing: { externalListingId?: unknown; eventId?: unknown },
-	layout: ParameterLayout,
-): RowProducts {
-	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
-	const shared = layout.sharedProductType
-		? params.get('productType', itemIndex, 'TICKET')
-		: undefined;
-	const typed = <T>(entries: T[]): T[] =>
-		shared === undefined ? entries : entries.map((entry) => withProductType(entry, shared) as T);
-	if (source === 'json') {
-		const field = fieldLabel('productsJson');
-		let value = params.get('productsJson', itemIndex, '[]') as unknown;
-		if (typeof value === 'string') {
-			try {
-				value = JSON.parse(value);
-			} catch (error) {
-				return unreadableProducts(`is not valid JSON: ${errorText(error)}`, field, itemIndex);
-			}
-		}
-		if (!Array.isArray(value)) {
-			return unreadableProducts('must be an array of product objects', field, itemIndex);
-		}
-		return { raw: typed(value), fromJson: true, label: jsonProductLabel, problems: [] };
-	}
-	if (source === 'seatRange') {
-		const ranges = typed(
-			((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[],
-		);
-		const raw: unknown[] = [];
-		const problems: Problem[] = [];
-		ranges.forEach((range, index) => {
-			const parsed = seatRangeSchema.safeParse(range);
-			if (parsed.success) raw.push(...expandSeatRange(parsed.data, listing));
-			else problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
-		});
-		if (ranges.length === 0) {
-			problems.push({
-				field: fieldLabel('seatRanges'),
-				text: 'needs at least one range',
-				itemIndexes: [itemIndex],
-			});
-		}
-		return { raw, fromJson: false, label: definedProductLabel, problems };
-	}
-	const defined = typed(
-		((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[],
-	);
-	return { raw: defined, fromJson: false, label: definedProductLabel, problems: [] };
 }
 
 /** Reads one item; undefined for a blank row. */
