@@ -61,17 +61,8 @@ const TICKET_FIELDS: Array<[string, NodeParameterValueType?]> = [
 	['productGa', false],
 ];
 
-/** The fields whose values make a row blank when all are empty; a type, a language or a payment never do. */
-const BLANK_FIELDS = [
-	'externalListingId',
-	'eventId',
-	'priceAmount',
-	'priceCurrency',
-	'productExternalId',
-	'productRow',
-	'productSeat',
-	'productGa',
-];
+/** Fields that never make a row blank or not: a choice of kind, payment or language, not the row's data. */
+const NOT_ROW_DATA = new Set(['stockType', 'paymentType', 'acceptLanguage', 'productType']);
 
 function readFields(
 	params: ParameterSource,
@@ -109,10 +100,10 @@ function ticketOf(fields: RowFields): Record<string, unknown> {
 /** Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. */
 function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
-	for (const name of BLANK_FIELDS) {
-		if (!(name in fields) || !params.readsItem(name)) continue;
+	for (const [name, value] of Object.entries(fields)) {
+		if (NOT_ROW_DATA.has(name) || !params.readsItem(name)) continue;
 		readsRow = true;
-		if (!isBlank(fields[name])) return false;
+		if (!isBlank(value)) return false;
 	}
 	return readsRow;
 }
