@@ -7,7 +7,7 @@ import {
 	rowItems,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
 import { stopSummary } from '../../../nodes/TicketMarketplace/actions/listing/create/runErrors';
-import type { ListingReport } from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
+import type { ListingReport } from '../../../nodes/TicketMarketplace/actions/listing/create/listingOutcome';
 
 const NODE = {
 	id: '1',

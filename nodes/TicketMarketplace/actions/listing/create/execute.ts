@@ -8,9 +8,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
 import { readRunCredential } from '../../../transport';
 import { readListings } from './listingInput';
-import type { InputShape, Listing, ReadyListing } from './listingInput';
-import { blankRowsNotice, isFailure, outputItems, validateOnlyItem } from './listingResults';
-import type { ListingOutcome, ListingReport, SentOutcome } from './listingResults';
+import type { InputShape, ReadyListing } from './listingInput';
+import { firstFailure, reportsOf } from './listingOutcome';
+import type { SentOutcome } from './listingOutcome';
+import { blankRowsNotice, outputItems, validateOnlyItem } from './listingResults';
 import { memoryError, stopError, validationError } from './runErrors';
 import { parameterSource, readSendSettings } from './runSettings';
 import { sendListings } from './sendListings';
@@ -45,15 +46,7 @@ export async function execute(
 	const sent = credential
 		? await sendListings(this, toSend, settings, credential, !continueOnFail)
 		: new Map<ReadyListing, SentOutcome>();
-	const outcomeOf = (listing: Listing): ListingOutcome => {
-		if (listing.kind === 'invalid') return { kind: 'invalid' };
-		const earlier = alreadySent.get(listing.externalListingId);
-		return earlier ? { kind: 'skipped', earlier } : (sent.get(listing) ?? NOT_SENT);
-	};
-	const reports: ListingReport[] = listings.map((listing) => ({
-		listing,
-		outcome: outcomeOf(listing),
-	}));
+	const reports = reportsOf(listings, alreadySent, sent);
 
 	// 3. Remember what became of each listing sent.
 	if (memory && toSend.length === 0) await memory.release();
@@ -67,16 +60,8 @@ export async function execute(
 	}
 
 	// 4. Stop at a failure, or report every listing.
-	const failed = continueOnFail ? undefined : reports.find(({ outcome }) => isFailure(outcome));
-	if (failed?.outcome.kind === 'failed')
-		throw stopError(
-			this,
-			{ ...failed, outcome: failed.outcome },
-			reports,
-			settings.skipAlreadySent,
-		);
+	const failed = continueOnFail ? undefined : firstFailure(reports);
+	if (failed) throw stopError(this, failed, reports, settings.skipAlreadySent);
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	return outputItems(items, reports, blankRows, settings.perRow, errorOutput);
 }
-
-const NOT_SENT: ListingOutcome = { kind: 'notSent', effect: 'notCreated' };

@@ -1,46 +1,16 @@
 /**
  * What Listing → Create says about each listing once the run is over: the output items (one per listing, or one
- * per input row) and the error of a stopped run, which puts every listing in exactly one group.
+ * per input row, or Validate Only's requests) and the notices of the output pane.
  */
-import type { IDataObject, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
-import type { RequestResult } from '../../../transport';
 import type { Listing } from './listingInput';
+import { isAlreadyListed } from './listingOutcome';
+import type { ListingOutcome, ListingReport, SentOutcome } from './listingOutcome';
 import { listingRequest } from './listingRequest';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
-
-/** An exception in handling one listing's request: where it happened is unknown, so the request may have gone. */
-export interface HandlingFailed {
-	kind: 'failed';
-	error: NodeOperationError;
-	effect: 'unknown';
-}
-
-/** What became of a listing that was sent: the transport's result, with its effect (created, unknown, not). */
-export type SentOutcome = RequestResult | HandlingFailed;
-
-/**
- * What became of one listing: what became of its request, or why none was sent. A failure whose effect is
- * `created` is a 409 naming the External Listing ID: the API holds that listing already. An invalid listing's
- * problems are on the listing itself.
- */
-export type ListingOutcome =
-	| SentOutcome
-	/** Not sent: this workflow sent it before; `earlier` is what the memory knows of that outcome. */
-	| { kind: 'skipped'; earlier: EarlierOutcome }
-	| { kind: 'invalid' };
-
-/** The API answered 409 (conflict) naming the External Listing ID: it holds that listing already. */
-export function isAlreadyListed(outcome: ListingOutcome): boolean {
-	return outcome.kind === 'failed' && outcome.effect === 'created';
-}
-
-/** A failure that stops a run without Continue: any failed request but an already listed one. */
-export function isFailure(outcome: ListingOutcome): boolean {
-	return outcome.kind === 'failed' && outcome.effect !== 'created';
-}
 
 /** The status an output item shows: the words of the outputs, from the one outcome. */
 function statusOf(outcome: ListingOutcome): string {
@@ -56,12 +26,6 @@ function statusOf(outcome: ListingOutcome): string {
 		case 'invalid':
 			return 'invalid';
 	}
-}
-
-/** A listing with what became of it: the unit every output and summary is made of. */
-export interface ListingReport {
-	listing: Listing;
-	outcome: ListingOutcome;
 }
 
 /** The API's answer goes out as returned; an answer that is not a JSON object is wrapped, as n8n items need one. */

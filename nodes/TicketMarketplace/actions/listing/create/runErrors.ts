@@ -11,8 +11,9 @@ import type { EarlierOutcome } from '../../../helpers/runMemory';
 import { SentListingsStoreError } from '../../../helpers/sentListings';
 import type { Effect } from '../../../transport';
 import type { InvalidListing, Listing } from './listingInput';
-import { blankRowsNotice, howMany, ids, isAlreadyListed } from './listingResults';
-import type { HandlingFailed, ListingOutcome, ListingReport, SentOutcome } from './listingResults';
+import { isAlreadyListed } from './listingOutcome';
+import type { FailedReport, ListingOutcome, ListingReport } from './listingOutcome';
+import { blankRowsNotice, howMany, ids } from './listingResults';
 import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from './problems';
 import { missingColumns } from './sheetColumns';
 import type { ParameterSource } from './sheetColumns';
@@ -158,7 +159,7 @@ export function memoryError(
 /** The error of a run stopped by a failed listing: that listing's error, with what became of every listing. */
 export function stopError(
 	context: IExecuteFunctions,
-	report: { listing: Listing; outcome: (SentOutcome | HandlingFailed) & { kind: 'failed' } },
+	report: FailedReport,
 	reports: ListingReport[],
 	skipAlreadySent: boolean,
 ): NodeApiError | NodeOperationError {

@@ -9,7 +9,7 @@ import { RequestPacer } from '../../../transport/pacing';
 import { showsListingCreated } from './createdEvidence';
 import type { ReadyListing } from './listingInput';
 import { listingRequest } from './listingRequest';
-import type { HandlingFailed, SentOutcome } from './listingResults';
+import type { HandlingFailed, SentOutcome } from './listingOutcome';
 import type { SendSettings } from './runSettings';
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */

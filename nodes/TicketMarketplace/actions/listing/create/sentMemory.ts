@@ -11,7 +11,7 @@ import type { SentListingsStoreError } from '../../../helpers/sentListings';
 import type { Effect, RunCredential } from '../../../transport';
 import type { ReadyListing } from './listingInput';
 import { earlierUnknownNotice } from './listingResults';
-import type { SentOutcome } from './listingResults';
+import type { SentOutcome } from './listingOutcome';
 
 /** One memory per marketplace account on one API. */
 export function openMemory(context: IExecuteFunctions, credential: RunCredential): RunMemory {
