@@ -33,6 +33,8 @@ export { isJsonMediaType, isProblemMediaType } from './httpFailure';
 export type { Effect } from './httpFailure';
 export { buildRequest } from './request';
 export type { ApiRequest } from './request';
+export { RequestPacer } from './pacing';
+export type { PacingMode } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 export interface SendOptions {

@@ -1,7 +1,7 @@
 /** What the node's parameters say for the whole run: where fields are read from, and how listings are sent. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { PacingMode } from '../../../transport/pacing';
+import type { PacingMode } from '../../../transport';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
 import { ItemParameters } from './itemParameters';
 import type { InputShape } from './listingInput';

@@ -3,9 +3,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, oneLine } from '../../../helpers/errors';
-import { credentialSecrets, redactSecrets, sendRequest } from '../../../transport';
+import { credentialSecrets, redactSecrets, RequestPacer, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
-import { RequestPacer } from '../../../transport/pacing';
 import { showsListingCreated } from './createdEvidence';
 import type { ReadyListing } from './listingInput';
 import { listingRequest } from './listingRequest';
