@@ -36,7 +36,7 @@ import {
 	storeError,
 } from '../../nodes/TicketMarketplace/helpers/sentListings';
 import { classifyFailure } from '../../nodes/TicketMarketplace/transport/failures';
-import type { HttpFailure } from '../../nodes/TicketMarketplace/transport/failures';
+import type { HttpFailure } from '../../nodes/TicketMarketplace/transport/httpFailure';
 import { PARTNER_API_PATHS } from '../../nodes/TicketMarketplace/transport';
 import { readAcceptedKinds, readTokenLifetime } from '../../nodes/TicketMarketplaceTrigger/options';
 import { testCallbackCredential } from '../../nodes/shared/callbackCredential';

@@ -1,224 +1,32 @@
 /**
- * What a failed Partner API request means: for the listing (could the API have created it?), for a retry (is one
- * safe?), and for the person reading the error (in words, never with a secret). The one place that turns any
- * failure, n8n's wrapped errors included, into a NodeApiError.
+ * What a failed Partner API request means: for the listing (could the API have created it?) and for the person
+ * reading the error (in words, never with a secret). The one place that turns any failure, n8n's wrapped errors
+ * included, into a NodeApiError.
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ICredentialDataDecryptedObject, INode, JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
 
 import { oneLine } from '../helpers/errors';
 
-import { basicAuthorization, PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 import {
 	extractApiMessage,
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
 } from '../../../credentials/common/apiAnswers';
-import { isTokenExchangeFailure, readDiagnosis } from '../../../credentials/common/tokenDiagnosis';
-
-export { extractApiMessage, redactSecrets };
-
-/** Shorter values are not redacted: they would blank out ordinary words and numbers. */
-const MIN_SECRET_LENGTH = 4;
-
-/**
- * Every value of the API credential an answer could echo, and the Basic header's key:secret. redactSecrets finds
- * each in every form it could be echoed in (URL-, form-, HTML- or JSON-encoded, base64). The access token is read
- * at the moment of asking, so a token renewed during the run is covered too.
- */
-export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
-	if (!data) return [];
-	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
-		.map((key) => data[key])
-		.filter((value): value is string => typeof value === 'string');
-	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
-	return [...new Set(values)].filter((value) => value.length >= MIN_SECRET_LENGTH);
-}
-
-/** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
-export const RETRY_POLICY = {
-	maxRateLimitRetries: 6,
-	maxConnectionRetries: 3,
-	baseBackoffMs: 1000,
-	maxWaitMs: 60_000,
-	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
-	maxRetryAfterMs: 300_000,
-	/** The shortest wait after a 429 that names one (a Retry-After of 0 or in the past is no reason to hammer). */
-	minRetryWaitMs: 1000,
-};
-
-/**
- * What a failed request means for the listing: `refused` when the API provably created nothing (an HTTP 4xx
- * answer, a connection that failed before sending, a token that could not be obtained), `unknown` when the request
- * may have reached the API (timeout, reset, 5xx, or a 2xx that does not show it was done), `alreadyExists` when
- * the API answered 409 (conflict) naming the External Listing ID: it holds what the request would create, and
- * created nothing new.
- */
-export type FailureOutcome = 'refused' | 'unknown' | 'alreadyExists';
-
-/** A conflict (409), whatever it is about. */
-export function isConflict(failure: HttpFailure): boolean {
-	return failure.status === 409;
-}
-
-/** The text of an answer's body, for a look at what it names (bounded: a huge body is cut). */
-function bodyText(body: unknown): string {
-	if (typeof body === 'string') return body.slice(0, 100_000);
-	try {
-		return (JSON.stringify(body) ?? '').slice(0, 100_000);
-	} catch {
-		return '';
-	}
-}
-
-/**
- * A conflict about the External Listing ID: a 409 whose answer names it (the spec does not show the API's words, so
- * a conflict that names something else, such as a closed event, is not read as "this ID is taken").
- */
-export function isTakenListingId(failure: HttpFailure): boolean {
-	return isConflict(failure) && /external[\s_-]?listing[\s_-]?id/i.test(bodyText(failure.body));
-}
-
-/** application/json or a JSON-based type (application/problem+json), with or without parameters. */
-export function isJsonMediaType(contentType: string): boolean {
-	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
-}
-
-/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
-export function isProblemMediaType(contentType: string): boolean {
-	return /^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
-}
-
-/** The longest part of an unexpected answer's body shown in its error. */
-const MAX_BODY_SHOWN = 300;
-
-/** What kind of body a 2xx came with, in words. */
-function bodyInWords(body: unknown, contentType: string): string {
-	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === ''))
-		return 'an empty body';
-	if (/html/i.test(contentType)) return 'an HTML page';
-	if (typeof body === 'string') return 'a text body';
-	if (Array.isArray(body)) return 'a JSON array';
-	if (typeof body === 'object')
-		return isJsonMediaType(contentType) ? 'a JSON object' : 'a JSON object not marked as JSON';
-	return 'a bare JSON value';
-}
-
-/** The body as text, secrets redacted before it is cut (a cut must not leave part of one), bounded. */
-function bodyShown(body: unknown, secrets: string[] | undefined): string {
-	let text: string;
-	try {
-		text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
-	} catch {
-		return '(a body too deeply nested to show)';
-	}
-	text = redactSecrets(text, secrets).replace(/\s+/g, ' ').trim();
-	return text.length > MAX_BODY_SHOWN ? `${text.slice(0, MAX_BODY_SHOWN)}…` : text;
-}
-
-/** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
-export const CONNECTION_FAILED_BEFORE_SEND = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'EADDRNOTAVAIL',
-]);
-
-/**
- * Failures Node.js throws while it builds the request, before anything is written to the connection (a header
- * value with a line break, say): nothing was sent. Never retried: the same request would fail the same way.
- */
-export const REQUEST_NOT_BUILT = new Set([
-	'ERR_INVALID_CHAR',
-	'ERR_HTTP_INVALID_HEADER_VALUE',
-	'ERR_INVALID_HTTP_TOKEN',
-	'ERR_UNESCAPED_CHARACTERS',
-]);
-
-export interface HttpFailure {
-	status?: number;
-	headers: Record<string, unknown>;
-	body?: unknown;
-	code?: string;
-	message: string;
-	/** The credential could not obtain an access token: the request itself was never sent. */
-	tokenExchange?: boolean;
-	/** A Retry-After longer than the policy honours. */
-	retryAfterMs?: number;
-	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
-	refusedAfterRenewal?: boolean;
-	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */
-	renewalsExhausted?: number;
-}
-
-/**
- * What an exception from httpRequestWithAuthentication still tells. n8n wraps every failure in a NodeApiError
- * that keeps the status (or, without a response, the network code such as ECONNREFUSED) in `httpCode` and a JSON
- * body in `context.data`, but drops the axios error and its headers. An axios error itself is read too.
- */
-export function describeThrown(error: unknown): HttpFailure {
-	const thrown = (error ?? {}) as {
-		httpCode?: unknown;
-		code?: unknown;
-		context?: { data?: unknown };
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-		message?: unknown;
-		messages?: unknown;
-	};
-	// NodeApiError may swap the original words (e.g. the credential's diagnosis) for a generic text; it keeps them
-	// in `messages`.
-	const original = Array.isArray(thrown.messages)
-		? thrown.messages.find((entry) => typeof entry === 'string')
-		: undefined;
-	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
-	if (isTokenExchangeFailure(error)) return { headers: {}, message, tokenExchange: true };
-	if (thrown.response) {
-		return {
-			status: thrown.response.status,
-			headers: thrown.response.headers ?? {},
-			body: thrown.response.data,
-			code: typeof thrown.code === 'string' ? thrown.code : undefined,
-			message,
-		};
-	}
-	const rawCode = thrown.httpCode ?? thrown.code;
-	const code =
-		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
-	const isStatus = code !== undefined && /^\d{3}$/.test(code);
-	return {
-		status: isStatus ? Number(code) : undefined,
-		headers: {},
-		body: thrown.context?.data,
-		code: isStatus ? undefined : code,
-		message,
-	};
-}
-
-/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
-export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const text = Array.isArray(value)
-		? String(value[0])
-		: typeof value === 'string'
-			? value.trim()
-			: undefined;
-	if (text === undefined || text === '') return undefined;
-	if (/^\d+$/.test(text)) return Number(text) * 1000;
-	if (/^[-+]?\d/.test(text)) return undefined;
-	const dateMs = Date.parse(text);
-	if (Number.isNaN(dateMs)) return undefined;
-	return Math.max(0, dateMs - nowMs);
-}
-
-/** The Retry-After of a 429 failure, in milliseconds from now. */
-export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
-	if (failure.status !== 429) return undefined;
-	const header = headerValue(failure.headers, 'retry-after');
-	return parseRetryAfter(header === '' ? undefined : header, nowMs);
-}
+import { readDiagnosis } from '../../../credentials/common/tokenDiagnosis';
+import {
+	bodyInWords,
+	bodyShown,
+	CONNECTION_FAILED_BEFORE_SEND,
+	isConflict,
+	isTakenListingId,
+	REQUEST_NOT_BUILT,
+} from './httpFailure';
+import type { Effect, HttpFailure } from './httpFailure';
+import { RETRY_POLICY } from './retryAfter';
 
 /**
  * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
@@ -249,7 +57,7 @@ export interface FailureContext {
 
 export interface ClassifiedFailure {
 	error: NodeApiError;
-	outcome: FailureOutcome;
+	effect: Effect;
 }
 
 /** What a request was for, in the words its messages use. */
@@ -461,10 +269,10 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	const outcome: FailureOutcome = isTakenListingId(failure)
-		? 'alreadyExists'
+	const effect: Effect = isTakenListingId(failure)
+		? 'created'
 		: mayHaveReachedServer
 			? 'unknown'
-			: 'refused';
-	return { error, outcome };
+			: 'notCreated';
+	return { error, effect };
 }

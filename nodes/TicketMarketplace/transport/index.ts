@@ -4,10 +4,7 @@
  * request, paces it, retries only what provably created nothing, and returns what became of it.
  */
 import type {
-	ICredentialsDecrypted,
-	IDataObject,
 	IExecuteFunctions,
-	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	NodeApiError,
@@ -16,90 +13,29 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { waitOrStop } from '../helpers/waitOrStop';
 
-import { normalizeBaseUrl, REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
-import type { FailureOutcome, HttpFailure } from './failures';
-import {
-	classifyFailure,
-	CONNECTION_FAILED_BEFORE_SEND,
-	credentialSecrets,
-	describeThrown,
-	isTakenListingId,
-	redactSecrets,
-	retryAfterOf,
-	RETRY_POLICY,
-} from './failures';
+import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
+import { redactSecrets } from '../../../credentials/common/apiAnswers';
+import { credentialSecrets, CREDENTIAL_NAME, readRunCredential } from './credential';
+import type { RunCredential } from './credential';
+import { classifyFailure } from './failures';
+import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, isTakenListingId } from './httpFailure';
+import type { Effect, HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
-import { TokenRenewal } from './tokenRenewal';
+import type { ApiRequest } from './request';
+import { withinDeadline } from './request';
+import { backoffMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
 
 export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-export {
-	extractApiMessage,
-	isJsonMediaType,
-	isProblemMediaType,
-	parseRetryAfter,
-	redactSecrets,
-	RETRY_POLICY,
-} from './failures';
-export type { FailureOutcome } from './failures';
-
-export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
-
-/** A Partner API request as this node describes it (and as Validate Only shows it): relative to the Base URL. */
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	headers: Record<string, string>;
-	body?: IDataObject;
-}
-
-/** Every request's headers, written once: JSON both ways, plus the operation's own (e.g. Accept-Language). */
-export function buildRequest(
-	method: IHttpRequestMethods,
-	path: string,
-	body?: IDataObject,
-	headers: Record<string, string> = {},
-): ApiRequest {
-	return {
-		method,
-		path,
-		headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers },
-		body,
-	};
-}
-
-/**
- * The credential as read once for a run: its Base URL, and the decrypted credential handed to n8n with each
- * request. Without it, n8n reads and decrypts the credential from its database on every request, which costs the
- * event loop about as much as the rest of a request; a shared object also carries a renewed token to every later
- * request of the run (n8n's preAuthentication writes it there and into the database).
- */
-export interface RunCredential {
-	baseUrl: string;
-	decrypted: ICredentialsDecrypted;
-	/** One renewal of the token at a time for every request of the run. */
-	renewal: TokenRenewal;
-}
-
-export async function readRunCredential(this: IExecuteFunctions): Promise<RunCredential> {
-	const data = await this.getCredentials(CREDENTIAL_NAME);
-	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
-	return {
-		baseUrl: normalizeBaseUrl(data.baseUrl),
-		decrypted: {
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: CREDENTIAL_NAME,
-			data,
-		},
-		renewal: new TokenRenewal(data, this.getExecutionCancelSignal?.()),
-	};
-}
-
-/** The base URL is the only thing read from the credential here; auth itself is left to n8n. */
-export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
-	const credentials = await this.getCredentials(CREDENTIAL_NAME);
-	return normalizeBaseUrl(credentials.baseUrl);
-}
+export { extractApiMessage, redactSecrets } from '../../../credentials/common/apiAnswers';
+export { credentialSecrets, CREDENTIAL_NAME, getBaseUrl, readRunCredential } from './credential';
+export type { RunCredential } from './credential';
+export { isJsonMediaType, isProblemMediaType } from './httpFailure';
+export type { Effect } from './httpFailure';
+export { buildRequest } from './request';
+export type { ApiRequest } from './request';
+export { RequestPacer } from './pacing';
+export type { PacingMode } from './pacing';
+export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 export interface SendOptions {
 	request: ApiRequest;
@@ -118,39 +54,14 @@ export interface SendOptions {
 	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
 }
 
-/** What became of one request: the API's answer, a failure with what it means, or never sent. */
-export type RequestResult =
-	| { kind: 'answered'; body: unknown }
-	| { kind: 'failed'; error: NodeApiError; outcome: FailureOutcome }
-	| { kind: 'notSent' };
-
 /**
- * The request's answer, or a time-out error once `ms` have passed. The request's own `timeout` ends a connection
- * that goes silent, not an answer that trickles in a byte at a time: this bounds the whole wait. n8n gives the
- * request the run's cancel signal and no other, so the request itself is left to its own time-out.
+ * What became of one request: the API's answer, a failure in words, or never sent; each with its effect, what it
+ * means for the thing the request would create (created, unknown or not created).
  */
-async function withinDeadline<T>(request: Promise<T>, ms: number): Promise<T> {
-	const deadline = AbortSignal.timeout(ms);
-	let onDeadline = () => {};
-	const timedOut = new Promise<never>((_resolve, reject) => {
-		onDeadline = () =>
-			reject(
-				Object.assign(new Error(`No complete answer within ${Math.round(ms / 1000)} s`), {
-					code: 'ETIMEDOUT',
-				}),
-			);
-		deadline.addEventListener('abort', onDeadline, { once: true });
-	});
-	try {
-		return await Promise.race([request, timedOut]);
-	} finally {
-		deadline.removeEventListener('abort', onDeadline);
-	}
-}
-
-function backoffMs(retryNumber: number): number {
-	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
-}
+export type RequestResult =
+	| { kind: 'answered'; body: unknown; effect: 'created' }
+	| { kind: 'failed'; error: NodeApiError; effect: Effect }
+	| { kind: 'notSent'; effect: 'notCreated' };
 
 /**
  * Sends one request and says what became of it. Only failures that provably created nothing are retried.
@@ -206,7 +117,8 @@ export async function sendRequest(
 	});
 	// A run that stops between attempts: a request never sent is "not sent"; one the API already refused (a 429,
 	// a connection refused) keeps that answer, which says what it is: not created.
-	const stopped = (): RequestResult => (failure ? failed() : { kind: 'notSent' });
+	const stopped = (): RequestResult =>
+		failure ? failed() : { kind: 'notSent', effect: 'notCreated' };
 
 	const sendOnce = async () =>
 		await withinDeadline(
@@ -306,7 +218,7 @@ export async function sendRequest(
 			final: failure !== undefined && waitMs === undefined && !isTakenListingId(failure),
 		});
 		if (failure === undefined)
-			return { kind: 'answered', body: redactSecrets(answer, secretsNow()) };
+			return { kind: 'answered', body: redactSecrets(answer, secretsNow()), effect: 'created' };
 		if (waitMs !== undefined) {
 			// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
 			// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.

@@ -19,7 +19,7 @@ import {
 	isTokenExchangeFailure,
 	lastTokenEndpointAnswer,
 } from '../../../credentials/common/tokenDiagnosis';
-import { parseRetryAfter, RETRY_POLICY } from './failures';
+import { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 /**
  * Renewals in one run: more means something else keeps invalidating the token (often another workflow or n8n

@@ -3,6 +3,7 @@
  * invalid with their problems), no context and no network.
  */
 import { readListings } from '../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
+import { listingRequest as requestOf } from '../../../nodes/TicketMarketplace/actions/listing/create/listingRequest';
 import type { ParameterSource } from '../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
 import { listingRequest } from '../../../support/listingBody';
 
@@ -48,21 +49,18 @@ describe('Listing → Create input: items to listings', () => {
 		);
 		const { listings, blankRows } = readListings(source, 1, 'listingPerItem');
 		expect(blankRows).toEqual([]);
-		expect(listings).toEqual([
-			{
-				kind: 'ready',
-				rows: [0],
-				label: 'row 1',
-				externalListingId: 7001,
-				request: listingRequest({
-					eventId: 55,
-					amount: 10.5,
-					currency: 'EUR',
-					externalListingId: 7001,
-					products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
-				}),
-			},
+		expect(listings).toMatchObject([
+			{ kind: 'ready', rows: [0], label: 'row 1', externalListingId: 7001 },
 		]);
+		expect(listings[0].kind === 'ready' && requestOf(listings[0])).toEqual(
+			listingRequest({
+				eventId: 55,
+				amount: 10.5,
+				currency: 'EUR',
+				externalListingId: 7001,
+				products: [{ externalId: 'A-1', row: 'A', seat: '1' }],
+			}),
+		);
 	});
 
 	it('groups ticket rows by External Listing ID, in order of first row, one product per row', () => {
@@ -73,7 +71,7 @@ describe('Listing → Create input: items to listings', () => {
 			['ready', 'listing 1 (row 2)', [1]],
 		]);
 		const first = listings[0];
-		expect(first.kind === 'ready' && first.request.body?.products).toEqual([
+		expect(first.kind === 'ready' && requestOf(first).body?.products).toEqual([
 			{ externalId: 't1', row: 'A', seat: '1', productType: 'TICKET', ga: false },
 			{ externalId: 't3', row: 'A', seat: '3', productType: 'TICKET', ga: false },
 		]);

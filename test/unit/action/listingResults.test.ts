@@ -5,9 +5,9 @@ import type { Listing } from '../../../nodes/TicketMarketplace/actions/listing/c
 import {
 	listingItem,
 	rowItems,
-	stopSummary,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
-import type { ListingReport } from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
+import { stopSummary } from '../../../nodes/TicketMarketplace/actions/listing/create/runErrors';
+import type { ListingReport } from '../../../nodes/TicketMarketplace/actions/listing/create/listingOutcome';
 
 const NODE = {
 	id: '1',
@@ -24,7 +24,15 @@ function ready(id: number, rows: number[]): Listing {
 		rows,
 		label: `listing ${id} (rows ${rows.map((row) => row + 1).join(' and ')})`,
 		externalListingId: id,
-		request: { method: 'POST', path: '/x', headers: {} },
+		level: {
+			eventId: 1,
+			pricePerProduct: { amount: 1, currency: 'EUR' },
+			externalListingId: id,
+			stockType: ['PDF'],
+			paymentType: 1,
+			acceptLanguage: 'en-US',
+		},
+		products: [],
 	};
 }
 
@@ -32,17 +40,20 @@ const failure = (message: string) => new NodeApiError(NODE, {}, { message });
 
 describe('Listing → Create results: one outcome per listing', () => {
 	const reports: ListingReport[] = [
-		{ listing: ready(1, [0]), outcome: { status: 'created', response: { id: 'L1' } } },
+		{
+			listing: ready(1, [0]),
+			outcome: { kind: 'answered', body: { id: 'L1' }, effect: 'created' },
+		},
 		{
 			listing: ready(2, [1]),
-			outcome: { status: 'failed', error: failure('refused'), outcome: 'refused' },
+			outcome: { kind: 'failed', error: failure('refused'), effect: 'notCreated' },
 		},
 		{
 			listing: ready(3, [2]),
-			outcome: { status: 'failed', error: failure('reset'), outcome: 'unknown' },
+			outcome: { kind: 'failed', error: failure('reset'), effect: 'unknown' },
 		},
-		{ listing: ready(4, [3]), outcome: { status: 'notSent' } },
-		{ listing: ready(5, [4]), outcome: { status: 'skipped', earlier: 'created' } },
+		{ listing: ready(4, [3]), outcome: { kind: 'notSent', effect: 'notCreated' } },
+		{ listing: ready(5, [4]), outcome: { kind: 'skipped', earlier: 'created' } },
 	];
 
 	it('names every listing in exactly one group of the stop summary', () => {
@@ -67,10 +78,10 @@ describe('Listing → Create results: one outcome per listing', () => {
 			listing: ready(index + 1, [index]),
 			outcome:
 				index === 0
-					? { status: 'failed', error: failure('Login refused'), outcome: 'refused' }
+					? { kind: 'failed', error: failure('Login refused'), effect: 'notCreated' }
 					: index < 5
-						? { status: 'failed', error: failure(`reason ${index}`), outcome: 'refused' }
-						: { status: 'notSent' },
+						? { kind: 'failed', error: failure(`reason ${index}`), effect: 'notCreated' }
+						: { kind: 'notSent', effect: 'notCreated' },
 		}));
 		const summary = stopSummary(many, false);
 		expect(summary.split('\n')).toEqual([
@@ -86,7 +97,10 @@ describe('Listing → Create results: one outcome per listing', () => {
 
 	it('gives each row its listing status, paired with that row; a listing item pairs all its rows', () => {
 		const items = [{ json: { seat: 'A1' } }, { json: { seat: 'A2' } }];
-		const grouped: ListingReport = { listing: ready(7, [0, 1]), outcome: { status: 'notSent' } };
+		const grouped: ListingReport = {
+			listing: ready(7, [0, 1]),
+			outcome: { kind: 'notSent', effect: 'notCreated' },
+		};
 		expect(rowItems(items, grouped)).toEqual([
 			[
 				0,
@@ -115,7 +129,8 @@ describe('Listing → Create results: one outcome per listing', () => {
 		const conflict: ListingReport = {
 			listing: ready(6, [5]),
 			outcome: {
-				status: 'alreadyListed',
+				kind: 'failed',
+				effect: 'created',
 				error: new NodeApiError(
 					NODE,
 					{},

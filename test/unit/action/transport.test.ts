@@ -174,9 +174,9 @@ describe('transport: the one request path', () => {
 		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 		const run = fakeRun({ parameters: {} });
 
-		const { error, outcome } = await sendFailing(run);
+		const { error, effect } = await sendFailing(run);
 		expect(api.isDone()).toBe(false);
-		expect(outcome).toBe('refused');
+		expect(effect).toBe('notCreated');
 		expect(error.message).toContain('answered with an access token that cannot be used');
 		expect(error.message).not.toContain('X-Injected');
 		expect(error.description).toContain('Nothing was sent with it.');
@@ -203,11 +203,11 @@ describe('transport: the one request path', () => {
 	it('says "not sent" when Node refuses to build the request (a stored token with a line break)', async () => {
 		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 
-		const { error, outcome } = await sendFailing(
+		const { error, effect } = await sendFailing(
 			fakeRun({ parameters: {}, accessToken: 'tok-0\r\nX-Injected: 1' }),
 		);
 		expect(api.isDone()).toBe(false);
-		expect(outcome).toBe('refused');
+		expect(effect).toBe('notCreated');
 		expect(error.message).toBe(
 			'The request to the Partner API could not be built (a header value with a character HTTP cannot carry)',
 		);
@@ -253,7 +253,7 @@ describe('transport: the one request path', () => {
 			.post(PARTNER_API_PATHS.listings)
 			.reply(429, '', { 'Retry-After': '86400' });
 		const extra = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
-		const { error, outcome } = await sendFailing();
+		const { error, effect } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
 		expect(sleepMock).not.toHaveBeenCalled();
@@ -264,7 +264,7 @@ describe('transport: the one request path', () => {
 			`Run the workflow again in 24 h or later; this node waits at most ${RETRY_POLICY.maxRetryAfterMs / 60_000} min.`,
 		);
 		expect(error.description).toContain('Nothing was created');
-		expect(outcome).toBe('refused');
+		expect(effect).toBe('notCreated');
 	});
 
 	it('backs off exponentially on 429 without Retry-After and gives up after the bounded retries with a clear error', async () => {
@@ -275,7 +275,7 @@ describe('transport: the one request path', () => {
 			.reply(429, { message: 'rate limited' });
 		const extra = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
 
-		const { error, outcome } = await sendFailing();
+		const { error, effect } = await sendFailing();
 
 		expect(api.isDone()).toBe(true);
 		expect(extra.isDone()).toBe(false);
@@ -288,7 +288,7 @@ describe('transport: the one request path', () => {
 			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
 		expect(error.description).toContain('Lower Options → Max Listings at Once');
-		expect(outcome).toBe('refused');
+		expect(effect).toBe('notCreated');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
 	});
@@ -313,14 +313,14 @@ describe('transport: the one request path', () => {
 			.times(RETRY_POLICY.maxConnectionRetries + 1)
 			.replyWithError(networkError('ECONNREFUSED', 'connect ECONNREFUSED'));
 
-		const { error, outcome } = await sendFailing();
+		const { error, effect } = await sendFailing();
 		expect(api.isDone()).toBe(true);
 		// In words: n8n replaces any message carrying ECONNREFUSED with a generic text naming neither URL nor credential.
 		expect(error.message).toBe('Could not connect to the Partner API (connection refused)');
 		expect(error.description).toContain(`Tried ${BASE} 4 times.`);
 		expect(error.message).not.toMatch(/ECONNREFUSED/);
 		expect(error.description).toContain('Base URL of the Ticket Marketplace API credential');
-		expect(outcome).toBe('refused');
+		expect(effect).toBe('notCreated');
 		expect(error.description).toContain('Nothing was sent');
 		expect(error.description).not.toContain('may or may not');
 	});

@@ -1,19 +1,17 @@
 /**
  * Listing → Create's input, from items to listings: read each row (listingRows.ts), group the rows of one listing
  * (a listing per item is a group of one), and validate each group into a Listing that is either ready to send,
- * with its exact request, or invalid, with its problems. Nothing here sends or throws.
+ * with its fields and products, or invalid, with its problems. Nothing here sends or throws.
  */
-import type { IDataObject } from 'n8n-workflow';
-
-import { isBlank, positiveId, seatIdentity } from '../../../schemas/listing';
-import type { ListingLevel, Product } from '../../../schemas/listing';
-import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
-import type { ApiRequest } from '../../../transport';
+import { seatIdentity } from '../../../schemas/listing';
+import type { ListingLevel } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
 import { checkProducts } from './listingProducts';
-import type { ProductOrigin } from './listingProducts';
-import { readListingRow, V1_LAYOUT } from './listingRows';
-import type { InputShape, ListingRow, ParameterLayout, RowGroup } from './listingRows';
+import type { ListedProduct } from './listingProducts';
+import { readListingRow } from './listingRows';
+import { V1_LAYOUT } from './rowProducts';
+import type { InputShape, ListingRow, RowGroup } from './listingRows';
+import type { ParameterLayout } from './rowProducts';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 import type { ParameterSource } from './sheetColumns';
@@ -30,7 +28,10 @@ interface ListingBase {
 export interface ReadyListing extends ListingBase {
 	kind: 'ready';
 	externalListingId: number;
-	request: ApiRequest;
+	/** The listing-level fields, valid (listingRequest.ts makes them a request). */
+	level: ListingLevel;
+	/** Its products, valid, each with the item it came from. */
+	products: ListedProduct[];
 }
 
 export interface InvalidListing extends ListingBase {
@@ -59,46 +60,13 @@ const SHARED_FIELDS: Array<{ parameter: string; pick: (level: ListingLevel) => u
 	{ parameter: 'acceptLanguage', pick: (level) => level.acceptLanguage },
 ];
 
-function listingRequest(level: ListingLevel, products: Product[]): ApiRequest {
-	const body: IDataObject = {
-		eventId: level.eventId,
-		pricePerProduct: {
-			amount: level.pricePerProduct.amount,
-			currency: level.pricePerProduct.currency,
-		},
-		externalListingId: level.externalListingId,
-		products: products.map((product) => {
-			const sent: IDataObject = { externalId: product.externalId };
-			if (product.row !== undefined) sent.row = product.row;
-			if (product.seat !== undefined) sent.seat = product.seat;
-			sent.productType = product.productType;
-			sent.ga = product.ga;
-			return sent;
-		}),
-		stockType: level.stockType,
-		paymentType: level.paymentType,
-	};
-	return buildRequest('POST', PARTNER_API_PATHS.listings, body, {
-		'Accept-Language': level.acceptLanguage,
-	});
-}
-
 /** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
 function groupTicketRows(rows: ListingRow[]): RowGroup[] {
 	const groups = new Map<string, { rows: ListingRow[]; id?: number; text: string }>();
 	for (const row of rows) {
-		const parsed = positiveId.safeParse(row.rawListingId);
-		const text = parsed.success
-			? String(parsed.data)
-			: isBlank(row.rawListingId)
-				? ''
-				: String(row.rawListingId).trim();
-		const key = parsed.success ? `#${parsed.data}` : `?${text}`;
-		const group = groups.get(key) ?? {
-			rows: [],
-			id: parsed.success ? parsed.data : undefined,
-			text,
-		};
+		const { id, text } = row.listingId;
+		const key = id !== undefined ? `#${id}` : `?${text}`;
+		const group = groups.get(key) ?? { rows: [], id, text };
 		group.rows.push(row);
 		groups.set(key, group);
 	}
@@ -143,15 +111,8 @@ function disagreements(group: RowGroup): Problem[] {
 	return problems;
 }
 
-/** A listing as validated, with what the checks across listings need: its event and products. */
-interface Validated {
-	listing: Listing;
-	eventId?: number;
-	products: Product[];
-	origins: ProductOrigin[];
-}
-
-function validateGroup(group: RowGroup, shape: InputShape): Validated {
+/** The rows of one listing, level fields and products together, validated into a listing. */
+function validateGroup(group: RowGroup, shape: InputShape): Listing {
 	const rows = group.rows.map((row) => row.itemIndex);
 	const base = { rows, label: group.label, externalListingId: group.externalListingId };
 	const problems = group.rows.flatMap((row) => [
@@ -160,30 +121,28 @@ function validateGroup(group: RowGroup, shape: InputShape): Validated {
 	]);
 	const readable = group.rows.every((row) => row.products !== undefined);
 	const sourcesRead = group.rows.every((row) => row.products?.problems.length === 0);
-	let products: Product[] = [];
-	let origins: ProductOrigin[] = [];
+	let products: ListedProduct[] = [];
 	if (group.related && readable) {
 		problems.push(...disagreements(group));
 		if (sourcesRead) {
 			const checked = checkProducts(group, shape);
 			products = checked.products;
-			origins = checked.origins;
 			problems.push(...checked.problems);
 		}
 	}
 	const level = group.rows[0].level;
-	if (problems.length > 0 || !level || !readable)
-		return { listing: { kind: 'invalid', ...base, problems }, products: [], origins: [] };
+	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
+	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };
+}
+
+/** A listing that is not sent after all, with why. */
+function refused(listing: Listing, problems: Problem[]): InvalidListing {
 	return {
-		listing: {
-			kind: 'ready',
-			...base,
-			externalListingId: level.externalListingId,
-			request: listingRequest(level, products),
-		},
-		eventId: level.eventId,
-		products,
-		origins,
+		kind: 'invalid',
+		rows: listing.rows,
+		label: listing.label,
+		externalListingId: listing.externalListingId,
+		problems,
 	};
 }
 
@@ -193,12 +152,12 @@ function validateGroup(group: RowGroup, shape: InputShape): Validated {
  * the event, so a row whose Event ID is usable holds back the listings of that event; a row without one holds back
  * every listing. Each listing held back is invalid, naming the row; the row itself is invalid on its own.
  */
-function holdBackForUnknownRows(validated: Validated[], rows: ListingRow[]): Validated[] {
+function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
 	const unknown = rows.filter((row) => row.unknownListing !== undefined);
-	if (unknown.length === 0) return validated;
-	return validated.map((entry) => {
-		const { listing, eventId } = entry;
-		if (listing.kind !== 'ready') return entry;
+	if (unknown.length === 0) return listings;
+	return listings.map((listing) => {
+		if (listing.kind !== 'ready') return listing;
+		const { eventId } = listing.level;
 		const problems: Problem[] = [];
 		for (const row of unknown) {
 			const { error, eventId: rowEvent } = row.unknownListing ?? { error: '' };
@@ -212,18 +171,7 @@ function holdBackForUnknownRows(validated: Validated[], rows: ListingRow[]): Val
 				itemIndexes: [row.itemIndex],
 			});
 		}
-		if (problems.length === 0) return entry;
-		return {
-			listing: {
-				kind: 'invalid',
-				rows: listing.rows,
-				label: listing.label,
-				externalListingId: listing.externalListingId,
-				problems,
-			},
-			products: [],
-			origins: [],
-		};
+		return problems.length === 0 ? listing : refused(listing, problems);
 	});
 }
 
@@ -238,36 +186,29 @@ function listingName(listing: Listing): string {
  * A seat in two listings of one run for one event could be sold twice: the later listing is invalid, naming the
  * earlier one. Seats compare as seatIdentity does; General Admission has none.
  */
-function refuseSeatsListedBefore(validated: Validated[]): Listing[] {
+function refuseSeatsListedBefore(listings: Listing[]): Listing[] {
 	const firstListing = new Map<string, Listing>();
-	return validated.map(({ listing, eventId, products, origins }) => {
+	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
+		const { eventId } = listing.level;
 		const problems: Problem[] = [];
 		const seats: string[] = [];
-		products.forEach((product, index) => {
+		for (const { product, itemIndex, seatField } of listing.products) {
 			const seat = seatIdentity(product);
-			if (seat === undefined) return;
+			if (seat === undefined) continue;
 			const key = `${eventId}\u0000${seat}`;
 			const earlier = firstListing.get(key);
 			if (earlier === undefined) {
 				seats.push(key);
-				return;
+				continue;
 			}
 			problems.push({
-				field: origins[index].seatField,
+				field: seatField,
 				text: `row "${String(product.row)}" seat "${String(product.seat)}" is also in ${listingName(earlier)} of event ${eventId}: a seat can be sold only once`,
-				itemIndexes: [origins[index].itemIndex],
+				itemIndexes: [itemIndex],
 			});
-		});
-		if (problems.length > 0) {
-			return {
-				kind: 'invalid',
-				rows: listing.rows,
-				label: listing.label,
-				externalListingId: listing.externalListingId,
-				problems,
-			};
 		}
+		if (problems.length > 0) return refused(listing, problems);
 		for (const key of seats) firstListing.set(key, listing);
 		return listing;
 	});
@@ -289,14 +230,10 @@ function refuseRepeatedIds(listings: Listing[]): Listing[] {
 			text: `${id} is already used by ${rowsText([first])}; to combine rows into one listing, choose Input Shape → Each Item Is a Ticket`,
 			itemIndexes: listing.rows,
 		};
-		const problems = listing.kind === 'invalid' ? [...listing.problems, problem] : [problem];
-		return {
-			kind: 'invalid',
-			rows: listing.rows,
-			label: listing.label,
-			externalListingId: id,
-			problems,
-		};
+		return refused(
+			listing,
+			listing.kind === 'invalid' ? [...listing.problems, problem] : [problem],
+		);
 	});
 }
 
@@ -328,13 +265,7 @@ export function readListings(
 		label: rowsText([row.itemIndex]),
 		related: true,
 	}));
-	const validated = groups.map((group) => validateGroup(group, shape));
-	const listings = refuseRepeatedIds(validated.map(({ listing }) => listing));
-	return {
-		// A listing refused for its repeated ID is not sent: its seats hold no other listing back.
-		listings: refuseSeatsListedBefore(
-			validated.map((entry, index) => ({ ...entry, listing: listings[index] })),
-		),
-		blankRows,
-	};
+	const listings = refuseRepeatedIds(groups.map((group) => validateGroup(group, shape)));
+	// A listing refused for its repeated ID is not sent: its seats hold no other listing back.
+	return { listings: refuseSeatsListedBefore(listings), blankRows };
 }

@@ -5,17 +5,26 @@
 import { jsonProductSchema, productSchema, seatIdentity } from '../../../schemas/listing';
 import type { Product } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
-import { issuesOf } from './listingRows';
+import { issuesOf } from './rowProducts';
 import type { InputShape, ListingRow, RowGroup } from './listingRows';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 
+/** One product of a listing as its source gave it, parsed in place: the product never parts from its origin. */
 interface ProductEntry {
 	raw: unknown;
 	itemIndex: number;
 	/** Its place among its item's products. */
 	index: number;
 	row: ListingRow;
+	product?: Product;
+}
+
+/** A valid product with where it came from: its item, and how a problem names its Seat field. */
+export interface ListedProduct {
+	product: Product;
+	itemIndex: number;
+	seatField: string;
 }
 
 /**
@@ -23,8 +32,7 @@ interface ProductEntry {
  * named as the user knows them: by row for ticket rows, by place in the Products list otherwise.
  */
 function repeatedProducts(
-	products: Product[],
-	entries: ProductEntry[],
+	entries: Array<ProductEntry & { product: Product }>,
 	shape: InputShape,
 ): Problem[] {
 	const first = entries[0].row.products;
@@ -34,13 +42,13 @@ function repeatedProducts(
 			: first?.fromJson
 				? `${fieldLabel('productsJson')} externalId`
 				: `${fieldLabel('products')} → ${fieldLabel('products.product.externalId')}`;
-	const place = (indexes: number[]) => {
+	const place = (repeated: ProductEntry[]) => {
 		if (shape === 'ticketPerItem') {
-			const rows = indexes.map((index) => entries[index].itemIndex);
+			const rows = repeated.map((entry) => entry.itemIndex);
 			return { text: rowsText(rows), itemIndexes: rows };
 		}
 		return {
-			text: `products ${indexes.map((index) => entries[index].index + 1).join(' and ')}`,
+			text: `products ${repeated.map((entry) => entry.index + 1).join(' and ')}`,
 			itemIndexes: [entries[0].itemIndex],
 		};
 	};
@@ -50,17 +58,17 @@ function repeatedProducts(
 		describe: (product: Product, where: string) => string,
 		field: string,
 	) => {
-		const byKey = new Map<string, number[]>();
-		products.forEach((product, index) => {
-			const value = key(product);
-			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), index]);
-		});
-		for (const indexes of byKey.values()) {
-			if (indexes.length < 2) continue;
-			const where = place(indexes);
+		const byKey = new Map<string, Array<ProductEntry & { product: Product }>>();
+		for (const entry of entries) {
+			const value = key(entry.product);
+			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), entry]);
+		}
+		for (const repeated of byKey.values()) {
+			if (repeated.length < 2) continue;
+			const where = place(repeated);
 			problems.push({
 				field,
-				text: describe(products[indexes[0]], where.text),
+				text: describe(repeated[0].product, where.text),
 				itemIndexes: where.itemIndexes,
 			});
 		}
@@ -80,17 +88,10 @@ function repeatedProducts(
 	return problems;
 }
 
-/** Where a product came from: its item, and how a problem names its Seat field. */
-export interface ProductOrigin {
-	itemIndex: number;
-	seatField: string;
-}
-
 export interface CheckedProducts {
-	products: Product[];
+	/** Without problems, every product of the listing, each with its origin. */
+	products: ListedProduct[];
 	problems: Problem[];
-	/** Without problems, one per product, in the same order. */
-	origins: ProductOrigin[];
 }
 
 /** The products of a group, checked; problems name each product as its source does. */
@@ -101,7 +102,6 @@ export function checkProducts(group: RowGroup, shape: InputShape): CheckedProduc
 	if (entries.length === 0) {
 		return {
 			products: [],
-			origins: [],
 			problems: [
 				{
 					field: fieldLabel('products'),
@@ -111,18 +111,23 @@ export function checkProducts(group: RowGroup, shape: InputShape): CheckedProduc
 			],
 		};
 	}
-	const products: Product[] = [];
 	const problems: Problem[] = [];
 	for (const entry of entries) {
 		const source = entry.row.products!;
 		const parsed = (source.fromJson ? jsonProductSchema : productSchema).safeParse(entry.raw);
-		if (parsed.success) products.push(parsed.data);
+		if (parsed.success) entry.product = parsed.data;
 		else problems.push(...issuesOf(parsed.error, source.label(entry.index), [entry.itemIndex]));
 	}
-	const origins = entries.map((entry) => ({
-		itemIndex: entry.itemIndex,
-		seatField: entry.row.products!.label(entry.index)(['seat']),
-	}));
-	if (problems.length) return { products, problems, origins };
-	return { products, problems: repeatedProducts(products, entries, shape), origins };
+	if (problems.length) return { products: [], problems };
+	const parsed = entries as Array<ProductEntry & { product: Product }>;
+	const repeated = repeatedProducts(parsed, shape);
+	if (repeated.length) return { products: [], problems: repeated };
+	return {
+		products: parsed.map((entry) => ({
+			product: entry.product,
+			itemIndex: entry.itemIndex,
+			seatField: entry.row.products!.label(entry.index)(['seat']),
+		})),
+		problems: [],
+	};
 }

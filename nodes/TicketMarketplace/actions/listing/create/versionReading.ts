@@ -2,8 +2,9 @@
 import type { INode } from 'n8n-workflow';
 
 import { readsAsV1 } from '../../versions';
-import type { InputShape, ParameterLayout } from './listingRows';
-import { V1_1_LAYOUT, V1_LAYOUT } from './listingRows';
+import type { InputShape } from './listingRows';
+import type { ParameterLayout } from './rowProducts';
+import { V1_1_LAYOUT, V1_LAYOUT } from './rowProducts';
 import { OPTION_PATHS_FROM_V1_1 } from './optionProperties';
 
 export interface VersionReading {

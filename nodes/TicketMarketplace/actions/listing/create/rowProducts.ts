@@ -1,0 +1,147 @@
+/**
+ * The products one listing-per-item gives, still raw, from the source it chose (the Products list, JSON or seat
+ * ranges), with how a problem names each one; what differs between the node's versions in reading them.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { ZodError } from 'zod';
+
+import { errorText } from '../../../helpers/errors';
+import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
+import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
+import { fieldLabel, productLabel, seatRangeLabel } from './fieldLabels';
+import type { Problem } from './problems';
+import type { ParameterSource } from './sheetColumns';
+
+/**
+ * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
+ * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
+ * seat range.
+ */
+export interface ParameterLayout {
+	sharedProductType: boolean;
+}
+export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
+export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
+
+/** A product or seat range with the shared product type, unless it sets its own. */
+function withProductType(raw: unknown, productType: unknown): unknown {
+	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+	return 'productType' in raw ? raw : { ...raw, productType };
+}
+type ProductsSource = 'defined' | 'json' | 'seatRange';
+
+/** The raw products an item gives, with how to name each one in a problem. */
+export interface RowProducts {
+	raw: unknown[];
+	/** Products typed as JSON are checked for unknown keys. */
+	fromJson: boolean;
+	label: (index: number) => FieldLabeller;
+	/** Why the products could not be read at all (bad JSON, no seat range, ...). */
+	problems: Problem[];
+}
+
+export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
+	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
+}
+
+export function expandSeatRange(
+	range: SeatRange,
+	listing: { externalListingId?: unknown; eventId?: unknown },
+) {
+	const products: Array<Record<string, unknown>> = [];
+	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
+		const externalId = range.externalIdPattern
+			.split('{listing}')
+			.join(String(listing.externalListingId))
+			.split('{event}')
+			.join(String(listing.eventId))
+			.split('{row}')
+			.join(range.row)
+			.split('{seat}')
+			.join(String(seat));
+		products.push({
+			externalId,
+			row: range.row,
+			seat: String(seat),
+			productType: range.productType,
+			ga: false,
+		});
+	}
+	return products;
+}
+
+const definedProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('products')} → ${fieldLabel('products.product')} ${index + 1} → ${productLabel(path)}`;
+const jsonProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
+const seatRangeFieldLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${fieldLabel('seatRanges')} → ${fieldLabel('seatRanges.range')} ${index + 1} → ${seatRangeLabel(path)}`;
+
+function unreadableProducts(text: string, field: string, itemIndex: number): RowProducts {
+	return {
+		raw: [],
+		fromJson: true,
+		label: jsonProductLabel,
+		problems: [{ field, text, itemIndexes: [itemIndex] }],
+	};
+}
+
+/** The products of one listing-per-item, from the source the item chose. */
+export function readProducts(
+	params: ParameterSource,
+	itemIndex: number,
+	listing: { externalListingId?: unknown; eventId?: unknown },
+	layout: ParameterLayout,
+): RowProducts {
+	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
+	const shared = layout.sharedProductType
+		? params.get('productType', itemIndex, 'TICKET')
+		: undefined;
+	const typed = <T>(entries: T[]): T[] =>
+		shared === undefined ? entries : entries.map((entry) => withProductType(entry, shared) as T);
+	if (source === 'json') {
+		const field = fieldLabel('productsJson');
+		let value = params.get('productsJson', itemIndex, '[]') as unknown;
+		if (typeof value === 'string') {
+			try {
+				value = JSON.parse(value);
+			} catch (error) {
+				return unreadableProducts(`is not valid JSON: ${errorText(error)}`, field, itemIndex);
+			}
+		}
+		if (!Array.isArray(value)) {
+			return unreadableProducts('must be an array of product objects', field, itemIndex);
+		}
+		return { raw: typed(value), fromJson: true, label: jsonProductLabel, problems: [] };
+	}
+	if (source === 'seatRange') {
+		const ranges = typed(
+			((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[],
+		);
+		const raw: unknown[] = [];
+		const problems: Problem[] = [];
+		ranges.forEach((range, index) => {
+			const parsed = seatRangeSchema.safeParse(range);
+			if (parsed.success) raw.push(...expandSeatRange(parsed.data, listing));
+			else problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+		});
+		if (ranges.length === 0) {
+			problems.push({
+				field: fieldLabel('seatRanges'),
+				text: 'needs at least one range',
+				itemIndexes: [itemIndex],
+			});
+		}
+		return { raw, fromJson: false, label: definedProductLabel, problems };
+	}
+	const defined = typed(
+		((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[],
+	);
+	return { raw: defined, fromJson: false, label: definedProductLabel, problems: [] };
+}

@@ -1,0 +1,42 @@
+/** When to try a request again: the retry limits, and the wait a 429's Retry-After asks for. */
+import { headerValue } from '../../../credentials/common/apiAnswers';
+import type { HttpFailure } from './httpFailure';
+
+/** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
+export const RETRY_POLICY = {
+	maxRateLimitRetries: 6,
+	maxConnectionRetries: 3,
+	baseBackoffMs: 1000,
+	maxWaitMs: 60_000,
+	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
+	maxRetryAfterMs: 300_000,
+	/** The shortest wait after a 429 that names one (a Retry-After of 0 or in the past is no reason to hammer). */
+	minRetryWaitMs: 1000,
+};
+
+/** The wait before retry number `retryNumber` (from 0) when the API names none: doubling, bounded. */
+export function backoffMs(retryNumber: number): number {
+	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
+}
+
+/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
+export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
+	const text = Array.isArray(value)
+		? String(value[0])
+		: typeof value === 'string'
+			? value.trim()
+			: undefined;
+	if (text === undefined || text === '') return undefined;
+	if (/^\d+$/.test(text)) return Number(text) * 1000;
+	if (/^[-+]?\d/.test(text)) return undefined;
+	const dateMs = Date.parse(text);
+	if (Number.isNaN(dateMs)) return undefined;
+	return Math.max(0, dateMs - nowMs);
+}
+
+/** The Retry-After of a 429 failure, in milliseconds from now. */
+export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
+	if (failure.status !== 429) return undefined;
+	const header = headerValue(failure.headers, 'retry-after');
+	return parseRetryAfter(header === '' ? undefined : header, nowMs);
+}
