@@ -86,35 +86,32 @@ export function sendNow(state: PacerState, now: number, again = false): Send {
 
 export function step(state: PacerState, event: PacerEvent, now: number): PacerState {
 	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
-	const { send } = event;
-	const outcome = event.kind === 'refused' ? 'refused' : event.kind;
+	const first = !state.answeredOnce;
 	let next: PacerState = {
 		...state,
 		inFlight: state.inFlight - 1,
-		log: markSend(state.log, send, outcome),
+		log: markSend(state.log, event.send, event.kind),
 	};
-	const first = !next.answeredOnce;
 	if (first) {
 		// The first answer settles the token; from now on requests may overlap.
 		const limit = next.mode === 'fixed' ? next.level.maximum : LEVEL.initialLimit;
 		next = { ...next, answeredOnce: true, level: setLimit(next.level, limit) };
 	}
 	if (event.kind === 'refused') return refused(next, event, now);
-	const probe = isProbe(next.overshoot, send);
-	if (probe) next = { ...next, overshoot: probeBack(next.overshoot, event.kind === 'answered') };
+	if (isProbe(next.overshoot, event.send))
+		next = { ...next, overshoot: probeBack(next.overshoot, event.kind === 'answered') };
+	// Fixed mode and the first answer (it waited for the token) teach the level nothing.
 	const learns = !first && next.mode === 'adaptive';
-	if (event.kind === 'failed')
-		return learns
-			? {
-					...next,
-					level: backOff(next.level, next.trips, LEVEL.backoffFactor * next.level.limit, now),
-				}
-			: next;
+	if (event.kind === 'failed') {
+		if (!learns) return next;
+		const target = LEVEL.backoffFactor * next.level.limit;
+		return { ...next, level: backOff(next.level, next.trips, target, now) };
+	}
 	const trips = recordRoundTrip(next.trips, event.roundTripMs, event.accepted, first);
 	next = { ...next, overshoot: overshootAnswered(next.overshoot), trips };
 	if (!learns) return next;
 	const context = { waiting: event.waiting, retryAfterMs: next.lastRetryAfterMs, now };
-	return { ...next, level: levelAnswered(next.level, trips, send, context) };
+	return { ...next, level: levelAnswered(next.level, trips, event.send, context) };
 }
 
 function sent(state: PacerState, send: Send, now: number, replaces?: Send): PacerState {

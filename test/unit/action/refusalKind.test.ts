@@ -69,6 +69,24 @@ const BELOW_ANSWERED: TraceStep[] = [
 	[221, 'refuse', 3],
 ];
 
+/** The first answered, then four at once (levels 1 to 4), all answered. */
+const CLIMBED: TraceStep[] = [
+	...FIRST,
+	...sendsFrom(100, 4),
+	...[2, 3, 4, 5].map((index): TraceStep => [200, 'answer', index]),
+];
+
+/** The climb refused at level 4 (a hold), the three others answered, then the probe (send 6) goes. */
+const PROBE_SENT: TraceStep[] = [
+	...FIRST,
+	...sendsFrom(100, 4),
+	[150, 'refuse', 5],
+	[200, 'answer', 2],
+	[210, 'answer', 3],
+	[220, 'answer', 4],
+	[230, 'send'],
+];
+
 const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 	{
 		name: 'a refusal at a level never answered (the climb meets a limit): the concurrency',
@@ -117,12 +135,7 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 	{
 		name: 'two refusals of one burst (the second sent before the first came back): no evidence, random',
 		trace: [
-			...FIRST,
-			...sendsFrom(100, 4),
-			[200, 'answer', 2],
-			[200, 'answer', 3],
-			[200, 'answer', 4],
-			[200, 'answer', 5],
+			...CLIMBED,
 			...sendsFrom(300, 8),
 			[400, 'answer', 6],
 			[401, 'refuse', 7],
@@ -133,12 +146,7 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 	{
 		name: 'three of one burst refused in a run: a rate, without waiting for a send after the first 429',
 		trace: [
-			...FIRST,
-			...sendsFrom(100, 4),
-			[200, 'answer', 2],
-			[200, 'answer', 3],
-			[200, 'answer', 4],
-			[200, 'answer', 5],
+			...CLIMBED,
 			...sendsFrom(300, 4),
 			[400, 'answer', 6],
 			[401, 'refuse', 7],
@@ -149,32 +157,12 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 	},
 	{
 		name: 'the probe after a hold, refused too: a rate',
-		trace: [
-			...FIRST,
-			...sendsFrom(100, 4),
-			[150, 'refuse', 5],
-			[200, 'answer', 2],
-			[210, 'answer', 3],
-			[220, 'answer', 4],
-			[230, 'send'],
-			[240, 'refuse', 6],
-		],
+		trace: [...PROBE_SENT, [240, 'refuse', 6]],
 		kind: 'rate',
 	},
 	{
 		name: 'after a refusal read as the concurrency, one a level below it (the pacer counts ahead): the concurrency',
-		trace: [
-			...FIRST,
-			...sendsFrom(100, 4),
-			[150, 'refuse', 5],
-			[200, 'answer', 2],
-			[210, 'answer', 3],
-			[220, 'answer', 4],
-			[230, 'send'],
-			[240, 'answer', 6],
-			...sendsFrom(250, 3),
-			[290, 'refuse', 9],
-		],
+		trace: [...PROBE_SENT, [240, 'answer', 6], ...sendsFrom(250, 3), [290, 'refuse', 9]],
 		kind: 'concurrency',
 	},
 ];
