@@ -14,6 +14,8 @@ import { queueing, type RoundTrips, typicalMs } from './roundTrips';
 /** Slow start adds a slot per answer; after it, `credit` gathers 1/limit per answer, a slot per whole one. */
 export type Climb = { kind: 'slowStart' } | { kind: 'additive'; credit: number };
 
+const SLOW_START: Climb = { kind: 'slowStart' };
+
 export interface Level {
 	readonly maximum: number;
 	readonly limit: number;
@@ -45,7 +47,7 @@ export function newLevel(maximum: number): Level {
 		limit: 1,
 		peakLimit: 1,
 		decreases: 0,
-		climb: { kind: 'slowStart' },
+		climb: SLOW_START,
 		refusedLevel: Number.POSITIVE_INFINITY,
 		overshootsAtRefusedLevel: 0,
 		resumed: false,
@@ -86,7 +88,7 @@ export function levelAnswered(
 			next = {
 				...next,
 				overshootsAtRefusedLevel: 0,
-				...(resume && { resumed: true, climb: { kind: 'slowStart' } as Climb }),
+				...(resume && { resumed: true, climb: SLOW_START }),
 			};
 		}
 		next = { ...next, refusedLevel: send.level + 1 };
