@@ -1,4 +1,4 @@
-/** What the pacer's callers (transport/index.ts, execute) and the pacer exchange. */
+/** What the pacer's callers (transport/index.ts, execute) and the pacer exchange, and what its parts exchange. */
 
 export type PacingMode = 'adaptive' | 'fixed';
 
@@ -41,4 +41,53 @@ export interface PacerStats {
 	lowestRate: number;
 	/** Holds: after a 429 at a level never answered, sends waited for an answer and one probe to tell the kind. */
 	holds: number;
+}
+
+/** One request sent: when, the how-manieth of the run, at which in-flight level (itself included). */
+export interface Send {
+	readonly at: number;
+	readonly index: number;
+	readonly level: number;
+}
+
+/** A send in the log, and how it went so far. */
+export interface SendRecord extends Send {
+	readonly state: 'inFlight' | 'answered' | 'refused' | 'failed';
+}
+
+/** What the gate tells the controllers: the only way they learn anything. */
+export type PacerEvent =
+	| {
+			kind: 'sent';
+			send: Send;
+			/** Sent again within the same slot (a 401, re-sent): the earlier send, which the API answered. */
+			replaces?: Send;
+	  }
+	| {
+			kind: 'answered';
+			send: Send;
+			roundTripMs: number;
+			/** A 2xx (absent: accepted). */
+			accepted?: boolean;
+			final: boolean;
+			/** Requests waiting for a slot when the answer came. */
+			waiting: number;
+	  }
+	| { kind: 'refused'; send: Send; retryAfterMs?: number; final: boolean }
+	| { kind: 'failed'; send: Send; final: boolean };
+
+/** The event an attempt's outcome makes. */
+export function eventOf(outcome: AttemptOutcome, send: Send, waiting: number): PacerEvent {
+	const final = outcome.final === true;
+	if (outcome.kind === 'rateLimited')
+		return { kind: 'refused', send, retryAfterMs: outcome.retryAfterMs, final };
+	if (outcome.kind === 'failed') return { kind: 'failed', send, final };
+	return {
+		kind: 'answered',
+		send,
+		roundTripMs: outcome.roundTripMs,
+		accepted: outcome.accepted,
+		final,
+		waiting,
+	};
 }

@@ -189,7 +189,7 @@ describe('stopping', () => {
 	});
 });
 
-describe('RequestPacer: a latency baseline that fast refusals cannot drag down (issue 18, case 10)', () => {
+describe('RequestPacer: a latency baseline that fast refusals cannot drag down', () => {
 	/** One round trip of `count` requests at once, each answered as given. */
 	async function round(
 		pacer: RequestPacer,
@@ -211,12 +211,11 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down (
 
 	it("the first answer's round trip, which in n8n includes the token fetch, does not hold up the climb", async () => {
 		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
-		// A real n8n answered the first listing 0.4 s after sending it (token endpoint, credential saved), the API
-		// itself in 0.1 s. Smoothed from there, the round trip stayed long for several rounds.
+		// The first answer waited for the token fetch: 900 ms, the API itself 100 ms.
 		await round(pacer, 1, { roundTripMs: 900, accepted: true });
 		now += 900;
 		await round(pacer, 4, { roundTripMs: 100, accepted: true });
-		// Four 100 ms answers are no queueing (smoothed from 900 ms, they were: the limit fell to 5).
+		// Four 100 ms answers are no queueing.
 		expect(pacer.snapshot().decreases).toBe(0);
 		expect(pacer.currentLimit).toBe(8);
 		now += 100;

@@ -3,7 +3,7 @@ import { RequestPacer } from '../../../nodes/TicketMarketplace/transport/pacing'
 import { answered, BusyClient, fakeWait, simulate } from './simulatedApi';
 
 /**
- * Per-second limits on fake time (issue #20). The pacer gets the fake clock and a fake wait; the simulated API
+ * Per-second limits on fake time. The pacer gets the fake clock and a fake wait; the simulated API
  * (simulatedApi.ts) limits requests per second, in flight, or both. Pass/fail is on counts and learned rates, never
  * on how long anything took.
  */
@@ -304,7 +304,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		},
 	})),
 	{
-		name: '10 per second: after two probes refused in a row at the same rate, the next must save more than two pauses, so 400 listings draw two probe refusals (four before)',
+		name: '10 per second: after two probes refused in a row at the same rate, the next must save more than two pauses, so 400 listings draw two probe refusals',
 		api: { requests: 400, perSecond: () => 10, jitterMs: 5, refusalLagMs: 15 },
 		expected: { created: 400, refusalsAfter: { ms: 2000, count: 2 }, finalRate: 10 },
 	},
@@ -318,8 +318,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		},
 		expected: {
 			created: 400,
-			// One probe of 11 after 6 s (its two refusals); the hold was reset each time 10.56 "held": a real n8n
-			// probed every 5.5 s, each refusal pausing every send for 1 s.
+			// One probe of 11 after 6 s (its two refusals), not one every few seconds.
 			refusalsAfter: { ms: 6000, count: { atMost: 2 } },
 			finalRate: { atLeast: 10, below: 11 },
 		},
@@ -329,8 +328,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		api: { requests: 2000, perSecond: () => 40, jitterMs: 20, refusalLagMs: 15 },
 		expected: {
 			created: 2000,
-			// The probe of 44 refused at 40 waited for a second refusal that agreed; the pace then stuck at 41, refused
-			// every 1.5 s: 101 refusals (5 %), 73 s instead of 54.
+			// A growth refused at a count below its new pace still went too far: the pace goes back at once.
 			refusals: { atMost: 0.025 * 2000 },
 			finalRate: { atMost: 40 },
 		},
@@ -384,7 +382,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		expected: {
 			created: 500,
 			refusals: { above: 10 },
-			// Each lone 429 made only its own request wait; the branch before this rule fell to 1 request a second.
+			// Each lone 429 makes only its own request wait.
 			rateRefusals: { atMost: 2 },
 			lowestRate: { atLeast: 100 },
 		},
@@ -401,7 +399,6 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		expected: {
 			created: 500,
 			refusals: { above: 25 },
-			// The branch before the rules for lone 429s fell to 3 requests a second here (and to 1 in the real n8n run).
 			lowestRate: { atLeast: 20 },
 		},
 	},
@@ -411,9 +408,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		expected: {
 			created: 400,
 			refusals: 2,
-			// Read as agreeing, they set a pace of 150 a second and paused every send for 1 s (the bench's API refusing
-			// 3 % at random: 18 s instead of 7 in a real n8n). The second was sent before the first came back: no
-			// evidence.
+			// The second was sent before the first came back: no evidence of a limit.
 			rateRefusals: 0,
 			lowestRate: Number.POSITIVE_INFINITY,
 		},
@@ -424,8 +419,7 @@ const PER_SECOND_LIMITS: SimulatedCase[] = [
 		expected: {
 			created: 400,
 			refusals: 1,
-			// Read as the concurrency, it held 400 listings at 6 in flight: a refusal's Retry-After never paid for a
-			// slot more (7.5 s instead of 2 with a busy client).
+			// A level refused once is tried again: one random 429 must not hold the whole run there.
 			peak: { atLeast: 24 },
 			rateRefusals: 0,
 		},
@@ -474,15 +468,13 @@ const FIRST_OVERSHOOT: SimulatedCase[] = [
 		expected: {
 			created: 400,
 			finalRate: limit,
-			// The first overshoot costs what is sent while its first 429 is on its way: about 6 % here (bench: 4.7 and
-			// 6.5 % in a real n8n), against 1 to 2 % when 429s are read at once.
+			// The first overshoot costs what is sent while its first 429 is on its way.
 			refusals: { atMost: 0.08 * 400 },
 		},
 	})),
 	{
 		name: '40 per second read 15 ms late (a real n8n reads its first 429 15 to 40 ms after the sandbox sent it): the ramp lets few go at once, so few are sent blind',
 		api: { requests: 400, perSecond: () => 40, jitterMs: 5, refusalLagMs: 15 },
-		// A burst of 16 at once (the ramp before) drew 17 refusals here, and 22 to 24 a run in a real n8n; 4 draws 11.
 		expected: { created: 400, refusals: { atMost: 14 } },
 	},
 	...[40, 100].map((limit) => ({
@@ -492,7 +484,6 @@ const FIRST_OVERSHOOT: SimulatedCase[] = [
 		expected: {
 			created: 400,
 			finalRate: limit,
-			// A burst of 4 in slow start drew 17 (40 a second) and 23 (100 a second) here; real n8n runs, 2 to 19.
 			refusals: { atMost: 8 },
 		},
 	})),
@@ -502,8 +493,7 @@ const FIRST_OVERSHOOT: SimulatedCase[] = [
 		api: { requests: 400, capacity: 10, jitterMs: 5 },
 		expected: {
 			created: 400,
-			// The probe went at 11 in flight (one answer back, read late) and was refused: a pace of 23 a second was
-			// set.
+			// A probe above the lowered limit would be refused by the limit in flight and read as a rate.
 			rateRefusals: 0,
 			lowestRate: Number.POSITIVE_INFINITY,
 		},
@@ -515,8 +505,7 @@ const FIRST_OVERSHOOT: SimulatedCase[] = [
 			created: 400,
 			finalRate: 100,
 			// The slow climb meets the limit after a second, when its first sends leave the window: the probe is
-			// accepted and read the refusals as the concurrency. The burst after it drew 42 refusals in all before
-			// this rule, 29 now.
+			// accepted and reads the refusals as the concurrency; the run of refusals of the next burst reads the rate.
 			refusals: { atMost: 32 },
 		},
 	},
@@ -544,6 +533,6 @@ describe('per-second limits on a simulated API (100 ms latency, jitter up to 5 m
 	it.each(PER_SECOND_LIMITS)('$name', runCase);
 });
 
-describe('the first overshoot (issue #20): 400 listings against a sliding-window API, 100 ms latency', () => {
+describe('the first overshoot: 400 listings against a sliding-window API, 100 ms latency', () => {
 	it.each(FIRST_OVERSHOOT)('$name', runCase);
 });
