@@ -13,6 +13,28 @@ export function asNodeError(
 	});
 }
 
+/**
+ * An error of ours with lines added to its description, as a new error of the same kind that keeps the message,
+ * the HTTP code and the API's answer: an error is built complete where it is thrown, never patched afterwards.
+ */
+export function withMoreDescription(
+	node: INode,
+	error: NodeApiError | NodeOperationError,
+	lines: Array<string | undefined>,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	const description = [error.description, ...lines].filter(Boolean).join('\n');
+	if (error instanceof NodeApiError) {
+		return new NodeApiError(node, error.errorResponse ?? {}, {
+			message: error.message,
+			description,
+			httpCode: error.httpCode ?? undefined,
+			itemIndex,
+		});
+	}
+	return new NodeOperationError(node, error.message, { description, itemIndex });
+}
+
 /** The message of anything thrown. */
 export function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);

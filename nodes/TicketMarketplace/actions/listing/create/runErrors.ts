@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorText, listFirst } from '../../../helpers/errors';
+import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
 import {
 	notCreatedStillRememberedLine,
@@ -166,18 +166,10 @@ export function stopError(
 	reports: ListingReport[],
 	skipAlreadySent: boolean,
 ): NodeApiError | NodeOperationError {
-	const { error } = report.outcome;
-	const itemIndex = report.listing.rows[0];
-	const description = [error.description, stopSummary(reports, skipAlreadySent)]
-		.filter(Boolean)
-		.join('\n');
-	if (error instanceof NodeApiError) {
-		return new NodeApiError(context.getNode(), error.errorResponse ?? {}, {
-			message: error.message,
-			description,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex,
-		});
-	}
-	return new NodeOperationError(context.getNode(), error.message, { description, itemIndex });
+	return withMoreDescription(
+		context.getNode(),
+		report.outcome.error,
+		[stopSummary(reports, skipAlreadySent)],
+		report.listing.rows[0],
+	);
 }
