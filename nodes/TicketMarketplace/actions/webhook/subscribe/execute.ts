@@ -1,3 +1,7 @@
+/**
+ * Webhook → Subscribe: every item's subscription is checked before the first is sent, then each is sent in turn and
+ * returns the identifier to e-mail to API support for activation.
+ */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -11,14 +15,17 @@ import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_FIX,
 	readCallbackClient,
-} from '../../../shared/callbackCredential';
-import { asNodeError, listFirst, LISTED_IN_MESSAGES } from '../../helpers/errors';
-import { findSubscriptionId } from '../../helpers/subscriptionId';
-import { labelIssues, pathKey } from '../../schemas/listing';
-import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../transport';
-import { readsAsV1 } from '../versions';
-
-export { description } from './subscribe/description';
+} from '../../../../shared/callbackCredential';
+import {
+	asNodeError,
+	listFirst,
+	LISTED_IN_MESSAGES,
+	withMoreDescription,
+} from '../../../helpers/errors';
+import { findSubscriptionId } from '../../../helpers/subscriptionId';
+import { labelIssues, pathKey } from '../../../schemas/listing';
+import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
+import { readsAsV1 } from '../../versions';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
@@ -192,21 +199,22 @@ function withEarlierIdentifiers(
 	const obtained = results
 		.map((result, index) => ({ index, id: result.json.subscriptionId }))
 		.filter((entry) => typeof entry.id === 'string' && entry.id !== '');
-	if (obtained.length > 0) {
-		const list = listFirst(obtained.map((entry) => `item ${entry.index + 1}: ${String(entry.id)}`));
-		const all =
-			obtained.length > LISTED_IN_MESSAGES
-				? " (this error's data lists all of them, under subscriptionIds)"
-				: '';
-		nodeError.description = [
-			nodeError.description,
+	if (obtained.length === 0) return nodeError;
+	const list = listFirst(obtained.map((entry) => `item ${entry.index + 1}: ${String(entry.id)}`));
+	const all =
+		obtained.length > LISTED_IN_MESSAGES
+			? " (this error's data lists all of them, under subscriptionIds)"
+			: '';
+	const withIdentifiers = withMoreDescription(
+		node.getNode(),
+		nodeError,
+		[
 			`Subscriptions submitted before this failure: e-mail these identifiers to API support for activation, and do not subscribe them again: ${list}${all}.`,
-		]
-			.filter(Boolean)
-			.join('\n');
-		nodeError.context.subscriptionIds = obtained.map((entry) => String(entry.id));
-	}
-	return nodeError;
+		],
+		itemIndex,
+	);
+	withIdentifiers.context.subscriptionIds = obtained.map((entry) => String(entry.id));
+	return withIdentifiers;
 }
 
 export async function execute(
