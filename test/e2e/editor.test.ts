@@ -4,6 +4,10 @@
  * opens it. Fails on an uncaught page error, on a console error while one of our panels is open, and on what a
  * user would see wrong: unlabelled credential fields, a credential list that offers the wrong type, our credential
  * missing from the HTTP Request node. Screenshots go to TM_SCREENSHOT_DIR (default test-output/editor/).
+ *
+ * It also takes every image of docs/ (support/e2e/docScreenshots.ts) the way a user gets there, and fails when the
+ * text one shows no longer matches its fingerprint in docs/screenshots.json. With TM_UPDATE_SCREENSHOTS=1 it
+ * rewrites those images and fingerprints; without it, the images go to TM_SCREENSHOT_DIR/docs/ and git stays clean.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
