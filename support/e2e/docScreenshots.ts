@@ -9,12 +9,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { CURRENT_N8N_VERSION } from '../harness/n8nInstall';
+
 export const DOCS_DIR = join(__dirname, '..', '..', 'docs');
+
+/**
+ * The n8n whose editor the images show: the line users run today, what a new user installs (the suite's default,
+ * older n8n draws an empty number field as 0, where today's shows its placeholder). The text is compared on this
+ * version only (`npm test` runs the e2e suite on it); on another, the shots are still taken and scanned for secrets.
+ */
+export const DOCS_N8N_VERSION = CURRENT_N8N_VERSION;
 
 /** Where the fingerprints live (docs/screenshots.json), and the variable that refreshes them with the images. */
 export const FINGERPRINTS_FILE = join(DOCS_DIR, 'screenshots.json');
 export const UPDATE_VARIABLE = 'TM_UPDATE_SCREENSHOTS';
-export const REFRESH_COMMAND = `${UPDATE_VARIABLE}=1 npx jest test/e2e/editor.test.ts`;
+export const REFRESH_COMMAND = `TM_N8N_VERSION=${DOCS_N8N_VERSION} ${UPDATE_VARIABLE}=1 npx jest test/e2e/editor.test.ts`;
 
 export interface DocScreenshot {
 	/** The image's file name under docs/. */

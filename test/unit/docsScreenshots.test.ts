@@ -9,6 +9,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
 	DOC_SCREENSHOTS,
 	DOCS_DIR,
+	DOCS_N8N_VERSION,
 	normaliseShownText,
 	readFingerprints,
 } from '../../support/e2e/docScreenshots';
@@ -81,6 +82,10 @@ describe('the screenshots in docs/', () => {
 			expect(shot.shows.length).toBeGreaterThan(10);
 			expect(shot.how.length).toBeGreaterThan(10);
 		}
+	});
+
+	it('the fingerprints are of the n8n whose editor the images show', () => {
+		expect(readFingerprints().n8nVersion).toBe(DOCS_N8N_VERSION);
 	});
 
 	it('fingerprints are stored normalised: what changes from run to run is already replaced', () => {
