@@ -621,8 +621,19 @@ describeOnN8n2('the n8n editor in a real browser', "the test drives n8n 2.x's ed
 
 		/** Reads the shot's text and inputs, checks them for secrets, takes the image, and checks or records the text. */
 		async function takeShot(file: DocScreenshotFile, shot: DocShot): Promise<void> {
-			// No tooltip of whatever the pointer last rested on.
+			// No tooltip of whatever the pointer last rested on, and no toast ("Workflow executed successfully").
 			await editor.page.mouse.move(1, 1);
+			const toasts = editor.page.locator('.el-notification:visible .el-notification__closeBtn');
+			for (let count = await toasts.count(); count > 0; count -= 1)
+				await toasts
+					.first()
+					.click()
+					.catch(() => undefined);
+			await editor.page
+				.locator('.el-notification:visible')
+				.first()
+				.waitFor({ state: 'hidden', timeout: 5_000 })
+				.catch(() => undefined);
 			const values = await inputValues(shot.region);
 			const text = shot.text ?? [await shot.region.innerText(), ...values.shown].join('\n');
 			const findings = scanForSecrets(
