@@ -349,7 +349,7 @@ function perSecondPair(
 	];
 }
 
-/** The per-second cases (issue #20): each limit, both limits at once, and a limit that changes mid-run. */
+/** The per-second cases: each limit, both limits at once, and a limit that changes mid-run. */
 function perSecondCases(settings: CaseSettings): N8nCase[] {
 	const { listings, latencyMs, perSecond } = settings;
 	const steady = (maxPerSecond: number) => [{ atMs: 0, maxPerSecond }];

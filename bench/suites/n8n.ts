@@ -20,7 +20,7 @@ const TARGETS = {
 	floorRatio: 1.25,
 	climbMs: 2000,
 	/**
-	 * Issue #20: each steady per-second limit (40, 10 and 100 a second, 40 a second with 10 in flight) within 1.15x its
+	 * Each steady per-second limit (40, 10 and 100 a second, 40 a second with 10 in flight) within 1.15x its
 	 * floor, at most 5 % refused; no limit within 1.5x HTTP Request at defaults.
 	 */
 	perSecondFloorRatio: 1.15,
@@ -238,7 +238,7 @@ export const n8nSuite: Suite = {
 		'peak = the most listing requests the sandbox answered at once (min-max over the runs) @ when it was first reached after the first listing request (worst run).',
 		"api ms = the median time the sandbox took to answer an accepted listing request (its 100 ms latency included); the rest of a round trip is the client's.",
 		'Every case runs against the sandbox\'s limit of 10 in flight except "API without a limit" and the per-second cases.',
-		'Per-second cases (issue #20): the sandbox admits at most N listing requests in any second (sliding window; 429 with Retry-After in whole seconds); no in-flight limit unless said.',
+		'Per-second cases: the sandbox admits at most N listing requests in any second (sliding window; 429 with Retry-After in whole seconds); no in-flight limit unless said.',
 		'Their floor: the time the last listing can be admitted at the limit (one latency added); the mid-run change is timed from the webhook call.',
 		'"Refuses 3 % at random": no limit, but the sandbox answers 3 % of listing requests 429 (Retry-After 1 s) whatever the load, as the e2e fault run does; x tuned for it: time / the same node against the API without a limit.',
 		'x tuned for them: time / Code + HTTP Request batched to the rate by hand (rate / 10 every 105 ms; the changing case at its lowest rate); for the API without a limit: / HTTP Request at defaults against it.',

@@ -5,7 +5,7 @@
  * the field path), so a test can assert that the error names them, and that nothing is sent. Nothing here asserts
  * on message wording.
  *
- * Defects marked `proposed: true` are refusals issue 11 asks for that the node may not make yet (over-precise
+ * Defects marked `proposed: true` are refusals asked for that the node may not make yet (over-precise
  * amounts, huge strings, duplicate product ids, prototype-pollution keys): a test can filter on it.
  */
 import fc from 'fast-check';

@@ -3,7 +3,7 @@
  * takes every one on every run, reads the text shown in the shot's region, and compares it, normalised, with the
  * fingerprint committed in docs/screenshots.json: when the editor shows something else (a label renamed, a default
  * changed, a column added), the test fails and names the image to refresh. A unit test
- * (test/unit/docsScreenshots.test.ts) holds the docs to this list: every image README.md and docs/*.md show is here,
+ * (test/unit/package/docsScreenshots.test.ts) holds the docs to this list: every image README.md and docs/*.md show is here,
  * every file here exists and has a fingerprint, and docs/ holds no other image.
  */
 import { readFileSync } from 'node:fs';

@@ -82,7 +82,7 @@ export function suiteWorkflows() {
 			node.parameters.options = { output: 'row' };
 		},
 	});
-	// Issue 18, case 2: the workflow setting Timeout Workflow (executionTimeout, seconds) stops a run part-way;
+	// The workflow setting Timeout Workflow (executionTimeout, seconds) stops a run part-way;
 	// On Error → Continue, one item per row, at most 4 requests at once (so a slow API lets only part of a sheet
 	// out before the timeout). The test changes the timeout between runs (same workflow, same memory).
 	const sheetTimeout = variantOf(sheetToListings, {
@@ -96,7 +96,7 @@ export function suiteWorkflows() {
 		},
 	});
 	sheetTimeout.settings = { ...sheetTimeout.settings, executionTimeout: SHEET_TIMEOUT_SECONDS };
-	// Issue 18, case 5: the account with a wrong marketplace password, On Error → Continue, one item per row.
+	// The account with a wrong marketplace password, On Error → Continue, one item per row.
 	const sheetWrongPassword = variantOf(sheetToListings, {
 		id: 'tmSheetWrongPass',
 		name: 'E2E: sheet to listings, wrong marketplace password, one item per row, Continue On Fail',

@@ -1,5 +1,5 @@
 /**
- * The fault oracle's Partner API (issue 18): each listing request is answered with the next behaviour of a generated
+ * The fault oracle's Partner API: each listing request is answered with the next behaviour of a generated
  * list, and the API keeps what it saw and what it created, per run (runs are told apart by their consumer key and
  * so by their token).
  */

@@ -1,5 +1,5 @@
 /**
- * The fault oracle's invariants (issue 18), checked after every scenario over one run or two overlapping runs.
+ * The fault oracle's invariants, checked after every scenario over one run or two overlapping runs.
  * A broken one throws, naming it. Where n8n's store (one row, read and rewritten whole, no lock) makes a promise
  * impossible for overlapping runs, the exception is precise and counted: see `Window`.
  */

@@ -1,7 +1,7 @@
 /**
- * The fault oracle's scenarios (issue 18): what varies (sheet, API behaviours, refused login, Stop, store failures
+ * The fault oracle's scenarios: what varies (sheet, API behaviours, refused login, Stop, store failures
  * and timing, one run or two overlapping ones, Output and On Error) and how one is run and checked. The two test
- * files (test/unit/action/faultOracle*.test.ts) mock n8n-workflow's waits and call runScenario.
+ * files (execute.oracle*.test.ts beside the tests of Create) mock n8n-workflow's waits and call runScenario.
  */
 import fc from 'fast-check';
 import nock from 'nock';

@@ -10,7 +10,7 @@ export const EXAMPLES_DIR = join(__dirname, '..', '..', 'examples');
 
 export const CREDENTIAL_IDS = {
 	api: { id: 'tmMarketplaceApi', name: 'Ticket Marketplace account' },
-	/** The same account with a wrong marketplace password: the marketplace refuses its login (issue 18, case 5). */
+	/** The same account with a wrong marketplace password: the marketplace refuses its login. */
 	apiWrongPassword: { id: 'tmWrongPassword1', name: 'Ticket Marketplace account (wrong password)' },
 	callback: { id: 'tmCallbackCreds1', name: 'Ticket Marketplace callback' },
 	mattermost: { id: 'tmMattermostChat', name: 'Mattermost (sale alerts)' },

@@ -1,5 +1,5 @@
 /**
- * Issue 18, case 4, inside a real n8n: with Settings → On Error → Continue (using error output) and one item per
+ * Inside a real n8n: with Settings → On Error → Continue (using error output) and one item per
  * row, an invalid listing's rows take the error branch and a created (then, on the second run, skipped) listing's
  * rows the success branch, where a "mark as listed" step would mark them.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 18, cases 6 and 7, inside a real n8n: an API whose error echoes the request (the Bearer token included)
+ * Inside a real n8n: an API whose error echoes the request (the Bearer token included)
  * and an API that redirects. With On Error → Continue and one item per row: the echoed token never reaches an
  * output item, the redirect is not followed and is reported as refused, and only the listing the API accepted is
  * created. The secret scan (last in the suite) also reads n8n's log and these executions.

@@ -1,5 +1,5 @@
 /**
- * Issue 18, case 2, inside a real n8n: a run cut short (the workflow setting Timeout Workflow, or Stop) while a slow
+ * Inside a real n8n: a run cut short (the workflow setting Timeout Workflow, or Stop) while a slow
  * API has taken only part of a 40-listing sheet. The listings it never sent must not be buried as "already sent":
  * after the same sheet runs again in the same workflow (same memory), without the timeout and without the fault,
  * the sandbox holds every listing of the sheet exactly once, and no listing was ever sent twice.

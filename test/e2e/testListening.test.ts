@@ -1,5 +1,5 @@
 /**
- * Building the sale alert without waiting for a sale (issue 21, item 6), in a real n8n: the workflow is put in test
+ * Building the sale alert without waiting for a sale, in a real n8n: the workflow is put in test
  * listening mode the way the editor does it (POST /rest/workflows/:id/run without start data: "Execute workflow",
  * or with the trigger as destination: "Listen for test event"), and the sandbox's sample sale goes to the trigger's
  * two /webhook-test/ URLs.

@@ -1,5 +1,5 @@
 /**
- * Issue 18, case 5, inside a real n8n: a credential with a wrong marketplace password, On Error → Continue, one item
+ * Inside a real n8n: a credential with a wrong marketplace password, On Error → Continue, one item
  * per row, 30 listings. The marketplace sees exactly one refused login for the run (not one per listing, which
  * could lock the seller's account), no listing is created, the first failed row carries the credential's diagnosis
  * naming the marketplace login, every other row says it was not sent, and no secret reaches an output item or the

@@ -339,7 +339,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 			`the same sheet twice: second run skipped ${items.length} listings; runs on workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
 		);
 	}, 240_000);
-	it('the same sheet run twice at the same moment, on both workers, round after round: each listing sent once, and a third run skips them all (issue 18, case 9)', async () => {
+	it('the same sheet run twice at the same moment, on both workers, round after round: each listing sent once, and a third run skips them all', async () => {
 		const rounds = 20;
 		let sentTwice = 0;
 		let createdTwice = 0;

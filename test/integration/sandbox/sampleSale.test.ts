@@ -1,5 +1,5 @@
 /**
- * The sample sale (issue 21, item 6): the sandbox delivers a listing_sale to ANY token URL + callback URL with a
+ * The sample sale: the sandbox delivers a listing_sale to ANY token URL + callback URL with a
  * given callback client, through the same token exchange and notification as a sale (startDelivery), without a
  * listing or a subscription. Checked in process, over the admin API, through the CLI, against a strict receiver
  * and against the real trigger served over loopback.

@@ -1,0 +1,174 @@
+import {
+	sendNow,
+	startPacing,
+	step,
+} from '../../../../../nodes/TicketMarketplace/transport/pacingControl';
+import type { Send } from '../../../../../nodes/TicketMarketplace/transport/pacingTypes';
+import {
+	classifyRefusal,
+	type RefusalKind,
+} from '../../../../../nodes/TicketMarketplace/transport/refusalKind';
+import { markSend } from '../../../../../nodes/TicketMarketplace/transport/sendLog';
+
+/**
+ * The classifier of 429s, read from traces: what the gate told the controllers (each step at a time in ms: a new
+ * request sent, or the send with that index answered or refused), and the kind of the trace's last step, a refusal.
+ */
+type TraceStep =
+	| [at: number, what: 'send']
+	| [at: number, what: 'answer' | 'refuse', index: number];
+
+function kindOfLastRefusal(trace: TraceStep[]): RefusalKind {
+	let state = startPacing('adaptive', 48);
+	const sends = new Map<number, Send>();
+	const sendOf = (index: number) => {
+		const send = sends.get(index);
+		if (!send) throw new Error(`no send ${index} in the trace`);
+		return send;
+	};
+	const last = trace[trace.length - 1];
+	if (last[1] !== 'refuse') throw new Error('a trace ends in a refusal');
+	for (const [at, what, index] of trace.slice(0, -1)) {
+		if (what === 'send') {
+			const send = sendNow(state, at);
+			sends.set(send.index, send);
+			state = step(state, { kind: 'sent', send }, at);
+		} else if (what === 'answer') {
+			const send = sendOf(index);
+			const roundTripMs = at - send.at;
+			const event = { kind: 'answered', send, roundTripMs, final: false, waiting: 0 } as const;
+			state = step(state, event, at);
+		} else
+			state = step(
+				state,
+				{ kind: 'refused', send: sendOf(index), retryAfterMs: 1000, final: false },
+				at,
+			);
+	}
+	const send = sendOf(last[2]);
+	return classifyRefusal({ ...state, log: markSend(state.log, send, 'refused') }, send, last[0])
+		.kind;
+}
+
+/** Sends 1 to `count`, 10 ms apart from `from`. */
+function sendsFrom(from: number, count: number): TraceStep[] {
+	return Array.from({ length: count }, (_, index): TraceStep => [from + 10 * index, 'send']);
+}
+
+/** The first request alone, answered after 100 ms: the token is settled, nothing else learned. */
+const FIRST: TraceStep[] = [
+	[0, 'send'],
+	[100, 'answer', 1],
+];
+
+/** Three in flight (2, 3, 4 at levels 1, 2, 3); the one at level 3 answered, then the one at level 2 refused. */
+const BELOW_ANSWERED: TraceStep[] = [
+	...FIRST,
+	...sendsFrom(100, 3),
+	[220, 'answer', 4],
+	[221, 'refuse', 3],
+];
+
+/** The first answered, then four at once (levels 1 to 4), all answered. */
+const CLIMBED: TraceStep[] = [
+	...FIRST,
+	...sendsFrom(100, 4),
+	...[2, 3, 4, 5].map((index): TraceStep => [200, 'answer', index]),
+];
+
+/** The climb refused at level 4 (a hold), the three others answered, then the probe (send 6) goes. */
+const PROBE_SENT: TraceStep[] = [
+	...FIRST,
+	...sendsFrom(100, 4),
+	[150, 'refuse', 5],
+	[200, 'answer', 2],
+	[210, 'answer', 3],
+	[220, 'answer', 4],
+	[230, 'send'],
+];
+
+const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
+	{
+		name: 'a refusal at a level never answered (the climb meets a limit): the concurrency',
+		trace: [...FIRST, ...sendsFrom(100, 4), [150, 'refuse', 5]],
+		kind: 'concurrency',
+	},
+	{
+		name: 'a lone refusal below a level the API answered: random until another agrees',
+		trace: BELOW_ANSWERED,
+		kind: 'random',
+	},
+	{
+		name: 'a request refused alone (nothing else in flight): not the concurrency; lone, random',
+		trace: [...FIRST, [200, 'send'], [210, 'refuse', 2]],
+		kind: 'random',
+	},
+	{
+		name: 'a second refusal of a send after the first 429 was read, at no more accepted in the second before: a rate',
+		trace: [...BELOW_ANSWERED, [230, 'send'], [250, 'refuse', 5]],
+		kind: 'rate',
+	},
+	{
+		name: 'a second refusal after the count climbed well above the first one (6 accepted against 2): no confirmation, random again',
+		trace: [
+			...BELOW_ANSWERED,
+			...[5, 6, 7, 8].flatMap((index): TraceStep[] => [
+				[200 + 40 * index, 'send'],
+				[220 + 40 * index, 'answer', index],
+			]),
+			[600, 'send'],
+			[620, 'refuse', 9],
+		],
+		kind: 'random',
+	},
+	{
+		name: 'a refusal in a quiet second after a busier one the API answered (9 against none): no per-second limit',
+		trace: [
+			...FIRST,
+			...sendsFrom(100, 8),
+			...[2, 3, 4, 5, 6, 7, 8, 9].map((index): TraceStep => [200 + 10 * index, 'answer', index]),
+			[1500, 'send'],
+			[1510, 'refuse', 10],
+		],
+		kind: 'concurrency',
+	},
+	{
+		name: 'two refusals of one burst (the second sent before the first came back): no evidence, random',
+		trace: [
+			...CLIMBED,
+			...sendsFrom(300, 8),
+			[400, 'answer', 6],
+			[401, 'refuse', 7],
+			[402, 'refuse', 8],
+		],
+		kind: 'random',
+	},
+	{
+		name: 'three of one burst refused in a run: a rate, without waiting for a send after the first 429',
+		trace: [
+			...CLIMBED,
+			...sendsFrom(300, 4),
+			[400, 'answer', 6],
+			[401, 'refuse', 7],
+			[402, 'refuse', 8],
+			[403, 'refuse', 9],
+		],
+		kind: 'rate',
+	},
+	{
+		name: 'the probe after a hold, refused too: a rate',
+		trace: [...PROBE_SENT, [240, 'refuse', 6]],
+		kind: 'rate',
+	},
+	{
+		name: 'after a refusal read as the concurrency, one a level below it (the pacer counts ahead): the concurrency',
+		trace: [...PROBE_SENT, [240, 'answer', 6], ...sendsFrom(250, 3), [290, 'refuse', 9]],
+		kind: 'concurrency',
+	},
+];
+
+describe('the kind of a 429, read from a trace of sends, answers and refusals', () => {
+	it.each(TRACES)('$name', ({ trace, kind }) => {
+		expect(kindOfLastRefusal(trace)).toBe(kind);
+	});
+});

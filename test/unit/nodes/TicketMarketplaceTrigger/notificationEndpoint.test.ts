@@ -1,0 +1,479 @@
+import type { IWebhookResponseData } from 'n8n-workflow';
+
+import { issueAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { CREDENTIAL_REUSE_MS } from '../../../../nodes/TicketMarketplaceTrigger/recentCredential';
+import {
+	expectNoExecution,
+	RecordingResponse,
+	runRecorded,
+} from '../../../../support/fakeN8n/recordingResponse';
+import {
+	TEST_TRIGGER,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../../support/fakeN8n/triggerContext';
+
+const subject = {
+	audience: TEST_TRIGGER.webhookId,
+	clientId: TEST_TRIGGER.clientId,
+	clientSecret: TEST_TRIGGER.clientSecret,
+};
+const SALE = {
+	eventType: 'listing_sale',
+	listingId: 12345,
+	sale: { quantity: 2, price: { amount: 50.5, currency: 'EUR' } },
+};
+const INVALID_TOKEN_CHALLENGE = /^Bearer realm="Ticket Marketplace Trigger", error="invalid_token"/;
+
+function now(): number {
+	return Math.floor(Date.now() / 1000);
+}
+
+function validToken(): string {
+	return issueAccessToken(subject, 3600, now());
+}
+
+async function notify(request: TriggerRequest, triggerSetup: TriggerSetup = TEST_TRIGGER.setup) {
+	return await runRecorded(triggerSetup, 'default', request);
+}
+
+function jsonRequest(authorization: string | undefined, body: unknown = SALE): TriggerRequest {
+	return { headers: { authorization, 'content-type': 'application/json' }, body };
+}
+
+function expectInvalidToken(
+	result: IWebhookResponseData,
+	response: RecordingResponse,
+	description: string,
+): void {
+	expectNoExecution(result, response);
+	expect(response.status).toBe(401);
+	expect(response.headers['www-authenticate']).toMatch(INVALID_TOKEN_CHALLENGE);
+	expect(response.json).toEqual({ error: 'invalid_token', error_description: description });
+}
+
+describe('notification endpoint (default webhook), refusals', () => {
+	it('answers a request without Authorization with a bare Bearer challenge (RFC 6750 3.1: no error code)', async () => {
+		const { result, response } = await notify(jsonRequest(undefined));
+		expectNoExecution(result, response);
+		expect(response.status).toBe(401);
+		expect(response.headers['www-authenticate']).toBe('Bearer realm="Ticket Marketplace Trigger"');
+	});
+
+	it('treats another scheme (Basic) as no Bearer credentials', async () => {
+		const basic = `Basic ${Buffer.from(`${TEST_TRIGGER.clientId}:${TEST_TRIGGER.clientSecret}`).toString('base64')}`;
+		const { result, response } = await notify(jsonRequest(basic));
+		expectNoExecution(result, response);
+		expect(response.status).toBe(401);
+		expect(response.headers['www-authenticate']).toBe('Bearer realm="Ticket Marketplace Trigger"');
+	});
+
+	it('refuses malformed Bearer headers with invalid_token', async () => {
+		for (const authorization of [
+			'Bearer',
+			'Bearer ',
+			'Bearer not-a-token',
+			'Bearer tmt1.only-two',
+			'Bearer a.b.c.d',
+		]) {
+			const { result, response } = await notify(jsonRequest(authorization));
+			expectInvalidToken(result, response, 'The access token is invalid');
+		}
+	});
+
+	it('refuses two Authorization headers with invalid_request, even when the first carries a valid token', async () => {
+		const authorization = `Bearer ${validToken()}`;
+		const { result, response } = await notify({
+			// Node's parsed headers keep the first of the two; the raw headers show both.
+			headers: { authorization, 'content-type': 'application/json' },
+			rawHeaders: [
+				'Authorization',
+				authorization,
+				'Content-Type',
+				'application/json',
+				'Authorization',
+				'Bearer another',
+			],
+			body: SALE,
+		});
+		expectNoExecution(result, response);
+		expect(response.status).toBe(400);
+		expect(response.headers['www-authenticate']).toMatch(
+			/^Bearer realm="Ticket Marketplace Trigger", error="invalid_request"/,
+		);
+		expect(response.json.error).toBe('invalid_request');
+	});
+
+	it('refuses a forged token (claims changed after signing) with invalid_token', async () => {
+		const [version, , signature] = validToken().split('.');
+		const forgedClaims = Buffer.from(
+			JSON.stringify({
+				aud: TEST_TRIGGER.webhookId,
+				cid: TEST_TRIGGER.clientId,
+				iat: now(),
+				exp: now() + 10 ** 6,
+			}),
+		).toString('base64url');
+		const { result, response } = await notify(
+			jsonRequest(`Bearer ${version}.${forgedClaims}.${signature}`),
+		);
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token whose signature was altered, including a non-canonical spelling of it', async () => {
+		const token = validToken();
+		// The second-to-last character carries six bits of the signature: another one is another signature.
+		const flipped = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.slice(-1);
+		for (const altered of [flipped, `${token}=`, `${token}!`]) {
+			const { result, response } = await notify(jsonRequest(`Bearer ${altered}`));
+			expectInvalidToken(result, response, 'The access token is invalid');
+		}
+	});
+
+	it('refuses an expired token with invalid_token and says it expired', async () => {
+		const issuedTwoHoursAgo = issueAccessToken(subject, 3600, now() - 7200);
+		const { result, response } = await notify(jsonRequest(`Bearer ${issuedTwoHoursAgo}`));
+		expectInvalidToken(result, response, 'The access token expired');
+	});
+
+	it('refuses a token signed with another client secret (the secret was changed: every token is revoked)', async () => {
+		const oldSecretToken = issueAccessToken(
+			{ ...subject, clientSecret: 'the previous secret, now replaced' },
+			3600,
+			now(),
+		);
+		const { result, response } = await notify(jsonRequest(`Bearer ${oldSecretToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token issued by another trigger node (other webhook id) with the same credential', async () => {
+		const otherNodeToken = issueAccessToken(
+			{ ...subject, audience: 'another-webhook-id' },
+			3600,
+			now(),
+		);
+		const { result, response } = await notify(jsonRequest(`Bearer ${otherNodeToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses a token issued to another client id when the credential has changed its id', async () => {
+		const otherClientToken = issueAccessToken(
+			{ ...subject, clientId: 'old-client-id' },
+			3600,
+			now(),
+		);
+		const { result, response } = await notify(jsonRequest(`Bearer ${otherClientToken}`));
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it('refuses with 400 a body that is not a JSON object: array, scalar, null, text, form', async () => {
+		const authorization = `Bearer ${validToken()}`;
+		const cases: TriggerRequest[] = [
+			jsonRequest(authorization, [SALE]),
+			jsonRequest(authorization, 42),
+			jsonRequest(authorization, null),
+			{ headers: { authorization, 'content-type': 'application/json' }, body: undefined },
+			{ headers: { authorization, 'content-type': 'text/plain' }, body: JSON.stringify(SALE) },
+			{
+				headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+				body: { eventType: 'listing_sale' },
+			},
+			{ headers: { authorization }, body: SALE },
+		];
+		for (const request of cases) {
+			const { result, response } = await notify(request);
+			expectNoExecution(result, response);
+			expect(response.status).toBe(400);
+			expect(response.json.message).toBe('The notification body must be a JSON object');
+		}
+	});
+
+	it('with Accepted Kinds set, answers 200 but starts nothing for another kind, and says so', async () => {
+		const { result, response } = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { eventType: 'inventory_status', listingId: 1 }),
+			{ ...TEST_TRIGGER.setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(200);
+		expect(response.json).toMatchObject({ received: true, started: false });
+		expect(String((response.json as { message: string }).message)).toContain(
+			'"inventory_status" is not among',
+		);
+	});
+
+	it('answers 500 and starts nothing when the credential cannot be used (secret too short)', async () => {
+		const shortSecret = 'too-short';
+		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
+		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
+			...TEST_TRIGGER.setup,
+			credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
+		});
+		expectNoExecution(result, response);
+		expect(response.status).toBe(500);
+		expect(response.text).not.toContain(shortSecret);
+	});
+});
+
+describe('notification endpoint (default webhook), accepted notifications', () => {
+	it.each([
+		{ eventType: 'LISTING_SALE' },
+		{ type: 'sale' },
+		{ event: 'listing.sold' },
+		{ kind: 'inventory_status' },
+	])(
+		'by default starts the workflow for every kind, never dropping a sale silently: %j',
+		async (kindField) => {
+			const body = { ...kindField, listingId: 7 };
+			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
+			expect(result.workflowData).toEqual([[{ json: body }]]);
+		},
+	);
+
+	it('compares Accepted Kinds without case', async () => {
+		const body = { eventType: 'LISTING_SALE', listingId: 7 };
+		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
+		});
+		expect(result.workflowData).toEqual([[{ json: body }]]);
+	});
+
+	it('starts the workflow with the body unchanged as the item and answers 200 through n8n', async () => {
+		const { result, response } = await notify(jsonRequest(`Bearer ${validToken()}`));
+		expect(result).toEqual({
+			workflowData: [[{ json: SALE }]],
+			webhookResponse: { received: true },
+		});
+		// n8n writes the answer from webhookResponse; the node itself writes nothing.
+		expect(response.writes).toBe(0);
+	});
+
+	it('accepts a notification that names no kind, and one whose `event` is an object, not a kind', async () => {
+		for (const body of [{ listingId: 7 }, { event: { id: 99, name: 'Concert' }, listingId: 7 }]) {
+			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
+			expect(result.workflowData).toEqual([[{ json: body }]]);
+		}
+	});
+
+	it('reads the kind from the first of eventType, event_type, notificationType, notification_type, kind, event, type', async () => {
+		const options = { options: { acceptedKinds: 'listing_sale' } };
+		const accepted = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
+			{
+				...TEST_TRIGGER.setup,
+				parameters: options,
+			},
+		);
+		expect(accepted.result.workflowData).toHaveLength(1);
+		const skipped = await notify(
+			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
+			{
+				...TEST_TRIGGER.setup,
+				parameters: options,
+			},
+		);
+		expect(skipped.result.workflowData).toBeUndefined();
+	});
+
+	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
+		const other = { eventType: 'inventory_status', listingId: 1 };
+		const all = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: '' } },
+		});
+		expect(all.result.workflowData).toEqual([[{ json: other }]]);
+		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
+		});
+		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
+	});
+
+	it('accepts a Bearer scheme written in any case and a JSON content type with a charset', async () => {
+		const { result } = await notify({
+			headers: {
+				authorization: `bearer ${validToken()}`,
+				'content-type': 'application/json; charset=utf-8',
+			},
+			body: SALE,
+		});
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+
+	it('includes request headers without Authorization when asked', async () => {
+		const token = validToken();
+		const { result } = await notify(
+			{
+				headers: {
+					authorization: `Bearer ${token}`,
+					'content-type': 'application/json',
+					'x-request-id': 'abc-123',
+				},
+				body: SALE,
+			},
+			{ ...TEST_TRIGGER.setup, parameters: { options: { includeHeaders: true } } },
+		);
+		expect(result.workflowData).toEqual([
+			[
+				{
+					json: {
+						headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' },
+						body: SALE,
+					},
+				},
+			],
+		]);
+		expect(JSON.stringify(result)).not.toContain(token);
+	});
+
+	it('works for a node without a webhook id (URLs then use the workflow id and node name)', async () => {
+		const audience = 'workflow-9/Ticket Marketplace Trigger';
+		const token = issueAccessToken({ ...subject, audience }, 3600, now());
+		const response = new RecordingResponse();
+		const { createTriggerContext } = await import('../../../../support/fakeN8n/triggerContext');
+		const context = createTriggerContext(
+			{ ...TEST_TRIGGER.setup, workflowId: 'workflow-9' },
+			'default',
+			jsonRequest(`Bearer ${token}`),
+			response,
+		);
+		// Drop the webhook id the helper sets, as for a node saved before n8n gave nodes one.
+		(context as unknown as { node: { webhookId?: string } }).node.webhookId = undefined;
+		const { TicketMarketplaceTrigger } = await import(
+			'../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
+		);
+		const result = await new TicketMarketplaceTrigger().webhook.call(context);
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+});
+
+describe('notification endpoint (default webhook), reading the callback credential', () => {
+	/** Each test its own credential id: the node remembers reads per credential for the whole process. */
+	let credentialSequence = 0;
+
+	async function notifyCounting(
+		request: TriggerRequest,
+		credentialId: string,
+		credentials: TriggerSetup['credentials'] = TEST_TRIGGER.setup.credentials,
+	) {
+		const response = new RecordingResponse();
+		const { createTriggerContext } = await import('../../../../support/fakeN8n/triggerContext');
+		const context = createTriggerContext(
+			{ ...TEST_TRIGGER.setup, credentials },
+			'default',
+			request,
+			response,
+		);
+		const internals = context as unknown as {
+			node: { credentials: Record<string, { id: string }> };
+			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
+		};
+		internals.node.credentials.ticketMarketplaceCallbackApi.id = credentialId;
+		let reads = 0;
+		const helper = internals.additionalData.credentialsHelper;
+		const getDecrypted = helper.getDecrypted.bind(helper);
+		helper.getDecrypted = async () => {
+			reads += 1;
+			return await getDecrypted();
+		};
+		const { TicketMarketplaceTrigger } = await import(
+			'../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
+		);
+		const result = await new TicketMarketplaceTrigger().webhook.call(context);
+		return { result, response, reads };
+	}
+
+	function nextCredentialId(): string {
+		credentialSequence += 1;
+		return `callback-credential-reads-${credentialSequence}`;
+	}
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('reads the credential once for notifications that follow one another within the reuse time (n8n 2.41 starts a sandbox per read)', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		const first = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const second = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		expect(first.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(second.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect([first.reads, second.reads]).toEqual([1, 0]);
+	});
+
+	it('reuses the read for sales that come seconds apart, not only within one burst', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const readAt = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + 5_000);
+		const later = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		expect(later.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(later.reads).toBe(0);
+	});
+
+	it('decides every refusal on the credential as stored now, even right after an accepted notification', async () => {
+		const credentialId = nextCredentialId();
+		await notifyCounting(jsonRequest(`Bearer ${validToken()}`), credentialId);
+		const oldSecretToken = issueAccessToken(
+			{ ...subject, clientSecret: 'the previous secret, now replaced' },
+			3600,
+			now(),
+		);
+		for (const authorization of [`Bearer ${oldSecretToken}`, 'Bearer not-a-token']) {
+			const { result, response, reads } = await notifyCounting(
+				jsonRequest(authorization),
+				credentialId,
+			);
+			expectInvalidToken(result, response, 'The access token is invalid');
+			expect(reads).toBe(1);
+		}
+		// A credential that became unusable is seen by the next refusal, not hidden by the earlier read.
+		const shortSecret = 'too-short';
+		const { result, response } = await notifyCounting(
+			jsonRequest(
+				`Bearer ${issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now())}`,
+			),
+			credentialId,
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(500);
+	});
+
+	it('accepts a token signed with a new client secret right after the secret changed', async () => {
+		const credentialId = nextCredentialId();
+		await notifyCounting(jsonRequest(`Bearer ${validToken()}`), credentialId);
+		const newSecret = 'a brand new callback client secret';
+		const newToken = issueAccessToken({ ...subject, clientSecret: newSecret }, 3600, now());
+		const { result, reads } = await notifyCounting(
+			jsonRequest(`Bearer ${newToken}`),
+			credentialId,
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: newSecret },
+		);
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(reads).toBe(1);
+	});
+
+	it('refuses a token of the replaced secret once the reuse time has passed since the credential was read', async () => {
+		const credentialId = nextCredentialId();
+		const oldToken = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${oldToken}`), credentialId);
+		const readAt = Date.now();
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
+		const { result, response, reads } = await notifyCounting(
+			jsonRequest(`Bearer ${oldToken}`),
+			credentialId,
+			{ clientId: TEST_TRIGGER.clientId, clientSecret: 'a brand new callback client secret' },
+		);
+		expectInvalidToken(result, response, 'The access token is invalid');
+		expect(reads).toBe(1);
+	});
+
+	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
+		const other = await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
+		expect(other.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(other.reads).toBe(1);
+	});
+});

@@ -1,0 +1,428 @@
+import type { IWebhookResponseData } from 'n8n-workflow';
+
+import { verifyAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
+import {
+	expectNoExecution,
+	RecordingResponse,
+	runRecorded,
+} from '../../../../support/fakeN8n/recordingResponse';
+import {
+	runTriggerWebhook,
+	TEST_TRIGGER,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../../support/fakeN8n/triggerContext';
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+function basic(id: string, secret: string): string {
+	return `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
+}
+
+async function requestToken(
+	request: TriggerRequest,
+	triggerSetup: TriggerSetup = TEST_TRIGGER.setup,
+) {
+	return await runRecorded(triggerSetup, 'setup', request);
+}
+
+function expectTokenIssued(
+	result: IWebhookResponseData,
+	response: RecordingResponse,
+	lifetime = 3600,
+): string {
+	expectNoExecution(result, response);
+	expect(response.status).toBe(200);
+	expect(response.headers['cache-control']).toBe('no-store');
+	expect(response.headers.pragma).toBe('no-cache');
+	expect(response.headers['content-type']).toMatch(/^application\/json/);
+	const body = response.json;
+	expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
+	expect(body.token_type).toBe('Bearer');
+	expect(body.expires_in).toBe(lifetime);
+	const token = body.access_token as string;
+	const now = Math.floor(Date.now() / 1000);
+	const check = verifyAccessToken(
+		token,
+		{
+			audience: TEST_TRIGGER.webhookId,
+			clientId: TEST_TRIGGER.clientId,
+			clientSecret: TEST_TRIGGER.clientSecret,
+		},
+		now,
+	);
+	expect(check).toEqual({ valid: true, expiresAt: expect.any(Number) });
+	if (check.valid) expect(check.expiresAt - now).toBeGreaterThan(lifetime - 5);
+	return token;
+}
+
+function expectRefusal(
+	result: IWebhookResponseData,
+	response: RecordingResponse,
+	status: number,
+	error: string,
+): void {
+	expectNoExecution(result, response);
+	expect(response.status).toBe(status);
+	expect(response.json.error).toBe(error);
+	expect(response.json).not.toHaveProperty('access_token');
+	expect(response.headers['cache-control']).toBe('no-store');
+	if (status === 401) {
+		expect(response.headers['www-authenticate']).toBe('Basic realm="Ticket Marketplace Trigger"');
+	} else {
+		expect(response.headers['www-authenticate']).toBeUndefined();
+	}
+	// Refusals never echo what the client sent, secrets included.
+	expect(response.text).not.toContain(TEST_TRIGGER.clientSecret);
+}
+
+describe('token endpoint (setup webhook), successes', () => {
+	it('issues a token to HTTP Basic with the same client_id in the body too (RFC 6749 3.2.1)', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('issues a token to HTTP Basic client authentication with a form body', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials' },
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('issues a token to HTTP Basic client authentication with a JSON body', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
+			body: { grant_type: 'client_credentials' },
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('issues a token to client_id/client_secret in a form body', async () => {
+		const { result, response } = await requestToken({
+			headers: { 'content-type': FORM },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
+			},
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('issues a token to client_id/client_secret in a JSON body, ignoring unknown parameters', async () => {
+		const { result, response } = await requestToken({
+			headers: { 'content-type': JSON_TYPE },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
+				audience: 'anything',
+			},
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('decodes Basic credentials that were form-urlencoded first (RFC 6749 2.3.1) and also accepts them plain', async () => {
+		const secret = 'p@ss word+with:colon%';
+		const specialSetup: TriggerSetup = {
+			...TEST_TRIGGER.setup,
+			credentials: { clientId: 'id with space', clientSecret: secret },
+		};
+		const encoded = await requestToken(
+			{
+				headers: {
+					authorization: basic(
+						encodeURIComponent('id with space').replace(/%20/g, '+'),
+						encodeURIComponent(secret),
+					),
+					'content-type': FORM,
+				},
+				body: { grant_type: 'client_credentials' },
+			},
+			specialSetup,
+		);
+		expect(encoded.response.status).toBe(200);
+		const plain = await requestToken(
+			{
+				headers: { authorization: basic('id with space', secret), 'content-type': FORM },
+				body: { grant_type: 'client_credentials' },
+			},
+			specialSetup,
+		);
+		expect(plain.response.status).toBe(200);
+	});
+
+	it('takes grant_type from the query when the body has none, as the marketplace sends it to its own API', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
+			body: {},
+			query: { grant_type: 'client_credentials' },
+		});
+		expectTokenIssued(result, response);
+	});
+
+	it('uses the Token Lifetime option for expires_in and the expiry', async () => {
+		const { result, response } = await requestToken(
+			{
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': FORM,
+				},
+				body: { grant_type: 'client_credentials' },
+			},
+			{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 120 } } },
+		);
+		expectTokenIssued(result, response, 120);
+	});
+});
+
+describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
+	it('refuses both client authentication methods at once with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret,
+			},
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses HTTP Basic with a different client_id in the body with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials', client_id: 'someone-else' },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses two Authorization headers with invalid_request, even when the first one is right', async () => {
+		const right = basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret);
+		const { result, response } = await requestToken({
+			// Node's parsed headers keep the first of the two; the raw headers show both.
+			headers: { authorization: right, 'content-type': FORM },
+			rawHeaders: [
+				'Authorization',
+				right,
+				'Content-Type',
+				FORM,
+				'authorization',
+				basic(TEST_TRIGGER.clientId, 'another secret'),
+			],
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses a missing grant_type with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: {},
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses a repeated parameter with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: ['client_credentials', 'client_credentials'] },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses a non-string JSON parameter with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: { 'content-type': JSON_TYPE },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: 12345,
+			},
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses parameters from a body n8n parsed from XML or multipart, which the endpoint does not offer', async () => {
+		for (const contentType of ['application/xml', 'multipart/form-data; boundary=B']) {
+			const { result, response } = await requestToken({
+				// What n8n's XML parser makes of <grant_type>client_credentials</grant_type>.
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': contentType,
+				},
+				body: { grant_type: 'client_credentials' },
+			});
+			expectRefusal(result, response, 400, 'invalid_request');
+		}
+	});
+
+	it('refuses a body that is not a parameter object (JSON array, plain text) with invalid_request', async () => {
+		for (const body of [['client_credentials'], 'grant_type=client_credentials']) {
+			const { result, response } = await requestToken({
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': JSON_TYPE,
+				},
+				body,
+			});
+			expectRefusal(result, response, 400, 'invalid_request');
+		}
+	});
+
+	it('refuses client credentials in the URL with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials' },
+			query: { client_id: TEST_TRIGGER.clientId, client_secret: TEST_TRIGGER.clientSecret },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses grant_type values that differ between body and query with invalid_request', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials' },
+			query: { grant_type: 'password' },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+	});
+
+	it('refuses another grant type from an authenticated client with unsupported_grant_type', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'password', username: 'someone', password: 'something' },
+		});
+		expectRefusal(result, response, 400, 'unsupported_grant_type');
+	});
+
+	it('refuses an unknown client id with invalid_client and a Basic challenge', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic('someone-else', TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(result, response, 401, 'invalid_client');
+	});
+
+	it('refuses a wrong secret by Basic and by body with invalid_client', async () => {
+		const byBasic = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, `${TEST_TRIGGER.clientSecret}x`),
+				'content-type': FORM,
+			},
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(byBasic.result, byBasic.response, 401, 'invalid_client');
+		const byBody = await requestToken({
+			headers: { 'content-type': FORM },
+			body: {
+				grant_type: 'client_credentials',
+				client_id: TEST_TRIGGER.clientId,
+				client_secret: TEST_TRIGGER.clientSecret.slice(1),
+			},
+		});
+		expectRefusal(byBody.result, byBody.response, 401, 'invalid_client');
+	});
+
+	it('refuses a request without client authentication, or with only a client_id, with invalid_client', async () => {
+		const none = await requestToken({
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials' },
+		});
+		expectRefusal(none.result, none.response, 401, 'invalid_client');
+		const idOnly = await requestToken({
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials', client_id: TEST_TRIGGER.clientId },
+		});
+		expectRefusal(idOnly.result, idOnly.response, 401, 'invalid_client');
+	});
+
+	it('refuses a malformed or non-Basic Authorization header with invalid_client', async () => {
+		for (const authorization of [
+			'Bearer abc',
+			'Basic not base64!',
+			`Basic ${Buffer.from('no-colon').toString('base64')}`,
+		]) {
+			const { result, response } = await requestToken({
+				headers: { authorization, 'content-type': FORM },
+				body: { grant_type: 'client_credentials' },
+			});
+			expectRefusal(result, response, 401, 'invalid_client');
+		}
+	});
+
+	it('answers 500 server_error, naming no secret, when the credential secret is too short', async () => {
+		const { result, response } = await requestToken(
+			{
+				headers: { authorization: basic(TEST_TRIGGER.clientId, 'short'), 'content-type': FORM },
+				body: { grant_type: 'client_credentials' },
+			},
+			{
+				...TEST_TRIGGER.setup,
+				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'short' },
+			},
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(500);
+		expect(response.json.error).toBe('server_error');
+		expect(response.text).not.toContain('"short"');
+		expect(response.json).not.toHaveProperty('access_token');
+	});
+
+	it('fails loudly (no answer written) when an out-of-range Token Lifetime reaches it through an expression', async () => {
+		const response = new RecordingResponse();
+		await expect(
+			runTriggerWebhook(
+				{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 5 } } },
+				'setup',
+				{
+					headers: {
+						authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+						'content-type': FORM,
+					},
+					body: { grant_type: 'client_credentials' },
+				},
+				response,
+			),
+		).rejects.toThrow('Token Lifetime must be a whole number of seconds from 60 to 86400');
+		expect(response.writes).toBe(0);
+	});
+});
