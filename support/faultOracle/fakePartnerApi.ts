@@ -6,10 +6,10 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthorization } from '../../credentials/common/partnerApi';
+import { basicAuthorization, PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 
-export const LISTING_PATH = '/sellers/inventory/listings/v3';
+export const LISTING_PATH = PARTNER_API_PATHS.listings;
 
 /** What the fake API does with one listing request (17 behaviours and a slow answer). */
 export const BEHAVIOURS = [
@@ -116,7 +116,7 @@ export class FakePartnerApi {
 		const api = this;
 		nock(BASE)
 			.persist()
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(function () {
 				const run = api.runOfBasic(String(this.req.headers.authorization));

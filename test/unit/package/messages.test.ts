@@ -65,7 +65,7 @@ jest.mock('n8n-workflow', () => ({
 }));
 
 const LISTINGS = PARTNER_API_PATHS.listings;
-const TOKEN = '/sellers/oauth/accesstoken';
+const TOKEN = PARTNER_API_PATHS.grant;
 /** How many listings a "big sheet" row feeds: its lists must stay short. */
 const MANY = 400;
 

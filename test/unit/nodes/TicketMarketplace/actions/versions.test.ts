@@ -10,6 +10,7 @@ import { execute as create } from '../../../../../nodes/TicketMarketplace/action
 import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
 import type { ParameterValue } from '../../../../../support/fakeN8n/actionContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../../../credentials/common/partnerApi';
 
 afterEach(() => {
 	nock.cleanAll();
@@ -195,10 +196,10 @@ describe('Listing → Create in version 1 reads as before', () => {
 
 describe('Webhook → Subscribe in both versions', () => {
 	async function sent(typeVersion: number, parameters: Record<string, ParameterValue>) {
-		nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: 'tok' });
+		nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok' });
 		let body: IDataObject | undefined;
 		nock(BASE)
-			.post('/partners/webhooks/v3')
+			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, (_uri, received) => {
 				body = received as IDataObject;
 				return { subscriptionId: 'sub-1' };

@@ -16,8 +16,9 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../../../support/fakeN8n/sharedRowStore';
+import { PARTNER_API_PATHS } from '../../../../../credentials/common/partnerApi';
 
-const LISTING_PATH = '/sellers/inventory/listings/v3';
+const LISTING_PATH = PARTNER_API_PATHS.listings;
 /** How the version before per-account memories wrote an ID (credential Base URL as typed, trailing slash cut). */
 const OLD_KEY = (id: number) => `ticket-marketplace listing ${id} at ${BASE}`;
 
@@ -28,7 +29,7 @@ function creatingApi(base = BASE): number[] {
 	const received: number[] = [];
 	nock(base)
 		.persist()
-		.post('/sellers/oauth/accesstoken')
+		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(200, { access_token: 'tok-memory-0123456789' })
 		.post(LISTING_PATH)
@@ -135,7 +136,7 @@ describe('the memory of listings sent', () => {
 		'case 4: after a 503 that failed the run, its retry (Retry On Fail) says "unknown", not "skipped" (%s)',
 		async (_name, options, onError) => {
 			nock(BASE)
-				.post('/sellers/oauth/accesstoken')
+				.post(PARTNER_API_PATHS.grant)
 				.query(true)
 				.reply(200, { access_token: 'tok-memory-0123456789' });
 			let requests = 0;
@@ -191,7 +192,7 @@ describe('the memory of listings sent', () => {
 		store.failingAfterWriteCalls.add(3);
 		const heldWhenSent: string[][] = [];
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'tok-memory-0123456789' })
 			.post(LISTING_PATH)

@@ -168,7 +168,7 @@ describe('transport: the one request path', () => {
 
 	it('refuses a token answer whose access_token no header can carry: nothing sent, no token kept', async () => {
 		nock(BASE)
-			.post('/sellers/oauth/accesstoken')
+			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'tok-1\r\nX-Injected: 1' });
 		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
@@ -189,7 +189,7 @@ describe('transport: the one request path', () => {
 	it.each([['tok-1.a_b~c+d/e=='], ['123456|app-token:v2']])(
 		'keeps accepting a printable token such as %s',
 		async (token) => {
-			nock(BASE).post('/sellers/oauth/accesstoken').query(true).reply(200, { access_token: token });
+			nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: token });
 			const api = nock(BASE)
 				.post(PARTNER_API_PATHS.listings)
 				.matchHeader('authorization', `Bearer ${token}`)
