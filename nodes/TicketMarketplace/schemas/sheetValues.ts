@@ -36,15 +36,16 @@ function beyondExactRange(value: unknown, text: string | undefined): boolean {
 	return text !== undefined && INTEGER_TEXT.test(text) && !Number.isSafeInteger(Number(text));
 }
 
+/** A number or a sheet's text as the text it reads as; anything else has none. */
+function numberText(value: unknown): string | undefined {
+	if (typeof value === 'number') return String(value);
+	return typeof value === 'string' ? value.trim() : undefined;
+}
+
 const TOO_LARGE = `is too large: whole numbers up to ${Number.MAX_SAFE_INTEGER} can be sent exactly`;
 
 export const positiveId = z.unknown().transform((value, ctx) => {
-	const text =
-		typeof value === 'number'
-			? String(value)
-			: typeof value === 'string'
-				? value.trim()
-				: undefined;
+	const text = numberText(value);
 	if (beyondExactRange(value, text) && !text?.startsWith('-')) {
 		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${TOO_LARGE} (got ${describe(value)})` });
 		return z.NEVER;
@@ -63,12 +64,7 @@ export const positiveId = z.unknown().transform((value, ctx) => {
 });
 
 export const integerCode = z.unknown().transform((value, ctx) => {
-	const text =
-		typeof value === 'number'
-			? String(value)
-			: typeof value === 'string'
-				? value.trim()
-				: undefined;
+	const text = numberText(value);
 	if (beyondExactRange(value, text)) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -98,12 +94,7 @@ const SMALLEST_PRICE = (1 / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS
 const LARGEST_PRICE = '9999999999999.99';
 
 export const positiveAmount = z.unknown().transform((value, ctx) => {
-	const text =
-		typeof value === 'number'
-			? String(value)
-			: typeof value === 'string'
-				? value.trim()
-				: undefined;
+	const text = numberText(value);
 	if (typeof value === 'string' && text !== undefined && DECIMAL_COMMA_TEXT.test(text)) {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
