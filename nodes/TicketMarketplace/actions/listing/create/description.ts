@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { perVersion, v1Only } from '../../versions';
-import { optionsProperties } from './optionProperties';
+import { LISTING_DEFAULT_OPTIONS, optionsProperties } from './optionProperties';
 import { productsProperties } from './productProperties';
 
 /**
@@ -202,35 +202,13 @@ export const properties: INodeProperties[] = [
 	),
 	// Version 1 shows these in the main panel; from 1.1 they are under Options (optionProperties.ts).
 	v1Only({
-		displayName: 'Product Type',
-		name: 'productType',
-		type: 'string',
-		default: 'TICKET',
+		...LISTING_DEFAULT_OPTIONS.productType,
 		displayOptions: { show: perTicket, hide: recognisedByHeader },
 		description: 'Product type of this ticket; TICKET is the one the marketplace documents',
 	}),
-	v1Only({
-		displayName: 'Stock Type',
-		name: 'stockType',
-		type: 'string',
-		default: 'PDF',
-		description: 'Kind of ticket stock, such as PDF; separate several with commas',
-	}),
-	v1Only({
-		displayName: 'Payment Type',
-		name: 'paymentType',
-		type: 'number',
-		default: 1,
-		description: 'Payment type code; 1 is the one the marketplace documents',
-	}),
-	v1Only({
-		displayName: 'Language',
-		name: 'acceptLanguage',
-		type: 'string',
-		default: 'en-US',
-		placeholder: 'e.g. en-US',
-		description: 'Language tag sent with each listing, such as en-US',
-	}),
+	v1Only(LISTING_DEFAULT_OPTIONS.stockType),
+	v1Only(LISTING_DEFAULT_OPTIONS.paymentType),
+	v1Only(LISTING_DEFAULT_OPTIONS.acceptLanguage),
 	...optionsProperties,
 ];
 

@@ -4,6 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection } from '../../optionsCollection';
 import { perVersion } from '../../versions';
 
 /**
@@ -15,9 +16,11 @@ import { perVersion } from '../../versions';
 export const DEFAULT_CONCURRENCY = 48;
 export const MAX_CONCURRENCY = 100;
 
-/** Every option of 1.1, in alphabetical order as n8n lists them. */
-const options: INodeProperties[] = [
-	{
+/**
+ * The listing values that have a default: under Options from 1.1, in the main panel in version 1 (description.ts).
+ */
+export const LISTING_DEFAULT_OPTIONS = {
+	acceptLanguage: {
 		displayName: 'Language',
 		name: 'acceptLanguage',
 		type: 'string',
@@ -25,6 +28,32 @@ const options: INodeProperties[] = [
 		placeholder: 'e.g. en-US',
 		description: 'Language tag sent with each listing, such as en-US',
 	},
+	paymentType: {
+		displayName: 'Payment Type',
+		name: 'paymentType',
+		type: 'number',
+		default: 1,
+		description: 'Payment type code; 1 is the one the marketplace documents',
+	},
+	productType: {
+		displayName: 'Product Type',
+		name: 'productType',
+		type: 'string',
+		default: 'TICKET',
+		description: 'Product type of the tickets; TICKET is the one the marketplace documents',
+	},
+	stockType: {
+		displayName: 'Stock Type',
+		name: 'stockType',
+		type: 'string',
+		default: 'PDF',
+		description: 'Kind of ticket stock, such as PDF; separate several with commas',
+	},
+} satisfies Record<string, INodeProperties>;
+
+/** Every option of 1.1, in alphabetical order as n8n lists them. */
+const options: INodeProperties[] = [
+	LISTING_DEFAULT_OPTIONS.acceptLanguage,
 	{
 		displayName: 'Max Listings at Once',
 		name: 'concurrency',
@@ -72,20 +101,8 @@ const options: INodeProperties[] = [
 		],
 		description: 'How the number of listings sent at the same time is chosen',
 	},
-	{
-		displayName: 'Payment Type',
-		name: 'paymentType',
-		type: 'number',
-		default: 1,
-		description: 'Payment type code; 1 is the one the marketplace documents',
-	},
-	{
-		displayName: 'Product Type',
-		name: 'productType',
-		type: 'string',
-		default: 'TICKET',
-		description: 'Product type of the tickets; TICKET is the one the marketplace documents',
-	},
+	LISTING_DEFAULT_OPTIONS.paymentType,
+	LISTING_DEFAULT_OPTIONS.productType,
 	{
 		displayName: 'Skip Listings Already Sent',
 		name: 'skipAlreadySent',
@@ -94,13 +111,7 @@ const options: INodeProperties[] = [
 		description:
 			'Whether to skip listings this workflow has sent before, so that a sheet run again lists nothing twice',
 	},
-	{
-		displayName: 'Stock Type',
-		name: 'stockType',
-		type: 'string',
-		default: 'PDF',
-		description: 'Kind of ticket stock, such as PDF; separate several with commas',
-	},
+	LISTING_DEFAULT_OPTIONS.stockType,
 	{
 		displayName: 'Validate Only',
 		name: 'validateOnly',
@@ -112,22 +123,13 @@ const options: INodeProperties[] = [
 ];
 
 /** Listing values that version 1 shows in the main panel, and 1.1 under Options. */
-const MAIN_PANEL_IN_V1 = ['acceptLanguage', 'paymentType', 'productType', 'stockType'];
+const MAIN_PANEL_IN_V1 = Object.keys(LISTING_DEFAULT_OPTIONS);
 
 /** Where 1.1 keeps those values, for reading them (ItemParameters' paths). */
 export const OPTION_PATHS_FROM_V1_1: Record<string, string> = Object.fromEntries(
 	MAIN_PANEL_IN_V1.map((name) => [name, `options.${name}`]),
 );
 
-export const optionsProperties: INodeProperties[] = perVersion(
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Less common settings',
-		options,
-	},
-	{ v1: { options: options.filter((option) => !MAIN_PANEL_IN_V1.includes(option.name)) } },
-);
+export const optionsProperties: INodeProperties[] = perVersion(optionsCollection(options), {
+	v1: { options: options.filter((option) => !MAIN_PANEL_IN_V1.includes(option.name)) },
+});

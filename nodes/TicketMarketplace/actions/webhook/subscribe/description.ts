@@ -2,6 +2,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../optionsCollection';
 import { fromV1_1, v1Only } from '../../versions';
 
 const subscriptionKinds: INodeProperties = {
@@ -44,14 +45,8 @@ const properties: INodeProperties[] = [
 	},
 	// Version 1: Subscription Kinds in the main panel, and Auth Type and Grant Type as free text under Options.
 	v1Only(subscriptionKinds),
-	v1Only({
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Less common settings',
-		options: [
+	v1Only(
+		optionsCollection([
 			{
 				displayName: 'Auth Type',
 				name: 'authType',
@@ -68,18 +63,10 @@ const properties: INodeProperties[] = [
 				description:
 					'How the marketplace gets its token; client_credentials is the only documented one',
 			},
-		],
-	}),
+		]),
+	),
 	// From 1.1 the two values that have only one valid value are sent as such, and not shown.
-	fromV1_1({
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		description: 'Less common settings',
-		options: [subscriptionKinds],
-	}),
+	fromV1_1(optionsCollection([subscriptionKinds])),
 ];
 
 export const description = updateDisplayOptions(
