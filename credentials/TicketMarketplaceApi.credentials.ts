@@ -13,6 +13,7 @@ import { headerValue } from './common/apiAnswers';
 import {
 	basicAuthorization,
 	carriedCancelSignal,
+	CREDENTIAL_ICON,
 	isUsableAccessToken,
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
@@ -32,10 +33,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 
 	displayName = 'Ticket Marketplace API';
 
-	icon: Icon = {
-		light: 'file:../icons/ticketMarketplaceApi.svg',
-		dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';

@@ -1,5 +1,7 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
+import { CREDENTIAL_ICON } from './common/partnerApi';
+
 /**
  * The client id and secret that the marketplace presents to the Ticket Marketplace Trigger's token endpoint.
  * Nothing remote can check them, so the trigger node tests them locally (testedBy).
@@ -9,10 +11,7 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 
 	displayName = 'Ticket Marketplace Callback API';
 
-	icon: Icon = {
-		light: 'file:../icons/ticketMarketplaceApi.svg',
-		dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
-	};
+	icon: Icon = CREDENTIAL_ICON;
 
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';

@@ -1,9 +1,17 @@
+import type { Icon } from 'n8n-workflow';
+
 /** Where the Partner API's endpoints live (spec 4), relative to the credential's Base URL: written once here. */
 export const PARTNER_API_PATHS = {
 	grant: '/sellers/oauth/accesstoken',
 	webhooks: '/partners/webhooks/v3',
 	listings: '/sellers/inventory/listings/v3',
 } as const;
+
+/** Both credentials' icon, in light and dark (n8n shows the dark one on its dark canvas). */
+export const CREDENTIAL_ICON: Icon = {
+	light: 'file:../icons/ticketMarketplaceApi.svg',
+	dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
+};
 
 /** The base URL as typed, without trailing slashes, so that paths can be appended. */
 export function normalizeBaseUrl(baseUrl: unknown): string {
