@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 
+import { levelOf } from '../../../../nodes/TicketMarketplace/actions/listing/create/listingRows';
 import {
 	listingLevelSchema,
 	seatRangeSchema,
@@ -13,21 +14,9 @@ import {
 	invalidListingPerItem,
 	invalidSeatRange,
 	validListingLevel,
-	type ItemParameters,
 } from '../../../../support/arbitraries/listingInputs';
 
 const RUNS = 300;
-
-function levelOf(item: ItemParameters) {
-	return {
-		eventId: item.eventId,
-		pricePerProduct: { amount: item.priceAmount, currency: item.priceCurrency },
-		externalListingId: item.externalListingId,
-		stockType: item.stockType,
-		paymentType: item.paymentType,
-		acceptLanguage: item.acceptLanguage,
-	};
-}
 
 function issuePaths(result: {
 	success: boolean;

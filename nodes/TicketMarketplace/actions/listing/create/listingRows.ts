@@ -75,7 +75,7 @@ function readFields(
 }
 
 /** The listing-level fields in the API's shape, for their schema. */
-function levelOf(fields: RowFields): Record<string, unknown> {
+export function levelOf(fields: RowFields): Record<string, unknown> {
 	return {
 		eventId: fields.eventId,
 		pricePerProduct: { amount: fields.priceAmount, currency: fields.priceCurrency },
