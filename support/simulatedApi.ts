@@ -2,9 +2,10 @@
  * A simulated Partner API on jest's fake clock, for the pacer's tests. Each request reaches the API
  * after up to `jitterMs` (deterministic), and its answer comes back after up to `jitterMs` more. The API admits a
  * request while fewer than `perSecond(now)` were admitted in the last second (a sliding window, as the sandbox
- * does; `perSecond` gets the time since the run started) and fewer than `capacity` are in flight; else it answers 429 at once, with Retry-After in whole seconds
- * until the next request fits (1 s for the in-flight limit). Admitted requests take `latencyMs`. A refused request
- * waits its Retry-After outside any slot and asks again first, as the transport does.
+ * does; `perSecond` gets the time since the run started) and fewer than `capacity` are in flight; else it answers
+ * 429 at once, with a Retry-After of the whole seconds until the next request fits (per second) or of `retryAfterMs`
+ * (in flight; 1 s unless given). Admitted requests take `latencyMs`, a number or a function of how many are in
+ * flight. A refused request waits its Retry-After outside any slot and asks again first, as the transport does.
  */
 import type { RequestPacer } from '../nodes/TicketMarketplace/transport/pacing';
 import { seededRandom } from '../sandbox/faults';
@@ -87,9 +88,12 @@ export interface SimulatedRun {
 export async function simulate(options: {
 	pacer: RequestPacer;
 	requests: number;
-	latencyMs?: number;
+	/** How long an admitted request takes (100 ms unless given), or a function of how many are in flight with it. */
+	latencyMs?: number | ((inFlight: number) => number);
 	perSecond?: (now: number) => number | undefined;
 	capacity?: number;
+	/** The Retry-After of a refusal for `capacity` (1 s unless given). */
+	retryAfterMs?: number;
 	jitterMs?: number;
 	/** This share of requests is answered 429 (Retry-After 1 s) at random, whatever the load: an API without a rate limit that refuses now and then. */
 	sporadic429?: number;
@@ -105,7 +109,7 @@ export async function simulate(options: {
 	client?: BusyClient;
 }): Promise<SimulatedRun> {
 	const { pacer } = options;
-	const latencyMs = options.latencyMs ?? 100;
+	const { latencyMs = 100 } = options;
 	const random = jitter(7);
 	// The sandbox's seeded generator: the jitter's generator is too coarse for a share of requests.
 	const dice = seededRandom(11);
@@ -131,7 +135,8 @@ export async function simulate(options: {
 			return -500;
 		if (options.sporadic429 !== undefined && dice() < options.sporadic429) return 1000;
 		if (options.refuseArrivals?.includes(arrivals)) return 1000;
-		if (options.capacity !== undefined && inFlight >= options.capacity) return 1000;
+		if (options.capacity !== undefined && inFlight >= options.capacity)
+			return options.retryAfterMs ?? 1000;
 		const limit = options.perSecond?.(now - started);
 		while (admitted.length > 0 && now - admitted[0] >= 1000) admitted.shift();
 		if (limit !== undefined && admitted.length >= limit) {
@@ -168,8 +173,9 @@ export async function simulate(options: {
 			}
 			inFlight++;
 			run.peak = Math.max(run.peak, inFlight);
+			const latency = typeof latencyMs === 'function' ? latencyMs(inFlight) : latencyMs;
 			await delay(
-				latencyMs + (options.spikes && dice() < options.spikes.share ? options.spikes.ms : 0),
+				latency + (options.spikes && dice() < options.spikes.share ? options.spikes.ms : 0),
 			);
 			inFlight--;
 			await wander();
