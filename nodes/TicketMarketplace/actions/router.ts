@@ -9,16 +9,26 @@ type Operation = (
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
-const operations: Record<string, Record<string, Operation>> = {
+/** Every resource and its operations, by the values the node's description gives them. */
+export const OPERATIONS = {
 	listing: { create: listing.create.execute, forgetSent: listing.forgetSent.execute },
 	webhook: { subscribe: webhook.subscribe.execute },
-};
+} satisfies Record<string, Record<string, Operation>>;
+
+export type Resource = keyof typeof OPERATIONS;
+
+/** The operation a node's parameters name, if it is one of ours. */
+export function operationFor(resource: string, operation: string): Operation | undefined {
+	if (!Object.hasOwn(OPERATIONS, resource)) return undefined;
+	const ofResource: Record<string, Operation> = OPERATIONS[resource as Resource];
+	return Object.hasOwn(ofResource, operation) ? ofResource[operation] : undefined;
+}
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = operations[resource]?.[operation];
+	const run = operationFor(resource, operation);
 	if (!run) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import codex from '../../../../nodes/TicketMarketplace/TicketMarketplace.node.json';
 import { TicketMarketplace } from '../../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { OPERATIONS } from '../../../../nodes/TicketMarketplace/actions/router';
 import packageJson from '../../../../package.json';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
@@ -135,10 +136,32 @@ describe('Ticket Marketplace node description', () => {
 		expect(output[0][0].json.subscriptionId).toBe('s-1');
 	});
 
-	it('refuses an unknown operation without sending anything', async () => {
-		const fake = fakeRun({ parameters: { resource: 'listing', operation: 'delete' } });
+	it.each([
+		['listing', 'delete'],
+		['listing', 'toString'],
+		['__proto__', 'create'],
+		['webhook', 'create'],
+	])('refuses %s → %s without sending anything', async (resource, operation) => {
+		const fake = fakeRun({ parameters: { resource, operation } });
 		await expect(new TicketMarketplace().execute.call(fake.context)).rejects.toThrow(
-			'The operation "delete" of "listing" is not supported',
+			`The operation "${operation}" of "${resource}" is not supported`,
 		);
+	});
+
+	it('routes exactly the resources and operations its panel offers', () => {
+		const values = (name: string, resource?: string) =>
+			description.properties
+				.filter(
+					(property) =>
+						property.name === name &&
+						(resource === undefined || property.displayOptions?.show?.resource?.includes(resource)),
+				)
+				.flatMap((property) =>
+					(property.options ?? []).map((option) => (option as { value: string }).value),
+				)
+				.sort();
+		expect(values('resource')).toEqual(Object.keys(OPERATIONS).sort());
+		for (const [resource, operations] of Object.entries(OPERATIONS))
+			expect(values('operation', resource)).toEqual(Object.keys(operations).sort());
 	});
 });
