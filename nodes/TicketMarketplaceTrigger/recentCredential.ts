@@ -4,8 +4,7 @@ import { CALLBACK_CREDENTIAL_TYPE, type CallbackClient } from '../shared/callbac
 
 /**
  * How long a read of the callback credential may be reused to accept a notification. n8n 2.41 starts a fresh
- * expression sandbox for every credential read in a webhook (about 80 ms of CPU on a 2-core machine), which every
- * notification paid; one read per credential every ten seconds keeps that off almost every request, also when
+ * expression sandbox for every credential read in a webhook, a cost every notification paid (bench/README.md); one read per credential every ten seconds keeps that off almost every request, also when
  * sales come one at a time. A new client secret therefore stops tokens of the old one within this time.
  */
 export const CREDENTIAL_REUSE_MS = 10_000;

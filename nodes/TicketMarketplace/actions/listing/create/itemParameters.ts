@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } fr
 
 /**
  * Per-item parameters at the cost of a sheet, not of an expression engine. n8n evaluates every parameter of every
- * item through its expression engine (about 60 to 80 µs each inside n8n), which dominated 2,000-row sheets. Two
+ * item through its expression engine, which dominated large sheets (bench/README.md). Two
  * shapes cover almost every sheet workflow and need no engine at all:
  * - a parameter without any expression has the same value for every item: it is read once;
  * - a parameter that is exactly `{{ $json.column }}` (or `{{ $json["Column Name"] }}`) is that item's cell, which

@@ -8,10 +8,9 @@ import { optionsCollection } from '../../optionsCollection';
 import { perVersion } from '../../versions';
 
 /**
- * The most requests in flight by default; adaptive pacing finds the API's own pace below it. 48: against an API
- * without a limit (100 ms a request) 400 listings take about 1.3 s instead of 2.9 s at 16 (the pacer's simulation;
- * bench/README.md for n8n). 64 saved 0.2 s more there, but against 100 requests a second it sent twice as many
- * requests into the limit before the first 429 came back (simulated with n8n's late reading of answers).
+ * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
+ * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
+ * (bench/README.md has the figures).
  */
 export const DEFAULT_CONCURRENCY = 48;
 export const MAX_CONCURRENCY = 100;
