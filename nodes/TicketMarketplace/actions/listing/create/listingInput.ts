@@ -1,13 +1,13 @@
 /**
- * Listing → Create's input, from items to listings: read each row (listingRows.ts), group the rows of one listing
- * (a listing per item is a group of one), and validate each group into a Listing that is either ready to send,
- * with its fields and products, or invalid, with its problems. Nothing here sends or throws.
+ * Listing → Create's input, from items to listings: read each row once (listingRows.ts), here group the rows of one
+ * listing (a listing per item is a group of one), and validate each group in one step (listingProducts.ts) into a
+ * Listing that is either ready to send, with its fields and products, or invalid, with its problems; then what
+ * listings of one run must not share. Nothing here sends or throws.
  */
 import { seatIdentity } from '../../../schemas/listing';
-import type { ListingLevel } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
-import { checkProducts } from './listingProducts';
-import type { ListedProduct } from './listingProducts';
+import { validateListing } from './listingProducts';
+import type { InvalidListing, Listing } from './listingProducts';
 import { readListingRow } from './listingRows';
 import { V1_LAYOUT } from './rowProducts';
 import type { InputShape, ListingRow, RowGroup } from './listingRows';
@@ -17,31 +17,7 @@ import { rowsText } from './problems';
 import type { ParameterSource } from './sheetColumns';
 
 export type { InputShape } from './listingRows';
-
-interface ListingBase {
-	/** The input items (0-based) the listing came from, in input order. */
-	rows: number[];
-	/** How messages name the listing: "row 3", "listing 7001 (rows 1–5)". */
-	label: string;
-}
-
-export interface ReadyListing extends ListingBase {
-	kind: 'ready';
-	externalListingId: number;
-	/** The listing-level fields, valid (listingRequest.ts makes them a request). */
-	level: ListingLevel;
-	/** Its products, valid, each with the item it came from. */
-	products: ListedProduct[];
-}
-
-export interface InvalidListing extends ListingBase {
-	kind: 'invalid';
-	/** Known when the id itself was valid. */
-	externalListingId?: number;
-	problems: Problem[];
-}
-
-export type Listing = ReadyListing | InvalidListing;
+export type { InvalidListing, Listing, ReadyListing } from './listingProducts';
 
 export interface ListingInput {
 	/** In input order (of each listing's first row). */
@@ -49,16 +25,6 @@ export interface ListingInput {
 	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
 	blankRows: number[];
 }
-
-/** The fields every row of one listing must agree on. */
-const SHARED_FIELDS: Array<{ parameter: string; pick: (level: ListingLevel) => unknown }> = [
-	{ parameter: 'eventId', pick: (level) => level.eventId },
-	{ parameter: 'priceAmount', pick: (level) => level.pricePerProduct.amount },
-	{ parameter: 'priceCurrency', pick: (level) => level.pricePerProduct.currency },
-	{ parameter: 'stockType', pick: (level) => level.stockType },
-	{ parameter: 'paymentType', pick: (level) => level.paymentType },
-	{ parameter: 'acceptLanguage', pick: (level) => level.acceptLanguage },
-];
 
 /** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
 function groupTicketRows(rows: ListingRow[]): RowGroup[] {
@@ -80,59 +46,6 @@ function groupTicketRows(rows: ListingRow[]): RowGroup[] {
 					: `no External Listing ID (${where})`;
 		return { rows: members, externalListingId: id, label, related: id !== undefined };
 	});
-}
-
-/** The different values of one field a problem names; the rest are counted. */
-const MAX_VALUES_LISTED = 5;
-
-function disagreements(group: RowGroup): Problem[] {
-	const levels = group.rows.map((row) => row.level);
-	if (group.rows.length < 2 || !levels.every((level) => level !== undefined)) return [];
-	const itemIndexes = group.rows.map((row) => row.itemIndex);
-	const problems: Problem[] = [];
-	for (const field of SHARED_FIELDS) {
-		const byValue = new Map<string, number[]>();
-		levels.forEach((level, index) => {
-			const key = JSON.stringify(field.pick(level));
-			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
-		});
-		if (byValue.size > 1) {
-			const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
-			const shown = variants.slice(0, MAX_VALUES_LISTED);
-			if (variants.length > shown.length)
-				shown.push(`and ${variants.length - shown.length} more values`);
-			problems.push({
-				field: fieldLabel(field.parameter),
-				text: `differs between the rows of one listing: ${shown.join('; ')}`,
-				itemIndexes,
-			});
-		}
-	}
-	return problems;
-}
-
-/** The rows of one listing, level fields and products together, validated into a listing. */
-function validateGroup(group: RowGroup, shape: InputShape): Listing {
-	const rows = group.rows.map((row) => row.itemIndex);
-	const base = { rows, label: group.label, externalListingId: group.externalListingId };
-	const problems = group.rows.flatMap((row) => [
-		...row.problems,
-		...(row.products?.problems ?? []),
-	]);
-	const readable = group.rows.every((row) => row.products !== undefined);
-	const sourcesRead = group.rows.every((row) => row.products?.problems.length === 0);
-	let products: ListedProduct[] = [];
-	if (group.related && readable) {
-		problems.push(...disagreements(group));
-		if (sourcesRead) {
-			const checked = checkProducts(group, shape);
-			products = checked.products;
-			problems.push(...checked.problems);
-		}
-	}
-	const level = group.rows[0].level;
-	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
-	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };
 }
 
 /** A listing that is not sent after all, with why. */
@@ -252,7 +165,7 @@ export function readListings(
 		else blankRows.push(itemIndex);
 	}
 	if (shape === 'ticketPerItem') {
-		const validated = groupTicketRows(rows).map((group) => validateGroup(group, shape));
+		const validated = groupTicketRows(rows).map((group) => validateListing(group, shape));
 		return {
 			// A listing held back is not sent: its seats hold no other listing back.
 			listings: refuseSeatsListedBefore(holdBackForUnknownRows(validated, rows)),
@@ -261,11 +174,10 @@ export function readListings(
 	}
 	const groups = rows.map((row) => ({
 		rows: [row],
-		externalListingId: row.level?.externalListingId,
 		label: rowsText([row.itemIndex]),
 		related: true,
 	}));
-	const listings = refuseRepeatedIds(groups.map((group) => validateGroup(group, shape)));
+	const listings = refuseRepeatedIds(groups.map((group) => validateListing(group, shape)));
 	// A listing refused for its repeated ID is not sent: its seats hold no other listing back.
 	return { listings: refuseSeatsListedBefore(listings), blankRows };
 }

@@ -1,14 +1,58 @@
 /**
- * The products of one listing, checked together: each against its schema, then for a repeated External ID or a
- * seat listed twice. Problems name each product as the user knows it.
+ * One listing validated in one step, from the fields its rows gave: each row's listing-level fields and products
+ * (seat ranges expanded from the valid level fields), then what the rows must agree on, then the products together:
+ * each against its schema, then for a repeated External ID or a seat listed twice. Problems name each field and
+ * product as the user knows it.
  */
-import { jsonProductSchema, productSchema, seatIdentity } from '../../../schemas/listing';
-import type { Product } from '../../../schemas/listing';
-import { fieldLabel } from './fieldLabels';
-import { issuesOf } from './rowProducts';
-import type { InputShape, ListingRow, RowGroup } from './listingRows';
+import {
+	jsonProductSchema,
+	listingLevelSchema,
+	productSchema,
+	seatIdentity,
+} from '../../../schemas/listing';
+import type { ListingLevel, Product } from '../../../schemas/listing';
+import { fieldLabel, levelLabel, ticketRowLabel } from './fieldLabels';
+import { issuesOf, productsOf } from './rowProducts';
+import type { RowProducts } from './rowProducts';
+import { levelOf, unreadable } from './listingRows';
+import type { InputShape, ListingRow, RowFields, RowGroup } from './listingRows';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
+
+interface ListingBase {
+	/** The input items (0-based) the listing came from, in input order. */
+	rows: number[];
+	/** How messages name the listing: "row 3", "listing 7001 (rows 1–5)". */
+	label: string;
+}
+
+export interface ReadyListing extends ListingBase {
+	kind: 'ready';
+	externalListingId: number;
+	/** The listing-level fields, valid (listingRequest.ts makes them a request). */
+	level: ListingLevel;
+	/** Its products, valid, each with the item it came from. */
+	products: ListedProduct[];
+}
+
+export interface InvalidListing extends ListingBase {
+	kind: 'invalid';
+	/** Known when the id itself was valid. */
+	externalListingId?: number;
+	problems: Problem[];
+}
+
+export type Listing = ReadyListing | InvalidListing;
+
+/** One row of a listing, its own fields checked: the level fields when valid, its products still raw. */
+interface CheckedRow {
+	itemIndex: number;
+	level?: ListingLevel;
+	/** Problems of the level fields, or that the parameters could not be read. */
+	problems: Problem[];
+	/** Absent when the parameters could not be read at all. */
+	products?: RowProducts;
+}
 
 /** One product of a listing as its source gave it, parsed in place: the product never parts from its origin. */
 interface ProductEntry {
@@ -16,7 +60,7 @@ interface ProductEntry {
 	itemIndex: number;
 	/** Its place among its item's products. */
 	index: number;
-	row: ListingRow;
+	row: CheckedRow;
 	product?: Product;
 }
 
@@ -88,15 +132,15 @@ function repeatedProducts(
 	return problems;
 }
 
-export interface CheckedProducts {
+interface CheckedProducts {
 	/** Without problems, every product of the listing, each with its origin. */
 	products: ListedProduct[];
 	problems: Problem[];
 }
 
-/** The products of a group, checked; problems name each product as its source does. */
-export function checkProducts(group: RowGroup, shape: InputShape): CheckedProducts {
-	const entries: ProductEntry[] = group.rows.flatMap((row) =>
+/** The products of a listing's rows, checked; problems name each product as its source does. */
+function checkProducts(rows: CheckedRow[], shape: InputShape): CheckedProducts {
+	const entries: ProductEntry[] = rows.flatMap((row) =>
 		(row.products?.raw ?? []).map((raw, index) => ({ raw, itemIndex: row.itemIndex, index, row })),
 	);
 	if (entries.length === 0) {
@@ -106,7 +150,7 @@ export function checkProducts(group: RowGroup, shape: InputShape): CheckedProduc
 				{
 					field: fieldLabel('products'),
 					text: 'must hold at least one product',
-					itemIndexes: group.rows.map((row) => row.itemIndex),
+					itemIndexes: rows.map((row) => row.itemIndex),
 				},
 			],
 		};
@@ -130,4 +174,107 @@ export function checkProducts(group: RowGroup, shape: InputShape): CheckedProduc
 		})),
 		problems: [],
 	};
+}
+
+/** A ticket row's product in the API's shape, for its schema. */
+function ticketOf(fields: RowFields): Record<string, unknown> {
+	return {
+		externalId: fields.productExternalId,
+		row: fields.productRow,
+		seat: fields.productSeat,
+		productType: fields.productType,
+		ga: fields.productGa,
+	};
+}
+
+/** One row's own fields: its level fields against their schema, its products from its source. */
+function checkRow(row: ListingRow, shape: InputShape): CheckedRow {
+	const { itemIndex, fields } = row;
+	if (fields === undefined) return { itemIndex, problems: row.problems };
+	try {
+		const rawLevel = levelOf(fields);
+		const level = listingLevelSchema.safeParse(rawLevel);
+		return {
+			itemIndex,
+			level: level.success ? level.data : undefined,
+			problems: level.success ? [] : issuesOf(level.error, levelLabel, [itemIndex]),
+			products:
+				shape === 'ticketPerItem'
+					? { raw: [ticketOf(fields)], fromJson: false, label: () => ticketRowLabel, problems: [] }
+					: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+						productsOf(fields, itemIndex, level.success ? level.data : rawLevel),
+		};
+	} catch (error) {
+		// Fields not in the shape n8n gives them: as if they could not be read.
+		return { itemIndex, problems: [unreadable(error, itemIndex)] };
+	}
+}
+
+/** The fields every row of one listing must agree on. */
+const SHARED_FIELDS: Array<{ parameter: string; pick: (level: ListingLevel) => unknown }> = [
+	{ parameter: 'eventId', pick: (level) => level.eventId },
+	{ parameter: 'priceAmount', pick: (level) => level.pricePerProduct.amount },
+	{ parameter: 'priceCurrency', pick: (level) => level.pricePerProduct.currency },
+	{ parameter: 'stockType', pick: (level) => level.stockType },
+	{ parameter: 'paymentType', pick: (level) => level.paymentType },
+	{ parameter: 'acceptLanguage', pick: (level) => level.acceptLanguage },
+];
+
+/** The different values of one field a problem names; the rest are counted. */
+const MAX_VALUES_LISTED = 5;
+
+function disagreements(rows: CheckedRow[]): Problem[] {
+	const levels = rows.map((row) => row.level);
+	if (rows.length < 2 || !levels.every((level) => level !== undefined)) return [];
+	const itemIndexes = rows.map((row) => row.itemIndex);
+	const problems: Problem[] = [];
+	for (const field of SHARED_FIELDS) {
+		const byValue = new Map<string, number[]>();
+		levels.forEach((level, index) => {
+			const key = JSON.stringify(field.pick(level));
+			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
+		});
+		if (byValue.size > 1) {
+			const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+			const shown = variants.slice(0, MAX_VALUES_LISTED);
+			if (variants.length > shown.length)
+				shown.push(`and ${variants.length - shown.length} more values`);
+			problems.push({
+				field: fieldLabel(field.parameter),
+				text: `differs between the rows of one listing: ${shown.join('; ')}`,
+				itemIndexes,
+			});
+		}
+	}
+	return problems;
+}
+
+/**
+ * The rows of one listing, as read, validated into a listing: ready with its level fields and products, or invalid
+ * with every problem, in row order, then what the rows disagree on, then the products'.
+ */
+export function validateListing(group: RowGroup, shape: InputShape): Listing {
+	const checked = group.rows.map((row) => checkRow(row, shape));
+	const level = checked[0].level;
+	const base = {
+		rows: checked.map((row) => row.itemIndex),
+		label: group.label,
+		// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
+		externalListingId:
+			shape === 'ticketPerItem' ? group.externalListingId : level?.externalListingId,
+	};
+	const problems = checked.flatMap((row) => [...row.problems, ...(row.products?.problems ?? [])]);
+	const readable = checked.every((row) => row.products !== undefined);
+	const sourcesRead = checked.every((row) => row.products?.problems.length === 0);
+	let products: ListedProduct[] = [];
+	if (group.related && readable) {
+		problems.push(...disagreements(checked));
+		if (sourcesRead) {
+			const listed = checkProducts(checked, shape);
+			products = listed.products;
+			problems.push(...listed.problems);
+		}
+	}
+	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
+	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };
 }

@@ -1,16 +1,15 @@
 /**
- * The first stage of Listing → Create: one input item read into what it says about a listing (its listing-level
- * fields, checked, and its products, still raw), or recognised as a blank row. Both input shapes read here.
+ * The first stage of Listing → Create: one input item read, once, into a flat record of its fields keyed by
+ * parameter name (listing-level fields, ticket fields or the products' source, none checked yet), or recognised as a
+ * blank row. Both input shapes read here; listingProducts.ts validates what is read.
  */
 import type { NodeParameterValueType } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
-import { isBlank, listingLevelSchema, positiveId } from '../../../schemas/listing';
-import type { ListingLevel } from '../../../schemas/listing';
-import { levelLabel, ticketRowLabel } from './fieldLabels';
+import { isBlank, positiveId } from '../../../schemas/listing';
 import type { Problem } from './problems';
-import { issuesOf, readProducts, V1_LAYOUT } from './rowProducts';
-import type { ParameterLayout, RowProducts } from './rowProducts';
+import { V1_LAYOUT } from './rowProducts';
+import type { ParameterLayout } from './rowProducts';
 import type { ParameterSource } from './sheetColumns';
 
 export type InputShape = 'listingPerItem' | 'ticketPerItem';
@@ -29,12 +28,10 @@ export interface ListingRow {
 	itemIndex: number;
 	/** The External Listing ID as read, for grouping the rows of one listing. */
 	listingId: ListingId;
-	/** The listing-level fields, when they are valid. */
-	level?: ListingLevel;
-	/** Problems of the listing-level fields, or that the parameters could not be read. */
+	/** Every field the item gives, unchecked; absent when the parameters could not be read at all. */
+	fields?: RowFields;
+	/** That the parameters could not be read; empty otherwise. */
 	problems: Problem[];
-	/** Absent when the parameters could not be read at all. */
-	products?: RowProducts;
 	/**
 	 * Set when the External Listing ID itself could not be read (its expression failed), so the listing the row
 	 * belongs to is unknown: with its Event ID when that could be read and is valid.
@@ -86,17 +83,6 @@ export function levelOf(fields: RowFields): Record<string, unknown> {
 	};
 }
 
-/** A ticket row's product in the API's shape, for its schema. */
-function ticketOf(fields: RowFields): Record<string, unknown> {
-	return {
-		externalId: fields.productExternalId,
-		row: fields.productRow,
-		seat: fields.productSeat,
-		productType: fields.productType,
-		ga: fields.productGa,
-	};
-}
-
 /** Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. */
 function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
@@ -113,6 +99,34 @@ function listingIdOf(raw: unknown): ListingId {
 	const parsed = positiveId.safeParse(raw);
 	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
+}
+
+/**
+ * What a listing per item gives for its products, read as they are: where they come from, the Product Type they
+ * share (from 1.1 only), and the one source chosen. Seat ranges are expanded when the row is validated.
+ */
+function readProductFields(
+	params: ParameterSource,
+	itemIndex: number,
+	layout: ParameterLayout,
+	into: RowFields,
+): RowFields {
+	const source = params.get('productsSource', itemIndex, 'defined');
+	into.productsSource = source;
+	if (layout.sharedProductType) into.productType = params.get('productType', itemIndex, 'TICKET');
+	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
+	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
+	else into.products = params.get('products', itemIndex, {});
+	return into;
+}
+
+/** That the parameters of an item could not be read: the whole of what is known about the row. */
+export function unreadable(error: unknown, itemIndex: number): Problem {
+	return {
+		field: '',
+		text: `could not read the parameters: ${errorText(error)}`,
+		itemIndexes: [itemIndex],
+	};
 }
 
 /** Reads one item; undefined for a blank row. */
@@ -132,30 +146,13 @@ export function readListingRow(
 		const fields = readFields(params, itemIndex, LEVEL_FIELDS, { externalListingId: rawListingId });
 		if (shape === 'ticketPerItem') readFields(params, itemIndex, TICKET_FIELDS, fields);
 		if (isBlankRow(params, fields)) return undefined;
-		const rawLevel = levelOf(fields);
-		const level = listingLevelSchema.safeParse(rawLevel);
-		return {
-			itemIndex,
-			listingId: listingIdOf(rawListingId),
-			level: level.success ? level.data : undefined,
-			problems: level.success ? [] : issuesOf(level.error, levelLabel, [itemIndex]),
-			products:
-				shape === 'ticketPerItem'
-					? { raw: [ticketOf(fields)], fromJson: false, label: () => ticketRowLabel, problems: [] }
-					: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-						readProducts(params, itemIndex, level.success ? level.data : rawLevel, layout),
-		};
+		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, layout, fields);
+		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };
 	} catch (error) {
 		return {
 			itemIndex,
 			listingId: listingIdOf(rawListingId),
-			problems: [
-				{
-					field: '',
-					text: `could not read the parameters: ${errorText(error)}`,
-					itemIndexes: [itemIndex],
-				},
-			],
+			problems: [unreadable(error, itemIndex)],
 			...(!listingIdRead &&
 				shape === 'ticketPerItem' && {
 					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
@@ -177,6 +174,7 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 /** The rows of one listing: one row per listing, or the sheet rows that share an External Listing ID. */
 export interface RowGroup {
 	rows: ListingRow[];
+	/** The External Listing ID ticket rows share; a listing per item has its own once its fields are valid. */
 	externalListingId?: number;
 	label: string;
 	/** False for ticket rows gathered only because none has a usable id: nothing else is checked between them. */

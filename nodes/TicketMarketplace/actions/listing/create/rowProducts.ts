@@ -1,6 +1,7 @@
 /**
- * The products one listing-per-item gives, still raw, from the source it chose (the Products list, JSON or seat
- * ranges), with how a problem names each one; what differs between the node's versions in reading them.
+ * The products one listing-per-item gives, still raw, from the fields read for the source it chose (the Products
+ * list, JSON or seat ranges), with how a problem names each one; what differs between the node's versions in
+ * reading them.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
@@ -9,8 +10,8 @@ import { errorText } from '../../../helpers/errors';
 import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
 import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
 import { fieldLabel, productLabel, seatRangeLabel } from './fieldLabels';
+import type { RowFields } from './listingRows';
 import type { Problem } from './problems';
-import type { ParameterSource } from './sheetColumns';
 
 /**
  * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
@@ -92,22 +93,23 @@ function unreadableProducts(text: string, field: string, itemIndex: number): Row
 	};
 }
 
-/** The products of one listing-per-item, from the source the item chose. */
-export function readProducts(
-	params: ParameterSource,
+/**
+ * The products of one listing-per-item, from the source the item chose, seat ranges expanded for `listing` (its
+ * level fields, validated when they are valid). May throw where the fields are not the shape n8n gives them.
+ */
+export function productsOf(
+	fields: RowFields,
 	itemIndex: number,
 	listing: { externalListingId?: unknown; eventId?: unknown },
-	layout: ParameterLayout,
 ): RowProducts {
-	const source = params.get('productsSource', itemIndex, 'defined') as ProductsSource;
-	const shared = layout.sharedProductType
-		? params.get('productType', itemIndex, 'TICKET')
-		: undefined;
+	const source = fields.productsSource as ProductsSource;
+	// Read only from 1.1, where one Product Type applies to every product.
+	const shared = fields.productType;
 	const typed = <T>(entries: T[]): T[] =>
 		shared === undefined ? entries : entries.map((entry) => withProductType(entry, shared) as T);
 	if (source === 'json') {
 		const field = fieldLabel('productsJson');
-		let value = params.get('productsJson', itemIndex, '[]') as unknown;
+		let value = fields.productsJson;
 		if (typeof value === 'string') {
 			try {
 				value = JSON.parse(value);
@@ -121,9 +123,7 @@ export function readProducts(
 		return { raw: typed(value), fromJson: true, label: jsonProductLabel, problems: [] };
 	}
 	if (source === 'seatRange') {
-		const ranges = typed(
-			((params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? []) as IDataObject[],
-		);
+		const ranges = typed(((fields.seatRanges as IDataObject).range ?? []) as IDataObject[]);
 		const raw: unknown[] = [];
 		const problems: Problem[] = [];
 		ranges.forEach((range, index) => {
@@ -140,8 +140,6 @@ export function readProducts(
 		}
 		return { raw, fromJson: false, label: definedProductLabel, problems };
 	}
-	const defined = typed(
-		((params.get('products', itemIndex, {}) as IDataObject).product ?? []) as IDataObject[],
-	);
+	const defined = typed(((fields.products as IDataObject).product ?? []) as IDataObject[]);
 	return { raw: defined, fromJson: false, label: definedProductLabel, problems: [] };
 }
