@@ -35,13 +35,21 @@ function describeSample(delivery: Delivery, tokenUrl: string): string {
 		.map((a) => `${a.step} ${a.status ?? a.error ?? ''}`.trim())
 		.join(', ');
 	if (delivery.status === 'delivered') return `Sample sale delivered (${steps}).`;
-	let advice = '';
-	if (delivery.attempts.some((a) => a.status === 404)) {
-		advice = tokenUrl.includes('/webhook-test/')
-			? " A 404 from n8n's /webhook-test/ URLs means the editor is not listening: open the trigger, click Listen for test event (or Execute workflow), then run this again within two minutes."
-			: " A 404 from n8n means nothing listens at these URLs: for the trigger's Production URLs, activate (publish) the workflow first; for its Test URLs, click Listen for test event.";
-	}
-	return `Sample sale ${delivery.status} (${steps}).${advice}`;
+	return `Sample sale ${delivery.status} (${steps}).${adviceFor(delivery, tokenUrl)}`;
+}
+
+/** What to do about a sample that did not arrive: the URLs not listening, a refused client, n8n not reached. */
+function adviceFor(delivery: Delivery, tokenUrl: string): string {
+	const statuses = delivery.attempts.map((a) => a.status);
+	if (statuses.includes(404))
+		return tokenUrl.includes('/webhook-test/')
+			? " A 404 from n8n's /webhook-test/ URLs means the editor is not listening: click Execute workflow on the canvas (Listen for test event on n8n 1.x), then run this again within two minutes."
+			: " A 404 from n8n means nothing listens at these URLs: for the trigger's Production URLs, publish (on n8n 1.x, activate) the workflow first; for its Test URLs, click Execute workflow on the canvas.";
+	if (statuses.includes(401))
+		return " The trigger refused the client: --client-id and TM_CALLBACK_CLIENT_SECRET must be the Client ID and Client Secret of the trigger's Ticket Marketplace Callback API credential.";
+	if (delivery.attempts.some((a) => a.status === undefined && a.error))
+		return ' n8n could not be reached at these URLs: check that n8n is running and copy the URLs again from the trigger.';
+	return '';
 }
 
 /**

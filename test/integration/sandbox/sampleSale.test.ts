@@ -230,11 +230,11 @@ describe('sample sale to the real trigger (served over loopback as n8n does)', (
 		);
 		expect(notListening.code).toBe(1);
 		expect(notListening.stderr).toContain('token 404');
-		expect(notListening.stderr).toContain('Listen for test event');
+		expect(notListening.stderr).toContain('click Execute workflow on the canvas');
 		expect(trigger.executions).toHaveLength(1);
 	}, 60_000);
 
-	it('through the CLI without --url: no running sandbox needed, to the Production URLs; a 404 there says to activate', async () => {
+	it('through the CLI without --url: no running sandbox needed, to the Production URLs; a 404 there says to publish', async () => {
 		const trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: CALLBACK_CLIENT });
 		running.trigger = trigger;
 		const env = { TM_CALLBACK_CLIENT_SECRET: CALLBACK_CLIENT.clientSecret, SANDBOX_URL: '' };
@@ -264,8 +264,35 @@ describe('sample sale to the real trigger (served over loopback as n8n does)', (
 		);
 		expect(inactive.code).toBe(1);
 		expect(inactive.stderr).toContain('token 404');
-		expect(inactive.stderr).toContain('activate (publish) the workflow');
+		expect(inactive.stderr).toContain('publish (on n8n 1.x, activate) the workflow');
 		expect(trigger.executions).toHaveLength(1);
+	}, 60_000);
+
+	it('through the CLI: a refused client and an n8n not reached each say what to check', async () => {
+		const trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: CALLBACK_CLIENT });
+		running.trigger = trigger;
+		const args = ['sample-sale', '--client-id', CALLBACK_CLIENT.clientId];
+		const urls = ['--token-url', trigger.tokenUrl, '--callback-url', trigger.callbackUrl];
+
+		const refused = await runCli([...args, ...urls], {
+			TM_CALLBACK_CLIENT_SECRET: 'not the secret in the credential',
+			SANDBOX_URL: '',
+		});
+		expect(refused.code).toBe(1);
+		expect(refused.stderr).toContain('token 401');
+		expect(refused.stderr).toContain(
+			"must be the Client ID and Client Secret of the trigger's Ticket Marketplace Callback API credential",
+		);
+		expect(refused.stderr).not.toContain('not the secret in the credential');
+
+		await trigger.stop();
+		delete running.trigger;
+		const unreachable = await runCli([...args, ...urls], {
+			TM_CALLBACK_CLIENT_SECRET: CALLBACK_CLIENT.clientSecret,
+			SANDBOX_URL: '',
+		});
+		expect(unreachable.code).toBe(1);
+		expect(unreachable.stderr).toContain('n8n could not be reached at these URLs');
 	}, 60_000);
 });
 
