@@ -55,9 +55,9 @@ export class TicketMarketplaceTrigger implements INodeType {
 		webhooks: [TOKEN_WEBHOOK, NOTIFICATION_WEBHOOK],
 		properties: [
 			{
-				// One short notice; the steps, the Test URLs and the payload's shape are in docs/trigger.md.
+				// One short notice; the steps, the Test URLs and the payload's shape are in the trigger's docs page.
 				displayName:
-					"Activate the workflow, then subscribe its production URLs with the Ticket Marketplace node's Webhook → Subscribe. To try a sale: npx ticket-marketplace-sandbox sample-sale (see docs/trigger.md).",
+					"Publish the workflow, then subscribe its production URLs with the Ticket Marketplace node's Webhook → Subscribe. Try a sale with npx ticket-marketplace-sandbox sample-sale (steps in the docs).",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
