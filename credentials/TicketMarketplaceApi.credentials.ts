@@ -81,7 +81,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'E-mail of your consumer marketplace account, not of your developer-portal account',
+				'E-mail of your marketplace account (where tickets are bought and sold), not of your developer-portal account',
 		},
 		{
 			displayName: 'Marketplace Account Password',
@@ -90,7 +90,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Password of your consumer marketplace account',
+			description: 'Password of your marketplace account',
 		},
 		{
 			displayName: 'Access Token',

@@ -12,7 +12,7 @@ import { PARTNER_API_PATHS } from './partnerApi';
 
 /** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
 const MARKETPLACE_LOGIN_HINT =
-	'Check Marketplace Account E-Mail and Password in the credential: they are the login of your account on the consumer marketplace (where tickets are bought and sold), not your developer-portal login.';
+	'Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login.';
 const APP_KEYS_HINT =
 	"Copy Consumer Key and Consumer Secret again from your app's page on the developer portal.";
 const BASE_URL_HINT =

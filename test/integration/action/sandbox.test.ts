@@ -249,7 +249,9 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		await expect(createListings.call(run.context, items)).rejects.toMatchObject({
 			message:
 				'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
-			description: expect.stringMatching(/consumer marketplace.*not your developer-portal login/),
+			description: expect.stringMatching(
+				/your marketplace account.*not your developer-portal login/,
+			),
 		});
 		expect(listingPosts()).toEqual([]);
 	});
