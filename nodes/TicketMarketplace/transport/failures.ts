@@ -148,7 +148,7 @@ export function classifyFailure(
 				'Check the Base URL, the consumer key and secret, and the marketplace e-mail and password of the credential.',
 			);
 		}
-		details.push('This request was not sent: it waits for a login that works.');
+		details.push('This listing was not created: it needs a login that works.');
 	} else if (failure.status === 429 && failure.retryAfterMs !== undefined) {
 		message = `The Partner API asked to wait ${waitInWords(failure.retryAfterMs)} (rate limit), longer than this node waits`;
 		details.push(

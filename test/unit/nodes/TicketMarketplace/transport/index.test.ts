@@ -161,7 +161,7 @@ describe('transport: the one request path', () => {
 			'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
 		);
 		expect(error.description).toBe(
-			'The API said: "bad login". Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login. This request was not sent: it waits for a login that works.',
+			'The API said: "bad login". Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login. This listing was not created: it needs a login that works.',
 		);
 		expectNoSecrets(error);
 	});
