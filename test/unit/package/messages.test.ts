@@ -58,12 +58,6 @@ import {
 import { runRecorded } from '../../../support/fakeN8n/recordingResponse';
 import { echoedForms, everyText } from '../../../support/errorScan';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async () => undefined),
-	sleep: jest.fn(async () => undefined),
-}));
-
 const LISTINGS = PARTNER_API_PATHS.listings;
 const TOKEN = PARTNER_API_PATHS.grant;
 /** How many listings a "big sheet" row feeds: its lists must stay short. */

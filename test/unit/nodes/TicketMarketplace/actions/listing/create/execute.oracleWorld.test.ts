@@ -37,12 +37,9 @@ import {
 	checkWorld,
 } from '../../../../../../../support/faultOracle/worldInvariants';
 import { FOUND_DEFECTS, KNOWN_CASES } from '../../../../../../../support/faultOracle/worldCases';
+import { useSleeps } from '../../../../../../setup/sleeps';
 
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleepWithAbort: jest.fn(async (ms: number, signal?: AbortSignal) => await oracleWait(ms, signal)),
-	sleep: jest.fn(async () => await oraclePause()),
-}));
+useSleeps({ sleep: oraclePause, sleepWithAbort: oracleWait });
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 const MODE = process.env.FAULT_ORACLE_WORLD ?? '';
