@@ -13,9 +13,10 @@ import { SandboxAdminClient, type RequestLogEntry, type SandboxState } from '../
 import { callHarnessControl } from '../harness/control';
 import {
 	credentialsFor,
-	startHarness,
 	type Harness,
 	type HarnessContext,
+	SANDBOX_CALLBACK_CLIENT,
+	startHarness,
 } from '../harness/harness';
 import {
 	N8nPublicApi,
@@ -531,4 +532,25 @@ export async function untilPublicationSettles(
 	throw new Error(
 		`n8n did not ${expected === 'published' ? 'publish' : 'unpublish'} workflow ${workflowId}: publication status ${JSON.stringify(last)}`,
 	);
+}
+
+/**
+ * A token request to a trigger's token URL with the harness's callback client: 200 while n8n listens there, 404 once
+ * it does not.
+ */
+export async function tokenStatus(url: string): Promise<number> {
+	const basic = Buffer.from(
+		`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`,
+	).toString('base64');
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: {
+			Authorization: `Basic ${basic}`,
+			'Content-Type': 'application/x-www-form-urlencoded',
+		},
+		body: 'grant_type=client_credentials',
+		signal: AbortSignal.timeout(30_000),
+	});
+	await response.arrayBuffer();
+	return response.status;
 }

@@ -44,6 +44,7 @@ import {
 } from '../../support/e2e/docScreenshots';
 import {
 	describeOnN8n2,
+	tokenStatus,
 	useE2e,
 	waitForExecutions,
 	writeSheet,
@@ -228,24 +229,6 @@ const DOC_SHEET: SeatRow[] = [
 		ticket_id: '64003-C-1',
 	},
 ];
-
-/** A token request to the trigger's test token URL with the harness's callback client: 200 while n8n listens. */
-async function tokenStatus(url: string): Promise<number> {
-	const basic = Buffer.from(
-		`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`,
-	).toString('base64');
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: {
-			Authorization: `Basic ${basic}`,
-			'Content-Type': 'application/x-www-form-urlencoded',
-		},
-		body: 'grant_type=client_credentials',
-		signal: AbortSignal.timeout(30_000),
-	});
-	await response.arrayBuffer();
-	return response.status;
-}
 
 /** Each documentation shot's scene, set up the way a user gets there. */
 function docScenes(

@@ -18,6 +18,7 @@ import { receivedChatPosts } from '../../support/harness/chatStandIn';
 import {
 	nodeOutput,
 	postJson,
+	tokenStatus,
 	useE2e,
 	waitForExecutions,
 	type E2e,
@@ -85,24 +86,6 @@ describe('Listen for test event: the trigger’s two /webhook-test/ URLs and the
 			clientId: SANDBOX_CALLBACK_CLIENT.clientId,
 			clientSecret,
 		});
-	}
-
-	/** A token request with the right client: 200 while listening, 404 once not. */
-	async function tokenStatus(url: string): Promise<number> {
-		const basic = Buffer.from(
-			`${SANDBOX_CALLBACK_CLIENT.clientId}:${SANDBOX_CALLBACK_CLIENT.clientSecret}`,
-		).toString('base64');
-		const response = await fetch(url, {
-			method: 'POST',
-			headers: {
-				Authorization: `Basic ${basic}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: 'grant_type=client_credentials',
-			signal: AbortSignal.timeout(30_000),
-		});
-		await response.arrayBuffer();
-		return response.status;
 	}
 
 	async function untilNotListening(harness: E2e): Promise<void> {
