@@ -8,6 +8,7 @@ import { ERROR_CODE } from './choices';
 import type { Delivery, DeliverySettings } from './delivery';
 import { SandboxError } from './errors';
 import { FaultInputError, parseFaultRule } from './faults';
+import { parseQuotaLimit, parseSpikeArrestLimit } from './gatewayLimits';
 import { isPlainObject, parseJson, sendError, sendJson } from './http';
 import { parseInFlightLimit } from './inFlight';
 import { parsePerSecondLimit } from './perSecond';
@@ -24,14 +25,18 @@ const ADMIN_ROUTES = [
 	'POST /__sandbox/subscriptions/:id/activate',
 	'POST /__sandbox/listings/:id/sell  {externalIds?: string[], count?: number, wait?: boolean}',
 	'POST /__sandbox/sample-sale  {tokenEndPoint, callbackUrl, clientId, clientSecret, clientAuth?, attempts?, wait?: boolean}',
-	'POST /__sandbox/tokens/expire  {all?: true, ids?: string[]}',
+	'POST /__sandbox/tokens/expire  {all?: true, ids?: string[], refreshTokens?: boolean}',
 	'POST /__sandbox/tokens/revoke  {all?: true, ids?: string[]}',
 	'GET  /__sandbox/faults',
-	'POST /__sandbox/faults  {endpoint, kind?, sequence?, latencyMs?, jitterMs?, retryAfterSeconds?, status?, rate?, seed?}',
+	'POST /__sandbox/faults  {endpoint, kind?, sequence?, latencyMs?, jitterMs?, retryAfterSeconds?, status?, rate?, seed?, created?, allowedRate?}',
 	'DELETE /__sandbox/faults',
 	'POST /__sandbox/delivery  {clientAuth?, attempts?, baseDelayMs?, maxDelayMs?, timeoutMs?}',
 	'POST /__sandbox/in-flight  {maxInFlight: n | null, endpoint?, retryAfterSeconds?}',
 	'POST /__sandbox/per-second  {maxPerSecond: n | null, endpoint?, retryAfterSeconds?}',
+	'POST /__sandbox/quota  {limit: n | null, windowSeconds?, endpoint?, status?: 500 | 429}',
+	'POST /__sandbox/spike-arrest  {rate: "40ps" | "300pm" | null, useEffectiveCount?, endpoint?, status?: 500 | 429}',
+	'GET  /__sandbox/answers',
+	'POST /__sandbox/answers  {shapes?: "service" | "spec", listingStatus?, withoutApiProduct?, inactiveEventIds?}',
 	'POST /__sandbox/reset',
 ];
 
@@ -128,7 +133,11 @@ export async function handleAdmin(
 			});
 		} else if ((match = /^\/__sandbox\/tokens\/(expire|revoke)$/.exec(path))) {
 			if (!allow(['POST'])) return;
-			const selector = { all: body.all === true, ids: body.ids as string[] | undefined };
+			const selector = {
+				all: body.all === true,
+				ids: body.ids as string[] | undefined,
+				refreshTokens: body.refreshTokens === true,
+			};
 			if (match[1] === 'expire') sendJson(res, 200, { expired: expireTokens(store, selector) });
 			else sendJson(res, 200, { revoked: revokeTokens(store, selector) });
 		} else if (path === `${ADMIN_PREFIX}/faults`) {
@@ -153,6 +162,14 @@ export async function handleAdmin(
 			if (allow(['POST'])) sendJson(res, 200, store.inFlight.set(parseInFlightLimit(body)));
 		} else if (path === `${ADMIN_PREFIX}/per-second`) {
 			if (allow(['POST'])) sendJson(res, 200, store.perSecond.set(parsePerSecondLimit(body)));
+		} else if (path === `${ADMIN_PREFIX}/quota`) {
+			if (allow(['POST'])) sendJson(res, 200, store.quota.set(parseQuotaLimit(body)));
+		} else if (path === `${ADMIN_PREFIX}/spike-arrest`) {
+			if (allow(['POST'])) sendJson(res, 200, store.spikeArrest.set(parseSpikeArrestLimit(body)));
+		} else if (path === `${ADMIN_PREFIX}/answers`) {
+			if (!allow(['GET', 'POST'])) return;
+			if (method === 'GET') sendJson(res, 200, store.answers);
+			else sendJson(res, 200, store.configureAnswers(body));
 		} else if (path === `${ADMIN_PREFIX}/reset`) {
 			if (allow(['POST'])) {
 				store.reset();

@@ -14,6 +14,9 @@ import {
 	integer,
 	parseFlags,
 	perSecondFlags,
+	quotaFlags,
+	spikeArrestFlags,
+	answerFlags,
 } from './cliFlags';
 import type { Flags } from './cliFlags';
 import { SANDBOX_DEFAULTS } from './defaults';
@@ -39,6 +42,7 @@ credential, then run:
     --token-url <.../token URL> --callback-url <.../notifications URL> --client-id <client id>
 
 Partner API:  POST /sellers/oauth/accesstoken?grant_type=client_credentials
+              POST /sellers/oauth/refresh_accesstoken
               POST /partners/webhooks/v3
               POST /sellers/inventory/listings/v3
 Admin API:    GET  ${url}/__sandbox (routes)   GET ${url}/__sandbox/state
@@ -61,6 +65,9 @@ async function start(values: Flags): Promise<void> {
 		seed: integer(values.seed, '--seed'),
 		inFlightLimit: inFlightFlags(values),
 		perSecondLimit: perSecondFlags(values),
+		quota: quotaFlags(values),
+		spikeArrest: spikeArrestFlags(values),
+		answers: answerFlags(values),
 	});
 	if (values.json) {
 		console.log(

@@ -1,7 +1,17 @@
 /** The CLI's commands for a running sandbox (`state`, `sell`, `sample-sale`, ...), over its admin HTTP API. */
 import { SandboxAdminClient } from './client';
 import type { RemoteSampleSaleResult } from './client';
-import { deliveryFlags, fail, inFlightFlags, integer, number, perSecondFlags } from './cliFlags';
+import {
+	answerFlags,
+	deliveryFlags,
+	fail,
+	inFlightFlags,
+	integer,
+	number,
+	perSecondFlags,
+	quotaFlags,
+	spikeArrestFlags,
+} from './cliFlags';
 import type { Flags } from './cliFlags';
 import type { Delivery } from './delivery';
 import type { FaultEndpoint, FaultKind, FaultRuleInput } from './faults';
@@ -158,6 +168,18 @@ export async function drive(command: string, values: Flags): Promise<void> {
 			if (limit === undefined) fail('per-second needs --max-per-second N or --no-limit');
 			return print(await client(values).limitPerSecond(limit));
 		}
+		case 'quota': {
+			const limit = values['no-limit'] ? null : quotaFlags(values);
+			if (limit === undefined) fail('quota needs --quota N or --no-limit');
+			return print(await client(values).limitQuota(limit));
+		}
+		case 'spike-arrest': {
+			const limit = values['no-limit'] ? null : spikeArrestFlags(values);
+			if (limit === undefined) fail('spike-arrest needs --spike-arrest RATE or --no-limit');
+			return print(await client(values).limitSpikeArrest(limit));
+		}
+		case 'answers':
+			return print(await client(values).configureAnswers(answerFlags(values)));
 		case 'reset':
 			await client(values).reset();
 			return print({ reset: true });

@@ -12,6 +12,10 @@ import { FAULT_ENDPOINTS, FAULT_KINDS } from './faults';
 import type { FaultEndpoint } from './faults';
 import type { InFlightLimitInput } from './inFlight';
 import type { PerSecondLimitInput } from './perSecond';
+import { ANSWER_SHAPES, LISTING_STATUSES } from './answers';
+import type { AnswerSettingsInput, AnswerShapes, ListingStatus } from './answers';
+import { RATE_LIMIT_STATUSES } from './gatewayLimits';
+import type { QuotaLimitInput, RateLimitStatus, SpikeArrestLimitInput } from './gatewayLimits';
 
 export const COMMAND = __filename.endsWith('.ts')
 	? 'npm run sandbox --'
@@ -38,7 +42,20 @@ Start flags:
                             arrives while N others are being answered (default: no limit)
   --max-per-second N        answer 429 to a Partner API request when N were admitted in the last second (sliding
                             window; Retry-After: --retry-after, default the seconds until one fits) (default: no limit)
-  --endpoint E              with --max-in-flight / --max-per-second: count one endpoint only (${FAULT_ENDPOINTS.join('|')})
+  --endpoint E              with --max-in-flight / --max-per-second / --quota / --spike-arrest: count one endpoint
+                            only (${FAULT_ENDPOINTS.join('|')})
+  --answers SHAPES          service (default): answer as the real service and its gateway do (Apigee's token errors
+                            and faults, {code, description} listing errors, the refresh endpoint); spec: the
+                            sandbox's own older shapes ({error, message}, 409 for a duplicate listing)
+  --listing-status S        status of a created listing: ${LISTING_STATUSES.join('|')} (default ACTIVE)
+  --without-api-product E   the app lacks the API product of E (listings|webhooks|*): 403 no apiproduct match found
+  --inactive-events IDS     comma-separated event ids that are not on sale (400 inventory.listings.invalidEvent)
+  --quota N                 the plan's quota: N requests a day, then the gateway's QuotaViolation (default: none)
+  --quota-window S          the quota's window in seconds (default 86400, a day)
+  --spike-arrest RATE       the gateway's spike arrest, e.g. 40ps or 300pm, smoothed as Apigee does: 40ps admits one
+                            request every 25 ms; then SpikeArrestViolation (default: none)
+  --use-effective-count     with --spike-arrest: up to N in any sliding second (minute) instead of smoothing
+  --rate-limit-status N     status of a quota or spike-arrest refusal: 500 (Apigee's default) or 429
   --json                    print one JSON line {url, port, credentials} instead of the text banner
 
 Commands for a running sandbox (all take --url URL):
@@ -65,6 +82,12 @@ Commands for a running sandbox (all take --url URL):
                                          set or remove the limit on requests in flight
   per-second (--max-per-second N [--endpoint E] [--retry-after S] | --no-limit)
                                          set or remove the limit on requests per second
+  quota (--quota N [--quota-window S] [--endpoint E] [--rate-limit-status N] | --no-limit)
+                                         set or remove the gateway's quota
+  spike-arrest (--spike-arrest RATE [--use-effective-count] [--endpoint E] [--rate-limit-status N] | --no-limit)
+                                         set or remove the gateway's spike arrest
+  answers [--answers SHAPES] [--listing-status S] [--without-api-product E|none] [--inactive-events IDS]
+                                         change (or with no flag, print) how the running sandbox answers
   reset                                  forget tokens, listings, subscriptions, sales, deliveries, faults
 
 Admin HTTP API (what the commands call): GET ${'{url}'}/__sandbox lists the routes; the sandbox's README has more.
@@ -111,6 +134,15 @@ const OPTIONS = {
 	'max-in-flight': { type: 'string' },
 	'max-per-second': { type: 'string' },
 	'no-limit': { type: 'boolean' },
+	answers: { type: 'string' },
+	'listing-status': { type: 'string' },
+	'without-api-product': { type: 'string' },
+	'inactive-events': { type: 'string' },
+	quota: { type: 'string' },
+	'quota-window': { type: 'string' },
+	'spike-arrest': { type: 'string' },
+	'use-effective-count': { type: 'boolean' },
+	'rate-limit-status': { type: 'string' },
 	json: { type: 'boolean' },
 	url: { type: 'string' },
 	subscription: { type: 'string' },
@@ -179,4 +211,73 @@ export function perSecondFlags(values: Flags): PerSecondLimitInput | undefined {
 		endpoint: values.endpoint as FaultEndpoint | undefined,
 		retryAfterSeconds: integer(values['retry-after'], '--retry-after'),
 	};
+}
+
+function rateLimitStatus(values: Flags): RateLimitStatus | undefined {
+	const status = integer(values['rate-limit-status'], '--rate-limit-status');
+	if (status !== undefined && !RATE_LIMIT_STATUSES.includes(status as RateLimitStatus))
+		fail(`--rate-limit-status must be one of ${RATE_LIMIT_STATUSES.join(', ')}`);
+	return status as RateLimitStatus | undefined;
+}
+
+/** --quota with its optional --quota-window, --endpoint and --rate-limit-status; undefined when not given. */
+export function quotaFlags(values: Flags): QuotaLimitInput | undefined {
+	const limit = integer(values.quota, '--quota');
+	if (limit === undefined) return undefined;
+	if (limit < 1) fail('--quota must be at least 1');
+	const windowSeconds = integer(values['quota-window'], '--quota-window');
+	if (windowSeconds === 0) fail('--quota-window must be at least 1');
+	return {
+		limit,
+		windowSeconds,
+		endpoint: values.endpoint as FaultEndpoint | undefined,
+		status: rateLimitStatus(values),
+	};
+}
+
+/** --spike-arrest with its optional --use-effective-count, --endpoint and --rate-limit-status. */
+export function spikeArrestFlags(values: Flags): SpikeArrestLimitInput | undefined {
+	const rate = values['spike-arrest'];
+	if (rate === undefined) return undefined;
+	if (!/^[1-9]\d*(ps|pm)$/.test(rate))
+		fail(`--spike-arrest must be a rate such as 40ps or 300pm, got "${rate}"`);
+	return {
+		rate,
+		useEffectiveCount: values['use-effective-count'] === true,
+		endpoint: values.endpoint as FaultEndpoint | undefined,
+		status: rateLimitStatus(values),
+	};
+}
+
+/** --answers, --listing-status, --without-api-product (`none` for null), --inactive-events; only those given. */
+export function answerFlags(values: Flags): AnswerSettingsInput {
+	const settings: AnswerSettingsInput = {};
+	if (values.answers !== undefined) {
+		if (!ANSWER_SHAPES.includes(values.answers as AnswerShapes))
+			fail(`--answers must be one of ${ANSWER_SHAPES.join(', ')}`);
+		settings.shapes = values.answers as AnswerShapes;
+	}
+	if (values['listing-status'] !== undefined) {
+		if (!LISTING_STATUSES.includes(values['listing-status'] as ListingStatus))
+			fail(`--listing-status must be one of ${LISTING_STATUSES.join(', ')}`);
+		settings.listingStatus = values['listing-status'] as ListingStatus;
+	}
+	const without = values['without-api-product'];
+	if (without !== undefined) {
+		if (without !== 'none' && !FAULT_ENDPOINTS.includes(without as FaultEndpoint))
+			fail(`--without-api-product must be one of ${FAULT_ENDPOINTS.join(', ')} or none`);
+		settings.withoutApiProduct = without === 'none' ? null : (without as FaultEndpoint);
+	}
+	if (values['inactive-events'] !== undefined) {
+		settings.inactiveEventIds = values['inactive-events']
+			.split(',')
+			.map((id) => id.trim())
+			.filter(Boolean)
+			.map((id) => {
+				const parsed = Number(id);
+				if (!Number.isInteger(parsed)) fail(`--inactive-events must be integers, got "${id}"`);
+				return parsed;
+			});
+	}
+	return settings;
 }

@@ -3,7 +3,14 @@
  * the same admin operations as the in-process `Sandbox`, over its `/__sandbox/` HTTP API.
  */
 import type { Delivery, DeliverySettings } from './delivery';
+import type { AnswerSettings, AnswerSettingsInput } from './answers';
 import type { FaultRule, FaultRuleInput } from './faults';
+import type {
+	QuotaLimitInput,
+	QuotaView,
+	SpikeArrestLimitInput,
+	SpikeArrestView,
+} from './gatewayLimits';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
 import type { SampleSaleInput } from './sampleSale';
@@ -108,6 +115,21 @@ export class SandboxAdminClient {
 	/** Sets (or with null removes) the limit on requests per second until the next reset. */
 	limitPerSecond(limit: PerSecondLimitInput | null): Promise<PerSecondView> {
 		return this.call('POST', '/per-second', limit ?? { maxPerSecond: null });
+	}
+
+	/** Sets (or with null removes) the gateway's quota until the next reset. */
+	limitQuota(limit: QuotaLimitInput | null): Promise<QuotaView> {
+		return this.call('POST', '/quota', limit ?? { limit: null });
+	}
+
+	/** Sets (or with null removes) the gateway's spike arrest until the next reset. */
+	limitSpikeArrest(limit: SpikeArrestLimitInput | null): Promise<SpikeArrestView> {
+		return this.call('POST', '/spike-arrest', limit ?? { rate: null });
+	}
+
+	/** Changes how the sandbox answers until the next reset; answers the settings now in force. */
+	configureAnswers(settings: AnswerSettingsInput): Promise<AnswerSettings> {
+		return this.call('POST', '/answers', settings);
 	}
 
 	async reset(): Promise<void> {

@@ -10,7 +10,13 @@ export const FAULT_KINDS = [
 	'revokeEarlierTokens',
 	'redirect',
 	'echo',
+	'systemError',
+	'quotaViolation',
+	'spikeArrestViolation',
 ] as const;
+
+/** Kinds answered with the gateway's rate-limit fault, whose status is 500 (Apigee's default) or 429. */
+const GATEWAY_RATE_KINDS: string[] = ['quotaViolation', 'spikeArrestViolation'];
 
 export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number];
 export type PartnerEndpoint = Exclude<FaultEndpoint, '*'>;
@@ -25,8 +31,18 @@ export interface FaultRuleInput {
 	jitterMs?: number;
 	/** `429`: the Retry-After header, in seconds. */
 	retryAfterSeconds?: number;
-	/** `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (302 by default). */
+	/**
+	 * `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (302 by default); `quotaViolation` and
+	 * `spikeArrestViolation`: 500 (default) or 429.
+	 */
 	status?: number;
+	/**
+	 * `systemError` (listings): whether the listing is created before the 500 `inventory.listings.systemError`;
+	 * drawn from the seeded generator (even odds) when not given.
+	 */
+	created?: boolean;
+	/** `spikeArrestViolation`: the allowed rate its fault names (default `10ps`). */
+	allowedRate?: string;
 	/** Probability (0..1) that a matching request gets the fault; drawn from the seeded generator. Default 1. */
 	rate?: number;
 	/** One entry consumed per matching request: a kind, or "ok" for no fault. Once used up the rule does nothing. */
@@ -100,16 +116,31 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 	rule.jitterMs = nonNegativeNumber(raw.jitterMs, 'jitterMs');
 	rule.retryAfterSeconds = nonNegativeNumber(raw.retryAfterSeconds, 'retryAfterSeconds');
 	if (raw.status !== undefined) {
-		const [low, high] = raw.kind === 'redirect' ? [300, 399] : [500, 599];
-		if (
-			typeof raw.status !== 'number' ||
-			!Number.isInteger(raw.status) ||
-			raw.status < low ||
-			raw.status > high
-		) {
-			throw new FaultInputError(`status must be an integer from ${low} to ${high}`);
+		if (GATEWAY_RATE_KINDS.includes(raw.kind as string)) {
+			if (raw.status !== 500 && raw.status !== 429)
+				throw new FaultInputError('status must be 500 or 429');
+		} else {
+			const [low, high] = raw.kind === 'redirect' ? [300, 399] : [500, 599];
+			if (
+				typeof raw.status !== 'number' ||
+				!Number.isInteger(raw.status) ||
+				raw.status < low ||
+				raw.status > high
+			) {
+				throw new FaultInputError(`status must be an integer from ${low} to ${high}`);
+			}
 		}
 		rule.status = raw.status;
+	}
+	if (raw.created !== undefined) {
+		if (typeof raw.created !== 'boolean')
+			throw new FaultInputError('created must be true or false');
+		rule.created = raw.created;
+	}
+	if (raw.allowedRate !== undefined) {
+		if (typeof raw.allowedRate !== 'string' || !/^[1-9]\d*(ps|pm)$/.test(raw.allowedRate))
+			throw new FaultInputError('allowedRate must be a rate such as 40ps or 300pm');
+		rule.allowedRate = raw.allowedRate;
 	}
 	if (raw.rate !== undefined) {
 		if (typeof raw.rate !== 'number' || !(raw.rate >= 0 && raw.rate <= 1))
@@ -128,6 +159,8 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 				'status',
 				'rate',
 				'seed',
+				'created',
+				'allowedRate',
 			].includes(key)
 		) {
 			throw new FaultInputError(`Unknown fault field: ${key}`);
@@ -165,6 +198,11 @@ export class FaultInjector {
 	reseed(seed?: number): void {
 		if (seed !== undefined) this.seed = seed;
 		this.random = seededRandom(this.seed);
+	}
+
+	/** A draw from the seeded generator: true with probability `p` (repeatable, like the rate-based faults). */
+	chance(p: number): boolean {
+		return this.random() < p;
 	}
 
 	list(): FaultRule[] {

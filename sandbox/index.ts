@@ -25,4 +25,15 @@ export { basicClientAuthorization } from './delivery';
 export type { FaultRule, FaultRuleInput, FaultKind, FaultEndpoint } from './faults';
 export type { InFlightLimit, InFlightLimitInput, InFlightView } from './inFlight';
 export type { PerSecondLimit, PerSecondLimitInput, PerSecondView } from './perSecond';
+export type {
+	QuotaLimit,
+	QuotaLimitInput,
+	QuotaView,
+	RateLimitStatus,
+	SpikeArrestLimit,
+	SpikeArrestLimitInput,
+	SpikeArrestView,
+} from './gatewayLimits';
+export type { AnswerSettings, AnswerSettingsInput, AnswerShapes, ListingStatus } from './answers';
+export * as answers from './answers';
 export * as choices from './choices';

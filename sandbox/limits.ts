@@ -5,6 +5,7 @@
  */
 import type http from 'node:http';
 
+import { GATEWAY_FAULT, sendGatewayFault, spikeArrestFault } from './answers';
 import { ERROR_CODE } from './choices';
 import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
 import { FAULT_ENDPOINTS } from './faults';
@@ -86,7 +87,33 @@ function refuse(
 }
 
 /**
- * Refuses the request with 429 when the per-second or the in-flight limit is reached; else counts it in both (in
+ * The gateway's policies first, as at the start of Apigee's flow: the spike arrest, then the quota. A refusal is the
+ * gateway's fault (500 or 429, no Retry-After); a request they pass counts in both, whatever follows.
+ */
+function admitGateway(
+	store: SandboxStore,
+	res: http.ServerResponse,
+	endpoint: PartnerEndpoint,
+	appliedFaults: string[],
+): boolean {
+	const spike = store.spikeArrest.admit(endpoint);
+	if (spike.refusedWith !== undefined) {
+		appliedFaults.push('spikeArrest');
+		sendGatewayFault(res, spikeArrestFault(spike.rate ?? ''), spike.refusedWith);
+		return false;
+	}
+	const quota = store.quota.admit(endpoint);
+	if (quota.refusedWith !== undefined) {
+		appliedFaults.push('quota');
+		sendGatewayFault(res, GATEWAY_FAULT.quota, quota.refusedWith);
+		return false;
+	}
+	return true;
+}
+
+/**
+ * Refuses the request when the gateway's spike arrest or quota refuses it (admitGateway), or with 429 when the
+ * per-second or the in-flight limit is reached; else counts it in both (in
  * flight until its answer is over). The per-second gate only commits once the in-flight gate has admitted too, so a
  * request refused by either is counted as admitted by neither, and as refused by the one that refused it.
  */
@@ -96,6 +123,7 @@ export function admitLimits(
 	endpoint: PartnerEndpoint,
 	appliedFaults: string[],
 ): boolean {
+	if (!admitGateway(store, res, endpoint, appliedFaults)) return false;
 	const perSecond = store.perSecond.admit(endpoint);
 	if ('retryAfterSeconds' in perSecond) {
 		return refuse(

@@ -14,6 +14,19 @@ export interface TokenRecord {
 	issuedAt: number;
 	expiresAt: number;
 	revoked: boolean;
+	/** The refresh token issued with it (service answers), whose record says whether it was used. */
+	refreshToken?: string;
+}
+
+export interface RefreshTokenRecord {
+	/** The id of the access token it was issued with. */
+	tokenId: string;
+	consumerKey: string;
+	account: string;
+	expiresAt: number;
+	/** Used once (a new one comes with the new access token), or revoked with its access token. */
+	used: boolean;
+	revoked: boolean;
 }
 
 export interface ListingRecord {

@@ -10,6 +10,14 @@ import type { AddressInfo, Socket } from 'node:net';
 
 import { handleAdmin, isAdminPath } from './admin';
 import {
+	GATEWAY_FAULT,
+	INVENTORY_ERROR,
+	REFRESH_PATH,
+	sendGatewayFault,
+	sendInventoryError,
+	spikeArrestFault,
+} from './answers';
+import {
 	DEFAULT_FAULT_STATUS,
 	DEFAULT_RETRY_AFTER_SECONDS,
 	ERROR_CODE,
@@ -19,11 +27,19 @@ import { parseFaultRule } from './faults';
 import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
 import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
+import { parseQuotaLimit, parseSpikeArrestLimit } from './gatewayLimits';
 import { admitLimits } from './limits';
 import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
-import { bearerRecord, expireTokens, handleToken, revokeTokens } from './partner/tokens';
+import type { ListingAnswer } from './partner/listings';
 import type { TokenIssue } from './partner/tokens';
+import {
+	bearerRecord,
+	expireTokens,
+	handleRefresh,
+	handleToken,
+	revokeTokens,
+} from './partner/tokens';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
 import { newId } from './records';
 import { redactHeaders, redactJson, redactQuery } from './redact';
@@ -34,6 +50,8 @@ import type { RequestLogEntry, Sandbox, SandboxOptions } from './types';
 
 const PARTNER_ROUTES: Record<string, PartnerEndpoint> = {
 	'/sellers/oauth/accesstoken': 'token',
+	// The refresh endpoint belongs to the token resource: faults and limits on `token` apply to it too.
+	[REFRESH_PATH]: 'token',
 	'/partners/webhooks/v3': 'webhooks',
 	'/sellers/inventory/listings/v3': 'listings',
 };
@@ -87,9 +105,15 @@ function logWhenAnswered(
 	return entry.faults;
 }
 
+/** How the resource must answer a request the faults let through. */
+interface Faulted extends ListingAnswer {
+	issue: TokenIssue;
+}
+
 /**
  * Applies the faults chosen for this request: waits the latency, then answers a terminal fault itself. Returns
- * undefined when the request has been answered (or dropped), else how the token endpoint must issue its token.
+ * undefined when the request has been answered (or dropped), else how the resource must answer (faults that act
+ * inside it: a token issued expired, a listing created before a system error).
  */
 async function applyFaults(
 	store: SandboxStore,
@@ -97,7 +121,7 @@ async function applyFaults(
 	res: http.ServerResponse,
 	endpoint: PartnerEndpoint,
 	appliedFaults: string[],
-): Promise<TokenIssue | undefined> {
+): Promise<Faulted | undefined> {
 	const decision = store.faults.decide(endpoint);
 	appliedFaults.push(...decision.applied);
 	if (decision.delayMs > 0 && !(await store.timers.sleep(decision.delayMs))) {
@@ -105,7 +129,7 @@ async function applyFaults(
 		return undefined;
 	}
 	const terminal = decision.terminal;
-	const asUsual: TokenIssue = { expired: false, revokeEarlier: false };
+	const asUsual: Faulted = { issue: { expired: false, revokeEarlier: false } };
 	if (!terminal) return asUsual;
 	switch (terminal.kind) {
 		case '429': {
@@ -150,15 +174,32 @@ async function applyFaults(
 				echo: { headers: req.headers },
 			});
 			return undefined;
+		case 'systemError': {
+			// The listing service failed, after storing the listing or before: its 500, on any endpoint.
+			const created = terminal.rule.created ?? store.faults.chance(0.5);
+			if (created && endpoint === 'listings') return { ...asUsual, systemErrorAfterCreate: true };
+			sendInventoryError(res, 500, 'systemError', INVENTORY_ERROR.systemError);
+			return undefined;
+		}
+		case 'quotaViolation':
+			sendGatewayFault(res, GATEWAY_FAULT.quota, terminal.rule.status ?? 500);
+			return undefined;
+		case 'spikeArrestViolation':
+			sendGatewayFault(
+				res,
+				spikeArrestFault(terminal.rule.allowedRate ?? '10ps'),
+				terminal.rule.status ?? 500,
+			);
+			return undefined;
 		case 'expireToken': {
-			if (endpoint === 'token') return { ...asUsual, expired: true };
+			if (endpoint === 'token') return { issue: { ...asUsual.issue, expired: true } };
 			const { record } = bearerRecord(store, req);
 			if (record) record.expiresAt = Math.min(record.expiresAt, store.now());
 			return asUsual;
 		}
 		case 'revokeEarlierTokens':
 			// Only the token endpoint issues tokens; elsewhere the request goes on as usual.
-			return { ...asUsual, revokeEarlier: endpoint === 'token' };
+			return { issue: { ...asUsual.issue, revokeEarlier: endpoint === 'token' } };
 	}
 }
 
@@ -227,9 +268,10 @@ async function handle(
 	if (!admitLimits(store, res, endpoint, appliedFaults)) return;
 	const faulted = await applyFaults(store, req, res, endpoint, appliedFaults);
 	if (!faulted) return;
-	if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted);
+	if (url.pathname === REFRESH_PATH) handleRefresh(store, req, res, read.buffer, faulted.issue);
+	else if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issue);
 	else if (endpoint === 'webhooks') handleWebhook(store, req, res, read.buffer);
-	else handleListing(store, req, res, read.buffer);
+	else handleListing(store, req, res, read.buffer, faulted);
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -284,6 +326,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		configureDelivery: (settings) => store.configureDelivery(settings),
 		limitInFlight: (limit) => store.inFlight.set(parseInFlightLimit(limit)),
 		limitPerSecond: (limit) => store.perSecond.set(parsePerSecondLimit(limit)),
+		limitQuota: (limit) => store.quota.set(parseQuotaLimit(limit)),
+		limitSpikeArrest: (limit) => store.spikeArrest.set(parseSpikeArrestLimit(limit)),
+		configureAnswers: (settings) => store.configureAnswers(settings),
 		reset: () => store.reset(),
 		registerApp: (app) => store.registerApp(app),
 		registerAccount: (account) => store.registerAccount(account),

@@ -8,11 +8,19 @@ import { SANDBOX_DEFAULTS } from './defaults';
 import { CLIENT_AUTH_METHODS } from './delivery';
 import type { Delivery, DeliverySettings } from './delivery';
 import { nonNegativeInteger, positiveInteger, SandboxError } from './errors';
+import { DEFAULT_ANSWERS, parseAnswerSettings } from './answers';
+import type { AnswerSettings } from './answers';
 import { FaultInjector } from './faults';
+import {
+	parseQuotaLimit,
+	parseSpikeArrestLimit,
+	QuotaGate,
+	SpikeArrestGate,
+} from './gatewayLimits';
 import { InFlightGate, parseInFlightLimit } from './inFlight';
 import { parsePerSecondLimit, PerSecondGate } from './perSecond';
 import { listingView, subscriptionView, tokenView } from './records';
-import type { ListingRecord, SubscriptionRecord, TokenRecord } from './records';
+import type { ListingRecord, RefreshTokenRecord, SubscriptionRecord, TokenRecord } from './records';
 import { TimerRegistry } from './timers';
 import type {
 	RequestLogEntry,
@@ -41,6 +49,8 @@ export class SandboxStore {
 	readonly accounts: SandboxAccount[] = [];
 	/** Keyed by the token value, which never leaves the sandbox except in the token answer itself. */
 	readonly tokens = new Map<string, TokenRecord>();
+	/** Keyed by the refresh token's value, which leaves the sandbox only in the token answer. */
+	readonly refreshTokens = new Map<string, RefreshTokenRecord>();
 	readonly listings = new Map<string, ListingRecord>();
 	readonly subscriptions = new Map<string, SubscriptionRecord>();
 	readonly sales: Sale[] = [];
@@ -48,6 +58,11 @@ export class SandboxStore {
 	readonly faults: FaultInjector;
 	readonly inFlight: InFlightGate;
 	readonly perSecond: PerSecondGate;
+	readonly quota: QuotaGate;
+	readonly spikeArrest: SpikeArrestGate;
+	/** How the sandbox answers now (answers.ts); back to `initialAnswers` on reset. */
+	answers: AnswerSettings;
+	private readonly initialAnswers: AnswerSettings;
 	private requests: RequestLogEntry[] = [];
 
 	// Replaced on reset and cancelled on stop, so pending retries and latency waits never outlive their sandbox.
@@ -74,6 +89,16 @@ export class SandboxStore {
 			options.perSecondLimit === undefined ? null : parsePerSecondLimit(options.perSecondLimit),
 			this.now,
 		);
+		this.quota = new QuotaGate(
+			options.quota === undefined ? null : parseQuotaLimit(options.quota),
+			this.now,
+		);
+		this.spikeArrest = new SpikeArrestGate(
+			options.spikeArrest === undefined ? null : parseSpikeArrestLimit(options.spikeArrest),
+			this.now,
+		);
+		this.initialAnswers = parseAnswerSettings(options.answers ?? {}, DEFAULT_ANSWERS);
+		this.answers = this.initialAnswers;
 
 		if (options.includeDefaults !== false) {
 			this.registerApp({
@@ -197,18 +222,23 @@ export class SandboxStore {
 			faults: this.faults.list(),
 			inFlight: this.inFlight.view(),
 			perSecond: this.perSecond.view(),
+			quota: this.quota.view(),
+			spikeArrest: this.spikeArrest.view(),
+			answers: structuredClone(this.answers),
 		};
 	}
 
 	/**
-	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the in-flight and
-	 * per-second limits back to the ones the sandbox started with; keeps apps and accounts.
+	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the limits (in flight,
+	 * per second, quota, spike arrest) and the answer settings back to the ones the sandbox started with; keeps apps
+	 * and accounts.
 	 */
 	reset(): void {
 		this.cancelBackgroundWork();
 		this.currentTimers = new TimerRegistry();
 		this.outbound = new AbortController();
 		this.tokens.clear();
+		this.refreshTokens.clear();
 		this.listings.clear();
 		this.subscriptions.clear();
 		this.sales.length = 0;
@@ -218,6 +248,19 @@ export class SandboxStore {
 		this.faults.reseed();
 		this.inFlight.reset();
 		this.perSecond.reset();
+		this.quota.reset();
+		this.spikeArrest.reset();
+		this.answers = this.initialAnswers;
+	}
+
+	/** Changes how the sandbox answers (answers.ts) until the next reset. */
+	configureAnswers(input: unknown): AnswerSettings {
+		this.answers = parseAnswerSettings(input, this.answers);
+		return structuredClone(this.answers);
+	}
+
+	get serviceShapes(): boolean {
+		return this.answers.shapes === 'service';
 	}
 
 	/** Marks the sandbox stopped and cancels its waits and outbound calls; false when it was already stopped. */

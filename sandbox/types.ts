@@ -1,6 +1,13 @@
 /** The sandbox's public types: its options, the views `state()` hands out (secrets redacted) and the `Sandbox` itself. */
 import type { ClientAuthMethod, Delivery, DeliverySettings } from './delivery';
+import type { AnswerSettings, AnswerSettingsInput } from './answers';
 import type { FaultRule, FaultRuleInput, PartnerEndpoint } from './faults';
+import type {
+	QuotaLimitInput,
+	QuotaView,
+	SpikeArrestLimitInput,
+	SpikeArrestView,
+} from './gatewayLimits';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
 import type { SampleSaleInput, SampleSaleResult } from './sampleSale';
@@ -37,12 +44,21 @@ export interface SandboxOptions {
 	inFlightLimit?: InFlightLimitInput;
 	/** Refuse (429 with Retry-After) a Partner API request when this many were admitted in the last second. */
 	perSecondLimit?: PerSecondLimitInput;
+	/**
+	 * The plan's quota as the gateway enforces it: beyond `limit` requests in a window (a day by default), its
+	 * QuotaViolation fault, status 500 (or 429), no Retry-After.
+	 */
+	quota?: QuotaLimitInput;
+	/** The gateway's spike arrest (`{rate: "40ps"}`), smoothed as Apigee enforces it; SpikeArrestViolation when over. */
+	spikeArrest?: SpikeArrestLimitInput;
+	/** How the sandbox answers: the real service's shapes (default) or its own older ones, and what it answers. */
+	answers?: AnswerSettingsInput;
 	/** Seed of the fault injector's random generator (repeatable rate-based faults). */
 	seed?: number;
 	requestLogLimit?: number;
 	/** Bound on how long the admin HTTP `sell` waits for delivery outcomes. */
 	sellWaitMs?: number;
-	/** Clock for token lifetimes and the per-second window, in milliseconds; tests may inject one. */
+	/** Clock for token lifetimes, the per-second window, the quota and the spike arrest, in ms; tests may inject one. */
 	now?: () => number;
 }
 
@@ -57,6 +73,8 @@ export interface TokenSelector {
 	all?: boolean;
 	/** Token ids as shown by `state().tokens.items[].id` (never the token values). */
 	ids?: string[];
+	/** Expire: the refresh tokens issued with them too (a revoke always revokes them). */
+	refreshTokens?: boolean;
 }
 
 export interface RequestLogEntry {
@@ -151,6 +169,9 @@ export interface SandboxState {
 	faults: FaultRule[];
 	inFlight: InFlightView;
 	perSecond: PerSecondView;
+	quota: QuotaView;
+	spikeArrest: SpikeArrestView;
+	answers: AnswerSettings;
 }
 
 export interface Sandbox {
@@ -173,6 +194,12 @@ export interface Sandbox {
 	limitInFlight(limit: InFlightLimitInput | null): InFlightView;
 	/** Sets (or with null removes) the limit on requests per second until the next reset. */
 	limitPerSecond(limit: PerSecondLimitInput | null): PerSecondView;
+	/** Sets (or with null removes) the gateway's quota until the next reset. */
+	limitQuota(limit: QuotaLimitInput | null): QuotaView;
+	/** Sets (or with null removes) the gateway's spike arrest until the next reset. */
+	limitSpikeArrest(limit: SpikeArrestLimitInput | null): SpikeArrestView;
+	/** Changes how the sandbox answers (shapes, listing status, API product, inactive events) until the next reset. */
+	configureAnswers(settings: AnswerSettingsInput): AnswerSettings;
 	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
 	reset(): void;
 	registerApp(app: SandboxApp): void;

@@ -6,6 +6,16 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 
 import {
+	requiredParam,
+	sendApigeeOAuthError,
+	sendGatewayFault,
+	GATEWAY_FAULT,
+	lacksApiProduct,
+	SERVICE_TOKEN_ERROR,
+	SERVICE_TOKEN_TYPE,
+	unsupportedGrantType,
+} from '../answers';
+import {
 	BASIC_CHALLENGE,
 	BEARER_CHALLENGE,
 	ERROR_CODE,
@@ -16,8 +26,9 @@ import {
 import { SandboxError } from '../errors';
 import { isPlainObject, mediaType, parseJson, sendJson, sendOAuthError } from '../http';
 import type { TokenRecord } from '../records';
+import type { PartnerEndpoint } from '../faults';
 import type { SandboxStore } from '../store';
-import type { SandboxAccount, TokenSelector } from '../types';
+import type { SandboxAccount, SandboxApp, TokenSelector } from '../types';
 
 function digest(value: string): Buffer {
 	return createHash('sha256').update(value, 'utf8').digest();
@@ -36,26 +47,46 @@ export interface TokenIssue {
 	revokeEarlier: boolean;
 }
 
-export function handleToken(
+/** A token-URL refusal in both shapes: the sandbox's own OAuth one (spec) and Apigee's (service). */
+interface TokenRefusal {
+	spec: { status: number; code: string; description: string; challenge?: boolean };
+	service: { status: number; ErrorCode: string; Error: string };
+}
+
+function refuse(store: SandboxStore, res: http.ServerResponse, refusal: TokenRefusal): void {
+	if (store.serviceShapes) {
+		sendApigeeOAuthError(res, refusal.service);
+		return;
+	}
+	const { status, code, description, challenge } = refusal.spec;
+	sendOAuthError(
+		res,
+		status,
+		code,
+		description,
+		challenge ? { 'WWW-Authenticate': BASIC_CHALLENGE } : {},
+	);
+}
+
+/** The app of the request's HTTP Basic consumer key and secret, or undefined once refused. */
+function authenticateApp(
 	store: SandboxStore,
 	req: http.IncomingMessage,
 	res: http.ServerResponse,
-	url: URL,
-	buffer: Buffer,
-	issue: TokenIssue,
-): void {
-	const challenge = { 'WWW-Authenticate': BASIC_CHALLENGE };
+): SandboxApp | undefined {
 	const header = req.headers.authorization;
 	const basic = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
 	if (!basic) {
-		sendOAuthError(
-			res,
-			401,
-			ERROR_CODE.invalidClient,
-			'HTTP Basic authentication with the consumer key and secret is required',
-			challenge,
-		);
-		return;
+		refuse(store, res, {
+			spec: {
+				status: 401,
+				code: ERROR_CODE.invalidClient,
+				description: 'HTTP Basic authentication with the consumer key and secret is required',
+				challenge: true,
+			},
+			service: SERVICE_TOKEN_ERROR.missingClient,
+		});
+		return undefined;
 	}
 	const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
@@ -66,62 +97,151 @@ export function handleToken(
 		app?.consumerSecret ?? '\u0000no-app',
 	);
 	if (!app || !secretMatches) {
-		sendOAuthError(
-			res,
-			401,
-			ERROR_CODE.invalidClient,
-			'The consumer key or consumer secret is not recognised',
-			challenge,
-		);
-		return;
+		refuse(store, res, {
+			spec: {
+				status: 401,
+				code: ERROR_CODE.invalidClient,
+				description: 'The consumer key or consumer secret is not recognised',
+				challenge: true,
+			},
+			service: SERVICE_TOKEN_ERROR.invalidClient,
+		});
+		return undefined;
 	}
-	const grantType = url.searchParams.get('grant_type');
+	return app;
+}
+
+/** Checks the grant_type (query or form field); false once refused. */
+function grantTypeIs(
+	store: SandboxStore,
+	res: http.ServerResponse,
+	grantType: string | null,
+	wanted: string,
+	where: string,
+): boolean {
 	if (grantType === null || grantType === '') {
-		sendOAuthError(
+		refuse(store, res, {
+			spec: {
+				status: 400,
+				code: ERROR_CODE.invalidRequest,
+				description: `The grant_type ${where} is required (grant_type=${wanted})`,
+			},
+			service: SERVICE_TOKEN_ERROR.missingGrantType,
+		});
+		return false;
+	}
+	if (grantType !== wanted) {
+		refuse(store, res, {
+			spec: {
+				status: 400,
+				code: ERROR_CODE.unsupportedGrantType,
+				description: `grant_type "${grantType}" is not supported; use ${wanted}`,
+			},
+			service: unsupportedGrantType(grantType),
+		});
+		return false;
+	}
+	return true;
+}
+
+/** Issues an access token (and, in the service's shapes, a refresh token) and answers it. */
+function issueToken(
+	store: SandboxStore,
+	res: http.ServerResponse,
+	app: SandboxApp,
+	accountEmail: string,
+	issue: TokenIssue,
+): void {
+	const issuedAt = store.now();
+	if (issue.revokeEarlier) {
+		for (const record of store.tokens.values())
+			if (record.account === accountEmail) revokeRecord(store, record);
+	}
+	const value = randomBytes(32).toString('base64url');
+	const record: TokenRecord = {
+		id: `${ID_PREFIX.token}${store.tokens.size + 1}_${randomBytes(3).toString('hex')}`,
+		consumerKey: app.consumerKey,
+		account: accountEmail,
+		issuedAt,
+		expiresAt: issue.expired ? issuedAt : issuedAt + store.tokenLifetimeSeconds * 1000,
+		revoked: false,
+	};
+	store.tokens.set(value, record);
+	const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+	if (!store.serviceShapes) {
+		sendJson(
 			res,
-			400,
-			ERROR_CODE.invalidRequest,
-			'The grant_type query parameter is required (grant_type=client_credentials)',
+			SUCCESS_STATUS.token,
+			{ access_token: value, token_type: 'Bearer', expires_in: store.tokenLifetimeSeconds },
+			noStore,
 		);
 		return;
 	}
-	if (grantType !== 'client_credentials') {
-		sendOAuthError(
-			res,
-			400,
-			ERROR_CODE.unsupportedGrantType,
-			`grant_type "${grantType}" is not supported; use client_credentials`,
-		);
-		return;
-	}
+	const refreshToken = randomBytes(24).toString('base64url');
+	record.refreshToken = refreshToken;
+	store.refreshTokens.set(refreshToken, {
+		tokenId: record.id,
+		consumerKey: app.consumerKey,
+		account: accountEmail,
+		expiresAt: Number.POSITIVE_INFINITY,
+		used: false,
+		revoked: false,
+	});
+	// Apigee's token answer: numbers as text, its own token type.
+	sendJson(
+		res,
+		SUCCESS_STATUS.token,
+		{
+			access_token: value,
+			refresh_token: refreshToken,
+			token_type: SERVICE_TOKEN_TYPE,
+			expires_in: String(Math.max(0, Math.round((record.expiresAt - issuedAt) / 1000))),
+			refresh_token_expires_in: '0',
+			issued_at: String(issuedAt),
+			status: 'approved',
+		},
+		noStore,
+	);
+}
+
+export function handleToken(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	url: URL,
+	buffer: Buffer,
+	issue: TokenIssue,
+): void {
+	const app = authenticateApp(store, req, res);
+	if (!app) return;
+	const grantType = url.searchParams.get('grant_type');
+	if (!grantTypeIs(store, res, grantType, 'client_credentials', 'query parameter')) return;
+	const badBody = (description: string, param: string) =>
+		refuse(store, res, {
+			spec: { status: 400, code: ERROR_CODE.invalidRequest, description },
+			service: requiredParam(param),
+		});
 	if (mediaType(req.headers['content-type']) !== 'application/json') {
-		sendOAuthError(res, 400, ERROR_CODE.invalidRequest, 'Content-Type must be application/json');
+		badBody('Content-Type must be application/json', 'username');
 		return;
 	}
 	const parsed = parseJson(buffer);
 	if (!parsed.ok) {
-		sendOAuthError(res, 400, ERROR_CODE.invalidRequest, parsed.message);
+		badBody(parsed.message, 'username');
 		return;
 	}
 	const body = parsed.value;
 	if (!isPlainObject(body)) {
-		sendOAuthError(
-			res,
-			400,
-			ERROR_CODE.invalidRequest,
-			'The body must be a JSON object with username and password',
-		);
+		badBody('The body must be a JSON object with username and password', 'username');
 		return;
 	}
 	const missing = ['username', 'password'].filter(
 		(key) => typeof body[key] !== 'string' || (body[key] as string).length === 0,
 	);
 	if (missing.length > 0) {
-		sendOAuthError(
-			res,
-			400,
-			ERROR_CODE.invalidRequest,
+		badBody(
 			`The body needs ${missing.join(' and ')} (${missing.length > 1 ? 'non-empty strings' : 'a non-empty string'})`,
+			missing[0],
 		);
 		return;
 	}
@@ -134,63 +254,118 @@ export function handleToken(
 		);
 	const account = matching('marketplace');
 	if (!account) {
-		const description = matching('developer')
-			? TOKEN_ERROR_TEXT.developerAccount
-			: TOKEN_ERROR_TEXT.wrongAccount;
-		sendOAuthError(res, 401, ERROR_CODE.invalidGrant, description);
+		refuse(store, res, {
+			spec: {
+				status: 401,
+				code: ERROR_CODE.invalidGrant,
+				description: matching('developer')
+					? TOKEN_ERROR_TEXT.developerAccount
+					: TOKEN_ERROR_TEXT.wrongAccount,
+			},
+			// The service is not expected to tell a developer-portal login from a wrong one.
+			service: SERVICE_TOKEN_ERROR.wrongLogin,
+		});
 		return;
 	}
-	const issuedAt = store.now();
-	if (issue.revokeEarlier) {
-		for (const record of store.tokens.values())
-			if (record.account === account.email) record.revoked = true;
-	}
-	const value = randomBytes(32).toString('base64url');
-	store.tokens.set(value, {
-		id: `${ID_PREFIX.token}${store.tokens.size + 1}_${randomBytes(3).toString('hex')}`,
-		consumerKey: app.consumerKey,
-		account: account.email,
-		issuedAt,
-		expiresAt: issue.expired ? issuedAt : issuedAt + store.tokenLifetimeSeconds * 1000,
-		revoked: false,
-	});
-	sendJson(
-		res,
-		SUCCESS_STATUS.token,
-		{ access_token: value, token_type: 'Bearer', expires_in: store.tokenLifetimeSeconds },
-		{ 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-	);
+	issueToken(store, res, app, account.email, issue);
 }
 
-/** The token a request presents and, when it may not be used, why. */
+/**
+ * `POST /sellers/oauth/refresh_accesstoken` (documented by the service): Basic consumer key and secret, a form body
+ * `grant_type=refresh_token&refresh_token=<token>`. Answers a new access token and a new refresh token; the refresh
+ * token used is spent. The access token it came with stays valid until it expires (a guess).
+ */
+export function handleRefresh(
+	store: SandboxStore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+	buffer: Buffer,
+	issue: TokenIssue,
+): void {
+	const app = authenticateApp(store, req, res);
+	if (!app) return;
+	const form =
+		mediaType(req.headers['content-type']) === 'application/x-www-form-urlencoded'
+			? new URLSearchParams(buffer.toString('utf8'))
+			: new URLSearchParams();
+	if (!grantTypeIs(store, res, form.get('grant_type'), 'refresh_token', 'form field')) return;
+	const value = form.get('refresh_token');
+	if (!value) {
+		refuse(store, res, {
+			spec: {
+				status: 400,
+				code: ERROR_CODE.invalidRequest,
+				description: 'The refresh_token form field is required',
+			},
+			service: requiredParam('refresh_token'),
+		});
+		return;
+	}
+	const record = store.refreshTokens.get(value);
+	const invalidGrant = (description: string, service: TokenRefusal['service']) =>
+		refuse(store, res, {
+			spec: { status: 400, code: ERROR_CODE.invalidGrant, description },
+			service,
+		});
+	if (!record || record.consumerKey !== app.consumerKey || record.used || record.revoked) {
+		invalidGrant(
+			'The refresh token is not recognised, was already used, or was revoked',
+			SERVICE_TOKEN_ERROR.invalidRefreshToken,
+		);
+		return;
+	}
+	if (store.now() >= record.expiresAt) {
+		invalidGrant('The refresh token has expired', SERVICE_TOKEN_ERROR.expiredRefreshToken);
+		return;
+	}
+	record.used = true;
+	issueToken(store, res, app, record.account, issue);
+}
+
+/** The token a request presents and, when it may not be used, why (`expired` tells the gateway's two faults apart). */
 export function bearerRecord(
 	store: SandboxStore,
 	req: http.IncomingMessage,
-): { record?: TokenRecord; problem?: string } {
+): { record?: TokenRecord; problem?: string; expired?: boolean } {
 	const header = req.headers.authorization;
 	const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
 	if (!match) return { problem: 'An Authorization: Bearer <access token> header is required' };
 	const record = store.tokens.get(match[1]);
 	if (!record) return { problem: 'The access token is not recognised' };
 	if (record.revoked) return { record, problem: 'The access token has been revoked' };
-	if (store.now() >= record.expiresAt) return { record, problem: 'The access token has expired' };
+	if (store.now() >= record.expiresAt)
+		return { record, problem: 'The access token has expired', expired: true };
 	return { record };
 }
 
-/** The Bearer check of the listings and webhooks resources: answers 401 itself and returns undefined. */
+/**
+ * The Bearer check of the listings and webhooks resources, then (service shapes) whether the app has the API product
+ * of this endpoint: answers 401 or 403 itself and returns undefined.
+ */
 export function requireBearer(
 	store: SandboxStore,
 	req: http.IncomingMessage,
 	res: http.ServerResponse,
+	endpoint: PartnerEndpoint,
 ): TokenRecord | undefined {
-	const { record, problem } = bearerRecord(store, req);
+	const { record, problem, expired } = bearerRecord(store, req);
 	if (problem || !record) {
-		sendJson(
-			res,
-			401,
-			{ error: ERROR_CODE.invalidToken, message: problem },
-			{ 'WWW-Authenticate': BEARER_CHALLENGE },
-		);
+		if (store.serviceShapes)
+			sendGatewayFault(
+				res,
+				expired ? GATEWAY_FAULT.accessTokenExpired : GATEWAY_FAULT.invalidAccessToken,
+			);
+		else
+			sendJson(
+				res,
+				401,
+				{ error: ERROR_CODE.invalidToken, message: problem },
+				{ 'WWW-Authenticate': BEARER_CHALLENGE },
+			);
+		return undefined;
+	}
+	if (lacksApiProduct(store.answers, endpoint)) {
+		sendGatewayFault(res, GATEWAY_FAULT.noApiProduct);
 		return undefined;
 	}
 	return record;
@@ -208,15 +383,28 @@ function selectTokens(store: SandboxStore, selector: TokenSelector = {}): TokenR
 	return [...store.tokens.values()];
 }
 
+/** Expires access tokens; their refresh tokens too only when asked (the common case: renew with the refresh token). */
 export function expireTokens(store: SandboxStore, selector?: TokenSelector): number {
 	const chosen = selectTokens(store, selector);
 	const at = store.now();
-	for (const record of chosen) record.expiresAt = Math.min(record.expiresAt, at);
+	for (const record of chosen) {
+		record.expiresAt = Math.min(record.expiresAt, at);
+		const refresh = record.refreshToken && store.refreshTokens.get(record.refreshToken);
+		if (selector?.refreshTokens === true && refresh)
+			refresh.expiresAt = Math.min(refresh.expiresAt, at);
+	}
 	return chosen.length;
+}
+
+/** Revokes an access token and the refresh token issued with it. */
+function revokeRecord(store: SandboxStore, record: TokenRecord): void {
+	record.revoked = true;
+	const refresh = record.refreshToken && store.refreshTokens.get(record.refreshToken);
+	if (refresh) refresh.revoked = true;
 }
 
 export function revokeTokens(store: SandboxStore, selector?: TokenSelector): number {
 	const chosen = selectTokens(store, selector);
-	for (const record of chosen) record.revoked = true;
+	for (const record of chosen) revokeRecord(store, record);
 	return chosen.length;
 }

@@ -26,7 +26,7 @@ export function handleWebhook(
 	res: http.ServerResponse,
 	buffer: Buffer,
 ): void {
-	const token = requireBearer(store, req, res);
+	const token = requireBearer(store, req, res, 'webhooks');
 	if (!token) return;
 	const parsed = jsonBody(req, res, buffer);
 	if (!parsed) return;

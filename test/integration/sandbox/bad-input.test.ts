@@ -15,12 +15,15 @@ import {
 	validListing,
 } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	let sandbox: Sandbox;
 	let token: string;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ maxBodyBytes: 4096 });
+		sandbox = await startSandbox({ maxBodyBytes: 4096, answers: SPEC });
 		token = await getToken(sandbox);
 	});
 	afterEach(() => sandbox.stop());
@@ -91,7 +94,7 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 	});
 
 	it('uses the default limit of 1 MiB', async () => {
-		const defaults = await startSandbox();
+		const defaults = await startSandbox({ answers: SPEC });
 		try {
 			const result = await post(`${defaults.url}${TOKEN_PATH}`, {
 				headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' },
@@ -171,7 +174,7 @@ describe('sandbox bad input: clear 4xx, never a crash or a hang', () => {
 describe('sandbox inspection never shows a secret', () => {
 	it('keeps consumer secret, passwords, client secret, tokens and Basic headers out of state()', async () => {
 		const clientSecret = 'receiver-client-secret-value';
-		const sandbox = await startSandbox({ deliveryBaseDelayMs: 1 });
+		const sandbox = await startSandbox({ deliveryBaseDelayMs: 1, answers: SPEC });
 		const receiver = await startReceiver({ clientId: 'mp', clientSecret, clientAuth: 'basic' });
 		try {
 			const token = await getToken(sandbox);

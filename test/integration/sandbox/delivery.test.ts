@@ -10,6 +10,9 @@ import {
 } from '../../../support/sandboxRequests';
 import type { Receiver, ReceiverOptions } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 // Characters that RFC 6749 2.3.1 says must be form-urlencoded before Basic encoding.
 const CLIENT = { clientId: 'marketplace client:1', clientSecret: 's3cr&t:+/ é' };
 
@@ -32,6 +35,7 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 			deliveryBaseDelayMs: 5,
 			deliveryTimeoutMs: 2000,
 			...sandboxOptions,
+			answers: SPEC,
 		});
 		receiver = await startReceiver({
 			...CLIENT,
@@ -136,7 +140,7 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	it('gives up after the configured attempts and records connection errors', async () => {
-		sandbox = await startSandbox({ deliveryAttempts: 3, deliveryBaseDelayMs: 1 });
+		sandbox = await startSandbox({ deliveryAttempts: 3, deliveryBaseDelayMs: 1, answers: SPEC });
 		const token = await getToken(sandbox);
 		// Port 9 (discard) on loopback has no listener here: every attempt is a refused connection.
 		const dead = {
@@ -168,7 +172,7 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	it('does not notify for a listing created before activation (not eligible)', async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ answers: SPEC });
 		receiver = await startReceiver({ ...CLIENT, clientAuth: 'basic' });
 		const token = await getToken(sandbox);
 		const pending = await subscribe(sandbox, token, undefined);

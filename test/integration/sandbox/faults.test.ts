@@ -2,11 +2,14 @@ import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sa
 import type { Sandbox } from '../../../sandbox';
 import { createListing, getToken, requestToken, subscribe } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox faults on demand', () => {
 	let sandbox: Sandbox;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox({ seed: 42 });
+		sandbox = await startSandbox({ seed: 42, answers: SPEC });
 	});
 	afterEach(() => sandbox.stop());
 
@@ -103,7 +106,7 @@ describe('sandbox faults on demand', () => {
 		expect(first).toContain(503);
 		expect(first).toContain(200);
 
-		const twin = await startSandbox({ seed: 42 });
+		const twin = await startSandbox({ seed: 42, answers: SPEC });
 		try {
 			twin.addFault({ endpoint: 'token', kind: '5xx', rate: 0.5 });
 			expect(await pattern(twin)).toEqual(first);

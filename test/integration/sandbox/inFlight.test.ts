@@ -2,6 +2,9 @@ import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sa
 import type { Sandbox } from '../../../sandbox';
 import { createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox limit on requests in flight', () => {
 	let sandbox: Sandbox;
 
@@ -13,7 +16,7 @@ describe('sandbox limit on requests in flight', () => {
 	}
 
 	it('answers 429 with Retry-After to what arrives beyond the limit, and only that', async () => {
-		sandbox = await startSandbox({ inFlightLimit: { maxInFlight: 3 } });
+		sandbox = await startSandbox({ inFlightLimit: { maxInFlight: 3 }, answers: SPEC });
 		const token = await getToken(sandbox);
 		sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 300 });
 
@@ -44,6 +47,7 @@ describe('sandbox limit on requests in flight', () => {
 	it('counts one endpoint when asked, and can be changed, removed and put back by reset', async () => {
 		sandbox = await startSandbox({
 			inFlightLimit: { maxInFlight: 1, endpoint: 'listings', retryAfterSeconds: 4 },
+			answers: SPEC,
 		});
 		const token = await getToken(sandbox);
 		sandbox.addFault({ endpoint: '*', kind: 'latency', latencyMs: 200 });
@@ -77,7 +81,7 @@ describe('sandbox limit on requests in flight', () => {
 	});
 
 	it('is driven over the admin HTTP API too, and refuses bad limits', async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ answers: SPEC });
 		const admin = new SandboxAdminClient(sandbox.url);
 		const token = await getToken(sandbox);
 		sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 200 });
@@ -102,7 +106,7 @@ describe('sandbox limit on requests in flight', () => {
 	});
 
 	it('releases a dropped request, so a dropped connection never leaks a slot', async () => {
-		sandbox = await startSandbox({ inFlightLimit: { maxInFlight: 1 } });
+		sandbox = await startSandbox({ inFlightLimit: { maxInFlight: 1 }, answers: SPEC });
 		const token = await getToken(sandbox);
 		sandbox.addFault({ endpoint: 'listings', kind: 'drop', sequence: ['drop', 'drop'] });
 		for (let attempt = 0; attempt < 2; attempt++)

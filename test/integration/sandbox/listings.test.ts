@@ -11,12 +11,15 @@ import {
 	validListing,
 } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox listing creation (spec 2.4, 4.3)', () => {
 	let sandbox: Sandbox;
 	let token: string;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ answers: SPEC });
 		token = await getToken(sandbox);
 	});
 	afterEach(() => sandbox.stop());

@@ -2,6 +2,9 @@ import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sa
 import type { Sandbox } from '../../../sandbox';
 import { createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox limit on requests per second', () => {
 	let sandbox: Sandbox;
 	// The sandbox's clock: the window moves only when a test moves it, so nothing here depends on real timing.
@@ -25,6 +28,7 @@ describe('sandbox limit on requests per second', () => {
 		sandbox = await startSandbox({
 			now,
 			perSecondLimit: { maxPerSecond: 4, endpoint: 'listings' },
+			answers: SPEC,
 		});
 		const token = await getToken(sandbox);
 
@@ -62,6 +66,7 @@ describe('sandbox limit on requests per second', () => {
 		sandbox = await startSandbox({
 			now,
 			perSecondLimit: { maxPerSecond: 1, endpoint: 'listings', retryAfterSeconds: 4 },
+			answers: SPEC,
 		});
 		const token = await getToken(sandbox);
 
@@ -82,7 +87,7 @@ describe('sandbox limit on requests per second', () => {
 	});
 
 	it('can be changed at any moment, removed, and put back by reset', async () => {
-		sandbox = await startSandbox({ now, perSecondLimit: { maxPerSecond: 40 } });
+		sandbox = await startSandbox({ now, perSecondLimit: { maxPerSecond: 40 }, answers: SPEC });
 		const token = await getToken(sandbox);
 		// The token request above counts too: the limit covers every endpoint.
 		expect(await statuses(token, 20)).toEqual(Array(20).fill(201));
@@ -122,6 +127,7 @@ describe('sandbox limit on requests per second', () => {
 			now,
 			perSecondLimit: { maxPerSecond: 5, endpoint: 'listings', retryAfterSeconds: 3 },
 			inFlightLimit: { maxInFlight: 2, endpoint: 'listings', retryAfterSeconds: 2 },
+			answers: SPEC,
 		});
 		const token = await getToken(sandbox);
 		sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: 200 });
@@ -155,7 +161,7 @@ describe('sandbox limit on requests per second', () => {
 	});
 
 	it('is driven over the admin HTTP API too, and refuses bad limits with 400', async () => {
-		sandbox = await startSandbox({ now });
+		sandbox = await startSandbox({ now, answers: SPEC });
 		const admin = new SandboxAdminClient(sandbox.url);
 		const token = await getToken(sandbox);
 

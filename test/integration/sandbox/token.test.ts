@@ -2,6 +2,9 @@ import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
 import type { Sandbox } from '../../../sandbox';
 import { basic, createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox token endpoint (spec 4.1, 5)', () => {
 	let sandbox: Sandbox;
 	let clock: number;
@@ -14,6 +17,7 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 			accounts: [
 				{ email: 'second@example.test', password: 'second-password', kind: 'marketplace' },
 			],
+			answers: SPEC,
 		});
 	});
 	afterEach(() => sandbox.stop());
@@ -119,7 +123,7 @@ describe('sandbox token endpoint (spec 4.1, 5)', () => {
 	});
 
 	it('honours a configured token lifetime', async () => {
-		const short = await startSandbox({ tokenLifetimeSeconds: 60, now: () => clock });
+		const short = await startSandbox({ tokenLifetimeSeconds: 60, now: () => clock, answers: SPEC });
 		try {
 			const result = await requestToken(short);
 			expect(result.body.expires_in).toBe(60);

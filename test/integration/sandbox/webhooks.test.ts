@@ -8,12 +8,15 @@ import {
 	TOKEN_PATH,
 } from '../../../support/sandboxRequests';
 
+/** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */
+const SPEC = { shapes: 'spec' } as const;
+
 describe('sandbox webhook subscription (spec 2.3, 4.2) and activation (spec 6)', () => {
 	let sandbox: Sandbox;
 	let token: string;
 
 	beforeEach(async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ answers: SPEC });
 		token = await getToken(sandbox);
 	});
 	afterEach(() => sandbox.stop());
