@@ -4,15 +4,20 @@
  * creates listings from the seller's inventory in an n8n Data Table (filled from examples/seats.csv) and writes
  * each row's result back, sells seats, shows the alert n8n's Mattermost node posted to a loopback stand-in and the
  * sold rows marked in the table, and stops everything it started (also on failure and Ctrl-C).
+ *
+ * `npm run demo -- --stay` keeps n8n and the sandbox running once it is done, and prints the editor's address and the
+ * owner login it set up, so a newcomer signs in and looks at the workflows and their executions; Ctrl-C stops
+ * everything.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { SandboxAdminClient } from '../sandbox';
 import { receivedChatPosts } from '../support/harness/chatStandIn';
 import { startHarness, type Harness } from '../support/harness/harness';
 import type { ExecutionSummary } from '../support/harness/n8n';
-import { pollUntil } from '../support/harness/n8n';
+import { OWNER, pollUntil } from '../support/harness/n8n';
 import {
 	dataTablesOf,
 	INVENTORY_TABLE,
@@ -73,7 +78,41 @@ function printInventory(rows: StoredInventoryRow[]): void {
 	}
 }
 
+const USAGE = `Usage: npm run demo [-- --stay]
+  --stay   keep n8n and the sandbox running when the demo is done, to sign in to the editor and look at the
+           executions; Ctrl-C stops everything`;
+
+function demoFlags(): { stay: boolean } {
+	try {
+		const { values } = parseArgs({
+			args: process.argv.slice(2),
+			options: { stay: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+		});
+		if (values.help) {
+			say(USAGE);
+			process.exit(0);
+		}
+		return { stay: values.stay === true };
+	} catch (error) {
+		process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+		process.exit(2);
+	}
+}
+
+/** Keeps everything running until Ctrl-C, whose handler (support/harness/processes.ts) stops it all and exits. */
+async function stayUp(n8nUrl: string, sandboxUrl: string): Promise<void> {
+	heading('Still running (--stay): look around in n8n');
+	say(`Editor:      ${n8nUrl}`);
+	say(`Sign in as   ${OWNER.email}`);
+	say(`Password     ${OWNER.password}`);
+	say(`Executions:  ${n8nUrl}/home/executions (every run above, step by step)`);
+	say(`Sandbox:     ${sandboxUrl} (its state: ${sandboxUrl}/__sandbox/state)`);
+	say('These are local demo values, not secrets. Press Ctrl-C to stop everything.');
+	await new Promise<never>(() => undefined);
+}
+
 async function demo(): Promise<void> {
+	const { stay } = demoFlags();
 	const tableToListings = loadExample(EXAMPLE_FILES.dataTableToListings);
 	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
 	const saleAlert = loadExample(EXAMPLE_FILES.saleAlert);
@@ -222,6 +261,7 @@ async function demo(): Promise<void> {
 		say(
 			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.',
 		);
+		if (stay) await stayUp(context.n8nUrl, context.sandboxUrl);
 	} finally {
 		heading('Stopping everything the demo started');
 		await harness.stop();
