@@ -86,6 +86,17 @@ describe('sandbox CLI', () => {
 			'fault',
 			'clear-faults',
 			'reset',
+			'--answers',
+			'--listing-status',
+			'--without-api-product',
+			'--inactive-events',
+			'--quota',
+			'--quota-window',
+			'--spike-arrest',
+			'--use-effective-count',
+			'--rate-limit-status',
+			'spike-arrest',
+			'answers',
 		]) {
 			expect(help.stdout).toContain(word);
 		}
@@ -211,6 +222,70 @@ describe('sandbox CLI', () => {
 		expect(bad.stderr).toContain('--max-per-second must be at least 1');
 		expect(cli(['--no-limit']).status).toBe(0);
 		expect(await readLimit()).toBeNull();
+		started.child.kill('SIGTERM');
+		expect(await exited(started.child)).toBe(0);
+	}, 30_000); // four CLI processes, each starting tsx
+
+	it('starts with the gateway limits and answer settings given; quota, spike-arrest and answers change them', async () => {
+		const started = await startCli([
+			'--json',
+			'--spike-arrest',
+			'40ps',
+			'--quota',
+			'5',
+			'--quota-window',
+			'60',
+			'--rate-limit-status',
+			'429',
+			'--endpoint',
+			'listings',
+			'--listing-status',
+			'INCOMPLETE',
+			'--without-api-product',
+			'webhooks',
+			'--inactive-events',
+			'7,8',
+		]);
+		running = started.child;
+		const line = JSON.parse(started.firstLine) as { url: string };
+		const readState = async () =>
+			(await (await fetch(`${line.url}/__sandbox/state`)).json()) as {
+				quota: { limit: unknown };
+				spikeArrest: { limit: unknown };
+				answers: unknown;
+			};
+		const state = await readState();
+		expect(state.spikeArrest.limit).toEqual({
+			rate: '40ps',
+			useEffectiveCount: false,
+			endpoint: 'listings',
+			status: 429,
+		});
+		expect(state.quota.limit).toEqual({
+			limit: 5,
+			windowMs: 60_000,
+			endpoint: 'listings',
+			status: 429,
+		});
+		expect(state.answers).toEqual({
+			shapes: 'service',
+			listingStatus: 'INCOMPLETE',
+			withoutApiProduct: 'webhooks',
+			inactiveEventIds: [7, 8],
+		});
+		const cli = (args: string[]) =>
+			spawnSync(TSX, [CLI, ...args, '--url', line.url], { cwd: ROOT, encoding: 'utf8' });
+		expect(cli(['spike-arrest', '--spike-arrest', '5pm', '--use-effective-count']).status).toBe(0);
+		expect(cli(['quota', '--no-limit']).status).toBe(0);
+		const answers = cli(['answers', '--answers', 'spec', '--without-api-product', 'none']);
+		expect(answers.status).toBe(0);
+		expect(JSON.parse(answers.stdout)).toMatchObject({ shapes: 'spec', withoutApiProduct: null });
+		const after = await readState();
+		expect(after.spikeArrest.limit).toMatchObject({ rate: '5pm', useEffectiveCount: true });
+		expect(after.quota.limit).toBeNull();
+		const bad = cli(['spike-arrest', '--spike-arrest', '40/s']);
+		expect(bad.status).toBe(2);
+		expect(bad.stderr).toContain('--spike-arrest must be a rate such as 40ps');
 		started.child.kill('SIGTERM');
 		expect(await exited(started.child)).toBe(0);
 	}, 30_000); // four CLI processes, each starting tsx
