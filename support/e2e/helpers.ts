@@ -256,7 +256,7 @@ export function executionError(
 	return data?.resultData?.error;
 }
 
-/** Listing ids must be unique within a sandbox run (it answers 409 to a repeat): each caller takes its own range. */
+/** Listing ids must be unique within a sandbox run (it refuses a repeat): each caller takes its own range. */
 let counter = 0;
 export function nextListingId(base: number): number {
 	counter += 1;

@@ -77,7 +77,7 @@ describe('sales while n8n is down', () => {
 				})),
 			}),
 		);
-		expect(listing.status).toBe(201);
+		expect(listing.status).toBe(200);
 		const listingId = listing.body.id as string;
 
 		const { settings } = await harness.sandbox.state();

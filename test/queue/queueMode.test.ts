@@ -258,7 +258,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 			apiToken,
 			validListing({ externalListingId: 870_001 }),
 		);
-		expect(listing.status).toBe(201);
+		expect(listing.status).toBe(200);
 		const before = (await executions(saleWorkflow.id)).length;
 
 		// The sandbox's valid listing has three products: one sale each.
@@ -360,7 +360,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 						),
 				).length;
 			sentTwice += sent - ids.length;
-			// The sandbox refuses a second listing with one External Listing ID (409).
+			// The sandbox refuses a second listing with one External Listing ID (400 duplicateExternalListingId).
 			createdTwice += [...heldTimes(ids).values()].filter((times) => times > 1).length;
 			const third = await runSheet(path);
 			const items = Array.isArray(third.body) ? (third.body as Array<Record<string, unknown>>) : [];
@@ -393,7 +393,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const listing = await createListing(
 			harness.sandbox,
 			apiToken,
-			validListing({ externalListingId: 870_002 }),
+			validListing({ externalListingId: 870_002, eventId: 4243 }),
 		);
 		const before = (await executions(retryWorkflow.id)).length;
 		await failNextChatPosts(chat.url, 1);
