@@ -34,6 +34,8 @@ export interface TriggerSetup {
 	credentials?: ICredentialDataDecryptedObject | Error;
 	/** The node names no callback credential at all (n8n's getCredentials then throws before any look-up). */
 	credentialUnset?: boolean;
+	/** The id of the credential the node names: the trigger reuses a read per id for a few seconds. */
+	credentialId?: string;
 	webhookId?: string;
 	workflowId?: string;
 }
@@ -120,7 +122,12 @@ export function createTriggerContext(
 		parameters: setup.parameters ?? {},
 		credentials: setup.credentialUnset
 			? undefined
-			: { ticketMarketplaceCallbackApi: { id: 'callback-credential', name: 'Callback' } },
+			: {
+					ticketMarketplaceCallbackApi: {
+						id: setup.credentialId ?? 'callback-credential',
+						name: 'Callback',
+					},
+				},
 	};
 	const workflow = new Workflow({
 		id: setup.workflowId ?? 'workflow-1',

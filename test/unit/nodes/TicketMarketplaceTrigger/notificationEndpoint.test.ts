@@ -209,6 +209,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
 			...TEST_TRIGGER.setup,
 			workflowId: 'workflow-short-secret',
+			credentialId: 'callback-credential-short-secret',
 			credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		});
 		expectInvalidToken(result, response, 'The access token is invalid');
@@ -479,6 +480,29 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(reads).toBe(1);
 	});
 
+	it('a credential that became unreadable: a token is accepted only within the reuse time of the last read, then refused 401', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const readAt = Date.now();
+		const deleted = new Error('Credential with ID "x" does not exist');
+		const within = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
+		expect(within.result.workflowData).toEqual([[{ json: SALE }]]);
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
+		const after = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
+		expectInvalidToken(after.result, after.response, 'The access token is invalid');
+		expect(after.reads).toBe(1);
+	});
+
+	it('a token keeps the lifetime it was issued with: lowering Token Lifetime does not shorten it', async () => {
+		const issuedForADay = issueAccessToken(subject, 86_400, now() - 7_200);
+		const { result } = await notify(jsonRequest(`Bearer ${issuedForADay}`), {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { tokenLifetime: 60 } },
+		});
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+
 	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
 		const token = validToken();
 		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
@@ -504,6 +528,8 @@ describe('notification endpoint (default webhook), when the trigger’s configur
 			const setup: TriggerSetup = {
 				...TEST_TRIGGER.setup,
 				workflowId: `workflow-notify-${state}`,
+				// Its own id: no earlier read of the same credential may be reused.
+				credentialId: `callback-credential-${state}`,
 				credentials: thrown,
 			};
 			for (const authorization of ['Bearer x', `Bearer ${validToken()}`]) {
