@@ -134,6 +134,26 @@ function askedLifetime(options: IDataObject): number | undefined {
 	return isValidLifetime(value) ? value : undefined;
 }
 
+/** Whether the notification options read as the owner meant them, or as a problem to log (undefined: either). */
+function notificationOptionsReadable(options: IDataObject): boolean | undefined {
+	const kinds: unknown = options.acceptedKinds;
+	const headers: unknown = options.includeHeaders;
+	const kindsOk =
+		kinds === undefined ||
+		(typeof kinds === 'string' && (!kinds.startsWith('=') || kinds === '={{ "listing_sale" }}'));
+	const headersOk =
+		headers === undefined || typeof headers === 'boolean' || headers === '={{ true }}';
+	const kindsBroken =
+		(typeof kinds !== 'string' && kinds !== undefined && kinds !== null) ||
+		(typeof kinds === 'string' && kinds.startsWith('=') && !kindsOk);
+	const headersBroken =
+		(typeof headers !== 'boolean' && headers !== undefined && headers !== null && !headersOk) ||
+		FAILING_EXPRESSIONS.includes(String(headers));
+	if (kindsOk && headersOk) return true;
+	if (kindsBroken || headersBroken) return false;
+	return undefined;
+}
+
 // ---- the requests -----------------------------------------------------------------------------------------------
 type Client = 'issued' | 'stored' | 'wrong secret' | 'none';
 type Spelling = 'basic form' | 'basic json' | 'form body' | 'json body' | 'json subscription names';
@@ -346,6 +366,15 @@ describe('the trigger in every state of its configuration (generated)', () => {
 							expect(state).toBe('as issued');
 						}
 						if (request.token === 'none') expect(response.status).toBe(401);
+						// And a notification with its own token is served: started, filtered out (200), or 503 when
+						// an option cannot be read.
+						const body = request.body;
+						const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+						if (request.token === 'valid' && state === 'as issued' && isObject) {
+							const readable = notificationOptionsReadable(options);
+							if (readable === true) expect(started || response.status === 200).toBe(true);
+							if (readable === false) expect(response.status).toBe(503);
+						}
 						if (request.token !== 'valid' || stored === undefined || state !== 'as issued')
 							expect(started).toBe(false);
 						if (!started) expect([200, 400, 401, 503]).toContain(response.status);
@@ -357,6 +386,16 @@ describe('the trigger in every state of its configuration (generated)', () => {
 
 					expect(started).toBe(false);
 					expect([200, 400, 401, 503]).toContain(response.status);
+					// The stored client, asking rightly, with a usable lifetime, gets its token whatever else is set.
+					const rightClient =
+						stored !== undefined &&
+						JSON.stringify(presentedClient(request.client, stored)) === JSON.stringify(stored);
+					if (
+						rightClient &&
+						request.grant === 'client_credentials' &&
+						askedLifetime(options) !== undefined
+					)
+						expect(response.status).toBe(200);
 					if (response.status !== 200) {
 						expect(response.json).not.toHaveProperty('access_token');
 						return;

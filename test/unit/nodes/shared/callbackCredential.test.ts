@@ -109,4 +109,22 @@ describe('callback credential: values the marketplace could send in a way the tr
 		});
 		expect(plain.response.status).toBe(401);
 	});
+
+	it('keeps serving a stored secret outside ASCII to a client that sends it in the body', async () => {
+		const stored = { clientId: 'marketplace', clientSecret: `${SECRET} é` };
+		expect(readStoredCallbackClient(stored)).toEqual(stored);
+		const { response } = await runRecorded(
+			{ ...TEST_TRIGGER.setup, credentials: stored },
+			'setup',
+			{
+				headers: { 'content-type': 'application/json' },
+				body: {
+					grant_type: 'client_credentials',
+					client_id: 'marketplace',
+					client_secret: stored.clientSecret,
+				},
+			},
+		);
+		expect(response.status).toBe(200);
+	});
 });
