@@ -31,7 +31,8 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. marketplace',
-			description: 'A name of your choice for the marketplace, without spaces at either end',
+			description:
+				'A name of your choice for the marketplace: letters, digits and punctuation, without a colon or spaces at either end',
 		},
 		{
 			displayName: 'Client Secret',
@@ -40,7 +41,8 @@ export class TicketMarketplaceCallbackApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'A secret of your choice, at least 16 characters; a long random string is best',
+			description:
+				'A secret of your choice, at least 16 characters of letters, digits and punctuation; a long random string is best',
 		},
 	];
 }

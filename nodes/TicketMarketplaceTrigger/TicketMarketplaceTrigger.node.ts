@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { testCallbackCredential } from '../shared/callbackCredential';
+import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
 import {
 	DEFAULT_ACCEPTED_KINDS,
@@ -155,8 +156,16 @@ export class TicketMarketplaceTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * Never throws: a throw would make n8n answer 500 itself and record a failed execution (the Error Workflow runs)
+	 * for any stranger's request. Each endpoint answers what it knows; anything else is answered here.
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (this.getWebhookName() === 'setup') return await answerTokenRequest.call(this);
-		return await answerNotification.call(this);
+		try {
+			if (this.getWebhookName() === 'setup') return await answerTokenRequest.call(this);
+			return await answerNotification.call(this);
+		} catch (error) {
+			return answerUnexpected(this, error);
+		}
 	}
 }

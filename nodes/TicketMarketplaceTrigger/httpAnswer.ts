@@ -1,5 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { describeThrown, warnOwner } from './ownerLog';
+
 /** Shown in WWW-Authenticate challenges of both endpoints. */
 export const REALM = 'Ticket Marketplace Trigger';
 
@@ -40,4 +42,31 @@ export function headerCount(context: IWebhookFunctions, name: string): number {
 		if (rawHeaders[index].toLowerCase() === name) count += 1;
 	}
 	return count;
+}
+
+/**
+ * The last resort for an error that no endpoint expected: told to the owner in n8n's log and answered 500 by the
+ * node, so that n8n neither answers with its own error nor records a failed execution for the request.
+ */
+export function answerUnexpected(context: IWebhookFunctions, error: unknown): IWebhookResponseData {
+	warnOwner(
+		context,
+		`Unexpected error (${describeThrown(error)})`,
+		'The request was answered 500.',
+	);
+	try {
+		if (!context.getResponseObject().headersSent) {
+			const body: IDataObject =
+				context.getWebhookName() === 'setup'
+					? {
+							error: 'server_error',
+							error_description: 'The trigger could not answer this request',
+						}
+					: { message: 'The trigger could not answer this request' };
+			answerJson(context, 500, body, { 'Cache-Control': 'no-store' });
+		}
+	} catch {
+		// Nothing more can be answered; n8n must still not be handed an error.
+	}
+	return { noWebhookResponse: true };
 }

@@ -1,15 +1,14 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken, type TokenCheck } from './accessToken';
-import { CALLBACK_CREDENTIAL_TYPE, readCallbackClient } from '../shared/callbackCredential';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
-import { recentCallbackClient, rememberCallbackClient } from './recentCredential';
+import { describeThrown, warnOwner } from './ownerLog';
+import {
+	readCurrentCallbackClient,
+	recentCallbackClient,
+	rememberCallbackClient,
+} from './recentCredential';
 
 /**
  * Where a notification may name its kind. The payload shape is not documented, so only top-level strings count;
@@ -54,7 +53,7 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 /**
  * Checks the token against the callback credential. A token that a recent read of the same credential accepts is
  * accepted without reading it again; every refusal (and every acceptance otherwise) is decided on the credential
- * as stored now. Returns a sentence when the credential cannot be used.
+ * as stored now. Returns a sentence for the owner when the credential cannot be used.
  */
 async function checkAccessToken(
 	context: IWebhookFunctions,
@@ -66,9 +65,7 @@ async function checkAccessToken(
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
 		if (check.valid) return check;
 	}
-	const client = readCallbackClient(
-		await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
-	);
+	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
 	rememberCallbackClient(context, client, Date.now());
 	return verifyAccessToken(token, { audience, ...client }, nowInSeconds());
@@ -99,8 +96,13 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		);
 	}
 
-	const check = await checkAccessToken(this, token);
-	if (typeof check === 'string') return answerJson(this, 500, { message: check });
+	let check = await checkAccessToken(this, token);
+	if (typeof check === 'string') {
+		// No token can be verified without the credential: the caller is refused as for a bad token (RFC 6750 3.1),
+		// and learns nothing about the trigger's configuration.
+		warnOwner(this, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
+		check = { valid: false, reason: 'signature' };
+	}
 	if (!check.valid) {
 		const description =
 			check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
@@ -120,7 +122,23 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		return answerJson(this, 400, { message: 'The notification body must be a JSON object' });
 	}
 
-	const acceptedKinds = readAcceptedKinds(this);
+	let acceptedKinds: string[];
+	let includeHeaders: boolean;
+	try {
+		acceptedKinds = readAcceptedKinds(this);
+		includeHeaders = readIncludeHeaders(this);
+	} catch (error) {
+		// Sent by the marketplace, but the trigger cannot tell whether to start: a 5xx lets it send the notification
+		// again once the owner has fixed the option.
+		warnOwner(
+			this,
+			describeThrown(error),
+			'Notifications with a valid token are answered 503 and start nothing until this is fixed.',
+		);
+		return answerJson(this, 503, {
+			message: 'The trigger cannot take notifications now; send it again later',
+		});
+	}
 	const kind = readNotificationKind(body);
 	if (
 		acceptedKinds.length > 0 &&
@@ -135,7 +153,7 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		});
 	}
 
-	const json: IDataObject = readIncludeHeaders(this)
+	const json: IDataObject = includeHeaders
 		? { headers: headersWithoutSecrets(headers as IDataObject), body }
 		: body;
 	return { workflowData: [[{ json }]], webhookResponse: { received: true } };

@@ -47,7 +47,19 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 }
 
 export function readIncludeHeaders(context: IWebhookFunctions): boolean {
-	return context.getNodeParameter('options.includeHeaders', false) === true;
+	const value = context.getNodeParameter('options.includeHeaders', false);
+	// Anything else (the text "true" from an expression) would change the item's shape by a guess.
+	if (typeof value !== 'boolean') {
+		throw new NodeOperationError(
+			context.getNode(),
+			'Include Request Headers must be true or false',
+			{
+				description:
+					"Open the trigger's Options → Include Request Headers and switch it on or off, or make its expression give true or false.",
+			},
+		);
+	}
+	return value;
 }
 
 /**

@@ -1,6 +1,12 @@
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { CALLBACK_CREDENTIAL_TYPE, type CallbackClient } from '../shared/callbackCredential';
+import {
+	CALLBACK_CREDENTIAL_TYPE,
+	CALLBACK_FIX,
+	readStoredCallbackClient,
+	type CallbackClient,
+} from '../shared/callbackCredential';
+import { describeThrown } from './ownerLog';
 
 /**
  * How long a read of the callback credential may be reused to accept a notification. n8n 2.41 starts a fresh
@@ -45,4 +51,26 @@ export function rememberCallbackClient(
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
 	recentReads.set(id, { client, readAt: nowMs });
+}
+
+/** What to do when n8n cannot hand the trigger its credential at all. */
+const UNREADABLE_FIX =
+	"Open the trigger and choose a Ticket Marketplace Callback API credential that exists and that this workflow's project can use; on a webhook process, check that it has the same encryption key (N8N_ENCRYPTION_KEY) as the main process.";
+
+/**
+ * The callback client as stored now, or a sentence for the owner (free of secrets) saying why the trigger cannot
+ * use it. n8n throws when the credential was deleted, is not shared with the workflow's project, or cannot be
+ * decrypted with this process's encryption key; the trigger answers those requests itself instead.
+ */
+export async function readCurrentCallbackClient(
+	context: IWebhookFunctions,
+): Promise<CallbackClient | string> {
+	let data: ICredentialDataDecryptedObject;
+	try {
+		data = await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE);
+	} catch (error) {
+		return `n8n could not read its Ticket Marketplace Callback API credential (${describeThrown(error)}). ${UNREADABLE_FIX}`;
+	}
+	const client = readStoredCallbackClient(data);
+	return typeof client === 'string' ? `${client}. ${CALLBACK_FIX}` : client;
 }

@@ -1,25 +1,35 @@
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-	type IWebhookFunctions,
-	type IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from './accessToken';
+import { constantTimeEqual } from '../shared/callbackCredential';
 import {
-	CALLBACK_CREDENTIAL_TYPE,
-	constantTimeEqual,
-	readCallbackClient,
-} from '../shared/callbackCredential';
-import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
+	REALM,
+	answerJson,
+	answerUnexpected,
+	headerCount,
+	isPlainObject,
+	mediaType,
+} from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
+import { describeThrown, warnOwner } from './ownerLog';
+import { readCurrentCallbackClient } from './recentCredential';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
-type TokenParameters = Partial<Record<(typeof TOKEN_PARAMETERS)[number], string>>;
+type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
+type TokenParameters = Partial<Record<TokenParameter, string>>;
+
+/**
+ * The names Subscribe registers with the marketplace (`oauthRequest: {clientId, clientSecret, grantType}`), which
+ * its client may send as they are: read as the RFC 6749 parameter beside them, wherever that one is read.
+ */
+const SUBSCRIPTION_SPELLINGS: Partial<Record<TokenParameter, string>> = {
+	grant_type: 'grantType',
+	client_id: 'clientId',
+	client_secret: 'clientSecret',
+};
 
 interface PresentedClient {
 	/** The raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
@@ -43,9 +53,19 @@ function invalidClient(description: string): TokenRequestError {
 	return new TokenRequestError(401, 'invalid_client', description);
 }
 
+/** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
+function readParameterValue(source: IDataObject, name: string): string | undefined {
+	const value = source[name];
+	if (value === undefined || value === null) return undefined;
+	if (Array.isArray(value)) throw invalidRequest(`The parameter ${name} is repeated`);
+	if (typeof value !== 'string') throw invalidRequest(`The parameter ${name} must be a string`);
+	return value;
+}
+
 /**
  * The known token parameters of a parsed body or query (form values are strings, repeated ones arrays; JSON
- * values may be anything). Unknown parameters are ignored, as RFC 6749 3.2 asks.
+ * values may be anything), in either spelling; both spellings of one parameter must agree. Unknown parameters
+ * are ignored, as RFC 6749 3.2 asks.
  */
 function readTokenParameters(source: unknown, where: string): TokenParameters {
 	if (source === undefined || source === null || source === '') return {};
@@ -54,11 +74,13 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 	}
 	const parameters: TokenParameters = {};
 	for (const name of TOKEN_PARAMETERS) {
-		const value = source[name];
-		if (value === undefined) continue;
-		if (Array.isArray(value)) throw invalidRequest(`The parameter ${name} is repeated`);
-		if (typeof value !== 'string') throw invalidRequest(`The parameter ${name} must be a string`);
-		parameters[name] = value;
+		const value = readParameterValue(source, name);
+		const otherName = SUBSCRIPTION_SPELLINGS[name];
+		const otherValue = otherName === undefined ? undefined : readParameterValue(source, otherName);
+		if (value !== undefined && otherValue !== undefined && value !== otherValue)
+			throw invalidRequest(`The parameters ${name} and ${otherName} differ`);
+		const either = value ?? otherValue;
+		if (either !== undefined) parameters[name] = either;
 	}
 	return parameters;
 }
@@ -126,6 +148,24 @@ function readGrantType(body: TokenParameters, query: TokenParameters): string {
 	return grantType;
 }
 
+/**
+ * The trigger's own configuration (its credential, its Token Lifetime) cannot be used: the owner is told in n8n's
+ * log, the caller only that no token can be issued now. RFC 6749 5.2 has no code for this; this is the code its
+ * section 4.1.2.1 gives the same situation.
+ */
+function unavailable(context: IWebhookFunctions, problem: string): IWebhookResponseData {
+	warnOwner(context, problem, 'Token requests are answered 503 until this is fixed.');
+	return answerJson(
+		context,
+		503,
+		{
+			error: 'temporarily_unavailable',
+			error_description: 'The trigger cannot issue access tokens now',
+		},
+		NO_STORE,
+	);
+}
+
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -155,12 +195,8 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		}
 		const grantType = readGrantType(body, query);
 
-		const client = readCallbackClient(
-			await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE),
-		);
-		if (typeof client === 'string') {
-			return answerJson(this, 500, { error: 'server_error', error_description: client }, NO_STORE);
-		}
+		const client = await readCurrentCallbackClient(this);
+		if (typeof client === 'string') return unavailable(this, client);
 		const presented: PresentedClient | undefined =
 			basicClient ??
 			(body.client_id !== undefined && body.client_secret !== undefined
@@ -179,7 +215,12 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 			);
 		}
 
-		const lifetimeSeconds = readTokenLifetime(this);
+		let lifetimeSeconds: number;
+		try {
+			lifetimeSeconds = readTokenLifetime(this);
+		} catch (error) {
+			return unavailable(this, describeThrown(error));
+		}
 		const accessToken = issueAccessToken(
 			{
 				audience: readAudience(this),
@@ -196,11 +237,7 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		};
 		return answerJson(this, 200, tokenResponse, NO_STORE);
 	} catch (error) {
-		if (!(error instanceof TokenRequestError)) {
-			throw error instanceof NodeOperationError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error);
-		}
+		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
 		const headers: Record<string, string> =
 			error.status === 401
 				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }

@@ -18,10 +18,13 @@ export interface CallbackClient {
 
 /** What to do about a callback credential that cannot be used, whatever is wrong with it. */
 export const CALLBACK_FIX =
-	'Open the Ticket Marketplace Callback API credential and fix it: a client ID without spaces at either end, and a client secret of at least 16 characters (a long random string is best).';
+	'Open the Ticket Marketplace Callback API credential and fix it: a client ID without a colon and without spaces at either end, and a client secret of at least 16 characters (a long random string is best), both of letters, digits, spaces and the punctuation on a US keyboard.';
 
-/** Returns the client, or a sentence (free of secrets) saying why the credential cannot be used. */
-export function readCallbackClient(
+/**
+ * Returns the client as the trigger can serve it, or a sentence (free of secrets) saying why it cannot. These are
+ * the rules a credential already subscribed must meet to keep working; readCallbackClient adds those for new values.
+ */
+export function readStoredCallbackClient(
 	data: ICredentialDataDecryptedObject | undefined,
 ): CallbackClient | string {
 	// Used exactly as typed: the Subscribe operation sends the same values to the marketplace.
@@ -37,6 +40,31 @@ export function readCallbackClient(
 		return `The callback credential's client secret must have at least ${MIN_CLIENT_SECRET_LENGTH} characters`;
 	}
 	return { clientId, clientSecret };
+}
+
+/** Space to tilde: what every client sends alike, in HTTP Basic (whatever charset it assumes), a form or JSON. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Returns the client, or a sentence (free of secrets) saying why the credential cannot be used: the rules of the
+ * credential test and of Subscribe, so that values the marketplace may send in a way the trigger cannot read are
+ * refused where they are typed, before the days of activation.
+ */
+export function readCallbackClient(
+	data: ICredentialDataDecryptedObject | undefined,
+): CallbackClient | string {
+	const client = readStoredCallbackClient(data);
+	if (typeof client === 'string') return client;
+	// RFC 7617: HTTP Basic splits at the first colon, so a client that does not form-encode first (RFC 6749 2.3.1)
+	// would send an ID with a colon as a shorter ID and a longer secret.
+	if (client.clientId.includes(':')) return "The callback credential's client ID contains a colon";
+	// Control characters are not allowed in Basic; for other characters Basic names no charset, so a client may
+	// encode them as Latin-1 or as UTF-8.
+	if (!PRINTABLE_ASCII.test(client.clientId))
+		return "The callback credential's client ID has a character other than letters, digits, spaces and US keyboard punctuation";
+	if (!PRINTABLE_ASCII.test(client.clientSecret))
+		return "The callback credential's client secret has a character other than letters, digits, spaces and US keyboard punctuation";
+	return client;
 }
 
 /**

@@ -28,6 +28,10 @@ export class RecordingResponse implements TriggerResponse {
 		return this;
 	}
 
+	get headersSent(): boolean {
+		return this.writes > 0;
+	}
+
 	get json(): Record<string, unknown> {
 		if (this.text === undefined) throw new Error('Nothing was answered');
 		return JSON.parse(this.text) as Record<string, unknown>;

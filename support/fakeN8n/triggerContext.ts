@@ -27,8 +27,15 @@ export const TRIGGER_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplace
 export interface TriggerSetup {
 	/** The node's parameters as saved in a workflow; defaults are added the way n8n adds them. */
 	parameters?: INodeParameters;
-	/** The decrypted callback credential; undefined to make getCredentials fail as with a deleted credential. */
-	credentials?: ICredentialDataDecryptedObject;
+	/**
+	 * The decrypted callback credential; undefined to make getCredentials fail as with a deleted credential, an
+	 * Error to make n8n's credentials helper throw that error (deleted, not shared, not decryptable).
+	 */
+	credentials?: ICredentialDataDecryptedObject | Error;
+	/** The node names no callback credential at all (n8n's getCredentials then throws before any look-up). */
+	credentialUnset?: boolean;
+	/** The id of the credential the node names: the trigger reuses a read per id for a few seconds. */
+	credentialId?: string;
 	webhookId?: string;
 	workflowId?: string;
 }
@@ -58,7 +65,28 @@ export interface TriggerRequest {
 export interface TriggerResponse {
 	writeHead(status: number, headers?: Record<string, string>): unknown;
 	end(body?: string): unknown;
+	readonly headersSent?: boolean;
 }
+
+/** One line the trigger wrote to n8n's log through `this.logger`. */
+export interface TriggerLogLine {
+	level: string;
+	message: string;
+	metadata?: unknown;
+}
+
+/**
+ * Every line the trigger logged in this test file, oldest first (n8n's real Logger would print them). Tests that
+ * read it empty it first.
+ */
+export const TRIGGER_LOG: TriggerLogLine[] = [];
+
+const recordingLogger = Object.fromEntries(
+	['error', 'warn', 'info', 'debug'].map((level) => [
+		level,
+		(message: string, metadata?: unknown) => TRIGGER_LOG.push({ level, message, metadata }),
+	]),
+);
 
 let instanceSettingsStubbed = false;
 
@@ -92,7 +120,14 @@ export function createTriggerContext(
 		position: [0, 0],
 		webhookId: setup.webhookId ?? '6f1c2a52-1b1e-4c55-9b8e-2d6ad1c7e001',
 		parameters: setup.parameters ?? {},
-		credentials: { ticketMarketplaceCallbackApi: { id: 'callback-credential', name: 'Callback' } },
+		credentials: setup.credentialUnset
+			? undefined
+			: {
+					ticketMarketplaceCallbackApi: {
+						id: setup.credentialId ?? 'callback-credential',
+						name: 'Callback',
+					},
+				},
 	};
 	const workflow = new Workflow({
 		id: setup.workflowId ?? 'workflow-1',
@@ -116,6 +151,7 @@ export function createTriggerContext(
 		credentialsHelper: {
 			getDecrypted: async () => {
 				if (setup.credentials === undefined) throw new Error('Credential not found');
+				if (setup.credentials instanceof Error) throw setup.credentials;
 				return setup.credentials;
 			},
 		},
@@ -136,7 +172,7 @@ export function createTriggerContext(
 		workflowExecuteAdditionalData: additionalData,
 		webhookId: node.webhookId,
 	} as IWebhookData;
-	return new WebhookContext(
+	const context = new WebhookContext(
 		workflow,
 		workflowNode,
 		additionalData,
@@ -145,6 +181,9 @@ export function createTriggerContext(
 		[],
 		null,
 	);
+	// n8n-core takes its Logger from the DI container; here the lines are recorded instead.
+	Object.defineProperty(context, 'logger', { value: recordingLogger });
+	return context;
 }
 
 export async function runTriggerWebhook(

@@ -15,7 +15,13 @@ import { TicketMarketplaceCallbackApi } from '../../../../credentials/TicketMark
 import { constantTimeEqual } from '../../../../nodes/shared/callbackCredential';
 import { TicketMarketplaceTrigger } from '../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { RecordingResponse } from '../../../../support/fakeN8n/recordingResponse';
-import { runTriggerWebhook, type TriggerSetup } from '../../../../support/fakeN8n/triggerContext';
+import {
+	createTriggerContext,
+	runTriggerWebhook,
+	TEST_TRIGGER,
+	TRIGGER_LOG,
+	type TriggerSetup,
+} from '../../../../support/fakeN8n/triggerContext';
 import {
 	WEBHOOK_RESOLVERS,
 	type ResolvableField,
@@ -246,7 +252,7 @@ describe('callback credential test (local, nothing remote to call)', () => {
 		expect(noId).toEqual({
 			status: 'Error',
 			message:
-				'The callback credential has no client ID. Open the Ticket Marketplace Callback API credential and fix it: a client ID without spaces at either end, and a client secret of at least 16 characters (a long random string is best).',
+				'The callback credential has no client ID. Open the Ticket Marketplace Callback API credential and fix it: a client ID without a colon and without spaces at either end, and a client secret of at least 16 characters (a long random string is best), both of letters, digits, spaces and the punctuation on a US keyboard.',
 		});
 		const shortSecret = await test.call(
 			context,
@@ -306,5 +312,51 @@ describe('token endpoint and notification endpoint together', () => {
 		);
 		expect(elsewhere.workflowData).toBeUndefined();
 		expect(elsewhereResponse.status).toBe(401);
+	});
+});
+
+describe('webhook(): the node answers every request itself and never throws', () => {
+	it.each(['setup', 'default'] as const)(
+		'answers 500 itself, and logs why, when something it reads throws unexpectedly (%s)',
+		async (webhookName) => {
+			TRIGGER_LOG.length = 0;
+			const response = new RecordingResponse();
+			const context = createTriggerContext(
+				{ ...TEST_TRIGGER.setup, workflowId: `workflow-unexpected-${webhookName}` },
+				webhookName,
+				{
+					headers: {
+						authorization: `Basic ${Buffer.from(`${TEST_TRIGGER.clientId}:${TEST_TRIGGER.clientSecret}`).toString('base64')}`,
+					},
+				},
+				response,
+			);
+			context.getHeaderData = () => {
+				throw new Error('the request object went away');
+			};
+			await expect(trigger.webhook.call(context)).resolves.toEqual({ noWebhookResponse: true });
+			expect(response.writes).toBe(1);
+			expect(response.status).toBe(500);
+			expect(response.text).not.toContain('went away');
+			expect(TRIGGER_LOG).toHaveLength(1);
+			expect(TRIGGER_LOG[0].message).toContain('the request object went away');
+		},
+	);
+
+	it('does not answer twice when the error comes after the answer was written', async () => {
+		const response = new RecordingResponse();
+		const context = createTriggerContext(
+			{ ...TEST_TRIGGER.setup, workflowId: 'workflow-unexpected-late' },
+			'setup',
+			{ headers: {} },
+			response,
+		);
+		context.getHeaderData = () => {
+			response.writeHead(400);
+			throw new Error('late');
+		};
+		await expect(trigger.webhook.call(context)).resolves.toEqual({ noWebhookResponse: true });
+		expect(response.writes).toBe(1);
+		expect(response.status).toBe(400);
 	});
 });

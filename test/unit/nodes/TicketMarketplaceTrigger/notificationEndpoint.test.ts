@@ -9,6 +9,7 @@ import {
 } from '../../../../support/fakeN8n/recordingResponse';
 import {
 	TEST_TRIGGER,
+	TRIGGER_LOG,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../../support/fakeN8n/triggerContext';
@@ -201,16 +202,27 @@ describe('notification endpoint (default webhook), refusals', () => {
 		);
 	});
 
-	it('answers 500 and starts nothing when the credential cannot be used (secret too short)', async () => {
+	it('refuses a token as invalid when the credential cannot be used (secret too short), and tells the owner in the log', async () => {
 		const shortSecret = 'too-short';
 		const token = issueAccessToken({ ...subject, clientSecret: shortSecret }, 3600, now());
+		TRIGGER_LOG.length = 0;
 		const { result, response } = await notify(jsonRequest(`Bearer ${token}`), {
 			...TEST_TRIGGER.setup,
+			workflowId: 'workflow-short-secret',
+			credentialId: 'callback-credential-short-secret',
 			credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		});
-		expectNoExecution(result, response);
-		expect(response.status).toBe(500);
+		expectInvalidToken(result, response, 'The access token is invalid');
 		expect(response.text).not.toContain(shortSecret);
+		expect(TRIGGER_LOG).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringContaining('client secret must have at least 16 characters'),
+				metadata: { workflowId: 'workflow-short-secret', nodeName: 'Ticket Marketplace Trigger' },
+			},
+		]);
+		expect(TRIGGER_LOG[0].message).toContain('refused 401');
+		expect(TRIGGER_LOG[0].message).not.toContain(shortSecret);
 	});
 });
 
@@ -436,8 +448,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			credentialId,
 			{ clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		);
-		expectNoExecution(result, response);
-		expect(response.status).toBe(500);
+		expectInvalidToken(result, response, 'The access token is invalid');
 	});
 
 	it('accepts a token signed with a new client secret right after the secret changed', async () => {
@@ -469,6 +480,29 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(reads).toBe(1);
 	});
 
+	it('a credential that became unreadable: a token is accepted only within the reuse time of the last read, then refused 401', async () => {
+		const credentialId = nextCredentialId();
+		const token = validToken();
+		await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
+		const readAt = Date.now();
+		const deleted = new Error('Credential with ID "x" does not exist');
+		const within = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
+		expect(within.result.workflowData).toEqual([[{ json: SALE }]]);
+		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
+		const after = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
+		expectInvalidToken(after.result, after.response, 'The access token is invalid');
+		expect(after.reads).toBe(1);
+	});
+
+	it('a token keeps the lifetime it was issued with: lowering Token Lifetime does not shorten it', async () => {
+		const issuedForADay = issueAccessToken(subject, 86_400, now() - 7_200);
+		const { result } = await notify(jsonRequest(`Bearer ${issuedForADay}`), {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { tokenLifetime: 60 } },
+		});
+		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+	});
+
 	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
 		const token = validToken();
 		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
@@ -476,4 +510,80 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(other.result.workflowData).toEqual([[{ json: SALE }]]);
 		expect(other.reads).toBe(1);
 	});
+});
+
+describe('notification endpoint (default webhook), when the trigger’s configuration cannot be used', () => {
+	it.each([
+		['deleted', new Error('Credential with ID "callback-credential" does not exist')],
+		[
+			'not decryptable',
+			new Error(
+				'Credentials could not be decrypted. The likely reason is that a different "encryptionKey" was used to encrypt the data.',
+			),
+		],
+	])(
+		'credential %s: refuses every Bearer token 401 invalid_token itself, and logs why',
+		async (state, thrown) => {
+			TRIGGER_LOG.length = 0;
+			const setup: TriggerSetup = {
+				...TEST_TRIGGER.setup,
+				workflowId: `workflow-notify-${state}`,
+				// Its own id: no earlier read of the same credential may be reused.
+				credentialId: `callback-credential-${state}`,
+				credentials: thrown,
+			};
+			for (const authorization of ['Bearer x', `Bearer ${validToken()}`]) {
+				const { result, response } = await notify(jsonRequest(authorization), setup);
+				expectInvalidToken(result, response, 'The access token is invalid');
+			}
+			expect(TRIGGER_LOG).toHaveLength(1);
+			expect(TRIGGER_LOG[0].message).toContain(thrown.message.split('.')[0]);
+			expect(TRIGGER_LOG[0].message).toContain('refused 401');
+		},
+	);
+
+	it('credential not set on the node: refuses a Bearer token 401 itself', async () => {
+		const { result, response } = await notify(jsonRequest('Bearer x'), {
+			...TEST_TRIGGER.setup,
+			workflowId: 'workflow-notify-unset',
+			credentialUnset: true,
+		});
+		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it.each([
+		[
+			'Accepted Kinds that is not text',
+			{ acceptedKinds: '={{ 7 }}' },
+			'Accepted Kinds must be text',
+		],
+		['Accepted Kinds whose expression fails', { acceptedKinds: '={{ $nothing.here }}' }, ''],
+		[
+			'Include Request Headers that is not true or false',
+			{ includeHeaders: '={{ "yes" }}' },
+			'Include Request Headers must be true or false',
+		],
+	])(
+		'%s: a valid notification is answered 503 and starts nothing; one without a token is refused 401',
+		async (name, options, reason) => {
+			TRIGGER_LOG.length = 0;
+			const setup: TriggerSetup = {
+				...TEST_TRIGGER.setup,
+				workflowId: `workflow-options-${name}`,
+				parameters: { options },
+			};
+			const valid = await notify(jsonRequest(`Bearer ${validToken()}`), setup);
+			expectNoExecution(valid.result, valid.response);
+			expect(valid.response.status).toBe(503);
+			expect(valid.response.json).toEqual({
+				message: 'The trigger cannot take notifications now; send it again later',
+			});
+			const anonymous = await notify(jsonRequest(undefined), setup);
+			expectNoExecution(anonymous.result, anonymous.response);
+			expect(anonymous.response.status).toBe(401);
+			expect(TRIGGER_LOG).toHaveLength(1);
+			expect(TRIGGER_LOG[0].message).toContain(reason);
+			expect(TRIGGER_LOG[0].message).toContain('answered 503');
+		},
+	);
 });

@@ -7,8 +7,8 @@ import {
 	runRecorded,
 } from '../../../../support/fakeN8n/recordingResponse';
 import {
-	runTriggerWebhook,
 	TEST_TRIGGER,
+	TRIGGER_LOG,
 	type TriggerRequest,
 	type TriggerSetup,
 } from '../../../../support/fakeN8n/triggerContext';
@@ -55,6 +55,18 @@ function expectTokenIssued(
 	expect(check).toEqual({ valid: true, expiresAt: expect.any(Number) });
 	if (check.valid) expect(check.expiresAt - now).toBeGreaterThan(lifetime - 5);
 	return token;
+}
+
+/** The trigger's own configuration cannot be used: answered by the node, 503, no token, no execution. */
+function expectUnavailable(result: IWebhookResponseData, response: RecordingResponse): void {
+	expectNoExecution(result, response);
+	expect(response.status).toBe(503);
+	expect(response.json).toEqual({
+		error: 'temporarily_unavailable',
+		error_description: 'The trigger cannot issue access tokens now',
+	});
+	expect(response.headers['cache-control']).toBe('no-store');
+	expect(response.text).not.toContain(TEST_TRIGGER.clientSecret);
 }
 
 function expectRefusal(
@@ -389,30 +401,99 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 		}
 	});
 
-	it('answers 500 server_error, naming no secret, when the credential secret is too short', async () => {
+	it('answers 503 temporarily_unavailable, naming no secret, when the credential secret is too short', async () => {
+		TRIGGER_LOG.length = 0;
 		const { result, response } = await requestToken(
 			{
-				headers: { authorization: basic(TEST_TRIGGER.clientId, 'short'), 'content-type': FORM },
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, 'tiny-s3cret'),
+					'content-type': FORM,
+				},
 				body: { grant_type: 'client_credentials' },
 			},
 			{
 				...TEST_TRIGGER.setup,
-				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'short' },
+				workflowId: 'workflow-short-secret',
+				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'tiny-s3cret' },
 			},
 		);
-		expectNoExecution(result, response);
-		expect(response.status).toBe(500);
-		expect(response.json.error).toBe('server_error');
-		expect(response.text).not.toContain('"short"');
-		expect(response.json).not.toHaveProperty('access_token');
+		expectUnavailable(result, response);
+		expect(response.text).not.toContain('tiny-s3cret');
+		expect(TRIGGER_LOG).toHaveLength(1);
+		expect(TRIGGER_LOG[0].message).toContain('at least 16 characters');
+		expect(TRIGGER_LOG[0].message).not.toContain('tiny-s3cret');
 	});
 
-	it('fails loudly (no answer written) when an out-of-range Token Lifetime reaches it through an expression', async () => {
-		const response = new RecordingResponse();
-		await expect(
-			runTriggerWebhook(
-				{ ...TEST_TRIGGER.setup, parameters: { options: { tokenLifetime: 5 } } },
-				'setup',
+	it('answers 503 itself, and logs why, when an out-of-range Token Lifetime reaches it through an expression', async () => {
+		TRIGGER_LOG.length = 0;
+		const { result, response } = await requestToken(
+			{
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': FORM,
+				},
+				body: { grant_type: 'client_credentials' },
+			},
+			{
+				...TEST_TRIGGER.setup,
+				workflowId: 'workflow-lifetime-5',
+				parameters: { options: { tokenLifetime: '={{ 5 }}' } },
+			},
+		);
+		expectUnavailable(result, response);
+		expect(TRIGGER_LOG).toEqual([
+			{
+				level: 'warn',
+				message: expect.stringContaining(
+					'Token Lifetime must be a whole number of seconds from 60 to 86400',
+				),
+				metadata: { workflowId: 'workflow-lifetime-5', nodeName: 'Ticket Marketplace Trigger' },
+			},
+		]);
+		expect(TRIGGER_LOG[0].message).not.toContain(TEST_TRIGGER.clientSecret);
+	});
+});
+
+/** What n8n's getCredentials throws, as each state of the credential makes it (n8n-core and n8n's CLI). */
+const UNREADABLE_CREDENTIALS: Array<[string, Partial<TriggerSetup>, string]> = [
+	[
+		'deleted',
+		{
+			credentials: new Error(
+				'Credential with ID "callback-credential" does not exist for type "ticketMarketplaceCallbackApi".',
+			),
+		},
+		'does not exist',
+	],
+	[
+		"not shared with the workflow's project",
+		{ credentials: new Error('Credential is not accessible to this workflow') },
+		'not accessible',
+	],
+	[
+		'not decryptable with this process’s encryption key',
+		{
+			credentials: new Error(
+				'Credentials could not be decrypted. The likely reason is that a different "encryptionKey" was used to encrypt the data.',
+			),
+		},
+		'could not be decrypted',
+	],
+	['not set on the node', { credentialUnset: true }, 'Node does not have any credentials set'],
+];
+
+describe('token endpoint (setup webhook), when n8n cannot hand the trigger its credential', () => {
+	it.each(UNREADABLE_CREDENTIALS)(
+		'credential %s: answers every token request 503 itself and logs n8n’s reason once',
+		async (state, broken, reason) => {
+			TRIGGER_LOG.length = 0;
+			const setup: TriggerSetup = {
+				...TEST_TRIGGER.setup,
+				...broken,
+				workflowId: `workflow-${state}`,
+			};
+			const requests: TriggerRequest[] = [
+				// The marketplace, with the right client.
 				{
 					headers: {
 						authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
@@ -420,9 +501,174 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 					},
 					body: { grant_type: 'client_credentials' },
 				},
-				response,
-			),
-		).rejects.toThrow('Token Lifetime must be a whole number of seconds from 60 to 86400');
-		expect(response.writes).toBe(0);
+				// A stranger, anonymous.
+				{ headers: { 'content-type': FORM }, body: { grant_type: 'client_credentials' } },
+			];
+			for (const request of requests) {
+				const { result, response } = await requestToken(request, setup);
+				expectUnavailable(result, response);
+			}
+			expect(TRIGGER_LOG).toHaveLength(1);
+			expect(TRIGGER_LOG[0]).toMatchObject({ level: 'warn' });
+			expect(TRIGGER_LOG[0].message).toContain(reason);
+			expect(TRIGGER_LOG[0].message).toContain('Token requests are answered 503');
+		},
+	);
+
+	it('logs one line a minute per trigger and problem, so that strangers cannot flood the log', async () => {
+		TRIGGER_LOG.length = 0;
+		const setup: TriggerSetup = {
+			...TEST_TRIGGER.setup,
+			workflowId: 'workflow-log-interval',
+			credentials: new Error('Credential with ID "x" does not exist'),
+		};
+		const anonymous = {
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials' },
+		};
+		const start = Date.now();
+		const clock = jest.spyOn(Date, 'now');
+		try {
+			for (const offset of [0, 1_000, 59_999, 60_000, 60_001]) {
+				clock.mockReturnValue(start + offset);
+				const { response } = await requestToken(anonymous, setup);
+				expect(response.status).toBe(503);
+			}
+		} finally {
+			clock.mockRestore();
+		}
+		expect(TRIGGER_LOG).toHaveLength(2);
+	});
+});
+
+describe('token endpoint (setup webhook), the spellings a client may use', () => {
+	it('takes JSON null as absent for every optional parameter', async () => {
+		const requests: TriggerRequest[] = [
+			{
+				headers: { 'content-type': JSON_TYPE },
+				body: {
+					grant_type: 'client_credentials',
+					client_id: TEST_TRIGGER.clientId,
+					client_secret: TEST_TRIGGER.clientSecret,
+					scope: null,
+				},
+			},
+			{
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': JSON_TYPE,
+				},
+				body: {
+					grant_type: 'client_credentials',
+					client_id: null,
+					client_secret: null,
+					scope: null,
+				},
+			},
+			{
+				headers: {
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+					'content-type': JSON_TYPE,
+				},
+				body: { grant_type: null },
+				query: { grant_type: 'client_credentials' },
+			},
+		];
+		for (const request of requests) {
+			const { result, response } = await requestToken(request);
+			expectTokenIssued(result, response);
+		}
+	});
+
+	it('still refuses a null grant_type when nothing else gives one', async () => {
+		const { result, response } = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
+			body: { grant_type: null },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+		expect(response.json.error_description).toBe('grant_type is required');
+	});
+
+	it('issues a token to the names Subscribe registers (clientId, clientSecret, grantType) in a JSON or form body', async () => {
+		const subscriptionNames = {
+			clientId: TEST_TRIGGER.clientId,
+			clientSecret: TEST_TRIGGER.clientSecret,
+			grantType: 'client_credentials',
+		};
+		for (const contentType of [JSON_TYPE, FORM]) {
+			const { result, response } = await requestToken({
+				headers: { 'content-type': contentType },
+				body: subscriptionNames,
+			});
+			expectTokenIssued(result, response);
+		}
+		const mixed = await requestToken({
+			headers: { 'content-type': JSON_TYPE },
+			body: {
+				...subscriptionNames,
+				client_id: TEST_TRIGGER.clientId,
+				grant_type: 'client_credentials',
+			},
+		});
+		expectTokenIssued(mixed.result, mixed.response);
+		const withBasic = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
+			body: { grantType: 'client_credentials', clientId: TEST_TRIGGER.clientId },
+		});
+		expectTokenIssued(withBasic.result, withBasic.response);
+	});
+
+	it.each([
+		['clientId', { client_id: TEST_TRIGGER.clientId, clientId: 'someone-else' }],
+		[
+			'clientSecret',
+			{ client_secret: TEST_TRIGGER.clientSecret, clientSecret: 'another-secret-0000' },
+		],
+		['grantType', { grant_type: 'client_credentials', grantType: 'password' }],
+	])('refuses both spellings of %s with different values: invalid_request', async (name, pair) => {
+		const body = {
+			grant_type: 'client_credentials',
+			client_id: TEST_TRIGGER.clientId,
+			client_secret: TEST_TRIGGER.clientSecret,
+			...pair,
+		};
+		const { result, response } = await requestToken({
+			headers: { 'content-type': JSON_TYPE },
+			body,
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
+		expect(response.json.error_description).toContain(name);
+	});
+
+	it('refuses the subscription names for client credentials in the URL too, and takes grantType there', async () => {
+		const inUrl = await requestToken({
+			headers: { 'content-type': FORM },
+			body: { grant_type: 'client_credentials' },
+			query: { clientId: TEST_TRIGGER.clientId, clientSecret: TEST_TRIGGER.clientSecret },
+		});
+		expectRefusal(inUrl.result, inUrl.response, 400, 'invalid_request');
+		const grantInUrl = await requestToken({
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': JSON_TYPE,
+			},
+			body: {},
+			query: { grantType: 'client_credentials' },
+		});
+		expectTokenIssued(grantInUrl.result, grantInUrl.response);
+	});
+
+	it('refuses a subscription name given a value that is not text, as it does the RFC name', async () => {
+		const { result, response } = await requestToken({
+			headers: { 'content-type': JSON_TYPE },
+			body: { grantType: 'client_credentials', clientId: TEST_TRIGGER.clientId, clientSecret: 42 },
+		});
+		expectRefusal(result, response, 400, 'invalid_request');
 	});
 });
