@@ -193,7 +193,7 @@ export async function runCase(
 	const previous = (await e2e.n8n.executions(workflowId)).length;
 	const body =
 		benchCase.input === 'csv'
-			? { sheetPath: writeSheet(e2e, `${workflowId}.csv`, rows), apiUrl: e2e.context.sandboxUrl }
+			? { sheet: writeSheet(e2e, `${workflowId}.csv`, rows), apiUrl: e2e.context.sandboxUrl }
 			: { rows };
 
 	const started = performance.now();

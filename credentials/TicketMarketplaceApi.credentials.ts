@@ -27,6 +27,7 @@ import {
 	readBody,
 	tokenExchangeError,
 } from './common/tokenDiagnosis';
+import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
 
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
@@ -170,6 +171,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 * and which authenticates with the app's Basic key:secret. An own property, not a method: n8n describes
 	 * credential types to its editor by copying their own properties, and the HTTP Request node offers a type under
 	 * "Predefined Credential Type" only when that copy has `authenticate`.
+	 *
+	 * The token goes to the Base URL's origin only: a request elsewhere is refused before it is sent, and a request
+	 * that carries the token follows no redirect, since n8n re-sends the header on redirects (and its redirect library
+	 * keeps it for a subdomain, whatever n8n's own option says).
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -177,10 +182,16 @@ export class TicketMarketplaceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> => {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		const existing = headers.Authorization ?? headers.authorization;
-		if (!(typeof existing === 'string' && existing.startsWith('Basic '))) {
-			headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
+		if (typeof existing === 'string' && existing.startsWith('Basic ')) {
+			return { ...requestOptions, headers };
 		}
-		return { ...requestOptions, headers };
+		assertTokenDestination(credentials.baseUrl, requestOptions);
+		headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
+		return {
+			...requestOptions,
+			headers,
+			...TOKEN_REDIRECT_OPTIONS,
+		};
 	};
 
 	// n8n runs preAuthentication (the full token exchange, with its diagnosis) before this request whenever a

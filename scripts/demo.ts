@@ -145,10 +145,8 @@ async function demo(): Promise<void> {
 		say(`The "${saleAlert.name}" workflow is active; its trigger answers at`);
 		say(`   token URL:    ${base}/token`);
 		say(`   callback URL: ${base}/notifications`);
-		const subscribed = await postJson(`${context.n8nUrl}/webhook/${webhookPath(subscribe)}`, {
-			callbackUrl: `${base}/notifications`,
-			tokenEndpointUrl: `${base}/token`,
-		});
+		// The subscribe example's URLs are this trigger's: the harness configured them on import.
+		const subscribed = await postJson(`${context.n8nUrl}/webhook/${webhookPath(subscribe)}`, {});
 		if (subscribed.status !== 200)
 			throw new Error(
 				`the subscribe workflow answered ${subscribed.status}: ${JSON.stringify(subscribed.body)}`,

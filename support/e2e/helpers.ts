@@ -33,7 +33,7 @@ import {
 	suiteWorkflows,
 	webhookPath,
 } from './workflows';
-import { variantOf, type WorkflowJson } from '../harness/workflows';
+import { EXAMPLE_WEBHOOK_KEY, variantOf, type WorkflowJson } from '../harness/workflows';
 import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
@@ -108,7 +108,10 @@ export async function postWebhook(
 	return await postJson(`${e2e.context.n8nUrl}/webhook/${path}`, body, headers);
 }
 
-/** POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. */
+/**
+ * POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. It sends the
+ * examples' webhook key, as their callers must (their Webhook nodes use Header Auth); other endpoints ignore it.
+ */
 export async function postJson(
 	url: string,
 	body: unknown,
@@ -116,7 +119,11 @@ export async function postJson(
 ): Promise<WebhookRun> {
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
+		headers: {
+			'content-type': 'application/json',
+			[EXAMPLE_WEBHOOK_KEY.name]: EXAMPLE_WEBHOOK_KEY.value,
+			...headers,
+		},
 		body: typeof body === 'string' ? body : JSON.stringify(body),
 		signal: AbortSignal.timeout(180_000),
 	});
@@ -150,7 +157,10 @@ export const SHEET_COLUMNS: Array<keyof SeatRow> = [
 	'ticket_id',
 ];
 
-/** Writes a seat sheet where n8n's file node may read it and returns its absolute path. */
+/**
+ * Writes a seat sheet into n8n's files folder and returns its file name: what a caller of the sheet example sends
+ * as `sheet` (the example reads only from its own folder). The folder is `e2e.context.filesFolder`.
+ */
 export function writeSheet(e2e: E2e, name: string, rows: SeatRow[]): string {
 	const path = join(e2e.context.filesFolder, name);
 	const lines = [
@@ -158,7 +168,7 @@ export function writeSheet(e2e: E2e, name: string, rows: SeatRow[]): string {
 		...rows.map((row) => SHEET_COLUMNS.map((column) => String(row[column])).join(',')),
 	];
 	writeFileSync(path, `${lines.join('\n')}\n`);
-	return path;
+	return name;
 }
 
 /** Waits (bounded) until the workflow has at least `count` finished executions; returns them newest first. */

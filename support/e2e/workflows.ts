@@ -133,6 +133,21 @@ export function suiteWorkflows() {
 			parameters: {},
 		});
 	}
+	// The HTTP Request example aimed at another address than the credential's Base URL (this n8n's own, once the
+	// harness has configured it), in the node's current version and in version 3 (the legacy request helper).
+	const httpRequestElsewhere = (id: string, typeVersion: number) =>
+		variantOf(httpRequest, {
+			id,
+			name: `E2E: HTTP Request ${typeVersion} to another address than the Base URL`,
+			webhookPath: `ticket-marketplace/partner-api-request-elsewhere-${typeVersion}`,
+			changeNodes: (node) => {
+				if (node.type !== 'n8n-nodes-base.httpRequest') return;
+				node.typeVersion = typeVersion;
+				node.parameters.url = 'https://n8n.example.com/webhook/collect-token';
+			},
+		});
+	const httpRequestElsewhereV4 = httpRequestElsewhere('tmHttpElsewhere4', 4.2);
+	const httpRequestElsewhereV3 = httpRequestElsewhere('tmHttpElsewhere3', 3);
 	sheetErrorOutput.connections[create.name] = {
 		main: [
 			[{ node: 'Listed', type: 'main', index: 0 }],
@@ -148,6 +163,8 @@ export function suiteWorkflows() {
 		dataTableToListings,
 		googleSheetsToListings,
 		httpRequest,
+		httpRequestElsewhereV4,
+		httpRequestElsewhereV3,
 		aiAgent,
 		sheetContinueOnFail,
 		sheetPerRow,

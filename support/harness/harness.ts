@@ -24,7 +24,12 @@ import { ensureN8nInstalled } from './n8nInstall';
 import { ensureBuilt, installPackedPackage } from './packageUnderTest';
 import { freePort, startedResources } from './processes';
 import { step } from './progress';
-import { CREDENTIAL_IDS, type WorkflowJson } from './workflows';
+import {
+	configuredLikeAUser,
+	CREDENTIAL_IDS,
+	EXAMPLE_WEBHOOK_KEY,
+	type WorkflowJson,
+} from './workflows';
 
 /** Requests the e2e sandbox keeps in its log: every request of one suite run. */
 const E2E_REQUEST_LOG_LIMIT = 100_000;
@@ -125,6 +130,12 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 			name: CREDENTIAL_IDS.apiWrongPassword.name,
 			type: 'ticketMarketplaceApi',
 			data: { ...api, password: WRONG_MARKETPLACE_PASSWORD },
+		},
+		{
+			id: CREDENTIAL_IDS.webhookKey.id,
+			name: CREDENTIAL_IDS.webhookKey.name,
+			type: 'httpHeaderAuth',
+			data: { ...EXAMPLE_WEBHOOK_KEY },
 		},
 	];
 }
@@ -248,9 +259,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 			]),
 		);
 		for (const { workflow } of options.workflows) {
+			const configured = configuredLikeAUser(workflow, {
+				partnerApiUrl: sandbox.url,
+				n8nUrl: `http://127.0.0.1:${config.port}`,
+				filesFolder,
+			});
 			writeFileSync(
 				join(importFolder, 'workflows', `${workflow.id}.json`),
-				JSON.stringify(workflow),
+				JSON.stringify(configured),
 			);
 		}
 		step(

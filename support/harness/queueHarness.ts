@@ -32,7 +32,7 @@ import {
 	type Service,
 } from './queueServices';
 import { startRoundRobin } from './roundRobin';
-import type { WorkflowJson } from './workflows';
+import { configuredLikeAUser, type WorkflowJson } from './workflows';
 
 export interface QueueHarness {
 	sandbox: Sandbox;
@@ -141,7 +141,13 @@ export async function startQueueHarness(options: {
 		for (const workflow of options.workflows)
 			writeFileSync(
 				join(importFolder, 'workflows', `${workflow.id}.json`),
-				JSON.stringify(workflow),
+				JSON.stringify(
+					configuredLikeAUser(workflow, {
+						partnerApiUrl: sandbox.url,
+						n8nUrl: balancer.url,
+						filesFolder,
+					}),
+				),
 			);
 		step('n8n: importing credentials into PostgreSQL (the first command also creates the schema)');
 		await n8nCli(mainConfig, [

@@ -18,7 +18,43 @@ export const CREDENTIAL_IDS = {
 	googleSheets: { id: 'tmGoogleSheets01', name: 'Google Sheets (seat inventory)' },
 	openAi: { id: 'tmOpenAiModel001', name: 'OpenAI (listing assistant)' },
 	chatLogin: { id: 'tmChatBasicAuth1', name: 'Listing assistant chat' },
+	/** The Header Auth credential of the examples' Webhook nodes (Run over HTTP). */
+	webhookKey: { id: 'tmWebhookKey0001', name: 'Example webhook key' },
 } as const;
+
+/**
+ * The header and value the harness's Header Auth credential expects: what a caller of the examples' Webhook nodes
+ * sends. Not a secret of anything real.
+ */
+export const EXAMPLE_WEBHOOK_KEY = {
+	name: 'X-Webhook-Key',
+	value: 'stand-in-webhook-key-0123456789abcdef',
+};
+
+/** The addresses the examples ship with, which a user replaces with their own after importing. */
+const EXAMPLE_PLACEHOLDERS = {
+	partnerApi: 'https://api.example.com',
+	n8n: 'https://n8n.example.com',
+	filesFolder: "'/home/node/.n8n-files/'",
+};
+
+/**
+ * A workflow as a user configures it after importing: the Partner API's address, their n8n's public address and
+ * their files folder in place of the examples' placeholders (the examples take none of them from a caller).
+ */
+export function configuredLikeAUser(
+	workflow: WorkflowJson,
+	where: { partnerApiUrl: string; n8nUrl: string; filesFolder: string },
+): WorkflowJson {
+	const text = JSON.stringify(workflow)
+		.split(EXAMPLE_PLACEHOLDERS.partnerApi)
+		.join(where.partnerApiUrl.replace(/\/+$/, ''))
+		.split(EXAMPLE_PLACEHOLDERS.n8n)
+		.join(where.n8nUrl.replace(/\/+$/, ''))
+		.split(EXAMPLE_PLACEHOLDERS.filesFolder)
+		.join(JSON.stringify(`'${join(where.filesFolder, '/')}'`).slice(1, -1));
+	return JSON.parse(text) as WorkflowJson;
+}
 
 export interface WorkflowNode {
 	id: string;

@@ -306,7 +306,10 @@ function docScenes(
 		},
 		'editor-sheet-result-rows.png': async () => {
 			const e2e = harness();
-			const sheetPath = writeSheet(e2e, `docs-sheet-${randomUUID()}.csv`, DOC_SHEET);
+			const sheetPath = join(
+				e2e.context.filesFolder,
+				writeSheet(e2e, `docs-sheet-${randomUUID()}.csv`, DOC_SHEET),
+			);
 			const example = suiteWorkflows().sheetToListings;
 			const nodes = (JSON.parse(JSON.stringify(example.nodes)) as WorkflowNode[]).filter(
 				(node) => node.type !== 'n8n-nodes-base.webhook',

@@ -31,7 +31,7 @@ describe('the error output in a real n8n', () => {
 			seat: 1,
 			ticket_id: `${id}-A-1`,
 		});
-		const sheetPath = writeSheet(harness, 'error-output.csv', [
+		const sheetName = writeSheet(harness, 'error-output.csv', [
 			row(good, '20.00'),
 			row(bad, 'abc'),
 		]);
@@ -41,7 +41,7 @@ describe('the error output in a real n8n', () => {
 			[2, 'skipped'],
 		] as const) {
 			const before = (await harness.n8n.executions(workflow.id)).length;
-			await postWebhook(harness, webhookPath(workflow), { sheetPath });
+			await postWebhook(harness, webhookPath(workflow), { sheet: sheetName });
 			const [latest] = await waitForExecutions(harness, workflow.id, before + 1);
 			const execution = await harness.n8n.execution(latest.id);
 			const listed = nodeOutput(execution, 'Listed');

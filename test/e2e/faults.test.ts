@@ -166,9 +166,9 @@ describe('faults inside the real n8n: 500 listings while the API misbehaves', ()
 	it('with On Error → Continue, one item per row: every row ends once, nothing is held twice, the report matches the sandbox', async () => {
 		const harness = e2e();
 		const { rows, ids } = faultSheet();
-		const sheetPath = writeSheet(harness, 'faults-continue.csv', rows);
+		const sheetName = writeSheet(harness, 'faults-continue.csv', rows);
 		const { result: run, struck } = await withFaults(harness, () =>
-			postWebhook(harness, webhookPath(workflows.sheetPerRow), { sheetPath }),
+			postWebhook(harness, webhookPath(workflows.sheetPerRow), { sheet: sheetName }),
 		);
 		expect(run.status).toBe(200);
 		const output = run.body as Array<Record<string, unknown>>;
@@ -200,10 +200,10 @@ describe('faults inside the real n8n: 500 listings while the API misbehaves', ()
 	it('without it: the run stops, and its error counts every listing in exactly one group, naming the first of each as the sandbox has them', async () => {
 		const harness = e2e();
 		const { rows, ids } = faultSheet();
-		const sheetPath = writeSheet(harness, 'faults-stop.csv', rows);
+		const sheetName = writeSheet(harness, 'faults-stop.csv', rows);
 		const before = (await harness.n8n.executions(workflows.sheetToListings.id)).length;
 		const { result: run, struck } = await withFaults(harness, () =>
-			postWebhook(harness, webhookPath(workflows.sheetToListings), { sheetPath }),
+			postWebhook(harness, webhookPath(workflows.sheetToListings), { sheet: sheetName }),
 		);
 		expect(run.status).toBeGreaterThanOrEqual(400);
 		const [latest] = await waitForExecutions(harness, workflows.sheetToListings.id, before + 1);

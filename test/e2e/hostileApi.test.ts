@@ -30,11 +30,13 @@ describe('a hostile API, seen from a real n8n', () => {
 			seat: index + 1,
 			ticket_id: `${id}-B-${index + 1}`,
 		}));
-		const sheetPath = writeSheet(harness, 'hostile-api.csv', rows);
+		const sheetName = writeSheet(harness, 'hostile-api.csv', rows);
 		await harness.sandbox.addFault({ endpoint: 'listings', sequence: ['echo', 'redirect'] });
 		let output: Array<Record<string, unknown>>;
 		try {
-			const run = await postWebhook(harness, webhookPath(workflows.sheetPerRow), { sheetPath });
+			const run = await postWebhook(harness, webhookPath(workflows.sheetPerRow), {
+				sheet: sheetName,
+			});
 			expect(run.status).toBe(200);
 			output = run.body as Array<Record<string, unknown>>;
 		} finally {

@@ -3,9 +3,14 @@
  * partner-api-http-request example): the way to call Partner API endpoints that the Ticket Marketplace node does
  * not cover. The credential obtains the token, adds the Bearer header, and renews the token after a 401.
  */
-import { nextListingId, postWebhook, useE2e, waitForExecutions } from '../../support/e2e/helpers';
+import {
+	executionError,
+	nextListingId,
+	postWebhook,
+	useE2e,
+	waitForExecutions,
+} from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
-import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -32,8 +37,8 @@ function listingPayload(externalListingId: number) {
 describe("n8n's HTTP Request node with the Ticket Marketplace API credential", () => {
 	async function callThroughHttpRequestNode(externalListingId: number) {
 		const harness = e2e();
+		// The example's URL is fixed (the harness puts the sandbox's address in it, as a user types theirs).
 		return await postWebhook(harness, webhookPath(workflows.httpRequest), {
-			url: `${harness.context.sandboxUrl}${PARTNER_API_PATHS.listings}`,
 			payload: listingPayload(externalListingId),
 		});
 	}
@@ -91,4 +96,28 @@ describe("n8n's HTTP Request node with the Ticket Marketplace API credential", (
 		const [execution] = await waitForExecutions(harness, workflows.httpRequest.id, 2);
 		expect(execution.status).toBe('success');
 	});
+
+	it.each([
+		['4.2', workflows.httpRequestElsewhereV4],
+		['3', workflows.httpRequestElsewhereV3],
+	])(
+		'version %s: a URL on another address is refused, saying where the token may go',
+		async (_version, workflow) => {
+			const harness = e2e();
+			const before = (await harness.n8n.executions(workflow.id)).length;
+
+			const run = await postWebhook(harness, webhookPath(workflow), {
+				payload: listingPayload(nextListingId(8500)),
+			});
+
+			expect(run.status).toBeGreaterThanOrEqual(400);
+			const [latest] = await waitForExecutions(harness, workflow.id, before + 1);
+			const error = executionError(await harness.n8n.execution(latest.id));
+			expect(String(error?.message)).toContain(
+				`This credential only sends its token to ${new URL(harness.context.sandboxUrl).origin}`,
+			);
+			// No Authorization header in the request n8n kept with the error (the node's notes mention "Bearer").
+			expect(JSON.stringify(error)).not.toMatch(/authorization\\?"\s*:/i);
+		},
+	);
 });

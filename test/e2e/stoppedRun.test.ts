@@ -26,7 +26,7 @@ const LISTINGS = 40;
 /** With at most 4 requests at once (the variant's setting), about 4 listings a second reach the API. */
 const LATENCY_MS = 1_000;
 
-function sheet(harness: E2e, name: string, base: number): { ids: number[]; sheetPath: string } {
+function sheet(harness: E2e, name: string, base: number): { ids: number[]; sheetName: string } {
 	const ids = Array.from({ length: LISTINGS }, () => nextListingId(base));
 	// One seat per listing: a seat in two listings of one event is refused before sending.
 	const rows: SeatRow[] = ids.map((id, index) => ({
@@ -38,7 +38,7 @@ function sheet(harness: E2e, name: string, base: number): { ids: number[]; sheet
 		seat: index + 1,
 		ticket_id: `${id}-D-${index + 1}`,
 	}));
-	return { ids, sheetPath: writeSheet(harness, name, rows) };
+	return { ids, sheetName: writeSheet(harness, name, rows) };
 }
 
 /** External Listing IDs of every listing request the sandbox received (its request log), one entry per request. */
@@ -82,7 +82,7 @@ interface CutShortRun {
 async function cutShortRun(
 	harness: E2e,
 	ids: number[],
-	sheetPath: string,
+	sheetName: string,
 	interrupt?: () => Promise<void>,
 ): Promise<CutShortRun> {
 	const before = (await harness.n8n.executions(workflow.id)).length;
@@ -90,7 +90,7 @@ async function cutShortRun(
 	const started = Date.now();
 	let answer: WebhookRun;
 	try {
-		const pending = postWebhook(harness, webhookPath(workflow), { sheetPath });
+		const pending = postWebhook(harness, webhookPath(workflow), { sheet: sheetName });
 		await interrupt?.();
 		answer = await pending;
 	} finally {
@@ -112,8 +112,8 @@ async function cutShortRun(
 }
 
 /** The same sheet again, in the same workflow, with no timeout and no fault: then every listing is held once. */
-async function runAgainAndCheck(harness: E2e, ids: number[], sheetPath: string, sent: number[]) {
-	const answer = await postWebhook(harness, webhookPath(workflow), { sheetPath });
+async function runAgainAndCheck(harness: E2e, ids: number[], sheetName: string, sent: number[]) {
+	const answer = await postWebhook(harness, webhookPath(workflow), { sheet: sheetName });
 	expect(answer.status).toBe(200);
 	const output = answer.body as Array<Record<string, unknown>>;
 	const statuses = new Map(
@@ -151,9 +151,9 @@ describe('a run cut short in a real n8n buries no listing', () => {
 	it('after the workflow timeout, a second run sends exactly the listings the first never sent', async () => {
 		const harness = e2e();
 		expect(workflow.settings?.executionTimeout).toBe(SHEET_TIMEOUT_SECONDS);
-		const { ids, sheetPath } = sheet(harness, 'timeout.csv', 9_900_000);
+		const { ids, sheetName } = sheet(harness, 'timeout.csv', 9_900_000);
 
-		const first = await cutShortRun(harness, ids, sheetPath);
+		const first = await cutShortRun(harness, ids, sheetName);
 		// What n8n does on a workflow timeout: recorded below, so a change in n8n shows.
 		console.info(describeRun('workflow timeout', first));
 		expect(first.execution.status).toBe('canceled');
@@ -162,13 +162,13 @@ describe('a run cut short in a real n8n buries no listing', () => {
 		expect(new Set(first.sent).size).toBe(first.sent.length);
 
 		await updateWorkflowSettings(harness, workflow, { ...workflow.settings, executionTimeout: -1 });
-		await runAgainAndCheck(harness, ids, sheetPath, first.sent);
+		await runAgainAndCheck(harness, ids, sheetName, first.sent);
 	}, 180_000);
 
 	it('after Stop, a second run sends exactly the listings the first never sent', async () => {
 		const harness = e2e();
 		await updateWorkflowSettings(harness, workflow, { ...workflow.settings, executionTimeout: -1 });
-		const { ids, sheetPath } = sheet(harness, 'stop.csv', 9_950_000);
+		const { ids, sheetName } = sheet(harness, 'stop.csv', 9_950_000);
 		const stop = async () => {
 			await pollUntil(
 				'the first listing requests to reach the sandbox',
@@ -186,13 +186,13 @@ describe('a run cut short in a real n8n buries no listing', () => {
 			await session.call('POST', `/executions/${running[0].id}/stop`);
 		};
 
-		const first = await cutShortRun(harness, ids, sheetPath, stop);
+		const first = await cutShortRun(harness, ids, sheetName, stop);
 		console.info(describeRun('Stop', first));
 		expect(first.execution.status).toBe('canceled');
 		expect(first.sent.length).toBeGreaterThan(0);
 		expect(first.sent.length).toBeLessThan(LISTINGS);
 		expect(new Set(first.sent).size).toBe(first.sent.length);
 
-		await runAgainAndCheck(harness, ids, sheetPath, first.sent);
+		await runAgainAndCheck(harness, ids, sheetName, first.sent);
 	}, 180_000);
 });

@@ -52,7 +52,7 @@ async function expiryWithListingsInFlight(
 ) {
 	workflow = await sheetWorkflowWithOwnCredential(harness, name);
 	const ids = Array.from({ length: LISTINGS }, () => nextListingId(ID_BASE));
-	const sheetPath = writeSheet(harness, `${eventId}.csv`, oneSeatRows(ids, eventId, 'T'));
+	const sheetName = writeSheet(harness, `${eventId}.csv`, oneSeatRows(ids, eventId, 'T'));
 	await harness.sandbox.addFault({
 		endpoint: 'listings',
 		kind: 'latency',
@@ -67,7 +67,7 @@ async function expiryWithListingsInFlight(
 	const startedAt = new Date().toISOString();
 	const started = Date.now();
 
-	const run = await postWebhook(harness, workflow.webhookPath, { sheetPath });
+	const run = await postWebhook(harness, workflow.webhookPath, { sheet: sheetName });
 
 	const ms = Date.now() - started;
 	const state = since(await harness.sandbox.state(), startedAt);
@@ -106,9 +106,9 @@ describe('the access token with listings in flight, in a real n8n', () => {
 			// The run's logins revoked the suite's shared credential's token too: its next run renews it here, so
 			// the files after this one find a working token as before.
 			const id = nextListingId(ID_BASE);
-			const sheetPath = writeSheet(harness, 'token-shared.csv', oneSeatRows([id], 7404, 'S'));
+			const sheetName = writeSheet(harness, 'token-shared.csv', oneSeatRows([id], 7404, 'S'));
 			const shared = await postWebhook(harness, webhookPath(suiteWorkflows().sheetToListings), {
-				sheetPath,
+				sheet: sheetName,
 			});
 			expect(shared.status).toBe(200);
 		}
@@ -118,7 +118,7 @@ describe('the access token with listings in flight, in a real n8n', () => {
 		const harness = e2e();
 		workflow = await sheetWorkflowWithOwnCredential(harness, 'Stop during the token fetch');
 		const ids = [nextListingId(ID_BASE)];
-		const sheetPath = writeSheet(harness, 'token-stop.csv', oneSeatRows(ids, 7403, 'K'));
+		const sheetName = writeSheet(harness, 'token-stop.csv', oneSeatRows(ids, 7403, 'K'));
 		const slowToken = await harness.sandbox.addFault({
 			endpoint: 'token',
 			kind: 'latency',
@@ -126,7 +126,7 @@ describe('the access token with listings in flight, in a real n8n', () => {
 		});
 		const startedAt = new Date().toISOString();
 
-		const pending = postWebhook(harness, workflow.webhookPath, { sheetPath });
+		const pending = postWebhook(harness, workflow.webhookPath, { sheet: sheetName });
 		await pollUntil(
 			'the token request to reach the sandbox',
 			async () =>
@@ -173,7 +173,7 @@ describe('the access token with listings in flight, in a real n8n', () => {
 
 		// Not remembered as sent: the next run sends it, and the sandbox then holds it once.
 		await harness.sandbox.clearFaults();
-		const second = await postWebhook(harness, workflow.webhookPath, { sheetPath });
+		const second = await postWebhook(harness, workflow.webhookPath, { sheet: sheetName });
 		const after = since(await harness.sandbox.state(), startedAt);
 		// One comparison, so that a failure shows every part that differs.
 		expect({

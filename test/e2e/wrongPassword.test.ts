@@ -38,11 +38,11 @@ describe('a wrong marketplace password, seen from a real n8n', () => {
 			seat: index + 1,
 			ticket_id: `${id}-C-${index + 1}`,
 		}));
-		const sheetPath = writeSheet(harness, 'wrong-password.csv', rows);
+		const sheetName = writeSheet(harness, 'wrong-password.csv', rows);
 		const logged = new Set((await harness.sandbox.state()).requests.map((request) => request.id));
 		const before = (await harness.n8n.executions(workflow.id)).length;
 
-		const run = await postWebhook(harness, webhookPath(workflow), { sheetPath });
+		const run = await postWebhook(harness, webhookPath(workflow), { sheet: sheetName });
 		expect(run.status).toBe(200);
 		const output = run.body as Array<Record<string, unknown>>;
 

@@ -4,7 +4,7 @@
  * and the sandbox (tokens, listings, deliveries) hold afterwards, and which worker ran each execution.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
@@ -177,7 +177,7 @@ function heldTimes(ids: number[]): Map<number, number> {
 
 async function runSheet(path: string): Promise<{ status: number; body: unknown }> {
 	return await postJson(`${harness.publicUrl}/webhook/${webhookPath(sheetWorkflow)}`, {
-		sheetPath: path,
+		sheet: basename(path),
 	});
 }
 

@@ -1,0 +1,88 @@
+import { UserError } from 'n8n-workflow';
+
+import { normalizeBaseUrl } from './partnerApi';
+
+/**
+ * Where the seller's access token may go: the Base URL's origin (scheme, host and port) and nowhere else.
+ *
+ * A request is read every way n8n's helpers could read it, and it may carry the token only when all of them land on
+ * that origin: `url` or, in the legacy request helper (HTTP Request node v3 and later), `uri`; each joined to a
+ * `baseURL` option as axios joins them and as the URL standard resolves them. Origins are compared as the URL
+ * standard serialises them, so letter case, IDNA, default ports and user-info tricks cannot pass for the Base URL.
+ */
+
+/** axios's test for an absolute URL: a scheme, or a scheme-relative `//host`, then the host. */
+const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+function originOf(address: string, base?: string): string | undefined {
+	try {
+		const url = base === undefined ? new URL(address) : new URL(address, base);
+		return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function textOf(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	return value instanceof URL ? value.href : String(value);
+}
+
+/** axios's buildFullPath: a relative address is appended to the base, an absolute one replaces it. */
+function axiosFullPath(address: string | undefined, base: string | undefined): string {
+	if (base && (address === undefined || !AXIOS_ABSOLUTE.test(address))) {
+		return address ? `${base.replace(/\/?\/$/, '')}/${address.replace(/^\/+/, '')}` : base;
+	}
+	return address ?? '';
+}
+
+/** Every origin the request could reach (undefined for an address that is no http(s) URL). */
+export function requestOrigins(options: object): Array<string | undefined> {
+	const { url, uri, baseURL } = options as Record<string, unknown>;
+	const base = textOf(baseURL);
+	const addresses = [textOf(url), textOf(uri)].filter((address) => address !== undefined);
+	if (addresses.length === 0) addresses.push('');
+	const origins: Array<string | undefined> = [];
+	for (const address of addresses) {
+		origins.push(originOf(axiosFullPath(address, base)));
+		origins.push(base === undefined ? originOf(address) : originOf(address, base));
+	}
+	return origins;
+}
+
+/** The Base URL's origin, or undefined when the Base URL is no http(s) URL. */
+export function baseUrlOrigin(baseUrl: unknown): string | undefined {
+	return originOf(normalizeBaseUrl(baseUrl));
+}
+
+/**
+ * Throws, before anything is sent, when the request could go anywhere but the Base URL's origin. The text names
+ * origins only: no path, query or user-info, where a secret could sit.
+ */
+export function assertTokenDestination(baseUrl: unknown, options: object): void {
+	const allowed = baseUrlOrigin(baseUrl);
+	if (allowed === undefined) {
+		throw new UserError(
+			"This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.",
+		);
+	}
+	const origins = requestOrigins(options);
+	if (origins.every((origin) => origin === allowed)) return;
+	const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
+	const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
+	throw new UserError(
+		`This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`,
+	);
+}
+
+/**
+ * n8n's options that keep a request from following a redirect: `disableFollowRedirect` for `httpRequest*`,
+ * `followRedirect`/`followAllRedirects` for the legacy request helper, and, should a node turn following back on,
+ * `sendCredentialsOnCrossOriginRedirect` so that n8n itself does not copy the header to another origin.
+ */
+export const TOKEN_REDIRECT_OPTIONS = {
+	disableFollowRedirect: true,
+	followRedirect: false,
+	followAllRedirects: false,
+	sendCredentialsOnCrossOriginRedirect: false,
+} as const;

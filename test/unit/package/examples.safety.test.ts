@@ -1,0 +1,53 @@
+/**
+ * The example workflows are safe to publish as shipped: every start a stranger could reach asks for a login, and no
+ * caller chooses where a request goes, where the marketplace sends its callback secret, or which file is read.
+ */
+import { EXAMPLE_FILES, loadExample } from '../../../support/harness/workflows';
+
+const examples = Object.values(EXAMPLE_FILES).map((file) => ({
+	file,
+	workflow: loadExample(file),
+}));
+
+/** Parameters that choose an address or a file, by node type. */
+const DESTINATIONS: Record<string, string[]> = {
+	'n8n-nodes-base.httpRequest': ['url'],
+	'n8n-nodes-ticket-marketplace.ticketMarketplace': ['callbackUrl', 'callbackAuthUrl'],
+	'n8n-nodes-base.readWriteFile': ['fileSelector'],
+};
+
+describe.each(examples)('$file', ({ workflow }) => {
+	it('every Webhook or chat start asks for a login (Header Auth or Basic Auth) with its credential', () => {
+		const starts = workflow.nodes.filter((node) =>
+			['n8n-nodes-base.webhook', '@n8n/n8n-nodes-langchain.chatTrigger'].includes(node.type),
+		);
+		for (const node of starts) {
+			const authentication = node.parameters.authentication;
+			expect({ node: node.name, authentication }).toEqual({
+				node: node.name,
+				authentication: expect.stringMatching(/^(headerAuth|basicAuth)$/),
+			});
+			const credentialType = authentication === 'headerAuth' ? 'httpHeaderAuth' : 'httpBasicAuth';
+			expect(node.credentials?.[credentialType]).toBeDefined();
+		}
+	});
+
+	it('no address, token URL or file path comes from the caller', () => {
+		for (const node of workflow.nodes) {
+			for (const name of DESTINATIONS[node.type] ?? []) {
+				const value = String(node.parameters[name] ?? '');
+				if (node.type === 'n8n-nodes-base.readWriteFile') {
+					// Only a file name from the caller, with every character that could leave the folder dropped.
+					expect(value).toMatch(/^=\{\{ '\/[^']+\/' \+ /);
+					expect(value).toContain(".replace(/[^A-Za-z0-9_.-]/g, '')");
+				} else {
+					expect({ node: node.name, name, value }).toEqual({
+						node: node.name,
+						name,
+						value: expect.not.stringContaining('$json'),
+					});
+				}
+			}
+		}
+	});
+});
