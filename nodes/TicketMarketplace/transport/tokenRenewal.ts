@@ -228,7 +228,9 @@ export class TokenRenewal {
 
 	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
 	private retryWait(rateLimitRetries: number, serverErrorRetries: number): number | undefined {
-		const { status, retryAfter } = lastTokenEndpointAnswer(this.credential);
+		const { status, retryAfter, final } = lastTokenEndpointAnswer(this.credential);
+		// The plan's quota used up: no login passes before it resets.
+		if (final) return undefined;
 		if (status === 429) {
 			if (rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
 			const retryAfterMs = parseRetryAfter(retryAfter || undefined, Date.now());
