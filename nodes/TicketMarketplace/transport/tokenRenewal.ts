@@ -15,6 +15,7 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 import { waitOrStop } from '../helpers/waitOrStop';
 
 import { carryCancelSignal } from '../../../credentials/common/partnerApi';
+import { accessTokenExpired } from '../../../credentials/common/tokenRefresh';
 import {
 	isTokenExchangeFailure,
 	lastTokenEndpointAnswer,
@@ -143,6 +144,9 @@ export class TokenRenewal {
 					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
 				}
 				if (this.givenUp || cancel?.aborted) return notSent();
+				// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it.
+				if (this.token !== '' && accessTokenExpired(this.credential, Date.now()))
+					this.credential.accessToken = '';
 				if (this.token === '') {
 					renewing = true;
 					this.begin();
