@@ -25,9 +25,16 @@ import {
 	diagnoseUnusableToken,
 	noteTokenEndpointAnswer,
 	readBody,
+	tokenAnswerMeaning,
 	tokenExchangeError,
 } from './common/tokenDiagnosis';
 import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
+import {
+	anyKeptRefreshToken,
+	keptRefreshToken,
+	refreshRequestBody,
+	refreshTokenFieldAfter,
+} from './common/tokenRefresh';
 
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
@@ -100,68 +107,125 @@ export class TicketMarketplaceApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// The refresh token the token answer carries, tied to the login it came from (see tokenRefresh.ts).
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
-	/** Exchanges the app's key and secret plus the marketplace login for a Bearer token (spec 4.1 and 5). */
+	/**
+	 * Gets a Bearer token: with the refresh token the last token answer carried, when there is one for this login
+	 * (as the service recommends), else by exchanging the app's key and secret plus the marketplace login
+	 * (spec 4.1 and 5). A refused refresh falls back to the login. n8n saves what this returns into the credential.
+	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 		noteTokenEndpointAnswer(credentials, {});
+		const common: Partial<IHttpRequestOptions> = {
+			method: 'POST',
+			json: true,
+			// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
+			encoding: 'text',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
+			// re-sends the password too): a redirect is diagnosed instead of followed.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
+			// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
+			timeout: REQUEST_TIMEOUTS.tokenMs,
+			abortSignal: carriedCancelSignal(credentials),
+		};
+		const authorization = basicAuthorization(credentials.consumerKey, credentials.consumerSecret);
+		const issued = (response: IN8nHttpFullResponse) => {
+			const { json } = readBody(response.body);
+			const accessToken = json?.access_token;
+			const ok =
+				response.statusCode >= 200 &&
+				response.statusCode < 300 &&
+				typeof accessToken === 'string' &&
+				accessToken !== '';
+			return ok ? { json, accessToken } : undefined;
+		};
+
+		const refreshToken = keptRefreshToken(credentials);
+		if (refreshToken !== undefined) {
+			const refreshed = await this.helpers
+				.httpRequest({
+					...common,
+					url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
+					headers: {
+						Authorization: authorization,
+						'Content-Type': 'application/x-www-form-urlencoded',
+						Accept: 'application/json',
+					},
+					body: refreshRequestBody(refreshToken),
+					json: false,
+				} as IHttpRequestOptions)
+				.then(
+					(response) => issued(response as IN8nHttpFullResponse),
+					// No answer: the login below is tried, and says what is wrong if it fails too.
+					() => undefined,
+				);
+			if (refreshed && isUsableAccessToken(refreshed.accessToken))
+				return {
+					accessToken: refreshed.accessToken,
+					refreshToken: refreshTokenFieldAfter(
+						credentials,
+						refreshed.json,
+						refreshToken,
+						Date.now(),
+					),
+				};
+		}
+
 		let response: IN8nHttpFullResponse;
 		try {
 			response = (await this.helpers.httpRequest({
-				method: 'POST',
+				...common,
 				url: `${baseUrl}${PARTNER_API_PATHS.grant}`,
 				qs: { grant_type: 'client_credentials' },
 				headers: {
-					Authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
+					Authorization: authorization,
 					'Content-Type': 'application/json',
 					Accept: 'application/json',
 				},
 				body: { username: credentials.email, password: credentials.password },
-				json: true,
-				// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
-				encoding: 'text',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
-				// re-sends the password too): a redirect is diagnosed instead of followed.
-				disableFollowRedirect: true,
-				sendCredentialsOnCrossOriginRedirect: false,
-				// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
-				timeout: REQUEST_TIMEOUTS.tokenMs,
-				abortSignal: carriedCancelSignal(credentials),
-			})) as IN8nHttpFullResponse;
+			} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 		} catch (error) {
 			// A fresh error without the request's config, so the Basic header and the password go nowhere.
 			throw tokenExchangeError(diagnoseTokenConnectionError(baseUrl, error));
 		}
 
-		const { json } = readBody(response.body);
-		const accessToken = json?.access_token;
-		if (
-			response.statusCode >= 200 &&
-			response.statusCode < 300 &&
-			typeof accessToken === 'string' &&
-			accessToken !== ''
-		) {
-			if (isUsableAccessToken(accessToken)) return { accessToken };
+		const login = issued(response);
+		if (login) {
+			// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
+			if (isUsableAccessToken(login.accessToken))
+				return {
+					accessToken: login.accessToken,
+					refreshToken: refreshTokenFieldAfter(credentials, login.json, undefined, Date.now()),
+				};
 			// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 			noteTokenEndpointAnswer(credentials, { status: response.statusCode });
 			throw tokenExchangeError(diagnoseUnusableToken(baseUrl));
 		}
 		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
 		const secrets = [
-			basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice(
-				'Basic '.length,
-			),
+			authorization.slice('Basic '.length),
 			credentials.consumerKey,
 			credentials.consumerSecret,
 			credentials.email,
 			credentials.password,
+			...anyKeptRefreshToken(credentials),
 		].filter((value): value is string => typeof value === 'string');
 		noteTokenEndpointAnswer(credentials, {
 			status: response.statusCode,
 			retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
+			final: tokenAnswerMeaning(response, secrets).stopsRun,
 		});
 		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response, secrets));
 	}

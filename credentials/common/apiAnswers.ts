@@ -211,6 +211,9 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 
 const MESSAGE_KEYS = [
 	'error_description',
+	// Apigee's own answers: its OAuth errors ({"ErrorCode", "Error"}) and its faults ({"fault": {"faultstring"}}).
+	'Error',
+	'faultstring',
 	'message',
 	'errorMessage',
 	'detail',
@@ -254,6 +257,37 @@ function findApiMessage(body: unknown, depth: number): string | undefined {
 		if (nested) return nested;
 	}
 	return undefined;
+}
+
+export interface ReadBody {
+	/** The body when it is a JSON object (the only shape the API answers with). */
+	json?: Record<string, unknown>;
+	text: string;
+	/** What the body is, in words, when it is not a JSON object. */
+	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
+}
+
+/** A body as n8n hands it over (parsed, text or bytes), read as JSON where it is JSON, whatever its media type. */
+export function readBody(body: unknown, contentType = ''): ReadBody {
+	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
+	if (body === null) return { text: 'null', shape: 'json-not-object' };
+	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+		return Array.isArray(body)
+			? { text: '', shape: 'json-not-object' }
+			: { json: body as Record<string, unknown>, text: '', shape: 'object' };
+	}
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
+	if (text.trim() === '') return { text, shape: 'empty' };
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+			return { json: parsed as Record<string, unknown>, text, shape: 'object' };
+		}
+		return { text, shape: 'json-not-object' };
+	} catch {
+		// Not JSON: the caller reports the body as "not the API".
+	}
+	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 }
 
 /**

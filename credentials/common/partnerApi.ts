@@ -3,6 +3,7 @@ import type { Icon } from 'n8n-workflow';
 /** Where the Partner API's endpoints live (spec 4), relative to the credential's Base URL: written once here. */
 export const PARTNER_API_PATHS = {
 	grant: '/sellers/oauth/accesstoken',
+	refresh: '/sellers/oauth/refresh_accesstoken',
 	webhooks: '/partners/webhooks/v3',
 	listings: '/sellers/inventory/listings/v3',
 } as const;

@@ -1,20 +1,17 @@
 /**
  * What the credential says when it cannot get an access token: which part of it is wrong, in words, never with a
- * secret. The real service's error bodies are not documented, so the diagnosis reads standard OAuth vocabulary
- * where present (invalid_client = the app's key/secret, invalid_grant = the marketplace login) and otherwise names
- * both.
+ * secret. What the token URL's answers mean (Apigee's OAuth errors, OAuth's own vocabulary, a quota) is the answer
+ * table's (answerTable.ts); this module adds what is not an answer of the API (a redirect, a page, no connection).
  */
-import type { IDataObject, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
-import { extractApiMessage, headerValue, networkFailureInWords, redactSecrets } from './apiAnswers';
+import { headerValue, networkFailureInWords, readBody, redactSecrets } from './apiAnswers';
+import type { ReadBody } from './apiAnswers';
+import { meaningOf, readAnswer, tokenWords } from './answerTable';
+import type { AnswerMeaning } from './answerTable';
 import { PARTNER_API_PATHS } from './partnerApi';
 
-/** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
-const MARKETPLACE_LOGIN_HINT =
-	'Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login.';
-const APP_KEYS_HINT =
-	"Copy Consumer Key and Consumer Secret again from your app's page on the developer portal.";
 const BASE_URL_HINT =
 	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
@@ -43,38 +40,8 @@ export function readDiagnosis(text: string): TokenDiagnosis {
 		: { title: text.slice(0, cut), description: text.slice(cut + 2) };
 }
 
-/** The longest part of the API's words quoted in a credential message. */
-const MAX_QUOTED = 300;
-
-export interface ReadBody {
-	/** The body when it is a JSON object (the only shape the API answers with). */
-	json?: IDataObject;
-	text: string;
-	/** What the body is, in words, when it is not a JSON object. */
-	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
-}
-
-export function readBody(body: unknown, contentType = ''): ReadBody {
-	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
-	if (body === null) return { text: 'null', shape: 'json-not-object' };
-	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
-		return Array.isArray(body)
-			? { text: '', shape: 'json-not-object' }
-			: { json: body as IDataObject, text: '', shape: 'object' };
-	}
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
-	if (text.trim() === '') return { text, shape: 'empty' };
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			return { json: parsed as IDataObject, text, shape: 'object' };
-		}
-		return { text, shape: 'json-not-object' };
-	} catch {
-		// Not JSON: the caller reports the body as "not the API".
-	}
-	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
-}
+export { readBody } from './apiAnswers';
+export type { ReadBody } from './apiAnswers';
 
 const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 	empty: 'an empty body',
@@ -128,49 +95,24 @@ export function diagnoseTokenResponse(
 		};
 	}
 
-	const code = typeof json.error === 'string' ? json.error : '';
-	const said = (extractApiMessage(json, secrets) ?? '').replace(/\s+/g, ' ').slice(0, MAX_QUOTED);
-	const theApiSaid = said ? `The API said: "${said}". ` : '';
-	const wwwAuthenticate = headerValue(headers, 'www-authenticate');
+	const meaning = tokenAnswerMeaning(response, secrets);
+	const words = tokenWords(meaning, status, where);
+	return { title: words.title, description: words.advice };
+}
 
-	if (code === 'invalid_client' || (status === 401 && /^basic/i.test(wwwAuthenticate))) {
-		return {
-			title: `Login refused: the token endpoint refused the consumer key and secret (HTTP ${status})`,
-			description: `${theApiSaid}${APP_KEYS_HINT}`,
-		};
-	}
-	if (code === 'invalid_grant' || /developer[- ]portal/i.test(said)) {
-		return {
-			title: `Login refused: the token endpoint refused the marketplace e-mail and password (HTTP ${status})`,
-			description: `${theApiSaid}${MARKETPLACE_LOGIN_HINT}`,
-		};
-	}
-	if (status >= 200 && status < 300) {
-		return {
-			title: `The token endpoint answered without an access token (HTTP ${status})`,
-			description: `${theApiSaid}Check the Base URL (${where} answered), and that your app on the developer portal subscribes to the seller API products.`,
-		};
-	}
-	if (status === 401 || status === 403) {
-		return {
-			title: `Login refused by the token endpoint (HTTP ${status})`,
-			description: `${theApiSaid}The API did not say which login it refused. ${APP_KEYS_HINT} Then ${MARKETPLACE_LOGIN_HINT.charAt(0).toLowerCase()}${MARKETPLACE_LOGIN_HINT.slice(1)}`,
-		};
-	}
-	if (status === 429) {
-		return {
-			title: 'The token endpoint asked to wait (HTTP 429, too many requests)',
-			description: `${theApiSaid}Run the workflow again in a few minutes; if other workflows use the same credential at the same time, start them further apart.`,
-		};
-	}
-	return {
-		title: `The token endpoint failed (HTTP ${status})`,
-		description: `${theApiSaid}${
-			status >= 500
-				? 'The API could not log in for now. Run the workflow again in a few minutes.'
-				: `The token request was not accepted. Check the credential's Base URL, Consumer Key and Consumer Secret, and the marketplace e-mail and password.`
-		}`,
-	};
+/** What the token URL's answer means, by the answer table. */
+export function tokenAnswerMeaning(
+	response: IN8nHttpFullResponse,
+	secrets: readonly string[] = [],
+): AnswerMeaning {
+	const facts = readAnswer(
+		response.statusCode,
+		response.headers as Record<string, unknown> | undefined,
+		response.body,
+		secrets,
+	);
+	// Every status has a row at the token URL (the last one takes any answer).
+	return meaningOf(facts, { endpoint: 'token' })!;
 }
 
 /** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
@@ -195,6 +137,8 @@ export interface TokenEndpointAnswer {
 	status?: number;
 	/** The Retry-After header as sent, for the caller to read. */
 	retryAfter?: string;
+	/** The answer is final whatever its status (the plan's quota is used up): no later login would pass. */
+	final?: boolean;
 }
 
 const TOKEN_ENDPOINT_ANSWER = Symbol.for('n8n-nodes-ticket-marketplace.tokenEndpointAnswer');

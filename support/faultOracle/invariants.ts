@@ -61,7 +61,8 @@ export function stateOf(json: IDataObject, settings: RunSettings): State {
 	if (settings.output === 'row') {
 		if (json.listingStatus === 'created') return 'created';
 		if (json.listingStatus === 'skipped') return 'skipped';
-		if (json.listingStatus === 'unknown') return 'skippedUnknown';
+		// "unknown" is also the status of a request of unknown outcome in this run: that one carries its error.
+		if (json.listingStatus === 'unknown' && detail?.error === undefined) return 'skippedUnknown';
 	} else {
 		if (json.status === 'skipped') return 'skipped';
 		if (json.status === 'unknown') return 'skippedUnknown';

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { basicAuthorization, normalizeBaseUrl } from '../../../credentials/common/partnerApi';
+import { anyKeptRefreshToken } from '../../../credentials/common/tokenRefresh';
 import { TokenRenewal } from './tokenRenewal';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
@@ -50,7 +51,7 @@ const MIN_SECRET_LENGTH = 4;
 /**
  * Every value of the API credential an answer could echo, and the Basic header's key:secret. redactSecrets finds
  * each in every form it could be echoed in (URL-, form-, HTML- or JSON-encoded, base64). The access token is read
- * at the moment of asking, so a token renewed during the run is covered too.
+ * at the moment of asking, so a token renewed during the run is covered too; so is the refresh token.
  */
 export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
 	if (!data) return [];
@@ -58,5 +59,6 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 		.map((key) => data[key])
 		.filter((value): value is string => typeof value === 'string');
 	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
+	values.push(...anyKeptRefreshToken(data));
 	return [...new Set(values)].filter((value) => value.length >= MIN_SECRET_LENGTH);
 }

@@ -1,7 +1,8 @@
 /**
  * What a failed Partner API request means: for the listing (could the API have created it?) and for the person
  * reading the error (in words, never with a secret). The one place that turns any failure, n8n's wrapped errors
- * included, into a NodeApiError.
+ * included, into a NodeApiError. The API's answers are read by the answer table (answerTable.ts); this module adds
+ * what is no answer of the API's (no connection, the token exchange, a redirect, a success that shows nothing).
  */
 import { NodeApiError } from 'n8n-workflow';
 
@@ -9,7 +10,6 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { oneLine } from '../helpers/errors';
 
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 import {
 	extractApiMessage,
 	headerValue,
@@ -17,12 +17,12 @@ import {
 	redactSecrets,
 } from '../../../credentials/common/apiAnswers';
 import { readDiagnosis } from '../../../credentials/common/tokenDiagnosis';
+import { apiWords, subjectOf } from '../../../credentials/common/answerTable';
 import {
 	bodyInWords,
 	bodyShown,
 	CONNECTION_FAILED_BEFORE_SEND,
-	isConflict,
-	isTakenListingId,
+	meaningOfFailure,
 	REQUEST_NOT_BUILT,
 } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';
@@ -48,8 +48,10 @@ export interface FailureContext {
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	/** How many 429s this request was answered with. */
+	/** How many rate refusals (429, spike arrest) this request was answered with. */
 	rateLimitAnswers: number;
+	/** The identifier of what the request creates (see SendOptions.createsId). */
+	createsId?: string | number;
 	connectionRetries: number;
 	/** The wait the API asked for in its last 429, if it said. */
 	lastRetryAfterMs?: number;
@@ -58,43 +60,8 @@ export interface FailureContext {
 export interface ClassifiedFailure {
 	error: NodeApiError;
 	effect: Effect;
-}
-
-/** What a request was for, in the words its messages use. */
-interface Subject {
-	/** "the listing" */
-	what: string;
-	/** How to find out whether a request of unknown outcome was done, with what the node offers. */
-	howToCheck: string;
-	/** What to do about a refused request. */
-	fix: string;
-	/** What to do when the API kept answering "too many requests". */
-	rateLimited: string;
-}
-
-function subjectOf(path: string): Subject {
-	if (path === PARTNER_API_PATHS.listings)
-		return {
-			what: 'the listing',
-			howToCheck:
-				'Look the listing up on the marketplace by its External Listing ID before sending it again.',
-			fix: "Correct what the API names in the sheet or the node's fields, then run the workflow again.",
-			rateLimited: 'Lower Options → Max Listings at Once, or run the workflow later.',
-		};
-	if (path === PARTNER_API_PATHS.webhooks)
-		return {
-			what: 'the subscription',
-			howToCheck:
-				"Ask the marketplace's API support whether the subscription exists before subscribing again.",
-			fix: "Correct what the API names in the node's fields, then run it again.",
-			rateLimited: 'Run the workflow again later.',
-		};
-	return {
-		what: 'the request',
-		howToCheck: 'Find out on the marketplace whether it was done before running it again.',
-		fix: 'Correct what the API names, then run the workflow again.',
-		rateLimited: 'Run the workflow again later.',
-	};
+	/** The API's own error code, where its answer named one. */
+	apiCode?: string;
 }
 
 /** A wait in words: "45 s", "10 min", "24 h". */
@@ -112,6 +79,13 @@ export function classifyFailure(
 	context: FailureContext,
 ): ClassifiedFailure {
 	const apiMessage = extractApiMessage(failure.body, context.secrets);
+	const meaning =
+		failure.meaning ??
+		meaningOfFailure(failure, {
+			path: context.path,
+			createsId: context.createsId,
+			secrets: context.secrets,
+		});
 	const safeBody = redactSecrets(failure.body, context.secrets);
 	// Without a status, only a network code tells that the request itself failed; with neither, the failure came
 	// before sending (e.g. the token exchange in the credential).
@@ -122,9 +96,9 @@ export function classifyFailure(
 			? failure.code !== undefined &&
 				!CONNECTION_FAILED_BEFORE_SEND.has(failure.code) &&
 				!REQUEST_NOT_BUILT.has(failure.code)
-			: failure.status >= 500 ||
-				failure.status === 303 ||
-				(failure.status >= 200 && failure.status < 300));
+			: meaning !== undefined
+				? meaning.outcome === 'unknown'
+				: failure.status === 303 || (failure.status >= 200 && failure.status < 300));
 	const target = `${context.method} ${context.path}`;
 	const subject = subjectOf(context.path);
 	const apiSaid = apiMessage ? `The API said: "${oneLine(apiMessage)}".` : '';
@@ -149,17 +123,11 @@ export function classifyFailure(
 			);
 		}
 		details.push('This listing was not created: it needs a login that works.');
-	} else if (failure.status === 429 && failure.retryAfterMs !== undefined) {
+	} else if (meaning?.retry === 'rateLimit' && failure.retryAfterMs !== undefined) {
 		message = `The Partner API asked to wait ${waitInWords(failure.retryAfterMs)} (rate limit), longer than this node waits`;
 		details.push(
 			`Nothing was created by this request. Run the workflow again in ${waitInWords(failure.retryAfterMs)} or later; this node waits at most ${waitInWords(RETRY_POLICY.maxRetryAfterMs)}.`,
 		);
-	} else if (failure.status === 429) {
-		const times = `${context.rateLimitAnswers} time${context.rateLimitAnswers === 1 ? '' : 's'}`;
-		message = `Rate limit: the Partner API answered "too many requests" ${times}`;
-		if (context.lastRetryAfterMs !== undefined)
-			details.push(`It last asked to wait ${waitInWords(context.lastRetryAfterMs)}.`);
-		details.push(`Nothing was created by these attempts. ${subject.rateLimited}`);
 	} else if (failure.status !== undefined && failure.status >= 200 && failure.status < 300) {
 		// A success status whose answer does not show what was done (the caller's rule, see confirmedBy).
 		const contentType = headerValue(failure.headers, 'content-type');
@@ -178,60 +146,32 @@ export function classifyFailure(
 				? 'A 303 may follow a request the API processed.'
 				: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
 		);
+	} else if (failure.refusedAfterRenewal) {
+		message = `The Partner API refused an access token it had just issued (HTTP ${failure.status})`;
+		details.push(
+			apiSaid,
+			'The login works (consumer key and secret, e-mail and password), so your app may not make this request: on the developer portal, add the API product it needs to your app (for listings, the seller listing API). Another workflow or n8n renewing the same credential at the same moment can cause it too: run them apart. Nothing more was sent.',
+		);
+	} else if (failure.renewalsExhausted !== undefined) {
+		const renewals = failure.renewalsExhausted;
+		message = `The access token kept expiring (renewed ${renewals} time${renewals === 1 ? '' : 's'} in this run)`;
+		details.push(
+			'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
+		);
+	} else if (meaning !== undefined && failure.status !== undefined) {
+		// Every other answer of the API: the answer table's row says it.
+		const words = apiWords(meaning, {
+			path: context.path,
+			status: failure.status,
+			rateRefusals: context.rateLimitAnswers,
+			lastWait:
+				context.lastRetryAfterMs === undefined ? undefined : waitInWords(context.lastRetryAfterMs),
+		});
+		message = words.title;
+		details.push(words.advice);
 	} else if (failure.status !== undefined) {
-		const status = failure.status;
-		if (
-			isConflict(failure) &&
-			context.path === PARTNER_API_PATHS.listings &&
-			!isTakenListingId(failure)
-		) {
-			message = 'Conflict: the Partner API refused the listing (HTTP 409)';
-			details.push(
-				apiSaid,
-				'The answer does not name the External Listing ID, so it is not read as "already listed": nothing was created. Check the listing on the marketplace by its External Listing ID before listing these seats under another ID.',
-			);
-		} else if (isConflict(failure)) {
-			message =
-				context.path === PARTNER_API_PATHS.listings
-					? 'Already listed: the API holds a listing with this External Listing ID (HTTP 409)'
-					: 'Conflict: the Partner API already holds what this request would create (HTTP 409)';
-			details.push(
-				apiSaid,
-				context.path === PARTNER_API_PATHS.listings
-					? 'Nothing new was created. For a new listing, give it a new External Listing ID.'
-					: `Nothing new was created. ${subject.howToCheck}`,
-			);
-		} else if (failure.refusedAfterRenewal) {
-			message = `The Partner API refused an access token it had just issued (HTTP ${status})`;
-			details.push(
-				apiSaid,
-				'The login works (consumer key and secret, e-mail and password), so your app may not make this request: on the developer portal, add the API product it needs to your app (for listings, the seller listing API). Another workflow or n8n renewing the same credential at the same moment can cause it too: run them apart. Nothing more was sent.',
-			);
-		} else if (failure.renewalsExhausted !== undefined) {
-			const renewals = failure.renewalsExhausted;
-			message = `The access token kept expiring (renewed ${renewals} time${renewals === 1 ? '' : 's'} in this run)`;
-			details.push(
-				'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
-			);
-		} else if (status === 401 || status === 403) {
-			message = `The Partner API refused access (HTTP ${status})`;
-			details.push(
-				apiSaid,
-				'Nothing was created. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.',
-			);
-		} else if (status === 404 || status === 405) {
-			message = `The Partner API has no such address (HTTP ${status})`;
-			details.push(
-				`${target} was not found.`,
-				"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",
-			);
-		} else if (status >= 500) {
-			message = `Outcome unknown: the Partner API failed with a server error (HTTP ${status})`;
-			details.push(apiSaid);
-		} else {
-			message = `The Partner API refused ${subject.what} (HTTP ${status})`;
-			details.push(apiSaid || 'The API gave no reason.', `Nothing was created. ${subject.fix}`);
-		}
+		message = `The Partner API answered HTTP ${failure.status}`;
+		details.push(apiSaid);
 	} else if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '')) {
 		message = `Could not connect to the Partner API (${inWords})`;
 		details.push(
@@ -269,10 +209,11 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	const effect: Effect = isTakenListingId(failure)
-		? 'created'
-		: mayHaveReachedServer
-			? 'unknown'
-			: 'notCreated';
-	return { error, effect };
+	const effect: Effect =
+		meaning?.outcome === 'alreadyListed' || meaning?.outcome === 'created'
+			? 'created'
+			: mayHaveReachedServer
+				? 'unknown'
+				: 'notCreated';
+	return { error, effect, ...(meaning?.code !== undefined && { apiCode: meaning.code }) };
 }

@@ -1,42 +1,37 @@
 /**
  * A failed request as this module reads it (an answer's status, headers and body, or a network code), and what it
- * tells on its own: whether the request left this machine, whether it is a conflict about the External Listing ID,
- * whether an answer is JSON, and what its body is, in words.
+ * tells on its own: whether the request left this machine, what its answer means (by the answer table), whether an
+ * answer is JSON, and what its body is, in words.
  */
 import { redactSecrets } from '../../../credentials/common/apiAnswers';
+import { meaningOf, readAnswer } from '../../../credentials/common/answerTable';
+import type { AnswerMeaning } from '../../../credentials/common/answerTable';
 import { isTokenExchangeFailure } from '../../../credentials/common/tokenDiagnosis';
 
 /**
  * What a request did, as far as anyone can tell, the one answer every caller reads (Listing → Create's memory, its
- * outputs): `created` when the API holds what it asked for (it answered so, or a 409 naming the External Listing ID
- * says it holds it already, and nothing new was created), `notCreated` when it provably created nothing (never
+ * outputs): `created` when the API holds what it asked for (it answered so, or an answer naming this External
+ * Listing ID says it holds it already, and nothing new was created), `notCreated` when it provably created nothing (never
  * sent, an HTTP 4xx answer, a connection that failed before sending, a token that could not be obtained),
  * `unknown` when the request may have reached the API (timeout, reset, 5xx, or a 2xx that does not show it was
  * done).
  */
 export type Effect = 'created' | 'unknown' | 'notCreated';
 
-/** A conflict (409), whatever it is about. */
-export function isConflict(failure: HttpFailure): boolean {
-	return failure.status === 409;
-}
-
-/** The text of an answer's body, for a look at what it names (bounded: a huge body is cut). */
-function bodyText(body: unknown): string {
-	if (typeof body === 'string') return body.slice(0, 100_000);
-	try {
-		return (JSON.stringify(body) ?? '').slice(0, 100_000);
-	} catch {
-		return '';
-	}
-}
-
 /**
- * A conflict about the External Listing ID: a 409 whose answer names it (the spec does not show the API's words, so
- * a conflict that names something else, such as a closed event, is not read as "this ID is taken").
+ * What a failed request's answer means, by the answer table (credentials/common/answerTable.ts): undefined when it
+ * is no HTTP answer (a network failure, the token exchange) or one the table leaves to the caller (2xx, 3xx).
  */
-export function isTakenListingId(failure: HttpFailure): boolean {
-	return isConflict(failure) && /external[\s_-]?listing[\s_-]?id/i.test(bodyText(failure.body));
+export function meaningOfFailure(
+	failure: HttpFailure,
+	context: { path: string; createsId?: string | number; secrets?: readonly string[] },
+): AnswerMeaning | undefined {
+	if (failure.status === undefined || failure.tokenExchange) return undefined;
+	return meaningOf(readAnswer(failure.status, failure.headers, failure.body, context.secrets), {
+		endpoint: 'api',
+		path: context.path,
+		createsId: context.createsId,
+	});
 }
 
 /** application/json or a JSON-based type (application/problem+json), with or without parameters. */
@@ -111,6 +106,8 @@ export interface HttpFailure {
 	refusedAfterRenewal?: boolean;
 	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */
 	renewalsExhausted?: number;
+	/** What the answer means (meaningOfFailure), read once when it arrived. */
+	meaning?: AnswerMeaning;
 }
 
 /**

@@ -18,7 +18,7 @@ import { redactSecrets } from '../../../credentials/common/apiAnswers';
 import { credentialSecrets, CREDENTIAL_NAME, readRunCredential } from './credential';
 import type { RunCredential } from './credential';
 import { classifyFailure } from './failures';
-import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, isTakenListingId } from './httpFailure';
+import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { ApiRequest } from './request';
@@ -52,6 +52,11 @@ export interface SendOptions {
 	 * starts nothing more. Without it, every 2xx does.
 	 */
 	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
+	/**
+	 * The identifier of what the request creates (the External Listing ID): an answer saying it exists already
+	 * counts as "already listed" only when it names this one.
+	 */
+	createsId?: string | number;
 }
 
 /**
@@ -60,11 +65,18 @@ export interface SendOptions {
  */
 export type RequestResult =
 	| { kind: 'answered'; body: unknown; effect: 'created' }
-	| { kind: 'failed'; error: NodeApiError; effect: Effect }
+	| {
+			kind: 'failed';
+			error: NodeApiError;
+			effect: Effect;
+			/** The API's own error code, where its answer named one (kept beside its words for support). */
+			apiCode?: string;
+	  }
 	| { kind: 'notSent'; effect: 'notCreated' };
 
 /**
- * Sends one request and says what became of it. Only failures that provably created nothing are retried.
+ * Sends one request and says what became of it. Only failures that provably created nothing are retried: rate
+ * refusals and connections refused. What an answer means is the answer table's (credentials/common/answerTable.ts).
  *
  * Requests ask for the full response without throwing on HTTP errors, because n8n's error wrapper drops the
  * response headers and Retry-After is needed. A 401 goes to the run's token renewal, which re-sends it with a new
@@ -113,6 +125,7 @@ export async function sendRequest(
 			rateLimitAnswers,
 			connectionRetries,
 			lastRetryAfterMs,
+			createsId: options.createsId,
 		}),
 	});
 	// A run that stops between attempts: a request never sent is "not sent"; one the API already refused (a 429,
@@ -170,19 +183,31 @@ export async function sendRequest(
 				renewalsExhausted: sent.renewalsExhausted,
 			};
 		}
+		if (failure)
+			failure.meaning = meaningOfFailure(failure, {
+				path: request.path,
+				createsId: options.createsId,
+				secrets: secretsNow(),
+			});
+		// A 429 or a spike arrest (answered 500 or 429): the gateway refused it before the API saw it.
+		const rateRefusal = failure?.meaning?.retry === 'rateLimit';
 
 		const retryAfterMs = failure ? retryAfterOf(failure, Date.now()) : undefined;
-		if (failure === undefined || (failure.status !== undefined && failure.status !== 429)) {
+		if (rateRefusal) {
+			attempt = {
+				kind: 'rateLimited',
+				retryAfterMs,
+				allowedPerSecond: failure?.meaning?.allowedPerSecond,
+			};
+		} else if (failure === undefined || failure.status !== undefined) {
 			attempt = {
 				kind: 'answered',
 				roundTripMs: Date.now() - startedAt,
 				accepted: failure === undefined,
 			};
-		} else if (failure.status === 429) {
-			attempt = { kind: 'rateLimited', retryAfterMs };
 		}
 		let waitMs: number | undefined;
-		if (failure?.status === 429) {
+		if (failure !== undefined && rateRefusal) {
 			rateLimitAnswers++;
 			if (retryAfterMs !== undefined) lastRetryAfterMs = retryAfterMs;
 			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
@@ -205,17 +230,22 @@ export async function sendRequest(
 		}
 		// A refused login stops every send: one failed login per listing could lock the seller's account. So does a
 		// token refused right after it was issued (no login would help), or once the run's renewals ran out.
+		// The plan's quota used up stops it too: every later request would be refused the same, and count against it.
 		if (
 			failure?.tokenExchange ||
 			failure?.refusedAfterRenewal ||
-			failure?.renewalsExhausted !== undefined
+			failure?.renewalsExhausted !== undefined ||
+			failure?.meaning?.stopsRun
 		)
 			pacer?.close();
 		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
 		// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
 		slot?.release({
 			...attempt,
-			final: failure !== undefined && waitMs === undefined && !isTakenListingId(failure),
+			final:
+				failure !== undefined &&
+				waitMs === undefined &&
+				failure.meaning?.outcome !== 'alreadyListed',
 		});
 		if (failure === undefined)
 			return { kind: 'answered', body: redactSecrets(answer, secretsNow()), effect: 'created' };

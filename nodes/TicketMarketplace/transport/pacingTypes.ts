@@ -12,7 +12,16 @@ export type AttemptOutcome = (
 			 */
 			accepted?: boolean;
 	  }
-	| { kind: 'rateLimited'; retryAfterMs?: number }
+	| {
+			/** A rate refusal: a 429, or a spike arrest (answered 500 or 429). */
+			kind: 'rateLimited';
+			retryAfterMs?: number;
+			/**
+			 * The rate the API allows, in requests per second, where its refusal names it (a spike arrest's "Allowed
+			 * rate : 40ps"). Not read by the pacer yet: it learns the rate from the refusals.
+			 */
+			allowedPerSecond?: number;
+	  }
 	| { kind: 'failed' }
 ) & {
 	/** The request ends in an error (no retry follows). */

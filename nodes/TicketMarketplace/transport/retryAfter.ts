@@ -2,7 +2,10 @@
 import { headerValue } from '../../../credentials/common/apiAnswers';
 import type { HttpFailure } from './httpFailure';
 
-/** Retry limits. 429 and refused connections never reached the API's business logic, so retrying them is safe. */
+/**
+ * Retry limits. Rate refusals (429, a spike arrest) and refused connections never reached the API's business logic,
+ * so retrying them is safe.
+ */
 export const RETRY_POLICY = {
 	maxRateLimitRetries: 6,
 	maxConnectionRetries: 3,
@@ -10,7 +13,7 @@ export const RETRY_POLICY = {
 	maxWaitMs: 60_000,
 	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
 	maxRetryAfterMs: 300_000,
-	/** The shortest wait after a 429 that names one (a Retry-After of 0 or in the past is no reason to hammer). */
+	/** The shortest wait after a rate refusal that names one (a Retry-After of 0 or in the past is no reason to hammer). */
 	minRetryWaitMs: 1000,
 };
 
@@ -34,9 +37,9 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 	return Math.max(0, dateMs - nowMs);
 }
 
-/** The Retry-After of a 429 failure, in milliseconds from now. */
+/** The Retry-After of a rate refusal (a 429, a spike arrest), in milliseconds from now. */
 export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
-	if (failure.status !== 429) return undefined;
+	if (failure.meaning?.retry !== 'rateLimit') return undefined;
 	const header = headerValue(failure.headers, 'retry-after');
 	return parseRetryAfter(header === '' ? undefined : header, nowMs);
 }

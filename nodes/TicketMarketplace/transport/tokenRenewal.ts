@@ -15,6 +15,7 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 import { waitOrStop } from '../helpers/waitOrStop';
 
 import { carryCancelSignal } from '../../../credentials/common/partnerApi';
+import { accessTokenExpired } from '../../../credentials/common/tokenRefresh';
 import {
 	isTokenExchangeFailure,
 	lastTokenEndpointAnswer,
@@ -143,6 +144,9 @@ export class TokenRenewal {
 					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
 				}
 				if (this.givenUp || cancel?.aborted) return notSent();
+				// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it.
+				if (this.token !== '' && accessTokenExpired(this.credential, Date.now()))
+					this.credential.accessToken = '';
 				if (this.token === '') {
 					renewing = true;
 					this.begin();
@@ -228,7 +232,9 @@ export class TokenRenewal {
 
 	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
 	private retryWait(rateLimitRetries: number, serverErrorRetries: number): number | undefined {
-		const { status, retryAfter } = lastTokenEndpointAnswer(this.credential);
+		const { status, retryAfter, final } = lastTokenEndpointAnswer(this.credential);
+		// The plan's quota used up: no login passes before it resets.
+		if (final) return undefined;
 		if (status === 429) {
 			if (rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
 			const retryAfterMs = parseRetryAfter(retryAfter || undefined, Date.now());

@@ -18,7 +18,12 @@ function statusOf(outcome: ListingOutcome): string {
 		case 'answered':
 			return 'created';
 		case 'failed':
-			return outcome.effect === 'created' ? 'alreadyListed' : 'failed';
+			// Outcome unknown is said in the run that got it, not only by the next run's skip.
+			return outcome.effect === 'created'
+				? 'alreadyListed'
+				: outcome.effect === 'unknown'
+					? 'unknown'
+					: 'failed';
 		case 'notSent':
 			return 'failed';
 		case 'skipped':
@@ -69,6 +74,8 @@ function failedOutcome(outcome: SentOutcome & { kind: 'failed' }): IDataObject {
 		error: errorText(outcome.error),
 		description: failure?.description ?? null,
 		httpCode: failure?.httpCode ?? null,
+		// The service's own code, beside its words: support and the service's docs go by it.
+		...('apiCode' in outcome && outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
 		mayHaveBeenCreated: outcome.effect === 'unknown',
 	};
 }
@@ -94,7 +101,8 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 				]
 					.filter(Boolean)
 					.join(' '),
-				httpCode: '409',
+				httpCode: (outcome.error as { httpCode?: string | null }).httpCode ?? null,
+				...('apiCode' in outcome && outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
 			};
 		}
 		case 'notSent':

@@ -31,6 +31,7 @@ export async function sendListings(
 				pacer,
 				credential,
 				confirmedBy: (answer) => showsListingCreated(answer, listing.externalListingId),
+				createsId: listing.externalListingId,
 			});
 		} catch (error) {
 			// A failure in handling one listing must not escape: the other listings, the memory update and

@@ -161,7 +161,7 @@ describe('transport: the one request path', () => {
 			'Login refused: the token endpoint refused the marketplace e-mail and password (HTTP 401)',
 		);
 		expect(error.description).toBe(
-			'The API said: "bad login". Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login. This listing was not created: it needs a login that works.',
+			'The API said: "bad login" (code invalid_grant). Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login. This listing was not created: it needs a login that works.',
 		);
 		expectNoSecrets(error);
 	});
@@ -364,7 +364,9 @@ describe('transport: the one request path', () => {
 
 		expect(error.httpCode).toBe('400');
 		expect(error.message).toBe('The Partner API refused the listing (HTTP 400)');
-		expect(error.description).toMatch(/^The API said: "eventId unknown"\. Nothing was created\. /);
+		expect(error.description).toMatch(
+			/^The API said: "eventId unknown" \(code invalid_request\)\. Nothing was created\. /,
+		);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description ?? '').not.toContain('may or may not');
 		expectNoSecrets(error);

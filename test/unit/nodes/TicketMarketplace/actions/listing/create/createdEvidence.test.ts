@@ -181,7 +181,7 @@ describe('Listing → Create: a 2xx that does not show a created listing is "out
 		}
 	});
 
-	it('per row, the row says failed with mayHaveBeenCreated', async () => {
+	it('per row, the row says unknown (in the run that got it) with mayHaveBeenCreated', async () => {
 		tokenApi();
 		api([204, '']);
 		const { output } = await runOnce(new MemoryDeduplicationStore(), {
@@ -191,7 +191,7 @@ describe('Listing → Create: a 2xx that does not show a created listing is "out
 		expect(output![0].json).toMatchObject({
 			id: 1,
 			externalListingId: 1,
-			listingStatus: 'failed',
+			listingStatus: 'unknown',
 			listingError: { httpCode: '204', mayHaveBeenCreated: true },
 		});
 	});
@@ -253,7 +253,8 @@ describe('Listing → Create: a 409 conflict is "already listed"', () => {
 			expect(output![0].json).toEqual({
 				status: 'alreadyListed',
 				externalListingId: 1,
-				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: "${SAID}". Nothing new was created. For a new listing, give it a new External Listing ID. If the API's words say something else, look it up on the marketplace by its External Listing ID.`,
+				message: `Already listed: the API holds a listing with External Listing ID 1, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it). The API said: "${SAID}" (code duplicate_external_listing_id). Nothing new was created. For a new listing, give it a new External Listing ID. If the API's words say something else, look it up on the marketplace by its External Listing ID.`,
+				apiCode: 'duplicate_external_listing_id',
 				httpCode: '409',
 			});
 			expect(output![1].json).toEqual({ listingId: 'L-2' });

@@ -142,7 +142,7 @@ describe('Listing → Create under faults', () => {
 			`Rate limit: the Partner API answered "too many requests" ${RETRY_POLICY.maxRateLimitRetries + 1} times`,
 		);
 		expect(item.json.description).toBe(
-			'It last asked to wait 1 s. Nothing was created by these attempts. Lower Options → Max Listings at Once, or run the workflow later.',
+			'The API said: "slow down". It last asked to wait 1 s. Nothing was created by these attempts. Lower Options → Max Listings at Once, or run the workflow later.',
 		);
 		expect(item.json.mayHaveBeenCreated).toBe(false);
 		expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);

@@ -1,0 +1,381 @@
+/**
+ * The answer table, row by row: every answer the notes on the real service document (StubHub International's
+ * Partner API behind Apigee) has its row here, with what it means. A new answer is one row and one line here.
+ */
+import {
+	allowedRateOf,
+	apiWords,
+	meaningOf,
+	readAnswer,
+	tokenWords,
+} from '../../../../credentials/common/answerTable';
+import type { AnswerMeaning, Endpoint } from '../../../../credentials/common/answerTable';
+import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+
+const LISTINGS = PARTNER_API_PATHS.listings;
+
+interface Case {
+	name: string;
+	endpoint: Endpoint;
+	status: number;
+	body: unknown;
+	headers?: Record<string, string>;
+	createsId?: number;
+	want: Partial<AnswerMeaning>;
+}
+
+const QUOTA = {
+	fault: {
+		faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
+		detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+	},
+};
+const SPIKE = {
+	fault: {
+		faultstring: 'Spike arrest violation. Allowed rate : 40ps',
+		detail: { errorcode: 'policies.ratelimit.SpikeArrestViolation' },
+	},
+};
+
+const CASES: Case[] = [
+	// The listing service (its v2 lineage): business rules answered 400 with a code and a description.
+	{
+		name: 'a duplicate External Listing ID (400, naming this ID)',
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.duplicateExternalListingId',
+			description: 'Listing with external listing id 7001 already exists',
+		},
+		createsId: 7001,
+		want: { row: 'alreadyListed', outcome: 'alreadyListed', retry: 'no', stopsRun: false },
+	},
+	{
+		name: 'a duplicate listing named by another ID (400)',
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.duplicateExternalListingId',
+			description: 'Listing with external listing id 70011 already exists',
+		},
+		createsId: 7001,
+		want: { row: 'refused', outcome: 'notCreated' },
+	},
+	{
+		name: 'a duplicate seat (400 duplicateSectionRowSeat) that happens to hold the ID',
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.duplicateSectionRowSeat',
+			description: 'Row/Seat combination already exists: row 7001',
+		},
+		createsId: 7001,
+		want: {
+			row: 'refused',
+			outcome: 'notCreated',
+			code: 'inventory.listings.duplicateSectionRowSeat',
+		},
+	},
+	{
+		name: 'an inactive event (400 invalidEvent): its code kept beside its words',
+		endpoint: 'api',
+		status: 400,
+		body: { code: 'inventory.listings.invalidEvent', description: 'Event is not active' },
+		createsId: 7001,
+		want: {
+			row: 'refused',
+			outcome: 'notCreated',
+			code: 'inventory.listings.invalidEvent',
+			words: 'Event is not active',
+		},
+	},
+	{
+		name: 'a failure inside the listing service (500 systemError)',
+		endpoint: 'api',
+		status: 500,
+		body: { code: 'inventory.listings.systemError', description: 'System error' },
+		want: {
+			row: 'serverError',
+			outcome: 'unknown',
+			retry: 'no',
+			code: 'inventory.listings.systemError',
+		},
+	},
+	{
+		name: 'a 409 naming the External Listing ID (as before)',
+		endpoint: 'api',
+		status: 409,
+		body: { message: 'externalListingId 7001 already exists' },
+		createsId: 7001,
+		want: { row: 'alreadyListed', outcome: 'alreadyListed' },
+	},
+	{
+		name: 'a 409 about something else',
+		endpoint: 'api',
+		status: 409,
+		body: { message: 'event closed' },
+		createsId: 7001,
+		want: { row: 'conflict', outcome: 'notCreated' },
+	},
+	// The service's documented statuses.
+	{
+		name: '401 "Invalid Access Token"',
+		endpoint: 'api',
+		status: 401,
+		body: { message: 'Invalid Access Token' },
+		want: { row: 'tokenRefused', outcome: 'notCreated', retry: 'renewToken' },
+	},
+	{
+		name: '403 "resource forbidden" (the app lacks the API product)',
+		endpoint: 'api',
+		status: 403,
+		body: { message: 'resource forbidden' },
+		want: { row: 'noApiProduct', outcome: 'notCreated', retry: 'no' },
+	},
+	{
+		name: '429 "too many requests" without a body naming a policy',
+		endpoint: 'api',
+		status: 429,
+		body: { message: 'too many requests' },
+		want: { row: 'tooManyRequests', outcome: 'notCreated', retry: 'rateLimit', stopsRun: false },
+	},
+	// Apigee's own answers.
+	{
+		name: 'the plan quota, answered 429',
+		endpoint: 'api',
+		status: 429,
+		body: QUOTA,
+		want: { row: 'quota', outcome: 'notCreated', retry: 'no', stopsRun: true },
+	},
+	{
+		name: "the plan quota, answered with Apigee's default 500",
+		endpoint: 'api',
+		status: 500,
+		body: QUOTA,
+		want: { row: 'quota', outcome: 'notCreated', retry: 'no', stopsRun: true },
+	},
+	{
+		name: "a spike arrest, answered with Apigee's default 500",
+		endpoint: 'api',
+		status: 500,
+		body: SPIKE,
+		want: {
+			row: 'spikeArrest',
+			outcome: 'notCreated',
+			retry: 'rateLimit',
+			stopsRun: false,
+			allowedPerSecond: 40,
+			code: 'policies.ratelimit.SpikeArrestViolation',
+			words: 'Spike arrest violation. Allowed rate : 40ps',
+		},
+	},
+	{
+		name: 'a spike arrest, answered 429',
+		endpoint: 'api',
+		status: 429,
+		body: SPIKE,
+		want: { row: 'spikeArrest', outcome: 'notCreated', retry: 'rateLimit', allowedPerSecond: 40 },
+	},
+	{
+		name: 'an access token expired (gateway fault)',
+		endpoint: 'api',
+		status: 401,
+		body: {
+			fault: {
+				faultstring: 'Access Token expired',
+				detail: { errorcode: 'keymanagement.service.access_token_expired' },
+			},
+		},
+		want: {
+			row: 'tokenRefused',
+			retry: 'renewToken',
+			code: 'keymanagement.service.access_token_expired',
+			words: 'Access Token expired',
+		},
+	},
+	{
+		name: 'an invalid access token (gateway fault)',
+		endpoint: 'api',
+		status: 401,
+		body: {
+			fault: {
+				faultstring: 'Invalid access token',
+				detail: { errorcode: 'keymanagement.service.invalid_access_token' },
+			},
+		},
+		want: { row: 'tokenRefused', retry: 'renewToken' },
+	},
+	{
+		name: 'no API product match (gateway fault)',
+		endpoint: 'api',
+		status: 403,
+		body: {
+			fault: {
+				faultstring: 'Invalid API call as no apiproduct match found',
+				detail: { errorcode: 'keymanagement.service.InvalidAPICallAsNoApiProductMatchFound' },
+			},
+		},
+		want: {
+			row: 'noApiProduct',
+			outcome: 'notCreated',
+			code: 'keymanagement.service.InvalidAPICallAsNoApiProductMatchFound',
+			words: 'Invalid API call as no apiproduct match found',
+		},
+	},
+	// Apigee's OAuthV2 errors at the token URL.
+	{
+		name: 'invalid_client "ClientId is Invalid" (401)',
+		endpoint: 'token',
+		status: 401,
+		body: { ErrorCode: 'invalid_client', Error: 'ClientId is Invalid' },
+		want: { row: 'invalidClient', code: 'invalid_client', words: 'ClientId is Invalid' },
+	},
+	{
+		name: 'invalid_request "Invalid client id : … ClientId is Invalid" (400)',
+		endpoint: 'token',
+		status: 400,
+		body: {
+			ErrorCode: 'invalid_request',
+			Error: 'Invalid client id : AbC. ClientId is Invalid',
+		},
+		want: { row: 'invalidClient' },
+	},
+	{
+		name: 'unsupported_grant_type (400)',
+		endpoint: 'token',
+		status: 400,
+		body: { ErrorCode: 'unsupported_grant_type', Error: 'Unsupported grant type : password' },
+		want: { row: 'unsupportedGrantType', code: 'unsupported_grant_type' },
+	},
+	{
+		name: "OAuth's invalid_grant (the marketplace login)",
+		endpoint: 'token',
+		status: 400,
+		body: { error: 'invalid_grant', error_description: 'bad login' },
+		want: { row: 'invalidGrant', code: 'invalid_grant', words: 'bad login' },
+	},
+	{
+		name: 'the plan quota at the token URL (500)',
+		endpoint: 'token',
+		status: 500,
+		body: QUOTA,
+		want: { row: 'quota', stopsRun: true, retry: 'no' },
+	},
+	{
+		name: 'a spike arrest at the token URL (500)',
+		endpoint: 'token',
+		status: 500,
+		body: SPIKE,
+		want: { row: 'spikeArrest', retry: 'rateLimit', stopsRun: false },
+	},
+	{
+		name: 'a 401 with WWW-Authenticate: Basic and no body words',
+		endpoint: 'token',
+		status: 401,
+		body: {},
+		headers: { 'WWW-Authenticate': 'Basic realm="x"' },
+		want: { row: 'invalidClient' },
+	},
+	{
+		name: 'a 401 that names nothing',
+		endpoint: 'token',
+		status: 401,
+		body: { message: 'Unauthorized' },
+		want: { row: 'loginRefused' },
+	},
+];
+
+describe('the answer table: every documented answer has its row', () => {
+	it.each(CASES)('$name', ({ endpoint, status, body, headers, createsId, want }) => {
+		const facts = readAnswer(status, headers ?? { 'content-type': 'application/json' }, body);
+		const meaning = meaningOf(facts, { endpoint, path: LISTINGS, createsId });
+		expect(meaning).toMatchObject(want);
+	});
+
+	it('reads a body that came as JSON text (a gateway answering text/plain)', () => {
+		const facts = readAnswer(500, { 'content-type': 'text/plain' }, JSON.stringify(QUOTA));
+		expect(meaningOf(facts, { endpoint: 'api', path: LISTINGS })?.row).toBe('quota');
+	});
+
+	it('leaves 2xx and 3xx to the caller', () => {
+		expect(meaningOf(readAnswer(201, {}, { id: 1 }), { endpoint: 'api', path: LISTINGS })).toBe(
+			undefined,
+		);
+		expect(meaningOf(readAnswer(302, {}, ''), { endpoint: 'api', path: LISTINGS })).toBe(undefined);
+	});
+
+	it('never keeps a secret in the words or the code', () => {
+		const facts = readAnswer(
+			400,
+			{},
+			{ code: 'bad s3cr3t-pw', description: 'password s3cr3t-pw refused' },
+			['s3cr3t-pw'],
+		);
+		expect(JSON.stringify([facts.code, facts.words])).not.toContain('s3cr3t-pw');
+	});
+});
+
+describe('the allowed rate of a spike arrest', () => {
+	it.each([
+		['Spike arrest violation. Allowed rate : 40ps', 40],
+		['Spike arrest violation. Allowed rate : 10ps', 10],
+		['Spike arrest violation. Allowed rate : 600pm', 10],
+		['Spike arrest violation.', undefined],
+		['Allowed rate : 0ps', undefined],
+	])('%s → %s per second', (words, rate) => {
+		expect(allowedRateOf(words)).toBe(rate);
+	});
+});
+
+describe('the words of the rows for users', () => {
+	const meaningFor = (status: number, body: unknown, endpoint: Endpoint = 'api') =>
+		meaningOf(readAnswer(status, {}, body), { endpoint, path: LISTINGS, createsId: 7001 })!;
+
+	it('a quota names the plan, quotes the API and its code, and says to wait for the reset or upgrade', () => {
+		const words = apiWords(meaningFor(429, QUOTA), {
+			path: LISTINGS,
+			status: 429,
+			rateRefusals: 1,
+		});
+		expect(words.title).toBe(
+			"Quota used up: the Partner API refused the request because your plan's quota is used up (HTTP 429)",
+		);
+		expect(words.advice).toContain(
+			'The API said: "Rate limit quota violation. Quota limit exceeded. Identifier : _default" (code policies.ratelimit.QuotaViolation).',
+		);
+		expect(words.advice).toContain("upgrading your app's plan");
+		expect(words.advice).toContain('once it has reset');
+		expect(words.advice).toContain('Lowering Max Listings at Once does not help');
+	});
+
+	it('a missing API product says so, with the gateway words', () => {
+		const words = apiWords(
+			meaningFor(403, {
+				fault: {
+					faultstring: 'Invalid API call as no apiproduct match found',
+					detail: { errorcode: 'keymanagement.service.InvalidAPICallAsNoApiProductMatchFound' },
+				},
+			}),
+			{ path: LISTINGS, status: 403, rateRefusals: 0 },
+		);
+		expect(words.title).toBe(
+			'Your app on the developer portal lacks the API product for this request (HTTP 403)',
+		);
+		expect(words.advice).toContain('"Invalid API call as no apiproduct match found"');
+		expect(words.advice).toContain('add that API product to your app');
+	});
+
+	it('invalid_client at the token URL names the consumer key and secret and quotes Apigee', () => {
+		const meaning = meaningFor(
+			401,
+			{ ErrorCode: 'invalid_client', Error: 'ClientId is Invalid' },
+			'token',
+		);
+		const words = tokenWords(meaning, 401, 'https://x/sellers/oauth/accesstoken');
+		expect(words.title).toBe(
+			'Login refused: the token endpoint refused the consumer key and secret (HTTP 401)',
+		);
+		expect(words.advice).toContain('The API said: "ClientId is Invalid" (code invalid_client).');
+		expect(words.advice).toContain('consumer key');
+	});
+});
