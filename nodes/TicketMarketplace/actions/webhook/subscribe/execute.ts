@@ -26,6 +26,7 @@ import { findSubscriptionId } from '../../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
 import { readsAsV1 } from '../../versions';
+import { triggerUrlProblems } from './triggerUrls';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
@@ -126,16 +127,21 @@ async function prepareSubscription(
 		subscription: { listing: kindsFrom(kinds) },
 	};
 	const parsed = subscriptionSchema.safeParse(draft);
-	if (!parsed.success) {
-		const label = (path: Array<string | number>) =>
-			SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+	const label = (path: Array<string | number>) =>
+		SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+	const problems = parsed.success
+		? triggerUrlProblems(parsed.data.callback.url, parsed.data.callback.auth.tokenEndPoint).map(
+				(problem) => ({ field: label(problem.path), text: problem.text }),
+			)
+		: labelIssues(parsed.error, label);
+	if (!parsed.success || problems.length > 0) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
 			{
 				description: [
 					'Fix these fields in the node, then run it again:',
-					...labelIssues(parsed.error, label).map((issue) => `${issue.field} ${issue.text}`),
+					...problems.map((issue) => `${issue.field} ${issue.text}`),
 				].join('\n'),
 				itemIndex,
 			},
