@@ -22,6 +22,7 @@ import {
 	LISTED_IN_MESSAGES,
 	withMoreDescription,
 } from '../../../helpers/errors';
+import { showsCreated } from '../../../helpers/answerEvidence';
 import { findSubscriptionId } from '../../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
@@ -165,6 +166,8 @@ async function sendSubscription(
 			),
 			itemIndex,
 			secrets,
+			// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
+			confirmedBy: showsCreated,
 		}),
 		secrets,
 	);
