@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { positiveId } from '../../../schemas/listing';
+import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { RunMemory } from '../../../helpers/runMemory';
 import { countSent, forgetAllSent } from '../../../helpers/sentListings';
 import { readRunCredential } from '../../../transport';
@@ -19,6 +20,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	refuseAsAgentTool(
+		this,
+		'Clear Sent Listings History cannot run as an AI Agent tool; nothing was forgotten',
+		'The history is what keeps Create from listing the same tickets twice, and an agent cannot know whether a listing was removed from the marketplace.',
+	);
 	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
 		const count = await countSent(this);
 		await forgetAllSent(this);

@@ -22,6 +22,7 @@ import {
 	LISTED_IN_MESSAGES,
 	withMoreDescription,
 } from '../../../helpers/errors';
+import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { showsCreated } from '../../../helpers/answerEvidence';
 import { findSubscriptionId } from '../../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
@@ -230,6 +231,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	refuseAsAgentTool(
+		this,
+		'Subscribe cannot run as an AI Agent tool; nothing was sent',
+		'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.',
+	);
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	// Every item is checked before the first subscription is sent.
