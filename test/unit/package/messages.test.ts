@@ -766,6 +766,44 @@ const rows: Row[] = [
 			await thrownBy(subscribeRun({ ...SUBSCRIBE, callbackUrl: 'n8n.example.test/hook' })),
 	},
 	{
+		name: 'subscribe: URLs the trigger can never serve',
+		produce: async () =>
+			await thrownBy(
+				subscribeRun({
+					...SUBSCRIBE,
+					callbackUrl: 'https://n8n.example.test/webhook-test/abc/token',
+					callbackAuthUrl: 'https://n8n.example.test/webhook/def/notifications',
+				}),
+			),
+	},
+	{
+		name: 'subscribe and forget: refused as an AI Agent tool',
+		produce: async () => {
+			const asTool = (options: Parameters<typeof fakeRun>[0]) => {
+				const fake = fakeRun(options);
+				(fake.context.getNode() as INode).type += 'Tool';
+				return fake.context;
+			};
+			const items = [{ json: {} }];
+			const outcome = (run: Promise<unknown>) =>
+				run.then(
+					(output) => ({ output, thrown: undefined }),
+					(thrown: unknown) => ({ output: undefined, thrown }),
+				);
+			return [
+				await thrownBy(
+					outcome(
+						subscribe.call(
+							asTool({ parameters: SUBSCRIBE, callbackCredentials: CALLBACK_CREDENTIALS }),
+							items,
+						),
+					),
+				),
+				await thrownBy(outcome(forget.call(asTool({ parameters: { forgetScope: 'all' } }), items))),
+			];
+		},
+	},
+	{
 		name: 'subscribe: the run stopped before the request',
 		produce: async () => {
 			const stop = new AbortController();

@@ -96,33 +96,45 @@ function listingName(listing: Listing): string {
 }
 
 /**
- * A seat in two listings of one run for one event could be sold twice: the later listing is invalid, naming the
- * earlier one. Seats compare as seatIdentity does; General Admission has none.
+ * A ticket in two listings of one run for one event could be sold twice: the later listing is invalid, naming the
+ * earlier one. A seated ticket is its seat (seats compare as seatIdentity does); a General Admission ticket has
+ * none, and is its product External ID (compared as within one listing: as written, trimmed). The partner's ID
+ * names a ticket of one event: the same ID under another event is another ticket, as the same seat there is.
  */
-function refuseSeatsListedBefore(listings: Listing[]): Listing[] {
+function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
 	const firstListing = new Map<string, Listing>();
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
 		const { eventId } = listing.level;
 		const problems: Problem[] = [];
-		const seats: string[] = [];
-		for (const { product, itemIndex, seatField } of listing.products) {
+		const tickets: string[] = [];
+		for (const { product, itemIndex, seatField, externalIdField } of listing.products) {
 			const seat = seatIdentity(product);
-			if (seat === undefined) continue;
-			const key = `${eventId}\u0000${seat}`;
+			const key =
+				seat !== undefined
+					? `${eventId}\u0000seat\u0000${seat}`
+					: `${eventId}\u0000id\u0000${product.externalId}`;
 			const earlier = firstListing.get(key);
 			if (earlier === undefined) {
-				seats.push(key);
+				tickets.push(key);
 				continue;
 			}
-			problems.push({
-				field: seatField,
-				text: `row "${String(product.row)}" seat "${String(product.seat)}" is also in ${listingName(earlier)} of event ${eventId}: a seat can be sold only once`,
-				itemIndexes: [itemIndex],
-			});
+			problems.push(
+				seat !== undefined
+					? {
+							field: seatField,
+							text: `row "${String(product.row)}" seat "${String(product.seat)}" is also in ${listingName(earlier)} of event ${eventId}: a seat can be sold only once`,
+							itemIndexes: [itemIndex],
+						}
+					: {
+							field: externalIdField,
+							text: `"${product.externalId}" (General Admission) is also in ${listingName(earlier)} of event ${eventId}: a ticket can be sold only once`,
+							itemIndexes: [itemIndex],
+						},
+			);
 		}
 		if (problems.length > 0) return refused(listing, problems);
-		for (const key of seats) firstListing.set(key, listing);
+		for (const key of tickets) firstListing.set(key, listing);
 		return listing;
 	});
 }
@@ -167,8 +179,8 @@ export function readListings(
 	if (shape === 'ticketPerItem') {
 		const validated = groupTicketRows(rows).map((group) => validateListing(group, shape));
 		return {
-			// A listing held back is not sent: its seats hold no other listing back.
-			listings: refuseSeatsListedBefore(holdBackForUnknownRows(validated, rows)),
+			// A listing held back is not sent: its tickets hold no other listing back.
+			listings: refuseTicketsListedBefore(holdBackForUnknownRows(validated, rows)),
 			blankRows,
 		};
 	}
@@ -178,6 +190,6 @@ export function readListings(
 		related: true,
 	}));
 	const listings = refuseRepeatedIds(groups.map((group) => validateListing(group, shape)));
-	// A listing refused for its repeated ID is not sent: its seats hold no other listing back.
-	return { listings: refuseSeatsListedBefore(listings), blankRows };
+	// A listing refused for its repeated ID is not sent: its tickets hold no other listing back.
+	return { listings: refuseTicketsListedBefore(listings), blankRows };
 }

@@ -64,11 +64,12 @@ interface ProductEntry {
 	product?: Product;
 }
 
-/** A valid product with where it came from: its item, and how a problem names its Seat field. */
+/** A valid product with where it came from: its item, and how a problem names its Seat and External ID fields. */
 export interface ListedProduct {
 	product: Product;
 	itemIndex: number;
 	seatField: string;
+	externalIdField: string;
 }
 
 /**
@@ -171,6 +172,7 @@ function checkProducts(rows: CheckedRow[], shape: InputShape): CheckedProducts {
 			product: entry.product,
 			itemIndex: entry.itemIndex,
 			seatField: entry.row.products!.label(entry.index)(['seat']),
+			externalIdField: entry.row.products!.label(entry.index)(['externalId']),
 		})),
 		problems: [],
 	};

@@ -83,8 +83,11 @@ export function levelOf(fields: RowFields): Record<string, unknown> {
 	};
 }
 
-/** Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. */
-function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
+/**
+ * Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. Every
+ * operation that reads sheet rows skips blank ones by this rule (a sheet export's trailing rows).
+ */
+export function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
 	for (const [name, value] of Object.entries(fields)) {
 		if (NOT_ROW_DATA.has(name) || !params.readsItem(name)) continue;

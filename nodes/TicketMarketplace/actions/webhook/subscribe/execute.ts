@@ -22,10 +22,13 @@ import {
 	LISTED_IN_MESSAGES,
 	withMoreDescription,
 } from '../../../helpers/errors';
+import { refuseAsAgentTool } from '../../../helpers/agentTool';
+import { showsCreated } from '../../../helpers/answerEvidence';
 import { findSubscriptionId } from '../../../helpers/subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
 import { readsAsV1 } from '../../versions';
+import { triggerUrlProblems } from './triggerUrls';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
@@ -126,16 +129,21 @@ async function prepareSubscription(
 		subscription: { listing: kindsFrom(kinds) },
 	};
 	const parsed = subscriptionSchema.safeParse(draft);
-	if (!parsed.success) {
-		const label = (path: Array<string | number>) =>
-			SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+	const label = (path: Array<string | number>) =>
+		SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+	const problems = parsed.success
+		? triggerUrlProblems(parsed.data.callback.url, parsed.data.callback.auth.tokenEndPoint).map(
+				(problem) => ({ field: label(problem.path), text: problem.text }),
+			)
+		: labelIssues(parsed.error, label);
+	if (!parsed.success || problems.length > 0) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
 			{
 				description: [
 					'Fix these fields in the node, then run it again:',
-					...labelIssues(parsed.error, label).map((issue) => `${issue.field} ${issue.text}`),
+					...problems.map((issue) => `${issue.field} ${issue.text}`),
 				].join('\n'),
 				itemIndex,
 			},
@@ -159,6 +167,8 @@ async function sendSubscription(
 			),
 			itemIndex,
 			secrets,
+			// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
+			confirmedBy: showsCreated,
 		}),
 		secrets,
 	);
@@ -221,6 +231,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	refuseAsAgentTool(
+		this,
+		'Subscribe cannot run as an AI Agent tool; nothing was sent',
+		'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.',
+	);
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	// Every item is checked before the first subscription is sent.

@@ -244,6 +244,41 @@ describe('one seat listed twice', () => {
 	});
 });
 
+describe('one General Admission ticket listed twice', () => {
+	const standing = (listing: string, ticketId: string, event = '4242') => ({
+		...seat(listing, '', '', event),
+		ticket_id: ticketId,
+		ga: 'true',
+	});
+	const parameters = { ...EXAMPLE_SHEET_PARAMETERS, productGa: column('ga') };
+
+	it('across two listings of one event (without Continue): nothing is sent, and the error names the earlier listing', async () => {
+		const bodies = acceptAll();
+		const items = sheetRows([standing('7001', 'GA-1'), standing('7002', 'GA-1')]);
+		const { thrown } = await run(items, parameters, false);
+		expect(bodies).toEqual([]);
+		expect(thrown?.description).toContain(
+			'"GA-1" (General Admission) is also in listing 7001 (row 1) of event 4242: a ticket can be sold only once (row 2)',
+		);
+	});
+
+	it('with Continue: the earlier listing is sent, the later one is an error item; under another event it is sent', async () => {
+		const bodies = acceptAll();
+		const items = sheetRows([
+			standing('7001', 'GA-1'),
+			standing('7002', 'GA-1'),
+			standing('7003', 'GA-1', '4343'),
+		]);
+		const { output } = await run(items, parameters, true);
+		expect(sentIds(bodies)).toEqual([7001, 7003]);
+		expect(output.map((item) => item.json.error)).toEqual([
+			undefined,
+			'Listing 7002 (row 2) failed validation',
+			undefined,
+		]);
+	});
+});
+
 describe('how seats are compared', () => {
 	it('ignores only what shows as nothing: every other assigned character changes the label', () => {
 		const ignored = /\p{Default_Ignorable_Code_Point}|\s|\p{Unassigned}/u;

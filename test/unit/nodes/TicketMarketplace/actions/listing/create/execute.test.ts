@@ -199,10 +199,10 @@ describe('Listing → Create: requests per input mode', () => {
 	it('takes products as a JSON array from an expression, or as JSON text, and several stock types', async () => {
 		const api = listingApi();
 		tokenApi();
-		// One seat per listing: a seat in two listings of one event is refused before sending.
+		// One seat and one General Admission ID per listing: either in two listings of one event is refused.
 		const products = (itemIndex: number) => [
 			{ externalId: 'J-1', row: 'C', seat: 3 + itemIndex },
-			{ externalId: 'J-2', ga: 'true', productType: 'PARKING' },
+			{ externalId: `J-2-${itemIndex}`, ga: 'true', productType: 'PARKING' },
 		];
 		await run(
 			{
@@ -221,7 +221,7 @@ describe('Listing → Create: requests per input mode', () => {
 		for (const [index, entry] of api.seen.entries()) {
 			expect(entry.body.products).toEqual([
 				{ externalId: 'J-1', row: 'C', seat: String(3 + index), productType: 'TICKET', ga: false },
-				{ externalId: 'J-2', productType: 'PARKING', ga: true },
+				{ externalId: `J-2-${index}`, productType: 'PARKING', ga: true },
 			]);
 			expect(entry.body.stockType).toEqual(['PDF', 'MOBILE']);
 			expect(entry.headers['accept-language']).toBe('de-DE');

@@ -108,3 +108,82 @@ describe('Listing → Create input: items to listings', () => {
 		);
 	});
 });
+
+describe('one ticket in two listings of one run', () => {
+	/** A General Admission ticket row: nothing but its External ID tells it apart. */
+	const standing = (listing: string, ticketId: string, eventId = '55') =>
+		ticket(listing, ticketId, '', { productRow: '', productGa: 'true', eventId });
+
+	it('refuses the later listing of one event that repeats a General Admission ticket, naming the earlier one', () => {
+		const source = rows([
+			standing('7001', 'GA-1'),
+			standing('7001', 'GA-2'),
+			standing('7002', 'GA-3'),
+			standing('7002', 'GA-2'),
+		]);
+		const { listings } = readListings(source, 4, 'ticketPerItem');
+		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'invalid']);
+		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
+			{
+				field: 'Product External ID',
+				text: '"GA-2" (General Admission) is also in listing 7001 (rows 1 and 2) of event 55: a ticket can be sold only once',
+				itemIndexes: [3],
+			},
+		]);
+	});
+
+	it('refuses it across listings one per item too, and names the product in the node', () => {
+		const source = rows(
+			[
+				{ externalListingId: 1, eventId: 55, priceAmount: 10, priceCurrency: 'EUR' },
+				{ externalListingId: 2, eventId: 55, priceAmount: 10, priceCurrency: 'EUR' },
+			],
+			{ products: { product: [{ externalId: 'GA-1', ga: true }] } },
+		);
+		const { listings } = readListings(source, 2, 'listingPerItem');
+		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
+			{
+				field: 'Products → Product 1 → External ID',
+				text: '"GA-1" (General Admission) is also in listing 1 (row 1) of event 55: a ticket can be sold only once',
+				itemIndexes: [1],
+			},
+		]);
+	});
+
+	it('leaves the same External ID under another event alone: there it names another ticket', () => {
+		const source = rows([standing('7001', 'GA-1', '55'), standing('7002', 'GA-1', '56')]);
+		const { listings } = readListings(source, 2, 'ticketPerItem');
+		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'ready']);
+	});
+
+	it('says a seat listed twice once, as a seat, also when its External ID repeats too', () => {
+		const source = rows([ticket('7001', 't1', '1'), ticket('7002', 't1', '1')]);
+		const { listings } = readListings(source, 2, 'ticketPerItem');
+		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
+			{
+				field: 'Seat',
+				text: 'row "A" seat "1" is also in listing 7001 (row 1) of event 55: a seat can be sold only once',
+				itemIndexes: [1],
+			},
+		]);
+	});
+
+	it('tells seated tickets apart by their seats: an External ID on another seat is another ticket', () => {
+		const source = rows([ticket('7001', 't1', '1'), ticket('7002', 't1', '2')]);
+		const { listings } = readListings(source, 2, 'ticketPerItem');
+		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'ready']);
+	});
+
+	it('lets a refused listing hold no other back', () => {
+		const source = rows([
+			standing('7001', 'GA-1'),
+			standing('7002', 'GA-1'),
+			standing('7003', 'GA-1'),
+		]);
+		const { listings } = readListings(source, 3, 'ticketPerItem');
+		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'invalid', 'invalid']);
+		expect(listings[2].kind === 'invalid' && listings[2].problems[0].text).toContain(
+			'listing 7001 (row 1)',
+		);
+	});
+});

@@ -1,0 +1,116 @@
+/**
+ * Whether Subscribe's two URLs can be the Ticket Marketplace Trigger's: each subscription costs 24 to 48 hours of
+ * activation and cannot be taken back, so URLs the trigger can never serve are refused before anything is sent.
+ * Only URLs in n8n's own shape are judged by their shape; a public address behind a proxy or with another webhook
+ * path is not, since what it forwards to cannot be seen from here.
+ */
+import {
+	NOTIFICATION_WEBHOOK,
+	TOKEN_WEBHOOK,
+} from '../../../../TicketMarketplaceTrigger/webhookDescriptions';
+
+/** The trigger's two paths, as its webhook descriptions name them. */
+const NOTIFICATIONS = NOTIFICATION_WEBHOOK.path.toLowerCase();
+const TOKEN = TOKEN_WEBHOOK.path.toLowerCase();
+
+/** n8n's webhook segments: production, and the editor's test URLs that answer only while it listens. */
+const PRODUCTION_SEGMENT = 'webhook';
+const TEST_SEGMENT = 'webhook-test';
+
+/** A URL in n8n's shape for a trigger's webhook. */
+interface TriggerUrl {
+	/** Which trigger: its webhook ID, or its workflow ID and node name (compared without case). */
+	trigger: string;
+	/** The trigger's path it ends in. */
+	path: string;
+	test: boolean;
+}
+
+/**
+ * `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (also under /webhook-test/), where the
+ * path is one of the trigger's two; anything else is not in n8n's shape for this trigger.
+ */
+function triggerUrlOf(url: string): TriggerUrl | undefined {
+	let pathname: string;
+	try {
+		pathname = new URL(url).pathname;
+	} catch {
+		return undefined;
+	}
+	const segments = pathname
+		.split('/')
+		.filter(Boolean)
+		.map((segment) => segment.toLowerCase());
+	const path = segments[segments.length - 1];
+	if (path !== NOTIFICATIONS && path !== TOKEN) return undefined;
+	// The webhook ID form first: a base path that itself ends in /webhook must not be read as a workflow ID.
+	for (const idSegments of [1, 2]) {
+		const at = segments.length - 2 - idSegments;
+		if (at < 0) continue;
+		const segment = segments[at];
+		if (segment !== PRODUCTION_SEGMENT && segment !== TEST_SEGMENT) continue;
+		return {
+			trigger: segments.slice(at + 1, segments.length - 1).join('/'),
+			path,
+			test: segment === TEST_SEGMENT,
+		};
+	}
+	return undefined;
+}
+
+/** Where the two URLs are in the subscription body. */
+const CALLBACK_URL = ['callback', 'url'];
+const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
+
+export interface UrlProblem {
+	/** The field's path in the subscription body, as zod names it. */
+	path: string[];
+	text: string;
+}
+
+const PRODUCTION_HINT = "copy the trigger's Production URL (…/webhook/…) and publish its workflow";
+
+/**
+ * What keeps the two URLs from being one trigger's notifications and token URLs, each naming the field to fix;
+ * none when they can be.
+ */
+export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlProblem[] {
+	if (callbackUrl === tokenUrl) {
+		return [
+			{
+				path: TOKEN_URL,
+				text: `is the same as Callback URL: the trigger has two URLs, one ending in /${TOKEN} and one in /${NOTIFICATIONS}`,
+			},
+		];
+	}
+	const callback = triggerUrlOf(callbackUrl);
+	const token = triggerUrlOf(tokenUrl);
+	const problems: UrlProblem[] = [];
+	const swapped = callback?.path === TOKEN && token?.path === NOTIFICATIONS;
+	if (callback?.path === TOKEN)
+		problems.push({
+			path: CALLBACK_URL,
+			text: `ends in /${TOKEN}: that is the trigger's Token URL; use its URL that ends in /${NOTIFICATIONS}${swapped ? ' (the two URLs are swapped)' : ''}`,
+		});
+	if (token?.path === NOTIFICATIONS)
+		problems.push({
+			path: TOKEN_URL,
+			text: `ends in /${NOTIFICATIONS}: that is the trigger's notifications URL; use its URL that ends in /${TOKEN}${swapped ? ' (the two URLs are swapped)' : ''}`,
+		});
+	if (callback?.test)
+		problems.push({
+			path: CALLBACK_URL,
+			text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: ${PRODUCTION_HINT}`,
+		});
+	if (token?.test)
+		problems.push({
+			path: TOKEN_URL,
+			text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: ${PRODUCTION_HINT}`,
+		});
+	if (callback && token && callback.trigger !== token.trigger)
+		problems.push({
+			path: TOKEN_URL,
+			text: `belongs to another trigger than Callback URL (${token.trigger} and ${callback.trigger}): copy both URLs from the one Ticket Marketplace Trigger that should receive the sales`,
+		});
+	return problems;
+}
