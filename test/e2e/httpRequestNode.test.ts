@@ -19,7 +19,8 @@ function listingPayload(externalListingId: number) {
 			{
 				externalId: `7301-${externalListingId}-1`,
 				row: 'P',
-				seat: '1',
+				// Its own seat: the sandbox refuses a seat that the other test's listing of the event holds.
+				seat: String(externalListingId),
 				productType: 'TICKET',
 				ga: false,
 			},
