@@ -188,7 +188,7 @@ describeOnN8n2(
 			expect(sent).toMatchObject({
 				method: 'POST',
 				path: PARTNER_API_PATHS.listings,
-				status: 201,
+				status: 200,
 			});
 			expect(sent.body).toEqual(expectedBody(listing));
 			const created = round.sandboxState.listings.filter(
