@@ -30,8 +30,10 @@ Usage:
 Start flags:
   --port N                  port to listen on; 0 picks a free one (env SANDBOX_PORT; default 0)
   --token-lifetime S        access-token lifetime in seconds (default ${DEFAULT_LIMITS.tokenLifetimeSeconds}, six months)
-  --delivery-auth MODE      how the sandbox authenticates to a subscriber's token endpoint:
-                            basic (HTTP Basic, default) or client_secret_post
+  --delivery-auth MODE      how the sandbox spells its token request to a subscriber's token endpoint:
+                            basic (HTTP Basic + form grant_type, default; the likeliest, a guess),
+                            client_secret_post (RFC 6749 names, form), client_secret_json (the same names as JSON)
+                            or subscription_json (the subscription's oauthRequest names as JSON)
   --delivery-attempts N     notification attempts per delivery (default ${DEFAULT_LIMITS.deliveryAttempts})
   --delivery-base-delay MS  first retry delay, doubled each retry (default ${DEFAULT_LIMITS.deliveryBaseDelayMs})
   --delivery-max-delay MS   longest retry delay (default ${DEFAULT_LIMITS.deliveryMaxDelayMs})
