@@ -36,7 +36,7 @@ const ADMIN_ROUTES = [
 	'POST /__sandbox/quota  {limit: n | null, windowSeconds?, endpoint?, status?: 500 | 429}',
 	'POST /__sandbox/spike-arrest  {rate: "40ps" | "300pm" | null, useEffectiveCount?, endpoint?, status?: 500 | 429}',
 	'GET  /__sandbox/answers',
-	'POST /__sandbox/answers  {shapes?: "service" | "spec", listingStatus?, withoutApiProduct?, inactiveEventIds?}',
+	'POST /__sandbox/answers  {shapes?: "service" | "spec", listingStatus?, withoutApiProduct?, inactiveEventIds?, seatCheck?}',
 	'POST /__sandbox/reset',
 ];
 

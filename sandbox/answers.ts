@@ -38,6 +38,12 @@ export interface AnswerSettings {
 	withoutApiProduct: FaultEndpoint | null;
 	/** Events that are not on sale: a listing for one gets 400 `inventory.listings.invalidEvent`. */
 	inactiveEventIds: number[];
+	/**
+	 * The service's seat check (service shapes only): a listing that reuses a row and seat (and section) of an earlier
+	 * listing of the same event by the same app gets 400 `inventory.listings.duplicateSectionRowSeat`. Off for tests
+	 * that list the same seats again and are about something else.
+	 */
+	seatCheck: boolean;
 }
 
 export type AnswerSettingsInput = Partial<AnswerSettings>;
@@ -47,6 +53,7 @@ export const DEFAULT_ANSWERS: AnswerSettings = {
 	listingStatus: 'ACTIVE',
 	withoutApiProduct: null,
 	inactiveEventIds: [],
+	seatCheck: true,
 };
 
 function invalid(message: string): never {
@@ -81,6 +88,10 @@ export function parseAnswerSettings(input: unknown, base: AnswerSettings): Answe
 				if (!Array.isArray(value) || value.some((id) => !Number.isInteger(id)))
 					invalid('inactiveEventIds must be an array of integers');
 				next.inactiveEventIds = [...(value as number[])];
+				break;
+			case 'seatCheck':
+				if (typeof value !== 'boolean') invalid('seatCheck must be true or false');
+				next.seatCheck = value;
 				break;
 			default:
 				invalid(`Unknown answer setting: ${key}`);

@@ -30,8 +30,10 @@ Usage:
 Start flags:
   --port N                  port to listen on; 0 picks a free one (env SANDBOX_PORT; default 0)
   --token-lifetime S        access-token lifetime in seconds (default ${DEFAULT_LIMITS.tokenLifetimeSeconds}, six months)
-  --delivery-auth MODE      how the sandbox authenticates to a subscriber's token endpoint:
-                            basic (HTTP Basic, default) or client_secret_post
+  --delivery-auth MODE      how the sandbox spells its token request to a subscriber's token endpoint:
+                            basic (HTTP Basic + form grant_type, default; the likeliest, a guess),
+                            client_secret_post (RFC 6749 names, form), client_secret_json (the same names as JSON)
+                            or subscription_json (the subscription's oauthRequest names as JSON)
   --delivery-attempts N     notification attempts per delivery (default ${DEFAULT_LIMITS.deliveryAttempts})
   --delivery-base-delay MS  first retry delay, doubled each retry (default ${DEFAULT_LIMITS.deliveryBaseDelayMs})
   --delivery-max-delay MS   longest retry delay (default ${DEFAULT_LIMITS.deliveryMaxDelayMs})
@@ -50,6 +52,8 @@ Start flags:
   --listing-status S        status of a created listing: ${LISTING_STATUSES.join('|')} (default ACTIVE)
   --without-api-product E   the app lacks the API product of E (listings|webhooks|*): 403 no apiproduct match found
   --inactive-events IDS     comma-separated event ids that are not on sale (400 inventory.listings.invalidEvent)
+  --seat-check on|off       on (default): refuse a listing that reuses a row and seat of an earlier listing of the
+                            event (400 inventory.listings.duplicateSectionRowSeat, service answers only); off: allow it
   --quota N                 the plan's quota: N requests a day, then the gateway's QuotaViolation (default: none)
   --quota-window S          the quota's window in seconds (default 86400, a day)
   --spike-arrest RATE       the gateway's spike arrest, e.g. 40ps or 300pm, smoothed as Apigee does: 40ps admits one
@@ -87,6 +91,7 @@ Commands for a running sandbox (all take --url URL):
   spike-arrest (--spike-arrest RATE [--use-effective-count] [--endpoint E] [--rate-limit-status N] | --no-limit)
                                          set or remove the gateway's spike arrest
   answers [--answers SHAPES] [--listing-status S] [--without-api-product E|none] [--inactive-events IDS]
+        [--seat-check on|off]
                                          change (or with no flag, print) how the running sandbox answers
   reset                                  forget tokens, listings, subscriptions, sales, deliveries, faults
 
@@ -138,6 +143,7 @@ const OPTIONS = {
 	'listing-status': { type: 'string' },
 	'without-api-product': { type: 'string' },
 	'inactive-events': { type: 'string' },
+	'seat-check': { type: 'string' },
 	quota: { type: 'string' },
 	'quota-window': { type: 'string' },
 	'spike-arrest': { type: 'string' },
@@ -249,7 +255,10 @@ export function spikeArrestFlags(values: Flags): SpikeArrestLimitInput | undefin
 	};
 }
 
-/** --answers, --listing-status, --without-api-product (`none` for null), --inactive-events; only those given. */
+/**
+ * --answers, --listing-status, --without-api-product (`none` for null), --inactive-events, --seat-check; only those
+ * given.
+ */
 export function answerFlags(values: Flags): AnswerSettingsInput {
 	const settings: AnswerSettingsInput = {};
 	if (values.answers !== undefined) {
@@ -278,6 +287,12 @@ export function answerFlags(values: Flags): AnswerSettingsInput {
 				if (!Number.isInteger(parsed)) fail(`--inactive-events must be integers, got "${id}"`);
 				return parsed;
 			});
+	}
+	const seatCheck = values['seat-check'];
+	if (seatCheck !== undefined) {
+		if (seatCheck !== 'on' && seatCheck !== 'off')
+			fail(`--seat-check must be on or off, got "${seatCheck}"`);
+		settings.seatCheck = seatCheck === 'on';
 	}
 	return settings;
 }

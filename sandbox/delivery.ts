@@ -5,8 +5,25 @@
 import { DELIVERY_USER_AGENT } from './choices';
 import type { TimerRegistry } from './timers';
 
-export type ClientAuthMethod = 'basic' | 'client_secret_post';
-export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['basic', 'client_secret_post'];
+/**
+ * How the token request is spelled. How the real marketplace calls the partner's token endpoint is not public;
+ * `basic` (RFC 6749 2.3.1's HTTP Basic, `grant_type` form-encoded) is a guess, as the likeliest.
+ * - `client_secret_post`: RFC 6749's `client_id`, `client_secret`, `grant_type`, form-encoded;
+ * - `client_secret_json`: the same names as a JSON body;
+ * - `subscription_json`: the names the subscription registered (`oauthRequest: {clientId, clientSecret, grantType}`)
+ *   as a JSON body.
+ */
+export type ClientAuthMethod =
+	| 'basic'
+	| 'client_secret_post'
+	| 'client_secret_json'
+	| 'subscription_json';
+export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = [
+	'basic',
+	'client_secret_post',
+	'client_secret_json',
+	'subscription_json',
+];
 
 export interface DeliverySettings {
 	clientAuth: ClientAuthMethod;
@@ -84,27 +101,67 @@ interface StepResult {
 	accessToken?: string;
 }
 
+/** The client-credentials token request, spelled as `method` says (the subscription only allows this grant). */
+export function tokenRequest(
+	target: Pick<DeliveryTarget, 'clientId' | 'clientSecret'>,
+	method: ClientAuthMethod,
+): { headers: Record<string, string>; body: string } {
+	const grantType = 'client_credentials';
+	const form = { 'Content-Type': 'application/x-www-form-urlencoded' };
+	const json = { 'Content-Type': 'application/json' };
+	switch (method) {
+		case 'basic':
+			return {
+				headers: {
+					...form,
+					Authorization: basicClientAuthorization(target.clientId, target.clientSecret),
+				},
+				body: new URLSearchParams({ grant_type: grantType }).toString(),
+			};
+		case 'client_secret_post':
+			return {
+				headers: form,
+				body: new URLSearchParams({
+					grant_type: grantType,
+					client_id: target.clientId,
+					client_secret: target.clientSecret,
+				}).toString(),
+			};
+		case 'client_secret_json':
+			return {
+				headers: json,
+				body: JSON.stringify({
+					grant_type: grantType,
+					client_id: target.clientId,
+					client_secret: target.clientSecret,
+				}),
+			};
+		case 'subscription_json':
+			return {
+				headers: json,
+				body: JSON.stringify({
+					clientId: target.clientId,
+					clientSecret: target.clientSecret,
+					grantType,
+				}),
+			};
+	}
+}
+
 async function requestCallbackToken(
 	target: DeliveryTarget,
 	settings: DeliverySettings,
 	signal: AbortSignal,
 ): Promise<StepResult> {
-	const form = new URLSearchParams({ grant_type: 'client_credentials' });
-	const headers: Record<string, string> = {
-		'Content-Type': 'application/x-www-form-urlencoded',
-		Accept: 'application/json',
-		'User-Agent': DELIVERY_USER_AGENT,
-	};
-	if (settings.clientAuth === 'basic') {
-		headers.Authorization = basicClientAuthorization(target.clientId, target.clientSecret);
-	} else {
-		form.set('client_id', target.clientId);
-		form.set('client_secret', target.clientSecret);
-	}
+	const request = tokenRequest(target, settings.clientAuth);
 	const response = await fetch(target.tokenEndPoint, {
 		method: 'POST',
-		headers,
-		body: form.toString(),
+		headers: {
+			...request.headers,
+			Accept: 'application/json',
+			'User-Agent': DELIVERY_USER_AGENT,
+		},
+		body: request.body,
 		signal,
 		redirect: 'manual',
 	});

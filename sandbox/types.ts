@@ -198,7 +198,7 @@ export interface Sandbox {
 	limitQuota(limit: QuotaLimitInput | null): QuotaView;
 	/** Sets (or with null removes) the gateway's spike arrest until the next reset. */
 	limitSpikeArrest(limit: SpikeArrestLimitInput | null): SpikeArrestView;
-	/** Changes how the sandbox answers (shapes, listing status, API product, inactive events) until the next reset. */
+	/** Changes how the sandbox answers (shapes, listing status, API product, inactive events, seat check) until the next reset. */
 	configureAnswers(settings: AnswerSettingsInput): AnswerSettings;
 	/** Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults; keeps apps and accounts. */
 	reset(): void;

@@ -3,7 +3,7 @@
  * listings endpoint, at several Concurrency option values, grouped sheet rows and one-listing-per-item input.
  */
 import { MAX_CONCURRENCY } from '../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { startSandbox } from '../../sandbox';
+import { answers, startSandbox } from '../../sandbox';
 import type { Sandbox } from '../../sandbox';
 import { failedItems, groupedCase, runListingCreate, ungroupedCase } from '../listingRuns';
 import type { ListingCase } from '../listingRuns';
@@ -43,10 +43,10 @@ export async function measureListingCreate(
 				`${run.output.length} items, ${failed.length} failed${failed[0] ? `: ${String(failed[0].json.error)}` : ''}`,
 			),
 			check(
-				`run ${attempt}: sandbox holds ${listingCase.listings} listings, one 201 per listing`,
+				`run ${attempt}: sandbox holds ${listingCase.listings} listings, one ${answers.SERVICE_LISTING_STATUS} per listing`,
 				state.listings.length === listingCase.listings &&
 					listingRequests.length === listingCase.listings &&
-					listingRequests.every((request) => request.status === 201),
+					listingRequests.every((request) => request.status === answers.SERVICE_LISTING_STATUS),
 				`${state.listings.length} listings, ${listingRequests.length} requests`,
 			),
 			check(

@@ -190,7 +190,7 @@ export function handleListing(
 			);
 		return;
 	}
-	if (service) {
+	if (service && store.answers.seatCheck) {
 		// The service refuses a seat that one of the seller's listings of the event already holds.
 		const listed = new Set(
 			appListings.flatMap((l) =>

@@ -99,8 +99,8 @@ describeOnN8n2('inventory in an n8n Data Table', "Data Tables are n8n 2.x's", ()
 				request.status,
 			]),
 		).toEqual([
-			[first, 201],
-			[second, 201],
+			[first, 200],
+			[second, 200],
 		]);
 		const marketplaceId = (externalListingId: number) =>
 			after.listings.find((listing) => Number(listing.externalListingId) === externalListingId)?.id;

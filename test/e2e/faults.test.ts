@@ -23,20 +23,26 @@ const LISTINGS = 500;
 const SEATS_PER_LISTING = 2;
 const TOKEN_EXPIRES_AFTER = 250;
 
+const ID_BASE = 9_000_000;
+
 /** 500 listings of 2 seats each, under External Listing IDs no other test uses. */
 function faultSheet(): { rows: SeatRow[]; ids: number[] } {
-	const ids = Array.from({ length: LISTINGS }, () => nextListingId(9_000_000));
-	// One seat per listing: a seat in two listings of one event is refused before sending.
-	const rows = ids.flatMap((id, index) =>
-		Array.from({ length: SEATS_PER_LISTING }, (_, seat) => ({
-			listing_id: id,
-			event_id: 7009,
-			price: '33.00',
-			currency: 'EUR',
-			row: 'F',
-			seat: index * SEATS_PER_LISTING + seat + 1,
-			ticket_id: `${id}-F-${index * SEATS_PER_LISTING + seat + 1}`,
-		})),
+	const ids = Array.from({ length: LISTINGS }, () => nextListingId(ID_BASE));
+	// Seats numbered from the listing's ID: no seat in two listings (the node refuses that before sending), and none
+	// that an earlier test's listing holds (the sandbox refuses that for as long as it runs).
+	const rows = ids.flatMap((id) =>
+		Array.from({ length: SEATS_PER_LISTING }, (_, index) => {
+			const seat = (id - ID_BASE - 1) * SEATS_PER_LISTING + index + 1;
+			return {
+				listing_id: id,
+				event_id: 7009,
+				price: '33.00',
+				currency: 'EUR',
+				row: 'F',
+				seat,
+				ticket_id: `${id}-F-${seat}`,
+			};
+		}),
 	);
 	return { rows, ids };
 }

@@ -245,6 +245,8 @@ describe('sandbox CLI', () => {
 			'webhooks',
 			'--inactive-events',
 			'7,8',
+			'--seat-check',
+			'off',
 		]);
 		running = started.child;
 		const line = JSON.parse(started.firstLine) as { url: string };
@@ -272,21 +274,37 @@ describe('sandbox CLI', () => {
 			listingStatus: 'INCOMPLETE',
 			withoutApiProduct: 'webhooks',
 			inactiveEventIds: [7, 8],
+			seatCheck: false,
 		});
 		const cli = (args: string[]) =>
 			spawnSync(TSX, [CLI, ...args, '--url', line.url], { cwd: ROOT, encoding: 'utf8' });
 		expect(cli(['spike-arrest', '--spike-arrest', '5pm', '--use-effective-count']).status).toBe(0);
 		expect(cli(['quota', '--no-limit']).status).toBe(0);
-		const answers = cli(['answers', '--answers', 'spec', '--without-api-product', 'none']);
+		const answers = cli([
+			'answers',
+			'--answers',
+			'spec',
+			'--without-api-product',
+			'none',
+			'--seat-check',
+			'on',
+		]);
 		expect(answers.status).toBe(0);
-		expect(JSON.parse(answers.stdout)).toMatchObject({ shapes: 'spec', withoutApiProduct: null });
+		expect(JSON.parse(answers.stdout)).toMatchObject({
+			shapes: 'spec',
+			withoutApiProduct: null,
+			seatCheck: true,
+		});
 		const after = await readState();
 		expect(after.spikeArrest.limit).toMatchObject({ rate: '5pm', useEffectiveCount: true });
 		expect(after.quota.limit).toBeNull();
 		const bad = cli(['spike-arrest', '--spike-arrest', '40/s']);
 		expect(bad.status).toBe(2);
 		expect(bad.stderr).toContain('--spike-arrest must be a rate such as 40ps');
+		const badSeatCheck = cli(['answers', '--seat-check', 'no']);
+		expect(badSeatCheck.status).toBe(2);
+		expect(badSeatCheck.stderr).toContain('--seat-check must be on or off');
 		started.child.kill('SIGTERM');
 		expect(await exited(started.child)).toBe(0);
-	}, 30_000); // four CLI processes, each starting tsx
+	}, 40_000); // five CLI processes, each starting tsx
 });

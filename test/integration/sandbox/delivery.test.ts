@@ -28,7 +28,10 @@ describe('sandbox sale deliveries (spec 5.7, 6)', () => {
 	});
 
 	async function setUp(
-		sandboxOptions: SandboxOptions,
+		// The receiver takes the two form spellings only; the JSON ones are tested against the trigger.
+		sandboxOptions: Omit<SandboxOptions, 'deliveryAuth'> & {
+			deliveryAuth?: ReceiverOptions['clientAuth'];
+		},
 		receiverOptions: Partial<ReceiverOptions> = {},
 	) {
 		sandbox = await startSandbox({

@@ -368,6 +368,35 @@ describe('sandbox answers like the service (default)', () => {
 			).toBe(200);
 		});
 
+		it('lets a seat be listed again once the seat check is off, until reset turns it back on', async () => {
+			const first = uniqueListing();
+			expect((await createListing(sandbox, token, first)).status).toBe(200);
+			const sameSeats = () => ({ ...uniqueListing(), products: first.products });
+			expect(
+				await new SandboxAdminClient(sandbox.url).configureAnswers({ seatCheck: false }),
+			).toMatchObject({ shapes: 'service', seatCheck: false });
+			const again = await createListing(sandbox, token, sameSeats());
+			expect([again.status, again.body.status]).toEqual([200, 'ACTIVE']);
+			expect(sandbox.state().listings).toHaveLength(2);
+
+			sandbox.reset();
+			expect(sandbox.state().answers.seatCheck).toBe(true);
+			const fresh = await getToken(sandbox);
+			expect((await createListing(sandbox, fresh, first)).status).toBe(200);
+			const refused = await createListing(sandbox, fresh, sameSeats());
+			expect([refused.status, refused.body.code]).toEqual([
+				400,
+				'inventory.listings.duplicateSectionRowSeat',
+			]);
+		});
+
+		it('refuses a seat check setting that is not true or false', async () => {
+			expect(() => sandbox.configureAnswers({ seatCheck: 'off' as unknown as boolean })).toThrow(
+				'seatCheck must be true or false',
+			);
+			expect(sandbox.state().answers.seatCheck).toBe(true);
+		});
+
 		it('answers other refusals in the same shape', async () => {
 			const answer = await createListing(sandbox, token, uniqueListing(), { Accept: 'text/html' });
 			expect(answer.status).toBe(406);

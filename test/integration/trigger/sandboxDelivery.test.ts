@@ -125,8 +125,8 @@ async function createListing(
 	return listing!.id;
 }
 
-describe.each(['basic', 'client_secret_post'] as const)(
-	'sandbox sale delivery to the trigger (the sandbox authenticates by %s)',
+describe.each(['basic', 'client_secret_post', 'client_secret_json', 'subscription_json'] as const)(
+	'sandbox sale delivery to the trigger (the sandbox spells its token request %s)',
 	(deliveryAuth) => {
 		it('subscribe, activate, list, sell: one execution whose item is the delivered payload, unchanged', async () => {
 			const { sandbox, trigger } = await startBoth({ deliveryAuth });
