@@ -38,6 +38,15 @@ const EXAMPLE_PLACEHOLDERS = {
 	filesFolder: "'/home/node/.n8n-files/'",
 };
 
+/** The sheet the sheet example reads, as shipped. */
+const EXAMPLE_SHEET = '/home/node/.n8n-files/seats.csv';
+
+/** A file selector that reads the file named in the HTTP call's `sheet` (seats.csv without one), in the folder. */
+function sheetFromCall(filesFolder: string): string {
+	const folder = JSON.stringify(join(filesFolder, '/')).slice(1, -1).replace(/'/g, "\\'");
+	return `={{ '${folder}' + String(($json.body && $json.body.sheet) || 'seats.csv').replace(/[^A-Za-z0-9_.-]/g, '') }}`;
+}
+
 /**
  * A workflow as a user configures it after importing: the Partner API's address, their n8n's public address and
  * their files folder in place of the examples' placeholders (the examples take none of them from a caller).
@@ -52,7 +61,11 @@ export function configuredLikeAUser(
 		.split(EXAMPLE_PLACEHOLDERS.n8n)
 		.join(where.n8nUrl.replace(/\/+$/, ''))
 		.split(EXAMPLE_PLACEHOLDERS.filesFolder)
-		.join(JSON.stringify(`'${join(where.filesFolder, '/')}'`).slice(1, -1));
+		.join(JSON.stringify(`'${join(where.filesFolder, '/')}'`).slice(1, -1))
+		// The tests run many sheets through one published workflow: here, and only here, the call names the sheet
+		// (a file name in the files folder). The example as shipped reads one fixed file.
+		.split(JSON.stringify(EXAMPLE_SHEET))
+		.join(JSON.stringify(sheetFromCall(where.filesFolder)));
 	return JSON.parse(text) as WorkflowJson;
 }
 
