@@ -10,6 +10,7 @@ import { errorText } from '../../../helpers/errors';
 import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
 import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
 import { fieldLabel, productLabel, seatRangeLabel } from './fieldLabels';
+import { PRODUCT_KEYS } from './fields';
 import type { RowFields } from './listingRows';
 import type { Problem } from './problems';
 
@@ -42,7 +43,7 @@ export interface RowProducts {
 }
 
 export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
-	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
+	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
 }
 
 export function expandSeatRange(

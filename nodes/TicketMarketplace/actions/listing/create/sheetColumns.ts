@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { headerList, RECOGNISED_HEADERS } from './description';
+import { headerList, RECOGNISED_HEADERS } from './fields';
 import { fieldLabel } from './fieldLabels';
 import { listFirst } from '../../../helpers/errors';
 import { isBlank } from '../../../schemas/listing';

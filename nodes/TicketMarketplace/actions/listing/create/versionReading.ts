@@ -5,7 +5,7 @@ import { readsAsV1 } from '../../versions';
 import type { InputShape } from './listingRows';
 import type { ParameterLayout } from './rowProducts';
 import { V1_1_LAYOUT, V1_LAYOUT } from './rowProducts';
-import { OPTION_PATHS_FROM_V1_1 } from './optionProperties';
+import { optionPaths } from './fields';
 
 export interface VersionReading {
 	/** The Input Shape when none is stored: the parameter's default in this version. */
@@ -17,6 +17,6 @@ export interface VersionReading {
 
 export function versionReading(context: { getNode(): INode }): VersionReading {
 	return readsAsV1(context)
-		? { defaultShape: 'listingPerItem', paths: {}, layout: V1_LAYOUT }
-		: { defaultShape: 'ticketPerItem', paths: OPTION_PATHS_FROM_V1_1, layout: V1_1_LAYOUT };
+		? { defaultShape: 'listingPerItem', paths: optionPaths(true), layout: V1_LAYOUT }
+		: { defaultShape: 'ticketPerItem', paths: optionPaths(false), layout: V1_1_LAYOUT };
 }
