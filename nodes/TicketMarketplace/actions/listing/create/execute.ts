@@ -8,15 +8,16 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
 import { readRunCredential } from '../../../transport';
 import { readListings } from './listingInput';
-import type { InputShape, ReadyListing } from './listingInput';
+import type { ReadyListing } from './listingInput';
+import type { InputShape } from './settings';
 import { firstFailure, reportsOf } from './listingOutcome';
 import type { SentOutcome } from './listingOutcome';
 import { blankRowsNotice, outputItems, validateOnlyItem } from './listingResults';
 import { memoryError, stopError, validationError } from './runErrors';
-import { parameterSource, readSendSettings } from './runSettings';
+import { parameterSource } from './parameterSource';
+import { readSendSettings, versionReading } from './settings';
 import { sendListings } from './sendListings';
 import { openMemory, recordBeforeSending, rememberOutcomes } from './sentMemory';
-import { versionReading } from './versionReading';
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -25,7 +26,7 @@ export async function execute(
 	// 1. Read and validate every item.
 	const reading = versionReading(this);
 	const shape = this.getNodeParameter('inputShape', 0, reading.defaultShape) as InputShape;
-	const source = parameterSource(this, items, shape);
+	const source = parameterSource(this, items, shape, reading);
 	const { listings, blankRows } = readListings(source, items.length, shape, reading.layout);
 	const continueOnFail = this.continueOnFail();
 	if (blankRows.length)

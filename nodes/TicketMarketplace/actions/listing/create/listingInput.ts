@@ -9,14 +9,13 @@ import { fieldLabel } from './fieldLabels';
 import { validateListing } from './listingProducts';
 import type { InvalidListing, Listing } from './listingProducts';
 import { readListingRow } from './listingRows';
-import { V1_LAYOUT } from './rowProducts';
-import type { InputShape, ListingRow, RowGroup } from './listingRows';
-import type { ParameterLayout } from './rowProducts';
+import type { ListingRow, RowGroup } from './listingRows';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
-import type { ParameterSource } from './sheetColumns';
+import type { ParameterSource } from './parameterSource';
+import { V1_LAYOUT } from './settings';
+import type { InputShape, ParameterLayout } from './settings';
 
-export type { InputShape } from './listingRows';
 export type { InvalidListing, Listing, ReadyListing } from './listingProducts';
 
 export interface ListingInput {

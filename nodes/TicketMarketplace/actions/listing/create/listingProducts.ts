@@ -21,7 +21,8 @@ import { fieldLabel } from './fieldLabels';
 import { issuesOf, productsOf } from './rowProducts';
 import type { RowProducts } from './rowProducts';
 import { levelOf, unreadable } from './listingRows';
-import type { InputShape, ListingRow, RowFields, RowGroup } from './listingRows';
+import type { ListingRow, RowFields, RowGroup } from './listingRows';
+import type { InputShape } from './settings';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 

@@ -7,11 +7,9 @@ import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
 import { fieldOf, inApiShape, isRowData, LISTING_FIELDS, READ_ORDER } from './fields';
 import type { Problem } from './problems';
-import { V1_LAYOUT } from './rowProducts';
-import type { ParameterLayout } from './rowProducts';
-import type { ParameterSource } from './sheetColumns';
-
-export type InputShape = 'listingPerItem' | 'ticketPerItem';
+import type { ParameterSource } from './parameterSource';
+import { V1_LAYOUT } from './settings';
+import type { InputShape, ParameterLayout } from './settings';
 
 /** The fields an item gives, read once, keyed by the node's parameter names. */
 export type RowFields = Record<string, unknown>;

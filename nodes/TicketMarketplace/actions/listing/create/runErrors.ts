@@ -18,8 +18,8 @@ import { isAlreadyListed } from './listingOutcome';
 import type { FailedReport, ListingOutcome, ListingReport } from './listingOutcome';
 import { blankRowsNotice, howMany, ids } from './listingResults';
 import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from './problems';
-import { missingColumns } from './sheetColumns';
-import type { ParameterSource } from './sheetColumns';
+import { missingColumns } from './parameterSource';
+import type { ParameterSource } from './parameterSource';
 
 /** Problems spelled out in the one validation error; the rest are counted. */
 export const MAX_PROBLEMS_LISTED = 10;

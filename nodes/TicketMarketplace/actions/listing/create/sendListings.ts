@@ -9,7 +9,7 @@ import { showsListingCreated } from './createdEvidence';
 import type { ReadyListing } from './listingInput';
 import { listingRequest } from './listingRequest';
 import type { HandlingFailed, SentOutcome } from './listingOutcome';
-import type { SendSettings } from './runSettings';
+import type { SendSettings } from './settings';
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
 export async function sendListings(

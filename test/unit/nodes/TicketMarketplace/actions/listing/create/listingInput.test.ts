@@ -4,7 +4,7 @@
  */
 import { readListings } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
 import { listingRequest as requestOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingRequest';
-import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
+import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/parameterSource';
 import { listingRequest } from '../../../../../../../support/listingBody';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */
