@@ -5,7 +5,7 @@ import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
 import { apiValue, LISTING_FIELDS, TICKET_FIELDS } from './fields';
 import type { Field } from './fields';
-import type { ReadyListing } from './listingInput';
+import type { ReadyListing } from './validateListing';
 
 /** Values at the fields' API paths, those without a value left out. */
 function bodyOf(fields: Field[], values: IDataObject): IDataObject {
