@@ -6,6 +6,7 @@
  */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { SentListingsStoreError } from '../../../helpers/memoryMessages';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
 import type { RequestResult } from '../../../transport';
 import type { Listing, ReadyListing } from './validateListing';
@@ -30,6 +31,18 @@ export type Outcome =
 export interface ListingOutcome {
 	listing: Listing;
 	outcome: Outcome;
+}
+
+/** The memory could not be updated: its error, and the listings not created that it still holds. */
+export interface MemoryFailure {
+	error: SentListingsStoreError;
+	stillRemembered: ReadyListing[];
+}
+
+/** What the send stage hands the report: every listing's outcome in input order, and a memory that failed. */
+export interface Sent {
+	outcomes: ListingOutcome[];
+	memoryFailure?: MemoryFailure;
 }
 
 /** The transport's answer for one request, in the outcome's words. */

@@ -14,9 +14,8 @@ import {
 } from '../../../helpers/memoryMessages';
 import { howMany, ids, outputItems } from './listingResults';
 import { firstFailure } from './outcome';
-import type { FailedListing, ListingOutcome, Outcome } from './outcome';
-import type { ListingsRead } from './read';
-import type { MemoryFailure, Sent } from './send';
+import type { FailedListing, ListingOutcome, MemoryFailure, Outcome, Sent } from './outcome';
+import type { SendSettings } from './settings';
 import type { Listing } from './validateListing';
 
 /**
@@ -26,8 +25,8 @@ import type { Listing } from './validateListing';
 export function reportListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-	read: ListingsRead,
 	sent: Sent,
+	read: { blankRows: number[]; settings: SendSettings },
 ): INodeExecutionData[] {
 	const continueOnFail = context.continueOnFail();
 	const { outcomes, memoryFailure } = sent;

@@ -6,7 +6,6 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, oneLine } from '../../../helpers/errors';
-import type { SentListingsStoreError } from '../../../helpers/memoryMessages';
 import { RunMemory } from '../../../helpers/runMemory';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
 import { nearCapNotice } from '../../../helpers/sentListings';
@@ -22,26 +21,16 @@ import { showsListingCreated } from './createdEvidence';
 import { earlierUnknownNotice } from './listingResults';
 import { listingRequest } from './listingRequest';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
-import type { ListingOutcome, Outcome } from './outcome';
-import type { ListingsRead } from './read';
+import type { MemoryFailure, Outcome, Sent } from './outcome';
 import type { SendSettings } from './settings';
-import type { ReadyListing } from './validateListing';
-
-/** The memory could not be updated: its error, and the listings not created that it still holds. */
-export interface MemoryFailure {
-	error: SentListingsStoreError;
-	stillRemembered: ReadyListing[];
-}
-
-/** What the send stage hands the report: every listing's outcome in input order, and a memory that failed. */
-export interface Sent {
-	outcomes: ListingOutcome[];
-	memoryFailure?: MemoryFailure;
-}
+import type { Listing, ReadyListing } from './validateListing';
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
-export async function sendListings(context: IExecuteFunctions, read: ListingsRead): Promise<Sent> {
-	const { listings, settings } = read;
+export async function sendListings(
+	context: IExecuteFunctions,
+	listings: Listing[],
+	settings: SendSettings,
+): Promise<Sent> {
 	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
 	const credential = ready.length > 0 ? await readRunCredential.call(context) : undefined;
 	const memory =
