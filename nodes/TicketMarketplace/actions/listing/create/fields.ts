@@ -72,12 +72,20 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	);
 }
 
+/** Each field's API path, split once: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
+const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
+
+/** The outer key of a field's API path, and the inner one when it is nested. */
+export function apiPathOf(field: Field): string[] {
+	return API_PATHS.get(field) ?? field.api.split('.');
+}
+
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape: Record<string, z.ZodTypeAny> = {};
 	const nested: Record<string, Record<string, z.ZodTypeAny>> = {};
 	for (const field of fields) {
-		const [outer, inner] = field.api.split('.');
+		const [outer, inner] = apiPathOf(field);
 		if (inner === undefined) {
 			shape[outer] = field.schema;
 			continue;
@@ -139,7 +147,7 @@ export const ticketRowLabel = labeller(TICKET_FIELDS);
 
 /** The value at a field's API path. */
 export function apiValue(values: IDataObject, field: Field): unknown {
-	const [outer, inner] = field.api.split('.');
+	const [outer, inner] = apiPathOf(field);
 	const value = values[outer];
 	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 }
@@ -151,9 +159,9 @@ export function inApiShape(
 ): Record<string, unknown> {
 	const shaped: Record<string, unknown> = {};
 	for (const field of fields) {
-		const [outer, inner] = field.api.split('.');
+		const [outer, inner] = apiPathOf(field);
 		if (inner === undefined) shaped[outer] = valueOf(field);
-		else shaped[outer] = { ...(shaped[outer] as IDataObject), [inner]: valueOf(field) };
+		else ((shaped[outer] ??= {}) as IDataObject)[inner] = valueOf(field) as IDataObject[string];
 	}
 	return shaped;
 }

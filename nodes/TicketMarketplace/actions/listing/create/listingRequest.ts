@@ -3,42 +3,40 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
-import { apiValue, LISTING_FIELDS, TICKET_FIELDS } from './fields';
+import { apiPathOf, apiValue, LISTING_FIELDS, TICKET_FIELDS } from './fields';
 import type { Field } from './fields';
 import type { ReadyListing } from './validateListing';
 
-/** Values at the fields' API paths, those without a value left out. */
-function bodyOf(fields: Field[], values: IDataObject): IDataObject {
-	const body: IDataObject = {};
-	for (const field of fields) {
-		const value = apiValue(values, field);
+/** The API's keys of these fields (a dotted path's outer key once), in table order. */
+function keysOf(fields: Field[]): string[] {
+	return [...new Set(fields.map((field) => apiPathOf(field)[0]))];
+}
+
+/** The values at these keys, those without a value left out; a nested object copied. */
+function bodyOf(keys: string[], values: IDataObject, body: IDataObject = {}): IDataObject {
+	for (const key of keys) {
+		const value = values[key];
 		if (value === undefined) continue;
-		const [outer, inner] = field.api.split('.');
-		if (inner === undefined) body[outer] = value;
-		else body[outer] = { ...(body[outer] as IDataObject), [inner]: value };
+		body[key] =
+			value !== null && typeof value === 'object' && !Array.isArray(value)
+				? { ...(value as IDataObject) }
+				: value;
 	}
 	return body;
 }
 
-/** The body: the listing's required fields, its products, then the values that have a default. */
+/** The listing's fields in the body: the required ones come before the products, those with a default after. */
+const IN_BODY = LISTING_FIELDS.filter((field) => field.header === undefined);
+const BEFORE_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default === undefined));
+const AFTER_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default !== undefined));
+const PRODUCT_KEYS = keysOf(TICKET_FIELDS);
+const IN_HEADERS = LISTING_FIELDS.filter((field) => field.header !== undefined);
+
 export function listingRequest({ level, products }: ReadyListing): ApiRequest {
-	const inBody = LISTING_FIELDS.filter((field) => field.header === undefined);
-	const body: IDataObject = {
-		...bodyOf(
-			inBody.filter((field) => field.default === undefined),
-			level,
-		),
-		products: products.map(({ product }) => bodyOf(TICKET_FIELDS, product)),
-		...bodyOf(
-			inBody.filter((field) => field.default !== undefined),
-			level,
-		),
-	};
-	const headers = Object.fromEntries(
-		LISTING_FIELDS.filter((field) => field.header !== undefined).map((field) => [
-			field.header,
-			String(apiValue(level, field)),
-		]),
-	);
+	const body = bodyOf(BEFORE_PRODUCTS, level);
+	body.products = products.map(({ product }) => bodyOf(PRODUCT_KEYS, product));
+	bodyOf(AFTER_PRODUCTS, level, body);
+	const headers: Record<string, string> = {};
+	for (const field of IN_HEADERS) headers[field.header!] = String(apiValue(level, field));
 	return buildRequest('POST', PARTNER_API_PATHS.listings, body, headers);
 }
