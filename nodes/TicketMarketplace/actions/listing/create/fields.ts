@@ -51,10 +51,13 @@ export function headerList(parameter: string): string {
 	return RECOGNISED_HEADERS[parameter].headers.join(', ');
 }
 
-/** A choice under Options (a kind, a code, a language), not the row's data: it never makes a row blank or not. */
+/** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
+const NOT_ROW_DATA = new Set(
+	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),
+);
+
 export function isRowData(parameter: string): boolean {
-	const field = FIELDS.find((entry) => entry.parameter === parameter);
-	return field === undefined || field.place === 'main';
+	return !NOT_ROW_DATA.has(parameter);
 }
 
 /** Whether a field is under Options in this version of the node. */
