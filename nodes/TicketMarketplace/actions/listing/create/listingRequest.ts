@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
-import { apiPathOf, apiValue, LISTING_FIELDS, TICKET_FIELDS } from './fields';
+import { apiPathOf, apiValue, LISTING_FIELDS, PRODUCT_KEYS } from './fields';
 import type { Field } from './fields';
 import type { ReadyListing } from './validateListing';
 
@@ -29,7 +29,6 @@ function bodyOf(keys: string[], values: IDataObject, body: IDataObject = {}): ID
 const IN_BODY = LISTING_FIELDS.filter((field) => field.header === undefined);
 const BEFORE_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default === undefined));
 const AFTER_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default !== undefined));
-const PRODUCT_KEYS = keysOf(TICKET_FIELDS);
 const IN_HEADERS = LISTING_FIELDS.filter((field) => field.header !== undefined);
 
 export function listingRequest({ level, products }: ReadyListing): ApiRequest {

@@ -30,8 +30,12 @@ import type { InvalidListing, Listing } from './validateListing';
 
 export type { InvalidListing, Listing, ReadyListing } from './validateListing';
 
-/** What the read stage hands on: every listing in input order, the blank rows, and how to send. */
-export interface ListingsRead extends ListingInput {
+/** What the read stage hands on: every listing, the blank rows, and how to send. */
+export interface ListingsRead {
+	/** In input order (of each listing's first row). */
+	listings: Listing[];
+	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
+	blankRows: number[];
 	settings: SendSettings;
 }
 
@@ -55,7 +59,7 @@ export function readListings(
 }
 
 /** Problems spelled out in the one validation error; the rest are counted. */
-export const MAX_PROBLEMS_LISTED = 10;
+const MAX_PROBLEMS_LISTED = 10;
 
 function validationError(
 	context: IExecuteFunctions,
@@ -89,13 +93,6 @@ function validationError(
 			itemIndex: invalid[0].rows[0],
 		},
 	);
-}
-
-export interface ListingInput {
-	/** In input order (of each listing's first row). */
-	listings: Listing[];
-	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
-	blankRows: number[];
 }
 
 /** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
@@ -240,7 +237,7 @@ export function listingsOf(
 	itemCount: number,
 	shape: InputShape,
 	layout: ParameterLayout = V1_LAYOUT,
-): ListingInput {
+): Omit<ListingsRead, 'settings'> {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {

@@ -44,7 +44,7 @@ export function reportListings(
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
-export function stillRememberedLine(listings: Listing[]): string | undefined {
+function stillRememberedLine(listings: Listing[]): string | undefined {
 	if (listings.length === 0) return undefined;
 	return notCreatedStillRememberedLine(ids(listings));
 }
