@@ -1,52 +1,12 @@
 import { z } from 'zod';
 
-import {
-	currencyCode,
-	integerCode,
-	languageTag,
-	openEnumValue,
-	optionalLabel,
-	positiveAmount,
-	positiveId,
-	requiredLabel,
-	sheetBoolean,
-	stockTypeList,
-} from './sheetValues';
+import { integerCode, openEnumValue, requiredLabel } from './sheetValues';
 
 export { isBlank, MAX_LABEL_LENGTH, positiveId } from './sheetValues';
 
 /** Users never see "ga": the node calls it General Admission. */
 export const SEAT_NEEDED =
 	'is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission (or map it to a column, such as {{ $json.ga }})';
-
-export const productSchema = z
-	.object({
-		externalId: requiredLabel('"7001-A-12"'),
-		row: optionalLabel,
-		seat: optionalLabel,
-		productType: openEnumValue('TICKET'),
-		ga: sheetBoolean,
-	})
-	.superRefine((product, ctx) => {
-		if (product.ga) return;
-		for (const field of ['row', 'seat'] as const) {
-			if (product[field] === undefined) {
-				ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
-			}
-		}
-	});
-
-/** Products typed as JSON are checked for unknown keys: a typo such as "Seat" would otherwise drop data silently. */
-export const jsonProductSchema = z
-	.object({
-		externalId: z.unknown(),
-		row: z.unknown(),
-		seat: z.unknown(),
-		productType: z.unknown(),
-		ga: z.unknown(),
-	})
-	.strict()
-	.pipe(productSchema);
 
 /**
  * Characters that show as nothing: Unicode's Default_Ignorable_Code_Point, which a font without a glyph for them
@@ -75,22 +35,14 @@ export function labelIdentity(label: string): string {
 }
 
 /** The seat a product sells, as labelIdentity compares it; none for General Admission or without row and seat. */
-export function seatIdentity(product: Product): string | undefined {
+export function seatIdentity(product: {
+	ga?: unknown;
+	row?: string;
+	seat?: string;
+}): string | undefined {
 	if (product.ga || product.row === undefined || product.seat === undefined) return undefined;
 	return JSON.stringify([labelIdentity(product.row), labelIdentity(product.seat)]);
 }
-
-export const listingLevelSchema = z.object({
-	eventId: positiveId,
-	pricePerProduct: z.object({ amount: positiveAmount, currency: currencyCode }),
-	externalListingId: positiveId,
-	stockType: stockTypeList,
-	paymentType: integerCode,
-	acceptLanguage: languageTag,
-});
-
-export type ListingLevel = z.output<typeof listingLevelSchema>;
-export type Product = z.output<typeof productSchema>;
 
 export const seatRangeSchema = z
 	.object({
@@ -147,13 +99,18 @@ export interface LabelledIssue {
 
 export type FieldLabeller = (path: Array<string | number>) => string;
 
-export function labelIssues(error: z.ZodError, label: FieldLabeller): LabelledIssue[] {
+/** `allowedKeys`: the keys an object with unknown ones may have, for the message that names them. */
+export function labelIssues(
+	error: z.ZodError,
+	label: FieldLabeller,
+	allowedKeys: string[] = [],
+): LabelledIssue[] {
 	return error.issues.map((issue) => {
 		const field = label(issue.path);
 		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
 			return {
 				field,
-				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are externalId, row, seat, productType, ga`,
+				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are ${allowedKeys.join(', ')}`,
 			};
 		}
 		if (issue.code === z.ZodIssueCode.invalid_type)

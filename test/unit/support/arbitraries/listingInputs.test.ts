@@ -6,10 +6,8 @@
 import fc from 'fast-check';
 
 import { levelOf } from '../../../../nodes/TicketMarketplace/actions/listing/create/listingRows';
-import {
-	listingLevelSchema,
-	seatRangeSchema,
-} from '../../../../nodes/TicketMarketplace/schemas/listing';
+import { listingLevelSchema } from '../../../../nodes/TicketMarketplace/actions/listing/create/fields';
+import { seatRangeSchema } from '../../../../nodes/TicketMarketplace/schemas/listing';
 import {
 	invalidListingPerItem,
 	invalidSeatRange,

@@ -1,37 +1,25 @@
-/** Listing → Create as the editor shows it: its parameters, their defaults and hints, in both node versions. */
+/**
+ * Listing → Create as the editor shows it: its parameters, their defaults and hints, in both node versions. The
+ * listing's and tickets' fields come from the field table (fields.ts); this file places them.
+ */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
-import { LISTING_DEFAULT_OPTIONS, optionsProperties } from './optionProperties';
+import { fieldOf, FIELDS, isUnderOptions } from './fields';
+import type { Field } from './fields';
 import { productsProperties } from './productProperties';
 
+export { RECOGNISED_HEADERS } from './fields';
+
 /**
- * "Map Automatically": the sheet's own headers stand for the node's fields. Headers are compared without case,
- * spaces, underscores, hyphens or a byte-order mark, so listing_id, listingId, "Listing ID" and "\uFEFFlisting_id"
- * are one column.
+ * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
+ * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
+ * (bench/README.md has the figures).
  */
-export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: boolean }> = {
-	externalListingId: { headers: ['listing_id', 'external_listing_id', 'listing'], required: true },
-	eventId: { headers: ['event_id', 'event'], required: true },
-	priceAmount: { headers: ['price', 'price_amount', 'amount'], required: true },
-	priceCurrency: { headers: ['currency', 'price_currency'], required: true },
-	productExternalId: {
-		headers: ['ticket_id', 'external_id', 'product_external_id', 'product_id', 'ticket'],
-		required: true,
-	},
-	productRow: { headers: ['row'], required: false },
-	productSeat: { headers: ['seat', 'seat_number'], required: false },
-	productGa: { headers: ['ga', 'general_admission'], required: false },
-	productType: { headers: ['product_type'], required: false },
-};
-
-/** The headers recognised for a field, for the node's messages. */
-export function headerList(parameter: string): string {
-	return RECOGNISED_HEADERS[parameter].headers.join(', ');
-}
-
-export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './optionProperties';
+export const DEFAULT_CONCURRENCY = 48;
+export const MAX_CONCURRENCY = 100;
 
 const perTicket = { inputShape: ['ticketPerItem'] };
 /**
@@ -51,6 +39,129 @@ const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
  * field until it is set; version 1 keeps its 0.
  */
 const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
+
+/** A field as a parameter: required when it has no default. */
+function parameterOf(field: Field): INodeProperties {
+	return {
+		...field.panel,
+		name: field.parameter,
+		...(field.default === undefined && { required: true }),
+		default: field.default ?? '',
+	};
+}
+
+/**
+ * A field in the main panel: a ticket's only for ticket rows, and hidden while recognised headers stand for it.
+ * A field under Options from 1.1 is here in version 1 only.
+ */
+function inMainPanel(field: Field): INodeProperties[] {
+	const displayOptions = {
+		...(field.per === 'ticket' && { show: perTicket }),
+		...(field.headers && { hide: recognisedByHeader }),
+	};
+	const property = {
+		...parameterOf(field),
+		...(Object.keys(displayOptions).length > 0 && { displayOptions }),
+	};
+	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
+	if (field.default === undefined && field.panel.type === 'number')
+		return perVersion(property, emptyUntilSet);
+	if (field.seated) {
+		return perVersion(property, {
+			latest: { displayOptions: { ...displayOptions, hide: hiddenForStanding } },
+		});
+	}
+	return [property];
+}
+
+/** Where the main panel shows the table's fields (those under Options are sorted there by label). */
+const MAIN_PANEL = {
+	listing: ['eventId', 'externalListingId', 'priceAmount', 'priceCurrency'],
+	/** General Admission before Row and Seat, which it hides; then version 1's values with a default. */
+	ticket: ['productExternalId', 'productGa', 'productRow', 'productSeat', 'productType'],
+	v1Defaults: ['stockType', 'paymentType', 'acceptLanguage'],
+};
+
+const mainPanel = (names: string[]) => names.flatMap((name) => inMainPanel(fieldOf(name)));
+
+/** The options of a run, beside the fields under Options. */
+const RUN_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Max Listings at Once',
+		name: 'concurrency',
+		type: 'number',
+		default: DEFAULT_CONCURRENCY,
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		description: `The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'listing',
+		options: [
+			{
+				name: 'One Item per Listing',
+				value: 'listing',
+				description: "The marketplace's answer for each listing",
+			},
+			{
+				name: 'One Item per Input Row',
+				value: 'row',
+				description: "Each input row with its listing's result, ready to write back to the sheet",
+			},
+		],
+		description: 'What the node outputs',
+	},
+	{
+		displayName: 'Pace',
+		name: 'concurrencyMode',
+		type: 'options',
+		default: 'adaptive',
+		options: [
+			{
+				name: 'Adaptive',
+				value: 'adaptive',
+				description:
+					'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
+			},
+			{
+				name: 'Fixed',
+				value: 'fixed',
+				description: 'Always send Max Listings at Once at the same time',
+			},
+		],
+		description: 'How the number of listings sent at the same time is chosen',
+	},
+	{
+		displayName: 'Skip Listings Already Sent',
+		name: 'skipAlreadySent',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to skip listings this workflow has sent before, so that a sheet run again lists nothing twice',
+	},
+	{
+		displayName: 'Validate Only',
+		name: 'validateOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to only check the input and show the listings that would be sent, without sending anything',
+	},
+];
+
+/** Options in alphabetical order, as n8n lists them: the run's, and the fields under Options in that version. */
+function optionsOf(readsAsV1: boolean): INodeProperties[] {
+	return [
+		...RUN_OPTIONS,
+		...FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map(parameterOf),
+	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+const optionsProperties: INodeProperties[] = perVersion(optionsCollection(optionsOf(false)), {
+	v1: { options: optionsOf(true) },
+});
 
 export const properties: INodeProperties[] = [
 	...perVersion(
@@ -106,109 +217,10 @@ export const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { ...perTicket, columnMapping: ['auto'] } },
 	},
-	...perVersion(
-		{
-			displayName: 'Event ID',
-			name: 'eventId',
-			type: 'number',
-			required: true,
-			displayOptions: { hide: recognisedByHeader },
-			default: '',
-			placeholder: 'e.g. 123456',
-			description: "The event's number on the marketplace",
-		},
-		emptyUntilSet,
-	),
-	...perVersion(
-		{
-			displayName: 'External Listing ID',
-			name: 'externalListingId',
-			type: 'number',
-			required: true,
-			displayOptions: { hide: recognisedByHeader },
-			default: '',
-			placeholder: 'e.g. 7001',
-			description:
-				'Your own number for the listing; sheet rows with the same one become one listing',
-		},
-		emptyUntilSet,
-	),
-	...perVersion(
-		{
-			displayName: 'Price Amount',
-			name: 'priceAmount',
-			type: 'number',
-			required: true,
-			displayOptions: { hide: recognisedByHeader },
-			default: '',
-			typeOptions: { numberPrecision: 2 },
-			placeholder: 'e.g. 49.90',
-			description: 'Price of each ticket, greater than 0',
-		},
-		emptyUntilSet,
-	),
-	{
-		displayName: 'Currency',
-		name: 'priceCurrency',
-		type: 'string',
-		required: true,
-		displayOptions: { hide: recognisedByHeader },
-		default: '',
-		placeholder: 'e.g. EUR',
-		description: 'Three-letter currency code, such as EUR',
-	},
+	...mainPanel(MAIN_PANEL.listing),
 	...productsProperties,
-	{
-		displayName: 'Product External ID',
-		name: 'productExternalId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.ticket_id }}',
-		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Your own identifier for this ticket, unique within its listing',
-	},
-	{
-		displayName: 'General Admission',
-		name: 'productGa',
-		type: 'boolean',
-		default: false,
-		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Whether this ticket has no assigned row and seat',
-	},
-	...perVersion(
-		{
-			displayName: 'Row',
-			name: 'productRow',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. {{ $json.row }}',
-			displayOptions: { show: perTicket, hide: recognisedByHeader },
-			description: 'Row of this ticket',
-		},
-		{ latest: { displayOptions: { show: perTicket, hide: hiddenForStanding } } },
-	),
-	...perVersion(
-		{
-			displayName: 'Seat',
-			name: 'productSeat',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. {{ $json.seat }}',
-			displayOptions: { show: perTicket, hide: recognisedByHeader },
-			description: 'Seat of this ticket',
-		},
-		{ latest: { displayOptions: { show: perTicket, hide: hiddenForStanding } } },
-	),
-	// Version 1 shows these in the main panel; from 1.1 they are under Options (optionProperties.ts).
-	v1Only({
-		...LISTING_DEFAULT_OPTIONS.productType,
-		displayOptions: { show: perTicket, hide: recognisedByHeader },
-		description: 'Product type of this ticket; TICKET is the one the marketplace documents',
-	}),
-	v1Only(LISTING_DEFAULT_OPTIONS.stockType),
-	v1Only(LISTING_DEFAULT_OPTIONS.paymentType),
-	v1Only(LISTING_DEFAULT_OPTIONS.acceptLanguage),
+	...mainPanel(MAIN_PANEL.ticket),
+	...mainPanel(MAIN_PANEL.v1Defaults),
 	...optionsProperties,
 ];
 

@@ -41,17 +41,6 @@ function labeller(table: Record<string, string>): FieldLabeller {
 	return (path) => labels[pathKey(path)] ?? pathKey(path);
 }
 
-/** The listing-level fields (the zod paths of listingLevelSchema). */
-export const levelLabel = labeller({
-	eventId: 'eventId',
-	externalListingId: 'externalListingId',
-	'pricePerProduct.amount': 'priceAmount',
-	'pricePerProduct.currency': 'priceCurrency',
-	stockType: 'stockType',
-	paymentType: 'paymentType',
-	acceptLanguage: 'acceptLanguage',
-});
-
 /** A product of Products → Product. */
 export const productLabel = labeller({
 	externalId: 'products.product.externalId',
@@ -68,13 +57,4 @@ export const seatRangeLabel = labeller({
 	lastSeat: 'seatRanges.range.lastSeat',
 	externalIdPattern: 'seatRanges.range.externalIdPattern',
 	productType: 'seatRanges.range.productType',
-});
-
-/** The product of a ticket row ("Each Item Is a Ticket"). */
-export const ticketRowLabel = labeller({
-	externalId: 'productExternalId',
-	row: 'productRow',
-	seat: 'productSeat',
-	ga: 'productGa',
-	productType: 'productType',
 });

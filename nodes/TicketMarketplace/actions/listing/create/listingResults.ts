@@ -6,30 +6,24 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { EarlierOutcome } from '../../../helpers/runMemory';
-import type { Listing } from './listingInput';
-import { isAlreadyListed } from './listingOutcome';
-import type { ListingOutcome, ListingReport, SentOutcome } from './listingOutcome';
 import { listingRequest } from './listingRequest';
+import type { Failure, ListingOutcome, Outcome } from './outcome';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
+import type { Listing } from './validateListing';
 
-/** The status an output item shows: the words of the outputs, from the one outcome. */
-function statusOf(outcome: ListingOutcome): string {
+/**
+ * The listing status an output item shows, from the one outcome: the outputs' own words, which say "failed" for a
+ * listing not created in this run, and "unknown" for one that may have been, in this run or an earlier one.
+ */
+function listingStatusOf(outcome: Outcome): string {
 	switch (outcome.kind) {
-		case 'answered':
-			return 'created';
-		case 'failed':
-			// Outcome unknown is said in the run that got it, not only by the next run's skip.
-			return outcome.effect === 'created'
-				? 'alreadyListed'
-				: outcome.effect === 'unknown'
-					? 'unknown'
-					: 'failed';
+		case 'notCreated':
 		case 'notSent':
 			return 'failed';
 		case 'skipped':
 			return outcome.earlier === 'unknown' ? 'unknown' : 'skipped';
-		case 'invalid':
-			return 'invalid';
+		default:
+			return outcome.kind;
 	}
 }
 
@@ -68,30 +62,32 @@ export function earlierUnknownNotice(listings: Listing[]): string {
 }
 
 /** A failed request's error, as an output item says it. */
-function failedOutcome(outcome: SentOutcome & { kind: 'failed' }): IDataObject {
+function failureJson(outcome: Failure): IDataObject {
 	const failure = outcome.error as { description?: string | null; httpCode?: string | null };
 	return {
 		error: errorText(outcome.error),
 		description: failure?.description ?? null,
 		httpCode: failure?.httpCode ?? null,
 		// The service's own code, beside its words: support and the service's docs go by it.
-		...('apiCode' in outcome && outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
-		mayHaveBeenCreated: outcome.effect === 'unknown',
+		...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
+		mayHaveBeenCreated: outcome.kind === 'unknown',
 	};
 }
 
 /** What an output item says about one listing (the per-listing and the per-row outputs share it). */
-export function describeOutcome({ listing, outcome }: ListingReport): IDataObject {
+export function describeOutcome({ listing, outcome }: ListingOutcome): IDataObject {
 	switch (outcome.kind) {
-		case 'answered':
+		case 'created':
 			return {};
 		case 'skipped':
 			return {
 				message: skippedMessage(listing, outcome.earlier),
 				...(outcome.earlier === 'unknown' && { mayHaveBeenCreated: true }),
 			};
-		case 'failed': {
-			if (outcome.effect !== 'created') return failedOutcome(outcome);
+		case 'unknown':
+		case 'notCreated':
+			return failureJson(outcome);
+		case 'alreadyListed': {
 			const said = (outcome.error as { description?: string | null }).description;
 			return {
 				message: [
@@ -102,7 +98,7 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
 					.filter(Boolean)
 					.join(' '),
 				httpCode: (outcome.error as { httpCode?: string | null }).httpCode ?? null,
-				...('apiCode' in outcome && outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
+				...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
 			};
 		}
 		case 'notSent':
@@ -129,29 +125,27 @@ export function describeOutcome({ listing, outcome }: ListingReport): IDataObjec
  * such items, and n8n adds the input row's fields beneath them. Created, skipped and already listed listings stay
  * as they are: the API holds each of them.
  */
-export function errorOutputJson(report: ListingReport): IDataObject | undefined {
-	const { listing, outcome } = report;
-	if (outcome.kind === 'answered' || isAlreadyListed(outcome)) return undefined;
+export function errorOutputJson(done: ListingOutcome): IDataObject | undefined {
+	const { listing, outcome } = done;
+	if (outcome.kind === 'created' || outcome.kind === 'alreadyListed') return undefined;
 	if (outcome.kind === 'skipped') {
 		if (outcome.earlier === 'created') return undefined;
 		return {
 			error: `Not sent: outcome unknown (an earlier run sent it)`,
-			message: String(describeOutcome(report).message),
+			message: String(describeOutcome(done).message),
 		};
 	}
-	const said = describeOutcome(report);
+	const said = describeOutcome(done);
 	const id =
 		listing.externalListingId === undefined
 			? listing.label
 			: `External Listing ID ${listing.externalListingId}`;
-	const what =
-		outcome.kind === 'failed'
-			? outcome.effect === 'unknown'
-				? 'outcome unknown, it may have been created.'
-				: 'not created.'
-			: outcome.kind === 'notSent'
-				? 'not sent: the run stopped first; the next run sends it.'
-				: 'not sent: it failed validation.';
+	const what = {
+		unknown: 'outcome unknown, it may have been created.',
+		notCreated: 'not created.',
+		notSent: 'not sent: the run stopped first; the next run sends it.',
+		invalid: 'not sent: it failed validation.',
+	}[outcome.kind];
 	const details = [
 		said.description,
 		...(Array.isArray(said.problems) ? (said.problems as string[]) : []),
@@ -159,42 +153,42 @@ export function errorOutputJson(report: ListingReport): IDataObject | undefined 
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 
-export function listingItem(report: ListingReport, errorOutput = false): INodeExecutionData {
-	const { listing, outcome } = report;
+export function listingItem(done: ListingOutcome, errorOutput = false): INodeExecutionData {
+	const { listing, outcome } = done;
 	const pairedItem = listing.rows.map((item) => ({ item }));
-	if (outcome.kind === 'answered') return { json: toOutputJson(outcome.body), pairedItem };
+	if (outcome.kind === 'created') return { json: toOutputJson(outcome.body), pairedItem };
 	const json: IDataObject =
-		outcome.kind === 'skipped' || isAlreadyListed(outcome)
+		outcome.kind === 'skipped' || outcome.kind === 'alreadyListed'
 			? {
-					status: statusOf(outcome),
+					status: listingStatusOf(outcome),
 					externalListingId: listing.externalListingId ?? null,
-					...describeOutcome(report),
+					...describeOutcome(done),
 				}
-			: { ...describeOutcome(report), itemIndexes: listing.rows };
-	return { json: (errorOutput && errorOutputJson(report)) || json, pairedItem };
+			: { ...describeOutcome(done), itemIndexes: listing.rows };
+	return { json: (errorOutput && errorOutputJson(done)) || json, pairedItem };
 }
 
 /** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
 export function rowItems(
 	items: INodeExecutionData[],
-	report: ListingReport,
+	done: ListingOutcome,
 	errorOutput = false,
 ): Array<[number, INodeExecutionData]> {
-	const forErrorOutput = errorOutput ? errorOutputJson(report) : undefined;
-	const { listing, outcome } = report;
-	const status = statusOf(outcome);
-	const result: IDataObject =
-		outcome.kind === 'answered'
+	const forErrorOutput = errorOutput ? errorOutputJson(done) : undefined;
+	const { listing, outcome } = done;
+	const listingStatus = listingStatusOf(outcome);
+	const said: IDataObject =
+		outcome.kind === 'created'
 			? { listingResponse: toOutputJson(outcome.body) }
-			: { listingError: describeOutcome(report) };
+			: { listingError: describeOutcome(done) };
 	return listing.rows.map((itemIndex) => [
 		itemIndex,
 		{
 			json: forErrorOutput ?? {
 				...items[itemIndex].json,
 				externalListingId: listing.externalListingId ?? null,
-				listingStatus: status,
-				...result,
+				listingStatus,
+				...said,
 			},
 			pairedItem: { item: itemIndex },
 		},
@@ -232,15 +226,15 @@ export function validateOnlyItem(listing: Listing): INodeExecutionData {
 /** The run's output, in input order whatever order the requests finished in: per listing, or per input row. */
 export function outputItems(
 	items: INodeExecutionData[],
-	reports: ListingReport[],
+	outcomes: ListingOutcome[],
 	blankRows: number[],
 	perRow: boolean,
 	errorOutput: boolean,
 ): INodeExecutionData[] {
-	if (!perRow) return reports.map((report) => listingItem(report, errorOutput));
+	if (!perRow) return outcomes.map((done) => listingItem(done, errorOutput));
 	const byRow = new Array<INodeExecutionData>(items.length);
-	for (const report of reports) {
-		for (const [itemIndex, item] of rowItems(items, report, errorOutput)) byRow[itemIndex] = item;
+	for (const done of outcomes) {
+		for (const [itemIndex, item] of rowItems(items, done, errorOutput)) byRow[itemIndex] = item;
 	}
 	for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 	return byRow;

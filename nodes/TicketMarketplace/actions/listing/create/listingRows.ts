@@ -1,18 +1,15 @@
 /**
  * The first stage of Listing → Create: one input item read, once, into a flat record of its fields keyed by
  * parameter name (listing-level fields, ticket fields or the products' source, none checked yet), or recognised as a
- * blank row. Both input shapes read here; listingProducts.ts validates what is read.
+ * blank row. Both input shapes read here; validateListing.ts validates what is read.
  */
-import type { NodeParameterValueType } from 'n8n-workflow';
-
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
+import { fieldOf, inApiShape, isRowData, LISTING_FIELDS, READ_ORDER } from './fields';
 import type { Problem } from './problems';
-import { V1_LAYOUT } from './rowProducts';
-import type { ParameterLayout } from './rowProducts';
-import type { ParameterSource } from './sheetColumns';
-
-export type InputShape = 'listingPerItem' | 'ticketPerItem';
+import type { ParameterSource } from './parameterSource';
+import { V1_LAYOUT } from './settings';
+import type { InputShape, ParameterLayout } from './settings';
 
 /** The fields an item gives, read once, keyed by the node's parameter names. */
 export type RowFields = Record<string, unknown>;
@@ -39,48 +36,23 @@ export interface ListingRow {
 	unknownListing?: { error: string; eventId?: number };
 }
 
-/** The fields every item gives after its External Listing ID, in the order they are read, with their defaults. */
-const LEVEL_FIELDS: Array<[string, NodeParameterValueType?]> = [
-	['eventId'],
-	['priceAmount'],
-	['priceCurrency'],
-	['stockType', 'PDF'],
-	['paymentType', 1],
-	['acceptLanguage', 'en-US'],
-];
-
-/** The fields a ticket row adds. */
-const TICKET_FIELDS: Array<[string, NodeParameterValueType?]> = [
-	['productExternalId'],
-	['productRow', ''],
-	['productSeat', ''],
-	['productType', 'TICKET'],
-	['productGa', false],
-];
-
-/** Fields that never make a row blank or not: a choice of kind, payment or language, not the row's data. */
-const NOT_ROW_DATA = new Set(['stockType', 'paymentType', 'acceptLanguage', 'productType']);
-
+/** The table's fields an item gives, in reading order: a listing's, and a ticket row's own. */
 function readFields(
 	params: ParameterSource,
 	itemIndex: number,
-	fields: Array<[string, NodeParameterValueType?]>,
+	shape: InputShape,
 	into: RowFields,
 ): RowFields {
-	for (const [name, fallback] of fields) into[name] = params.get(name, itemIndex, fallback);
+	for (const field of READ_ORDER) {
+		if (field.parameter in into || (field.per === 'ticket' && shape !== 'ticketPerItem')) continue;
+		into[field.parameter] = params.get(field.parameter, itemIndex, field.default);
+	}
 	return into;
 }
 
-/** The listing-level fields in the API's shape, for their schema. */
+/** The listing's own fields in the API's shape, for their schema. */
 export function levelOf(fields: RowFields): Record<string, unknown> {
-	return {
-		eventId: fields.eventId,
-		pricePerProduct: { amount: fields.priceAmount, currency: fields.priceCurrency },
-		externalListingId: fields.externalListingId,
-		stockType: fields.stockType,
-		paymentType: fields.paymentType,
-		acceptLanguage: fields.acceptLanguage,
-	};
+	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
 /**
@@ -90,7 +62,7 @@ export function levelOf(fields: RowFields): Record<string, unknown> {
 export function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
 	for (const [name, value] of Object.entries(fields)) {
-		if (NOT_ROW_DATA.has(name) || !params.readsItem(name)) continue;
+		if (!isRowData(name) || !params.readsItem(name)) continue;
 		readsRow = true;
 		if (!isBlank(value)) return false;
 	}
@@ -116,7 +88,8 @@ function readProductFields(
 ): RowFields {
 	const source = params.get('productsSource', itemIndex, 'defined');
 	into.productsSource = source;
-	if (layout.sharedProductType) into.productType = params.get('productType', itemIndex, 'TICKET');
+	if (layout.sharedProductType)
+		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
 	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
 	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
 	else into.products = params.get('products', itemIndex, {});
@@ -146,8 +119,7 @@ export function readListingRow(
 	try {
 		rawListingId = params.get('externalListingId', itemIndex);
 		listingIdRead = true;
-		const fields = readFields(params, itemIndex, LEVEL_FIELDS, { externalListingId: rawListingId });
-		if (shape === 'ticketPerItem') readFields(params, itemIndex, TICKET_FIELDS, fields);
+		const fields = readFields(params, itemIndex, shape, { externalListingId: rawListingId });
 		if (isBlankRow(params, fields)) return undefined;
 		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, layout, fields);
 		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };

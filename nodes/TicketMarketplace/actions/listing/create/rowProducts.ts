@@ -10,19 +10,9 @@ import { errorText } from '../../../helpers/errors';
 import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
 import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
 import { fieldLabel, productLabel, seatRangeLabel } from './fieldLabels';
+import { PRODUCT_KEYS } from './fields';
 import type { RowFields } from './listingRows';
 import type { Problem } from './problems';
-
-/**
- * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
- * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
- * seat range.
- */
-export interface ParameterLayout {
-	sharedProductType: boolean;
-}
-export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
-export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
 
 /** A product or seat range with the shared product type, unless it sets its own. */
 function withProductType(raw: unknown, productType: unknown): unknown {
@@ -42,7 +32,7 @@ export interface RowProducts {
 }
 
 export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
-	return labelIssues(error, label).map((issue) => ({ ...issue, itemIndexes }));
+	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
 }
 
 export function expandSeatRange(

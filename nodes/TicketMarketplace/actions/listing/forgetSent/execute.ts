@@ -10,7 +10,7 @@ import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { RunMemory } from '../../../helpers/runMemory';
 import { countSent, forgetAllSent } from '../../../helpers/sentListings';
 import { readRunCredential } from '../../../transport';
-import { ItemParameters } from '../create/itemParameters';
+import { ItemParameters } from '../create/parameterSource';
 import { blankRowsNotice } from '../create/listingResults';
 import { isBlankRow } from '../create/listingRows';
 

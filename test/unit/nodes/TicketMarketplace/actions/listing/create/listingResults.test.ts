@@ -1,13 +1,13 @@
 /** The results stage of Listing → Create on its own: outcomes to output items and to the stop summary. */
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
+import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/validateListing';
 import {
 	listingItem,
 	rowItems,
 } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
-import { stopSummary } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/runErrors';
-import type { ListingReport } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingOutcome';
+import { stopSummary } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/report';
+import type { ListingOutcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
 
 const NODE = {
 	id: '1',
@@ -39,20 +39,20 @@ function ready(id: number, rows: number[]): Listing {
 const failure = (message: string) => new NodeApiError(NODE, {}, { message });
 
 describe('Listing → Create results: one outcome per listing', () => {
-	const reports: ListingReport[] = [
+	const reports: ListingOutcome[] = [
 		{
 			listing: ready(1, [0]),
-			outcome: { kind: 'answered', body: { id: 'L1' }, effect: 'created' },
+			outcome: { kind: 'created', body: { id: 'L1' } },
 		},
 		{
 			listing: ready(2, [1]),
-			outcome: { kind: 'failed', error: failure('refused'), effect: 'notCreated' },
+			outcome: { kind: 'notCreated', error: failure('refused') },
 		},
 		{
 			listing: ready(3, [2]),
-			outcome: { kind: 'failed', error: failure('reset'), effect: 'unknown' },
+			outcome: { kind: 'unknown', error: failure('reset') },
 		},
-		{ listing: ready(4, [3]), outcome: { kind: 'notSent', effect: 'notCreated' } },
+		{ listing: ready(4, [3]), outcome: { kind: 'notSent' } },
 		{ listing: ready(5, [4]), outcome: { kind: 'skipped', earlier: 'created' } },
 	];
 
@@ -74,14 +74,14 @@ describe('Listing → Create results: one outcome per listing', () => {
 	});
 
 	it('counts each group and names its first listings, however many; several reasons get a line each', () => {
-		const many: ListingReport[] = Array.from({ length: 400 }, (_, index) => ({
+		const many: ListingOutcome[] = Array.from({ length: 400 }, (_, index) => ({
 			listing: ready(index + 1, [index]),
 			outcome:
 				index === 0
-					? { kind: 'failed', error: failure('Login refused'), effect: 'notCreated' }
+					? { kind: 'notCreated', error: failure('Login refused') }
 					: index < 5
-						? { kind: 'failed', error: failure(`reason ${index}`), effect: 'notCreated' }
-						: { kind: 'notSent', effect: 'notCreated' },
+						? { kind: 'notCreated', error: failure(`reason ${index}`) }
+						: { kind: 'notSent' },
 		}));
 		const summary = stopSummary(many, false);
 		expect(summary.split('\n')).toEqual([
@@ -97,9 +97,9 @@ describe('Listing → Create results: one outcome per listing', () => {
 
 	it('gives each row its listing status, paired with that row; a listing item pairs all its rows', () => {
 		const items = [{ json: { seat: 'A1' } }, { json: { seat: 'A2' } }];
-		const grouped: ListingReport = {
+		const grouped: ListingOutcome = {
 			listing: ready(7, [0, 1]),
-			outcome: { kind: 'notSent', effect: 'notCreated' },
+			outcome: { kind: 'notSent' },
 		};
 		expect(rowItems(items, grouped)).toEqual([
 			[
@@ -126,11 +126,10 @@ describe('Listing → Create results: one outcome per listing', () => {
 	});
 
 	it('names an already listed listing once in the stop summary and keeps it off the error output', () => {
-		const conflict: ListingReport = {
+		const conflict: ListingOutcome = {
 			listing: ready(6, [5]),
 			outcome: {
-				kind: 'failed',
-				effect: 'created',
+				kind: 'alreadyListed',
 				error: new NodeApiError(
 					NODE,
 					{},

@@ -1,7 +1,7 @@
 /**
- * The errors of a run, each built once with its whole description: the validation error of a sheet that cannot be
- * sent, and the error of a stopped run (a failed listing's, or the memory's), which puts every listing in exactly
- * one group.
+ * The report stage of Listing → Create: what the run says once every listing has its outcome. The output items
+ * (listingResults.ts), or the error of a stopped run (a failed listing's, or the memory's), which puts every
+ * listing in exactly one group.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -12,54 +12,39 @@ import {
 	notCreatedStillRememberedLine,
 	SentListingsStoreError,
 } from '../../../helpers/memoryMessages';
-import type { Effect } from '../../../transport';
-import type { InvalidListing, Listing } from './listingInput';
-import { isAlreadyListed } from './listingOutcome';
-import type { FailedReport, ListingOutcome, ListingReport } from './listingOutcome';
-import { blankRowsNotice, howMany, ids } from './listingResults';
-import { CONTINUE_SETTING, mergeProblems, problemLine, ROWS_CONVENTION } from './problems';
-import { missingColumns } from './sheetColumns';
-import type { ParameterSource } from './sheetColumns';
+import { howMany, ids, outputItems } from './listingResults';
+import { firstFailure } from './outcome';
+import type { FailedListing, ListingOutcome, MemoryFailure, Outcome, Sent } from './outcome';
+import type { SendSettings } from './settings';
+import type { Listing } from './validateListing';
 
-/** Problems spelled out in the one validation error; the rest are counted. */
-export const MAX_PROBLEMS_LISTED = 10;
-
-export function validationError(
+/**
+ * The run's output, or the error that stops it: the memory's (with Continue, a warning above the outputs), then
+ * the first failed listing's (without Continue).
+ */
+export function reportListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-	source: ParameterSource,
-	listings: Listing[],
-	blankRows: number[],
-): NodeOperationError {
-	const invalid = listings.filter(
-		(listing): listing is InvalidListing => listing.kind === 'invalid',
-	);
-	const columns = missingColumns(items, source, new Set(blankRows));
-	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
-	// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
-	const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
-	if (lines.length > shown.length)
-		shown.push(`… and ${lines.length - shown.length} more problems.`);
-	const noun = listings.length === 1 ? 'listing' : 'listings';
-	return new NodeOperationError(
-		context.getNode(),
-		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
-		{
-			description: [
-				...columns,
-				...shown,
-				"Fix these values in the sheet or the node's fields, then run the workflow again.",
-				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
-				ROWS_CONVENTION,
-				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
-			].join('\n'),
-			itemIndex: invalid[0].rows[0],
-		},
-	);
+	sent: Sent,
+	read: { blankRows: number[]; settings: SendSettings },
+): INodeExecutionData[] {
+	const continueOnFail = context.continueOnFail();
+	const { outcomes, memoryFailure } = sent;
+	if (memoryFailure) {
+		// What was sent and created is said either way; with Continue the outputs still come out.
+		const error = memoryError(context, memoryFailure, outcomes);
+		if (!continueOnFail) throw error;
+		const message = `${error.message}. ${error.description}`;
+		context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
+	}
+	const failed = continueOnFail ? undefined : firstFailure(outcomes);
+	if (failed) throw stopError(context, failed, outcomes, read.settings.skipAlreadySent);
+	const errorOutput = context.getNode().onError === 'continueErrorOutput';
+	return outputItems(items, outcomes, read.blankRows, read.settings.perRow, errorOutput);
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
-export function stillRememberedLine(listings: Listing[]): string | undefined {
+function stillRememberedLine(listings: Listing[]): string | undefined {
 	if (listings.length === 0) return undefined;
 	return notCreatedStillRememberedLine(ids(listings));
 }
@@ -71,10 +56,10 @@ const MAX_REASONS_LISTED = 3;
  * A group of failed listings with why: one reason on the group's line ("Not created: 1 listing (7): Login refused:
  * …"), several on a line each, a few reasons at most.
  */
-function withReasons(heading: string, members: ListingReport[]): string[] {
+function withReasons(heading: string, members: ListingOutcome[]): string[] {
 	const byReason = new Map<string, Listing[]>();
 	for (const { listing, outcome } of members) {
-		const reason = outcome.kind === 'failed' ? errorText(outcome.error) : '';
+		const reason = 'error' in outcome ? errorText(outcome.error) : '';
 		byReason.set(reason, [...(byReason.get(reason) ?? []), listing]);
 	}
 	const reasons = [...byReason];
@@ -94,22 +79,21 @@ function withReasons(heading: string, members: ListingReport[]): string[] {
  * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
  * exist; requests ran at once, so no group claims an order. Each group counts its listings and names the first.
  */
-export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean): string {
-	const group = (test: (outcome: ListingOutcome) => boolean) =>
-		reports.filter(({ outcome }) => test(outcome));
-	const listed = (members: ListingReport[]) =>
-		`${howMany(members)} (${listFirst(ids(members.map((report) => report.listing)))})`;
-	const failed = (effect: Effect) => (outcome: ListingOutcome) =>
-		outcome.kind === 'failed' && outcome.effect === effect;
-	const skippedAs = (earlier: EarlierOutcome) => (outcome: ListingOutcome) =>
+export function stopSummary(outcomes: ListingOutcome[], skipAlreadySent: boolean): string {
+	const group = (test: (outcome: Outcome) => boolean) =>
+		outcomes.filter(({ outcome }) => test(outcome));
+	const listed = (members: ListingOutcome[]) =>
+		`${howMany(members)} (${listFirst(ids(members.map(({ listing }) => listing)))})`;
+	const kind = (word: Outcome['kind']) => (outcome: Outcome) => outcome.kind === word;
+	const skippedAs = (earlier: EarlierOutcome) => (outcome: Outcome) =>
 		outcome.kind === 'skipped' && outcome.earlier === earlier;
-	const created = group((outcome) => outcome.kind === 'answered');
-	const refused = group(failed('notCreated'));
-	const unknown = group(failed('unknown'));
-	const notSent = group((outcome) => outcome.kind === 'notSent');
+	const created = group(kind('created'));
+	const refused = group(kind('notCreated'));
+	const unknown = group(kind('unknown'));
+	const notSent = group(kind('notSent'));
 	const skipped = group(skippedAs('created'));
 	const skippedUnknown = group(skippedAs('unknown'));
-	const alreadyListed = group(isAlreadyListed);
+	const alreadyListed = group(kind('alreadyListed'));
 	const lines: string[] = [
 		created.length
 			? `Created in this run: ${listed(created)}.`
@@ -142,17 +126,17 @@ export function stopSummary(reports: ListingReport[], skipAlreadySent: boolean):
 }
 
 /** The memory could not be updated after sending: its error, with what became of every listing. */
-export function memoryError(
+function memoryError(
 	context: IExecuteFunctions,
-	failure: { error: SentListingsStoreError; stillRemembered: Listing[] },
-	reports: ListingReport[],
+	failure: MemoryFailure,
+	outcomes: ListingOutcome[],
 ): SentListingsStoreError {
 	const { error, stillRemembered } = failure;
 	return new SentListingsStoreError(context.getNode(), error.message, {
 		description: [
 			error.description,
 			stillRememberedLine(stillRemembered),
-			stopSummary(reports, false),
+			stopSummary(outcomes, false),
 		]
 			.filter(Boolean)
 			.join('\n'),
@@ -160,16 +144,16 @@ export function memoryError(
 }
 
 /** The error of a run stopped by a failed listing: that listing's error, with what became of every listing. */
-export function stopError(
+function stopError(
 	context: IExecuteFunctions,
-	report: FailedReport,
-	reports: ListingReport[],
+	failed: FailedListing,
+	outcomes: ListingOutcome[],
 	skipAlreadySent: boolean,
 ): NodeApiError | NodeOperationError {
 	return withMoreDescription(
 		context.getNode(),
-		report.outcome.error,
-		[stopSummary(reports, skipAlreadySent)],
-		report.listing.rows[0],
+		failed.outcome.error,
+		[stopSummary(outcomes, skipAlreadySent)],
+		failed.listing.rows[0],
 	);
 }

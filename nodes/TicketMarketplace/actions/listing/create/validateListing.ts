@@ -4,18 +4,25 @@
  * each against its schema, then for a repeated External ID or a seat listed twice. Problems name each field and
  * product as the user knows it.
  */
+import { seatIdentity } from '../../../schemas/listing';
 import {
+	apiValue,
+	inApiShape,
 	jsonProductSchema,
+	levelLabel,
+	LISTING_FIELDS,
 	listingLevelSchema,
 	productSchema,
-	seatIdentity,
-} from '../../../schemas/listing';
-import type { ListingLevel, Product } from '../../../schemas/listing';
-import { fieldLabel, levelLabel, ticketRowLabel } from './fieldLabels';
+	TICKET_FIELDS,
+	ticketRowLabel,
+} from './fields';
+import type { ListingLevel, Product } from './fields';
+import { fieldLabel } from './fieldLabels';
 import { issuesOf, productsOf } from './rowProducts';
 import type { RowProducts } from './rowProducts';
 import { levelOf, unreadable } from './listingRows';
-import type { InputShape, ListingRow, RowFields, RowGroup } from './listingRows';
+import type { ListingRow, RowFields, RowGroup } from './listingRows';
+import type { InputShape } from './settings';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 
@@ -180,13 +187,7 @@ function checkProducts(rows: CheckedRow[], shape: InputShape): CheckedProducts {
 
 /** A ticket row's product in the API's shape, for its schema. */
 function ticketOf(fields: RowFields): Record<string, unknown> {
-	return {
-		externalId: fields.productExternalId,
-		row: fields.productRow,
-		seat: fields.productSeat,
-		productType: fields.productType,
-		ga: fields.productGa,
-	};
+	return inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
 }
 
 /** One row's own fields: its level fields against their schema, its products from its source. */
@@ -212,15 +213,8 @@ function checkRow(row: ListingRow, shape: InputShape): CheckedRow {
 	}
 }
 
-/** The fields every row of one listing must agree on. */
-const SHARED_FIELDS: Array<{ parameter: string; pick: (level: ListingLevel) => unknown }> = [
-	{ parameter: 'eventId', pick: (level) => level.eventId },
-	{ parameter: 'priceAmount', pick: (level) => level.pricePerProduct.amount },
-	{ parameter: 'priceCurrency', pick: (level) => level.pricePerProduct.currency },
-	{ parameter: 'stockType', pick: (level) => level.stockType },
-	{ parameter: 'paymentType', pick: (level) => level.paymentType },
-	{ parameter: 'acceptLanguage', pick: (level) => level.acceptLanguage },
-];
+/** The fields every row of one listing must agree on: the listing's own, but the External Listing ID that groups them. */
+const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
 
 /** The different values of one field a problem names; the rest are counted. */
 const MAX_VALUES_LISTED = 5;
@@ -233,7 +227,7 @@ function disagreements(rows: CheckedRow[]): Problem[] {
 	for (const field of SHARED_FIELDS) {
 		const byValue = new Map<string, number[]>();
 		levels.forEach((level, index) => {
-			const key = JSON.stringify(field.pick(level));
+			const key = JSON.stringify(apiValue(level, field));
 			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
 		});
 		if (byValue.size > 1) {
@@ -242,7 +236,7 @@ function disagreements(rows: CheckedRow[]): Problem[] {
 			if (variants.length > shown.length)
 				shown.push(`and ${variants.length - shown.length} more values`);
 			problems.push({
-				field: fieldLabel(field.parameter),
+				field: field.panel.displayName,
 				text: `differs between the rows of one listing: ${shown.join('; ')}`,
 				itemIndexes,
 			});

@@ -2,16 +2,17 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { bareColumnReference } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/itemParameters';
+
 import {
 	oldSentListingKey,
 	outcomeUnknownKey,
 	sentListingKey,
 } from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
 import {
+	bareColumnReference,
 	normalizeHeader,
 	recogniseHeaders,
-} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/parameterSource';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import { listingBody } from '../../../../../../../support/listingBody';
 import {

@@ -2,9 +2,9 @@
  * The input stage of Listing → Create on its own: items in, listings out (ready with their exact request, or
  * invalid with their problems), no context and no network.
  */
-import { readListings } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingInput';
+import { listingsOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/read';
 import { listingRequest as requestOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingRequest';
-import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/sheetColumns';
+import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/parameterSource';
 import { listingRequest } from '../../../../../../../support/listingBody';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */
@@ -47,7 +47,7 @@ describe('Listing → Create input: items to listings', () => {
 				products: { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] },
 			},
 		);
-		const { listings, blankRows } = readListings(source, 1, 'listingPerItem');
+		const { listings, blankRows } = listingsOf(source, 1, 'listingPerItem');
 		expect(blankRows).toEqual([]);
 		expect(listings).toMatchObject([
 			{ kind: 'ready', rows: [0], label: 'row 1', externalListingId: 7001 },
@@ -65,7 +65,7 @@ describe('Listing → Create input: items to listings', () => {
 
 	it('groups ticket rows by External Listing ID, in order of first row, one product per row', () => {
 		const source = rows([ticket('2', 't1', '1'), ticket('1', 't2', '2'), ticket('2', 't3', '3')]);
-		const { listings } = readListings(source, 3, 'ticketPerItem');
+		const { listings } = listingsOf(source, 3, 'ticketPerItem');
 		expect(listings.map((listing) => [listing.kind, listing.label, listing.rows])).toEqual([
 			['ready', 'listing 2 (rows 1 and 3)', [0, 2]],
 			['ready', 'listing 1 (row 2)', [1]],
@@ -79,7 +79,7 @@ describe('Listing → Create input: items to listings', () => {
 
 	it('reports a listing whose rows disagree as invalid, naming the field and both rows', () => {
 		const source = rows([ticket('2', 't1', '1'), ticket('2', 't2', '2', { priceAmount: '11' })]);
-		const [listing] = readListings(source, 2, 'ticketPerItem').listings;
+		const [listing] = listingsOf(source, 2, 'ticketPerItem').listings;
 		expect(listing.kind).toBe('invalid');
 		expect(listing.kind === 'invalid' && listing.problems).toEqual([
 			{
@@ -100,7 +100,7 @@ describe('Listing → Create input: items to listings', () => {
 			],
 			constants,
 		);
-		const { listings, blankRows } = readListings(source, 3, 'listingPerItem');
+		const { listings, blankRows } = listingsOf(source, 3, 'listingPerItem');
 		expect(blankRows).toEqual([1]);
 		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'invalid']);
 		expect(listings[1].kind === 'invalid' && listings[1].problems[0].text).toBe(
@@ -121,7 +121,7 @@ describe('one ticket in two listings of one run', () => {
 			standing('7002', 'GA-3'),
 			standing('7002', 'GA-2'),
 		]);
-		const { listings } = readListings(source, 4, 'ticketPerItem');
+		const { listings } = listingsOf(source, 4, 'ticketPerItem');
 		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'invalid']);
 		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
 			{
@@ -140,7 +140,7 @@ describe('one ticket in two listings of one run', () => {
 			],
 			{ products: { product: [{ externalId: 'GA-1', ga: true }] } },
 		);
-		const { listings } = readListings(source, 2, 'listingPerItem');
+		const { listings } = listingsOf(source, 2, 'listingPerItem');
 		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
 			{
 				field: 'Products → Product 1 → External ID',
@@ -152,13 +152,13 @@ describe('one ticket in two listings of one run', () => {
 
 	it('leaves the same External ID under another event alone: there it names another ticket', () => {
 		const source = rows([standing('7001', 'GA-1', '55'), standing('7002', 'GA-1', '56')]);
-		const { listings } = readListings(source, 2, 'ticketPerItem');
+		const { listings } = listingsOf(source, 2, 'ticketPerItem');
 		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'ready']);
 	});
 
 	it('says a seat listed twice once, as a seat, also when its External ID repeats too', () => {
 		const source = rows([ticket('7001', 't1', '1'), ticket('7002', 't1', '1')]);
-		const { listings } = readListings(source, 2, 'ticketPerItem');
+		const { listings } = listingsOf(source, 2, 'ticketPerItem');
 		expect(listings[1].kind === 'invalid' && listings[1].problems).toEqual([
 			{
 				field: 'Seat',
@@ -170,7 +170,7 @@ describe('one ticket in two listings of one run', () => {
 
 	it('tells seated tickets apart by their seats: an External ID on another seat is another ticket', () => {
 		const source = rows([ticket('7001', 't1', '1'), ticket('7002', 't1', '2')]);
-		const { listings } = readListings(source, 2, 'ticketPerItem');
+		const { listings } = listingsOf(source, 2, 'ticketPerItem');
 		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'ready']);
 	});
 
@@ -180,7 +180,7 @@ describe('one ticket in two listings of one run', () => {
 			standing('7002', 'GA-1'),
 			standing('7003', 'GA-1'),
 		]);
-		const { listings } = readListings(source, 3, 'ticketPerItem');
+		const { listings } = listingsOf(source, 3, 'ticketPerItem');
 		expect(listings.map((listing) => listing.kind)).toEqual(['ready', 'invalid', 'invalid']);
 		expect(listings[2].kind === 'invalid' && listings[2].problems[0].text).toContain(
 			'listing 7001 (row 1)',

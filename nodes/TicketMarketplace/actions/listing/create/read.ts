@@ -1,29 +1,98 @@
 /**
- * Listing → Create's input, from items to listings: read each row once (listingRows.ts), here group the rows of one
- * listing (a listing per item is a group of one), and validate each group in one step (listingProducts.ts) into a
- * Listing that is either ready to send, with its fields and products, or invalid, with its problems; then what
- * listings of one run must not share. Nothing here sends or throws.
+ * The read stage of Listing → Create, from items to listings, with every check: read each row once
+ * (listingRows.ts), group the rows of one listing (a listing per item is a group of one), and validate each group
+ * in one step (validateListing.ts) into a Listing that is either ready to send, with its fields and products, or
+ * invalid, with its problems; then what listings of one run must not share. Without Continue, an invalid listing
+ * stops the run here, before anything is sent.
  */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import { seatIdentity } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
-import { validateListing } from './listingProducts';
-import type { InvalidListing, Listing } from './listingProducts';
+import { blankRowsNotice } from './listingResults';
 import { readListingRow } from './listingRows';
-import { V1_LAYOUT } from './rowProducts';
-import type { InputShape, ListingRow, RowGroup } from './listingRows';
-import type { ParameterLayout } from './rowProducts';
+import type { ListingRow, RowGroup } from './listingRows';
+import { missingColumns, parameterSource } from './parameterSource';
+import type { ParameterSource } from './parameterSource';
 import type { Problem } from './problems';
-import { rowsText } from './problems';
-import type { ParameterSource } from './sheetColumns';
+import {
+	CONTINUE_SETTING,
+	mergeProblems,
+	problemLine,
+	ROWS_CONVENTION,
+	rowsText,
+} from './problems';
+import { readSendSettings, V1_LAYOUT, versionReading } from './settings';
+import type { InputShape, ParameterLayout, SendSettings } from './settings';
+import { validateListing } from './validateListing';
+import type { InvalidListing, Listing } from './validateListing';
 
-export type { InputShape } from './listingRows';
-export type { InvalidListing, Listing, ReadyListing } from './listingProducts';
+export type { InvalidListing, Listing, ReadyListing } from './validateListing';
 
-export interface ListingInput {
+/** What the read stage hands on: every listing, the blank rows, and how to send. */
+export interface ListingsRead {
 	/** In input order (of each listing's first row). */
 	listings: Listing[];
 	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
 	blankRows: number[];
+	settings: SendSettings;
+}
+
+/**
+ * Reads and checks every item. Blank rows are counted in a notice; an invalid listing throws the one validation
+ * error, unless errors continue.
+ */
+export function readListings(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): ListingsRead {
+	const reading = versionReading(context);
+	const shape = context.getNodeParameter('inputShape', 0, reading.defaultShape) as InputShape;
+	const source = parameterSource(context, items, shape, reading);
+	const { listings, blankRows } = listingsOf(source, items.length, shape, reading.layout);
+	if (blankRows.length)
+		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
+	if (listings.some((listing) => listing.kind === 'invalid') && !context.continueOnFail())
+		throw validationError(context, items, source, listings, blankRows);
+	return { listings, blankRows, settings: readSendSettings(context) };
+}
+
+/** Problems spelled out in the one validation error; the rest are counted. */
+const MAX_PROBLEMS_LISTED = 10;
+
+function validationError(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	source: ParameterSource,
+	listings: Listing[],
+	blankRows: number[],
+): NodeOperationError {
+	const invalid = listings.filter(
+		(listing): listing is InvalidListing => listing.kind === 'invalid',
+	);
+	const columns = missingColumns(items, source, new Set(blankRows));
+	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
+	// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
+	const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
+	if (lines.length > shown.length)
+		shown.push(`… and ${lines.length - shown.length} more problems.`);
+	const noun = listings.length === 1 ? 'listing' : 'listings';
+	return new NodeOperationError(
+		context.getNode(),
+		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
+		{
+			description: [
+				...columns,
+				...shown,
+				"Fix these values in the sheet or the node's fields, then run the workflow again.",
+				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
+				ROWS_CONVENTION,
+				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
+			].join('\n'),
+			itemIndex: invalid[0].rows[0],
+		},
+	);
 }
 
 /** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
@@ -162,13 +231,13 @@ function refuseRepeatedIds(listings: Listing[]): Listing[] {
 	});
 }
 
-/** Reads and validates every input item before anything is sent. Listings come out in input order. */
-export function readListings(
+/** Every input item read and validated into listings, in input order; nothing here sends or throws. */
+export function listingsOf(
 	params: ParameterSource,
 	itemCount: number,
 	shape: InputShape,
 	layout: ParameterLayout = V1_LAYOUT,
-): ListingInput {
+): Omit<ListingsRead, 'settings'> {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {

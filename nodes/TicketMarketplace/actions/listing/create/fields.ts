@@ -1,0 +1,170 @@
+/**
+ * What the field table (fieldTable.ts) gives the rest of Listing → Create: its fields by kind and in reading
+ * order, the recognised headers, where each field is read from, the schemas, the labels, and the API's shape.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { pathKey, SEAT_NEEDED } from '../../../schemas/listing';
+import type { FieldLabeller } from '../../../schemas/listing';
+import { FIELDS } from './fieldTable';
+import type { Field } from './fieldTable';
+
+export { FIELDS } from './fieldTable';
+export type { Field } from './fieldTable';
+
+export const LISTING_FIELDS = FIELDS.filter((field) => field.per === 'listing');
+export const TICKET_FIELDS = FIELDS.filter((field) => field.per === 'ticket');
+
+export function fieldOf(parameter: string): Field {
+	const field = FIELDS.find((entry) => entry.parameter === parameter);
+	if (field === undefined) throw new Error(`No field ${parameter}`);
+	return field;
+}
+
+/** The field's label, as the panel shows it and every message names it. */
+export function labelOf(parameter: string): string {
+	return fieldOf(parameter).panel.displayName;
+}
+
+/** The order fields are read from an item: the External Listing ID first (it names the row's listing). */
+export const READ_ORDER: Field[] = [
+	fieldOf('externalListingId'),
+	...FIELDS.filter((field) => field.parameter !== 'externalListingId'),
+];
+
+/**
+ * Map Automatically: the sheet's own headers stand for the node's fields, looked for in reading order. Headers are
+ * compared without case, spaces, underscores, hyphens or a byte-order mark.
+ */
+export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: boolean }> =
+	Object.fromEntries(
+		READ_ORDER.flatMap((field) =>
+			field.headers
+				? [[field.parameter, { headers: field.headers.names, required: field.headers.required }]]
+				: [],
+		),
+	);
+
+/** The headers recognised for a field, for the node's messages. */
+export function headerList(parameter: string): string {
+	return RECOGNISED_HEADERS[parameter].headers.join(', ');
+}
+
+/** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
+const NOT_ROW_DATA = new Set(
+	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),
+);
+
+export function isRowData(parameter: string): boolean {
+	return !NOT_ROW_DATA.has(parameter);
+}
+
+/** Whether a field is under Options in this version of the node. */
+export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
+	return field.place === 'options' || (field.place === 'optionsFromV1_1' && !readsAsV1);
+}
+
+/** Where the fields under Options are read (ItemParameters' paths): `stockType` is `options.stockType`. */
+export function optionPaths(readsAsV1: boolean): Record<string, string> {
+	return Object.fromEntries(
+		FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map((field) => [
+			field.parameter,
+			`options.${field.parameter}`,
+		]),
+	);
+}
+
+/** Each field's API path, split once: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
+const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
+
+/** The outer key of a field's API path, and the inner one when it is nested. */
+export function apiPathOf(field: Field): string[] {
+	return API_PATHS.get(field) ?? field.api.split('.');
+}
+
+/** A zod object of the fields, nested by their dotted API paths, in table order. */
+function schemaOf(fields: Field[]): z.AnyZodObject {
+	const shape: Record<string, z.ZodTypeAny> = {};
+	const nested: Record<string, Record<string, z.ZodTypeAny>> = {};
+	for (const field of fields) {
+		const [outer, inner] = apiPathOf(field);
+		if (inner === undefined) {
+			shape[outer] = field.schema;
+			continue;
+		}
+		nested[outer] = { ...nested[outer], [inner]: field.schema };
+		shape[outer] = z.object(nested[outer]);
+	}
+	return z.object(shape);
+}
+
+/** A listing's own fields, valid, in the API's shape (with the language its header carries). */
+export type ListingLevel = IDataObject & { eventId: number; externalListingId: number };
+
+/** A ticket, valid, in the API's shape: a row and seat, unless it is General Admission. */
+export type Product = IDataObject & {
+	externalId: string;
+	row?: string;
+	seat?: string;
+	ga: boolean;
+};
+
+export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodType<
+	ListingLevel,
+	z.ZodTypeDef,
+	unknown
+>;
+
+const ticketSchema = schemaOf(TICKET_FIELDS);
+
+export const productSchema = ticketSchema.superRefine((product, ctx) => {
+	if (product.ga) return;
+	for (const field of ['row', 'seat'] as const) {
+		if (product[field] === undefined) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
+		}
+	}
+}) as unknown as z.ZodType<Product, z.ZodTypeDef, unknown>;
+
+/** A product's keys, as a JSON product writes them. */
+export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);
+
+/** Products typed as JSON are checked for unknown keys: a typo such as "Seat" would otherwise drop data silently. */
+export const jsonProductSchema = z
+	.object(Object.fromEntries(PRODUCT_KEYS.map((key) => [key, z.unknown()])))
+	.strict()
+	.pipe(productSchema);
+
+/** A labeller for zod paths of these fields: the API path names the field. */
+function labeller(fields: Field[]): FieldLabeller {
+	const labels = Object.fromEntries(fields.map((field) => [field.api, field.panel.displayName]));
+	return (path) => labels[pathKey(path)] ?? pathKey(path);
+}
+
+/** The listing's own fields. */
+export const levelLabel = labeller(LISTING_FIELDS);
+
+/** The product of a ticket row ("Each Item Is a Ticket"). */
+export const ticketRowLabel = labeller(TICKET_FIELDS);
+
+/** The value at a field's API path. */
+export function apiValue(values: IDataObject, field: Field): unknown {
+	const [outer, inner] = apiPathOf(field);
+	const value = values[outer];
+	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
+}
+
+/** Values keyed by parameter, in the API's shape (nested by dotted path), for the fields' schema. */
+export function inApiShape(
+	fields: Field[],
+	valueOf: (field: Field) => unknown,
+): Record<string, unknown> {
+	const shaped: Record<string, unknown> = {};
+	for (const field of fields) {
+		const [outer, inner] = apiPathOf(field);
+		if (inner === undefined) shaped[outer] = valueOf(field);
+		else ((shaped[outer] ??= {}) as IDataObject)[inner] = valueOf(field) as IDataObject[string];
+	}
+	return shaped;
+}

@@ -1,0 +1,174 @@
+/**
+ * The send stage of Listing → Create: skip what this workflow sent before (the memory of sent listings,
+ * helpers/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorText, oneLine } from '../../../helpers/errors';
+import { RunMemory } from '../../../helpers/runMemory';
+import type { EarlierOutcome } from '../../../helpers/runMemory';
+import { nearCapNotice } from '../../../helpers/sentListings';
+import {
+	credentialSecrets,
+	readRunCredential,
+	redactSecrets,
+	RequestPacer,
+	sendRequest,
+} from '../../../transport';
+import type { RunCredential } from '../../../transport';
+import { showsListingCreated } from './createdEvidence';
+import { earlierUnknownNotice } from './listingResults';
+import { listingRequest } from './listingRequest';
+import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
+import type { MemoryFailure, Outcome, Sent } from './outcome';
+import type { SendSettings } from './settings';
+import type { Listing, ReadyListing } from './validateListing';
+
+/** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
+export async function sendListings(
+	context: IExecuteFunctions,
+	listings: Listing[],
+	settings: SendSettings,
+): Promise<Sent> {
+	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
+	const credential = ready.length > 0 ? await readRunCredential.call(context) : undefined;
+	const memory =
+		settings.skipAlreadySent && credential ? openMemory(context, credential) : undefined;
+	const alreadySent = memory
+		? await recordBeforeSending(context, memory, ready)
+		: new Map<number, EarlierOutcome>();
+	const toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
+	const sent = credential
+		? await sendThroughPacer(context, toSend, settings, credential, !context.continueOnFail())
+		: new Map<ReadyListing, Outcome>();
+	const outcomes = outcomesOf(listings, alreadySent, sent);
+	if (memory && toSend.length === 0) await memory.release();
+	const memoryFailure =
+		memory && toSend.length > 0 ? await rememberOutcomes(memory, sent) : undefined;
+	return { outcomes, ...(memoryFailure && { memoryFailure }) };
+}
+
+/** One memory per marketplace account on one API. */
+function openMemory(context: IExecuteFunctions, credential: RunCredential): RunMemory {
+	return new RunMemory(context, {
+		baseUrl: credential.baseUrl,
+		email: String(credential.decrypted.data?.email ?? ''),
+	});
+}
+
+/**
+ * Records the listings as sent before sending (a run that dies half-way must not leave a created listing
+ * unremembered); returns those this workflow sent before, by External Listing ID, with what the memory knows.
+ */
+async function recordBeforeSending(
+	context: IExecuteFunctions,
+	memory: RunMemory,
+	ready: ReadyListing[],
+): Promise<Map<number, EarlierOutcome>> {
+	const { alreadySent, count } = await memory.recordBeforeSending(
+		ready.map((listing) => listing.externalListingId),
+	);
+	const notice = nearCapNotice(count);
+	if (notice)
+		context.addExecutionHints({ message: notice, location: 'outputPane', type: 'warning' });
+	const unknownBefore = ready.filter(
+		(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
+	);
+	if (unknownBefore.length)
+		context.addExecutionHints({
+			message: earlierUnknownNotice(unknownBefore),
+			location: 'outputPane',
+			type: 'warning',
+		});
+	return alreadySent;
+}
+
+/**
+ * After sending: a created listing (or one the API holds already) is remembered as created, one of unknown outcome
+ * as such, and one the API provably did not create is forgotten, so a later run sends it. Another run's write may
+ * have erased any of them meanwhile.
+ */
+async function rememberOutcomes(
+	memory: RunMemory,
+	sent: Map<ReadyListing, Outcome>,
+): Promise<MemoryFailure | undefined> {
+	const rememberedAsThis = (as: ReturnType<typeof rememberedAs>) =>
+		[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
+	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
+	const notCreated = rememberedAsThis('notCreated');
+	const { error, notForgotten } = await memory.afterSending(
+		ids(rememberedAsThis('created')),
+		ids(rememberedAsThis('unknown')),
+		ids(notCreated),
+	);
+	if (!error) return undefined;
+	return {
+		error,
+		stillRemembered: notCreated.filter((listing) =>
+			notForgotten.includes(listing.externalListingId),
+		),
+	};
+}
+
+/** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
+async function sendThroughPacer(
+	context: IExecuteFunctions,
+	listings: ReadyListing[],
+	settings: SendSettings,
+	credential: RunCredential,
+	stopOnFailure: boolean,
+): Promise<Map<ReadyListing, Outcome>> {
+	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
+	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
+	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
+	const sendOne = async (listing: ReadyListing): Promise<Outcome> => {
+		try {
+			// Without Continue On Fail a failure closes the pacer: requests in flight finish and are reported.
+			const answer = await sendRequest.call(context, {
+				request: listingRequest(listing),
+				itemIndex: listing.rows[0],
+				pacer,
+				credential,
+				confirmedBy: (response) => showsListingCreated(response, listing.externalListingId),
+				createsId: listing.externalListingId,
+			});
+			return outcomeOfRequest(answer);
+		} catch (error) {
+			// A failure in handling one listing must not escape: the other listings, the memory update and
+			// the summary still need their turn. Where it happened is unknown, so the request may have gone.
+			if (stopOnFailure) pacer.close();
+			return unexpectedFailure(context, listing, error, credential);
+		}
+	};
+	try {
+		return new Map(
+			await Promise.all(
+				listings.map(async (listing) => [listing, await sendOne(listing)] as const),
+			),
+		);
+	} finally {
+		unsubscribe();
+	}
+}
+
+/** An exception from handling one listing, as that listing's outcome: unknown, in words, without a secret. */
+function unexpectedFailure(
+	context: IExecuteFunctions,
+	listing: ReadyListing,
+	error: unknown,
+	credential: RunCredential,
+): Outcome {
+	const said = redactSecrets(errorText(error), credentialSecrets(credential.decrypted.data));
+	return {
+		kind: 'unknown',
+		error: new NodeOperationError(
+			context.getNode(),
+			`Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`,
+			{
+				description: `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`,
+				itemIndex: listing.rows[0],
+			},
+		),
+	};
+}

@@ -1,0 +1,59 @@
+/**
+ * What the node's parameters say for the whole run, read once: how items are read in the node's version (see
+ * ../../versions.ts), and how listings are sent.
+ */
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import type { PacingMode } from '../../../transport';
+import { readsAsV1 } from '../../versions';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
+import { optionPaths } from './fields';
+
+export type InputShape = 'listingPerItem' | 'ticketPerItem';
+
+/**
+ * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
+ * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
+ * seat range.
+ */
+export interface ParameterLayout {
+	sharedProductType: boolean;
+}
+export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
+export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
+
+export interface VersionReading {
+	/** The Input Shape when none is stored: the parameter's default in this version. */
+	defaultShape: InputShape;
+	/** Where fields live that are not top-level parameters of their own name. */
+	paths: Record<string, string>;
+	layout: ParameterLayout;
+}
+
+export function versionReading(context: { getNode(): INode }): VersionReading {
+	return readsAsV1(context)
+		? { defaultShape: 'listingPerItem', paths: optionPaths(true), layout: V1_LAYOUT }
+		: { defaultShape: 'ticketPerItem', paths: optionPaths(false), layout: V1_1_LAYOUT };
+}
+
+export interface SendSettings {
+	validateOnly: boolean;
+	mode: PacingMode;
+	maxConcurrency: number;
+	skipAlreadySent: boolean;
+	perRow: boolean;
+}
+
+export function readSendSettings(context: IExecuteFunctions): SendSettings {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const requested = Number(options.concurrency ?? DEFAULT_CONCURRENCY);
+	return {
+		validateOnly: options.validateOnly === true,
+		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
+		maxConcurrency: Number.isInteger(requested)
+			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
+			: DEFAULT_CONCURRENCY,
+		skipAlreadySent: options.skipAlreadySent !== false,
+		perRow: options.output === 'row',
+	};
+}

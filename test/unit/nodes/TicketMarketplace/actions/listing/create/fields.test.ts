@@ -1,0 +1,69 @@
+/** What the field table gives the rest of Listing → Create: the panel's parameters, headers, labels, read order. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { properties } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/description';
+import { fieldLabel } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fieldLabels';
+import {
+	FIELDS,
+	labelOf,
+	optionPaths,
+	READ_ORDER,
+	RECOGNISED_HEADERS,
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fields';
+
+/** The parameters a node of this version shows: the main panel's, and those under Options. */
+function parametersOf(version: 1 | 1.1): { main: string[]; options: string[] } {
+	const shown = properties.filter((property) => {
+		const versions = property.displayOptions?.show?.['@version'];
+		return versions === undefined || (version === 1) === JSON.stringify(versions).includes('[1]');
+	});
+	const options = shown.find((property) => property.name === 'options');
+	return {
+		main: shown.map((property) => property.name),
+		options: ((options?.options ?? []) as INodeProperties[]).map((option) => option.name),
+	};
+}
+
+describe('the field table, as the rest of Listing → Create reads it', () => {
+	it.each([1, 1.1] as const)('puts every field once in the panel of version %s', (version) => {
+		const { main, options } = parametersOf(version);
+		for (const field of FIELDS) {
+			const count = [...main, ...options].filter((name) => name === field.parameter).length;
+			expect([field.parameter, count]).toEqual([field.parameter, 1]);
+		}
+	});
+
+	it('reads under Options exactly the fields the panel puts there', () => {
+		expect(Object.keys(optionPaths(true))).toEqual(
+			FIELDS.map((field) => field.parameter).filter((name) =>
+				parametersOf(1).options.includes(name),
+			),
+		);
+		expect(Object.keys(optionPaths(false))).toEqual(
+			FIELDS.map((field) => field.parameter).filter((name) =>
+				parametersOf(1.1).options.includes(name),
+			),
+		);
+	});
+
+	it('labels each field with its display name in the panel', () => {
+		for (const field of FIELDS) expect(labelOf(field.parameter)).toBe(fieldLabel(field.parameter));
+	});
+
+	it('reads the External Listing ID first, then the rest in table order', () => {
+		expect(READ_ORDER.map((field) => field.parameter)).toEqual([
+			'externalListingId',
+			...FIELDS.map((field) => field.parameter).filter((name) => name !== 'externalListingId'),
+		]);
+	});
+
+	it('recognises the headers of the table, required where the table says', () => {
+		expect(RECOGNISED_HEADERS.externalListingId).toEqual({
+			headers: ['listing_id', 'external_listing_id', 'listing'],
+			required: true,
+		});
+		expect(Object.keys(RECOGNISED_HEADERS)).toEqual(
+			READ_ORDER.filter((field) => field.headers).map((field) => field.parameter),
+		);
+	});
+});
