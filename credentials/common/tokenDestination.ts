@@ -36,16 +36,24 @@ function axiosFullPath(address: string | undefined, base: string | undefined): s
 	return address ?? '';
 }
 
-/** Every origin the request could reach (undefined for an address that is no http(s) URL). */
+/**
+ * Every origin the request could reach (undefined for an address that is no http(s) URL). `httpRequest*` requests
+ * `url` joined to `baseURL` (`baseURL` alone when there is no `url`); the legacy request helper requests `uri`, else
+ * `url`, joined the same way. The node that built the options may be read by either, so both readings must pass.
+ */
 export function requestOrigins(options: object): Array<string | undefined> {
 	const { url, uri, baseURL } = options as Record<string, unknown>;
 	const base = textOf(baseURL);
-	const addresses = [textOf(url), textOf(uri)].filter((address) => address !== undefined);
-	if (addresses.length === 0) addresses.push('');
-	const origins: Array<string | undefined> = [];
-	for (const address of addresses) {
-		origins.push(originOf(axiosFullPath(address, base)));
-		origins.push(base === undefined ? originOf(address) : originOf(address, base));
+	const modern = textOf(url);
+	const legacy = textOf(uri) ?? modern;
+	const readings: string[] = [];
+	if (modern !== undefined || base !== undefined) readings.push(axiosFullPath(modern, base));
+	if (legacy !== undefined) readings.push(axiosFullPath(legacy, base));
+	if (readings.length === 0) readings.push('');
+	const origins = readings.map((reading) => originOf(reading));
+	for (const address of [modern, textOf(uri)]) {
+		if (address !== undefined)
+			origins.push(base === undefined ? originOf(address) : originOf(address, base));
 	}
 	return origins;
 }

@@ -222,6 +222,17 @@ describe.each(HELPERS)('the token through n8n-core %s', (helper) => {
 		expect(reached).toHaveLength(1);
 	});
 
+	it('refuses a uri at the Base URL beside a baseURL elsewhere and no url (httpRequest* reads baseURL alone)', async () => {
+		const reached = recordAll();
+		const refused = await send(helper, {
+			method: 'GET',
+			uri: `${BASE}/x`,
+			baseURL: 'https://evil.test',
+		});
+		expect(refused).toContain('goes to https://evil.test');
+		expect(reached).toEqual([]);
+	});
+
 	it('names no path, query or user-info of the refused address', async () => {
 		recordAll();
 		const message = await send(
