@@ -2,8 +2,8 @@
  * Review reproductions: answers the answer table misreads. Each `it.failing` passes while the defect is there;
  * turn it into `it` with the fix.
  */
-import { meaningOf, readAnswer } from '../../../credentials/common/answerTable';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
+import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 
@@ -34,7 +34,7 @@ describe('answer table under review', () => {
 		expect(meaning?.outcome).toBe('notCreated');
 	});
 
-	it.failing(
+	it(
 		'a 400 duplicate naming "12.5" is not read as "already listed" for the listing "12"',
 		() => {
 			const meaning = apiMeaning(
@@ -50,7 +50,7 @@ describe('answer table under review', () => {
 		},
 	);
 
-	it.failing(
+	it(
 		'a 400 duplicate naming "A1/2" is not read as "already listed" for the listing "A1"',
 		() => {
 			const meaning = apiMeaning(
@@ -65,7 +65,7 @@ describe('answer table under review', () => {
 		},
 	);
 
-	it.failing(
+	it(
 		'a 409 seat conflict that echoes the request (externalListingId) is not "already listed"',
 		() => {
 			const meaning = apiMeaning(
@@ -83,7 +83,7 @@ describe('answer table under review', () => {
 		},
 	);
 
-	it.failing('a 409 naming ANOTHER External Listing ID is not "already listed"', () => {
+	it('a 409 naming ANOTHER External Listing ID is not "already listed"', () => {
 		const meaning = apiMeaning(
 			409,
 			{ description: 'External Listing ID OTHER-9 already exists' },
@@ -92,7 +92,7 @@ describe('answer table under review', () => {
 		expect(meaning?.outcome).not.toBe('alreadyListed');
 	});
 
-	it.failing(
+	it(
 		'invalid_client written in capitals is diagnosed as the consumer key or secret',
 		() => {
 			const meaning = tokenMeaning(401, { ErrorCode: 'INVALID_CLIENT', Error: 'Unauthorized' });
