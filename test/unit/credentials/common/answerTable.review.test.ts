@@ -2,7 +2,7 @@
  * Review reproductions: answers the answer table misreads. Each `it.failing` passes while the defect is there;
  * turn it into `it` with the fix.
  */
-import { meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
+import { meaningOf, namesId, readAnswer } from '../../../../credentials/common/answerTable';
 import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
@@ -141,5 +141,58 @@ describe('answer table under review', () => {
 			meaningOf(readAnswer(500, {}, ''), { endpoint: 'api', path: LISTINGS, createsId: 'L-1' })
 				?.outcome,
 		).toBe('unknown');
+	});
+
+	it('reads a 409 that says THIS External Listing ID exists as "already listed"', () => {
+		const meaning = apiMeaning(409, { description: 'External Listing ID L-1 already exists' }, 'L-1');
+		expect(meaning?.outcome).toBe('alreadyListed');
+	});
+
+	it('reads the token endpoint\'s codes in any letter case', () => {
+		expect(tokenMeaning(400, { error: 'INVALID_GRANT' })?.row).toBe('invalidGrant');
+		expect(tokenMeaning(400, { error: 'Unsupported_Grant_Type' })?.row).toBe(
+			'unsupportedGrantType',
+		);
+		expect(
+			apiMeaning(
+				429,
+				{ fault: { faultstring: 'x', detail: { errorcode: 'POLICIES.RATELIMIT.QUOTAVIOLATION' } } },
+				'L-1',
+			)?.row,
+		).toBe('quota');
+	});
+});
+
+describe('namesId: an ID counts only as a whole token', () => {
+	it.each([
+		['Listing 12 already exists', '12'],
+		['externalListingId "12" already exists', '12'],
+		["id '12' exists", '12'],
+		['id:12 exists', '12'],
+		['listing #12 exists', '12'],
+		['externalListingId=12 exists', '12'],
+		['already exists: 12', '12'],
+		['already exists: 12.', '12'],
+		['(12) exists', '12'],
+		['ids 11,12, 13', '12'],
+		['A1/2 exists', 'A1/2'],
+		['id 12.5 exists', '12.5'],
+	])('%j names %j', (text, id) => {
+		expect(namesId(text, id)).toBe(true);
+	});
+
+	it.each([
+		['Listing 12.5 already exists', '12'],
+		['Listing 12.0 already exists', '12'],
+		['Listing 012 already exists', '12'],
+		['Listing 112 already exists', '12'],
+		['Listing 12-b already exists', '12'],
+		['Listing A1/2 already exists', 'A1'],
+		['Listing A1/2 already exists', '2'],
+		['listings/12 already exists', '12'],
+		['Listing 12:30 already exists', '12'],
+		['Listing 12 already exists', ''],
+	])('%j does not name %j', (text, id) => {
+		expect(namesId(text, id)).toBe(false);
 	});
 });
