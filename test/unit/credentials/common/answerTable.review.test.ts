@@ -34,54 +34,45 @@ describe('answer table under review', () => {
 		expect(meaning?.outcome).toBe('notCreated');
 	});
 
-	it(
-		'a 400 duplicate naming "12.5" is not read as "already listed" for the listing "12"',
-		() => {
-			const meaning = apiMeaning(
-				400,
-				{
-					code: 'inventory.listings.duplicateExternalListingId',
-					description: 'Listing with external listing id 12.5 already exists',
-				},
-				'12',
-			);
-			// Today: alreadyListed, so listing "12" is remembered as listed and never sent again.
-			expect(meaning?.outcome).not.toBe('alreadyListed');
-		},
-	);
+	it('a 400 duplicate naming "12.5" is not read as "already listed" for the listing "12"', () => {
+		const meaning = apiMeaning(
+			400,
+			{
+				code: 'inventory.listings.duplicateExternalListingId',
+				description: 'Listing with external listing id 12.5 already exists',
+			},
+			'12',
+		);
+		// Today: alreadyListed, so listing "12" is remembered as listed and never sent again.
+		expect(meaning?.outcome).not.toBe('alreadyListed');
+	});
 
-	it(
-		'a 400 duplicate naming "A1/2" is not read as "already listed" for the listing "A1"',
-		() => {
-			const meaning = apiMeaning(
-				400,
-				{
-					code: 'inventory.listings.duplicateExternalListingId',
-					description: 'Listing with external listing id A1/2 already exists',
-				},
-				'A1',
-			);
-			expect(meaning?.outcome).not.toBe('alreadyListed');
-		},
-	);
+	it('a 400 duplicate naming "A1/2" is not read as "already listed" for the listing "A1"', () => {
+		const meaning = apiMeaning(
+			400,
+			{
+				code: 'inventory.listings.duplicateExternalListingId',
+				description: 'Listing with external listing id A1/2 already exists',
+			},
+			'A1',
+		);
+		expect(meaning?.outcome).not.toBe('alreadyListed');
+	});
 
-	it(
-		'a 409 seat conflict that echoes the request (externalListingId) is not "already listed"',
-		() => {
-			const meaning = apiMeaning(
-				409,
-				{
-					code: 'inventory.listings.duplicateSectionRowSeat',
-					description: 'Row/Seat combination already exists',
-					request: { externalListingId: 'L-1' },
-				},
-				'L-1',
-			);
-			// Today: alreadyListed (a 409 whose body merely contains "externalListingId"), so the listing is
-			// remembered as listed although another listing holds its seats and nothing was created.
-			expect(meaning?.outcome).not.toBe('alreadyListed');
-		},
-	);
+	it('a 409 seat conflict that echoes the request (externalListingId) is not "already listed"', () => {
+		const meaning = apiMeaning(
+			409,
+			{
+				code: 'inventory.listings.duplicateSectionRowSeat',
+				description: 'Row/Seat combination already exists',
+				request: { externalListingId: 'L-1' },
+			},
+			'L-1',
+		);
+		// Today: alreadyListed (a 409 whose body merely contains "externalListingId"), so the listing is
+		// remembered as listed although another listing holds its seats and nothing was created.
+		expect(meaning?.outcome).not.toBe('alreadyListed');
+	});
 
 	it('a 409 naming ANOTHER External Listing ID is not "already listed"', () => {
 		const meaning = apiMeaning(
@@ -92,13 +83,10 @@ describe('answer table under review', () => {
 		expect(meaning?.outcome).not.toBe('alreadyListed');
 	});
 
-	it(
-		'invalid_client written in capitals is diagnosed as the consumer key or secret',
-		() => {
-			const meaning = tokenMeaning(401, { ErrorCode: 'INVALID_CLIENT', Error: 'Unauthorized' });
-			expect(meaning?.row).toBe('invalidClient');
-		},
-	);
+	it('invalid_client written in capitals is diagnosed as the consumer key or secret', () => {
+		const meaning = tokenMeaning(401, { ErrorCode: 'INVALID_CLIENT', Error: 'Unauthorized' });
+		expect(meaning?.row).toBe('invalidClient');
+	});
 
 	it('holds: a quota body is a quota with 429, 500, 503 and 403', () => {
 		const body = {
@@ -144,11 +132,15 @@ describe('answer table under review', () => {
 	});
 
 	it('reads a 409 that says THIS External Listing ID exists as "already listed"', () => {
-		const meaning = apiMeaning(409, { description: 'External Listing ID L-1 already exists' }, 'L-1');
+		const meaning = apiMeaning(
+			409,
+			{ description: 'External Listing ID L-1 already exists' },
+			'L-1',
+		);
 		expect(meaning?.outcome).toBe('alreadyListed');
 	});
 
-	it('reads the token endpoint\'s codes in any letter case', () => {
+	it("reads the token endpoint's codes in any letter case", () => {
 		expect(tokenMeaning(400, { error: 'INVALID_GRANT' })?.row).toBe('invalidGrant');
 		expect(tokenMeaning(400, { error: 'Unsupported_Grant_Type' })?.row).toBe(
 			'unsupportedGrantType',

@@ -37,7 +37,9 @@ describe('the access token is tied to its login', () => {
 
 	it('keeps the token for the same origin spelled otherwise', () => {
 		const stored = issued({ access_token: 'a' });
-		expect(accessTokenForThisLogin({ ...stored, baseUrl: 'HTTPS://API.MARKET.TEST:443' })).toBe('a');
+		expect(accessTokenForThisLogin({ ...stored, baseUrl: 'HTTPS://API.MARKET.TEST:443' })).toBe(
+			'a',
+		);
 	});
 
 	it.each([
@@ -58,11 +60,14 @@ describe('the access token is tied to its login', () => {
 });
 
 describe('the lifetime a token answer gives', () => {
-	it.each(['0', '1', 0, 59])('reads expires_in %j as unknown, not as expired at once', (expiresIn) => {
-		const stored = issued({ access_token: 'a', expires_in: expiresIn });
-		expect(accessTokenExpired(stored, NOW)).toBe(false);
-		expect(accessTokenExpired(stored, NOW + 365 * 24 * 3_600_000)).toBe(false);
-	});
+	it.each(['0', '1', 0, 59])(
+		'reads expires_in %j as unknown, not as expired at once',
+		(expiresIn) => {
+			const stored = issued({ access_token: 'a', expires_in: expiresIn });
+			expect(accessTokenExpired(stored, NOW)).toBe(false);
+			expect(accessTokenExpired(stored, NOW + 365 * 24 * 3_600_000)).toBe(false);
+		},
+	);
 
 	it('keeps a lifetime from the floor up, renewed a little early', () => {
 		const stored = issued({ access_token: 'a', expires_in: String(MIN_KNOWN_LIFETIME_S) });

@@ -27,7 +27,10 @@ describe('answerUnexpected', () => {
 	it('logs one line for many thrown messages a stranger could vary, and answers each 500', () => {
 		const { context, warn, written } = webhookContext('wf-flood');
 		for (let index = 0; index < 20; index++)
-			answerUnexpected(context, new Error(`Unexpected token ${index} in JSON at position ${index}`));
+			answerUnexpected(
+				context,
+				new Error(`Unexpected token ${index} in JSON at position ${index}`),
+			);
 		expect(warn).toHaveBeenCalledTimes(1);
 		expect(warn.mock.calls[0][0]).toContain('Unexpected token 0 in JSON');
 		expect(written).toEqual(Array(20).fill(500));
