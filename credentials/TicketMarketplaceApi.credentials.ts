@@ -30,6 +30,7 @@ import {
 } from './common/tokenDiagnosis';
 import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
 import {
+	accessTokenForThisLogin,
 	anyKeptRefreshToken,
 	keptRefreshToken,
 	refreshRequestBody,
@@ -238,7 +239,9 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 *
 	 * The token goes to the Base URL's origin only: a request elsewhere is refused before it is sent, and a request
 	 * that carries the token follows no redirect, since n8n re-sends the header on redirects (and its redirect library
-	 * keeps it for a subdomain, whatever n8n's own option says).
+	 * keeps it for a subdomain, whatever n8n's own option says). A token that did not come from this very login (the
+	 * credential was edited since; n8n keeps the hidden token fields) is not sent at all: the API answers 401, and
+	 * n8n logs in again with the credential as it is now.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -250,7 +253,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 			return { ...requestOptions, headers };
 		}
 		assertTokenDestination(credentials.baseUrl, requestOptions);
-		headers.Authorization = `Bearer ${String(credentials.accessToken ?? '')}`;
+		delete headers.authorization;
+		const token = accessTokenForThisLogin(credentials);
+		if (token !== '') headers.Authorization = `Bearer ${token}`;
+		else delete headers.Authorization;
 		return {
 			...requestOptions,
 			headers,

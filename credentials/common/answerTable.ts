@@ -156,6 +156,11 @@ export function readAnswer(
 	};
 }
 
+/** Whether the answer's code is this one, in any letter case (Apigee's and OAuth's codes are written both ways). */
+function codeIs(facts: AnswerFacts, code: string): boolean {
+	return facts.code?.toLowerCase() === code;
+}
+
 /** The code and the words together, for the rows that look for a phrase in either. */
 function said(facts: AnswerFacts): string {
 	return `${facts.code ?? ''} ${facts.words ?? ''}`;
@@ -183,19 +188,30 @@ const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;
 /** What a refusal about seats names: a seat taken is not this listing's ID taken. */
 const ABOUT_SEATS = /seat|\brow\b|section|product|barcode/i;
 
-function namesId(text: string, id: string | number): boolean {
-	const escaped = String(id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	return new RegExp(`(?<![\\w.-])${escaped}(?![\\w-])`).test(text);
+/**
+ * Where an ID may start and end in an answer's words: at the ends of the text, or next to a space, a quote or a
+ * bracket, or after `:`, `#`, `=` (`id: 12`, `#12`, `id=12`); before a comma, or a sentence's `.`, `:`, `!`, `?`,
+ * `;` followed by a space or the end. So `12` is not named by `12.5`, `012`, `12.0` or `A1/2`'s `A1`: an ID is
+ * compared as text, the way the API keeps it, never as a number.
+ */
+const ID_BEFORE = `(?<=^|[\\s"'\`([{<:#=,])`;
+const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
+
+/** Whether the text names this ID as a whole token. */
+export function namesId(text: string, id: string | number): boolean {
+	const wanted = String(id).trim();
+	if (wanted === '') return false;
+	const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(`${ID_BEFORE}${escaped}${ID_AFTER}`).test(text);
 }
 
 /**
- * The API holds a listing with this External Listing ID: a 409 whose answer names the External Listing ID (as
- * before), or a 400 or 409 whose code or description says it already exists and names this listing's ID (the
- * service answers business rules with 400). A duplicate seat is not a duplicate listing.
+ * The API holds a listing with this External Listing ID: a 400 or 409 whose code or description says it already
+ * exists and names this listing's ID (the service answers business rules with 400). A duplicate seat is not a
+ * duplicate listing, and an answer that merely mentions the field, or names another ID, is not this one.
  */
 function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
 	if (context.path !== PARTNER_API_PATHS.listings) return false;
-	if (facts.status === 409 && NAMES_EXTERNAL_LISTING_ID.test(facts.text)) return true;
 	if ((facts.status !== 400 && facts.status !== 409) || context.createsId === undefined)
 		return false;
 	const text = said(facts);
@@ -309,7 +325,7 @@ const ROWS: Row[] = [
 		endpoint: 'token',
 		// Apigee answers a wrong key `invalid_client`, or `invalid_request` with "ClientId is Invalid".
 		matches: (f) =>
-			f.code === 'invalid_client' ||
+			codeIs(f, 'invalid_client') ||
 			/client ?id is invalid|invalid client ?id|invalid consumer key/i.test(f.words ?? '') ||
 			(f.status === 401 && /^basic/i.test(f.wwwAuthenticate)),
 		outcome: 'notCreated',
@@ -318,14 +334,14 @@ const ROWS: Row[] = [
 	{
 		name: 'invalidGrant',
 		endpoint: 'token',
-		matches: (f) => f.code === 'invalid_grant' || /developer[- ]portal/i.test(f.words ?? ''),
+		matches: (f) => codeIs(f, 'invalid_grant') || /developer[- ]portal/i.test(f.words ?? ''),
 		outcome: 'notCreated',
 		retry: 'no',
 	},
 	{
 		name: 'unsupportedGrantType',
 		endpoint: 'token',
-		matches: (f) => f.code === 'unsupported_grant_type',
+		matches: (f) => codeIs(f, 'unsupported_grant_type'),
 		outcome: 'notCreated',
 		retry: 'no',
 	},

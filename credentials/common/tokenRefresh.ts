@@ -3,20 +3,23 @@
  * sending the seller's password every time. n8n saves whatever preAuthentication returns into the credential, but
  * keeps across runs only the fields the credential declares: the refresh token lives in a hidden field of its own
  * (only the access token can be the expirable one). Its value is tied to the login it came from (a hash of the Base
- * URL, the app's key and secret and the marketplace login), so that a credential edited to another account or API
- * never renews with the old account's refresh token: it logs in instead.
+ * URL's origin, the app's key and secret and the marketplace login), so that a credential edited to another account
+ * or API never renews with the old account's refresh token: it logs in instead. The access token is tied to its login
+ * the same way: n8n keeps hidden fields when the editor saves a credential, so after an edit of the Base URL the old
+ * token is still there, and it is sent only when the field says it came from this very login.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from './partnerApi';
+import { baseUrlOrigin } from './tokenDestination';
 
 /** The hidden field that keeps the refresh token. */
 export const REFRESH_TOKEN_FIELD = 'refreshToken';
 
 /** What the hidden field holds (as JSON text). */
 interface KeptRefreshToken {
-	/** The login the token came from (loginFingerprint). */
+	/** The login the access token (and the refresh token) came from (loginFingerprint). */
 	for: string;
 	/** The refresh token ('' when the token answer carried none). */
 	token: string;
@@ -27,7 +30,8 @@ interface KeptRefreshToken {
 /** A hash of everything that decides whose token this is: a different login never uses another's refresh token. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
 	const parts = [
-		normalizeBaseUrl(credentials.baseUrl),
+		// The origin, as the token is sent to it: letter case or a default port do not make another login.
+		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
 		credentials.consumerKey,
 		credentials.consumerSecret,
 		credentials.email,
@@ -74,6 +78,17 @@ export function keptRefreshToken(credentials: ICredentialDataDecryptedObject): s
 	return token ? token : undefined;
 }
 
+/**
+ * The access token, when the field says it was issued for this very login (Base URL's origin, key, secret, e-mail,
+ * password); '' otherwise: after an edit of the credential, and for a token saved before tokens were tied to their
+ * login, which is then replaced by a fresh login.
+ */
+export function accessTokenForThisLogin(credentials: ICredentialDataDecryptedObject): string {
+	const token = credentials.accessToken;
+	if (typeof token !== 'string' || token === '') return '';
+	return keptForThisLogin(credentials) === undefined ? '' : token;
+}
+
 /** Whether the access token is past the lifetime its answer gave (`now` in epoch ms); false when not known. */
 export function accessTokenExpired(
 	credentials: ICredentialDataDecryptedObject,
@@ -92,9 +107,15 @@ export function anyKeptRefreshToken(
 }
 
 /**
- * The hidden field's new value after a token answer, tied to this login: the refresh token the answer carries, or
- * else `keep` (a refresh answer need not repeat it; after a login, nothing is kept), and when the new access token
- * expires, if the answer said. `now` in epoch ms.
+ * A lifetime shorter than this (seconds) is read as unknown: a token "expired" at once would make every request of a
+ * run log in first. The API's 401 still says when the token really ends.
+ */
+export const MIN_KNOWN_LIFETIME_S = 60;
+
+/**
+ * The hidden field's new value after a token answer, tied to this login (always written: it is also what lets the
+ * new access token be sent): the refresh token the answer carries, or else `keep` (a refresh answer need not repeat
+ * it; after a login, nothing is kept), and when the new access token expires, if the answer said. `now` in epoch ms.
  */
 export function refreshTokenFieldAfter(
 	credentials: ICredentialDataDecryptedObject,
@@ -104,11 +125,12 @@ export function refreshTokenFieldAfter(
 ): string {
 	const given = answer?.refresh_token;
 	const token = typeof given === 'string' && given.trim() !== '' ? given : (keep ?? '');
-	const seconds = expiresInSeconds(answer);
+	const givenSeconds = expiresInSeconds(answer);
+	const seconds =
+		givenSeconds !== undefined && givenSeconds >= MIN_KNOWN_LIFETIME_S ? givenSeconds : undefined;
 	// A little early (a tenth, at most a minute): a token sent just before its end may arrive after it.
 	const expiresAt =
 		seconds === undefined ? undefined : now + (seconds - Math.min(60, seconds / 10)) * 1000;
-	if (token === '' && expiresAt === undefined) return '';
 	return JSON.stringify({
 		for: loginFingerprint(credentials),
 		token,

@@ -53,6 +53,7 @@ export function answerUnexpected(context: IWebhookFunctions, error: unknown): IW
 		context,
 		`Unexpected error (${describeThrown(error)})`,
 		'The request was answered 500.',
+		'unexpected error',
 	);
 	try {
 		if (!context.getResponseObject().headersSent) {

@@ -19,13 +19,20 @@ export function describeThrown(error: unknown): string {
 
 /**
  * Tells the workflow's owner, in n8n's log, why the trigger refused a request it would otherwise have served.
- * `problem` and `answered` must name no secret. Never throws: the caller is about to answer the request.
+ * `problem` and `answered` must name no secret. `kind` is what the repeat limit counts by: a fixed name whenever
+ * `problem` quotes text a request could choose (a thrown message), so that no stranger can make a new log line by
+ * varying it; `problem` itself when it is fixed. Never throws: the caller is about to answer the request.
  */
-export function warnOwner(context: IWebhookFunctions, problem: string, answered: string): void {
+export function warnOwner(
+	context: IWebhookFunctions,
+	problem: string,
+	answered: string,
+	kind: string = problem,
+): void {
 	try {
 		const nodeName = context.getNode().name;
 		const workflowId = context.getWorkflow().id ?? '';
-		const key = `${workflowId}\n${nodeName}\n${problem}`;
+		const key = `${workflowId}\n${nodeName}\n${kind}`;
 		const nowMs = Date.now();
 		const last = lastLogged.get(key);
 		if (last !== undefined && nowMs >= last && nowMs - last < OWNER_LOG_INTERVAL_MS) return;

@@ -16,6 +16,7 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { apiCredentialsHelper } from './apiCredentialsHelper';
+import { withTokenIssued } from './issuedToken';
 
 export const BASE = 'https://partner.api.test';
 export const API_CREDENTIALS = {
@@ -141,11 +142,16 @@ export const ACTION_NODE: INode = {
  */
 export function fakeRun(options: FakeRunOptions): FakeRun {
 	const items = options.items ?? [{ json: {} }];
-	const stored: ICredentialDataDecryptedObject = {
+	const login: ICredentialDataDecryptedObject = {
 		...API_CREDENTIALS,
 		...options.apiCredentials,
 		accessToken: options.accessToken ?? '',
 	};
+	// A stored token is one n8n got for this login (the credential's hidden field says so), unless a test sets it.
+	const stored =
+		login.accessToken !== '' && login.refreshToken === undefined
+			? withTokenIssued(login, String(login.accessToken))
+			: login;
 	const { credentialsHelper, savedTokens } = apiCredentialsHelper(stored);
 	const deduplication = options.deduplication ?? new MemoryDeduplicationStore();
 	// What n8n keeps in node.parameters: constants as they are, expressions as their raw text.

@@ -22,7 +22,8 @@ export function apiCredentialsHelper(stored: ICredentialDataDecryptedObject) {
 			if (!expired && credentials.accessToken) return undefined;
 			const output = await credentialType.preAuthentication.call(helpers as never, credentials);
 			savedTokens.push(output.accessToken);
-			stored.accessToken = output.accessToken;
+			// n8n saves every field it returns (the hidden refresh token field too), as it saves the token.
+			Object.assign(stored, output);
 			return Object.assign(credentials, output);
 		},
 		async authenticate(

@@ -15,7 +15,10 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 import { waitOrStop } from '../helpers/waitOrStop';
 
 import { carryCancelSignal } from '../../../credentials/common/partnerApi';
-import { accessTokenExpired } from '../../../credentials/common/tokenRefresh';
+import {
+	accessTokenExpired,
+	accessTokenForThisLogin,
+} from '../../../credentials/common/tokenRefresh';
 import {
 	isTokenExchangeFailure,
 	lastTokenEndpointAnswer,
@@ -144,8 +147,16 @@ export class TokenRenewal {
 					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
 				}
 				if (this.givenUp || cancel?.aborted) return notSent();
-				// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it.
-				if (this.token !== '' && accessTokenExpired(this.credential, Date.now()))
+				// A token of another login (the credential was edited since) would not be sent: logged in first.
+				if (this.token !== '' && accessTokenForThisLogin(this.credential) === '')
+					this.credential.accessToken = '';
+				// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it. Such a
+				// renewal counts against the run's limit too; past it, the token goes and the API's 401 decides.
+				if (
+					this.token !== '' &&
+					this.renewals < MAX_RENEWALS_PER_RUN &&
+					accessTokenExpired(this.credential, Date.now())
+				)
 					this.credential.accessToken = '';
 				if (this.token === '') {
 					renewing = true;

@@ -19,6 +19,7 @@ import {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 const BASE = 'https://partner.api.test';
 const TOKEN = 'tok-six-months-9f3b';
@@ -60,14 +61,16 @@ function recordAll(
 }
 
 function credentials(baseUrl = BASE): ICredentialDataDecryptedObject {
-	return {
-		baseUrl,
-		consumerKey: 'ck',
-		consumerSecret: 'cs-secret',
-		email: 'seller@example.test',
-		password: 'pw',
-		accessToken: TOKEN,
-	};
+	return withTokenIssued(
+		{
+			baseUrl,
+			consumerKey: 'ck',
+			consumerSecret: 'cs-secret',
+			email: 'seller@example.test',
+			password: 'pw',
+		},
+		TOKEN,
+	);
 }
 
 /** What n8n-core needs around its helpers: the credential applied by this credential type's own code. */

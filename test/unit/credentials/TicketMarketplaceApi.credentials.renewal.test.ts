@@ -13,6 +13,7 @@ import {
 
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that
 // behaves like n8n's CLI one.
@@ -23,15 +24,16 @@ function storedCredential(
 	accessToken: string,
 	values: { consumerKey?: string; consumerSecret?: string; password?: string } = {},
 ) {
-	return {
+	const login = {
 		baseUrl: BASE,
 		consumerKey: 'k',
 		consumerSecret: 's',
 		email: 'e@x.test',
 		password: 'p',
-		accessToken,
 		...values,
 	};
+	// A stored token is one n8n got for this very login.
+	return accessToken === '' ? { ...login, accessToken } : withTokenIssued(login, accessToken);
 }
 
 function setUp(stored: ICredentialDataDecryptedObject) {

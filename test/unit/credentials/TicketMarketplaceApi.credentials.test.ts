@@ -8,6 +8,7 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
+import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 const BASE = 'https://partner.api.test';
 const credentials: ICredentialDataDecryptedObject = {
@@ -197,7 +198,7 @@ describe('Ticket Marketplace API credential: authenticate', () => {
 			headers: { Accept: 'application/json' },
 		};
 		const authenticated = await credentialType.authenticate(
-			{ ...credentials, accessToken: 'tok-9' },
+			withTokenIssued(credentials, 'tok-9'),
 			options,
 		);
 		expect(authenticated.headers).toEqual({

@@ -28,6 +28,7 @@ import {
 	recordValues,
 } from '../../../../support/fakeN8n/actionContext';
 import { listingBody } from '../../../../support/listingBody';
+import { withTokenIssued } from '../../../../support/fakeN8n/issuedToken';
 import { useRealSleeps } from '../../../setup/sleeps';
 import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
 
@@ -102,7 +103,7 @@ async function runInN8n(parameters: INodeParameters, items: INodeExecutionData[]
 		settings: {},
 	});
 	const stored: Record<string, ICredentialDataDecryptedObject> = {
-		ticketMarketplaceApi: { ...API_CREDENTIALS, accessToken: 'tok-real' },
+		ticketMarketplaceApi: withTokenIssued(API_CREDENTIALS, 'tok-real'),
 		ticketMarketplaceCallbackApi: { ...CALLBACK_CREDENTIALS },
 	};
 	const apiCredential = new TicketMarketplaceApi();

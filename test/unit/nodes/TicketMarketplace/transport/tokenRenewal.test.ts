@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { PARTNER_API_PATHS, REQUEST_TIMEOUTS } from '../../../../../credentials/common/partnerApi';
+import { MAX_RENEWALS_PER_RUN } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 import {
 	BASE,
 	fakeRun,
@@ -285,5 +286,62 @@ describe('Listing → Create: a listing answer that never comes', () => {
 
 		expect(sent).toBe(1);
 		expect(output[0].json.mayHaveBeenCreated).toBe(true);
+	});
+});
+
+describe('Listing → Create: a stored token that is not this login’s', () => {
+	it('logs in first and never sends a token saved before the credential was edited or tokens were tied', async () => {
+		const api = partnerApi();
+		const { items, parameters } = listings(4, { concurrency: 4 });
+		// n8n keeps hidden fields on edit: the token is there, its field names another login (or none, if older).
+		for (const refreshToken of ['', '{"for":"another-login","token":""}']) {
+			api.tokenRequests.length = 0;
+			api.authorizations.length = 0;
+			const fake = fakeRun({
+				items,
+				parameters,
+				accessToken: 'stored-token',
+				apiCredentials: { refreshToken } as never,
+			});
+
+			await execute.call(fake.context, items);
+
+			expect(api.tokenRequests).toHaveLength(1);
+			expect(api.authorizations).not.toContain('stored-token');
+			expect(api.authorizations).toHaveLength(4);
+		}
+	});
+});
+
+describe('Listing → Create: a token answer whose lifetime is always past', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('renews on expiry at most MAX_RENEWALS_PER_RUN times, not once per listing', async () => {
+		let issued = 0;
+		nock(BASE)
+			.persist()
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(() => [200, { access_token: `tok-${++issued}`, expires_in: '3600' }]);
+		const sent: string[] = [];
+		nock(BASE)
+			.persist()
+			.post(PARTNER_API_PATHS.listings)
+			.reply(function (_uri, body) {
+				sent.push(String(this.req.headers.authorization));
+				return [201, { id: Number((body as IDataObject).externalListingId) }];
+			});
+		// Each reading of the clock is two hours later: every token is past its lifetime by its next use.
+		const start = Date.now();
+		let readings = 0;
+		jest.spyOn(Date, 'now').mockImplementation(() => start + 2 * 3_600_000 * ++readings);
+		const { items, parameters } = listings(10, { concurrency: 1 });
+		const fake = fakeRun({ items, parameters, accessToken: '' });
+
+		const output = await execute.call(fake.context, items);
+
+		expect(issued).toBe(MAX_RENEWALS_PER_RUN);
+		expect(sent).toHaveLength(10);
+		expect(output.filter((item) => typeof item.json.id === 'number')).toHaveLength(10);
 	});
 });
