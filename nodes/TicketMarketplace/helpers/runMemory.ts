@@ -80,7 +80,7 @@ export class RunMemory {
 		const added: string[] = [];
 		try {
 			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit. The
-			// only count of a run: it reads the whole list, like any store call.
+			// run's only count.
 			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
 			const kept = keys.of(keys.all(), ['sent', 'unknown']);
@@ -90,46 +90,14 @@ export class RunMemory {
 			const full = (needed: number) =>
 				new MemoryFailureError({ kind: 'full', held: held!, needed, cap: SENT_LISTINGS_CAP });
 			if (roomLeft() < 0) throw full(kept.length + MARKERS_PER_WRITE);
-			/** IDs with any key among these. */
-			const idsOf = (found: unknown[]) => new Set(keys.ids(keys.of(found, kinds)));
-			/**
-			 * One verified write; returns what it found held and still held a pause later. Its look-only keys (an
-			 * earlier version's key; "outcome unknown" of an ID found sent) leave at once.
-			 */
+			/** One verified write; returns what it found held. Its look-only keys leave at once. */
 			const write = async (batch: string[]): Promise<string[]> => {
-				const written = await this.store.record(batch, {
-					dropAtOnce: (answer) => [
-						...keys.of(answer.new, ['old']),
-						...keys.of(answer.new, ['unknown'], idsOf(answer.processed)),
-					],
-					again: (answer) => keys.of(answer.processed, kinds),
-				});
+				const written = await this.store.record(batch);
 				for (const answer of written.answers) added.push(...keys.of(answer.new, kinds));
 				if (!written.ok) throw new MemoryFailureError(written.failure);
 				writes++;
-				const { stood, heldAgain } = written;
-				const lookOnly = [
-					...keys.of(stood.new, ['old']),
-					...keys.of(stood.new, ['unknown'], idsOf(stood.processed)),
-				];
-				if (!written.droppedStand) this.lookedOnly.push(...lookOnly);
-				// The look wrote what it no longer found: another run's look that has left since.
-				const lookWrote = keys.of(stood.processed, kinds).filter((key) => !heldAgain.includes(key));
-				added.push(...lookWrote);
-				const stillSent = idsOf(heldAgain);
-				await this.forgetNow(
-					keys.of(lookWrote, ['old']).concat(keys.of(lookWrote, ['unknown'], stillSent)),
-				);
-				// IDs held only by such looks are this run's to send: their record must stand, as the others'.
-				const toSend = [...idsOf(stood.processed)].filter((id) => !stillSent.has(id));
-				if (toSend.length > 0) {
-					const own = new MemoryKeys(this.account, toSend, ['sent', 'unknown']).all();
-					const recorded = await this.store.record(own);
-					for (const answer of recorded.answers) added.push(...keys.of(answer.new, kinds));
-					if (!recorded.ok) throw new MemoryFailureError(recorded.failure);
-					writes++;
-				}
-				return heldAgain;
+				await this.forgetNow(keys.of(written.stood.new, ['old']));
+				return keys.of(written.stood.processed, kinds);
 			};
 			// An earlier version's keys go with the others where the cap leaves room, else a share at a time.
 			let seen: string[];
@@ -143,14 +111,20 @@ export class RunMemory {
 					next += share;
 				}
 			}
+			if (seen.length > 0) {
+				await this.store.pause();
+				seen = await write(seen);
+			}
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
-			// Counted from the start's count and what this run added, rather than read again whole.
-			const dropped = new Set(keys.of(added, ['unknown'], sentBefore));
-			const count =
-				held === undefined
-					? undefined
-					: held + keys.of(added, ['sent', 'unknown']).filter((key) => !dropped.has(key)).length;
+			// The "outcome unknown" entry this run added for an ID it skips was only a look.
+			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
+			await this.forgetNow(lookedOnly);
+			// Counted from the start's count and what this run added, rather than read again whole (a count reads
+			// the whole list, like any store call): only the near-cap notice and the refresh depend on it.
+			const stays = new Set(keys.of(added, ['sent', 'unknown']));
+			for (const key of lookedOnly) stays.delete(key);
+			const count = held === undefined ? undefined : held + stays.size;
 			if (seen.length > 0 && nearCap(count)) await this.refresh(seen, [...sentBefore]);
 			const alreadySent = new Map<number, EarlierOutcome>(
 				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
@@ -234,12 +208,13 @@ export class RunMemory {
 		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
 			new MemoryKeys(this.account, ids, kinds).all();
 		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
-		const { kept, forgotten } = await this.store.settle(keep, [
+		const kept = keep.length ? await this.store.record(keep) : undefined;
+		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
+		const forgotten = await this.store.forget([
 			...keysOf(notCreated, ['sent', 'unknown']),
 			...keysOf(created, ['unknown']),
 			...this.lookedOnly,
 		]);
-		const error = kept.ok ? undefined : memoryError(this.context, kept.failure, 'after');
 		if (forgotten.ok) return { error, notForgotten: [] };
 		return {
 			error: error ?? memoryError(this.context, forgotten.failure, 'after'),

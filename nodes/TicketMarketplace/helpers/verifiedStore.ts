@@ -40,24 +40,9 @@ export type Answered = { ok: true; answer: IDeduplicationOutput } | Failed;
  * the answer of the write that stood.
  */
 export type RecordOutcome = { answers: IDeduplicationOutput[] } & (
-	| {
-			ok: true;
-			stood: IDeduplicationOutput;
-			/** Of the keys `again` picked, those still held at the look (the look wrote the others). */
-			heldAgain: string[];
-			/** Whether the keys `dropAtOnce` picked are provably out (else they leave with the run's last removal). */
-			droppedStand: boolean;
-	  }
+	| { ok: true; stood: IDeduplicationOutput }
 	| Failed
 );
-
-/** What a verified record does beside its write, checked by the same look after the same pause. */
-export interface RecordPlan {
-	/** Keys of the write's answer written only to look: taken out at once, right after the write. */
-	dropAtOnce?: (answer: IDeduplicationOutput) => string[];
-	/** Keys of the write's answer to look at again (held for a moment may be another run's look). */
-	again?: (answer: IDeduplicationOutput) => string[];
-}
 
 const DONE: Done = { ok: true };
 
@@ -173,7 +158,7 @@ export class VerifiedStore {
 
 	private async writeMarked(
 		keys: string[],
-	): Promise<{ ok: true; tokens: string[]; guard: string; answer: IDeduplicationOutput } | Failed> {
+	): Promise<{ ok: true; tokens: string[]; answer: IDeduplicationOutput } | Failed> {
 		const marker = this.newMarker();
 		// One token per look the write may need: a look that fails may have put its token back, so the next look
 		// looks for another of the write's tokens, which no look has touched.
@@ -196,7 +181,7 @@ export class VerifiedStore {
 		const { answer, firstFailure } = written;
 		if (firstFailure && answer.processed.map(String).includes(marker))
 			return storeFailed(this.asNodeError(firstFailure.error), true);
-		return { ok: true, tokens, guard, answer };
+		return { ok: true, tokens, answer };
 	}
 
 	/** Longer than another run's store call takes, of a random length (up to twice the least). */
@@ -236,117 +221,23 @@ export class VerifiedStore {
 	 * Records the keys with a new marker until the write provably stands (a look that failed proves nothing: the
 	 * next look, after another pause, looks for another of the write's tokens). Erased every time, the record may be
 	 * gone: before sending, nothing is sent; after, the caller says what was created.
-	 *
-	 * The same pause and look also serve the plan: keys written only to look leave right after the write, and the
-	 * look tells whether a stale write brought them back (the write's guard, removed with them, is back); keys the
-	 * write found held are looked at again. Every check a pause after the write, for one pause and one look a run.
 	 */
-	async record(keys: string[], plan: RecordPlan = {}): Promise<RecordOutcome> {
+	async record(keys: string[]): Promise<RecordOutcome> {
 		const answers: IDeduplicationOutput[] = [];
 		let looks = 0;
 		for (;;) {
 			const written = await this.writeMarked(keys);
 			if (!written.ok) return { ...written, answers };
 			answers.push(written.answer);
-			const drop = plan.dropAtOnce?.(written.answer) ?? [];
-			const again = plan.again?.(written.answer) ?? [];
-			const guard = written.guard;
-			const dropped = drop.length > 0 && (await this.removeOnce([guard, ...drop])).ok;
 			// Written again only once a look proved the write erased: a write after a failed look could bring back
 			// keys another run removed meanwhile, and would find this run's own keys and take them for another's.
 			for (const token of written.tokens) {
-				await this.pause();
-				const looked = [token, ...(dropped ? [guard] : []), ...again];
-				const answer = await this.timed(async () => await this.storeRecord(looked)).catch(
-					() => undefined,
-				);
-				const present = answer && new Set(answer.processed.map(String));
-				if (present?.has(token)) {
-					// The guard, when not found, is now written by the look: a marker like the others, out at the end.
-					const droppedStand =
-						drop.length === 0 ||
-						(dropped && !present.has(guard)) ||
-						(await this.dropAgain(drop, guard));
-					return {
-						ok: true,
-						answers,
-						stood: written.answer,
-						heldAgain: again.filter((key) => present.has(key)),
-						droppedStand,
-					};
-				}
-				// The write was erased (or the look failed): what the look wrote is not held by anyone but this run.
-				const added = answer?.new.map(String) ?? [];
-				if (added.length > 0) await this.remove(added).catch(() => undefined);
+				const present = await this.markersPresent([token]);
+				if (present?.has(token)) return { ok: true, answers, stood: written.answer };
 				if (++looks === WRITE_ATTEMPTS) return { ok: false, answers, failure: gaveUp(present) };
 				if (present !== undefined) break;
 			}
 		}
-	}
-
-	/** The keys written only to look came back (or their removal failed): removed again, verified by the guard. */
-	private async dropAgain(keys: string[], guard: string): Promise<boolean> {
-		if (!(await this.forgetWith(keys, [guard])).ok) return false;
-		this.guards = this.guards.filter((other) => other !== guard);
-		return true;
-	}
-
-	/**
-	 * After sending, in one verified step: records `keep` with a new marker, and removes `drop` with every earlier
-	 * marker and guard. After one pause one look tells both: the new marker is there (the record stands), and none
-	 * of the earlier ones is back (no stale write brought the removed keys back). What failed is done again, up to
-	 * the attempts a record or a removal has alone; the markers of this step leave last, unverified (a leftover
-	 * marker only takes one entry).
-	 */
-	async settle(keep: string[], drop: string[]): Promise<{ kept: Done; forgotten: Done }> {
-		let kept: Done | undefined = keep.length === 0 ? DONE : undefined;
-		let forgotten: Done | undefined;
-		let tokens: string[] = [];
-		let nextToken = 0;
-		let keepLooks = 0;
-		let removals = 0;
-		let writeAgain = kept === undefined;
-		let removeAgain = true;
-		let earlier: string[] = [];
-		while (kept === undefined || forgotten === undefined) {
-			if (writeAgain) {
-				writeAgain = false;
-				const written = await this.writeMarked(keep);
-				if (written.ok) [tokens, nextToken] = [written.tokens, 0];
-				else kept = written;
-			}
-			if (forgotten === undefined && removeAgain) {
-				removeAgain = false;
-				earlier = [...this.markers, ...this.guards].filter((marker) => !tokens.includes(marker));
-				removals++;
-				const removed = await this.removeOnce([...earlier, ...drop]);
-				if (!removed.ok) forgotten = removed;
-			}
-			if (kept !== undefined && forgotten !== undefined) break;
-			await this.pause();
-			const token = kept === undefined ? tokens[nextToken] : undefined;
-			const markers = forgotten === undefined ? earlier : [];
-			const looked = [...(token === undefined ? [] : [token]), ...markers];
-			const answer = await this.timed(async () => await this.storeRecord(looked)).catch(
-				() => undefined,
-			);
-			const present = answer && new Set(answer.processed.map(String));
-			if (token !== undefined) {
-				if (present?.has(token)) kept = DONE;
-				else if (++keepLooks === WRITE_ATTEMPTS) kept = { ok: false, failure: gaveUp(present) };
-				else if (present === undefined) nextToken++;
-				else writeAgain = true;
-			}
-			if (forgotten === undefined) {
-				if (present !== undefined && !markers.some((marker) => present.has(marker)))
-					forgotten = DONE;
-				else if (removals === WRITE_ATTEMPTS) forgotten = { ok: false, failure: gaveUp(present) };
-				else removeAgain = true;
-			}
-		}
-		// This step's markers, and earlier ones the look wrote where it did not find them.
-		await this.removeOnce([...this.markers, ...this.guards]);
-		return { kept, forgotten };
 	}
 
 	/**

@@ -433,10 +433,9 @@ describe('Listing → Create under faults', () => {
 		const [item] = await execute.call(fake.context, items);
 		expect(item.json.description).toContain('invalid listing');
 		expect([...(store.entries.get('workflow') ?? [])]).toContain(sentListingKey(MEMORY_ACCOUNT, 1));
-		// Before sending, the removal right after the record and four more of what it added only to look; after
-		// sending, four removals and the markers' last one; each undone: bounded, and the run says so instead of
-		// promising that a rerun sends it.
-		expect(undone.calls).toBe(10);
+		// Four removals of what the run's look added (before sending) and four after sending, each undone: bounded,
+		// and the run says so instead of promising that a rerun sends it.
+		expect(undone.calls).toBe(8);
 		const notice = fake.hints.map((hint) => hint.message).join('\n');
 		expect(notice).toContain('other runs kept changing it');
 		expect(notice).toContain(
@@ -470,9 +469,8 @@ describe('Listing → Create under faults', () => {
 		expect(error?.description).toContain('Created in this run: 1 listing (1).');
 		expect(error?.description).toContain('start them further apart');
 		expect(error?.description).not.toMatch(/turn off/i);
-		// Four writes, each looked at once (the same look checks the removal of the created listing's "outcome
-		// unknown"): bounded.
-		expect(undone.calls).toBe(8);
+		// Four writes, each looked at once, and the look after removing the created listing's "outcome unknown": bounded.
+		expect(undone.calls).toBe(9);
 	});
 
 	it("a store call that fails once (two runs inserting a workflow's memory at once) is made again: the listing is sent and remembered", async () => {
