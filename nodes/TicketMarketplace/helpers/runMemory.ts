@@ -86,10 +86,13 @@ export class RunMemory {
 			const kept = keys.of(keys.all(), ['sent', 'unknown']);
 			const old = keys.of(keys.all(), ['old']);
 			let writes = 0;
-			const roomLeft = () => room - kept.length - (writes + 1) * MARKERS_PER_WRITE;
+			/** Keys of `kept` provably held already: they take no room. */
+			let keptHeld = 0;
+			const roomLeft = () => room - (kept.length - keptHeld) - (writes + 1) * MARKERS_PER_WRITE;
 			const full = (needed: number) =>
 				new MemoryFailureError({ kind: 'full', held: held!, needed, cap: SENT_LISTINGS_CAP });
-			if (roomLeft() < 0) throw full(kept.length + MARKERS_PER_WRITE);
+			if (roomLeft() < 0) keptHeld = await this.heldAlready(keys, room, () => writes++);
+			if (roomLeft() < 0) throw full(kept.length - keptHeld + MARKERS_PER_WRITE);
 			/** One verified write; returns what it found held. Its look-only keys leave at once. */
 			const write = async (batch: string[]): Promise<string[]> => {
 				const written = await this.store.record(batch);
@@ -111,10 +114,8 @@ export class RunMemory {
 					next += share;
 				}
 			}
-			if (seen.length > 0) {
-				await this.store.pause();
-				seen = await write(seen);
-			}
+			// Looked at again a pause after the write that found them held (the pause before its own look).
+			if (seen.length > 0) seen = await write(seen);
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
@@ -138,6 +139,25 @@ export class RunMemory {
 				stillRemembered: await this.undoRecord(keys, added),
 			});
 		}
+	}
+
+	/**
+	 * Near the cap, how many of the IDs' own keys the memory holds already (a sheet run again): counted as new, they
+	 * would refuse a run that adds little. Looked at by a write where the room allows it, its new keys out again
+	 * at once, verified; 0 when the room does not allow it or the look did not provably leave. Like the count, a
+	 * moment's answer: another run may change the memory before this run writes.
+	 */
+	private async heldAlready(keys: MemoryKeys, room: number, wrote: () => void): Promise<number> {
+		const own = keys.of(keys.all(), ['sent']);
+		if (own.length + 2 * MARKERS_PER_WRITE > room) return 0;
+		const looked = await this.store.recordMarked(own);
+		if (!looked.ok) throw new MemoryFailureError(looked.failure);
+		wrote();
+		const added = keys.of(looked.answer.new, ['sent']);
+		await this.forgetNow(added);
+		// A key still here would be taken for a listing sent: the run is refused, and its record undone.
+		if (added.some((key) => this.lookedOnly.includes(key))) return 0;
+		return own.length - added.length;
 	}
 
 	/**
