@@ -67,6 +67,11 @@ export async function prepareSandbox(
 			? null
 			: { maxPerSecond: api.maxPerSecond, endpoint: 'listings', retryAfterSeconds: null },
 	);
+	await sandbox.limitSpikeArrest(
+		api?.spikeArrest === undefined
+			? null
+			: { rate: api.spikeArrest.rate, status: api.spikeArrest.status, endpoint: 'listings' },
+	);
 	if (api?.sporadic429Share !== undefined)
 		await sandbox.addFault({
 			endpoint: 'listings',
@@ -139,6 +144,13 @@ function runDataOf(execution: ExecutionSummary): Record<string, RunData[]> {
 
 function countBy(requests: RequestLogEntry[], status: number): number {
 	return requests.filter((request) => request.status === status).length;
+}
+
+/** Rate refusals: 429s, and the spike arrest's faults (500 by Apigee's default). */
+function rateRefusals(requests: RequestLogEntry[]): number {
+	return requests.filter(
+		(request) => request.status === 429 || request.faults.includes('spikeArrest'),
+	).length;
 }
 
 /** The most requests in flight at once, from the log's start times and durations, and when that was first reached. */
@@ -248,9 +260,9 @@ function measure(
 		lost,
 		duplicated: held.length - new Set(held).size + countBy(listingRequests, 409),
 		listingRequests: listingRequests.length,
-		rateLimited: countBy(listingRequests, 429),
+		rateLimited: rateRefusals(listingRequests),
 		refusedShare:
-			listingRequests.length === 0 ? 0 : countBy(listingRequests, 429) / listingRequests.length,
+			listingRequests.length === 0 ? 0 : rateRefusals(listingRequests) / listingRequests.length,
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
 		validatedItems: output.filter(
 			(item) => item.validateOnly === true && typeof item.body === 'object',

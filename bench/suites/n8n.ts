@@ -30,6 +30,8 @@ const TARGETS = {
 		'perSecond10',
 		'perSecond100',
 		'perSecondBoth',
+		'spikeArrest500',
+		'spikeArrest429',
 	] as N8nCaseId[],
 	noLimitRatio: 1.5,
 };
@@ -237,7 +239,8 @@ export const n8nSuite: Suite = {
 		'dup = External Listing IDs held twice plus resends refused as duplicates (409) (worst run). x floor, x tuned = time / floor, time / hand-tuned.',
 		'peak = the most listing requests the sandbox answered at once (min-max over the runs) @ when it was first reached after the first listing request (worst run).',
 		"api ms = the median time the sandbox took to answer an accepted listing request (its 100 ms latency included); the rest of a round trip is the client's.",
-		'Every case runs against the sandbox\'s limit of 10 in flight except "API without a limit" and the per-second cases.',
+		'Every case runs against the sandbox\'s limit of 10 in flight except "API without a limit", the per-second and the spike arrest cases.',
+		'Spike arrest: the gateway admits one listing request every 25 ms at 40ps (smoothed), else answers its fault (500 or 429, no Retry-After); 429s and refused counts include those faults. Floor: 400 x 25 ms plus one latency.',
 		'Per-second cases: the sandbox admits at most N listing requests in any second (sliding window; 429 with Retry-After in whole seconds); no in-flight limit unless said.',
 		'Their floor: the time the last listing can be admitted at the limit (one latency added); the mid-run change is timed from the webhook call.',
 		'"Refuses 3 % at random": no limit, but the sandbox answers 3 % of listing requests 429 (Retry-After 1 s) whatever the load, as the e2e fault run does; x tuned for it: time / the same node against the API without a limit.',
