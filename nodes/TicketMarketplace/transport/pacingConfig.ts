@@ -77,6 +77,11 @@ export const SPIKE = {
 	widen: 0.04,
 	/** ... up to this margin: a refusal costs one request sent again, a wider gap every request. */
 	maxMargin: 0.3,
+	/**
+	 * Each accepted answer narrows it a little, down to the interval itself, so that the share refused settles near
+	 * this: one refusal costs one gap, a gap 1 ms wider costs a millisecond per listing left.
+	 */
+	targetRefusedShare: 0.025,
 	/** Without a named rate, each refusal of a send that kept the gap widens it this much: searched from below. */
 	learnStep: 0.25,
 	/** The smallest gap a refusal without a named rate is read as (two sends at once tell no interval). */

@@ -43,7 +43,7 @@ import {
 	takeRamp,
 } from './rampSpread';
 import { classifyRefusal, type Suspect } from './refusalKind';
-import { NO_SPIKE, type Spike, spikeReadyAt, spikeRefused } from './spikeArrest';
+import { NO_SPIKE, type Spike, spikeAnswered, spikeReadyAt, spikeRefused } from './spikeArrest';
 import { NO_ROUND_TRIPS, recordRoundTrip, type RoundTrips, typicalMs } from './roundTrips';
 import { EMPTY_LOG, logSend, markSend, nextSend, type SendLog } from './sendLog';
 
@@ -114,6 +114,7 @@ export function step(state: PacerState, event: PacerEvent, now: number): PacerSt
 	}
 	const trips = recordRoundTrip(next.trips, event.roundTripMs, event.accepted, first);
 	next = { ...next, overshoot: overshootAnswered(next.overshoot), trips };
+	if (event.accepted !== false) next = { ...next, spike: spikeAnswered(next.spike) };
 	if (!learns) return next;
 	const context = { waiting: event.waiting, retryAfterMs: next.lastRetryAfterMs, now };
 	return { ...next, level: levelAnswered(next.level, trips, event.send, context) };

@@ -4,7 +4,8 @@
  * needs no pause: the gateway counts only what it admitted, so the next request fits one interval later. The pacer
  * keeps a gap between sends instead:
  * - the rate named in the fault sets the interval; the gap is that interval and a margin for the jitter between our
- *   sends and their arrival, widened a little by each refusal of a send that kept the gap, up to a bound;
+ *   sends and their arrival, widened a little by each refusal of a send that kept the gap, up to a bound, and
+ *   narrowed a little by each accepted answer, down to the interval: the share refused settles near a small target;
  * - without a named rate the interval is searched from below: each refusal of a send that kept the gap widens it by
  *   a step, but never beyond a gap the gateway already admitted (with the margin).
  */
@@ -77,6 +78,14 @@ export function spikeRefused(
 		Number.isFinite(admitted) ? admitted * (1 + SPIKE.margin) : Number.POSITIVE_INFINITY,
 	);
 	return { ...counted, spacingMs: Math.max(spacingMs, spike.spacingMs), changedAt: now };
+}
+
+/** An accepted answer: a gap read from a fault narrows by a fraction of one widening, down to the interval. */
+export function spikeAnswered(spike: Spike): Spike {
+	if (spike.intervalMs <= 0 || spike.spacingMs <= spike.intervalMs) return spike;
+	const share = SPIKE.targetRefusedShare;
+	const narrowMs = (SPIKE.widen * spike.intervalMs * share) / (1 - share);
+	return { ...spike, spacingMs: Math.max(spike.intervalMs, spike.spacingMs - narrowMs) };
 }
 
 /** How long after the last send before it that the gateway did not refuse `send` went (Infinity: none). */

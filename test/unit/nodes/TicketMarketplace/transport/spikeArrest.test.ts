@@ -63,7 +63,9 @@ describe('a spike arrest (smoothed: 40ps is one request every 25 ms)', () => {
 			spikeArrest: { perSecond: 10, status: 500, namesRate: true },
 		});
 		expect(result.created).toBe(100);
-		expect(result.stats.spikeSpacingMs).toBeCloseTo(100 * 1.08, 5);
+		// The interval and its margin at first; accepted answers narrow it towards the interval, never below.
+		expect(result.stats.spikeSpacingMs).toBeGreaterThanOrEqual(100);
+		expect(result.stats.spikeSpacingMs).toBeLessThanOrEqual(100 * 1.08);
 		// The sends sent before the first refusal came back are the only ones refused.
 		expect(result.refusals.length).toBeLessThanOrEqual(3);
 	});
@@ -93,8 +95,10 @@ describe('a spike arrest (smoothed: 40ps is one request every 25 ms)', () => {
 			spikeArrest: { perSecond: 40, status: 500, namesRate: true },
 		});
 		expect(result.created).toBe(200);
-		expect(result.refusals.length).toBeLessThanOrEqual(0.05 * result.arrivals);
+		// The first burst of 10 at once meets the arrest before its first fault is read; then 5 % at most.
+		expect(result.refusals.length).toBeLessThanOrEqual(9 + 0.05 * result.arrivals);
 		expect(result.stats.spikeSpacingMs).toBeGreaterThanOrEqual(25);
+		expect(result.stats.rateRefusals).toBe(0);
 	});
 });
 
