@@ -14,6 +14,7 @@ import {
 	type E2e,
 	type SeatRow,
 } from '../support/e2e/helpers';
+import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
 import { webhookPath } from '../support/e2e/workflows';
 import type { ApiSetup, N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
@@ -122,6 +123,8 @@ export interface RunMeasure {
 	/** 429s as a share of the listing requests sent (0 to 1). */
 	refusedShare: number;
 	tokenRequests: number;
+	/** Token requests that logged in (not a refresh: one after the reset is refused, the login follows). */
+	logins: number;
 	/** Output items of a Validate Only run that carry the request they would send. */
 	validatedItems: number;
 	/** The most listing requests the sandbox answered at once, and when (ms after the first listing request) it first had them. */
@@ -264,6 +267,9 @@ function measure(
 		refusedShare:
 			listingRequests.length === 0 ? 0 : rateRefusals(listingRequests) / listingRequests.length,
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
+		logins: state.requests.filter(
+			(request) => request.endpoint === 'token' && request.path !== PARTNER_API_PATHS.refresh,
+		).length,
 		validatedItems: output.filter(
 			(item) => item.validateOnly === true && typeof item.body === 'object',
 		).length,
