@@ -33,7 +33,12 @@ import {
 	suiteWorkflows,
 	webhookPath,
 } from './workflows';
-import { EXAMPLE_WEBHOOK_KEY, variantOf, type WorkflowJson } from '../harness/workflows';
+import {
+	configuredLikeAUser,
+	EXAMPLE_WEBHOOK_KEY,
+	variantOf,
+	type WorkflowJson,
+} from '../harness/workflows';
 import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
@@ -194,18 +199,23 @@ export async function waitForExecutions(
 
 /**
  * Replaces a workflow's settings (Timeout Workflow, ...) through the public API, keeping its id, nodes and
- * connections: n8n republishes an active workflow on update, so its webhook runs the new settings, and the node's
- * memory (kept per workflow) stays the same.
+ * connections as n8n holds them (the harness configured them on import: the example's files are placeholders):
+ * n8n republishes an active workflow on update, so its webhook runs the new settings, and the node's memory (kept
+ * per workflow) stays the same.
  */
 export async function updateWorkflowSettings(
 	e2e: E2e,
-	workflow: WorkflowJson,
+	workflow: Pick<WorkflowJson, 'id'>,
 	settings: Record<string, unknown>,
 ): Promise<void> {
+	const stored = await e2e.n8n.request<Pick<WorkflowJson, 'name' | 'nodes' | 'connections'>>(
+		'GET',
+		`/workflows/${workflow.id}`,
+	);
 	await e2e.n8n.request('PUT', `/workflows/${workflow.id}`, {
-		name: workflow.name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
+		name: stored.name,
+		nodes: stored.nodes,
+		connections: stored.connections,
 		settings,
 	});
 }
@@ -458,7 +468,13 @@ export async function sheetWorkflowWithOwnCredential(
 		type: apiCredential.type,
 		data: { ...(apiCredential.data as Record<string, unknown>), allowedHttpRequestDomains: 'all' },
 	});
-	const variant = variantOf(suiteWorkflows().sheetToListings, {
+	// Configured as the harness configures what it imports: the example's files folder is a placeholder.
+	const sheetToListings = configuredLikeAUser(suiteWorkflows().sheetToListings, {
+		partnerApiUrl: e2e.context.sandboxUrl,
+		n8nUrl: e2e.context.n8nUrl,
+		filesFolder: e2e.context.filesFolder,
+	});
+	const variant = variantOf(sheetToListings, {
 		id: unique,
 		name: `E2E: ${name}`,
 		webhookPath: `ticket-marketplace/${unique}`,

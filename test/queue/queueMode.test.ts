@@ -144,6 +144,13 @@ function tokenRequests(): number {
 	return harness.sandbox.state().requests.filter((request) => request.endpoint === 'token').length;
 }
 
+/** Token requests (logins and refreshes) the sandbox answered with a token. */
+function tokensIssued(): number {
+	return harness.sandbox
+		.state()
+		.requests.filter((request) => request.endpoint === 'token' && request.status === 200).length;
+}
+
 let nextListing = 880_000;
 // Every sheet's seats are new to the sandbox: one sandbox serves the whole file, and it refuses a seat that any
 // earlier listing of the event holds (the node refuses a seat twice within one run before sending). Row A's first
@@ -303,6 +310,7 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 	it('two sheet runs at once after the token expired: every listing created once; token requests reported', async () => {
 		harness.sandbox.expireTokens({ all: true });
 		const tokensBefore = tokenRequests();
+		const issuedBefore = tokensIssued();
 		const before = (await executions(sheetWorkflow.id)).length;
 		const first = sheet('queue-a.csv', 30);
 		const second = sheet('queue-b.csv', 30);
@@ -313,11 +321,15 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const found = (await waitForExecutions(sheetWorkflow.id, before + 2)).slice(before);
 		expect(found.map((execution) => execution.status)).toEqual(['success', 'success']);
 		const tokens = tokenRequests() - tokensBefore;
-		// Each run renews once at most (its first listing goes alone); n8n has no single-flight across processes.
-		expect(tokens).toBeGreaterThanOrEqual(1);
-		expect(tokens).toBeLessThanOrEqual(2);
+		const issued = tokensIssued() - issuedBefore;
+		// Each run renews once at most (its first listing goes alone); n8n has no single-flight across processes. Both
+		// runs may refresh with the same refresh token: the API spends it on the first, so the second falls back to
+		// the login, one more request but no second renewal.
+		expect(issued).toBeGreaterThanOrEqual(1);
+		expect(issued).toBeLessThanOrEqual(2);
+		expect(tokens).toBeLessThanOrEqual(3);
 		report.push(
-			`two sheet runs at once after expiry: ${ids.length} listings created once, ${tokens} token request(s), workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
+			`two sheet runs at once after expiry: ${ids.length} listings created once, ${tokens} token request(s) of which ${issued} issued a token, workers ${found.map((execution) => workerOf(execution.id)).join(' and ')}`,
 		);
 	}, 240_000);
 
@@ -448,11 +460,10 @@ describe('n8n queue mode: main, two webhook processes, two workers, PostgreSQL, 
 		const held = heldTimes(ids);
 		expect([...held.values()].every((times) => times <= 1)).toBe(true);
 		const items = Array.isArray(run.body) ? (run.body as Array<Record<string, unknown>>) : [];
+		// One item per listing of this sheet: a created one is the API's answer as returned (`{ id, status }`, no
+		// External Listing ID), every other one says what became of it.
 		const reportedCreated = items.filter(
-			(item) =>
-				item.error === undefined &&
-				item.status !== 'skipped' &&
-				ids.includes(Number(item.externalListingId)),
+			(item) => item.error === undefined && item.status !== 'skipped',
 		).length;
 		const holds = [...held.values()].filter((times) => times === 1).length;
 		expect(run.status).toBe(200);
