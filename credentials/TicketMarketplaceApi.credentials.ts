@@ -12,7 +12,6 @@ import type {
 import { headerValue } from './common/apiAnswers';
 import {
 	basicAuthorization,
-	carriedCancelSignal,
 	CREDENTIAL_ICON,
 	isUsableAccessToken,
 	normalizeBaseUrl,
@@ -23,11 +22,10 @@ import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
-	noteTokenEndpointAnswer,
 	readBody,
 	tokenAnswerMeaning,
-	tokenExchangeError,
 } from './common/tokenDiagnosis';
+import { carriedCancelSignal, failTokenExchange, forgetTokenExchange } from './common/pastN8n';
 import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
 import {
 	accessTokenForThisLogin,
@@ -125,7 +123,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-		noteTokenEndpointAnswer(credentials, {});
+		forgetTokenExchange(credentials);
 		const common: Partial<IHttpRequestOptions> = {
 			method: 'POST',
 			json: true,
@@ -199,7 +197,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 		} catch (error) {
 			// A fresh error without the request's config, so the Basic header and the password go nowhere.
-			throw tokenExchangeError(diagnoseTokenConnectionError(baseUrl, error));
+			throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
 		}
 
 		const login = issued(response);
@@ -211,8 +209,9 @@ export class TicketMarketplaceApi implements ICredentialType {
 					refreshToken: refreshTokenFieldAfter(credentials, login.json, undefined, Date.now()),
 				};
 			// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
-			noteTokenEndpointAnswer(credentials, { status: response.statusCode });
-			throw tokenExchangeError(diagnoseUnusableToken(baseUrl));
+			throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), {
+				status: response.statusCode,
+			});
 		}
 		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
 		const secrets = [
@@ -223,12 +222,11 @@ export class TicketMarketplaceApi implements ICredentialType {
 			credentials.password,
 			...anyKeptRefreshToken(credentials),
 		].filter((value): value is string => typeof value === 'string');
-		noteTokenEndpointAnswer(credentials, {
+		throw failTokenExchange(credentials, diagnoseTokenResponse(baseUrl, response, secrets), {
 			status: response.statusCode,
 			retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
 			final: tokenAnswerMeaning(response, secrets).stopsRun,
 		});
-		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response, secrets));
 	}
 
 	/**

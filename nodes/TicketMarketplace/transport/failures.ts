@@ -16,7 +16,6 @@ import {
 	networkFailureInWords,
 	redactSecrets,
 } from '../../../credentials/common/apiAnswers';
-import { readDiagnosis } from '../../../credentials/common/tokenDiagnosis';
 import { apiWords, subjectOf } from '../../../credentials/common/answerTable';
 import {
 	bodyInWords,
@@ -111,10 +110,11 @@ export function classifyFailure(
 	const details: string[] = [];
 	if (failure.tokenExchange) {
 		const said = redactSecrets(failure.message, context.secrets);
-		const diagnosis = readDiagnosis(said);
-		if (diagnosis.description && diagnosis.title.length <= 100 && !/\n/.test(diagnosis.title)) {
-			message = diagnosis.title;
-			details.push(diagnosis.description);
+		const title = redactSecrets(failure.tokenExchange.title, context.secrets);
+		const description = redactSecrets(failure.tokenExchange.description, context.secrets);
+		if (description && title.length <= 100 && !/\n/.test(title)) {
+			message = title;
+			details.push(description);
 		} else {
 			message = 'The Ticket Marketplace API credential could not log in';
 			details.push(

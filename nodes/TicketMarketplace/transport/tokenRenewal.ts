@@ -14,15 +14,16 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 
 import { waitOrStop } from '../helpers/waitOrStop';
 
-import { carryCancelSignal } from '../../../credentials/common/partnerApi';
 import {
 	accessTokenExpired,
 	accessTokenForThisLogin,
 } from '../../../credentials/common/tokenRefresh';
 import {
-	isTokenExchangeFailure,
-	lastTokenEndpointAnswer,
-} from '../../../credentials/common/tokenDiagnosis';
+	carryCancelSignal,
+	failedTokenExchange,
+	forgetTokenExchange,
+} from '../../../credentials/common/pastN8n';
+import type { TokenEndpointAnswer } from '../../../credentials/common/pastN8n';
 import { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 /**
@@ -104,6 +105,7 @@ export class TokenRenewal {
 
 	private begin(): void {
 		this.renewals++;
+		forgetTokenExchange(this.credential);
 		this.underWay = new Promise<void>((resolve) => {
 			this.endRenewal = resolve;
 		});
@@ -180,17 +182,19 @@ export class TokenRenewal {
 					this.end({ givenUp: false });
 					return notSent();
 				}
-				if (this.token !== '' || !isTokenExchangeFailure(error)) {
+				// What the login said, as the credential noted it (n8n's wrapping keeps only its words).
+				const exchange = this.token === '' ? failedTokenExchange(this.credential) : undefined;
+				if (exchange === undefined) {
 					// A token arrived and the request itself failed; or the login failed in a way that is not the API's.
 					this.end({ givenUp: this.token === '' });
 					return { kind: 'thrown', error };
 				}
-				const waitMs = this.retryWait(rateLimitRetries, serverErrorRetries);
+				const waitMs = this.retryWait(exchange.answer, rateLimitRetries, serverErrorRetries);
 				if (waitMs === undefined) {
 					this.end({ givenUp: true });
-					return { kind: 'thrown', error };
+					return { kind: 'thrown', error: exchange.error };
 				}
-				if (lastTokenEndpointAnswer(this.credential).status === 429) rateLimitRetries++;
+				if (exchange.answer.status === 429) rateLimitRetries++;
 				else serverErrorRetries++;
 				const waited = await waitOrStop(waitMs, cancel).then(
 					() => true,
@@ -242,8 +246,11 @@ export class TokenRenewal {
 	}
 
 	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
-	private retryWait(rateLimitRetries: number, serverErrorRetries: number): number | undefined {
-		const { status, retryAfter, final } = lastTokenEndpointAnswer(this.credential);
+	private retryWait(
+		{ status, retryAfter, final }: TokenEndpointAnswer,
+		rateLimitRetries: number,
+		serverErrorRetries: number,
+	): number | undefined {
 		// The plan's quota used up: no login passes before it resets.
 		if (final) return undefined;
 		if (status === 429) {
