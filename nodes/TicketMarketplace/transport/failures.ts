@@ -11,12 +11,13 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { oneLine } from '../helpers/errors';
 
 import {
+	apiWords,
 	extractApiMessage,
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
-} from '../../../credentials/common/apiAnswers';
-import { apiWords, subjectOf } from '../../../credentials/common/answerTable';
+	subjectOf,
+} from './fromCredential';
 import {
 	bodyInWords,
 	bodyShown,

@@ -3,11 +3,8 @@
  * tells on its own: whether the request left this machine, what its answer means (by the answer table), whether an
  * answer is JSON, and what its body is, in words.
  */
-import { redactSecrets } from '../../../credentials/common/apiAnswers';
-import { meaningOf, readAnswer } from '../../../credentials/common/answerTable';
-import type { AnswerMeaning } from '../../../credentials/common/answerTable';
-import { failedTokenExchangeOf } from '../../../credentials/common/pastN8n';
-import type { TokenDiagnosis } from '../../../credentials/common/pastN8n';
+import { failedTokenExchangeOf, meaningOf, readAnswer, redactSecrets } from './fromCredential';
+import type { AnswerMeaning, TokenDiagnosis } from './fromCredential';
 
 /**
  * What a request did, as far as anyone can tell, the one answer every caller reads (Listing → Create's memory, its

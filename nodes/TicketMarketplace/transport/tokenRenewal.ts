@@ -17,13 +17,11 @@ import { waitOrStop } from '../helpers/waitOrStop';
 import {
 	accessTokenExpired,
 	accessTokenForThisLogin,
-} from '../../../credentials/common/tokenRefresh';
-import {
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,
-} from '../../../credentials/common/pastN8n';
-import type { TokenEndpointAnswer } from '../../../credentials/common/pastN8n';
+} from './fromCredential';
+import type { TokenEndpointAnswer } from './fromCredential';
 import { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 /**
