@@ -28,7 +28,7 @@ import { router } from '../../../nodes/TicketMarketplace/actions/router';
 import {
 	blankRowItem,
 	blankRowsNotice,
-} from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
+} from '../../../nodes/TicketMarketplace/actions/listing/create/output';
 import {
 	ContendedMemoryError,
 	nearCapNotice,

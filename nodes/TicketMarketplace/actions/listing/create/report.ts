@@ -1,6 +1,6 @@
 /**
  * The report stage of Listing → Create: what the run says once every listing has its outcome. The output items
- * (listingResults.ts), or the error of a stopped run (a failed listing's, or the memory's), which puts every
+ * (output.ts), or the error of a stopped run (a failed listing's, or the memory's), which puts every
  * listing in exactly one group.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -12,7 +12,7 @@ import {
 	notCreatedStillRememberedLine,
 	SentListingsStoreError,
 } from '../../../helpers/memoryMessages';
-import { howMany, ids, outputItems } from './listingResults';
+import { howMany, ids, outputItems } from './output';
 import { firstFailure } from './outcome';
 import type { FailedListing, ListingOutcome, MemoryFailure, Outcome, Sent } from './outcome';
 import type { SendSettings } from './settings';

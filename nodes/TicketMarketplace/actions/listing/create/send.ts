@@ -18,7 +18,7 @@ import {
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { showsListingCreated } from './createdEvidence';
-import { earlierUnknownNotice } from './listingResults';
+import { earlierUnknownNotice } from './output';
 import { listingRequest } from './listingRequest';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
 import type { MemoryFailure, Outcome, Sent } from './outcome';

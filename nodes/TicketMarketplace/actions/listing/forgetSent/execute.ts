@@ -11,7 +11,7 @@ import { RunMemory } from '../../../helpers/runMemory';
 import { countSent, forgetAllSent } from '../../../helpers/sentListings';
 import { readRunCredential } from '../../../transport';
 import { ItemParameters } from '../create/parameterSource';
-import { blankRowsNotice } from '../create/listingResults';
+import { blankRowsNotice } from '../create/output';
 import { isBlankRow } from '../create/listingRows';
 
 const ID_PARAMETER = 'forgetExternalListingId';
