@@ -14,6 +14,7 @@ import {
 	type E2e,
 	type SeatRow,
 } from '../support/e2e/helpers';
+import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
 import { webhookPath } from '../support/e2e/workflows';
 import type { ApiSetup, N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';
@@ -67,6 +68,11 @@ export async function prepareSandbox(
 			? null
 			: { maxPerSecond: api.maxPerSecond, endpoint: 'listings', retryAfterSeconds: null },
 	);
+	await sandbox.limitSpikeArrest(
+		api?.spikeArrest === undefined
+			? null
+			: { rate: api.spikeArrest.rate, status: api.spikeArrest.status, endpoint: 'listings' },
+	);
 	if (api?.sporadic429Share !== undefined)
 		await sandbox.addFault({
 			endpoint: 'listings',
@@ -117,6 +123,8 @@ export interface RunMeasure {
 	/** 429s as a share of the listing requests sent (0 to 1). */
 	refusedShare: number;
 	tokenRequests: number;
+	/** Token requests that logged in (not a refresh: one after the reset is refused, the login follows). */
+	logins: number;
 	/** Output items of a Validate Only run that carry the request they would send. */
 	validatedItems: number;
 	/** The most listing requests the sandbox answered at once, and when (ms after the first listing request) it first had them. */
@@ -139,6 +147,13 @@ function runDataOf(execution: ExecutionSummary): Record<string, RunData[]> {
 
 function countBy(requests: RequestLogEntry[], status: number): number {
 	return requests.filter((request) => request.status === status).length;
+}
+
+/** Rate refusals: 429s, and the spike arrest's faults (500 by Apigee's default). */
+function rateRefusals(requests: RequestLogEntry[]): number {
+	return requests.filter(
+		(request) => request.status === 429 || request.faults.includes('spikeArrest'),
+	).length;
 }
 
 /** The most requests in flight at once, from the log's start times and durations, and when that was first reached. */
@@ -248,10 +263,13 @@ function measure(
 		lost,
 		duplicated: held.length - new Set(held).size + countBy(listingRequests, 409),
 		listingRequests: listingRequests.length,
-		rateLimited: countBy(listingRequests, 429),
+		rateLimited: rateRefusals(listingRequests),
 		refusedShare:
-			listingRequests.length === 0 ? 0 : countBy(listingRequests, 429) / listingRequests.length,
+			listingRequests.length === 0 ? 0 : rateRefusals(listingRequests) / listingRequests.length,
 		tokenRequests: state.requests.filter((request) => request.endpoint === 'token').length,
+		logins: state.requests.filter(
+			(request) => request.endpoint === 'token' && request.path !== PARTNER_API_PATHS.refresh,
+		).length,
 		validatedItems: output.filter(
 			(item) => item.validateOnly === true && typeof item.body === 'object',
 		).length,

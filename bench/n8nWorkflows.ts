@@ -43,7 +43,9 @@ export type N8nCaseId =
 	| 'perSecondBoth'
 	| 'perSecondBothHand'
 	| 'perSecondChange'
-	| 'perSecondChangeHand';
+	| 'perSecondChangeHand'
+	| `spikeArrest${number}`
+	| 'spikeArrestHand';
 
 /** The sandbox's limits for a case; without one, the plan's limit of requests in flight. */
 export interface ApiSetup {
@@ -55,6 +57,8 @@ export interface ApiSetup {
 	changes?: Array<{ atMs: number; maxPerSecond: number }>;
 	/** This share of listing requests is answered 429 (Retry-After 1 s) at random, whatever the load. */
 	sporadic429Share?: number;
+	/** The gateway's spike arrest on the listings endpoint (smoothed), answered with this status. */
+	spikeArrest?: { rate: string; status: 500 | 429 };
 }
 
 /** What a case's run sends to the sandbox, and so what it is checked for. */
@@ -391,6 +395,54 @@ function perSecondCases(settings: CaseSettings): N8nCase[] {
 	return cases;
 }
 
+/**
+ * The spike arrest: default options against it answered with each status, beside Code + HTTP Request batched one
+ * request every interval (what a user who read the rate would build), against Apigee's default status.
+ */
+function spikeArrestCases(settings: CaseSettings): N8nCase[] {
+	const { listings, latencyMs, perSecond } = settings;
+	const { perSecond: rate, statuses } = perSecond.spikeArrest;
+	const floorMs = perSecondFloorMs(listings, [{ atMs: 0, maxPerSecond: rate }], latencyMs);
+	const intervalMs = Math.round(1000 / rate);
+	const common = {
+		kind: 'create' as const,
+		input: 'csv' as const,
+		floorMs,
+		baseline: 'spikeArrestHand' as N8nCaseId,
+		repeat: perSecond.repeat,
+		timedNodes: [CREATE_NODE],
+		outputNode: CREATE_NODE,
+	};
+	const cases: N8nCase[] = statuses.map((status) => ({
+		...common,
+		id: `spikeArrest${status}` as N8nCaseId,
+		label: `Create Listing, default options, spike arrest ${rate}ps answered ${status}`,
+		api: { maxInFlight: null, spikeArrest: { rate: `${rate}ps`, status } },
+		workflow: createVariant(
+			workflowId('tmBenchSpike', String(status)),
+			`Bench: Create Listing, default options, spike arrest answered ${status}`,
+			`spike-arrest-${status}`,
+			withOptions({}),
+		),
+	}));
+	cases.push({
+		...common,
+		kind: 'baseline',
+		id: 'spikeArrestHand',
+		label: `Code grouping + HTTP Request, spike arrest ${rate}ps answered ${statuses[0]}, batches of 1 every ${intervalMs} ms`,
+		api: { maxInFlight: null, spikeArrest: { rate: `${rate}ps`, status: statuses[0] } },
+		workflow: codeAndHttp(
+			workflowId('tmBenchSpikeHand', ''),
+			'Bench: Code + HTTP Request batched by hand, spike arrest',
+			'spike-arrest-hand',
+			{ size: 1, intervalMs },
+		),
+		timedNodes: [GROUP_NODE, HTTP_NODE],
+		outputNode: HTTP_NODE,
+	});
+	return cases;
+}
+
 /** The share of requests the sporadic case's API refuses at random (as the e2e fault run does). */
 const SPORADIC_429_SHARE = 0.03;
 
@@ -551,5 +603,6 @@ export function benchCases(settings: CaseSettings): N8nCase[] {
 			unlimitedApi: true,
 		},
 		...perSecondCases(settings),
+		...spikeArrestCases(settings),
 	];
 }

@@ -23,6 +23,8 @@ export interface PerSecondPlan {
 	/** A limit that changes mid-run (admin API), ms after the webhook call; the hand-batched baseline keeps to the lowest. */
 	change: Array<{ atMs: number; maxPerSecond: number }>;
 	handIntervalMs: number;
+	/** The gateway's spike arrest (smoothed: one request every 1000 / perSecond ms), answered with each status. */
+	spikeArrest: { perSecond: number; statuses: Array<500 | 429> };
 	repeat: number;
 }
 
@@ -98,6 +100,7 @@ const N8N_FULL: Plan['n8n'] = {
 			{ atMs: 8000, maxPerSecond: 40 },
 		],
 		handIntervalMs: 105,
+		spikeArrest: { perSecond: 40, statuses: [500, 429] },
 		repeat: 2,
 	},
 };
@@ -151,7 +154,8 @@ Usage: npm run bench -- [flags]
                     (default: all). n8n = Listing -> Create and n8n's own nodes inside the real n8n of
                     the e2e harness, ${FULL.n8n.rows} sheet rows against the sandbox with ${FULL.n8n.latencyMs} ms latency and
                     at most ${FULL.n8n.maxInFlight} requests in flight, then per-second limits of
-                    ${FULL.n8n.perSecond.limits.join(', ')}/s, both at once and one changing mid-run
+                    ${FULL.n8n.perSecond.limits.join(', ')}/s, both at once and one changing mid-run, and a
+                    spike arrest of ${FULL.n8n.perSecond.spikeArrest.perSecond}ps answered ${FULL.n8n.perSecond.spikeArrest.statuses.join(' and ')}
                     (installs the pinned n8n on first use);
                     queue = sale notifications into a single n8n and into n8n's queue mode (PostgreSQL,
                     Redis, two webhook processes, two workers), through one and two webhook processes;

@@ -6,8 +6,17 @@
  * 429 at once, with a Retry-After of the whole seconds until the next request fits (per second) or of `retryAfterMs`
  * (in flight; 1 s unless given). Admitted requests take `latencyMs`, a number or a function of how many are in
  * flight. A refused request waits its Retry-After outside any slot and asks again first, as the transport does.
+ *
+ * In front of it, the gateway's policies as the sandbox plays them (sandbox/gatewayLimits.ts): a smoothed spike
+ * arrest (one request per interval; a request sooner after the last admitted one is refused and not counted) and a
+ * quota, each answered with the gateway's fault (500 or 429, no Retry-After). Their answers are read by the answer
+ * table, as the transport reads them: a spike arrest is retried after the transport's wait, a quota stops the run.
  */
+import { meaningOf, readAnswer } from '../credentials/common/answerTable';
+import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
 import type { RequestPacer } from '../nodes/TicketMarketplace/transport/pacing';
+import { rateRetryWaitMs } from '../nodes/TicketMarketplace/transport/retryAfter';
+import { GATEWAY_FAULT, spikeArrestFault } from '../sandbox/answers';
 import { seededRandom } from '../sandbox/faults';
 
 /** jest's fake clock as the pacer's wait (n8n's sleepWithAbort in production). */
@@ -75,6 +84,13 @@ export async function runAll<T>(requests: number, one: (index: number) => Promis
 export interface SimulatedRun {
 	elapsedMs: number;
 	created: number;
+	/** Requests that reached the API (each attempt), and how many listings were sent more than once. */
+	arrivals: number;
+	/** Listings that got an answer of the quota, and sends the pacer let go after the first quota answer was read. */
+	quotaRefused: number;
+	sentAfterQuota: number;
+	/** Listings never created: refused for good, or not sent once the run stopped. */
+	notCreated: number;
 	peak: number;
 	/** When each 429 came back, and the pacer's pace right after. */
 	refusals: Array<{ at: number; rateAfter: number }>;
@@ -107,6 +123,10 @@ export async function simulate(options: {
 	refusalLagMs?: number;
 	/** The client's event loop (give the pacer its `wait`): sends and reads cost it work, one after another. */
 	client?: BusyClient;
+	/** The gateway's smoothed spike arrest: `perSecond` a second, answered `status`, the rate named in the fault or not. */
+	spikeArrest?: { perSecond: number; status: 500 | 429; namesRate: boolean };
+	/** The gateway's quota: this many requests admitted, every later one refused (500 or 429). */
+	quota?: { limit: number; status: 500 | 429 };
 }): Promise<SimulatedRun> {
 	const { pacer } = options;
 	const { latencyMs = 100 } = options;
@@ -119,6 +139,10 @@ export async function simulate(options: {
 	const admitted: number[] = [];
 	const run: Omit<SimulatedRun, 'elapsedMs' | 'stats'> = {
 		created: 0,
+		arrivals: 0,
+		quotaRefused: 0,
+		sentAfterQuota: 0,
+		notCreated: 0,
 		peak: 0,
 		refusals: [],
 		rates: [],
@@ -128,6 +152,36 @@ export async function simulate(options: {
 	const started = Date.now();
 	/** The API's gate: undefined when admitted, else Retry-After in ms. */
 	let arrivals = 0;
+	let lastAdmittedBySpike: number | undefined;
+	let quotaUsed = 0;
+	let quotaReadAt: number | undefined;
+	/** The gateway's policies, before the API: the fault it answers, or undefined when they admit the request. */
+	const gateway = (): { status: number; body: unknown } | undefined => {
+		const now = Date.now();
+		const spike = options.spikeArrest;
+		if (spike) {
+			if (lastAdmittedBySpike !== undefined && now - lastAdmittedBySpike < 1000 / spike.perSecond) {
+				const fault = spikeArrestFault(`${spike.perSecond}ps`);
+				const faultstring = spike.namesRate ? fault.faultstring : 'Spike arrest violation';
+				return {
+					status: spike.status,
+					body: { fault: { faultstring, detail: { errorcode: fault.errorcode } } },
+				};
+			}
+			lastAdmittedBySpike = now;
+		}
+		if (options.quota) {
+			if (quotaUsed >= options.quota.limit) {
+				const { faultstring, errorcode } = GATEWAY_FAULT.quota;
+				return {
+					status: options.quota.status,
+					body: { fault: { faultstring, detail: { errorcode } } },
+				};
+			}
+			quotaUsed++;
+		}
+		return undefined;
+	};
 	const gate = (): number | undefined => {
 		const now = Date.now();
 		arrivals++;
@@ -148,14 +202,63 @@ export async function simulate(options: {
 	};
 	const one = async () => {
 		let first = false;
+		let rateRetries = 0;
 		for (let attempt = 0; attempt < 30; attempt++) {
 			const slot = await pacer.acquire(first);
-			if (!slot) throw new Error('the pacer had stopped');
+			if (!slot) {
+				if (!options.quota) throw new Error('the pacer had stopped');
+				run.notCreated++;
+				return;
+			}
 			const sentAt = Date.now();
+			if (quotaReadAt !== undefined) run.sentAfterQuota++;
 			run.rates.push({ at: sentAt, rate: pacer.currentRate });
 			run.limits.push(pacer.currentLimit);
 			await options.client?.work(options.client.sendCostMs);
 			await wander();
+			run.arrivals++;
+			const fault = gateway();
+			if (fault !== undefined) {
+				await wander();
+				if (options.refusalLagMs) await delay(options.refusalLagMs);
+				await options.client?.work(options.client.readCostMs);
+				const meaning = meaningOf(readAnswer(fault.status, {}, fault.body), {
+					endpoint: 'api',
+					path: PARTNER_API_PATHS.listings,
+				});
+				if (meaning?.retry !== 'rateLimit') {
+					// The quota (or any answer that is not retried): the request ends; the quota stops every send.
+					if (meaning?.stopsRun) {
+						run.quotaRefused++;
+						quotaReadAt ??= Date.now();
+						pacer.close();
+					}
+					slot.release({
+						kind: 'answered',
+						roundTripMs: Date.now() - sentAt,
+						accepted: false,
+						final: true,
+					});
+					run.notCreated++;
+					return;
+				}
+				// The transport's bound and wait (transport/index.ts).
+				const final = rateRetries >= 6;
+				slot.release({
+					kind: 'rateLimited',
+					spikeArrest: meaning.row === 'spikeArrest',
+					allowedPerSecond: meaning.allowedPerSecond,
+					final,
+				});
+				run.refusals.push({ at: Date.now(), rateAfter: pacer.currentRate });
+				if (final) {
+					run.notCreated++;
+					return;
+				}
+				await delay(rateRetryWaitMs(undefined, rateRetries++, meaning.allowedPerSecond));
+				first = true;
+				continue;
+			}
 			const retryAfterMs = gate();
 			if (retryAfterMs !== undefined) {
 				await wander();

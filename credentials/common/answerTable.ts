@@ -389,13 +389,23 @@ const ROWS: Row[] = [
 	},
 ];
 
-/** A spike arrest's allowed rate in requests per second: "Allowed rate : 40ps" (per second) or "600pm" (per minute). */
+/** A spike arrest's allowed rate in requests per second: "Allowed rate : 40ps" or "600pm", or spelled out as a MessageRate. */
 export function allowedRateOf(words: string | undefined): number | undefined {
-	const match = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(words ?? '');
-	if (!match) return undefined;
-	const count = Number(match[1]);
-	if (!(count > 0)) return undefined;
-	return match[2].toLowerCase() === 'ps' ? count : count / 60;
+	const text = words ?? '';
+	const short = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(text);
+	// Apigee Edge spells the rate out: "MessageRate{messagesPerPeriod=300, periodInMicroseconds=60000000, ...}".
+	const spelled =
+		/messagesPerPeriod\s*=\s*(\d+(?:\.\d+)?)[^}]*?periodInMicroseconds\s*=\s*(\d+(?:\.\d+)?)/i.exec(
+			text,
+		);
+	const perSecond = short
+		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
+		: spelled
+			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
+			: undefined;
+	return perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
+		? perSecond
+		: undefined;
 }
 
 /**

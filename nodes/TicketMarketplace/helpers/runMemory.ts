@@ -79,16 +79,20 @@ export class RunMemory {
 		const keys = new MemoryKeys(this.account, ids, kinds);
 		const added: string[] = [];
 		try {
-			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit.
+			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit. The
+			// run's only count.
 			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
 			const kept = keys.of(keys.all(), ['sent', 'unknown']);
 			const old = keys.of(keys.all(), ['old']);
 			let writes = 0;
-			const roomLeft = () => room - kept.length - (writes + 1) * MARKERS_PER_WRITE;
+			/** Keys of `kept` provably held already: they take no room. */
+			let keptHeld = 0;
+			const roomLeft = () => room - (kept.length - keptHeld) - (writes + 1) * MARKERS_PER_WRITE;
 			const full = (needed: number) =>
 				new MemoryFailureError({ kind: 'full', held: held!, needed, cap: SENT_LISTINGS_CAP });
-			if (roomLeft() < 0) throw full(kept.length + MARKERS_PER_WRITE);
+			if (roomLeft() < 0) keptHeld = await this.heldAlready(keys, room, () => writes++);
+			if (roomLeft() < 0) throw full(kept.length - keptHeld + MARKERS_PER_WRITE);
 			/** One verified write; returns what it found held. Its look-only keys leave at once. */
 			const write = async (batch: string[]): Promise<string[]> => {
 				const written = await this.store.record(batch);
@@ -110,15 +114,18 @@ export class RunMemory {
 					next += share;
 				}
 			}
-			if (seen.length > 0) {
-				await this.store.pause();
-				seen = await write(seen);
-			}
+			// Looked at again a pause after the write that found them held (the pause before its own look).
+			if (seen.length > 0) seen = await write(seen);
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
-			await this.forgetNow(keys.of(added, ['unknown'], sentBefore));
-			const count = await this.store.count();
+			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
+			await this.forgetNow(lookedOnly);
+			// Counted from the start's count and what this run added, rather than read again whole (a count reads
+			// the whole list, like any store call): only the near-cap notice and the refresh depend on it.
+			const stays = new Set(keys.of(added, ['sent', 'unknown']));
+			for (const key of lookedOnly) stays.delete(key);
+			const count = held === undefined ? undefined : held + stays.size;
 			if (seen.length > 0 && nearCap(count)) await this.refresh(seen, [...sentBefore]);
 			const alreadySent = new Map<number, EarlierOutcome>(
 				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
@@ -132,6 +139,25 @@ export class RunMemory {
 				stillRemembered: await this.undoRecord(keys, added),
 			});
 		}
+	}
+
+	/**
+	 * Near the cap, how many of the IDs' own keys the memory holds already (a sheet run again): counted as new, they
+	 * would refuse a run that adds little. Looked at by a write where the room allows it, its new keys out again
+	 * at once, verified; 0 when the room does not allow it or the look did not provably leave. Like the count, a
+	 * moment's answer: another run may change the memory before this run writes.
+	 */
+	private async heldAlready(keys: MemoryKeys, room: number, wrote: () => void): Promise<number> {
+		const own = keys.of(keys.all(), ['sent']);
+		if (own.length + 2 * MARKERS_PER_WRITE > room) return 0;
+		const looked = await this.store.recordMarked(own);
+		if (!looked.ok) throw new MemoryFailureError(looked.failure);
+		wrote();
+		const added = keys.of(looked.answer.new, ['sent']);
+		await this.forgetNow(added);
+		// A key still here would be taken for a listing sent: the run is refused, and its record undone.
+		if (added.some((key) => this.lookedOnly.includes(key))) return 0;
+		return own.length - added.length;
 	}
 
 	/**

@@ -23,7 +23,7 @@ import type { Effect, HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
-import { backoffMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
+import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
 
 export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 export { extractApiMessage, redactSecrets } from '../../../credentials/common/apiAnswers';
@@ -197,6 +197,7 @@ export async function sendRequest(
 			attempt = {
 				kind: 'rateLimited',
 				retryAfterMs,
+				spikeArrest: failure?.meaning?.row === 'spikeArrest',
 				allowedPerSecond: failure?.meaning?.allowedPerSecond,
 			};
 		} else if (failure === undefined || failure.status !== undefined) {
@@ -214,10 +215,7 @@ export async function sendRequest(
 				failure.retryAfterMs = retryAfterMs;
 			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
 				// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
-				waitMs =
-					retryAfterMs === undefined
-						? backoffMs(rateLimitRetries)
-						: Math.max(retryAfterMs, RETRY_POLICY.minRetryWaitMs);
+				waitMs = rateRetryWaitMs(retryAfterMs, rateLimitRetries, failure.meaning?.allowedPerSecond);
 				rateLimitRetries++;
 			}
 		} else if (

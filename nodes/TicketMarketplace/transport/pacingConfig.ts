@@ -69,6 +69,25 @@ export const RATE = {
 	assumedRetryAfterMs: 1000,
 };
 
+/** The gateway's spike arrest (spikeArrest.ts): a smoothed rate, one request per interval. */
+export const SPIKE = {
+	/** The gap kept beyond the interval the fault names: our sends reach the gateway a few ms earlier or later. */
+	margin: 0.08,
+	/** Each refusal of a send that kept the gap widens it by this share of the interval ... */
+	widen: 0.04,
+	/** ... up to this margin: a refusal costs one request sent again, a wider gap every request. */
+	maxMargin: 0.3,
+	/**
+	 * Each accepted answer narrows it a little, down to the interval itself, so that the share refused settles near
+	 * this: one refusal costs one gap, a gap 1 ms wider costs a millisecond per listing left.
+	 */
+	targetRefusedShare: 0.025,
+	/** Without a named rate, each refusal of a send that kept the gap widens it this much: searched from below. */
+	learnStep: 0.25,
+	/** The smallest gap a refusal without a named rate is read as (two sends at once tell no interval). */
+	minGapMs: 2,
+};
+
 /** Telling a 429's kind (refusalKind.ts): a rate, the concurrency, or random. */
 export const CLASSIFY = {
 	/** A second 429 at no more than this many accepted above the first one's count agrees: a limit holds the count. */

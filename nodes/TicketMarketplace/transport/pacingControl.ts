@@ -8,6 +8,8 @@
  * - a 429 is classified (refusalKind.ts): the concurrency lowers the level (concurrencyLevel.ts) and, at a level not
  *   yet proven, holds sends for a probe (overshootHold.ts); a rate pauses every send and sets a pace
  *   (perSecondRate.ts); a lone one that only looks like a rate changes nothing but its own request's wait;
+ * - a spike arrest's refusal is a smoothed rate (spikeArrest.ts): a gap between sends, read from the fault where it
+ *   names the rate (in either mode), else searched (adaptive mode); no pause, the level and the pace untouched;
  * - fixed mode learns nothing from answers: it holds the maximum, and each refused request waits its own Retry-After.
  */
 import {
@@ -41,6 +43,7 @@ import {
 	takeRamp,
 } from './rampSpread';
 import { classifyRefusal, type Suspect } from './refusalKind';
+import { NO_SPIKE, type Spike, spikeAnswered, spikeReadyAt, spikeRefused } from './spikeArrest';
 import { NO_ROUND_TRIPS, recordRoundTrip, type RoundTrips, typicalMs } from './roundTrips';
 import { EMPTY_LOG, logSend, markSend, nextSend, type SendLog } from './sendLog';
 
@@ -59,6 +62,7 @@ export interface PacerState {
 	readonly rate: Rate;
 	readonly ramp: Ramp;
 	readonly overshoot: Overshoot;
+	readonly spike: Spike;
 	readonly suspect?: Suspect;
 }
 
@@ -76,6 +80,7 @@ export function startPacing(mode: PacingMode, maximum: number): PacerState {
 		rate: NO_RATE,
 		ramp: NEW_RAMP,
 		overshoot: NO_OVERSHOOT,
+		spike: NO_SPIKE,
 	};
 }
 
@@ -109,6 +114,7 @@ export function step(state: PacerState, event: PacerEvent, now: number): PacerSt
 	}
 	const trips = recordRoundTrip(next.trips, event.roundTripMs, event.accepted, first);
 	next = { ...next, overshoot: overshootAnswered(next.overshoot), trips };
+	if (event.accepted !== false) next = { ...next, spike: spikeAnswered(next.spike) };
 	if (!learns) return next;
 	const context = { waiting: event.waiting, retryAfterMs: next.lastRetryAfterMs, now };
 	return { ...next, level: levelAnswered(next.level, trips, event.send, context) };
@@ -138,6 +144,16 @@ function refused(
 	now: number,
 ): PacerState {
 	const { send } = event;
+	if (event.spikeArrest === true) {
+		// A smoothed rate that counts only what it admits: a gap between sends, no pause, nothing to classify. (A probe
+		// refused by it says nothing about the concurrency: the hold ends.)
+		const overshoot = isProbe(state.overshoot, send)
+			? probeBack(state.overshoot, false)
+			: state.overshoot;
+		const learns = state.mode === 'adaptive';
+		const spike = spikeRefused(state.spike, state.log, send, now, event.allowedPerSecond, learns);
+		return { ...state, rateLimited: state.rateLimited + 1, overshoot, spike };
+	}
 	const probe = isProbe(state.overshoot, send);
 	const verdict = state.mode === 'adaptive' ? classifyRefusal(state, send, now) : undefined;
 	let next: PacerState = { ...state, rateLimited: state.rateLimited + 1 };
@@ -171,7 +187,11 @@ export function hasRoom(state: PacerState): boolean {
 export function readyAt(state: PacerState, now: number): { at: number; state: PacerState } {
 	const spread = rampRate(state);
 	const ramp = refillRamp(state.ramp, now, spread);
-	const at = Math.max(rateReadyAt(state.rate, state.log, now), rampReadyAt(ramp, now, spread));
+	const at = Math.max(
+		rateReadyAt(state.rate, state.log, now),
+		rampReadyAt(ramp, now, spread),
+		spikeReadyAt(state.spike, state.log),
+	);
 	return { at, state: { ...state, ramp } };
 }
 
@@ -203,5 +223,7 @@ export function statsOf(state: PacerState): PacerStats {
 		finalRate: state.rate.rate,
 		lowestRate: state.rate.lowestRate,
 		holds: state.overshoot.holds,
+		spikeRefusals: state.spike.refusals,
+		spikeSpacingMs: state.spike.spacingMs,
 	};
 }

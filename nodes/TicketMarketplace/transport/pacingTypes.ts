@@ -17,9 +17,11 @@ export type AttemptOutcome = (
 			kind: 'rateLimited';
 			retryAfterMs?: number;
 			/**
-			 * The rate the API allows, in requests per second, where its refusal names it (a spike arrest's "Allowed
-			 * rate : 40ps"). Not read by the pacer yet: it learns the rate from the refusals.
+			 * The gateway's spike arrest refused it (a smoothed rate, answered 500 or 429 without Retry-After): the
+			 * pacer keeps a gap between sends instead of pausing them.
 			 */
+			spikeArrest?: boolean;
+			/** The rate the API allows, in requests per second, where its refusal names it ("Allowed rate : 40ps"). */
 			allowedPerSecond?: number;
 	  }
 	| { kind: 'failed' }
@@ -50,6 +52,9 @@ export interface PacerStats {
 	lowestRate: number;
 	/** Holds: after a 429 at a level never answered, sends waited for an answer and one probe to tell the kind. */
 	holds: number;
+	/** Refusals by a spike arrest, and the gap kept between sends for it (ms; 0: none met). */
+	spikeRefusals: number;
+	spikeSpacingMs: number;
 }
 
 /** One request sent: when, the how-manieth of the run, at which in-flight level (itself included). */
@@ -82,14 +87,31 @@ export type PacerEvent =
 			/** Requests waiting for a slot when the answer came. */
 			waiting: number;
 	  }
-	| { kind: 'refused'; send: Send; retryAfterMs?: number; final: boolean }
+	| {
+			kind: 'refused';
+			send: Send;
+			retryAfterMs?: number;
+			final: boolean;
+			/** A spike arrest's refusal, and the rate its fault named. */
+			spikeArrest?: boolean;
+			allowedPerSecond?: number;
+	  }
 	| { kind: 'failed'; send: Send; final: boolean };
 
 /** The event an attempt's outcome makes. */
 export function eventOf(outcome: AttemptOutcome, send: Send, waiting: number): PacerEvent {
 	const final = outcome.final === true;
 	if (outcome.kind === 'rateLimited')
-		return { kind: 'refused', send, retryAfterMs: outcome.retryAfterMs, final };
+		return {
+			kind: 'refused',
+			send,
+			retryAfterMs: outcome.retryAfterMs,
+			final,
+			...(outcome.spikeArrest === true && {
+				spikeArrest: true,
+				allowedPerSecond: outcome.allowedPerSecond,
+			}),
+		};
 	if (outcome.kind === 'failed') return { kind: 'failed', send, final };
 	return {
 		kind: 'answered',

@@ -22,6 +22,22 @@ export function backoffMs(retryNumber: number): number {
 	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }
 
+/**
+ * The wait before retrying a rate refusal: its Retry-After (at least RETRY_POLICY.minRetryWaitMs); without one, one
+ * interval of a spike arrest that names its rate (the gateway admits the next request then, and the pacer keeps the
+ * gap between sends); else a backoff doubling from RETRY_POLICY.baseBackoffMs.
+ */
+export function rateRetryWaitMs(
+	retryAfterMs: number | undefined,
+	retryNumber: number,
+	allowedPerSecond?: number,
+): number {
+	if (retryAfterMs !== undefined) return Math.max(retryAfterMs, RETRY_POLICY.minRetryWaitMs);
+	if (allowedPerSecond !== undefined && allowedPerSecond > 0)
+		return Math.min(Math.ceil(1000 / allowedPerSecond), RETRY_POLICY.maxWaitMs);
+	return backoffMs(retryNumber);
+}
+
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
 	const text = Array.isArray(value)

@@ -670,6 +670,26 @@ const rows: Row[] = [
 		},
 	},
 	{
+		name: "create: listings beyond the seller's limits, and a limit that cannot be used",
+		produce: async () => {
+			const limits = { concurrencyMode: 'fixed', minPricePerTicket: 20, maxTicketsPerListing: 1 };
+			const tooMany = {
+				product: [
+					{ externalId: 'A-1', row: 'A', seat: '1' },
+					{ externalId: 'A-2', row: 'A', seat: '2' },
+				],
+			};
+			const refused = { parameters: { priceAmount: 5, products: tooMany, options: limits } };
+			const items = await createRun(MANY, { ...refused, onError: 'continueErrorOutput' });
+			return [
+				await thrownBy(createRun(MANY, refused)),
+				...items.output!.slice(0, 2).map(ofItem),
+				await thrownBy(createRun(1, { parameters: { options: { minPricePerTicket: 'twenty' } } })),
+			];
+		},
+		names: [/Minimum Price per Ticket|Maximum Tickets per Listing/],
+	},
+	{
 		name: 'create: Map Automatically finds no column',
 		produce: async () => {
 			const columns = Object.fromEntries(

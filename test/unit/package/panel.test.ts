@@ -25,6 +25,8 @@ import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigge
 import { EXAMPLE_FILES, loadExample } from '../../../support/harness/workflows';
 
 const { description } = new TicketMarketplace();
+/** The node as n8n offers it to an AI Agent: its own type, named with "Tool" appended. */
+const asTool = { ...description, name: `${description.name}Tool` };
 const trigger = new TicketMarketplaceTrigger().description;
 const CREATE = { resource: 'listing', operation: 'create' };
 const CLEAR = { resource: 'listing', operation: 'forgetSent' };
@@ -55,11 +57,15 @@ function resolved(typeVersion: number, parameters: INodeParameters): INodeParame
 	);
 }
 
-/** The top-level parameters n8n shows for these values. */
-function shown(typeVersion: number, parameters: INodeParameters): INodeProperties[] {
+/** The top-level parameters n8n shows for these values (in the node, or in its tool variant). */
+function shown(
+	typeVersion: number,
+	parameters: INodeParameters,
+	node: typeof description = description,
+): INodeProperties[] {
 	const values = resolved(typeVersion, parameters);
 	return description.properties.filter((property) =>
-		NodeHelpers.displayParameter(values, property, nodeAt(typeVersion, values), description),
+		NodeHelpers.displayParameter(values, property, nodeAt(typeVersion, values), node),
 	);
 }
 
@@ -257,6 +263,38 @@ describe('version 1.1 defaults', () => {
 	});
 });
 
+describe("the seller's limits on Create", () => {
+	it.each([1, 1.1])(
+		'Create (version %s): the limits a seller sets are under Options, empty (no limit) until set',
+		(version) => {
+			const options = shown(version, CREATE).find((property) => property.name === 'options');
+			const limits = (options?.options as INodeProperties[])
+				.filter((option) => ['minPricePerTicket', 'maxTicketsPerListing'].includes(option.name))
+				.map((option) => [option.displayName, option.type, option.default]);
+			expect(limits).toEqual([
+				['Maximum Tickets per Listing', 'number', ''],
+				['Minimum Price per Ticket', 'number', ''],
+			]);
+		},
+	);
+
+	it.each([1, 1.1])(
+		'Create (version %s): only the tool variant recommends the limits, in a notice',
+		(version) => {
+			const notice = (node: typeof description, parameters = {}) =>
+				shown(version, { ...CREATE, ...parameters }, node)
+					.filter((property) => property.name === 'agentLimitsNotice')
+					.map((property) => property.displayName);
+			expect(notice(description)).toEqual([]);
+			expect(notice(asTool)).toEqual([
+				expect.stringMatching(/Minimum Price per Ticket and Maximum Tickets per Listing/),
+			]);
+			// Map Automatically shows its own notice instead.
+			expect(notice(asTool, { inputShape: 'ticketPerItem', columnMapping: 'auto' })).toEqual([]);
+		},
+	);
+});
+
 /** One text the user can read, and where it is. */
 interface PanelText {
 	where: string;
@@ -413,8 +451,15 @@ describe('the words of the panel', () => {
 	]);
 
 	it.each(panels)('%s shows at most one notice', (_name, version, parameters) => {
-		const notices = shown(version, parameters).filter((property) => property.type === 'notice');
-		expect(notices.length).toBeLessThanOrEqual(1);
+		for (const node of [description, asTool]) {
+			const notices = shown(version, parameters, node).filter(
+				(property) => property.type === 'notice',
+			);
+			expect({ node: node.name, notices: notices.length }).toEqual({
+				node: node.name,
+				notices: Math.min(notices.length, 1),
+			});
+		}
 	});
 
 	it.each([1, 1.1])('the trigger (version %s) shows at most one notice', (version) => {

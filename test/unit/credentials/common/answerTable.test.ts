@@ -322,6 +322,15 @@ describe('the allowed rate of a spike arrest', () => {
 		['Spike arrest violation. Allowed rate : 600pm', 10],
 		['Spike arrest violation.', undefined],
 		['Allowed rate : 0ps', undefined],
+		[
+			'Spike arrest violation. Allowed rate : MessageRate{messagesPerPeriod=300, periodInMicroseconds=60000000, maxBurstMessageCount=30.0}',
+			5,
+		],
+		[
+			'Spike arrest violation. Allowed rate : MessageRate{messagesPerPeriod=25, periodInMicroseconds=5000000, maxBurstMessageCount=1.0}',
+			5,
+		],
+		['Allowed rate : MessageRate{messagesPerPeriod=25, periodInMicroseconds=0}', undefined],
 	])('%s → %s per second', (words, rate) => {
 		expect(allowedRateOf(words)).toBe(rate);
 	});

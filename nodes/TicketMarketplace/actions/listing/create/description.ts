@@ -21,6 +21,12 @@ export { RECOGNISED_HEADERS } from './fields';
 export const DEFAULT_CONCURRENCY = 48;
 export const MAX_CONCURRENCY = 100;
 
+/** The limits a seller sets on every listing (settings.ts reads them): option name → label. */
+export const LIMIT_OPTIONS = {
+	minPricePerTicket: 'Minimum Price per Ticket',
+	maxTicketsPerListing: 'Maximum Tickets per Listing',
+} as const;
+
 const perTicket = { inputShape: ['ticketPerItem'] };
 /**
  * Fields that recognised headers replace. `hide` rather than `show`: in "Each Item Is a Listing" the Columns
@@ -93,6 +99,26 @@ const RUN_OPTIONS: INodeProperties[] = [
 		default: DEFAULT_CONCURRENCY,
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		description: `The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
+	},
+	{
+		displayName: LIMIT_OPTIONS.maxTicketsPerListing,
+		name: 'maxTicketsPerListing',
+		type: 'number',
+		default: '',
+		placeholder: 'e.g. 50',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		description:
+			"Listings with more tickets than this are refused before sending, e.g. a pasted column or an AI Agent's mistake",
+	},
+	{
+		displayName: LIMIT_OPTIONS.minPricePerTicket,
+		name: 'minPricePerTicket',
+		type: 'number',
+		default: '',
+		placeholder: 'e.g. 20.00',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		description:
+			"Listings priced below this, in their own currency, are refused before sending, e.g. a typo or an AI Agent's mistake",
 	},
 	{
 		displayName: 'Output',
@@ -216,6 +242,15 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { ...perTicket, columnMapping: ['auto'] } },
+	},
+	{
+		displayName:
+			"As an AI Agent's tool, set Options → Minimum Price per Ticket and Maximum Tickets per Listing, so that a price or a number of tickets the model gets wrong is refused",
+		name: 'agentLimitsNotice',
+		type: 'notice',
+		default: '',
+		// Only in the tool variant (n8n names it with "Tool"); Map Automatically has a notice of its own.
+		displayOptions: { show: { '@tool': [true] }, hide: { columnMapping: ['auto'] } },
 	},
 	...mainPanel(MAIN_PANEL.listing),
 	...productsProperties,

@@ -23,8 +23,14 @@ import {
 	ROWS_CONVENTION,
 	rowsText,
 } from './problems';
-import { readSendSettings, V1_LAYOUT, versionReading } from './settings';
-import type { InputShape, ParameterLayout, SendSettings } from './settings';
+import {
+	NO_LIMITS,
+	readListingLimits,
+	readSendSettings,
+	V1_LAYOUT,
+	versionReading,
+} from './settings';
+import type { InputShape, ListingLimits, ParameterLayout, SendSettings } from './settings';
 import { validateListing } from './validateListing';
 import type { InvalidListing, Listing } from './validateListing';
 
@@ -48,9 +54,10 @@ export function readListings(
 	items: INodeExecutionData[],
 ): ListingsRead {
 	const reading = versionReading(context);
+	const limits = readListingLimits(context);
 	const shape = context.getNodeParameter('inputShape', 0, reading.defaultShape) as InputShape;
 	const source = parameterSource(context, items, shape, reading);
-	const { listings, blankRows } = listingsOf(source, items.length, shape, reading.layout);
+	const { listings, blankRows } = listingsOf(source, items.length, shape, reading.layout, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
 	if (listings.some((listing) => listing.kind === 'invalid') && !context.continueOnFail())
@@ -237,6 +244,7 @@ export function listingsOf(
 	itemCount: number,
 	shape: InputShape,
 	layout: ParameterLayout = V1_LAYOUT,
+	limits: ListingLimits = NO_LIMITS,
 ): Omit<ListingsRead, 'settings'> {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
@@ -246,7 +254,7 @@ export function listingsOf(
 		else blankRows.push(itemIndex);
 	}
 	if (shape === 'ticketPerItem') {
-		const validated = groupTicketRows(rows).map((group) => validateListing(group, shape));
+		const validated = groupTicketRows(rows).map((group) => validateListing(group, shape, limits));
 		return {
 			// A listing held back is not sent: its tickets hold no other listing back.
 			listings: refuseTicketsListedBefore(holdBackForUnknownRows(validated, rows)),
@@ -258,7 +266,7 @@ export function listingsOf(
 		label: rowsText([row.itemIndex]),
 		related: true,
 	}));
-	const listings = refuseRepeatedIds(groups.map((group) => validateListing(group, shape)));
+	const listings = refuseRepeatedIds(groups.map((group) => validateListing(group, shape, limits)));
 	// A listing refused for its repeated ID is not sent: its tickets hold no other listing back.
 	return { listings: refuseTicketsListedBefore(listings), blankRows };
 }

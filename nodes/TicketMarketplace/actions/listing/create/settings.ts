@@ -3,10 +3,14 @@
  * ../../versions.ts), and how listings are sent.
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import { isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
 
 import type { PacingMode } from '../../../transport';
 import { readsAsV1 } from '../../versions';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './description';
+import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './description';
 import { optionPaths } from './fields';
 
 export type InputShape = 'listingPerItem' | 'ticketPerItem';
@@ -55,5 +59,51 @@ export function readSendSettings(context: IExecuteFunctions): SendSettings {
 			: DEFAULT_CONCURRENCY,
 		skipAlreadySent: options.skipAlreadySent !== false,
 		perRow: options.output === 'row',
+	};
+}
+
+/**
+ * What the seller allows one listing, whatever the sheet or an AI Agent's model passes: each absent when not set.
+ * Compared as numbers: the price in the listing's own currency.
+ */
+export interface ListingLimits {
+	minPrice?: number;
+	maxTickets?: number;
+}
+
+export const NO_LIMITS: ListingLimits = {};
+
+/**
+ * A limit as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
+ * cannot be used stops the run before anything is read or sent, rather than letting every listing through.
+ */
+function limitOf(
+	context: IExecuteFunctions,
+	value: unknown,
+	option: keyof typeof LIMIT_OPTIONS,
+	schema: z.ZodTypeAny,
+): number | undefined {
+	if (isBlank(value) || value === 0 || value === '0') return undefined;
+	const parsed = schema.safeParse(value);
+	if (parsed.success) return parsed.data as number;
+	const label = LIMIT_OPTIONS[option];
+	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
+		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a number'}. Set it to a number, or remove the option to set no limit.`,
+		itemIndex: 0,
+	});
+}
+
+export function readListingLimits(context: IExecuteFunctions): ListingLimits {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const minPrice = limitOf(context, options.minPricePerTicket, 'minPricePerTicket', positiveAmount);
+	const maxTickets = limitOf(
+		context,
+		options.maxTicketsPerListing,
+		'maxTicketsPerListing',
+		positiveId,
+	);
+	return {
+		...(minPrice !== undefined && { minPrice }),
+		...(maxTickets !== undefined && { maxTickets }),
 	};
 }

@@ -22,7 +22,9 @@ import { issuesOf, productsOf } from './rowProducts';
 import type { RowProducts } from './rowProducts';
 import { levelOf, unreadable } from './listingRows';
 import type { ListingRow, RowFields, RowGroup } from './listingRows';
-import type { InputShape } from './settings';
+import { LIMIT_OPTIONS } from './description';
+import { NO_LIMITS } from './settings';
+import type { InputShape, ListingLimits } from './settings';
 import type { Problem } from './problems';
 import { rowsText } from './problems';
 
@@ -246,10 +248,41 @@ function disagreements(rows: CheckedRow[]): Problem[] {
 }
 
 /**
- * The rows of one listing, as read, validated into a listing: ready with its level fields and products, or invalid
- * with every problem, in row order, then what the rows disagree on, then the products'.
+ * A valid listing against the seller's limits (Options): a price below the minimum, compared as a number in the
+ * listing's own currency, or more tickets than the maximum. Each names every row of the listing.
  */
-export function validateListing(group: RowGroup, shape: InputShape): Listing {
+function beyondLimits(
+	level: ListingLevel,
+	products: ListedProduct[],
+	rows: number[],
+	limits: ListingLimits,
+): Problem[] {
+	const problems: Problem[] = [];
+	const { amount, currency } = level.pricePerProduct as { amount: number; currency: string };
+	if (limits.minPrice !== undefined && amount < limits.minPrice)
+		problems.push({
+			field: fieldLabel('priceAmount'),
+			text: `${amount} ${currency} is below the ${LIMIT_OPTIONS.minPricePerTicket} set under Options (${limits.minPrice}, compared in the listing's own currency): correct the price, or lower the minimum`,
+			itemIndexes: rows,
+		});
+	if (limits.maxTickets !== undefined && products.length > limits.maxTickets)
+		problems.push({
+			field: '',
+			text: `${products.length} tickets in one listing are more than the ${LIMIT_OPTIONS.maxTicketsPerListing} set under Options (${limits.maxTickets}): split them into several listings, or raise the maximum`,
+			itemIndexes: rows,
+		});
+	return problems;
+}
+
+/**
+ * The rows of one listing, as read, validated into a listing: ready with its level fields and products, or invalid
+ * with every problem, in row order, then what the rows disagree on, then the products', then the seller's limits.
+ */
+export function validateListing(
+	group: RowGroup,
+	shape: InputShape,
+	limits: ListingLimits = NO_LIMITS,
+): Listing {
 	const checked = group.rows.map((row) => checkRow(row, shape));
 	const level = checked[0].level;
 	const base = {
@@ -272,5 +305,7 @@ export function validateListing(group: RowGroup, shape: InputShape): Listing {
 		}
 	}
 	if (problems.length > 0 || !level || !readable) return { kind: 'invalid', ...base, problems };
+	const beyond = beyondLimits(level, products, base.rows, limits);
+	if (beyond.length > 0) return { kind: 'invalid', ...base, problems: beyond };
 	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };
 }

@@ -117,3 +117,29 @@ describe('review: one marketplace account, two spellings of its e-mail', () => {
 		expect(received).toEqual([1]);
 	});
 });
+
+describe('the memory near n8n’s cap, a sheet run again', () => {
+	it('400 listings sent before, 600 entries left under the cap: the run skips them all instead of refusing, and nothing is forgotten', async () => {
+		const ids = Array.from({ length: 400 }, (_, index) => 600_001 + index);
+		const filler = SENT_LISTINGS_CAP - 600 - ids.length;
+		const store = new CappedStore();
+		store.entries.set(
+			'workflow',
+			new Set([
+				...Array.from({ length: filler }, (_, index) => `other workflow's value ${index}`),
+				...ids.map((id) => sentListingKey(MEMORY_ACCOUNT, id)),
+			]),
+		);
+		const received = creatingApi();
+		const { items, parameters } = oneSeatListings(ids, { concurrency: 50 });
+		const fake = fakeRun({ items, parameters, deduplication: store });
+
+		const output = await execute.call(fake.context, items);
+
+		expect(received).toEqual([]);
+		expect(output.map((item) => item.json.status)).toEqual(ids.map(() => 'skipped'));
+		expect(store.dropped).toEqual([]);
+		// Only the memory's own entries are left: the run's looks and markers went out again.
+		expect(store.entries.get('workflow')!.size).toBe(SENT_LISTINGS_CAP - 600);
+	}, 60_000);
+});

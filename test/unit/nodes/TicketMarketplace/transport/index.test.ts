@@ -5,6 +5,7 @@ import {
 	apiRequest,
 	buildRequest,
 	parseRetryAfter,
+	RequestPacer,
 	RETRY_POLICY,
 	sendRequest,
 } from '../../../../../nodes/TicketMarketplace/transport';
@@ -291,6 +292,85 @@ describe('transport: the one request path', () => {
 		expect(effect).toBe('notCreated');
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
+	});
+
+	it('retries a spike arrest answered 500 after one interval of the rate its fault names, and tells the pacer to keep that gap', async () => {
+		const fault = {
+			fault: {
+				faultstring: 'Spike arrest violation. Allowed rate : 40ps',
+				detail: { errorcode: 'policies.ratelimit.SpikeArrestViolation' },
+			},
+		};
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.times(2)
+			.reply(500, fault)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 7 });
+		const pacer = new RequestPacer('adaptive', 4);
+		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
+		const result = await sendRequest.call(run.context, {
+			request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, {}),
+			itemIndex: 0,
+			pacer,
+		});
+		expect(result).toEqual({ kind: 'answered', body: { id: 7 }, effect: 'created' });
+		expect(api.isDone()).toBe(true);
+		// One interval (25 ms) each, not a backoff of seconds: the gateway admits the next request then.
+		expect(sleepMock.mock.calls.filter(([ms]) => ms === 25)).toHaveLength(2);
+		const stats = pacer.snapshot();
+		expect(stats.spikeRefusals).toBe(2);
+		expect(stats.spikeSpacingMs).toBeGreaterThanOrEqual(25);
+		// A spike arrest is not a per-second limit's pause.
+		expect(stats.rateRefusals).toBe(0);
+	});
+
+	it('stops every send at the first quota answer: requests in flight end, nothing new starts, one request per listing', async () => {
+		const quota = {
+			fault: {
+				faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
+				detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+			},
+		};
+		// The first listing alone, then 3 at once, all refused for the quota; 3 more wait for a slot.
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 1 })
+			.post(PARTNER_API_PATHS.listings)
+			.times(3)
+			.delay(20)
+			.reply(500, quota);
+		const extra = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, {});
+		const pacer = new RequestPacer('fixed', 3);
+		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
+		const results = await Promise.all(
+			Array.from({ length: 7 }, async (_, itemIndex) => {
+				if (itemIndex > 0) await new Promise((resolve) => setImmediate(resolve));
+				return await sendRequest.call(run.context, {
+					request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, {}),
+					itemIndex,
+					pacer,
+				});
+			}),
+		);
+		expect(api.isDone()).toBe(true);
+		expect(extra.isDone()).toBe(false);
+		expect(results.map((result) => result.kind)).toEqual([
+			'answered',
+			'failed',
+			'failed',
+			'failed',
+			'notSent',
+			'notSent',
+			'notSent',
+		]);
+		for (const result of results.slice(1, 4)) {
+			if (result.kind !== 'failed') throw new Error('expected a failure');
+			expect(result.effect).toBe('notCreated');
+			expect(result.error.message).toContain('Quota used up');
+		}
+		// No wait for a retry: the quota is not retried.
+		expect(sleepMock).not.toHaveBeenCalled();
 	});
 
 	it('retries a refused connection (nothing was sent) with backoff', async () => {
