@@ -34,7 +34,7 @@ import {
 	nearCapNotice,
 	sentListingKey,
 	storeError,
-} from '../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/failures';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';

@@ -7,11 +7,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import type { EarlierOutcome } from '../../../helpers/runMemory';
-import {
-	notCreatedStillRememberedLine,
-	SentListingsStoreError,
-} from '../../../helpers/memoryMessages';
+import type { EarlierOutcome } from '../memory/runMemory';
+import { notCreatedStillRememberedLine, SentListingsStoreError } from '../memory/memoryMessages';
 import { howMany, ids, outputItems } from './output';
 import { firstFailure } from './outcome';
 import type { FailedListing, ListingOutcome, MemoryFailure, Outcome, Sent } from './outcome';
