@@ -12,7 +12,6 @@ import type {
 import { headerValue } from './common/apiAnswers';
 import {
 	basicAuthorization,
-	carriedCancelSignal,
 	CREDENTIAL_ICON,
 	isUsableAccessToken,
 	normalizeBaseUrl,
@@ -23,11 +22,10 @@ import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
-	noteTokenEndpointAnswer,
 	readBody,
 	tokenAnswerMeaning,
-	tokenExchangeError,
 } from './common/tokenDiagnosis';
+import { carriedCancelSignal, failTokenExchange, forgetTokenExchange } from './common/pastN8n';
 import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
 import {
 	accessTokenForThisLogin,
@@ -36,6 +34,132 @@ import {
 	refreshRequestBody,
 	refreshTokenFieldAfter,
 } from './common/tokenRefresh';
+
+/** What every request of one token exchange shares. */
+interface TokenExchange {
+	helper: IHttpRequestHelper;
+	credentials: ICredentialDataDecryptedObject;
+	baseUrl: string;
+	authorization: string;
+	common: Partial<IHttpRequestOptions>;
+}
+
+/** What the token exchange saves into the credential. */
+type IssuedTokens = {
+	accessToken: string;
+	refreshToken: string;
+};
+
+function tokenRequestOptions(
+	credentials: ICredentialDataDecryptedObject,
+): Partial<IHttpRequestOptions> {
+	return {
+		method: 'POST',
+		json: true,
+		// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
+		// re-sends the password too): a redirect is diagnosed instead of followed.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
+		timeout: REQUEST_TIMEOUTS.tokenMs,
+		abortSignal: carriedCancelSignal(credentials),
+	};
+}
+
+/** The token answer's JSON and access token, when it is a success that carries one. */
+function issued(response: IN8nHttpFullResponse) {
+	const { json } = readBody(response.body);
+	const accessToken = json?.access_token;
+	const ok =
+		response.statusCode >= 200 &&
+		response.statusCode < 300 &&
+		typeof accessToken === 'string' &&
+		accessToken !== '';
+	return ok ? { json, accessToken } : undefined;
+}
+
+/** A new token for the refresh token kept for this login; undefined when there is none, or it is refused. */
+async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | undefined> {
+	const { helper, credentials, baseUrl, authorization, common } = exchange;
+	const refreshToken = keptRefreshToken(credentials);
+	if (refreshToken === undefined) return undefined;
+	const refreshed = await helper.helpers
+		.httpRequest({
+			...common,
+			url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
+			headers: {
+				Authorization: authorization,
+				'Content-Type': 'application/x-www-form-urlencoded',
+				Accept: 'application/json',
+			},
+			body: refreshRequestBody(refreshToken),
+			json: false,
+		} as IHttpRequestOptions)
+		.then(
+			(response) => issued(response as IN8nHttpFullResponse),
+			// No answer: the login is tried, and says what is wrong if it fails too.
+			() => undefined,
+		);
+	if (!refreshed || !isUsableAccessToken(refreshed.accessToken)) return undefined;
+	return {
+		accessToken: refreshed.accessToken,
+		refreshToken: refreshTokenFieldAfter(credentials, refreshed.json, refreshToken, Date.now()),
+	};
+}
+
+/** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
+async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
+	const { helper, credentials, baseUrl, authorization, common } = exchange;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await helper.helpers.httpRequest({
+			...common,
+			url: `${baseUrl}${PARTNER_API_PATHS.grant}`,
+			qs: { grant_type: 'client_credentials' },
+			headers: {
+				Authorization: authorization,
+				'Content-Type': 'application/json',
+				Accept: 'application/json',
+			},
+			body: { username: credentials.email, password: credentials.password },
+		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
+	} catch (error) {
+		// A fresh error without the request's config, so the Basic header and the password go nowhere.
+		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
+	}
+
+	const login = issued(response);
+	if (login) {
+		// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
+		if (isUsableAccessToken(login.accessToken))
+			return {
+				accessToken: login.accessToken,
+				refreshToken: refreshTokenFieldAfter(credentials, login.json, undefined, Date.now()),
+			};
+		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
+		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), {
+			status: response.statusCode,
+		});
+	}
+	// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
+	const secrets = [
+		authorization.slice('Basic '.length),
+		credentials.consumerKey,
+		credentials.consumerSecret,
+		credentials.email,
+		credentials.password,
+		...anyKeptRefreshToken(credentials),
+	].filter((value): value is string => typeof value === 'string');
+	throw failTokenExchange(credentials, diagnoseTokenResponse(baseUrl, response, secrets), {
+		status: response.statusCode,
+		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
+		final: tokenAnswerMeaning(response, secrets).stopsRun,
+	});
+}
 
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
@@ -124,111 +248,15 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 * (spec 4.1 and 5). A refused refresh falls back to the login. n8n saves what this returns into the credential.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
-		noteTokenEndpointAnswer(credentials, {});
-		const common: Partial<IHttpRequestOptions> = {
-			method: 'POST',
-			json: true,
-			// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
-			encoding: 'text',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
-			// re-sends the password too): a redirect is diagnosed instead of followed.
-			disableFollowRedirect: true,
-			sendCredentialsOnCrossOriginRedirect: false,
-			// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
-			timeout: REQUEST_TIMEOUTS.tokenMs,
-			abortSignal: carriedCancelSignal(credentials),
+		forgetTokenExchange(credentials);
+		const exchange: TokenExchange = {
+			helper: this,
+			credentials,
+			baseUrl: normalizeBaseUrl(credentials.baseUrl),
+			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
+			common: tokenRequestOptions(credentials),
 		};
-		const authorization = basicAuthorization(credentials.consumerKey, credentials.consumerSecret);
-		const issued = (response: IN8nHttpFullResponse) => {
-			const { json } = readBody(response.body);
-			const accessToken = json?.access_token;
-			const ok =
-				response.statusCode >= 200 &&
-				response.statusCode < 300 &&
-				typeof accessToken === 'string' &&
-				accessToken !== '';
-			return ok ? { json, accessToken } : undefined;
-		};
-
-		const refreshToken = keptRefreshToken(credentials);
-		if (refreshToken !== undefined) {
-			const refreshed = await this.helpers
-				.httpRequest({
-					...common,
-					url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
-					headers: {
-						Authorization: authorization,
-						'Content-Type': 'application/x-www-form-urlencoded',
-						Accept: 'application/json',
-					},
-					body: refreshRequestBody(refreshToken),
-					json: false,
-				} as IHttpRequestOptions)
-				.then(
-					(response) => issued(response as IN8nHttpFullResponse),
-					// No answer: the login below is tried, and says what is wrong if it fails too.
-					() => undefined,
-				);
-			if (refreshed && isUsableAccessToken(refreshed.accessToken))
-				return {
-					accessToken: refreshed.accessToken,
-					refreshToken: refreshTokenFieldAfter(
-						credentials,
-						refreshed.json,
-						refreshToken,
-						Date.now(),
-					),
-				};
-		}
-
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (await this.helpers.httpRequest({
-				...common,
-				url: `${baseUrl}${PARTNER_API_PATHS.grant}`,
-				qs: { grant_type: 'client_credentials' },
-				headers: {
-					Authorization: authorization,
-					'Content-Type': 'application/json',
-					Accept: 'application/json',
-				},
-				body: { username: credentials.email, password: credentials.password },
-			} as IHttpRequestOptions)) as IN8nHttpFullResponse;
-		} catch (error) {
-			// A fresh error without the request's config, so the Basic header and the password go nowhere.
-			throw tokenExchangeError(diagnoseTokenConnectionError(baseUrl, error));
-		}
-
-		const login = issued(response);
-		if (login) {
-			// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
-			if (isUsableAccessToken(login.accessToken))
-				return {
-					accessToken: login.accessToken,
-					refreshToken: refreshTokenFieldAfter(credentials, login.json, undefined, Date.now()),
-				};
-			// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
-			noteTokenEndpointAnswer(credentials, { status: response.statusCode });
-			throw tokenExchangeError(diagnoseUnusableToken(baseUrl));
-		}
-		// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
-		const secrets = [
-			authorization.slice('Basic '.length),
-			credentials.consumerKey,
-			credentials.consumerSecret,
-			credentials.email,
-			credentials.password,
-			...anyKeptRefreshToken(credentials),
-		].filter((value): value is string => typeof value === 'string');
-		noteTokenEndpointAnswer(credentials, {
-			status: response.statusCode,
-			retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
-			final: tokenAnswerMeaning(response, secrets).stopsRun,
-		});
-		throw tokenExchangeError(diagnoseTokenResponse(baseUrl, response, secrets));
+		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}
 
 	/**

@@ -46,27 +46,3 @@ export const REQUEST_TIMEOUTS = {
 	/** The token exchange: nothing is sent before it ends, so it may be shorter. */
 	tokenMs: 30_000,
 };
-
-const CANCEL_SIGNAL = Symbol.for('n8n-nodes-ticket-marketplace.runCancelSignal');
-
-/**
- * Hands the run's cancel signal (Stop, the workflow timeout) to the token exchange. n8n gives the credential's
- * preAuthentication nothing of the run but the decrypted credential object the node passed in, so the signal rides
- * on that object: under a symbol key and not enumerable, so it is never copied, saved with the credential or shown.
- * Where n8n hands over a copy instead, the exchange runs without it and its timeout still ends it.
- */
-export function carryCancelSignal(credential: object, signal: AbortSignal | undefined): void {
-	if (signal === undefined) return;
-	Object.defineProperty(credential, CANCEL_SIGNAL, {
-		value: signal,
-		enumerable: false,
-		configurable: true,
-		writable: true,
-	});
-}
-
-/** The run's cancel signal carried by carryCancelSignal, if any. */
-export function carriedCancelSignal(credential: object): AbortSignal | undefined {
-	const signal = (credential as Record<symbol, unknown>)[CANCEL_SIGNAL];
-	return signal instanceof AbortSignal ? signal : undefined;
-}

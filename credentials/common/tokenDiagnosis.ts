@@ -4,41 +4,16 @@
  * table's (answerTable.ts); this module adds what is not an answer of the API (a redirect, a page, no connection).
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
-import { UserError } from 'n8n-workflow';
 
 import { headerValue, networkFailureInWords, readBody, redactSecrets } from './apiAnswers';
 import type { ReadBody } from './apiAnswers';
 import { meaningOf, readAnswer, tokenWords } from './answerTable';
 import type { AnswerMeaning } from './answerTable';
 import { PARTNER_API_PATHS } from './partnerApi';
+import type { TokenDiagnosis } from './pastN8n';
 
 const BASE_URL_HINT =
 	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
-
-/**
- * What went wrong, in two parts as n8n shows an error: the title says what happened in one line (no text from the
- * answer, no address: nothing that could make it long), the description what to do.
- */
-export interface TokenDiagnosis {
-	title: string;
-	description: string;
-}
-
-/**
- * The diagnosis as one text, as the credential's error carries it (n8n keeps only an error's words when it wraps
- * it): the title, then the description. A title never holds ". ", so readDiagnosis can part them again.
- */
-export function diagnosisText(diagnosis: TokenDiagnosis): string {
-	return `${diagnosis.title}. ${diagnosis.description}`;
-}
-
-/** The title and the description of a diagnosis's text. */
-export function readDiagnosis(text: string): TokenDiagnosis {
-	const cut = text.indexOf('. ');
-	return cut < 0
-		? { title: text, description: '' }
-		: { title: text.slice(0, cut), description: text.slice(cut + 2) };
-}
 
 export { readBody } from './apiAnswers';
 export type { ReadBody } from './apiAnswers';
@@ -121,74 +96,6 @@ export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
 		title: 'The token endpoint answered with an access token that cannot be used',
 		description: `${baseUrl}${PARTNER_API_PATHS.grant} gave a token holding characters a request cannot carry (such as a line break). Nothing was sent with it. Check the Base URL, or ask the API's support.`,
 	};
-}
-
-/** Marks errors of the token exchange, so that a request that never left is not reported as sent. */
-const TOKEN_EXCHANGE_FAILURE = 'ticketMarketplaceTokenExchange';
-
-export function tokenExchangeError(diagnosis: TokenDiagnosis): UserError {
-	const error = new UserError(diagnosisText(diagnosis));
-	Object.assign(error, { [TOKEN_EXCHANGE_FAILURE]: true });
-	return error;
-}
-
-/** What the token endpoint last answered: a 429 or a 5xx is worth a later retry, a refused login is not. */
-export interface TokenEndpointAnswer {
-	status?: number;
-	/** The Retry-After header as sent, for the caller to read. */
-	retryAfter?: string;
-	/** The answer is final whatever its status (the plan's quota is used up): no later login would pass. */
-	final?: boolean;
-}
-
-const TOKEN_ENDPOINT_ANSWER = Symbol.for('n8n-nodes-ticket-marketplace.tokenEndpointAnswer');
-
-/**
- * Notes the token endpoint's answer on the decrypted credential object, where the node that handed it to n8n reads
- * it: n8n's wrapping of the credential's error keeps only its words. Not enumerable: never copied or saved.
- */
-export function noteTokenEndpointAnswer(credential: object, answer: TokenEndpointAnswer): void {
-	Object.defineProperty(credential, TOKEN_ENDPOINT_ANSWER, {
-		value: answer,
-		enumerable: false,
-		configurable: true,
-		writable: true,
-	});
-}
-
-export function lastTokenEndpointAnswer(credential: object): TokenEndpointAnswer {
-	const answer = (credential as Record<symbol, unknown>)[TOKEN_ENDPOINT_ANSWER];
-	return answer !== null && typeof answer === 'object' ? (answer as TokenEndpointAnswer) : {};
-}
-
-/**
- * How every diagnosis above begins. n8n wraps the credential's error in a NodeApiError that keeps only its
- * message (in `messages`), not the error or its marker, so the words are what reaches the node.
- */
-const DIAGNOSIS_OPENINGS = [
-	'The token request was redirected',
-	'The token endpoint ',
-	'The Base URL does not answer like the Partner API',
-	'The Base URL could not be reached',
-	'Login refused',
-];
-
-/**
- * True for the credential's own token-exchange errors: marked ones (as thrown, or kept as `cause`), and n8n's
- * wrapping of them, recognised by the diagnosis it carries.
- */
-export function isTokenExchangeFailure(error: unknown): boolean {
-	let current: unknown = error;
-	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-		const record = current as Record<string, unknown>;
-		if (record[TOKEN_EXCHANGE_FAILURE] === true) return true;
-		const messages = Array.isArray(record.messages) ? record.messages : [record.message];
-		const said = messages.filter((text): text is string => typeof text === 'string');
-		if (said.some((text) => DIAGNOSIS_OPENINGS.some((opening) => text.startsWith(opening))))
-			return true;
-		current = record.cause;
-	}
-	return false;
 }
 
 /** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
+import { sentListingKey } from '../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { RETRY_POLICY } from '../../nodes/TicketMarketplace/transport';
 import { MEMORY_ACCOUNT } from '../fakeN8n/actionContext';
 import type { SharedRowStore } from '../fakeN8n/sharedRowStore';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import nock from 'nock';
 
-import { sentListingKey } from '../../nodes/TicketMarketplace/helpers/sentListings';
+import { sentListingKey } from '../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { MEMORY_ACCOUNT } from '../fakeN8n/actionContext';
 import { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import { BEHAVIOURS, FakePartnerApi } from './fakePartnerApi';

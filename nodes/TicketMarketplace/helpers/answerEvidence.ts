@@ -1,6 +1,6 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { headerValue } from '../../../credentials/common/apiAnswers';
+import { headerValue } from '../transport/fromCredential';
 import { isJsonMediaType, isProblemMediaType } from '../transport';
 
 /**

@@ -5,8 +5,7 @@ import type {
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { basicAuthorization, normalizeBaseUrl } from '../../../credentials/common/partnerApi';
-import { anyKeptRefreshToken } from '../../../credentials/common/tokenRefresh';
+import { anyKeptRefreshToken, basicAuthorization, normalizeBaseUrl } from './fromCredential';
 import { TokenRenewal } from './tokenRenewal';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';

@@ -3,10 +3,8 @@
  * tells on its own: whether the request left this machine, what its answer means (by the answer table), whether an
  * answer is JSON, and what its body is, in words.
  */
-import { redactSecrets } from '../../../credentials/common/apiAnswers';
-import { meaningOf, readAnswer } from '../../../credentials/common/answerTable';
-import type { AnswerMeaning } from '../../../credentials/common/answerTable';
-import { isTokenExchangeFailure } from '../../../credentials/common/tokenDiagnosis';
+import { failedTokenExchangeOf, meaningOf, readAnswer, redactSecrets } from './fromCredential';
+import type { AnswerMeaning, TokenDiagnosis } from './fromCredential';
 
 /**
  * What a request did, as far as anyone can tell, the one answer every caller reads (Listing → Create's memory, its
@@ -98,8 +96,8 @@ export interface HttpFailure {
 	body?: unknown;
 	code?: string;
 	message: string;
-	/** The credential could not obtain an access token: the request itself was never sent. */
-	tokenExchange?: boolean;
+	/** The credential could not obtain an access token (what it said): the request itself was never sent. */
+	tokenExchange?: TokenDiagnosis;
 	/** A Retry-After longer than the policy honours. */
 	retryAfterMs?: number;
 	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
@@ -130,7 +128,8 @@ export function describeThrown(error: unknown): HttpFailure {
 		? thrown.messages.find((entry) => typeof entry === 'string')
 		: undefined;
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
-	if (isTokenExchangeFailure(error)) return { headers: {}, message, tokenExchange: true };
+	const exchange = failedTokenExchangeOf(error);
+	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
 	if (thrown.response) {
 		return {
 			status: thrown.response.status,

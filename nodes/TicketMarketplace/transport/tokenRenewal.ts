@@ -14,15 +14,14 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 
 import { waitOrStop } from '../helpers/waitOrStop';
 
-import { carryCancelSignal } from '../../../credentials/common/partnerApi';
 import {
 	accessTokenExpired,
 	accessTokenForThisLogin,
-} from '../../../credentials/common/tokenRefresh';
-import {
-	isTokenExchangeFailure,
-	lastTokenEndpointAnswer,
-} from '../../../credentials/common/tokenDiagnosis';
+	carryCancelSignal,
+	failedTokenExchange,
+	forgetTokenExchange,
+} from './fromCredential';
+import type { TokenEndpointAnswer } from './fromCredential';
 import { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 /**
@@ -75,6 +74,16 @@ async function settledOrStopped(done: Promise<void>, cancel?: AbortSignal): Prom
 	}
 }
 
+/** One request's way through the renewal. */
+interface Attempt {
+	/** This request carries the renewal under way. */
+	renewing: boolean;
+	/** The API's last 401 to this request. */
+	refusal?: IN8nHttpFullResponse;
+	rateLimitRetries: number;
+	serverErrorRetries: number;
+}
+
 export class TokenRenewal {
 	/** Settles when the renewal under way ends; undefined when none is. */
 	private underWay?: Promise<void>;
@@ -104,6 +113,7 @@ export class TokenRenewal {
 
 	private begin(): void {
 		this.renewals++;
+		forgetTokenExchange(this.credential);
 		this.underWay = new Promise<void>((resolve) => {
 			this.endRenewal = resolve;
 		});
@@ -126,124 +136,165 @@ export class TokenRenewal {
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
 		{ cancel, onResend }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
-		let renewing = false;
-		// The API's last 401 to this request: stopped before it is sent again, it is that refusal, not "never sent".
-		let refusal: IN8nHttpFullResponse | undefined;
-		const notSent = (): AuthenticatedAnswer =>
-			refusal
-				? {
-						kind: 'response',
-						response: refusal,
-						refusedAfterRenewal: this.freshTokenRefused,
-						...(this.renewalsExhausted && { renewalsExhausted: this.renewals }),
-					}
-				: { kind: 'notSent' };
-		let rateLimitRetries = 0;
-		let serverErrorRetries = 0;
+		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, serverErrorRetries: 0 };
 		for (;;) {
-			if (!renewing) {
-				// Every send waits while a renewal is under way: it would go with the token being replaced.
-				while (this.underWay) {
-					if (!(await settledOrStopped(this.underWay, cancel))) return notSent();
-				}
-				if (this.givenUp || cancel?.aborted) return notSent();
-				// A token of another login (the credential was edited since) would not be sent: logged in first.
-				if (this.token !== '' && accessTokenForThisLogin(this.credential) === '')
-					this.credential.accessToken = '';
-				// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it. Such a
-				// renewal counts against the run's limit too; past it, the token goes and the API's 401 decides.
-				if (
-					this.token !== '' &&
-					this.renewals < MAX_RENEWALS_PER_RUN &&
-					accessTokenExpired(this.credential, Date.now())
-				)
-					this.credential.accessToken = '';
-				if (this.token === '') {
-					renewing = true;
-					this.begin();
-				}
-			}
+			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
+				return this.notSent(attempt);
 			const tokenAtSend = this.token;
 			// A Stop while the login is under way: n8n then sends the request with the aborted signal, which ends it
 			// before it leaves. The token field, still empty at that moment, shows the request had not gone yet.
 			let stoppedBeforeToken = false;
 			const onAbort = () => {
-				if (renewing && this.token === '') stoppedBeforeToken = true;
+				if (attempt.renewing && this.token === '') stoppedBeforeToken = true;
 			};
 			cancel?.addEventListener('abort', onAbort, { once: true });
 			let response: IN8nHttpFullResponse;
 			try {
 				response = await sendOnce();
 			} catch (error) {
-				if (!renewing) return { kind: 'thrown', error };
+				if (!attempt.renewing) return { kind: 'thrown', error };
 				if (stoppedBeforeToken) {
 					this.end({ givenUp: false });
-					return notSent();
+					return this.notSent(attempt);
 				}
-				if (this.token !== '' || !isTokenExchangeFailure(error)) {
-					// A token arrived and the request itself failed; or the login failed in a way that is not the API's.
-					this.end({ givenUp: this.token === '' });
-					return { kind: 'thrown', error };
-				}
-				const waitMs = this.retryWait(rateLimitRetries, serverErrorRetries);
-				if (waitMs === undefined) {
-					this.end({ givenUp: true });
-					return { kind: 'thrown', error };
-				}
-				if (lastTokenEndpointAnswer(this.credential).status === 429) rateLimitRetries++;
-				else serverErrorRetries++;
-				const waited = await waitOrStop(waitMs, cancel).then(
-					() => true,
-					() => false,
-				);
-				if (!waited) {
-					this.end({ givenUp: false });
-					return notSent();
-				}
+				const failed = await this.afterFailedLogin(error, attempt, cancel);
+				if (failed) return failed;
 				continue;
 			} finally {
 				cancel?.removeEventListener('abort', onAbort);
 			}
-
-			if (response.statusCode !== 401) {
-				if (renewing) this.end({ givenUp: false, confirmed: true });
-				else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
-				return { kind: 'response', response, refusedAfterRenewal: false };
-			}
-			const refusedFreshToken =
-				renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
-			const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
-			if (refusedFreshToken) {
-				this.freshTokenRefused = true;
-				if (renewing) this.end({ givenUp: true });
-				else this.givenUp = true;
-				return { kind: 'response', response, refusedAfterRenewal: true };
-			}
-			if (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN) {
-				// The token worked, then expired again: one renewal too many for this run, not a refused app.
-				this.renewalsExhausted = true;
-				this.givenUp = true;
-				return {
-					kind: 'response',
-					response,
-					refusedAfterRenewal: false,
-					renewalsExhausted: this.renewals,
-				};
-			}
-			refusal = response;
+			const answered = this.afterAnswer(response, tokenAtSend, attempt);
+			if (answered) return answered;
 			onResend?.();
-			// Refused for a token already replaced, or being replaced: sent again with the new one.
-			if (replaced) continue;
-			// The token in use has expired: this request renews it. Emptied, n8n logs in before re-sending.
-			renewing = true;
-			this.begin();
-			this.credential.accessToken = '';
 		}
 	}
 
+	/**
+	 * Before a send that is not itself renewing: waits while a renewal is under way, and begins one when the token
+	 * must be renewed first. False when nothing may be sent (the run stopped, or renewing is hopeless).
+	 */
+	private async takeTurn(attempt: Attempt, cancel?: AbortSignal): Promise<boolean> {
+		// Every send waits while a renewal is under way: it would go with the token being replaced.
+		while (this.underWay) {
+			if (!(await settledOrStopped(this.underWay, cancel))) return false;
+		}
+		if (this.givenUp || cancel?.aborted) return false;
+		// A token of another login (the credential was edited since) would not be sent: logged in first.
+		if (this.token !== '' && accessTokenForThisLogin(this.credential) === '')
+			this.credential.accessToken = '';
+		// Past the lifetime its answer gave: renewed before it is sent, not after the API refuses it. Such a
+		// renewal counts against the run's limit too; past it, the token goes and the API's 401 decides.
+		if (
+			this.token !== '' &&
+			this.renewals < MAX_RENEWALS_PER_RUN &&
+			accessTokenExpired(this.credential, Date.now())
+		)
+			this.credential.accessToken = '';
+		if (this.token === '') {
+			attempt.renewing = true;
+			this.begin();
+		}
+		return true;
+	}
+
+	/**
+	 * The renewing request threw: the request itself failed once a token arrived, or the login failed. A login the
+	 * token endpoint may grant later is tried again after a wait (undefined: go on); otherwise the answer to give.
+	 */
+	private async afterFailedLogin(
+		error: unknown,
+		attempt: Attempt,
+		cancel?: AbortSignal,
+	): Promise<AuthenticatedAnswer | undefined> {
+		// What the login said, as the credential noted it (n8n's wrapping keeps only its words).
+		const exchange = this.token === '' ? failedTokenExchange(this.credential) : undefined;
+		if (exchange === undefined) {
+			// A token arrived and the request itself failed; or the login failed in a way that is not the API's.
+			this.end({ givenUp: this.token === '' });
+			return { kind: 'thrown', error };
+		}
+		const waitMs = this.retryWait(
+			exchange.answer,
+			attempt.rateLimitRetries,
+			attempt.serverErrorRetries,
+		);
+		if (waitMs === undefined) {
+			this.end({ givenUp: true });
+			return { kind: 'thrown', error: exchange.error };
+		}
+		if (exchange.answer.status === 429) attempt.rateLimitRetries++;
+		else attempt.serverErrorRetries++;
+		const waited = await waitOrStop(waitMs, cancel).then(
+			() => true,
+			() => false,
+		);
+		if (waited) return undefined;
+		this.end({ givenUp: false });
+		return this.notSent(attempt);
+	}
+
+	/**
+	 * The API answered: anything but a 401 is the answer, and so is a 401 no renewal can mend. Undefined when the
+	 * request goes again: refused for a token already replaced, or the one that renews an expired token.
+	 */
+	private afterAnswer(
+		response: IN8nHttpFullResponse,
+		tokenAtSend: string,
+		attempt: Attempt,
+	): AuthenticatedAnswer | undefined {
+		if (response.statusCode !== 401) {
+			if (attempt.renewing) this.end({ givenUp: false, confirmed: true });
+			else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
+			return { kind: 'response', response, refusedAfterRenewal: false };
+		}
+		const refusedFreshToken =
+			attempt.renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
+		const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
+		if (refusedFreshToken) {
+			this.freshTokenRefused = true;
+			if (attempt.renewing) this.end({ givenUp: true });
+			else this.givenUp = true;
+			return { kind: 'response', response, refusedAfterRenewal: true };
+		}
+		if (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN) {
+			// The token worked, then expired again: one renewal too many for this run, not a refused app.
+			this.renewalsExhausted = true;
+			this.givenUp = true;
+			return {
+				kind: 'response',
+				response,
+				refusedAfterRenewal: false,
+				renewalsExhausted: this.renewals,
+			};
+		}
+		attempt.refusal = response;
+		// Refused for a token already replaced, or being replaced: sent again with the new one.
+		if (replaced) return undefined;
+		// The token in use has expired: this request renews it. Emptied, n8n logs in before re-sending.
+		attempt.renewing = true;
+		this.begin();
+		this.credential.accessToken = '';
+		return undefined;
+	}
+
+	/** Not sent (again). The API's last 401 to this request, if any, is what became of it: not "never sent". */
+	private notSent(attempt: Attempt): AuthenticatedAnswer {
+		return attempt.refusal
+			? {
+					kind: 'response',
+					response: attempt.refusal,
+					refusedAfterRenewal: this.freshTokenRefused,
+					...(this.renewalsExhausted && { renewalsExhausted: this.renewals }),
+				}
+			: { kind: 'notSent' };
+	}
+
 	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
-	private retryWait(rateLimitRetries: number, serverErrorRetries: number): number | undefined {
-		const { status, retryAfter, final } = lastTokenEndpointAnswer(this.credential);
+	private retryWait(
+		{ status, retryAfter, final }: TokenEndpointAnswer,
+		rateLimitRetries: number,
+		serverErrorRetries: number,
+	): number | undefined {
 		// The plan's quota used up: no login passes before it resets.
 		if (final) return undefined;
 		if (status === 429) {

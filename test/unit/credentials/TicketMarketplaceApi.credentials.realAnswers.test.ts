@@ -19,7 +19,7 @@ import {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-import { lastTokenEndpointAnswer } from '../../../credentials/common/tokenDiagnosis';
+import { failedTokenExchange } from '../../../credentials/common/pastN8n';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 
@@ -224,6 +224,6 @@ describe("Apigee's OAuth errors at the token URL", () => {
 			(error: Error) => error.message,
 		);
 		expect(message).toMatch(/^Quota used up: the token endpoint refused the login/);
-		expect(lastTokenEndpointAnswer(credential)).toMatchObject({ status: 500, final: true });
+		expect(failedTokenExchange(credential)?.answer).toMatchObject({ status: 500, final: true });
 	});
 });

@@ -28,13 +28,13 @@ import { router } from '../../../nodes/TicketMarketplace/actions/router';
 import {
 	blankRowItem,
 	blankRowsNotice,
-} from '../../../nodes/TicketMarketplace/actions/listing/create/listingResults';
+} from '../../../nodes/TicketMarketplace/actions/listing/create/output';
 import {
 	ContendedMemoryError,
 	nearCapNotice,
 	sentListingKey,
 	storeError,
-} from '../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/failures';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';

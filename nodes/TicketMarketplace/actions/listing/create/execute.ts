@@ -5,7 +5,7 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { validateOnlyItem } from './listingResults';
+import { validateOnlyItem } from './output';
 import { readListings } from './read';
 import { reportListings } from './report';
 import { sendListings } from './send';

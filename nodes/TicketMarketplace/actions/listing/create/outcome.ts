@@ -6,8 +6,8 @@
  */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { SentListingsStoreError } from '../../../helpers/memoryMessages';
-import type { EarlierOutcome } from '../../../helpers/runMemory';
+import type { SentListingsStoreError } from '../memory/memoryMessages';
+import type { EarlierOutcome } from '../memory/runMemory';
 import type { RequestResult } from '../../../transport';
 import type { Listing, ReadyListing } from './validateListing';
 

@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
 import { fieldLabel } from './fieldLabels';
-import { blankRowsNotice } from './listingResults';
+import { blankRowsNotice } from './output';
 import { readListingRow } from './listingRows';
 import type { ListingRow, RowGroup } from './listingRows';
 import { missingColumns, parameterSource } from './parameterSource';

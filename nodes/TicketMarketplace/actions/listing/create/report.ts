@@ -1,18 +1,15 @@
 /**
  * The report stage of Listing → Create: what the run says once every listing has its outcome. The output items
- * (listingResults.ts), or the error of a stopped run (a failed listing's, or the memory's), which puts every
+ * (output.ts), or the error of a stopped run (a failed listing's, or the memory's), which puts every
  * listing in exactly one group.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import type { EarlierOutcome } from '../../../helpers/runMemory';
-import {
-	notCreatedStillRememberedLine,
-	SentListingsStoreError,
-} from '../../../helpers/memoryMessages';
-import { howMany, ids, outputItems } from './listingResults';
+import type { EarlierOutcome } from '../memory/runMemory';
+import { notCreatedStillRememberedLine, SentListingsStoreError } from '../memory/memoryMessages';
+import { howMany, ids, outputItems } from './output';
 import { firstFailure } from './outcome';
 import type { FailedListing, ListingOutcome, MemoryFailure, Outcome, Sent } from './outcome';
 import type { SendSettings } from './settings';

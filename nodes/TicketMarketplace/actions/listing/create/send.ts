@@ -1,14 +1,14 @@
 /**
  * The send stage of Listing → Create: skip what this workflow sent before (the memory of sent listings,
- * helpers/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent.
+ * memory/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, oneLine } from '../../../helpers/errors';
-import { RunMemory } from '../../../helpers/runMemory';
-import type { EarlierOutcome } from '../../../helpers/runMemory';
-import { nearCapNotice } from '../../../helpers/sentListings';
+import { RunMemory } from '../memory/runMemory';
+import type { EarlierOutcome } from '../memory/runMemory';
+import { nearCapNotice } from '../memory/sentListings';
 import {
 	credentialSecrets,
 	readRunCredential,
@@ -18,7 +18,7 @@ import {
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { showsListingCreated } from './createdEvidence';
-import { earlierUnknownNotice } from './listingResults';
+import { earlierUnknownNotice } from './output';
 import { listingRequest } from './listingRequest';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
 import type { MemoryFailure, Outcome, Sent } from './outcome';

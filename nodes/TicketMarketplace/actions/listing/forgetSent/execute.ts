@@ -7,11 +7,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { positiveId } from '../../../schemas/listing';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
-import { RunMemory } from '../../../helpers/runMemory';
-import { countSent, forgetAllSent } from '../../../helpers/sentListings';
+import { RunMemory } from '../memory/runMemory';
+import { countSent, forgetAllSent } from '../memory/sentListings';
 import { readRunCredential } from '../../../transport';
 import { ItemParameters } from '../create/parameterSource';
-import { blankRowsNotice } from '../create/listingResults';
+import { blankRowsNotice } from '../create/output';
 import { isBlankRow } from '../create/listingRows';
 
 const ID_PARAMETER = 'forgetExternalListingId';

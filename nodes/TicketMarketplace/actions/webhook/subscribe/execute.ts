@@ -24,7 +24,7 @@ import {
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { showsCreated } from '../../../helpers/answerEvidence';
-import { findSubscriptionId } from '../../../helpers/subscriptionId';
+import { findSubscriptionId } from './subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
 import { readsAsV1 } from '../../versions';

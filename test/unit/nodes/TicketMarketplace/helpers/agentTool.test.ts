@@ -11,7 +11,7 @@ import { execute as create } from '../../../../../nodes/TicketMarketplace/action
 import { execute as forget } from '../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
 import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
 import { runsAsAgentTool } from '../../../../../nodes/TicketMarketplace/helpers/agentTool';
-import { sentListingKey } from '../../../../../nodes/TicketMarketplace/helpers/sentListings';
+import { sentListingKey } from '../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	BASE,
 	CALLBACK_CREDENTIALS,

@@ -12,7 +12,7 @@ import { execute as forget } from '../../../../../../../nodes/TicketMarketplace/
 import {
 	outcomeUnknownKey,
 	sentListingKey,
-} from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { RETRY_POLICY } from '../../../../../../../nodes/TicketMarketplace/transport';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../../../../../support/fakeN8n/sharedRowStore';

@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
+import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import * as transport from '../../../../../../../nodes/TicketMarketplace/transport';
 import {
 	BASE,

@@ -10,7 +10,7 @@ import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/li
 import {
 	outcomeUnknownKey,
 	sentListingKey,
-} from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	BASE,
 	fakeRun,

@@ -7,7 +7,7 @@ import {
 	oldSentListingKey,
 	outcomeUnknownKey,
 	sentListingKey,
-} from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	bareColumnReference,
 	normalizeHeader,

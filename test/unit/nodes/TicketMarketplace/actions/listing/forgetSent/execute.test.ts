@@ -8,7 +8,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/helpers/sentListings';
+import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	column,
 	EXAMPLE_SHEET_PARAMETERS,

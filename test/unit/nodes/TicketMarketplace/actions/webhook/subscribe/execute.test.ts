@@ -8,7 +8,6 @@ import {
 	NEXT_STEP_WITHOUT_ID,
 } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
 import { readCallbackClient } from '../../../../../../../nodes/shared/callbackCredential';
-import { findSubscriptionId } from '../../../../../../../nodes/TicketMarketplace/helpers/subscriptionId';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import {
 	BASE,
@@ -315,28 +314,5 @@ describe('Webhook → Subscribe with the error output', () => {
 		expect(routedToErrorOutput(output[0])).toBe(true);
 		expect(output[0].json.error).toBe('Item 1: the subscription is invalid; nothing was sent');
 		expect(String(output[0].json.message)).toContain('Callback URL must be an absolute URL');
-	});
-});
-
-describe('findSubscriptionId', () => {
-	it.each([
-		[{ subscriptionId: 'a1' }, { value: 'a1', field: 'subscriptionId' }],
-		[
-			{ id: 5, subscriptionId: 'preferred' },
-			{ value: 'preferred', field: 'subscriptionId' },
-		],
-		[{ webhook_id: 'w-9' }, { value: 'w-9', field: 'webhook_id' }],
-		[{ uuid: '0b5c7a9e-1111' }, { value: '0b5c7a9e-1111', field: 'uuid' }],
-		[{ data: { id: 'nested' } }, { value: 'nested', field: 'data.id' }],
-		[{ subscription: { uuid: 'u-1' } }, { value: 'u-1', field: 'subscription.uuid' }],
-		['c0ffee-1234', { value: 'c0ffee-1234', field: '(whole response)' }],
-		[{ id: '' }, undefined],
-		[{ id: { deep: 1 } }, undefined],
-		[{ status: 'ok' }, undefined],
-		[[{ id: 'in-array' }], undefined],
-		['Created', undefined],
-		[null, undefined],
-	])('%j gives %j', (response, expected) => {
-		expect(findSubscriptionId(response)).toEqual(expected);
 	});
 });

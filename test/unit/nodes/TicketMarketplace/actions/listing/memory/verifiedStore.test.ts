@@ -4,11 +4,11 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { VerifiedStore } from '../../../../../nodes/TicketMarketplace/helpers/verifiedStore';
+import { VerifiedStore } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	ACTION_NODE,
 	MemoryDeduplicationStore,
-} from '../../../../../support/fakeN8n/actionContext';
+} from '../../../../../../../support/fakeN8n/actionContext';
 
 type Helpers = ReturnType<MemoryDeduplicationStore['helpers']>;
 type Method = 'checkProcessedAndRecord' | 'removeProcessed';

@@ -5,7 +5,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
-import type { EarlierOutcome } from '../../../helpers/runMemory';
+import type { EarlierOutcome } from '../memory/runMemory';
 import { listingRequest } from './listingRequest';
 import type { Failure, ListingOutcome, Outcome } from './outcome';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorText, listFirst, oneLine } from './errors';
+import { errorText, listFirst, oneLine } from '../../../helpers/errors';
 import { failureOf } from './memoryFailure';
 import type { MemoryFailure } from './memoryFailure';
 

@@ -7,12 +7,12 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../nodes/TicketMarketplace/transport';
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/TicketMarketplace/transport';
 import {
 	sentListingKey,
 	SENT_LISTINGS_CAP,
-} from '../../../../../nodes/TicketMarketplace/helpers/sentListings';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	API_CREDENTIALS,
 	BASE,
@@ -20,7 +20,7 @@ import {
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 	oneSeatListings,
-} from '../../../../../support/fakeN8n/actionContext';
+} from '../../../../../../../support/fakeN8n/actionContext';
 
 /**
  * n8n's store in "entries" mode with its cap, as real-n8n.md describes it: a record past `maxEntries` drops the

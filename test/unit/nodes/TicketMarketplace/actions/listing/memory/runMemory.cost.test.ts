@@ -5,15 +5,15 @@
  */
 import nock from 'nock';
 
-import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { VerifiedStore } from '../../../../../nodes/TicketMarketplace/helpers/verifiedStore';
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { VerifiedStore } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	BASE,
 	fakeRun,
 	MemoryDeduplicationStore,
 	oneSeatListings,
-} from '../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../credentials/common/partnerApi';
+} from '../../../../../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../../../../../credentials/common/partnerApi';
 
 /** A store that counts its calls, each of which reads (and but for the count, rewrites) the whole list. */
 class CountingStore extends MemoryDeduplicationStore {

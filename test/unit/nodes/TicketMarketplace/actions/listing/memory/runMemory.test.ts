@@ -6,17 +6,17 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { execute as forget } from '../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { execute as forget } from '../../../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
 import {
 	API_CREDENTIALS,
 	BASE,
 	fakeRun,
 	oneSeatListings,
 	MemoryDeduplicationStore,
-} from '../../../../../support/fakeN8n/actionContext';
-import { SharedRowStore } from '../../../../../support/fakeN8n/sharedRowStore';
-import { PARTNER_API_PATHS } from '../../../../../credentials/common/partnerApi';
+} from '../../../../../../../support/fakeN8n/actionContext';
+import { SharedRowStore } from '../../../../../../../support/fakeN8n/sharedRowStore';
+import { PARTNER_API_PATHS } from '../../../../../../../credentials/common/partnerApi';
 
 const LISTING_PATH = PARTNER_API_PATHS.listings;
 /** How the version before per-account memories wrote an ID (credential Base URL as typed, trailing slash cut). */

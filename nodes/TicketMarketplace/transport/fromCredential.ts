@@ -1,0 +1,37 @@
+/**
+ * The node's one door to what it shares with its credential (credentials/common/): the API's paths, timeouts and
+ * Basic header, what its answers mean (the answer table) and how they are read, the token's rules, and the facts
+ * the token exchange hands past n8n. Both sides need them, so they live with the credential, which must not import
+ * node code; node code reaches them through here only.
+ */
+export {
+	basicAuthorization,
+	normalizeBaseUrl,
+	PARTNER_API_PATHS,
+	REQUEST_TIMEOUTS,
+} from '../../../credentials/common/partnerApi';
+export {
+	extractApiMessage,
+	headerValue,
+	networkFailureInWords,
+	redactSecrets,
+} from '../../../credentials/common/apiAnswers';
+export {
+	apiWords,
+	meaningOf,
+	readAnswer,
+	subjectOf,
+} from '../../../credentials/common/answerTable';
+export type { AnswerMeaning } from '../../../credentials/common/answerTable';
+export {
+	accessTokenExpired,
+	accessTokenForThisLogin,
+	anyKeptRefreshToken,
+} from '../../../credentials/common/tokenRefresh';
+export {
+	carryCancelSignal,
+	failedTokenExchange,
+	failedTokenExchangeOf,
+	forgetTokenExchange,
+} from '../../../credentials/common/pastN8n';
+export type { TokenDiagnosis, TokenEndpointAnswer } from '../../../credentials/common/pastN8n';

@@ -1,0 +1,55 @@
+/** The output of Listing → Create: each listing's outcome as output items, paired with their rows. */
+import type { ListingOutcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import {
+	listingItem,
+	rowItems,
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/output';
+
+import { ALREADY_LISTED, OUTCOMES, ready } from '../../../../../../../support/listingOutcomes';
+
+describe('Listing → Create output: one outcome per listing', () => {
+	const reports = OUTCOMES;
+
+	it('gives each row its listing status, paired with that row; a listing item pairs all its rows', () => {
+		const items = [{ json: { seat: 'A1' } }, { json: { seat: 'A2' } }];
+		const grouped: ListingOutcome = {
+			listing: ready(7, [0, 1]),
+			outcome: { kind: 'notSent' },
+		};
+		expect(rowItems(items, grouped)).toEqual([
+			[
+				0,
+				expect.objectContaining({
+					json: expect.objectContaining({
+						seat: 'A1',
+						listingStatus: 'failed',
+						externalListingId: 7,
+					}),
+					pairedItem: { item: 0 },
+				}),
+			],
+			[
+				1,
+				expect.objectContaining({
+					json: expect.objectContaining({ seat: 'A2', listingStatus: 'failed' }),
+					pairedItem: { item: 1 },
+				}),
+			],
+		]);
+		expect(listingItem(grouped).pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(listingItem(reports[0])).toEqual({ json: { id: 'L1' }, pairedItem: [{ item: 0 }] });
+	});
+
+	it('keeps an already listed listing off the error output, with its own status', () => {
+		const conflict = ALREADY_LISTED;
+		const item = listingItem(conflict, true);
+		expect(item.json).toMatchObject({ status: 'alreadyListed', externalListingId: 6 });
+		expect(String(item.json.message)).toContain('The API said: "taken".');
+		const [[, row]] = rowItems(
+			[{ json: {} }, {}, {}, {}, {}, { json: { seat: 'F6' } }] as never,
+			conflict,
+			true,
+		);
+		expect(row.json).toMatchObject({ seat: 'F6', listingStatus: 'alreadyListed' });
+	});
+});
