@@ -452,21 +452,34 @@ export interface OwnSheetWorkflow {
 	remove(): Promise<void>;
 }
 
+/** How a test's own sheet workflow differs from the default. */
+export interface OwnSheetVariant {
+	/** Credential fields to change (a wrong Consumer Secret, say). */
+	credentialData?: Record<string, unknown>;
+	/** The node's Settings → On Error; Stop when not given. */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
+}
+
 /**
- * The sheet workflow (one item per row, On Error → Stop) on a Partner API credential of its own, both created
+ * The sheet workflow (one item per row, On Error → Stop unless `differences` say otherwise) on a Partner API credential of its own, both created
  * through n8n's public API and the workflow activated: the credential holds no token yet, so the first run logs in
  * before its first listing, and whatever a test does to its token leaves the suite's shared credential alone.
  */
 export async function sheetWorkflowWithOwnCredential(
 	e2e: E2e,
 	name: string,
+	differences: OwnSheetVariant = {},
 ): Promise<OwnSheetWorkflow> {
 	const unique = randomUUID();
 	const apiCredential = credentialsFor(e2e.context.sandboxUrl)[0];
 	const credential = await e2e.n8n.request<{ id: string; name: string }>('POST', '/credentials', {
 		name: `${name} (${unique})`,
 		type: apiCredential.type,
-		data: { ...(apiCredential.data as Record<string, unknown>), allowedHttpRequestDomains: 'all' },
+		data: {
+			...(apiCredential.data as Record<string, unknown>),
+			allowedHttpRequestDomains: 'all',
+			...differences.credentialData,
+		},
 	});
 	// Configured as the harness configures what it imports: the example's files folder is a placeholder.
 	const sheetToListings = configuredLikeAUser(suiteWorkflows().sheetToListings, {
@@ -481,6 +494,7 @@ export async function sheetWorkflowWithOwnCredential(
 		changeNodes: (node) => {
 			if (node.type !== ACTION_NODE_TYPE) return;
 			node.parameters.options = { output: 'row' };
+			if (differences.onError) node.onError = differences.onError;
 			node.credentials = { ticketMarketplaceApi: { id: credential.id, name: credential.name } };
 		},
 	});
