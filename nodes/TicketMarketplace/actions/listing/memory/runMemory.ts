@@ -114,8 +114,10 @@ export class RunMemory {
 					next += share;
 				}
 			}
-			// Looked at again a pause after the write that found them held (the pause before its own look).
-			if (seen.length > 0) seen = await write(seen);
+			if (seen.length > 0) {
+				await this.store.pause();
+				seen = await write(seen);
+			}
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
