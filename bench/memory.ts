@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,7 +74,10 @@ interface Sqlite {
  * (md5, base64), replacing whatever it held.
  */
 async function fillMemory(harness: Harness, size: number): Promise<void> {
-	const sqlite3 = require(join(n8nInstallDir(DEFAULT_N8N_VERSION), 'node_modules', 'sqlite3')) as {
+	// n8n's own sqlite3, built for the Node that runs n8n 2.8.4 (this one).
+	const sqlite3 = createRequire(join(REPO_ROOT, 'package.json'))(
+		join(n8nInstallDir(DEFAULT_N8N_VERSION), 'node_modules', 'sqlite3'),
+	) as {
 		Database: new (file: string, done: (error: Error | null) => void) => Sqlite;
 	};
 	const data = Array.from({ length: size }, (_, index) =>
