@@ -11,22 +11,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { waitOrStop } from '../helpers/waitOrStop';
-
-import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
-import { redactSecrets } from '../../../credentials/common/apiAnswers';
 import { credentialSecrets, CREDENTIAL_NAME, readRunCredential } from './credential';
 import type { RunCredential } from './credential';
 import { classifyFailure } from './failures';
+import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
 import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
+import { waitOrStop } from './waitOrStop';
 
-export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-export { extractApiMessage, redactSecrets } from '../../../credentials/common/apiAnswers';
+export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
 export { credentialSecrets, CREDENTIAL_NAME, getBaseUrl, readRunCredential } from './credential';
 export type { RunCredential } from './credential';
 export { isJsonMediaType, isProblemMediaType } from './httpFailure';
