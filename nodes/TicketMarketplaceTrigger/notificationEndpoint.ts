@@ -74,87 +74,112 @@ async function checkAccessToken(
 /** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
-	if (headerCount(this, 'authorization') > 1) {
-		// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
-		const description = 'The request has more than one Authorization header';
-		return answerJson(
-			this,
-			400,
-			{ error: 'invalid_request', error_description: description },
-			{
-				'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request", error_description="${description}"`,
-			},
-		);
-	}
-	const token = readBearerToken(headers.authorization);
-	if (token === undefined) {
-		return answerJson(
-			this,
-			401,
-			{ message: 'A Bearer access token from the token endpoint is required' },
-			{ 'WWW-Authenticate': `Bearer realm="${REALM}"` },
-		);
-	}
-
-	let check = await checkAccessToken(this, token);
-	if (typeof check === 'string') {
-		// No token can be verified without the credential: the caller is refused as for a bad token (RFC 6750 3.1),
-		// and learns nothing about the trigger's configuration.
-		warnOwner(this, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
-		check = { valid: false, reason: 'signature' };
-	}
-	if (!check.valid) {
-		const description =
-			check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
-		return answerJson(
-			this,
-			401,
-			{ error: 'invalid_token', error_description: description },
-			{
-				'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
-			},
-		);
-	}
+	const refusal = await refusedAccess(this, headers.authorization);
+	if (refusal !== undefined) return refusal;
 
 	// n8n parses only application/json bodies as JSON; a form body would also arrive here as an object.
 	const body: unknown = this.getBodyData();
 	if (mediaType(headers['content-type']) !== 'application/json' || !isPlainObject(body)) {
 		return answerJson(this, 400, { message: 'The notification body must be a JSON object' });
 	}
-
-	let acceptedKinds: string[];
-	let includeHeaders: boolean;
-	try {
-		acceptedKinds = readAcceptedKinds(this);
-		includeHeaders = readIncludeHeaders(this);
-	} catch (error) {
-		// Sent by the marketplace, but the trigger cannot tell whether to start: a 5xx lets it send the notification
-		// again once the owner has fixed the option.
-		warnOwner(
-			this,
-			describeThrown(error),
-			'Notifications with a valid token are answered 503 and start nothing until this is fixed.',
-		);
+	const options = readNotificationOptions(this);
+	if (options === undefined) {
 		return answerJson(this, 503, {
 			message: 'The trigger cannot take notifications now; send it again later',
 		});
 	}
 	const kind = readNotificationKind(body);
 	if (
-		acceptedKinds.length > 0 &&
+		options.acceptedKinds.length > 0 &&
 		kind !== undefined &&
-		!acceptedKinds.includes(kind.toLowerCase())
+		!options.acceptedKinds.includes(kind.toLowerCase())
 	) {
 		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
 		return answerJson(this, 200, {
 			received: true,
 			started: false,
-			message: `Not started: kind "${kind}" is not among this trigger's Accepted Kinds (${acceptedKinds.join(', ')}). The marketplace will not send it again.`,
+			message: `Not started: kind "${kind}" is not among this trigger's Accepted Kinds (${options.acceptedKinds.join(', ')}). The marketplace will not send it again.`,
 		});
 	}
 
-	const json: IDataObject = includeHeaders
+	const json: IDataObject = options.includeHeaders
 		? { headers: headersWithoutSecrets(headers as IDataObject), body }
 		: body;
 	return { workflowData: [[{ json }]], webhookResponse: { received: true } };
+}
+
+/** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
+async function refusedAccess(
+	context: IWebhookFunctions,
+	authorization: string | undefined,
+): Promise<IWebhookResponseData | undefined> {
+	if (headerCount(context, 'authorization') > 1) {
+		// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
+		return bearerError(
+			context,
+			400,
+			'invalid_request',
+			'The request has more than one Authorization header',
+		);
+	}
+	const token = readBearerToken(authorization);
+	if (token === undefined) {
+		return answerJson(
+			context,
+			401,
+			{ message: 'A Bearer access token from the token endpoint is required' },
+			{ 'WWW-Authenticate': `Bearer realm="${REALM}"` },
+		);
+	}
+	let check = await checkAccessToken(context, token);
+	if (typeof check === 'string') {
+		// No token can be verified without the credential: the caller is refused as for a bad token (RFC 6750 3.1),
+		// and learns nothing about the trigger's configuration.
+		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
+		check = { valid: false, reason: 'signature' };
+	}
+	if (check.valid) return undefined;
+	const description =
+		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
+	return bearerError(context, 401, 'invalid_token', description);
+}
+
+/** An RFC 6750 error: its code and description in the body and in the WWW-Authenticate header. */
+function bearerError(
+	context: IWebhookFunctions,
+	status: 400 | 401,
+	error: 'invalid_request' | 'invalid_token',
+	description: string,
+): IWebhookResponseData {
+	return answerJson(
+		context,
+		status,
+		{ error, error_description: description },
+		{
+			'WWW-Authenticate': `Bearer realm="${REALM}", error="${error}", error_description="${description}"`,
+		},
+	);
+}
+
+/**
+ * The trigger's options for a notification, or undefined when they cannot be read. The marketplace sent it, but the
+ * trigger cannot tell whether to start: the owner is told, and a 5xx lets the marketplace send it again once the
+ * owner has fixed the option.
+ */
+function readNotificationOptions(
+	context: IWebhookFunctions,
+): { acceptedKinds: string[]; includeHeaders: boolean } | undefined {
+	try {
+		return {
+			acceptedKinds: readAcceptedKinds(context),
+			includeHeaders: readIncludeHeaders(context),
+		};
+	} catch (error) {
+		warnOwner(
+			context,
+			describeThrown(error),
+			'Notifications with a valid token are answered 503 and start nothing until this is fixed.',
+		);
+		return undefined;
+	}
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { issueAccessToken } from './accessToken';
-import { constantTimeEqual } from '../shared/callbackCredential';
+import { constantTimeEqual, type CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
 	answerJson,
@@ -169,84 +169,110 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
-		if (headerCount(this, 'authorization') > 1)
-			throw invalidRequest('The request has more than one Authorization header');
-		const body = readTokenParameters(tokenRequestBody(this), 'body');
-		const query = readTokenParameters(this.getQueryData(), 'URL query');
-		if (query.client_id !== undefined || query.client_secret !== undefined) {
-			throw invalidRequest('Client credentials must not be sent in the URL');
-		}
-		const basicClient = readBasicClient(this.getHeaderData().authorization);
-		if (basicClient !== undefined && body.client_secret !== undefined) {
-			throw invalidRequest(
-				'Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both',
-			);
-		}
-		// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
-		if (
-			basicClient !== undefined &&
-			body.client_id !== undefined &&
-			!matchesAny(basicClient.ids, body.client_id)
-		) {
-			throw invalidRequest(
-				'client_id in the body differs from the client authenticated with HTTP Basic',
-			);
-		}
-		const grantType = readGrantType(body, query);
-
+		const request = readTokenRequest(this);
 		const client = await readCurrentCallbackClient(this);
 		if (typeof client === 'string') return unavailable(this, client);
-		const presented: PresentedClient | undefined =
-			basicClient ??
-			(body.client_id !== undefined && body.client_secret !== undefined
-				? { ids: [body.client_id], secrets: [body.client_secret] }
-				: undefined);
-		if (presented === undefined) throw invalidClient('Client authentication is required');
-		const idMatches = matchesAny(presented.ids, client.clientId);
-		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
-		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
-
-		if (grantType !== 'client_credentials') {
+		authenticateClient(request, client);
+		if (request.grantType !== 'client_credentials') {
 			throw new TokenRequestError(
 				400,
 				'unsupported_grant_type',
 				'Only client_credentials is supported',
 			);
 		}
-
-		let lifetimeSeconds: number;
-		try {
-			lifetimeSeconds = readTokenLifetime(this);
-		} catch (error) {
-			return unavailable(this, describeThrown(error));
-		}
-		const accessToken = issueAccessToken(
-			{
-				audience: readAudience(this),
-				clientId: client.clientId,
-				clientSecret: client.clientSecret,
-			},
-			lifetimeSeconds,
-			nowInSeconds(),
-		);
-		const tokenResponse: IDataObject = {
-			access_token: accessToken,
-			token_type: 'Bearer',
-			expires_in: lifetimeSeconds,
-		};
-		return answerJson(this, 200, tokenResponse, NO_STORE);
+		return issueToken(this, client);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
-		const headers: Record<string, string> =
-			error.status === 401
-				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }
-				: NO_STORE;
-		return answerJson(
-			this,
-			error.status,
-			{ error: error.error, error_description: error.description },
-			headers,
+		return answerTokenError(this, error);
+	}
+}
+
+/** What a token request asks, once its form is checked: the client it presents, and its grant type. */
+interface TokenRequest {
+	basicClient?: PresentedClient;
+	body: TokenParameters;
+	grantType: string;
+}
+
+/** Reads a token request, refusing (TokenRequestError) one that is malformed or mixes ways to authenticate. */
+function readTokenRequest(context: IWebhookFunctions): TokenRequest {
+	// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
+	if (headerCount(context, 'authorization') > 1)
+		throw invalidRequest('The request has more than one Authorization header');
+	const body = readTokenParameters(tokenRequestBody(context), 'body');
+	const query = readTokenParameters(context.getQueryData(), 'URL query');
+	if (query.client_id !== undefined || query.client_secret !== undefined) {
+		throw invalidRequest('Client credentials must not be sent in the URL');
+	}
+	const basicClient = readBasicClient(context.getHeaderData().authorization);
+	if (basicClient !== undefined && body.client_secret !== undefined) {
+		throw invalidRequest(
+			'Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both',
 		);
 	}
+	// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
+	if (
+		basicClient !== undefined &&
+		body.client_id !== undefined &&
+		!matchesAny(basicClient.ids, body.client_id)
+	) {
+		throw invalidRequest(
+			'client_id in the body differs from the client authenticated with HTTP Basic',
+		);
+	}
+	return { basicClient, body, grantType: readGrantType(body, query) };
+}
+
+/** Refuses (invalid_client) a request that presents no client, or another than the callback credential's. */
+function authenticateClient(request: TokenRequest, client: CallbackClient): void {
+	const { basicClient, body } = request;
+	const presented: PresentedClient | undefined =
+		basicClient ??
+		(body.client_id !== undefined && body.client_secret !== undefined
+			? { ids: [body.client_id], secrets: [body.client_secret] }
+			: undefined);
+	if (presented === undefined) throw invalidClient('Client authentication is required');
+	const idMatches = matchesAny(presented.ids, client.clientId);
+	const secretMatches = matchesAny(presented.secrets, client.clientSecret);
+	if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
+}
+
+/** Issues an access token for the client, for the trigger's Token Lifetime. */
+function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhookResponseData {
+	let lifetimeSeconds: number;
+	try {
+		lifetimeSeconds = readTokenLifetime(context);
+	} catch (error) {
+		return unavailable(context, describeThrown(error));
+	}
+	const accessToken = issueAccessToken(
+		{
+			audience: readAudience(context),
+			clientId: client.clientId,
+			clientSecret: client.clientSecret,
+		},
+		lifetimeSeconds,
+		nowInSeconds(),
+	);
+	const tokenResponse: IDataObject = {
+		access_token: accessToken,
+		token_type: 'Bearer',
+		expires_in: lifetimeSeconds,
+	};
+	return answerJson(context, 200, tokenResponse, NO_STORE);
+}
+
+/** RFC 6749 5.2's error answer; an invalid_client one names the Basic scheme, as its section 5.2 asks. */
+function answerTokenError(
+	context: IWebhookFunctions,
+	error: TokenRequestError,
+): IWebhookResponseData {
+	const headers: Record<string, string> =
+		error.status === 401 ? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` } : NO_STORE;
+	return answerJson(
+		context,
+		error.status,
+		{ error: error.error, error_description: error.description },
+		headers,
+	);
 }

@@ -11,22 +11,19 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { waitOrStop } from '../helpers/waitOrStop';
-
-import { REQUEST_TIMEOUTS } from '../../../credentials/common/partnerApi';
-import { redactSecrets } from '../../../credentials/common/apiAnswers';
+import { readAttempt, settleAttempt, slotForAttempt, stoppedWhileWaiting } from './attempt';
+import type { RetryCounts } from './attempt';
 import { credentialSecrets, CREDENTIAL_NAME, readRunCredential } from './credential';
 import type { RunCredential } from './credential';
 import { classifyFailure } from './failures';
-import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, meaningOfFailure } from './httpFailure';
+import type { FailureContext } from './failures';
+import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import type { Effect, HttpFailure } from './httpFailure';
-import type { AttemptOutcome, RequestPacer } from './pacing';
+import type { RequestPacer } from './pacing';
 import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
-import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
 
-export { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-export { extractApiMessage, redactSecrets } from '../../../credentials/common/apiAnswers';
+export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
 export { credentialSecrets, CREDENTIAL_NAME, getBaseUrl, readRunCredential } from './credential';
 export type { RunCredential } from './credential';
 export { isJsonMediaType, isProblemMediaType } from './httpFailure';
@@ -86,14 +83,88 @@ export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
 ): Promise<RequestResult> {
-	const { request, itemIndex, pacer } = options;
+	const { request, pacer } = options;
 	// Read once per call at least: its values are what an answer must never echo into an output.
 	const credential = options.credential ?? (await readRunCredential.call(this));
 	const secretsNow = () => [
 		...credentialSecrets(credential.decrypted.data),
 		...(options.secrets ?? []),
 	];
-	const credentialOptions = { credentialsDecrypted: credential.decrypted };
+	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
+	const cancel = this.getExecutionCancelSignal?.();
+	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
+	let retryFirst = false;
+	let failure: HttpFailure | undefined;
+	const failed = (): RequestResult => ({
+		kind: 'failed',
+		...classifyFailure(
+			this.getNode(),
+			failure!,
+			failureContext(options, credential.baseUrl, counts, secretsNow()),
+		),
+	});
+	// A run that stops between attempts: a request never sent is "not sent"; one the API already refused (a 429,
+	// a connection refused) keeps that answer, which says what it is: not created.
+	const stopped = (): RequestResult =>
+		failure ? failed() : { kind: 'notSent', effect: 'notCreated' };
+	const sendOnce = sendOnceWith(this, request, credential);
+
+	for (;;) {
+		const slot = await slotForAttempt(pacer, retryFirst, cancel);
+		if (slot === null) return stopped();
+		const startedAt = Date.now();
+		const sent = await credential.renewal.send(sendOnce, {
+			cancel,
+			onResend: () => slot?.sentAgain(),
+		});
+		if (sent.kind === 'notSent') {
+			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
+			slot?.release({ kind: 'failed' });
+			return stopped();
+		}
+		const read = readAttempt(sent, { ...options, path: request.path }, secretsNow);
+		failure = read.failure;
+		const waitMs = settleAttempt(failure, startedAt, counts, pacer, slot);
+		if (failure === undefined)
+			return {
+				kind: 'answered',
+				body: redactSecrets(read.answer, secretsNow()),
+				effect: 'created',
+			};
+		if (waitMs === undefined) return failed();
+		// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
+		// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
+		if (await stoppedWhileWaiting(waitMs, cancel)) return stopped();
+		retryFirst = true;
+	}
+}
+
+/** What a failure's words tell beside the answer: the request, and how often it was refused and retried. */
+function failureContext(
+	options: SendOptions,
+	baseUrl: string,
+	counts: RetryCounts,
+	secrets: string[],
+): FailureContext {
+	return {
+		method: options.request.method,
+		path: options.request.path,
+		baseUrl,
+		itemIndex: options.itemIndex,
+		secrets,
+		rateLimitAnswers: counts.rateLimitAnswers,
+		connectionRetries: counts.connectionRetries,
+		lastRetryAfterMs: counts.lastRetryAfterMs,
+		createsId: options.createsId,
+	};
+}
+
+/** One send of the request through n8n's authentication (as sendRequest says), bounded by the API's deadline. */
+function sendOnceWith(
+	context: IExecuteFunctions,
+	request: ApiRequest,
+	credential: RunCredential,
+): () => Promise<IN8nHttpFullResponse> {
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
@@ -105,162 +176,20 @@ export async function sendRequest(
 		disableFollowRedirect: true,
 		// An answer that never comes must not hold the run: the request then ends with its outcome unknown.
 		timeout: REQUEST_TIMEOUTS.apiMs,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
 	};
-	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
-	const cancel = this.getExecutionCancelSignal?.();
-	let rateLimitRetries = 0;
-	let connectionRetries = 0;
-	let lastRetryAfterMs: number | undefined;
-	let rateLimitAnswers = 0;
-	let retryFirst = false;
-	let failure: HttpFailure | undefined;
-	const failed = (): RequestResult => ({
-		kind: 'failed',
-		...classifyFailure(this.getNode(), failure!, {
-			method: request.method,
-			path: request.path,
-			baseUrl: credential.baseUrl,
-			itemIndex,
-			secrets: secretsNow(),
-			rateLimitAnswers,
-			connectionRetries,
-			lastRetryAfterMs,
-			createsId: options.createsId,
-		}),
-	});
-	// A run that stops between attempts: a request never sent is "not sent"; one the API already refused (a 429,
-	// a connection refused) keeps that answer, which says what it is: not created.
-	const stopped = (): RequestResult =>
-		failure ? failed() : { kind: 'notSent', effect: 'notCreated' };
-
-	const sendOnce = async () =>
+	const credentialOptions = { credentialsDecrypted: credential.decrypted };
+	return async () =>
 		await withinDeadline(
-			this.helpers.httpRequestWithAuthentication.call(
-				this,
+			context.helpers.httpRequestWithAuthentication.call(
+				context,
 				CREDENTIAL_NAME,
-				{ ...httpOptions, returnFullResponse: true, ignoreHttpStatusErrors: true },
+				{ ...httpOptions },
 				credentialOptions,
 			) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
 		);
-
-	for (;;) {
-		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
-		if (slot === null) return stopped();
-		if (cancel?.aborted) {
-			pacer?.close();
-			slot?.release({ kind: 'failed' });
-			return stopped();
-		}
-		const startedAt = Date.now();
-		let answer: unknown;
-		let attempt: AttemptOutcome = { kind: 'failed' };
-		const sent = await credential.renewal.send(sendOnce, {
-			cancel,
-			onResend: () => slot?.sentAgain(),
-		});
-		if (sent.kind === 'notSent') {
-			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
-			slot?.release({ kind: 'failed' });
-			return stopped();
-		}
-		failure = undefined;
-		if (sent.kind === 'thrown') {
-			failure = describeThrown(sent.error);
-		} else if (
-			sent.response.statusCode >= 200 &&
-			sent.response.statusCode < 300 &&
-			(options.confirmedBy?.(sent.response) ?? true)
-		) {
-			answer = sent.response.body;
-		} else {
-			failure = {
-				status: sent.response.statusCode,
-				headers: (sent.response.headers ?? {}) as Record<string, unknown>,
-				body: sent.response.body,
-				message: `HTTP ${sent.response.statusCode}`,
-				refusedAfterRenewal: sent.refusedAfterRenewal,
-				renewalsExhausted: sent.renewalsExhausted,
-			};
-		}
-		if (failure)
-			failure.meaning = meaningOfFailure(failure, {
-				path: request.path,
-				createsId: options.createsId,
-				secrets: secretsNow(),
-			});
-		// A 429 or a spike arrest (answered 500 or 429): the gateway refused it before the API saw it.
-		const rateRefusal = failure?.meaning?.retry === 'rateLimit';
-
-		const retryAfterMs = failure ? retryAfterOf(failure, Date.now()) : undefined;
-		if (rateRefusal) {
-			attempt = {
-				kind: 'rateLimited',
-				retryAfterMs,
-				spikeArrest: failure?.meaning?.row === 'spikeArrest',
-				allowedPerSecond: failure?.meaning?.allowedPerSecond,
-			};
-		} else if (failure === undefined || failure.status !== undefined) {
-			attempt = {
-				kind: 'answered',
-				roundTripMs: Date.now() - startedAt,
-				accepted: failure === undefined,
-			};
-		}
-		let waitMs: number | undefined;
-		if (failure !== undefined && rateRefusal) {
-			rateLimitAnswers++;
-			if (retryAfterMs !== undefined) lastRetryAfterMs = retryAfterMs;
-			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
-				failure.retryAfterMs = retryAfterMs;
-			else if (rateLimitRetries < RETRY_POLICY.maxRateLimitRetries) {
-				// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
-				waitMs = rateRetryWaitMs(retryAfterMs, rateLimitRetries, failure.meaning?.allowedPerSecond);
-				rateLimitRetries++;
-			}
-		} else if (
-			failure !== undefined &&
-			failure.status === undefined &&
-			CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') &&
-			connectionRetries < RETRY_POLICY.maxConnectionRetries
-		) {
-			waitMs = backoffMs(connectionRetries++);
-		}
-		// A refused login stops every send: one failed login per listing could lock the seller's account. So does a
-		// token refused right after it was issued (no login would help), or once the run's renewals ran out.
-		// The plan's quota used up stops it too: every later request would be refused the same, and count against it.
-		if (
-			failure?.tokenExchange ||
-			failure?.refusedAfterRenewal ||
-			failure?.renewalsExhausted !== undefined ||
-			failure?.meaning?.stopsRun
-		)
-			pacer?.close();
-		// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-		// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
-		slot?.release({
-			...attempt,
-			final:
-				failure !== undefined &&
-				waitMs === undefined &&
-				failure.meaning?.outcome !== 'alreadyListed',
-		});
-		if (failure === undefined)
-			return { kind: 'answered', body: redactSecrets(answer, secretsNow()), effect: 'created' };
-		if (waitMs !== undefined) {
-			// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
-			// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
-			const stoppedWaiting = await waitOrStop(waitMs, cancel).then(
-				() => false,
-				// It rejects only when the run is stopped.
-				() => true,
-			);
-			if (stoppedWaiting) return stopped();
-			retryFirst = true;
-			continue;
-		}
-		return failed();
-	}
 }
 
 /** For operations that stop at the first failure: the API's answer, or the failure thrown. */

@@ -4,7 +4,7 @@
  * them what happens (a request sent, answered, refused with its Retry-After, failed) and holds the requests waiting
  * for a slot until the rules let one go, with one timer for the earliest moment one may. It owns no pacing rule.
  */
-import { waitOrStop } from '../helpers/waitOrStop';
+import { waitOrStop } from './waitOrStop';
 
 import {
 	beforeAdmit,

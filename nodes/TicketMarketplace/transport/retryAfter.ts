@@ -1,5 +1,5 @@
 /** When to try a request again: the retry limits, and the wait a 429's Retry-After asks for. */
-import { headerValue } from '../../../credentials/common/apiAnswers';
+import { headerValue } from './fromCredential';
 import type { HttpFailure } from './httpFailure';
 
 /**

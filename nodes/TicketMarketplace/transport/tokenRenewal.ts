@@ -12,7 +12,7 @@
  */
 import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { waitOrStop } from '../helpers/waitOrStop';
+import { waitOrStop } from './waitOrStop';
 
 import {
 	accessTokenExpired,

@@ -4,7 +4,7 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { waitOrStop } from '../../../../../nodes/TicketMarketplace/helpers/waitOrStop';
+import { waitOrStop } from '../../../../../nodes/TicketMarketplace/transport/waitOrStop';
 import { withoutSleepWithAbort } from '../../../../setup/sleeps';
 
 withoutSleepWithAbort();
