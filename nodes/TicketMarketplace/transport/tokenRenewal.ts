@@ -22,7 +22,7 @@ import {
 	forgetTokenExchange,
 } from './fromCredential';
 import type { TokenEndpointAnswer } from './fromCredential';
-import { parseRetryAfter, RETRY_POLICY } from './retryAfter';
+import { backoffMs, parseRetryAfter, RETRY_POLICY } from './retryAfter';
 
 /**
  * Renewals in one run: more means something else keeps invalidating the token (often another workflow or n8n
@@ -49,10 +49,6 @@ export interface AuthenticatedSendOptions {
 	cancel?: AbortSignal;
 	/** Called before a request the API has answered is sent again (the pacer counts it). */
 	onResend?: () => void;
-}
-
-function backoffMs(retryNumber: number): number {
-	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }
 
 /** Resolves true when `done` settles, false when the run is stopped first. */
