@@ -197,14 +197,19 @@ export function spikeArrestFault(rate: string): {
 	};
 }
 
+/** The body Apigee answers a fault with: `{"fault": {"faultstring", "detail": {"errorcode"}}}`. */
+export function gatewayFaultBody(fault: { faultstring: string; errorcode: string }): {
+	fault: { faultstring: string; detail: { errorcode: string } };
+} {
+	return { fault: { faultstring: fault.faultstring, detail: { errorcode: fault.errorcode } } };
+}
+
 export function sendGatewayFault(
 	res: http.ServerResponse,
 	fault: { status: number; faultstring: string; errorcode: string },
 	status = fault.status,
 ): void {
-	sendJson(res, status, {
-		fault: { faultstring: fault.faultstring, detail: { errorcode: fault.errorcode } },
-	});
+	sendJson(res, status, gatewayFaultBody(fault));
 }
 
 /**

@@ -16,13 +16,10 @@ import {
 	MemoryDeduplicationStore,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
+import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
 
-const QUOTA = {
-	fault: {
-		faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
-		detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
-	},
-};
+/** The plan's quota, as the gateway answers it (the sandbox's own body). */
+const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
 const spike = (withRate: boolean) => ({
 	fault: {
 		faultstring: withRate

@@ -19,15 +19,12 @@ import {
 	MemoryDeduplicationStore,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
+import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
 import { PARTNER_API_PATHS } from '../../../../../../../credentials/common/partnerApi';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
-const QUOTA = {
-	fault: {
-		faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
-		detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
-	},
-};
+/** The plan's quota, as the gateway answers it (the sandbox's own body). */
+const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
 const SPIKE = {
 	fault: {
 		faultstring: 'Spike arrest violation. Allowed rate : 40ps',

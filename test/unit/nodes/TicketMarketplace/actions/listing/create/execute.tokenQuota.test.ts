@@ -18,13 +18,10 @@ import {
 	MemoryDeduplicationStore,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
+import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
 
-const QUOTA = {
-	fault: {
-		faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
-		detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
-	},
-};
+/** The plan's quota, as the gateway answers it (the sandbox's own body). */
+const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
 
 afterEach(() => nock.cleanAll());
 let lastErrors: IDataObject[] = [];
