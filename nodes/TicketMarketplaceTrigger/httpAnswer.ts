@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { describeThrown, warnOwner } from './ownerLog';
+import { firstLineOf, warnOwner } from './ownerLog';
 
 /** Shown in WWW-Authenticate challenges of both endpoints. */
 export const REALM = 'Ticket Marketplace Trigger';
@@ -51,7 +51,7 @@ export function headerCount(context: IWebhookFunctions, name: string): number {
 export function answerUnexpected(context: IWebhookFunctions, error: unknown): IWebhookResponseData {
 	warnOwner(
 		context,
-		`Unexpected error (${describeThrown(error)})`,
+		`Unexpected error (${firstLineOf(error)})`,
 		'The request was answered 500.',
 		'unexpected error',
 	);

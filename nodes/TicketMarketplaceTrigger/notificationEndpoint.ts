@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { verifyAccessToken, type TokenCheck } from './accessToken';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
-import { describeThrown, warnOwner } from './ownerLog';
+import { firstLineOf, warnOwner } from './ownerLog';
 import {
 	readCurrentCallbackClient,
 	recentCallbackClient,
@@ -177,7 +177,7 @@ function readNotificationOptions(
 	} catch (error) {
 		warnOwner(
 			context,
-			describeThrown(error),
+			firstLineOf(error),
 			'Notifications with a valid token are answered 503 and start nothing until this is fixed.',
 		);
 		return undefined;

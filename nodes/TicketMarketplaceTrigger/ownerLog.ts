@@ -11,7 +11,7 @@ const MAX_REMEMBERED = 1_000;
 const lastLogged = new Map<string, number>();
 
 /** The first line of what was thrown, short: n8n's own messages name no secret. */
-export function describeThrown(error: unknown): string {
+export function firstLineOf(error: unknown): string {
 	const text = error instanceof Error ? error.message : String(error);
 	const firstLine = text.split('\n')[0].trim();
 	return firstLine.length > 300 ? `${firstLine.slice(0, 297)}...` : firstLine;

@@ -6,7 +6,7 @@ import {
 	readStoredCallbackClient,
 	type CallbackClient,
 } from '../shared/callbackCredential';
-import { describeThrown } from './ownerLog';
+import { firstLineOf } from './ownerLog';
 
 /**
  * How long a read of the callback credential may be reused to accept a notification. n8n 2.41 starts a fresh
@@ -69,7 +69,7 @@ export async function readCurrentCallbackClient(
 	try {
 		data = await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE);
 	} catch (error) {
-		return `n8n could not read its Ticket Marketplace Callback API credential (${describeThrown(error)}). ${UNREADABLE_FIX}`;
+		return `n8n could not read its Ticket Marketplace Callback API credential (${firstLineOf(error)}). ${UNREADABLE_FIX}`;
 	}
 	const client = readStoredCallbackClient(data);
 	return typeof client === 'string' ? `${client}. ${CALLBACK_FIX}` : client;

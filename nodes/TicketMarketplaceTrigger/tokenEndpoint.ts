@@ -11,7 +11,7 @@ import {
 	mediaType,
 } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
-import { describeThrown, warnOwner } from './ownerLog';
+import { firstLineOf, warnOwner } from './ownerLog';
 import { readCurrentCallbackClient } from './recentCredential';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
@@ -243,7 +243,7 @@ function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhoo
 	try {
 		lifetimeSeconds = readTokenLifetime(context);
 	} catch (error) {
-		return unavailable(context, describeThrown(error));
+		return unavailable(context, firstLineOf(error));
 	}
 	const accessToken = issueAccessToken(
 		{
