@@ -172,8 +172,10 @@ export async function handleAdmin(
 			else sendJson(res, 200, store.configureAnswers(body));
 		} else if (path === `${ADMIN_PREFIX}/reset`) {
 			if (allow(['POST'])) {
-				store.reset();
-				sendJson(res, 200, { reset: true });
+				if (body.keepTokens !== undefined && typeof body.keepTokens !== 'boolean')
+					throw new FaultInputError('keepTokens must be true or false');
+				store.reset({ keepTokens: body.keepTokens === true });
+				sendJson(res, 200, { reset: true, keptTokens: body.keepTokens === true });
 			}
 		} else {
 			sendError(

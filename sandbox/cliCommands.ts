@@ -181,8 +181,8 @@ export async function drive(command: string, values: Flags): Promise<void> {
 		case 'answers':
 			return print(await client(values).configureAnswers(answerFlags(values)));
 		case 'reset':
-			await client(values).reset();
-			return print({ reset: true });
+			await client(values).reset({ keepTokens: values['keep-tokens'] === true });
+			return print({ reset: true, keptTokens: values['keep-tokens'] === true });
 		default:
 			fail(`unknown command "${command}"`);
 	}

@@ -93,7 +93,8 @@ Commands for a running sandbox (all take --url URL):
   answers [--answers SHAPES] [--listing-status S] [--without-api-product E|none] [--inactive-events IDS]
         [--seat-check on|off]
                                          change (or with no flag, print) how the running sandbox answers
-  reset                                  forget tokens, listings, subscriptions, sales, deliveries, faults
+  reset [--keep-tokens]                  forget tokens (unless kept), listings, subscriptions, sales,
+                                         deliveries, faults
 
 Admin HTTP API (what the commands call): GET ${'{url}'}/__sandbox lists the routes; the sandbox's README has more.
 `;
@@ -148,6 +149,7 @@ const OPTIONS = {
 	'quota-window': { type: 'string' },
 	'spike-arrest': { type: 'string' },
 	'use-effective-count': { type: 'boolean' },
+	'keep-tokens': { type: 'boolean' },
 	'rate-limit-status': { type: 'string' },
 	json: { type: 'boolean' },
 	url: { type: 'string' },

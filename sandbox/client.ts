@@ -132,7 +132,8 @@ export class SandboxAdminClient {
 		return this.call('POST', '/answers', settings);
 	}
 
-	async reset(): Promise<void> {
-		await this.call('POST', '/reset');
+	/** Forgets data and faults (see the store's reset); with `keepTokens`, issued tokens stay valid. */
+	async reset(options: { keepTokens?: boolean } = {}): Promise<void> {
+		await this.call('POST', '/reset', options.keepTokens ? { keepTokens: true } : undefined);
 	}
 }

@@ -231,14 +231,17 @@ export class SandboxStore {
 	/**
 	 * Forgets tokens, listings, subscriptions, sales, deliveries, requests and faults, and puts the limits (in flight,
 	 * per second, quota, spike arrest) and the answer settings back to the ones the sandbox started with; keeps apps
-	 * and accounts.
+	 * and accounts. With `keepTokens`, the tokens issued (access and refresh) stay valid: a client that holds one
+	 * goes on without logging in again, as between two runs a few minutes apart.
 	 */
-	reset(): void {
+	reset({ keepTokens = false }: { keepTokens?: boolean } = {}): void {
 		this.cancelBackgroundWork();
 		this.currentTimers = new TimerRegistry();
 		this.outbound = new AbortController();
-		this.tokens.clear();
-		this.refreshTokens.clear();
+		if (!keepTokens) {
+			this.tokens.clear();
+			this.refreshTokens.clear();
+		}
 		this.listings.clear();
 		this.subscriptions.clear();
 		this.sales.length = 0;

@@ -166,6 +166,24 @@ describe('sandbox faults on demand', () => {
 			faults: [],
 		});
 		expect(state.tokens.count).toBe(0);
+		// The token issued before the reset is refused now.
+		expect((await createListing(sandbox, token)).status).toBe(401);
 		expect((await requestToken(sandbox)).status).toBe(200);
+	});
+
+	it('reset with keepTokens keeps the tokens issued valid, and forgets the rest', async () => {
+		const token = await getToken(sandbox);
+		await createListing(sandbox, token);
+		const admin = new SandboxAdminClient(sandbox.url);
+		await admin.reset({ keepTokens: true });
+		expect(sandbox.state()).toMatchObject({ requests: [], listings: [], faults: [] });
+		expect(sandbox.state().tokens.count).toBe(1);
+		expect((await createListing(sandbox, token)).status).toBe(201);
+		const refused = await fetch(`${sandbox.url}/__sandbox/reset`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ keepTokens: 'yes' }),
+		});
+		expect(refused.status).toBe(400);
 	});
 });
