@@ -47,8 +47,9 @@ export function benchSheet(rows: number, rowsPerListing: number): SeatRow[] {
 }
 
 /**
- * Puts the sandbox in the state every run starts from: no listings, no tokens (so n8n's stored token is refused
- * once and renewed, as after an expiry), an empty request log, the latency fault and the limit on requests in flight.
+ * Puts the sandbox in the state every run starts from: no listings, the token n8n holds still valid (as between two
+ * runs; with the plan's staleToken, forgotten: refused once and renewed), an empty request log, the latency fault and
+ * the limit on requests in flight.
  */
 export async function prepareSandbox(
 	sandbox: SandboxAdminClient,
@@ -56,7 +57,7 @@ export async function prepareSandbox(
 	limited = true,
 	api?: ApiSetup,
 ): Promise<void> {
-	await sandbox.reset();
+	await sandbox.reset({ keepTokens: !plan.staleToken });
 	await sandbox.addFault({ endpoint: 'listings', kind: 'latency', latencyMs: plan.latencyMs });
 	const maxInFlight = api ? api.maxInFlight : limited ? plan.maxInFlight : null;
 	await sandbox.limitInFlight(

@@ -78,6 +78,13 @@ export interface Plan {
 		runTimeoutMs: number;
 		/** Cases against a limit on requests per second. */
 		perSecond: PerSecondPlan;
+		/** Only these cases (their ids in bench/n8nWorkflows.ts); all when undefined. */
+		cases?: string[];
+		/**
+		 * The sandbox forgets the tokens it issued before every run, so that each run's first request is refused and
+		 * the token renewed (as after the marketplace revoked it); by default they stay valid, as between two runs.
+		 */
+		staleToken: boolean;
 	};
 }
 
@@ -103,6 +110,7 @@ const N8N_FULL: Plan['n8n'] = {
 		spikeArrest: { perSecond: 40, statuses: [500, 429] },
 		repeat: 2,
 	},
+	staleToken: false,
 };
 
 const FULL: Omit<Plan, 'suites'> = {
@@ -168,6 +176,10 @@ Usage: npm run bench -- [flags]
   --trigger-n8n L   The n8n the trigger suite runs side by side, comma-separated (default
                     ${FULL.trigger.versions.join(',')}); a version may carry environment settings joined with +,
                     e.g. 2.41.1+N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (the same version may appear twice).
+  --cases LIST      Only these cases of the n8n suite, comma-separated ids as in bench/n8nWorkflows.ts
+                    (for example default,fixed); their baselines are not added by themselves.
+  --stale-token     The sandbox forgets its tokens before every run of the n8n suite: each run's first
+                    request is refused and the token renewed (by default the token stays valid).
   --repeat N        Runs of each node case (n8n, throughput, and the node row of sandbox), 1 to 10
                     (default ${FULL.repeat}, quick ${QUICK.repeat}); medians are reported. Validation always does one
                     untimed run then ${FULL.validation.runs} (quick ${QUICK.validation.runs}) timed ones.
@@ -194,6 +206,8 @@ export function parseFlags(argv: string[]): ParsedFlags {
 	let only: SuiteId[] | undefined;
 	let repeat: number | undefined;
 	let triggerVersions: string[] | undefined;
+	let cases: string[] | undefined;
+	let staleToken = false;
 	for (let index = 0; index < argv.length; index++) {
 		const flag = argv[index];
 		const value = () => {
@@ -207,6 +221,8 @@ export function parseFlags(argv: string[]): ParsedFlags {
 		else if (flag === '--only') only = parseSuites(value());
 		else if (flag === '--repeat') repeat = parseRepeat(value());
 		else if (flag === '--trigger-n8n') triggerVersions = parseTriggerVersions(value());
+		else if (flag === '--cases') cases = parseCases(value());
+		else if (flag === '--stale-token') staleToken = true;
 		else throw new FlagError(`Unknown flag "${flag}" (see --help)`);
 	}
 	const base = quick ? QUICK : FULL;
@@ -218,8 +234,20 @@ export function parseFlags(argv: string[]): ParsedFlags {
 			suites: only ?? [...SUITE_IDS],
 			repeat: repeat ?? base.repeat,
 			trigger: { ...base.trigger, versions: triggerVersions ?? base.trigger.versions },
+			n8n: { ...base.n8n, cases, staleToken },
 		},
 	};
+}
+
+/** Case ids as typed; the n8n suite refuses ids it does not have (it knows its cases, the plan does not). */
+function parseCases(text: string): string[] {
+	const ids = text
+		.split(',')
+		.map((id) => id.trim())
+		.filter(Boolean);
+	if (ids.length === 0)
+		throw new FlagError(`--cases takes comma-separated case ids (got "${text}")`);
+	return ids;
 }
 
 function parseSuites(text: string): SuiteId[] {
