@@ -94,6 +94,7 @@ describe('sandbox CLI', () => {
 			'--quota-window',
 			'--spike-arrest',
 			'--use-effective-count',
+			'--keep-tokens',
 			'--rate-limit-status',
 			'spike-arrest',
 			'answers',
