@@ -44,6 +44,19 @@ export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
 	return normalizeBaseUrl(credentials.baseUrl);
 }
 
+/**
+ * What an answer to this run must never echo into an output: the credential's values now, and every token the
+ * run's requests carried (a renewal replaces the one an answer still on its way may echo).
+ */
+export function runSecrets(credential: RunCredential): string[] {
+	return [
+		...new Set([
+			...credentialSecrets(credential.decrypted.data),
+			...credential.renewal.tokensCarried().filter((token) => token.length >= MIN_SECRET_LENGTH),
+		]),
+	];
+}
+
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 

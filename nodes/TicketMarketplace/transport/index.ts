@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readAttempt, settleAttempt, slotForAttempt, stoppedWhileWaiting } from './attempt';
 import type { RetryCounts } from './attempt';
-import { credentialSecrets, CREDENTIAL_NAME, readRunCredential } from './credential';
+import { CREDENTIAL_NAME, readRunCredential, runSecrets } from './credential';
 import type { RunCredential } from './credential';
 import { classifyFailure } from './failures';
 import type { FailureContext } from './failures';
@@ -24,7 +24,13 @@ import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
 
 export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
-export { credentialSecrets, CREDENTIAL_NAME, getBaseUrl, readRunCredential } from './credential';
+export {
+	credentialSecrets,
+	CREDENTIAL_NAME,
+	getBaseUrl,
+	readRunCredential,
+	runSecrets,
+} from './credential';
 export type { RunCredential } from './credential';
 export { isJsonMediaType, isProblemMediaType } from './httpFailure';
 export type { Effect } from './httpFailure';
@@ -86,10 +92,7 @@ export async function sendRequest(
 	const { request, pacer } = options;
 	// Read once per call at least: its values are what an answer must never echo into an output.
 	const credential = options.credential ?? (await readRunCredential.call(this));
-	const secretsNow = () => [
-		...credentialSecrets(credential.decrypted.data),
-		...(options.secrets ?? []),
-	];
+	const secretsNow = () => [...runSecrets(credential), ...(options.secrets ?? [])];
 	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
 	const cancel = this.getExecutionCancelSignal?.();
 	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };

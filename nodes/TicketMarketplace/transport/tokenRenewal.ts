@@ -93,6 +93,8 @@ export class TokenRenewal {
 	/** A token this run obtained that no answer has accepted yet. */
 	private unconfirmed?: string;
 	private renewals = 0;
+	/** Every token this run's requests carried: an answer read after a renewal may echo the one it replaced. */
+	private readonly carried = new Set<string>();
 
 	constructor(
 		/** The run's decrypted credential, which n8n reads the token from and writes a new one into. */
@@ -100,6 +102,11 @@ export class TokenRenewal {
 		cancel?: AbortSignal,
 	) {
 		carryCancelSignal(credential, cancel);
+	}
+
+	/** The tokens this run's requests carried so far, the current one among them. */
+	tokensCarried(): string[] {
+		return [...this.carried];
 	}
 
 	private get token(): string {
@@ -137,6 +144,7 @@ export class TokenRenewal {
 			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
 				return this.notSent(attempt);
 			const tokenAtSend = this.token;
+			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// A Stop while the login is under way: n8n then sends the request with the aborted signal, which ends it
 			// before it leaves. The token field, still empty at that moment, shows the request had not gone yet.
 			let stoppedBeforeToken = false;
@@ -158,6 +166,8 @@ export class TokenRenewal {
 				continue;
 			} finally {
 				cancel?.removeEventListener('abort', onAbort);
+				// A renewing request went with the token n8n has just written.
+				if (this.token !== '') this.carried.add(this.token);
 			}
 			const answered = this.afterAnswer(response, tokenAtSend, attempt);
 			if (answered) return answered;

@@ -10,7 +10,7 @@ import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
 import { nearCapNotice } from '../memory/sentListings';
 import {
-	credentialSecrets,
+	runSecrets,
 	readRunCredential,
 	redactSecrets,
 	RequestPacer,
@@ -159,7 +159,7 @@ function unexpectedFailure(
 	error: unknown,
 	credential: RunCredential,
 ): Outcome {
-	const said = redactSecrets(errorText(error), credentialSecrets(credential.decrypted.data));
+	const said = redactSecrets(errorText(error), runSecrets(credential));
 	return {
 		kind: 'unknown',
 		error: new NodeOperationError(
