@@ -839,4 +839,42 @@ export const FOUND_DEFECTS: Array<{ title: string; invariant: string; scenario: 
 			storeGaps: [0],
 		} as WorldScenario,
 	},
+	{
+		title:
+			'(the oracle itself) Clear Sent Listings History of an ID while a Create of it runs: the Create may see it as sent, as the docs say',
+		invariant: 'W-skipped ⇒ created with evidence (else "unknown")',
+		scenario: {
+			steps: [
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 0,
+					rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+					output: 'listing',
+					onError: 'stop',
+					concurrency: 1,
+					adaptive: false,
+					maxTries: 1,
+				},
+				{ kind: 'forget', account: 'a1', spelling: 0, ids: [1], deletedFirst: false },
+			],
+			overlap: true,
+			listingAnswers: [
+				{
+					status: 200,
+					body: 'listingId',
+					retryAfter: { kind: 'datePast' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+			],
+			tokenAnswers: [],
+			duplicates: 'conflict',
+			heldElsewhere: [],
+			storeFailures: [],
+			storeGaps: [3, 3, 1],
+		} as WorldScenario,
+	},
 ];
