@@ -34,6 +34,8 @@ export interface AnswerFacts {
 	wwwAuthenticate: string;
 	/** The body as text, bounded: for a look at what it names. */
 	text: string;
+	/** The body is the gateway's own fault (`{"fault": {...}}`), not the service's answer. */
+	gatewayFault?: boolean;
 }
 
 export interface AnswerContext {
@@ -153,6 +155,7 @@ export function readAnswer(
 		retryAfter: headerValue(headers, 'retry-after'),
 		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
 		text: bodyText(body),
+		gatewayFault: fault !== undefined,
 	};
 }
 
@@ -166,12 +169,31 @@ function said(facts: AnswerFacts): string {
 	return `${facts.code ?? ''} ${facts.words ?? ''}`;
 }
 
+/**
+ * A gateway limit, by its policy's code; else by its words only where they cannot hide a listing created: a 429
+ * (a refusal whatever it says), or the gateway's own fault that names no code and opens with the policy's sentence.
+ * A 5xx of the service that merely mentions the policy (a failure after saving, an HTML page) may have created the
+ * listing: it is no gateway refusal.
+ */
+function isGatewayLimit(facts: AnswerFacts, code: RegExp, opening: RegExp, mention: RegExp): boolean {
+	if (code.test(facts.code ?? '')) return true;
+	// Another of the gateway's rate policies, named: that one.
+	if (/^policies\.ratelimit\./i.test(facts.code ?? '')) return false;
+	const words = facts.words ?? '';
+	if (facts.status === 429) return mention.test(words);
+	return (
+		facts.status >= 500 &&
+		facts.gatewayFault === true &&
+		facts.code === undefined &&
+		opening.test(words)
+	);
+}
+
 const isQuota = (facts: AnswerFacts) =>
-	/QuotaViolation/i.test(facts.code ?? '') ||
-	((facts.status === 429 || facts.status >= 500) && /\bquota\b/i.test(facts.words ?? ''));
+	isGatewayLimit(facts, /QuotaViolation/i, /^rate limit quota violation\b/i, /\bquota\b/i);
 
 const isSpikeArrest = (facts: AnswerFacts) =>
-	/SpikeArrestViolation/i.test(facts.code ?? '') || /spike arrest/i.test(facts.words ?? '');
+	isGatewayLimit(facts, /SpikeArrestViolation/i, /^spike arrest violation\b/i, /spike arrest/i);
 
 const isNoApiProduct = (facts: AnswerFacts) =>
 	/NoApiProductMatch/i.test(facts.code ?? '') ||

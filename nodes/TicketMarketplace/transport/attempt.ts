@@ -127,6 +127,14 @@ export function retryWaitMs(
 ): number | undefined {
 	if (failure.meaning?.retry === 'rateLimit') {
 		counts.rateLimitAnswers++;
+		const allowed = failure.meaning.allowedPerSecond;
+		if (failure.meaning.row === 'spikeArrest' && allowed !== undefined && allowed > 0) {
+			const intervalMs = 1000 / allowed;
+			if (intervalMs > RETRY_POLICY.maxWaitMs) {
+				failure.spikeIntervalMs = intervalMs;
+				return undefined;
+			}
+		}
 		if (retryAfterMs !== undefined) counts.lastRetryAfterMs = retryAfterMs;
 		if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs) {
 			failure.retryAfterMs = retryAfterMs;
@@ -152,13 +160,15 @@ export function retryWaitMs(
 /**
  * Whether a failure stops every send. A refused login does: one failed login per listing could lock the seller's
  * account. So does a token refused right after it was issued (no login would help), or once the run's renewals ran
- * out. The plan's quota used up stops it too: every later request would be refused the same, and count against it.
+ * out. The plan's quota used up stops it too: every later request would be refused the same, and count against it;
+ * so does a spike arrest that admits one request less often than this node ever waits.
  */
 export function stopsEverySend(failure: HttpFailure): boolean {
 	return Boolean(
 		failure.tokenExchange ||
 			failure.refusedAfterRenewal ||
 			failure.renewalsExhausted !== undefined ||
+			failure.spikeIntervalMs !== undefined ||
 			failure.meaning?.stopsRun,
 	);
 }

@@ -224,6 +224,16 @@ function failureWords(
 			],
 		};
 	}
+	if (failure.spikeIntervalMs !== undefined) {
+		const interval = waitInWords(failure.spikeIntervalMs);
+		return {
+			message: `The Partner API's spike arrest admits one request every ${interval} (rate limit), longer than this node waits`,
+			details: [
+				apiSaid,
+				`Nothing was created by this request, and nothing more is sent in this run: at that rate a sheet would take hours. Ask the marketplace to raise your app's rate, or send fewer listings per run and run the workflow again later; this node waits at most ${waitInWords(RETRY_POLICY.maxWaitMs)} between requests.`,
+			].filter(Boolean),
+		};
+	}
 	const status = failure.status;
 	if (status !== undefined && status >= 200 && status < 400)
 		return successOrRedirectWords({ ...failure, status }, context);

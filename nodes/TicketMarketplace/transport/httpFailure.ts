@@ -100,6 +100,11 @@ export interface HttpFailure {
 	tokenExchange?: TokenDiagnosis;
 	/** A Retry-After longer than the policy honours. */
 	retryAfterMs?: number;
+	/**
+	 * A spike arrest whose named rate admits one request less often than the longest wait this node takes (the
+	 * interval, ms): no listing can be sent at that rate within a run.
+	 */
+	spikeIntervalMs?: number;
 	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
 	refusedAfterRenewal?: boolean;
 	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */

@@ -10,6 +10,7 @@
  *   a step, but never beyond a gap the gateway already admitted (with the margin).
  */
 import { SPIKE } from './pacingConfig';
+import { RETRY_POLICY } from './retryAfter';
 import type { Send } from './pacingTypes';
 import type { SendLog } from './sendLog';
 
@@ -48,6 +49,22 @@ export function spikeRefused(
 	learns: boolean,
 ): Spike {
 	const counted: Spike = { ...spike, refusals: spike.refusals + 1 };
+	const kept = spikeRefusedUncapped(spike, counted, log, send, now, allowedPerSecond, learns);
+	// Never a gap longer than the longest wait the transport takes: a slower rate stops the run instead.
+	return kept.spacingMs > RETRY_POLICY.maxWaitMs
+		? { ...kept, spacingMs: RETRY_POLICY.maxWaitMs }
+		: kept;
+}
+
+function spikeRefusedUncapped(
+	spike: Spike,
+	counted: Spike,
+	log: SendLog,
+	send: Send,
+	now: number,
+	allowedPerSecond: number | undefined,
+	learns: boolean,
+): Spike {
 	const named = allowedPerSecond !== undefined && allowedPerSecond > 0;
 	// Sent before the gap last changed: the same overshoot, nothing new about the gap.
 	const keptGap = send.at > spike.changedAt;
