@@ -142,6 +142,76 @@ describe('Listing → Create: a fresh token the API refuses', () => {
 	});
 });
 
+describe('Listing → Create: an API that refuses every token, behind a rate limit or server error', () => {
+	/**
+	 * Each new token's first listing request is answered `first` (an answer the gateway may give before it reads
+	 * the token), every other one 401: the app is refused whatever its login. Renewing once is right (the 401 may be
+	 * an expiry); a 401 to the renewed token, which nothing has shown to work, is the answer.
+	 */
+	function refusingApi(first: [number, IDataObject]) {
+		let logins = 0;
+		nock(BASE)
+			.persist()
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(() => [200, { access_token: `tok-${++logins}` }]);
+		const authorizations: string[] = [];
+		nock(BASE)
+			.persist()
+			.post(PARTNER_API_PATHS.listings)
+			.reply(function () {
+				const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
+				const firstWithIt = !authorizations.includes(token);
+				authorizations.push(token);
+				return firstWithIt && token !== 'stored-token' ? first : [401, { message: 'Unauthorized' }];
+			});
+		return { logins: () => logins, authorizations };
+	}
+
+	const refusedJustIssued = (output: Array<{ json: IDataObject }>) => {
+		const refused = output.find((item) => item.json.httpCode === '401');
+		expect(String(refused?.json.error)).toBe(
+			'The Partner API refused an access token it had just issued (HTTP 401)',
+		);
+	};
+
+	it('with no stored token and a 429 first: one login and one renewal, not one per 429', async () => {
+		const api = refusingApi([429, { message: 'too many requests' }]);
+		const { items, parameters } = listings(1, { concurrency: 1 });
+		const fake = fakeRun({ items, parameters, accessToken: '', continueOnFail: true });
+
+		const output = await execute.call(fake.context, items);
+
+		expect(api.logins()).toBe(2);
+		expect(api.authorizations).toEqual(['tok-1', 'tok-1', 'tok-2', 'tok-2']);
+		refusedJustIssued(output);
+	});
+
+	it.each([
+		['a 429 without Retry-After', [429, { message: 'too many requests' }]],
+		['a 503', [503, { message: 'unavailable' }]],
+	] as Array<[string, [number, IDataObject]]>)(
+		'with a stored token the API refuses, then %s: one renewal, and the next 401 is the answer',
+		async (_name, first) => {
+			const api = refusingApi(first);
+			// Several listings: a 503 to a Create is not sent again (it may have created the listing); the next one goes.
+			const { items, parameters } = listings(4, { concurrency: 1 });
+			const fake = fakeRun({
+				items,
+				parameters,
+				accessToken: 'stored-token',
+				continueOnFail: true,
+			});
+
+			const output = await execute.call(fake.context, items);
+
+			expect(api.logins()).toBe(1);
+			expect(api.authorizations).toEqual(['stored-token', 'tok-1', 'tok-1']);
+			refusedJustIssued(output);
+		},
+	);
+});
+
 describe('Listing → Create: a token that keeps expiring', () => {
 	it('stops at the renewals cap and says the token kept expiring, not that the app lacks a product', async () => {
 		let issued = 0;
