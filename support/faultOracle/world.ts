@@ -193,7 +193,7 @@ export const listingAnswer: fc.Arbitrary<ListingAnswer> = fc
 			persistent401: fc.integer({ min: 0, max: 3 }).map((value) => value === 3),
 		}),
 		fc.oneof(
-			{ weight: 8, arbitrary: fc.constant(undefined) },
+			{ weight: 11, arbitrary: fc.constant(undefined) },
 			{ weight: 1, arbitrary: gatewayFault },
 		),
 	)
