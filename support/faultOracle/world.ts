@@ -29,7 +29,14 @@ import {
 	STATUSES,
 	WorldApi,
 } from './worldApi';
-import type { Account, ListingAnswer, RetryAfter, Status, TokenAnswer } from './worldApi';
+import type {
+	Account,
+	GatewayFault,
+	ListingAnswer,
+	RetryAfter,
+	Status,
+	TokenAnswer,
+} from './worldApi';
 
 /** One sheet row; `id` undefined is a blank row. */
 export interface SheetRow {
@@ -138,17 +145,59 @@ const status: fc.Arbitrary<Status> = fc.oneof(
 	{ weight: 2, arbitrary: fc.constantFrom<Status>('resetBefore', 'resetAfter') },
 );
 
-export const listingAnswer: fc.Arbitrary<ListingAnswer> = fc.record({
-	status,
-	body: fc.oneof(
-		{ weight: 4, arbitrary: fc.constant<ListingAnswer['body']>('listingId') },
-		{ weight: 6, arbitrary: fc.constantFrom(...BODY_SHAPES) },
-	),
-	retryAfter,
-	creates: fc.boolean(),
-	delayTurns: fc.integer({ min: 0, max: 3 }),
-	persistent401: fc.integer({ min: 0, max: 3 }).map((value) => value === 3),
-});
+/** The gateway's rate refusals (500 by default, 429 where configured) and the 500s that merely mention them. */
+const gatewayFault: fc.Arbitrary<GatewayFault> = fc.oneof(
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			kind: fc.constant<'spikeArrest'>('spikeArrest'),
+			status: fc.constantFrom<500 | 429>(500, 429),
+			rate: fc.constantFrom<'none' | 'perSecond' | 'messageRate'>(
+				'none',
+				'perSecond',
+				'messageRate',
+			),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant<'quota'>('quota'),
+			status: fc.constantFrom<500 | 429>(500, 429),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant<'nearMiss'>('nearMiss'),
+			body: fc.constantFrom<'systemErrorSpike' | 'systemErrorQuota' | 'htmlSpike'>(
+				'systemErrorSpike',
+				'systemErrorQuota',
+				'htmlSpike',
+			),
+		}),
+	},
+);
+
+export const listingAnswer: fc.Arbitrary<ListingAnswer> = fc
+	.tuple(
+		fc.record({
+			status,
+			body: fc.oneof(
+				{ weight: 4, arbitrary: fc.constant<ListingAnswer['body']>('listingId') },
+				{ weight: 6, arbitrary: fc.constantFrom(...BODY_SHAPES) },
+			),
+			retryAfter,
+			creates: fc.boolean(),
+			delayTurns: fc.integer({ min: 0, max: 3 }),
+			persistent401: fc.integer({ min: 0, max: 3 }).map((value) => value === 3),
+		}),
+		fc.oneof(
+			{ weight: 11, arbitrary: fc.constant(undefined) },
+			{ weight: 1, arbitrary: gatewayFault },
+		),
+	)
+	.map(([answer, gateway]) => (gateway ? { ...answer, gateway } : answer));
 
 export const tokenAnswer: fc.Arbitrary<TokenAnswer> = fc.oneof(
 	{

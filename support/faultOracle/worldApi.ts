@@ -9,6 +9,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { basicAuthorization, PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
+import { GATEWAY_FAULT, gatewayFaultBody, spikeArrestFault } from '../../sandbox/answers';
 import { BASE } from '../fakeN8n/actionContext';
 
 export const ACCOUNTS = ['a1', 'a2'] as const;
@@ -56,6 +57,67 @@ export type RetryAfter =
 	| { kind: 'datePast' }
 	| { kind: 'dateFuture'; seconds: number };
 
+/**
+ * The gateway's own refusals (Apigee's rate policies, as the sandbox sends them), and near-misses that only look
+ * like them. A gateway fault is answered before the listing service sees the request: nothing is created. A
+ * near-miss is a failure of the listing service (or a page in front of it) whose words merely mention a spike arrest
+ * or a quota: it may have created the listing.
+ */
+export type GatewayFault =
+	| { kind: 'spikeArrest'; status: 500 | 429; rate: 'none' | 'perSecond' | 'messageRate' }
+	| { kind: 'quota'; status: 500 | 429 }
+	| { kind: 'nearMiss'; body: 'systemErrorSpike' | 'systemErrorQuota' | 'htmlSpike' };
+
+/** The rate a spike arrest's fault names, in each spelling Apigee uses (none: "Allowed rate : " and nothing). */
+const SPIKE_RATES = {
+	none: '',
+	perSecond: '40ps',
+	messageRate:
+		'MessageRate{messagesPerPeriod=300, periodInMicroseconds=60000000, maxBurstMessageCount=30.0}',
+} as const;
+
+/** A gateway fault's status and body, as the gateway (or, for a near-miss, the listing service) sends it. */
+function gatewayAnswer(fault: GatewayFault): { status: 429 | 500; body: unknown; html: boolean } {
+	switch (fault.kind) {
+		case 'spikeArrest':
+			return {
+				status: fault.status,
+				body: gatewayFaultBody(spikeArrestFault(SPIKE_RATES[fault.rate])),
+				html: false,
+			};
+		case 'quota':
+			return { status: fault.status, body: gatewayFaultBody(GATEWAY_FAULT.quota), html: false };
+		case 'nearMiss':
+			switch (fault.body) {
+				case 'systemErrorSpike':
+					return {
+						status: 500,
+						body: {
+							code: 'inventory.listings.systemError',
+							description:
+								'System error while the listing was saved (a spike arrest of the seat service)',
+						},
+						html: false,
+					};
+				case 'systemErrorQuota':
+					return {
+						status: 500,
+						body: {
+							code: 'inventory.listings.systemError',
+							description: 'System error: the inventory quota check timed out',
+						},
+						html: false,
+					};
+				case 'htmlSpike':
+					return {
+						status: 500,
+						body: '<html><body><h1>Internal Server Error</h1><p>Upstream spike arrest monitor failed</p></body></html>',
+						html: true,
+					};
+			}
+	}
+}
+
 /** One answer of the listing endpoint. `creates` is what the API did (only where the status leaves it open). */
 export interface ListingAnswer {
 	status: Status;
@@ -66,6 +128,8 @@ export interface ListingAnswer {
 	delayTurns: number;
 	/** A 401 that persists: the app lacks the listing product, a fresh token does not help. */
 	persistent401: boolean;
+	/** The gateway's fault (or a near-miss) instead of `status` and `body`. */
+	gateway?: GatewayFault;
 }
 
 export type TokenAnswer =
@@ -98,6 +162,10 @@ export interface ListingArrival {
 	freshToken401: boolean;
 	seats: string[];
 	eventId: number;
+	/** The answer was a gateway fault (nothing created) or a near-miss (a 500 that may have created it). */
+	gateway?: GatewayFault['kind'];
+	/** The API's clock when the answer left (after its delay). */
+	answeredAt: number;
 }
 
 /** A seat as a person reads it: compatibility-normalised, invisible characters removed. */
@@ -389,7 +457,13 @@ export class WorldApi {
 		const eventId = Number(body.eventId);
 		this.onArrival(run, 'listing');
 		const attempt = this.currentAttempt.get(run) ?? 1;
-		const record = (status: Status, created: boolean, evidence = false, persistent401 = false) => {
+		const record = (
+			status: Status,
+			created: boolean,
+			evidence = false,
+			persistent401 = false,
+			gateway?: GatewayFault['kind'],
+		) => {
 			const freshToken401 =
 				status === 401 && issued.run === run && issued.attempt === attempt && issued.accepted === 0;
 			// Any HTTP answer but a 401 tells the node the token works (a reset is no answer).
@@ -407,6 +481,8 @@ export class WorldApi {
 				freshToken401,
 				seats,
 				eventId,
+				...(gateway && { gateway }),
+				answeredAt: this.clock,
 			});
 		};
 		issued.uses++;
@@ -424,6 +500,12 @@ export class WorldApi {
 			return [401, { message: 'app has no access to this API product' }];
 		}
 		for (let turn = 0; turn < answer.delayTurns; turn++) await tick();
+		if (answer.gateway && answer.gateway.kind !== 'nearMiss') {
+			// The gateway refused it before the listing service saw it: nothing created, whatever the service holds.
+			const fault = gatewayAnswer(answer.gateway);
+			record(fault.status, false, false, false, answer.gateway.kind);
+			return [fault.status, fault.body as nock.Body];
+		}
 		const heldNow = (this.heldBy(account).get(id) ?? 0) > 0;
 		if (heldNow && this.duplicates === 'conflict') {
 			record(409, false);
@@ -452,6 +534,17 @@ export class WorldApi {
 			// A 409 is answered only for a listing the API holds (above); here it stands for a refusal.
 			record(400, false);
 			return [400, { message: 'invalid listing' }];
+		}
+		if (answer.gateway) {
+			// A near-miss: the listing service failed (it may have created the listing); its words mention a limit.
+			const nearMiss = gatewayAnswer(answer.gateway);
+			if (answer.creates) create();
+			record(nearMiss.status, answer.creates, false, false, 'nearMiss');
+			return [
+				nearMiss.status,
+				nearMiss.body as nock.Body,
+				nearMiss.html ? { 'Content-Type': 'text/html' } : {},
+			];
 		}
 		const { body: answerBody, html } = this.body(answer.body, id, token, run);
 		const headers: Record<string, string> = {

@@ -877,4 +877,60 @@ export const FOUND_DEFECTS: Array<{ title: string; invariant: string; scenario: 
 			storeGaps: [3, 3, 1],
 		} as WorldScenario,
 	},
+	{
+		title:
+			'(the oracle itself) Clear Sent Listings History fails twice and names ID 1 as now remembered as sent: the next Create skips it until it is cleared again, as the docs say',
+		invariant: 'W-skipped ⇒ created with evidence (else "unknown")',
+		scenario: {
+			steps: [
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 1,
+					rows: [
+						{ row: 'A', seat: '1', expressionError: false, id: 1 },
+						{ row: 'A', seat: '1', expressionError: false, id: 1 },
+					],
+					output: 'listing',
+					onError: 'stop',
+					concurrency: 1,
+					adaptive: false,
+					maxTries: 2,
+				},
+				{ kind: 'forget', account: 'a1', spelling: 0, ids: [1], deletedFirst: false },
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 0,
+					rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+					output: 'listing',
+					onError: 'stop',
+					concurrency: 1,
+					adaptive: false,
+					maxTries: 1,
+				},
+			],
+			overlap: false,
+			listingAnswers: [
+				{
+					status: 200,
+					body: 'listingId',
+					retryAfter: { kind: 'seconds', value: '0' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+			],
+			tokenAnswers: [],
+			duplicates: 'conflict',
+			heldElsewhere: [],
+			storeFailures: [
+				{ call: 2, when: 'before' },
+				{ call: 3, when: 'before' },
+			],
+			storeGaps: [0],
+		} as WorldScenario,
+	},
 ];

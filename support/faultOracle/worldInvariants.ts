@@ -232,12 +232,21 @@ function listingsOf(step: CreateStep): number[] {
 const sameListing = (account: Account, id: number) => (arrival: ListingArrival) =>
 	arrival.account === account && arrival.id === id;
 
+/** The gateway refused it (a spike arrest, the plan's quota) before the listing service saw it: nothing created. */
+const gatewayRefused = (arrival: ListingArrival) =>
+	arrival.gateway === 'spikeArrest' || arrival.gateway === 'quota';
+
+/** A near-miss: a 500 of the listing service that merely mentions a limit. It may have created the listing. */
+const nearMiss = (arrival: ListingArrival) => arrival.gateway === 'nearMiss';
+
 function checkCreateAttempt(
 	record: WorldRecord,
 	result: StepResult & { step: CreateStep },
 	attempt: Attempt,
 	unknownBefore: Set<string>,
 	namedForAll: Set<string> = new Set(),
+	/** `account id` an earlier run's error named as now remembered as sent (the user was told to clear it again). */
+	namedRemembered: Set<string> = new Set(),
 ): Map<number, Outcome> {
 	const { api } = record;
 	const { step, name } = result;
@@ -321,6 +330,9 @@ function checkCreateAttempt(
 			!everArrived.some((arrival) => overlapping.includes(arrival.run)) &&
 			// An earlier run's error named it as possibly remembered for every account on this Base URL.
 			!namedForAll.has(`${step.spelling} ${id}`) &&
+			// An earlier Clear Sent Listings History that failed named it as now remembered as sent: the docs say to
+			// clear it again, and until then a run skips it.
+			!namedRemembered.has(`${step.account} ${id}`) &&
 			!overlappingForget(id)
 		)
 			fail(
@@ -344,6 +356,7 @@ function checkCreateAttempt(
 					(arrival) =>
 						DEFINITIVE_REFUSALS.has(arrival.status) ||
 						arrival.status === 'resetBefore' ||
+						gatewayRefused(arrival) ||
 						// Rate-limited past the retries, or asked to wait longer than the cap: nothing was created.
 						arrival.status === 429 ||
 						arrival.persistent401 ||
@@ -365,6 +378,63 @@ function checkCreateAttempt(
 		}
 		if (state === 'notSent' && thisTry.some(ofIt) && !attempt.cancelled)
 			fail('W-not sent ⇒ never arrived', listing);
+		const sent = thisTry.filter(ofIt).sort((a, b) => a.at - b.at);
+		const answered = sent.map((arrival) => arrival.gateway ?? arrival.status).join(', ');
+		// The gateway's refusals are definitive: never "outcome unknown" when nothing else answered it.
+		if (
+			state === 'unknown' &&
+			!attempt.cancelled &&
+			sent.length > 0 &&
+			sent.every((arrival) => gatewayRefused(arrival) || DEFINITIVE_REFUSALS.has(arrival.status))
+		)
+			fail('W-gateway fault ⇒ not created (never "unknown")', `${listing}; answered ${answered}`);
+		// A spike arrest's listing goes again in the same run, unless the run stopped sending (Stop, the plan's quota,
+		// a refused login or token) or the rate refusals ran out.
+		const last = sent.at(-1);
+		const rateRefusals = sent.filter(
+			(arrival) => arrival.status === 429 || gatewayRefused(arrival),
+		).length;
+		if (
+			last?.gateway === 'spikeArrest' &&
+			!attempt.cancelled &&
+			rateRefusals <= RETRY_POLICY.maxRateLimitRetries &&
+			!thisTry.some((arrival) => arrival.gateway === 'quota' || arrival.status === 401) &&
+			!tokenRefused
+		)
+			fail('W-spike arrest ⇒ sent again in the run', `${listing}; answered ${answered}`);
+		// The plan's quota: no listing spends a second request on it.
+		const quotaAt = sent.find((arrival) => arrival.gateway === 'quota')?.at;
+		if (quotaAt !== undefined && sent.some((arrival) => arrival.at > quotaAt))
+			fail(
+				'W-quota stops the run (one request per listing on it)',
+				`${listing}; answered ${answered}`,
+			);
+		// A near-miss may have created it: outcome unknown, and never sent again in the run.
+		const missAt = mine.find((arrival) => ofIt(arrival) && nearMiss(arrival))?.at;
+		if (missAt !== undefined) {
+			if (mine.some((arrival) => ofIt(arrival) && arrival.at > missAt))
+				fail(
+					'W-near miss ⇒ never sent again',
+					`${listing}; answered ${mine
+						.filter(ofIt)
+						.map((arrival) => arrival.gateway ?? arrival.status)
+						.join(', ')}`,
+				);
+			else if (sent.some(nearMiss) && state !== 'unknown' && !attempt.cancelled)
+				fail('W-near miss ⇒ outcome unknown', `${listing}; answered ${answered}`);
+		}
+	}
+	// The plan's quota stops the sending: besides requests already in flight, nothing more leaves.
+	const firstQuota = thisTry
+		.filter((arrival) => arrival.gateway === 'quota')
+		.sort((a, b) => a.answeredAt - b.answeredAt)[0];
+	if (firstQuota) {
+		const later = thisTry.filter((arrival) => arrival.at > firstQuota.answeredAt);
+		if (later.length > step.concurrency)
+			fail(
+				'W-quota stops the run (the rest not sent)',
+				`${where}: ${later.length} requests arrived after the quota's answer (listings ${later.map((arrival) => arrival.id).join(', ')})`,
+			);
 	}
 	// One seat once per run and event, compared as a person reads it; and a listing carries every row of it.
 	const created = thisTry.filter((arrival) => arrival.created);
@@ -417,6 +487,7 @@ function checkAll(record: WorldRecord): void {
 
 	const unknownBefore = new Set<string>();
 	const namedForAll = new Set<string>();
+	const namedRemembered = new Set<string>();
 	const allText: string[] = [];
 	for (const result of results) {
 		const { step, name } = result;
@@ -424,6 +495,8 @@ function checkAll(record: WorldRecord): void {
 			allText.push(textOf(attempt));
 			if (step.kind === 'forget') {
 				checkSecrets(record, `step ${name} (forget)`, attempt);
+				for (const id of step.ids)
+					if (namesAsRemembered(textOf(attempt), id)) namedRemembered.add(`${step.account} ${id}`);
 				continue;
 			}
 			const states = checkCreateAttempt(
@@ -432,6 +505,7 @@ function checkAll(record: WorldRecord): void {
 				attempt,
 				unknownBefore,
 				namedForAll,
+				namedRemembered,
 			);
 			for (const [id, state] of states)
 				if (state === 'unknown') unknownBefore.add(`${step.account} ${id}`);
@@ -505,8 +579,19 @@ function checkAll(record: WorldRecord): void {
 				!allText.some(saysMemoryFailed)
 			)
 				fail('W-held ⇒ remembered (a later run would send it again)', `${account} listing ${id}`);
+			// A near-miss may have created it: remembered (as outcome unknown) until the user clears it.
+			if (
+				arrivals.some(nearMiss) &&
+				sent.has(id) &&
+				!forgottenOnRequest &&
+				!allText.some(saysMemoryFailed)
+			)
+				fail('W-near miss ⇒ remembered', `${account} listing ${id}`);
 			const provablyNotCreated = arrivals.every(
-				(arrival) => DEFINITIVE_REFUSALS.has(arrival.status) || arrival.status === 'resetBefore',
+				(arrival) =>
+					DEFINITIVE_REFUSALS.has(arrival.status) ||
+					arrival.status === 'resetBefore' ||
+					gatewayRefused(arrival),
 			);
 			const stoppedInFlight = results.some(
 				(result) =>
