@@ -92,8 +92,6 @@ export class TokenRenewal {
 	private renewalsExhausted = false;
 	/** A token this run obtained that no answer has accepted yet. */
 	private unconfirmed?: string;
-	/** The latest renewal followed a 401: its token is confirmed only by an answer that got past the token check. */
-	private afterRefusal = false;
 	private renewals = 0;
 	/** Every token this run's requests carried: an answer read after a renewal may echo the one it replaced. */
 	private readonly carried = new Set<string>();
@@ -116,9 +114,8 @@ export class TokenRenewal {
 		return typeof token === 'string' ? token : '';
 	}
 
-	private begin({ afterRefusal }: { afterRefusal: boolean }): void {
+	private begin(): void {
 		this.renewals++;
-		this.afterRefusal = afterRefusal;
 		forgetTokenExchange(this.credential);
 		this.underWay = new Promise<void>((resolve) => {
 			this.endRenewal = resolve;
@@ -201,7 +198,7 @@ export class TokenRenewal {
 			this.credential.accessToken = '';
 		if (this.token === '') {
 			attempt.renewing = true;
-			this.begin({ afterRefusal: false });
+			this.begin();
 		}
 		return true;
 	}
@@ -252,9 +249,8 @@ export class TokenRenewal {
 		attempt: Attempt,
 	): AuthenticatedAnswer | undefined {
 		if (response.statusCode !== 401) {
-			const accepted = this.accepts(response.statusCode);
-			if (attempt.renewing) this.end({ givenUp: false, confirmed: accepted });
-			else if (accepted && tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
+			if (attempt.renewing) this.end({ givenUp: false, confirmed: true });
+			else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
 			return { kind: 'response', response, refusedAfterRenewal: false };
 		}
 		const refusedFreshToken =
@@ -282,20 +278,9 @@ export class TokenRenewal {
 		if (replaced) return undefined;
 		// The token in use has expired: this request renews it. Emptied, n8n logs in before re-sending.
 		attempt.renewing = true;
-		this.begin({ afterRefusal: true });
+		this.begin();
 		this.credential.accessToken = '';
 		return undefined;
-	}
-
-	/**
-	 * Whether an answer other than 401 shows the API accepted the token it carried. After a 401, a 429 or 5xx does
-	 * not: the gateway may answer a rate refusal (Apigee's default status for one is 500) or a failure before it
-	 * reads the token. Were the 401 that follows taken for an expiry, an API that refuses the app every token would
-	 * cost a login per such answer, up to the run's cap.
-	 */
-	private accepts(status: number): boolean {
-		if (!this.afterRefusal) return true;
-		return status !== 429 && !(status >= 500 && status < 600);
 	}
 
 	/** Not sent (again). The API's last 401 to this request, if any, is what became of it: not "never sent". */
