@@ -102,49 +102,21 @@ export class RunMemory {
 				await this.forgetNow(keys.of(written.stood.new, ['old']));
 				return keys.of(written.stood.processed, kinds);
 			};
-			/**
-			 * A look for an earlier version's keys: one marked write, unverified (another run's write that erases
-			 * it only takes out keys this run added to look), its new keys out at once, verified. Returns those
-			 * held, which are looked at again after a pause like any key found held.
-			 */
-			const lookOld = async (batch: string[]): Promise<string[]> => {
-				const looked = await this.store.recordMarked(batch);
-				if (!looked.ok) throw new MemoryFailureError(looked.failure);
-				writes++;
-				const lookAdded = keys.of(looked.answer.new, ['old']);
-				added.push(...lookAdded);
-				await this.forgetNow(lookAdded);
-				return keys.of(looked.answer.processed, ['old']);
-			};
-			/** An earlier version's keys of these IDs that the memory holds; a share at a time where the cap says. */
-			const lookOldFor = async (forIds: number[]): Promise<string[]> => {
-				const oldKeys = keys.of(old, ['old'], new Set(forIds));
-				const found: string[] = [];
-				for (let next = 0; next < oldKeys.length; ) {
+			// An earlier version's keys go with the others where the cap leaves room, else a share at a time.
+			let seen: string[];
+			if (old.length <= roomLeft()) seen = await write(keys.all());
+			else {
+				seen = await write(kept);
+				for (let next = 0; next < old.length; ) {
 					const share = roomLeft();
-					if (share < 1) throw full(kept.length + oldKeys.length);
-					found.push(...(await lookOld(oldKeys.slice(next, next + share))));
+					if (share < 1) throw full(kept.length + old.length);
+					seen.push(...(await write(old.slice(next, next + share))));
 					next += share;
 				}
-				return found;
-			};
-			const heldUnder = (found: string[]) => new Set(keys.ids(keys.of(found, ['sent'])));
-			let seen = await write(kept);
-			// An earlier version's key matters only for an ID this account's key does not hold: a sheet run again
-			// looks for none (each such look is a removal, whose cost grows with the memory).
-			const heldFirst = heldUnder(seen);
-			seen.push(...(await lookOldFor(ids.filter((id) => !heldFirst.has(id)))));
+			}
 			if (seen.length > 0) {
 				await this.store.pause();
 				seen = await write(seen);
-			}
-			// An ID whose key was held only for a moment (another run's look) was not looked for under an earlier
-			// version's key: it is now, and what it finds is looked at again after a pause like the rest.
-			const heldAgain = heldUnder(seen);
-			const oldFound = await lookOldFor([...heldFirst].filter((id) => !heldAgain.has(id)));
-			if (oldFound.length > 0) {
-				await this.store.pause();
-				seen.push(...(await write(oldFound)));
 			}
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
