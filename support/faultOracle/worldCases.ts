@@ -1157,9 +1157,9 @@ export const FOUND_DEFECTS: Array<{ title: string; invariant: string; scenario: 
 
 /**
  * Defects the widened oracle found that are still open, each asserting the promise (run with \`it.failing\`: green
- * while the defect is there, red once it is fixed, when it moves to FOUND_DEFECTS). Both come from the look for an
- * earlier version's key, which every account on a Base URL shares: a look that writes it for a moment can be brought
- * back by another run's stale write at both of a run's looks.
+ * while the defect is there, red once it is fixed, when it moves to FOUND_DEFECTS). The first two come from the
+ * look for an earlier version's key, which every account on a Base URL shares: a look that writes it for a moment can
+ * be brought back by another run's stale write at both of a run's looks.
  */
 export const OPEN_DEFECTS: Array<{ title: string; invariant: string; scenario: WorldScenario }> = [
 	{
@@ -1259,6 +1259,99 @@ export const OPEN_DEFECTS: Array<{ title: string; invariant: string; scenario: W
 			heldElsewhere: [],
 			storeFailures: [],
 			storeGaps: [1, 0, 1, 1],
+		} as WorldScenario,
+	},
+	{
+		title:
+			'a token that lasts one request, two listings in flight: the 401 that follows a renewal is read as a refused app, though the token worked once',
+		invariant: 'W-refused ⇒ the API refused it',
+		scenario: {
+			steps: [
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 1,
+					rows: [
+						{ row: 'A', seat: '1', expressionError: false, id: 1 },
+						{ row: 'A', seat: '1', expressionError: false, id: 1 },
+					],
+					output: 'listing',
+					onError: 'stop',
+					concurrency: 1,
+					adaptive: false,
+					maxTries: 1,
+				},
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 0,
+					rows: [{ row: 'A', seat: '1', expressionError: false, id: 1 }],
+					output: 'listing',
+					onError: 'stop',
+					concurrency: 1,
+					adaptive: false,
+					maxTries: 1,
+				},
+				{
+					kind: 'create',
+					node: 0,
+					account: 'a1',
+					spelling: 0,
+					rows: [
+						{ row: 'A', seat: '1', expressionError: false, id: 2 },
+						{ row: 'A', seat: '2', expressionError: false, id: 1 },
+						{ row: 'B', seat: '1', expressionError: false, id: 7 },
+					],
+					output: 'listing',
+					onError: 'continueRegularOutput',
+					concurrency: 2,
+					adaptive: false,
+					maxTries: 2,
+				},
+			],
+			overlap: false,
+			listingAnswers: [
+				{
+					status: 400,
+					body: 'listingId',
+					retryAfter: { kind: 'datePast' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+				{
+					status: 201,
+					body: 'listingId',
+					retryAfter: { kind: 'absent' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+				{
+					status: 401,
+					body: 'listingId',
+					retryAfter: { kind: 'seconds', value: '0' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+				{
+					status: 200,
+					body: 'listingId',
+					retryAfter: { kind: 'seconds', value: '0' },
+					creates: false,
+					delayTurns: 0,
+					persistent401: false,
+				},
+			],
+			tokenAnswers: [],
+			duplicates: 'conflict',
+			tokenLifetime: 1,
+			heldElsewhere: [],
+			storeFailures: [],
+			storeGaps: [0],
 		} as WorldScenario,
 	},
 ];
