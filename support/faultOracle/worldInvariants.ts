@@ -515,6 +515,8 @@ function checkAll(record: WorldRecord): void {
 			if (typeof said === 'string' && said.includes('possibly remembered as sent'))
 				for (const row of step.rows) {
 					unknownBefore.add(`${step.account} ${row.id}`);
+					// The error said the next run may skip them, and to clear those never sent.
+					if (row.id !== undefined) namedRemembered.add(`${step.account} ${row.id}`);
 					// ...for every account on that Base URL: the memory's look for an earlier version's entry (one
 					// for all accounts) may have written too. The error said so.
 					if (said.includes('every marketplace account on this Base URL'))

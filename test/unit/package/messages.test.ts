@@ -720,7 +720,7 @@ const rows: Row[] = [
 				}),
 			),
 		moreThanShown: MANY - 10,
-		names: [/possibly remembered as sent/, /every marketplace account on this Base URL/],
+		names: [/possibly remembered as sent/, /Clear Sent Listings History/],
 	},
 	{
 		name: `memory: it cannot forget ${MANY} listings the API did not create`,

@@ -127,7 +127,7 @@ export function beforeSendingError(
 			`Sent by earlier runs, but forgotten while the memory marked them as recently sent (the next run would send them again): ${listFirst(forgotten)}. Take them out of the input before running again.`,
 		lines: [
 			possibly &&
-				`Not sent, but possibly remembered as sent, for every marketplace account on this Base URL (the next run may skip them): ${listFirst(possibly)}. Forget those this workflow never sent before with ${CLEAR} before running again.`,
+				`Not sent, but possibly remembered as sent (the next run may skip them): ${listFirst(possibly)}. Forget those this workflow never sent before with ${CLEAR} before running again.`,
 			still.length &&
 				`Not sent, but still remembered as sent (the next run would skip them): ${listFirst(still)}. Forget them with ${CLEAR} before running again.`,
 		],

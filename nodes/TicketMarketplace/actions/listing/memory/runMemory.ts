@@ -54,7 +54,7 @@ export interface AfterSending {
 export class RunMemory {
 	private readonly store: VerifiedStore;
 	/**
-	 * Keys this run added only to look for them (an earlier version's key; "outcome unknown" of an ID it skips):
+	 * Keys this run added only to look for them ("outcome unknown" of an ID it skips, its own keys near the cap):
 	 * taken out at once, and again with the run's last removal, which is verified.
 	 */
 	private lookedOnly: string[] = [];
@@ -67,15 +67,15 @@ export class RunMemory {
 	}
 
 	/**
-	 * Records the IDs as sent and of unknown outcome, before sending, and looks for an earlier version's key of each;
-	 * returns those an earlier (or concurrent) run sent already, with what the memory knows of them.
+	 * Records the IDs as sent and of unknown outcome, before sending; returns those an earlier (or concurrent) run sent
+	 * already, with what the memory knows of them.
 	 *
-	 * n8n's store only looks by writing, so a key held may be another run's look, there for a moment (Forget Sent
-	 * Listings, or a run of another account looking for an earlier version's key): what is held is looked at again
-	 * after a pause, and only what is still held counts as sent. This run's own looks leave again at once.
+	 * n8n's store only looks by writing, so a key held may be another run's look, there for a moment (Clear Sent
+	 * Listings History, or a run near the cap counting what it holds): what is held is looked at again after a pause,
+	 * and only what is still held counts as sent. This run's own looks leave again at once.
 	 */
 	async recordBeforeSending(ids: number[]): Promise<Recorded> {
-		const kinds: KeyKind[] = ['sent', 'old', 'unknown'];
+		const kinds: KeyKind[] = ['sent', 'unknown'];
 		const keys = new MemoryKeys(this.account, ids, kinds);
 		const added: string[] = [];
 		try {
@@ -83,37 +83,28 @@ export class RunMemory {
 			// run's only count.
 			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
-			const kept = keys.of(keys.all(), ['sent', 'unknown']);
-			const old = keys.of(keys.all(), ['old']);
+			const kept = keys.all();
 			let writes = 0;
 			/** Keys of `kept` provably held already: they take no room. */
 			let keptHeld = 0;
 			const roomLeft = () => room - (kept.length - keptHeld) - (writes + 1) * MARKERS_PER_WRITE;
-			const full = (needed: number) =>
-				new MemoryFailureError({ kind: 'full', held: held!, needed, cap: SENT_LISTINGS_CAP });
 			if (roomLeft() < 0) keptHeld = await this.heldAlready(keys, room, () => writes++);
-			if (roomLeft() < 0) throw full(kept.length - keptHeld + MARKERS_PER_WRITE);
-			/** One verified write; returns what it found held. Its look-only keys leave at once. */
+			if (roomLeft() < 0)
+				throw new MemoryFailureError({
+					kind: 'full',
+					held: held!,
+					needed: kept.length - keptHeld + MARKERS_PER_WRITE,
+					cap: SENT_LISTINGS_CAP,
+				});
+			/** One verified write; returns what it found held. */
 			const write = async (batch: string[]): Promise<string[]> => {
 				const written = await this.store.record(batch);
 				for (const answer of written.answers) added.push(...keys.of(answer.new, kinds));
 				if (!written.ok) throw new MemoryFailureError(written.failure);
 				writes++;
-				await this.forgetNow(keys.of(written.stood.new, ['old']));
 				return keys.of(written.stood.processed, kinds);
 			};
-			// An earlier version's keys go with the others where the cap leaves room, else a share at a time.
-			let seen: string[];
-			if (old.length <= roomLeft()) seen = await write(keys.all());
-			else {
-				seen = await write(kept);
-				for (let next = 0; next < old.length; ) {
-					const share = roomLeft();
-					if (share < 1) throw full(kept.length + old.length);
-					seen.push(...(await write(old.slice(next, next + share))));
-					next += share;
-				}
-			}
+			let seen = await write(kept);
 			if (seen.length > 0) {
 				await this.store.pause();
 				seen = await write(seen);

@@ -4,7 +4,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 
 import {
-	oldSentListingKey,
 	outcomeUnknownKey,
 	sentListingKey,
 } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
@@ -225,10 +224,8 @@ describe('nothing listed twice, across runs', () => {
 				expect.stringMatching(/^ticket-marketplace run .* write 1 look 4$/),
 				expect.stringMatching(/^ticket-marketplace run .* write 1 guard$/),
 				sentListingKey(MEMORY_ACCOUNT, 7001),
-				oldSentListingKey(BASE, 7001),
 				outcomeUnknownKey(MEMORY_ACCOUNT, 7001),
 				sentListingKey(MEMORY_ACCOUNT, 7002),
-				oldSentListingKey(BASE, 7002),
 				outcomeUnknownKey(MEMORY_ACCOUNT, 7002),
 			],
 		});
