@@ -88,8 +88,8 @@ describe('review: the memory near n8n’s cap', () => {
 		await execute.call(fake.context, items);
 
 		expect(earlier + ids.length).toBeLessThan(SENT_LISTINGS_CAP);
-		// Each ID is looked up under three keys (this account's, an earlier version's, "outcome unknown"), all
-		// written at once: the look-only keys leave again, but the entries the cap dropped for them do not come back.
+		// Each ID is written under two keys (this account's and "outcome unknown") with the run's markers, all at
+		// once: look-only keys leave again, but entries the cap dropped for them would not come back.
 		const forgottenEarlier = store.dropped.filter((key) =>
 			/^ticket-marketplace listing \d+ at .* account [0-9a-f]+$/.test(key),
 		);
