@@ -175,7 +175,12 @@ function said(facts: AnswerFacts): string {
  * A 5xx of the service that merely mentions the policy (a failure after saving, an HTML page) may have created the
  * listing: it is no gateway refusal.
  */
-function isGatewayLimit(facts: AnswerFacts, code: RegExp, opening: RegExp, mention: RegExp): boolean {
+function isGatewayLimit(
+	facts: AnswerFacts,
+	code: RegExp,
+	opening: RegExp,
+	mention: RegExp,
+): boolean {
 	if (code.test(facts.code ?? '')) return true;
 	// Another of the gateway's rate policies, named: that one.
 	if (/^policies\.ratelimit\./i.test(facts.code ?? '')) return false;
