@@ -195,10 +195,20 @@ function isGatewayLimit(
 }
 
 const isQuota = (facts: AnswerFacts) =>
-	isGatewayLimit(facts, /QuotaViolation/i, /^rate limit quota violation\b/i, /\bquota\b/i);
+	isGatewayLimit(
+		facts,
+		/^(policies\.ratelimit\.)?QuotaViolation$/i,
+		/^rate limit quota violation\b/i,
+		/\bquota\b/i,
+	);
 
 const isSpikeArrest = (facts: AnswerFacts) =>
-	isGatewayLimit(facts, /SpikeArrestViolation/i, /^spike arrest violation\b/i, /spike arrest/i);
+	isGatewayLimit(
+		facts,
+		/^(policies\.ratelimit\.)?SpikeArrestViolation$/i,
+		/^spike arrest violation\b/i,
+		/spike arrest/i,
+	);
 
 const isNoApiProduct = (facts: AnswerFacts) =>
 	/NoApiProductMatch/i.test(facts.code ?? '') ||
