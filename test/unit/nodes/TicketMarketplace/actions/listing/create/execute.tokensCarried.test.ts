@@ -1,5 +1,5 @@
 /**
- * Hostile review of "redact every token the run's requests carried": an answer that echoes tokens the run's
+ * Every token the run's requests carried is redacted: an answer that echoes tokens the run's
  * requests carried before two renewals, in a failed listing, in a created listing's answer and in a Subscribe
  * answer. `it.failing` would mark a reproduced defect.
  */
