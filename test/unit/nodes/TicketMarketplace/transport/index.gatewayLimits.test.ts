@@ -1,7 +1,8 @@
 /**
  * The gateway's limits read from what the gateway itself answers, never from words a service's own failure happens
  * to contain (that one may have created the listing); and a spike arrest slower than any wait of this node stops
- * the run instead of holding it for hours.
+ * the run instead of holding it for hours. Then the edges: codes in the other places Apigee and OAuth put them, a
+ * rate of exactly one a minute, the token endpoint. A defect still open is pinned `it.failing`.
  */
 import nock from 'nock';
 import { sleepWithAbort } from 'n8n-workflow';
@@ -20,14 +21,31 @@ const BODY = { eventId: 1, externalListingId: 2 };
 beforeEach(() => sleepMock.mockClear());
 afterEach(() => nock.cleanAll());
 
-async function postListing(pacer?: RequestPacer) {
-	const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
+async function postListing(pacer?: RequestPacer, accessToken = 'tok-0') {
+	const run = fakeRun({ parameters: {}, accessToken });
 	return await sendRequest.call(run.context, {
 		request: buildRequest('POST', PARTNER_API_PATHS.listings, BODY, {}),
 		itemIndex: 0,
 		createsId: 2,
 		pacer,
 	});
+}
+
+/** A pacer on fake time: its waits advance the clock at once. */
+function fakeTimePacer(mode: 'adaptive' | 'fixed' = 'adaptive') {
+	let now = 0;
+	const waits: number[] = [];
+	const pacer = new RequestPacer(
+		mode,
+		4,
+		false,
+		() => now,
+		async (ms) => {
+			waits.push(ms);
+			now += ms;
+		},
+	);
+	return { pacer, waits, advance: (ms: number) => (now += ms) };
 }
 
 describe('a 500 that only mentions a spike arrest or a quota is no gateway refusal', () => {
@@ -92,22 +110,6 @@ describe('a 500 that only mentions a spike arrest or a quota is no gateway refus
 });
 
 describe('a spike arrest too slow to send at', () => {
-	function fakeTimePacer() {
-		let now = 0;
-		const waits: number[] = [];
-		const pacer = new RequestPacer(
-			'adaptive',
-			4,
-			false,
-			() => now,
-			async (ms) => {
-				waits.push(ms);
-				now += ms;
-			},
-		);
-		return { pacer, waits, advance: (ms: number) => (now += ms) };
-	}
-
 	// A fault naming one message a day would hold every later listing a day apart, with no word to the user.
 	it('the pacer never keeps sends further apart than the longest wait of the transport', async () => {
 		const { pacer, waits, advance } = fakeTimePacer();
@@ -232,4 +234,178 @@ describe("the gateway's own faults are still read as its limits", () => {
 		expect(api.isDone()).toBe(true);
 		expect(result.kind).toBe('answered');
 	});
+});
+
+const spike = (rate: string, status = 500) =>
+	[
+		status,
+		{
+			fault: {
+				faultstring: `Spike arrest violation. Allowed rate : ${rate}`,
+				detail: { errorcode: 'policies.ratelimit.SpikeArrestViolation' },
+			},
+		},
+	] as const;
+
+describe('a spike arrest at the edge of the longest wait', () => {
+	it.each([
+		['adaptive', 'adaptive' as const],
+		['fixed', 'fixed' as const],
+	])(
+		'one request a minute (%s) is waited for, not a stopped run: created once',
+		async (_n, mode) => {
+			const api = nock(BASE)
+				.post(PARTNER_API_PATHS.listings)
+				.reply(...spike('1pm'))
+				.post(PARTNER_API_PATHS.listings)
+				.reply(201, { id: 8 });
+			const { pacer, waits } = fakeTimePacer(mode);
+			const result = await postListing(pacer);
+			expect(api.isDone()).toBe(true);
+			expect(Math.max(0, ...waits)).toBeLessThanOrEqual(60_000);
+			expect(result).toEqual({ kind: 'answered', body: { id: 8 }, effect: 'created' });
+			expect(await pacer.acquire()).not.toBeNull();
+		},
+	);
+
+	it.each([
+		['adaptive', 'adaptive' as const],
+		['fixed', 'fixed' as const],
+	])('0.9 a minute (%s) stops the run, sent once, not created', async (_n, mode) => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(...spike('0.9pm'));
+		const pacer = new RequestPacer(mode, 4);
+		const result = await postListing(pacer);
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		if (result.kind === 'failed')
+			expect(result.error.message).toContain('admits one request every');
+		expect(await pacer.acquire()).toBeNull();
+	});
+
+	it('a 429 of the service naming 0.5pm in its words stops the run too', async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(429, { code: 'rate', description: 'spike arrest: Allowed rate : 0.5pm' });
+		const pacer = new RequestPacer('adaptive', 4);
+		const result = await postListing(pacer);
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		expect(await pacer.acquire()).toBeNull();
+	});
+});
+
+describe("the gateway's codes in the other places Apigee and OAuth put them", () => {
+	it.each([
+		[
+			'ErrorCode',
+			{ ErrorCode: 'policies.ratelimit.SpikeArrestViolation', Error: 'Spike arrest violation' },
+		],
+		[
+			'errorCode',
+			{ errorCode: 'policies.ratelimit.SpikeArrestViolation', message: 'Spike arrest violation' },
+		],
+		['error', { error: 'policies.ratelimit.SpikeArrestViolation' }],
+		[
+			'a fault with an empty errorcode',
+			{
+				fault: {
+					faultstring: 'Spike arrest violation. Allowed rate : 40ps',
+					detail: { errorcode: '' },
+				},
+			},
+		],
+	])('a 500 spike arrest coded in %s is sent again and created once', async (_n, body) => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(500, body)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result.kind).toBe('answered');
+	});
+
+	it('a 503 fault of the gateway saying "Rate limit quota violation" without a code stops the run', async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(503, {
+				fault: {
+					faultstring: 'Rate limit quota violation. Quota limit exceeded. Identifier : _default',
+				},
+			});
+		const pacer = new RequestPacer('adaptive', 4);
+		const result = await postListing(pacer);
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		expect(await pacer.acquire()).toBeNull();
+	});
+
+	it('a 503 fault of the gateway about its target (ServiceUnavailable) stays outcome unknown, sent once', async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(503, {
+				fault: {
+					faultstring: 'The Service is temporarily unavailable',
+					detail: { errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable' },
+				},
+			})
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.pendingMocks()).toHaveLength(1);
+		expect(result.kind === 'failed' && result.effect).toBe('unknown');
+	});
+});
+
+describe("a service's own 5xx code is no gateway policy", () => {
+	// A service code that merely contains "QuotaViolation" (its own rule, failing after the listing was saved) is no
+	// plan's quota: read as one, the memory would forget it and the next run send it again.
+	it('a 500 inventory.listings.sellerQuotaViolation keeps its outcome unknown', async () => {
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(500, {
+			code: 'inventory.listings.sellerQuotaViolation',
+			description: 'Listing stored; the seller listing quota check failed afterwards',
+		});
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(result.kind === 'failed' && result.effect).toBe('unknown');
+	});
+
+	it('a 500 inventory.listings.pricingSpikeArrestViolation is not sent again', async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(500, {
+				code: 'inventory.listings.pricingSpikeArrestViolation',
+				description: 'Listing saved; the pricing service refused the follow-up call',
+			})
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.pendingMocks()).toHaveLength(1);
+		expect(result.kind === 'failed' && result.effect).toBe('unknown');
+	});
+});
+
+describe('a spike arrest at the token endpoint', () => {
+	// The token path retries by status alone: a spike arrest (Apigee's default status 500) is a "server error",
+	// tried again after 1 s, 2 s, 4 s whatever rate the fault names; at one login a minute every retry is refused too.
+	it.failing(
+		'naming one request a minute, the login is tried again no sooner than a minute later',
+		async () => {
+			const grant = nock(BASE)
+				.post(PARTNER_API_PATHS.grant)
+				.query(true)
+				.reply(...spike('1pm'))
+				.post(PARTNER_API_PATHS.grant)
+				.query(true)
+				.reply(200, { access_token: 'tok-renewed-1' });
+			const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 8 });
+			const result = await postListing(undefined, '');
+			expect(grant.isDone()).toBe(true);
+			expect(api.isDone()).toBe(true);
+			expect(result.kind).toBe('answered');
+			const waits = sleepMock.mock.calls.map(([ms]) => ms);
+			expect(Math.min(...waits)).toBeGreaterThanOrEqual(60_000);
+		},
+	);
 });
