@@ -24,13 +24,7 @@ import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
 
 export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
-export {
-	credentialSecrets,
-	CREDENTIAL_NAME,
-	getBaseUrl,
-	readRunCredential,
-	runSecrets,
-} from './credential';
+export { CREDENTIAL_NAME, getBaseUrl, readRunCredential, runSecrets } from './credential';
 export type { RunCredential } from './credential';
 export { isJsonMediaType, isProblemMediaType } from './httpFailure';
 export type { Effect } from './httpFailure';

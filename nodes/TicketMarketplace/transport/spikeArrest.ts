@@ -48,23 +48,23 @@ export function spikeRefused(
 	allowedPerSecond: number | undefined,
 	learns: boolean,
 ): Spike {
-	const counted: Spike = { ...spike, refusals: spike.refusals + 1 };
-	const kept = spikeRefusedUncapped(spike, counted, log, send, now, allowedPerSecond, learns);
+	const kept = gapAfterRefusal(spike, log, send, now, allowedPerSecond, learns);
 	// Never a gap longer than the longest wait the transport takes: a slower rate stops the run instead.
 	return kept.spacingMs > RETRY_POLICY.maxWaitMs
 		? { ...kept, spacingMs: RETRY_POLICY.maxWaitMs }
 		: kept;
 }
 
-function spikeRefusedUncapped(
+/** spikeRefused before its bound on the gap. */
+function gapAfterRefusal(
 	spike: Spike,
-	counted: Spike,
 	log: SendLog,
 	send: Send,
 	now: number,
 	allowedPerSecond: number | undefined,
 	learns: boolean,
 ): Spike {
+	const counted: Spike = { ...spike, refusals: spike.refusals + 1 };
 	const named = allowedPerSecond !== undefined && allowedPerSecond > 0;
 	// Sent before the gap last changed: the same overshoot, nothing new about the gap.
 	const keptGap = send.at > spike.changedAt;
