@@ -23,21 +23,27 @@ const leaks = (result: unknown) =>
 
 afterEach(() => nock.cleanAll());
 
-/** Each token works for one listing, then expires; a request with a replaced token is refused (401). */
-function expiringApi(last: (echo: string) => nock.ReplyFnResult) {
-	let issued = 0;
-	const used = new Set<string>();
+/** The token endpoint hands out TOKENS in turn from `first`; returns how many it has handed out so far. */
+function grantInTurn(first = 0): () => number {
+	let issued = first;
 	nock(BASE)
 		.persist()
 		.post(PARTNER_API_PATHS.grant)
 		.query(true)
 		.reply(() => [200, { access_token: TOKENS[issued++] }]);
+	return () => issued;
+}
+
+/** Each token works for one listing, then expires; a request with a replaced token is refused (401). */
+function expiringApi(last: (echo: string) => nock.ReplyFnResult) {
+	const issued = grantInTurn();
+	const used = new Set<string>();
 	nock(BASE)
 		.persist()
 		.post(PARTNER_API_PATHS.listings)
 		.reply(function () {
 			const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-			if (token !== TOKENS[issued - 1] || used.has(token))
+			if (token !== TOKENS[issued() - 1] || used.has(token))
 				return [401, { message: 'Invalid Access Token' }];
 			used.add(token);
 			if (token === TOKENS[2]) return last(`earlier tokens ${TOKENS[0]} and ${TOKENS[1]}`);
@@ -81,12 +87,7 @@ describe('tokens echoed after two renewals', () => {
 
 describe('Subscribe: an answer echoing the token its first try carried', () => {
 	it('the subscription answer, after a renewal, never shows the replaced token', async () => {
-		let issued = 1;
-		nock(BASE)
-			.persist()
-			.post(PARTNER_API_PATHS.grant)
-			.query(true)
-			.reply(() => [200, { access_token: TOKENS[issued++] }]);
+		grantInTurn(1);
 		nock(BASE)
 			.persist()
 			.post(PARTNER_API_PATHS.webhooks)
