@@ -35,10 +35,13 @@ import {
 } from './workflows';
 import {
 	configuredLikeAUser,
-	EXAMPLE_WEBHOOK_KEY,
+	postJson,
 	variantOf,
+	type WebhookRun,
 	type WorkflowJson,
 } from '../harness/workflows';
+
+export { postJson, type WebhookRun };
 import { n8nVersion } from '../harness/n8nInstall';
 
 export interface E2e {
@@ -47,11 +50,6 @@ export interface E2e {
 	sandbox: SandboxAdminClient;
 	/** Stops n8n alone, or starts it again with its workflows active (the sandbox keeps running). */
 	n8nProcess: { stop(): Promise<void>; start(): Promise<void> };
-}
-
-export interface WebhookRun {
-	status: number;
-	body: unknown;
 }
 
 /** Registers beforeAll/afterAll for the file and returns a getter for the running harness. */
@@ -111,35 +109,6 @@ export async function postWebhook(
 	headers: Record<string, string> = {},
 ): Promise<WebhookRun> {
 	return await postJson(`${e2e.context.n8nUrl}/webhook/${path}`, body, headers);
-}
-
-/**
- * POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. It sends the
- * examples' webhook key, as their callers must (their Webhook nodes use Header Auth); other endpoints ignore it.
- */
-export async function postJson(
-	url: string,
-	body: unknown,
-	headers: Record<string, string> = {},
-): Promise<WebhookRun> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			[EXAMPLE_WEBHOOK_KEY.name]: EXAMPLE_WEBHOOK_KEY.value,
-			...headers,
-		},
-		body: typeof body === 'string' ? body : JSON.stringify(body),
-		signal: AbortSignal.timeout(180_000),
-	});
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		// Not JSON: keep the text.
-	}
-	return { status: response.status, body: parsed };
 }
 
 export interface SeatRow {

@@ -31,6 +31,40 @@ export const EXAMPLE_WEBHOOK_KEY = {
 	value: 'stand-in-webhook-key-0123456789abcdef',
 };
 
+export interface WebhookRun {
+	status: number;
+	body: unknown;
+}
+
+/**
+ * POSTs `body` (JSON, or text as it is) and returns the status and the answer, parsed when it is JSON. It sends the
+ * examples' webhook key, as their callers must (their Webhook nodes use Header Auth); other endpoints ignore it.
+ */
+export async function postJson(
+	url: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<WebhookRun> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			[EXAMPLE_WEBHOOK_KEY.name]: EXAMPLE_WEBHOOK_KEY.value,
+			...headers,
+		},
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: AbortSignal.timeout(180_000),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Not JSON: keep the text.
+	}
+	return { status: response.status, body: parsed };
+}
+
 /** The addresses the examples ship with, which a user replaces with their own after importing. */
 const EXAMPLE_PLACEHOLDERS = {
 	partnerApi: 'https://api.example.com',
