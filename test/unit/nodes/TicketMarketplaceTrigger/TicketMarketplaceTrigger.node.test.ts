@@ -195,9 +195,8 @@ describe('Ticket Marketplace Trigger description', () => {
 			'Publish the workflow',
 			'production URLs',
 			'Webhook → Subscribe',
-			// Not on npm before the first release: the clone's command first, the npm one once published.
+			// The sandbox is not on npm before the first release: the clone's command.
 			'npm run sandbox -- sample-sale in a clone of n8n-nodes-ticket-marketplace',
-			'npx ticket-marketplace-sandbox sample-sale once it is on npm',
 			'(steps in the docs)',
 		])
 			expect(notice.displayName).toEqual(expect.stringContaining(text));
