@@ -58,7 +58,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 			{
 				// One short notice; the steps, the Test URLs and the payload's shape are in the trigger's docs page.
 				displayName:
-					"Publish the workflow, then subscribe its production URLs with the Ticket Marketplace node's Webhook → Subscribe. Try a sale with npx ticket-marketplace-sandbox sample-sale (steps in the docs).",
+					'Publish the workflow, then subscribe its production URLs with Webhook → Subscribe. Try a sale: npm run sandbox -- sample-sale in a clone of n8n-nodes-ticket-marketplace (steps in the docs).',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',

@@ -17,7 +17,14 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 import { cleanEnv, runCommand } from './processes';
-import { heartbeat, step } from './progress';
+import {
+	describeInstall,
+	formatBytes,
+	formatDuration,
+	heartbeat,
+	measureInstall,
+	step,
+} from './progress';
 
 /** The n8n the suite runs on by default. */
 export const DEFAULT_N8N_VERSION = '2.8.4';
@@ -60,8 +67,10 @@ export interface N8nRecipe {
 	rebuildOnly?: string[];
 	/** Environment n8n's processes need on this range. */
 	env?: Record<string, string>;
-	/** What a cold install took here (progress text). */
-	expected: string;
+	/** What a cold install took here, in minutes: on a quiet machine, and on a busy one (progress text). */
+	minutes: readonly [number, number];
+	/** The size of a finished install's node_modules, in bytes (`du`), that the heartbeat measures against. */
+	bytes: number;
 	/**
 	 * Whether `n8n start` logs "Activated workflow … (ID: …)" for each active workflow it activates (before
 	 * "Editor is now accessible"). n8n 2.41 activates through its workflow publication service instead and logs
@@ -70,6 +79,8 @@ export interface N8nRecipe {
 	logsActivation: boolean;
 }
 
+const GB = 1024 ** 3;
+
 /** From n8n version to the Node it needs and how it installs here, oldest first. */
 export const N8N_RECIPES: readonly N8nRecipe[] = [
 	{
@@ -77,13 +88,17 @@ export const N8N_RECIPES: readonly N8nRecipe[] = [
 		why: "1.x's isolated-vm does not compile on Node 20: installed without scripts, sqlite3 rebuilt alone; 1.123's default expression engine needs isolated-vm, so the legacy one",
 		rebuildOnly: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
-		expected: 'about 3 to 4 minutes, 2.3 GB',
+		// 3 to 4 min measured on a quiet machine; a busy one taken to slow it as it slows 2.x.
+		minutes: [3, 8],
+		bytes: 2.3 * GB,
 		logsActivation: true,
 	},
 	{
 		from: '2.0.0',
 		why: "2.0 to 2.9 accept the machine's Node 20; a plain install (sqlite3 compiles from source)",
-		expected: 'about 4 minutes, 2.3 GB',
+		// 3 min 40 s measured on a quiet machine, 6 min 43 s on a busy one.
+		minutes: [4, 8],
+		bytes: 2.3 * GB,
 		logsActivation: true,
 	},
 	{
@@ -91,7 +106,8 @@ export const N8N_RECIPES: readonly N8nRecipe[] = [
 		why: "2.10+ needs Node >= 22.16 (2.41 recommends 24); @confluentinc/kafka-javascript's prebuilt binary cannot be downloaded here, so installed without scripts and sqlite3 and isolated-vm rebuilt",
 		node: '24.21.0',
 		rebuildOnly: ['sqlite3', 'isolated-vm'],
-		expected: 'about 5 minutes (16 on a busy machine), 2.9 GB',
+		minutes: [5, 16],
+		bytes: 2.8 * GB,
 		// Measured on 2.41.1 (versions between 2.9 and 2.41 were not tried).
 		logsActivation: false,
 	},
@@ -321,9 +337,11 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 		rmSync(dir, { recursive: true, force: true });
 	}
 
+	const [quick, slow] = recipe.minutes;
 	step(
-		`n8n ${version}: installing with Node ${runtime.version} (first run only: ${recipe.expected}); ${recipe.why}`,
+		`n8n ${version}: installing with Node ${runtime.version} (first run only: ${quick} to ${slow} minutes, ${formatBytes(recipe.bytes)}); ${recipe.why}`,
 	);
+	const began = Date.now();
 	await installIntoCache(root, name, async (staging) => {
 		const manifest = {
 			name: 'n8n-runtime-cache',
@@ -333,7 +351,12 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 		};
 		writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 		const env = cleanEnv(runtime.env);
-		const stopHeartbeat = heartbeat(`n8n ${version} install`);
+		// Every 30 s: measuring 2.3 GB with du costs a few seconds of disk on a busy machine.
+		const stopHeartbeat = heartbeat(
+			`n8n ${version} install`,
+			async () => describeInstall(await measureInstall(staging), recipe.bytes),
+			30_000,
+		);
 		try {
 			// The repository's .npmrc disables install scripts; a plain install needs them (sqlite3 builds from source).
 			const scripts = recipe.rebuildOnly === undefined;
@@ -378,6 +401,10 @@ export async function ensureN8nInstalled(version = n8nVersion()): Promise<N8nIns
 				`npm install finished but ${staging}/node_modules/n8n is not version ${version}`,
 			);
 	});
-	step(`n8n ${version}: installed at ${dir}`);
+	const size = await measureInstall(dir);
+	step(
+		`n8n ${version}: installed at ${dir} in ${formatDuration(Date.now() - began)}` +
+			(size ? `, ${formatBytes(size.bytes)} in node_modules, ${size.packages} packages` : ''),
+	);
 	return describe(dir, version, runtime);
 }

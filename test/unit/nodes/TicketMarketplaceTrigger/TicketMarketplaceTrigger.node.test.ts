@@ -195,7 +195,8 @@ describe('Ticket Marketplace Trigger description', () => {
 			'Publish the workflow',
 			'production URLs',
 			'Webhook → Subscribe',
-			'npx ticket-marketplace-sandbox sample-sale',
+			// The sandbox is not on npm before the first release: the clone's command.
+			'npm run sandbox -- sample-sale in a clone of n8n-nodes-ticket-marketplace',
 			'(steps in the docs)',
 		])
 			expect(notice.displayName).toEqual(expect.stringContaining(text));
