@@ -1,6 +1,8 @@
 /**
  * The answer table, row by row: every answer the notes on the real service document (StubHub International's
  * Partner API behind Apigee) has its row here, with what it means. A new answer is one row and one line here.
+ * Where an answer has a code, the code decides; the cases of answers without one read as the rules written in
+ * docs/listing-create.md ("What each refusal means") and docs/pacing.md ("A spike arrest and a daily quota").
  */
 import {
 	allowedRateOf,

@@ -398,6 +398,20 @@ describe("the gateway's codes in the other places Apigee and OAuth put them", ()
 		}
 	});
 
+	it('a 503 asking to wait longer than this node waits is not created, and says the service was unavailable', async () => {
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(503, '<html>Maintenance</html>', {
+			'Content-Type': 'text/html',
+			'Retry-After': '7200',
+		});
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		if (result.kind === 'failed')
+			expect(result.error.message).toBe(
+				'The Partner API asked to wait 2 h (service unavailable), longer than this node waits',
+			);
+	});
+
 	it.each([500, 502, 504])('a %s stays outcome unknown, sent once', async (status) => {
 		const api = nock(BASE)
 			.post(PARTNER_API_PATHS.listings)
