@@ -178,6 +178,12 @@ export const GATEWAY_FAULT = {
 		faultstring: 'Invalid API call as no apiproduct match found',
 		errorcode: 'keymanagement.service.InvalidAPICallAsNoApiProductMatchFound',
 	},
+	/** The gateway's own answer while the service behind it is unavailable (down, under maintenance). */
+	serviceUnavailable: {
+		status: 503,
+		faultstring: 'The Service is temporarily unavailable',
+		errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable',
+	},
 	quota: {
 		status: 500,
 		faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
@@ -210,6 +216,31 @@ export function sendGatewayFault(
 	status = fault.status,
 ): void {
 	sendJson(res, status, gatewayFaultBody(fault));
+}
+
+/**
+ * A gateway's 503 while the service is under maintenance: an HTML page, or Apigee's own `ServiceUnavailable` fault
+ * (`fault: true`); a Retry-After only when the rule gives one. The request never reached the service.
+ */
+export function sendMaintenance(
+	res: http.ServerResponse,
+	rule: { fault?: boolean; retryAfterSeconds?: number },
+): void {
+	const retryAfter: Record<string, string> =
+		rule.retryAfterSeconds === undefined
+			? {}
+			: { 'Retry-After': String(Math.ceil(rule.retryAfterSeconds)) };
+	if (rule.fault)
+		return sendJson(res, 503, gatewayFaultBody(GATEWAY_FAULT.serviceUnavailable), retryAfter);
+	if (res.headersSent || res.destroyed) return;
+	const page =
+		'<!DOCTYPE html><html><head><title>Maintenance</title></head><body><h1>We are down for maintenance</h1><p>Please try again shortly.</p></body></html>';
+	res.writeHead(503, {
+		'Content-Type': 'text/html; charset=utf-8',
+		'Content-Length': Buffer.byteLength(page).toString(),
+		...retryAfter,
+	});
+	res.end(page);
 }
 
 /**

@@ -13,6 +13,7 @@ export const FAULT_KINDS = [
 	'systemError',
 	'quotaViolation',
 	'spikeArrestViolation',
+	'maintenance',
 ] as const;
 
 /** Kinds answered with the gateway's rate-limit fault, whose status is 500 (Apigee's default) or 429. */
@@ -29,7 +30,7 @@ export interface FaultRuleInput {
 	/** `latency`: added delay, plus up to `jitterMs` more drawn from the seeded generator. */
 	latencyMs?: number;
 	jitterMs?: number;
-	/** `429`: the Retry-After header, in seconds. */
+	/** `429`: the Retry-After header, in seconds (default 1); `maintenance`: sent only when given. */
 	retryAfterSeconds?: number;
 	/**
 	 * `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (302 by default); `quotaViolation` and
@@ -43,6 +44,8 @@ export interface FaultRuleInput {
 	created?: boolean;
 	/** `spikeArrestViolation`: the allowed rate its fault names (default `10ps`). */
 	allowedRate?: string;
+	/** `maintenance`: Apigee's own `ServiceUnavailable` fault (JSON) instead of an HTML page. */
+	fault?: boolean;
 	/** Probability (0..1) that a matching request gets the fault; drawn from the seeded generator. Default 1. */
 	rate?: number;
 	/** One entry consumed per matching request: a kind, or "ok" for no fault. Once used up the rule does nothing. */
@@ -142,6 +145,10 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 			throw new FaultInputError('allowedRate must be a rate such as 40ps or 300pm');
 		rule.allowedRate = raw.allowedRate;
 	}
+	if (raw.fault !== undefined) {
+		if (typeof raw.fault !== 'boolean') throw new FaultInputError('fault must be true or false');
+		rule.fault = raw.fault;
+	}
 	if (raw.rate !== undefined) {
 		if (typeof raw.rate !== 'number' || !(raw.rate >= 0 && raw.rate <= 1))
 			throw new FaultInputError('rate must be a number from 0 to 1');
@@ -161,6 +168,7 @@ export function parseFaultRule(input: unknown): FaultRuleInput {
 				'seed',
 				'created',
 				'allowedRate',
+				'fault',
 			].includes(key)
 		) {
 			throw new FaultInputError(`Unknown fault field: ${key}`);

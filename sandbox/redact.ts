@@ -48,16 +48,19 @@ export function redactHeaders(
 export function redactJson(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(redactJson);
 	if (typeof value === 'object' && value !== null) {
-		const out: Record<string, unknown> = {};
-		for (const [key, inner] of Object.entries(value))
-			out[key] = isSecretKey(key) ? REDACTED : redactJson(inner);
-		return out;
+		// fromEntries defines each key: a "__proto__" key stays a key, never the copy's prototype.
+		return Object.fromEntries(
+			Object.entries(value).map(([key, inner]) => [
+				key,
+				isSecretKey(key) ? REDACTED : redactJson(inner),
+			]),
+		);
 	}
 	return value;
 }
 
 export function redactQuery(params: URLSearchParams): Record<string, string> {
-	const out: Record<string, string> = {};
-	for (const [key, value] of params) out[key] = isSecretKey(key) ? REDACTED : value;
-	return out;
+	return Object.fromEntries(
+		[...params].map(([key, value]) => [key, isSecretKey(key) ? REDACTED : value]),
+	);
 }

@@ -15,6 +15,7 @@ import {
 	REFRESH_PATH,
 	sendGatewayFault,
 	sendInventoryError,
+	sendMaintenance,
 	spikeArrestFault,
 } from './answers';
 import {
@@ -190,6 +191,10 @@ async function applyFaults(
 				spikeArrestFault(terminal.rule.allowedRate ?? '10ps'),
 				terminal.rule.status ?? 500,
 			);
+			return undefined;
+		case 'maintenance':
+			// The service is under maintenance: the gateway answers 503 and the request goes no further.
+			sendMaintenance(res, terminal.rule);
 			return undefined;
 		case 'expireToken': {
 			if (endpoint === 'token') return { issue: { ...asUsual.issue, expired: true } };

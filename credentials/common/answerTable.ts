@@ -60,6 +60,7 @@ export type RowName =
 	| 'conflict'
 	| 'notFound'
 	| 'tooManyRequests'
+	| 'unavailable'
 	| 'serverError'
 	| 'refused'
 	| 'invalidClient'
@@ -170,28 +171,14 @@ function said(facts: AnswerFacts): string {
 }
 
 /**
- * A gateway limit, by its policy's code; else by its words only where they cannot hide a listing created: a 429
- * (a refusal whatever it says), or the gateway's own fault that names no code and opens with the policy's sentence.
- * A 5xx of the service that merely mentions the policy (a failure after saving, an HTML page) may have created the
- * listing: it is no gateway refusal.
+ * A gateway limit, by its policy's code; without a code, only by the gateway's own fault (`{"fault": …}`) opening
+ * with the policy's sentence ("Rate limit quota violation", "Spike arrest violation"), whatever its status. Words
+ * that merely mention a quota or a spike arrest (a per-event limit, an HTML page, a 5xx of the service) are not the
+ * gateway's limit: a code decides when there is one, and any other code names something else.
  */
-function isGatewayLimit(
-	facts: AnswerFacts,
-	code: RegExp,
-	opening: RegExp,
-	mention: RegExp,
-): boolean {
-	if (code.test(facts.code ?? '')) return true;
-	// Another of the gateway's rate policies, named: that one.
-	if (/^policies\.ratelimit\./i.test(facts.code ?? '')) return false;
-	const words = facts.words ?? '';
-	if (facts.status === 429) return mention.test(words);
-	return (
-		facts.status >= 500 &&
-		facts.gatewayFault === true &&
-		facts.code === undefined &&
-		opening.test(words)
-	);
+function isGatewayLimit(facts: AnswerFacts, code: RegExp, opening: RegExp): boolean {
+	if (facts.code !== undefined) return code.test(facts.code);
+	return facts.gatewayFault === true && opening.test(facts.words ?? '');
 }
 
 const isQuota = (facts: AnswerFacts) =>
@@ -199,7 +186,6 @@ const isQuota = (facts: AnswerFacts) =>
 		facts,
 		/^(policies\.ratelimit\.)?QuotaViolation$/i,
 		/^rate limit quota violation\b/i,
-		/\bquota\b/i,
 	);
 
 const isSpikeArrest = (facts: AnswerFacts) =>
@@ -207,13 +193,23 @@ const isSpikeArrest = (facts: AnswerFacts) =>
 		facts,
 		/^(policies\.ratelimit\.)?SpikeArrestViolation$/i,
 		/^spike arrest violation\b/i,
-		/spike arrest/i,
 	);
 
+/**
+ * The service behind the gateway is unavailable (HTTP 503: a maintenance page, or Apigee's
+ * `messaging.adaptors.http.flow.ServiceUnavailable`): by HTTP's definition (RFC 9110) the request was not handled,
+ * so nothing was created and it may go again, paced like a 429.
+ */
+const isUnavailable = (facts: AnswerFacts) =>
+	facts.status === 503 ||
+	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
+
+/** The app lacks the API product: by the gateway's code; without a code, by its words or the service's 403's. */
 const isNoApiProduct = (facts: AnswerFacts) =>
-	/NoApiProductMatch/i.test(facts.code ?? '') ||
-	/no ?api ?product match/i.test(facts.words ?? '') ||
-	(facts.status === 403 && /resource forbidden/i.test(facts.words ?? ''));
+	facts.code !== undefined
+		? /NoApiProductMatch/i.test(facts.code)
+		: /no ?api ?product match/i.test(facts.words ?? '') ||
+			(facts.status === 403 && /resource forbidden/i.test(facts.words ?? ''));
 
 const isTokenRefused = (facts: AnswerFacts) =>
 	facts.status === 401 ||
@@ -242,20 +238,27 @@ export function namesId(text: string, id: string | number): boolean {
 	return new RegExp(`${ID_BEFORE}${escaped}${ID_AFTER}`).test(text);
 }
 
+/** A code that says a listing, or its External Listing ID, exists already (never a seat, a row or a barcode). */
+const CODE_SAYS_LISTED =
+	/^(?:duplicate(?:External)?(?:Listing)?Id|duplicateListing|(?:external)?(?:listing)?(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
+
 /**
- * The API holds a listing with this External Listing ID: a 400 or 409 whose code or description says it already
- * exists and names this listing's ID (the service answers business rules with 400). A duplicate seat is not a
- * duplicate listing, and an answer that merely mentions the field, or names another ID, is not this one.
+ * The API holds a listing with this External Listing ID: a 400 or 409 (the service answers business rules with
+ * 400) that says so and names this listing's ID. With a code, the code decides what exists (its last part must say
+ * the listing or its External Listing ID, as `duplicateExternalListingId`; `duplicateSectionRowSeat` is a seat,
+ * whatever its description names); without one, the words do, and words about seats never count. Either way the
+ * words must name this ID as a whole token: an answer that names another ID is not this one.
  */
 function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
 	if (context.path !== PARTNER_API_PATHS.listings) return false;
 	if ((facts.status !== 400 && facts.status !== 409) || context.createsId === undefined)
 		return false;
 	const text = said(facts);
+	if (!namesId(text, context.createsId)) return false;
+	if (facts.code !== undefined)
+		return CODE_SAYS_LISTED.test(facts.code.slice(facts.code.lastIndexOf('.') + 1));
 	return (
-		SAYS_EXISTS.test(text) &&
-		namesId(text, context.createsId) &&
-		(NAMES_EXTERNAL_LISTING_ID.test(text) || !ABOUT_SEATS.test(text))
+		SAYS_EXISTS.test(text) && (NAMES_EXTERNAL_LISTING_ID.test(text) || !ABOUT_SEATS.test(text))
 	);
 }
 
@@ -326,7 +329,14 @@ const ROWS: Row[] = [
 		outcome: 'notCreated',
 		retry: 'rateLimit',
 	},
-	// A failure inside the service (inventory.listings.systemError, any 5xx): it may have created the listing.
+	{
+		name: 'unavailable',
+		endpoint: 'api',
+		matches: isUnavailable,
+		outcome: 'notCreated',
+		retry: 'rateLimit',
+	},
+	// A failure inside the service (inventory.listings.systemError, a 500, 502 or 504): it may have created the listing.
 	{
 		name: 'serverError',
 		endpoint: 'api',
@@ -572,6 +582,15 @@ export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): Answ
 					quoted,
 					context.lastWait ? `It last asked to wait ${context.lastWait}.` : '',
 					`Nothing was created by these attempts. ${subject.rateLimited}`,
+				),
+			};
+		case 'unavailable':
+			return {
+				title: `Unavailable: the Partner API answered "service unavailable" ${times} (HTTP ${status})`,
+				advice: advice(
+					quoted,
+					context.lastWait ? `It last asked to wait ${context.lastWait}.` : '',
+					`The marketplace did not handle these attempts (down or under maintenance): nothing was created. Run the workflow again later.`,
 				),
 			};
 		case 'noApiProduct':

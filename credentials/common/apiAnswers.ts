@@ -198,7 +198,13 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 				let safeKey = redact(key);
 				for (let suffix = 2; Object.prototype.hasOwnProperty.call(record, safeKey); suffix++)
 					safeKey = `${redact(key)} ${suffix}`;
-				record[safeKey] = walk(entry, depth + 1);
+				// Defined, not assigned: a "__proto__" key in an answer stays a key, never the copy's prototype.
+				Object.defineProperty(record, safeKey, {
+					value: walk(entry, depth + 1),
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
 			}
 			if (dropped) record[ANSWER_TOO_LARGE] = `${dropped} more`;
 			copy = record;

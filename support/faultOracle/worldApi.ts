@@ -118,7 +118,10 @@ function gatewayAnswer(fault: GatewayFault): { status: 429 | 500; body: unknown;
 	}
 }
 
-/** One answer of the listing endpoint. `creates` is what the API did (only where the status leaves it open). */
+/**
+ * One answer of the listing endpoint. `creates` is what the API did (only where the status leaves it open: a 2xx
+ * without evidence, a 500, 502 or 504; never a 503, which HTTP defines as not handled).
+ */
 export interface ListingAnswer {
 	status: Status;
 	body: BodyShape;
@@ -566,7 +569,9 @@ export class WorldApi {
 				!Array.isArray(answerBody);
 			evidence = (status === 200 || status === 201) && jsonObject;
 			created = evidence || answer.creates;
-		} else if (status >= 500) created = answer.creates;
+		}
+		// A 503 was not handled (RFC 9110; a gateway's maintenance page): it never creates. Other 5xx may.
+		else if (status >= 500 && status !== 503) created = answer.creates;
 		if (created) create();
 		record(status, created, evidence);
 		if (status === 204) return [204, ''];

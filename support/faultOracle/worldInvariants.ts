@@ -359,6 +359,8 @@ function checkCreateAttempt(
 						gatewayRefused(arrival) ||
 						// Rate-limited past the retries, or asked to wait longer than the cap: nothing was created.
 						arrival.status === 429 ||
+						// Unavailable (not handled, RFC 9110) past the retries: nothing was created.
+						arrival.status === 503 ||
 						arrival.persistent401 ||
 						// A 401 to a token just issued: no renewal would help (the node cannot tell why it came).
 						arrival.freshToken401 ||
@@ -385,7 +387,12 @@ function checkCreateAttempt(
 			state === 'unknown' &&
 			!attempt.cancelled &&
 			sent.length > 0 &&
-			sent.every((arrival) => gatewayRefused(arrival) || DEFINITIVE_REFUSALS.has(arrival.status))
+			sent.every(
+				(arrival) =>
+					gatewayRefused(arrival) ||
+					DEFINITIVE_REFUSALS.has(arrival.status) ||
+					arrival.status === 503,
+			)
 		)
 			fail('W-gateway fault ⇒ not created (never "unknown")', `${listing}; answered ${answered}`);
 		// A spike arrest's listing goes again in the same run, unless the run stopped sending (Stop, the plan's quota,
@@ -600,6 +607,7 @@ function checkAll(record: WorldRecord): void {
 			const provablyNotCreated = arrivals.every(
 				(arrival) =>
 					DEFINITIVE_REFUSALS.has(arrival.status) ||
+					arrival.status === 503 ||
 					arrival.status === 'resetBefore' ||
 					gatewayRefused(arrival),
 			);

@@ -218,7 +218,7 @@ function failureWords(
 	if (meaning?.retry === 'rateLimit' && failure.retryAfterMs !== undefined) {
 		const wait = waitInWords(failure.retryAfterMs);
 		return {
-			message: `The Partner API asked to wait ${wait} (rate limit), longer than this node waits`,
+			message: `The Partner API asked to wait ${wait} (${meaning.row === 'unavailable' ? 'service unavailable' : 'rate limit'}), longer than this node waits`,
 			details: [
 				`Nothing was created by this request. Run the workflow again in ${wait} or later; this node waits at most ${waitInWords(RETRY_POLICY.maxRetryAfterMs)}.`,
 			],

@@ -129,9 +129,10 @@ export async function sendRequest(
 				effect: 'created',
 			};
 		if (waitMs === undefined) return failed();
-		// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run
-		// ends the wait at once: the retry is then never sent, and the refused attempt created nothing.
-		if (await stoppedWhileWaiting(waitMs, cancel)) return stopped();
+		// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run, or
+		// an answer that stops every send (the quota), ends the wait at once: the retry is then never sent, and the
+		// refused attempt created nothing.
+		if (await stoppedWhileWaiting(waitMs, cancel, pacer)) return stopped();
 		retryFirst = true;
 	}
 }

@@ -38,6 +38,8 @@ export class RequestPacer {
 	private wakeAt?: number;
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
+	/** Aborted by close(): a request waiting to be tried again stops waiting, since nothing more is sent. */
+	private readonly closing = new AbortController();
 
 	constructor(
 		readonly mode: PacingMode,
@@ -90,9 +92,15 @@ export class RequestPacer {
 		return () => signal.removeEventListener('abort', onAbort);
 	}
 
-	/** No new request starts; requests waiting for a slot get null. */
+	/** Aborted once the pacer is closed (the run stopped, or an answer stopped every send, like the quota). */
+	get closedSignal(): AbortSignal {
+		return this.closing.signal;
+	}
+
+	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
 	close(): void {
 		this.closed = true;
+		this.closing.abort();
 		for (const wakeUp of this.wakeUps) wakeUp.abort();
 		this.wakeUps.clear();
 		for (const waiter of this.waiting.splice(0)) waiter(null);

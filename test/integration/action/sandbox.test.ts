@@ -10,6 +10,7 @@ import { listingBody } from '../../../support/listingBody';
 import {
 	fakeRun,
 	GROUPED_SHEET_PARAMETERS,
+	MemoryDeduplicationStore,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
@@ -144,7 +145,7 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 		const run = runFor(GROUPED, items);
 		const output = await createListings.call(run.context, items);
 
-		expect(sleepWithAbort).toHaveBeenCalledWith(2000, undefined);
+		expect(sleepWithAbort).toHaveBeenCalledWith(2000, expect.any(AbortSignal));
 		expect(listingPosts().map((request) => request.status)).toEqual([429, expect.any(Number)]);
 		expect(sandbox.state().listings).toHaveLength(1);
 		expect(output).toHaveLength(1);
@@ -177,11 +178,11 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 
 	it.each([
 		[
-			'a 5xx',
+			'a 502',
 			{
 				endpoint: 'listings' as const,
 				kind: '5xx' as const,
-				status: 503,
+				status: 502,
 				sequence: ['5xx' as const],
 			},
 		],
@@ -209,6 +210,54 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 			(request) => (request.body as IDataObject | undefined)?.externalListingId,
 		);
 		expect(posted).toEqual([501]);
+	});
+
+	// A gateway's 503 maintenance page: the request was not handled (RFC 9110), so it is sent again, paced like a 429.
+	it.each([
+		['an HTML page', false],
+		["Apigee's ServiceUnavailable fault", true],
+	])(
+		'of 20 listings with three 503 maintenance answers (%s), all 20 are created, each once',
+		async (_name, fault) => {
+			sandbox.addFault({
+				endpoint: 'listings',
+				kind: 'maintenance',
+				fault,
+				sequence: ['ok', 'maintenance', 'ok', 'ok', 'maintenance', 'ok', 'maintenance'],
+			});
+			const ids = Array.from({ length: 20 }, (_, index) => 601 + index);
+			const items = sheet(ids, 1);
+			// Fixed pace: each refused listing waits its own Retry-After (at once here), no pause of the whole run.
+			const run = runFor(
+				{ ...GROUPED, options: { concurrency: 3, concurrencyMode: 'fixed' } },
+				items,
+				true,
+			);
+			const output = await createListings.call(run.context, items);
+			const created = sandbox.state().listings.map((listing) => listing.externalListingId);
+			expect([...created].sort()).toEqual(ids);
+			expect(listingPosts().filter((request) => request.status === 503)).toHaveLength(3);
+			expect(output.every((item) => item.json.error === undefined)).toBe(true);
+		},
+	);
+
+	it('a listing the 503 kept unsent is not created, not remembered, and the next run sends it', async () => {
+		sandbox.addFault({ endpoint: 'listings', kind: 'maintenance' });
+		const store = new MemoryDeduplicationStore();
+		const items = sheet([701], 1);
+		const first = await createListings.call(
+			fakeRun({ ...runOptions(GROUPED, items, true), deduplication: store }).context,
+			items,
+		);
+		expect(String(first[0].json.error)).toMatch(/^Unavailable: .*\(HTTP 503\)$/);
+		expect(first[0].json.mayHaveBeenCreated).toBe(false);
+		expect(sandbox.state().listings).toHaveLength(0);
+		sandbox.clearFaults();
+		await createListings.call(
+			fakeRun({ ...runOptions(GROUPED, items, true), deduplication: store }).context,
+			items,
+		);
+		expect(sandbox.state().listings.map((listing) => listing.externalListingId)).toEqual([701]);
 	});
 
 	it('subscribes the callback with the callback credential and reports the identifier the sandbox gave', async () => {

@@ -52,6 +52,34 @@ describe('sandbox faults on demand', () => {
 		expect((await subscribe(sandbox, token)).status).toBe(503);
 	});
 
+	it("maintenance: a 503 HTML page, or with fault: true Apigee's ServiceUnavailable; nothing created", async () => {
+		const token = await getToken(sandbox);
+		sandbox.addFault({ endpoint: 'listings', kind: 'maintenance', retryAfterSeconds: 2 });
+		const page = await createListing(sandbox, token);
+		expect(page.status).toBe(503);
+		expect(page.text).toMatch(/^<!DOCTYPE html>.*maintenance/is);
+		sandbox.clearFaults();
+		sandbox.addFault({ endpoint: 'listings', kind: 'maintenance', fault: true });
+		const fault = await createListing(sandbox, token);
+		expect([fault.status, fault.body]).toEqual([
+			503,
+			{
+				fault: {
+					faultstring: 'The Service is temporarily unavailable',
+					detail: { errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable' },
+				},
+			},
+		]);
+		expect(sandbox.state().listings).toHaveLength(0);
+		expect(() =>
+			sandbox.addFault({
+				endpoint: 'listings',
+				kind: 'maintenance',
+				fault: 'yes' as unknown as boolean,
+			}),
+		).toThrow(/fault must be true or false/);
+	});
+
 	it('drop: closes the connection without an answer', async () => {
 		sandbox.addFault({ endpoint: '*', kind: 'drop' });
 		await expect(requestToken(sandbox)).rejects.toThrow(/fetch failed|socket|closed/i);

@@ -1,6 +1,8 @@
 /**
  * The answer table, row by row: every answer the notes on the real service document (StubHub International's
  * Partner API behind Apigee) has its row here, with what it means. A new answer is one row and one line here.
+ * Where an answer has a code, the code decides; the cases of answers without one read as the rules written in
+ * docs/listing-create.md ("What each refusal means") and docs/pacing.md ("A spike arrest and a daily quota").
  */
 import {
 	allowedRateOf,
@@ -77,6 +79,40 @@ const CASES: Case[] = [
 		},
 	},
 	{
+		name: "a duplicate seat (400 duplicateSectionRowSeat) whose description names this listing's External Listing ID: the code decides",
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.duplicateSectionRowSeat',
+			description:
+				'Row/Seat combination already exists for this event (externalListingId 7001 duplicate)',
+		},
+		createsId: 7001,
+		want: { row: 'refused', outcome: 'notCreated' },
+	},
+	{
+		name: 'a duplicate seat answered 409 with its code, naming the External Listing ID',
+		endpoint: 'api',
+		status: 409,
+		body: {
+			code: 'inventory.listings.duplicateSectionRowSeat',
+			description: 'External Listing ID 7001: seat already exists',
+		},
+		createsId: 7001,
+		want: { row: 'conflict', outcome: 'notCreated' },
+	},
+	{
+		name: 'a code that says the listing exists, its words naming this ID',
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.listingAlreadyExists',
+			description: 'Listing 7001 exists',
+		},
+		createsId: 7001,
+		want: { row: 'alreadyListed', outcome: 'alreadyListed' },
+	},
+	{
 		name: 'an inactive event (400 invalidEvent): its code kept beside its words',
 		endpoint: 'api',
 		status: 400,
@@ -139,6 +175,77 @@ const CASES: Case[] = [
 		body: { message: 'too many requests' },
 		want: { row: 'tooManyRequests', outcome: 'notCreated', retry: 'rateLimit', stopsRun: false },
 	},
+	// A 429 is the plan's quota only by Apigee's code, or by its own fault opening with the policy's sentence.
+	{
+		name: 'a 429 of the service with a code of its own (a per-event limit) that mentions a quota',
+		endpoint: 'api',
+		status: 429,
+		body: {
+			code: 'inventory.listings.eventListingQuotaExceeded',
+			description: 'Listing quota for this event exceeded, try again later',
+		},
+		want: { row: 'tooManyRequests', outcome: 'notCreated', retry: 'rateLimit', stopsRun: false },
+	},
+	{
+		name: 'a 429 HTML page that mentions quotas',
+		endpoint: 'api',
+		status: 429,
+		headers: { 'content-type': 'text/html' },
+		body: '<html><body>Too many requests. See our quota policy.</body></html>',
+		want: { row: 'tooManyRequests', retry: 'rateLimit', stopsRun: false },
+	},
+	{
+		name: 'a 429 whose words name the daily quota, without a code or the gateway fault',
+		endpoint: 'api',
+		status: 429,
+		body: { message: 'Too many requests: daily quota exceeded' },
+		want: { row: 'tooManyRequests', retry: 'rateLimit', stopsRun: false },
+	},
+	{
+		name: "the gateway's quota fault without an errorcode, answered 429",
+		endpoint: 'api',
+		status: 429,
+		body: { fault: { faultstring: 'Rate limit quota violation. Quota limit exceeded.' } },
+		want: { row: 'quota', stopsRun: true },
+	},
+	{
+		name: "a 429 naming a spike arrest in words only, with another code: a 429, not the gateway's spike arrest",
+		endpoint: 'api',
+		status: 429,
+		body: { code: 'rate', description: 'spike arrest: Allowed rate : 40ps' },
+		want: { row: 'tooManyRequests', retry: 'rateLimit' },
+	},
+	// A 503 was not handled (RFC 9110): nothing created, paced and retried like a 429. 500, 502, 504 stay unknown.
+	{
+		name: 'a 503 maintenance page',
+		endpoint: 'api',
+		status: 503,
+		headers: { 'content-type': 'text/html' },
+		body: '<html><body>Down for maintenance</body></html>',
+		want: { row: 'unavailable', outcome: 'notCreated', retry: 'rateLimit', stopsRun: false },
+	},
+	{
+		name: "Apigee's ServiceUnavailable (503)",
+		endpoint: 'api',
+		status: 503,
+		body: {
+			fault: {
+				faultstring: 'The Service is temporarily unavailable',
+				detail: { errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable' },
+			},
+		},
+		want: { row: 'unavailable', outcome: 'notCreated', retry: 'rateLimit' },
+	},
+	...[500, 502, 504].map(
+		(status): Case => ({
+			name: `a ${status} page stays outcome unknown`,
+			endpoint: 'api',
+			status,
+			headers: { 'content-type': 'text/html' },
+			body: '<html>Gateway error</html>',
+			want: { row: 'serverError', outcome: 'unknown', retry: 'no' },
+		}),
+	),
 	// Apigee's own answers.
 	{
 		name: 'the plan quota, answered 429',

@@ -209,7 +209,11 @@ describe("the gateway's own faults are still read as its limits", () => {
 				},
 			},
 		],
-		['429, the service words', 429, { message: 'Too many requests: daily quota exceeded' }],
+		[
+			'429, the fault without an errorcode',
+			429,
+			{ fault: { faultstring: 'Rate limit quota violation' } },
+		],
 	])('a quota (%s) stops the run: not created, sent once', async (_name, status, body) => {
 		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(status, body);
 		const pacer = new RequestPacer('adaptive', 4);
@@ -284,15 +288,17 @@ describe('a spike arrest at the edge of the longest wait', () => {
 		expect(await pacer.acquire()).toBeNull();
 	});
 
-	it('a 429 of the service naming 0.5pm in its words stops the run too', async () => {
+	it('a 429 of the service whose code is another, naming 0.5pm in its words, is a 429: paced and sent again', async () => {
 		const api = nock(BASE)
 			.post(PARTNER_API_PATHS.listings)
-			.reply(429, { code: 'rate', description: 'spike arrest: Allowed rate : 0.5pm' });
+			.reply(429, { code: 'rate', description: 'spike arrest: Allowed rate : 0.5pm' })
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
 		const pacer = new RequestPacer('adaptive', 4);
 		const result = await postListing(pacer);
 		expect(api.isDone()).toBe(true);
-		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
-		expect(await pacer.acquire()).toBeNull();
+		expect(result).toEqual({ kind: 'answered', body: { id: 8 }, effect: 'created' });
+		expect(await pacer.acquire()).not.toBeNull();
 	});
 });
 
@@ -342,7 +348,8 @@ describe("the gateway's codes in the other places Apigee and OAuth put them", ()
 		expect(await pacer.acquire()).toBeNull();
 	});
 
-	it('a 503 fault of the gateway about its target (ServiceUnavailable) stays outcome unknown, sent once', async () => {
+	// RFC 9110: a 503 was not handled. Nothing was created; it is paced and sent again like a 429.
+	it('a 503 fault of the gateway about its target (ServiceUnavailable) is not created: sent again, then created', async () => {
 		const api = nock(BASE)
 			.post(PARTNER_API_PATHS.listings)
 			.reply(503, {
@@ -351,6 +358,64 @@ describe("the gateway's codes in the other places Apigee and OAuth put them", ()
 					detail: { errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable' },
 				},
 			})
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result).toEqual({ kind: 'answered', body: { id: 8 }, effect: 'created' });
+	});
+
+	it.each([
+		[
+			'an HTML maintenance page',
+			'text/html',
+			'<html><body><h1>Down for maintenance</h1></body></html>',
+		],
+		['an empty body', 'text/plain', ''],
+	])('a 503 with %s is not created: sent again, then created', async (_name, type, page) => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(503, page, { 'Content-Type': type, 'Retry-After': '2' })
+			.post(PARTNER_API_PATHS.listings)
+			.reply(201, { id: 8 });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result).toEqual({ kind: 'answered', body: { id: 8 }, effect: 'created' });
+		expect(sleepMock.mock.calls.map(([ms]) => ms)).toContain(2000);
+	});
+
+	it('a 503 every time ends not created, after the bounded retries, saying the marketplace was unavailable', async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.times(7)
+			.reply(503, '<html>Maintenance</html>', { 'Content-Type': 'text/html' });
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		if (result.kind === 'failed') {
+			expect(result.error.message).toMatch(/^Unavailable: .* 7 times \(HTTP 503\)$/);
+			expect(result.error.description).toContain('nothing was created');
+		}
+	});
+
+	it('a 503 asking to wait longer than this node waits is not created, and says the service was unavailable', async () => {
+		const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(503, '<html>Maintenance</html>', {
+			'Content-Type': 'text/html',
+			'Retry-After': '7200',
+		});
+		const result = await postListing(new RequestPacer('adaptive', 4));
+		expect(api.isDone()).toBe(true);
+		expect(result.kind === 'failed' && result.effect).toBe('notCreated');
+		if (result.kind === 'failed')
+			expect(result.error.message).toBe(
+				'The Partner API asked to wait 2 h (service unavailable), longer than this node waits',
+			);
+	});
+
+	it.each([500, 502, 504])('a %s stays outcome unknown, sent once', async (status) => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(status, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' })
 			.post(PARTNER_API_PATHS.listings)
 			.reply(201, { id: 8 });
 		const result = await postListing(new RequestPacer('adaptive', 4));
@@ -408,4 +473,49 @@ describe('a spike arrest at the token endpoint', () => {
 			expect(Math.min(...waits)).toBeGreaterThanOrEqual(60_000);
 		},
 	);
+});
+
+describe('the quota ends every wait of the run', () => {
+	it("a listing waiting out another 429's Retry-After stops waiting at the quota, and keeps its 429", async () => {
+		const api = nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(429, { message: 'too many requests' }, { 'Retry-After': '120' })
+			.post(PARTNER_API_PATHS.listings)
+			.reply(500, {
+				fault: {
+					faultstring: 'Rate limit quota violation. Quota limit  exceeded. Identifier : _default',
+					detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+				},
+			});
+		// The Retry-After wait ends only when its signal aborts (or when the test lets it go, not to hang).
+		let waitSignal: AbortSignal | undefined;
+		let letGo = () => {};
+		let waiting = () => {};
+		const isWaiting = new Promise<void>((resolve) => (waiting = resolve));
+		sleepMock.mockImplementation(async (ms, signal) => {
+			if (ms !== 120_000) return;
+			waitSignal = signal;
+			await new Promise<void>((resolve, reject) => {
+				letGo = resolve;
+				signal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+				waiting();
+			});
+		});
+		try {
+			const pacer = new RequestPacer('fixed', 4);
+			const first = postListing(pacer);
+			await isWaiting;
+			const quota = await postListing(pacer);
+			expect(quota.kind === 'failed' && quota.error.message).toMatch(/^Quota used up/);
+			const stoppedWaiting = waitSignal?.aborted === true;
+			letGo();
+			expect(stoppedWaiting).toBe(true);
+			const waited = await first;
+			expect(api.isDone()).toBe(true);
+			expect(waited.kind === 'failed' && waited.effect).toBe('notCreated');
+			if (waited.kind === 'failed') expect(waited.error.message).toMatch(/too many requests/);
+		} finally {
+			sleepMock.mockImplementation(async () => undefined);
+		}
+	});
 });

@@ -131,7 +131,7 @@ describe('the memory of listings sent', () => {
 		['per row', { output: 'row' }, undefined],
 		['error output', { output: 'listing' }, 'continueErrorOutput' as const],
 	])(
-		'case 4: after a 503 that failed the run, its retry (Retry On Fail) says "unknown", not "skipped" (%s)',
+		'case 4: after a 500 that failed the run, its retry (Retry On Fail) says "unknown", not "skipped" (%s)',
 		async (_name, options, onError) => {
 			nock(BASE)
 				.post(PARTNER_API_PATHS.grant)
@@ -143,7 +143,7 @@ describe('the memory of listings sent', () => {
 				.post(LISTING_PATH)
 				.reply(() => {
 					requests++;
-					return [503, { message: 'try later' }];
+					return [500, { message: 'try later' }];
 				});
 			const store = new MemoryDeduplicationStore();
 			await expect(create([1], store, { options })).rejects.toThrow();

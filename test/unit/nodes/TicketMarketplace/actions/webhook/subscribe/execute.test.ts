@@ -279,7 +279,7 @@ describe('Webhook → Subscribe with the error output', () => {
 			.post(PARTNER_API_PATHS.webhooks)
 			.reply(201, { subscriptionId: 'sub-0' })
 			.post(PARTNER_API_PATHS.webhooks)
-			.reply(503, { message: `busy ${CALLBACK_CREDENTIALS.clientSecret}` });
+			.reply(500, { message: `busy ${CALLBACK_CREDENTIALS.clientSecret}` });
 		const items = [{ json: {} }, { json: {} }];
 		const fake = fakeRun({
 			parameters: PARAMETERS,
@@ -292,7 +292,7 @@ describe('Webhook → Subscribe with the error output', () => {
 		expect(output.map(routedToErrorOutput)).toEqual([false, true]);
 		expect(output[1]).toEqual({
 			json: {
-				error: 'Outcome unknown: the Partner API failed with a server error (HTTP 503)',
+				error: 'Outcome unknown: the Partner API failed with a server error (HTTP 500)',
 				message: expect.stringContaining(
 					'The API said: "busy [redacted]". The request may have reached the API: the subscription may or may not have been created.',
 				),

@@ -1,0 +1,28 @@
+/**
+ * Copies of the API's answers: a key named "__proto__" (JSON.parse keeps it as an ordinary key) stays a key of the
+ * copy, never its prototype, so what the user sees is what the API said, and nothing is read from a hidden field.
+ */
+import { redactSecrets } from '../../../../credentials/common/apiAnswers';
+import { findSubscriptionId } from '../../../../nodes/TicketMarketplace/actions/webhook/subscribe/subscriptionId';
+
+const ANSWER = '{"__proto__": {"id": "HIDDEN-7", "polluted": true}, "status": "submitted"}';
+
+describe('an answer with a "__proto__" key, copied and redacted', () => {
+	it('keeps the key as a key and the copy a plain object', () => {
+		const copy = redactSecrets(JSON.parse(ANSWER) as Record<string, unknown>, ['s3cret']);
+		expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+		expect(Object.keys(copy)).toEqual(['__proto__', 'status']);
+		expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({
+			id: 'HIDDEN-7',
+			polluted: true,
+		});
+		expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+		expect(JSON.stringify(copy)).toBe(JSON.stringify(JSON.parse(ANSWER)));
+	});
+
+	it('nested too, and a Subscribe answer shows no ID that no shown field holds', () => {
+		const copy = redactSecrets(JSON.parse(`{"data": ${ANSWER}}`) as unknown, []);
+		expect(findSubscriptionId(copy)).toBeUndefined();
+		expect(JSON.stringify(copy)).toContain('"__proto__":{"id":"HIDDEN-7"');
+	});
+});
