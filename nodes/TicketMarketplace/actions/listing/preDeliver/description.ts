@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		hint: 'The name of the input binary field holding the ticket PDF',
+		description: 'The name of the input binary field holding the ticket PDF',
 	},
 	{
 		displayName: 'Listing ID',
@@ -38,6 +38,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		displayOptions: { show: { generalAdmission: [false] } },
+		description: "The ticket's row, as on the listing",
 	},
 	{
 		displayName: 'Seat',
@@ -46,6 +47,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		displayOptions: { show: { generalAdmission: [false] } },
+		description: "The ticket's seat, as on the listing",
 	},
 	optionsCollection([
 		...RUN_OPTIONS.filter((option) => ['concurrency', 'concurrencyMode'].includes(option.name)),

@@ -33,8 +33,12 @@ export async function readTickets(
 		try {
 			tickets.push(await readTicket(context, itemIndex, seen));
 		} catch (error) {
-			if (!context.continueOnFail()) throw error;
-			tickets.push(error as NodeOperationError);
+			const refusal =
+				error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			if (!context.continueOnFail()) throw refusal;
+			tickets.push(refusal);
 		}
 	}
 	return tickets;
