@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. 1234567890',
 		description:
 			"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
 	},

@@ -1,20 +1,16 @@
 /**
- * Listing → Pre-deliver Tickets: every item's PDF checked first (nothing is sent while one is refused, unless
- * errors continue); then one upload per listing, through Create's pacing and request path, skipping listings this
- * workflow delivered before (Create's memory, keyed by the upload's address); then one output item per input item.
+ * Listing → Pre-deliver Tickets: every item checked first (nothing is sent while one is refused, unless errors
+ * continue); one upload per listing through Create's pacing and request path, skipping listings delivered before
+ * (Create's memory, keyed by the upload's address); one output item per input item.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
 import { showsCreated } from '../../../helpers/answerEvidence';
-import {
-	PARTNER_API_PATHS,
-	readRunCredential,
-	RequestPacer,
-	sendRequest,
-} from '../../../transport';
+import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
+import { PARTNER_API_PATHS, subjectOf } from '../../../transport/fromCredential';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';
@@ -30,7 +26,7 @@ export async function execute(
 	const read = await readTickets(this, items);
 	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
-		if (!(ticket instanceof NodeOperationError))
+		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size ? await deliver(this, byListing, settings) : new Map();
@@ -43,14 +39,12 @@ export async function execute(
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	return read.map((ticket, item) => {
 		const json =
-			ticket instanceof NodeOperationError
+			ticket instanceof Error
 				? { status: 'invalid', error: ticket.message, description: ticket.description ?? null }
 				: ticketJson(ticket, byListing.get(ticket.listingId)!, outcomes.get(ticket.listingId)!);
 		const routed = errorOutput && typeof json.error === 'string';
-		return {
-			json: routed ? { error: json.error, message: String(json.description ?? '') } : json,
-			pairedItem: { item },
-		};
+		const said = routed ? { error: json.error, message: String(json.description ?? '') } : json;
+		return { json: said, pairedItem: { item } };
 	});
 }
 
@@ -61,17 +55,13 @@ async function deliver(
 	settings: SendSettings,
 ): Promise<Map<string, Outcome>> {
 	const credential = await readRunCredential.call(context);
-	const memory = settings.skipAlreadySent
-		? new RunMemory(context, {
-				baseUrl: `${credential.baseUrl}${PARTNER_API_PATHS.preDeliver}`,
-				email: String(credential.decrypted.data?.email ?? ''),
-			})
-		: undefined;
+	const email = String(credential.decrypted.data?.email ?? '');
+	const account = { baseUrl: `${credential.baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
+	const memory = settings.skipAlreadySent ? new RunMemory(context, account) : undefined;
 	// The memory keeps IDs as text in its keys; Create's are numbers, the marketplace's listing IDs need not be.
 	const asIds = (ids: string[]) => ids as unknown as number[];
-	const before = memory
-		? (await memory.recordBeforeSending(asIds([...byListing.keys()]))).alreadySent
-		: new Map();
+	const ids = asIds([...byListing.keys()]);
+	const before = memory ? (await memory.recordBeforeSending(ids)).alreadySent : new Map();
 	const outcomes = new Map<string, Outcome>();
 	for (const [id, earlier] of before) outcomes.set(String(id), { kind: 'skipped', earlier });
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
@@ -83,12 +73,7 @@ async function deliver(
 		const { error } = await memory.afterSending(as('created'), as('unknown'), as('notCreated'));
 		if (error && !context.continueOnFail())
 			throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
-		if (error)
-			context.addExecutionHints({
-				message: error.message,
-				type: 'warning',
-				location: 'outputPane',
-			});
+		if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
 	}
 	return outcomes;
 }
@@ -106,25 +91,18 @@ async function sendAll(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
+		const request = uploadRequest(context, tickets);
 		try {
-			const request = uploadRequest(context, tickets);
-			const sent = await sendRequest.call(context, {
-				request,
-				itemIndex,
-				pacer,
-				credential,
-				confirmedBy: showsCreated,
-			});
+			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
+			const sent = await sendRequest.call(context, options);
 			outcomes.set(listingId, outcomeOfRequest(sent));
-		} catch (error) {
+		} catch (thrown) {
+			// Where it failed is unknown, so the upload may have gone: the other listings still get their turn.
 			if (stopOnFailure) pacer.close();
-			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed unexpectedly`;
-			const description = `n8n said: ${errorText(error)}. The upload may have reached the API. Open the listing on the marketplace and check its tickets before uploading them again.`;
-			const failure = new NodeOperationError(context.getNode(), message, {
-				description,
-				itemIndex,
-			});
-			outcomes.set(listingId, { kind: 'unknown', error: failure });
+			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
+			const description = subjectOf(request.path).howToCheck;
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind: 'unknown', error });
 		}
 	};
 	try {
@@ -134,50 +112,39 @@ async function sendAll(
 	}
 }
 
-const STATUS: Record<Outcome['kind'], string> = {
-	created: 'delivered',
-	alreadyListed: 'delivered',
-	unknown: 'unknown',
-	notCreated: 'failed',
-	notSent: 'notSent',
-	skipped: 'skipped',
-	invalid: 'invalid',
+/** Each outcome's word in the outputs, and its group's in the error of a stopped run. */
+const WORDS: Partial<Record<Outcome['kind'], [status: string, group: string]>> = {
+	created: ['delivered', 'Delivered in this run'],
+	notCreated: ['failed', 'Not delivered'],
+	unknown: ['unknown', 'Outcome unknown, may have been delivered'],
+	notSent: ['notSent', 'Not sent, the run stopped first'],
+	skipped: ['skipped', 'Skipped, sent by this workflow before'],
+};
+
+const SKIPPED = {
+	created:
+		'Not sent: this workflow delivered these tickets before. To upload them again, turn off Options → Skip Listings Already Delivered.',
+	unknown:
+		'Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. Check the listing on the marketplace.',
+};
+const NOT_SENT = {
+	error: 'Not sent: the run stopped before this listing was sent',
+	description: 'Nothing was sent for it: run the workflow again.',
 };
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, row, seat, fileName } = ticket;
-	const base = {
-		listingId,
-		row,
-		seat,
-		fileName: fileName ?? null,
-		part: partName(tickets.indexOf(ticket)),
-	};
-	const status =
-		outcome.kind === 'skipped' && outcome.earlier === 'unknown' ? 'unknown' : STATUS[outcome.kind];
+	const part = partName(tickets.indexOf(ticket));
+	const unknownBefore = outcome.kind === 'skipped' && outcome.earlier === 'unknown';
+	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
+	const base = { status, listingId, row, seat, fileName: fileName ?? null, part };
 	if (outcome.kind === 'created')
-		return { status, ...base, response: (outcome.body ?? null) as IDataObject };
-	if (outcome.kind === 'skipped')
-		return {
-			status,
-			...base,
-			message:
-				outcome.earlier === 'unknown'
-					? 'Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. Check the listing on the marketplace.'
-					: 'Not sent: this workflow delivered these tickets before. To upload them again, use Listing → Clear Sent Listings History (Clear: All).',
-		};
-	if (outcome.kind === 'notSent')
-		return {
-			status,
-			...base,
-			error: 'Not sent: the run stopped before this listing was sent',
-			description: 'Nothing was sent for it: run the workflow again.',
-		};
-	if (!('error' in outcome)) return { status, ...base };
+		return { ...base, response: (outcome.body ?? null) as IDataObject };
+	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED[outcome.earlier] };
+	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
 	const error = outcome.error as { description?: string | null; httpCode?: string | null };
 	return {
-		status,
 		...base,
 		error: errorText(outcome.error),
 		description: error.description ?? null,
@@ -189,18 +156,9 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 
 /** Every listing in one line of its group, for the error of a stopped run. */
 function summary(outcomes: Map<string, Outcome>): string {
-	const groups: Array<[string, Outcome['kind'][]]> = [
-		['Delivered in this run', ['created', 'alreadyListed']],
-		['Not delivered', ['notCreated']],
-		['Outcome unknown, may have been delivered', ['unknown']],
-		['Not sent, the run stopped first', ['notSent']],
-		['Skipped, sent by this workflow before', ['skipped']],
-	];
-	return groups
-		.map(
-			([words, kinds]) => [words, [...outcomes].filter(([, o]) => kinds.includes(o.kind))] as const,
-		)
-		.filter(([, members]) => members.length > 0)
-		.map(([words, members]) => `${words}: listing ${listFirst(members.map(([id]) => id))}.`)
-		.join('\n');
+	const lines = Object.entries(WORDS).map(([kind, [, group]]) => {
+		const ids = [...outcomes].filter(([, o]) => o.kind === kind).map(([id]) => id);
+		return ids.length ? `${group}: listing ${listFirst(ids)}.` : '';
+	});
+	return lines.filter(Boolean).join('\n');
 }

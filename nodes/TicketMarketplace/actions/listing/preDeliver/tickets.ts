@@ -6,12 +6,16 @@ import { randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../../../helpers/errors';
 import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
 
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const PDF_START = Buffer.from('%PDF-');
+
+/** An item refused before sending: n8n's error, naming the item. */
+export type Refusal = ReturnType<typeof asNodeError>;
 
 export interface Ticket {
 	itemIndex: number;
@@ -26,17 +30,14 @@ export interface Ticket {
 export async function readTickets(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<Array<Ticket | NodeOperationError>> {
+): Promise<Array<Ticket | Refusal>> {
 	const seen = new Map<string, number>();
-	const tickets: Array<Ticket | NodeOperationError> = [];
+	const tickets: Array<Ticket | Refusal> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			tickets.push(await readTicket(context, itemIndex, seen));
 		} catch (error) {
-			const refusal =
-				error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			const refusal = asNodeError(context.getNode(), error, itemIndex);
 			if (!context.continueOnFail()) throw refusal;
 			tickets.push(refusal);
 		}
@@ -98,16 +99,12 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 		);
 	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
 	const crlf = Buffer.from('\r\n');
+	const json = Buffer.from(JSON.stringify({ products }));
 	request.upload = async () => {
-		const parts: Buffer[] = [
-			head('listing', 'application/json'),
-			Buffer.from(JSON.stringify({ products })),
-		];
+		const parts: Buffer[] = [head('listing', 'application/json'), json];
 		for (const [i, ticket] of tickets.entries()) {
-			const pdf = await context.helpers.getBinaryDataBuffer(
-				ticket.itemIndex,
-				ticket.binaryPropertyName,
-			);
+			const { itemIndex, binaryPropertyName } = ticket;
+			const pdf = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
 			parts.push(crlf, head(partName(i), 'application/pdf', true), pdf);
 		}
 		return Buffer.concat([...parts, Buffer.from(`\r\n--${boundary}--\r\n`)]);
