@@ -39,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 			{
 				description:
-					'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
+					'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
 			},
 		);
 	}

@@ -1,4 +1,4 @@
-/** Listing → Pre-deliver Tickets as the editor shows it: one ticket PDF per item, and the ticket it is for. */
+/** Listing → Pre-Deliver Tickets as the editor shows it: one ticket PDF per item, and the ticket it is for. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 

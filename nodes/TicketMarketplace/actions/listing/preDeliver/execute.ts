@@ -1,5 +1,5 @@
 /**
- * Listing → Pre-deliver Tickets: every item checked first (nothing is sent while one is refused, unless errors
+ * Listing → Pre-Deliver Tickets: every item checked first (nothing is sent while one is refused, unless errors
  * continue); one upload per listing through Create's pacing and request path, skipping listings delivered before
  * (Create's memory, keyed by the upload's address); one output item per input item.
  */
