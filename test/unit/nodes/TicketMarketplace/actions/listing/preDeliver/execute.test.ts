@@ -245,3 +245,35 @@ describe('Listing → Pre-deliver Tickets: every outcome', () => {
 		expect(String(out[0].json.message)).toContain('PDF rejected');
 	});
 });
+
+describe("Listing → Pre-deliver Tickets: Create's quota and Stop", () => {
+	const twoListings = () => [
+		fileItem({ listing: '1', row: 'A', seat: '1' }, E151, 'a.pdf'),
+		fileItem({ listing: '2', row: 'A', seat: '1' }, E152, 'b.pdf'),
+	];
+
+	it('a used-up quota stops every upload: the next listing is not sent', async () => {
+		grantTokens('tok-pdf');
+		const quota = {
+			fault: {
+				faultstring: 'Rate limit quota violation. Quota limit exceeded.',
+				detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+			},
+		};
+		const uploads = acceptUploads(500, quota);
+		const out = await run(twoListings(), { continueOnFail: true }).output();
+		expect(uploads).toHaveLength(1);
+		expect(out.map((item) => item.json.status)).toEqual(['failed', 'notSent']);
+		expect(String(out[0].json.error)).toMatch(/Quota used up/);
+	});
+
+	it('a stopped run sends nothing and says so', async () => {
+		const uploads = acceptUploads();
+		grantTokens('tok-pdf');
+		const stop = new AbortController();
+		stop.abort();
+		const out = await run(twoListings(), { cancelSignal: stop.signal }).output();
+		expect(uploads).toHaveLength(0);
+		expect(out.map((item) => item.json.status)).toEqual(['notSent', 'notSent']);
+	});
+});
