@@ -128,8 +128,10 @@ describe('Listing → Pre-deliver Tickets: the upload', () => {
 		nock(BASE).post('/sellers/listings/pdf/v3/9001').reply(401, { code: 'invalid_access_token' });
 		const uploads = acceptUploads();
 		const items = [fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf')];
-		const { output } = run(items, { accessToken: 'tok-old' });
+		const { output, reads } = run(items, { accessToken: 'tok-old' });
 		const out = await output();
+		// Read to check it, then once per send: the body is built when it goes, never held meanwhile.
+		expect(reads).toEqual([3]);
 		expect(uploads).toHaveLength(1);
 		expect(uploads[0].authorization).toBe('Bearer tok-new');
 		const products = [{ row: 'E', seat: '151', name: 'file1.pdf' }];
@@ -272,8 +274,10 @@ describe("Listing → Pre-deliver Tickets: Create's quota and Stop", () => {
 		grantTokens('tok-pdf');
 		const stop = new AbortController();
 		stop.abort();
-		const out = await run(twoListings(), { cancelSignal: stop.signal }).output();
+		const { output, reads } = run(twoListings(), { cancelSignal: stop.signal });
+		const out = await output();
 		expect(uploads).toHaveLength(0);
+		expect(reads).toEqual([1, 1]);
 		expect(out.map((item) => item.json.status)).toEqual(['notSent', 'notSent']);
 	});
 });
