@@ -65,6 +65,7 @@ export function suiteWorkflows() {
 	const googleSheetsToListings = loadExample(EXAMPLE_FILES.googleSheetsToListings);
 	const httpRequest = loadExample(EXAMPLE_FILES.httpRequest);
 	const aiAgent = loadExample(EXAMPLE_FILES.aiAgent);
+	const preDeliverDrive = loadExample(EXAMPLE_FILES.preDeliverDrive);
 	const sheetContinueOnFail = variantOf(sheetToListings, {
 		id: 'tmSheetContOnFai',
 		name: 'E2E: sheet to listings, Continue On Fail',
@@ -159,6 +160,7 @@ export function suiteWorkflows() {
 		sheetToListings,
 		sheetErrorOutput,
 		preDeliverFromDisk: preDeliverFromDisk(),
+		preDeliverDrive,
 		subscribe,
 		saleAlert,
 		saleAlertSlack,
@@ -250,7 +252,11 @@ function preDeliverFromDisk(): WorkflowJson {
 }
 
 /** Examples whose services cannot be reached here (Slack, Google): imported, never activated. */
-export const IMPORT_ONLY_WORKFLOW_IDS = ['tmSaleAlertSlack', 'tmGSheetListings'];
+export const IMPORT_ONLY_WORKFLOW_IDS = [
+	'tmSaleAlertSlack',
+	'tmGSheetListings',
+	'tmDrivePdfUpload',
+];
 
 export function harnessWorkflows(): Array<{ workflow: WorkflowJson; activate: boolean }> {
 	return Object.values(suiteWorkflows())
