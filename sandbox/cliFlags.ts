@@ -50,7 +50,7 @@ Start flags:
                             and faults, {code, description} listing errors, the refresh endpoint); spec: the
                             sandbox's own older shapes ({error, message}, 409 for a duplicate listing)
   --listing-status S        status of a created listing: ${LISTING_STATUSES.join('|')} (default ACTIVE)
-  --without-api-product E   the app lacks the API product of E (listings|webhooks|*): 403 no apiproduct match found
+  --without-api-product E   the app lacks the API product of E (listings|webhooks|pdfs|*): 403 no apiproduct match found
   --inactive-events IDS     comma-separated event ids that are not on sale (400 inventory.listings.invalidEvent)
   --seat-check on|off       on (default): refuse a listing that reuses a row and seat of an earlier listing of the
                             event (400 inventory.listings.duplicateSectionRowSeat, service answers only); off: allow it

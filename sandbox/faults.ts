@@ -1,6 +1,6 @@
 /** Faults on demand: per endpoint, by rate (seeded, repeatable) or as a scripted sequence. */
 
-export const FAULT_ENDPOINTS = ['token', 'listings', 'webhooks', '*'] as const;
+export const FAULT_ENDPOINTS = ['token', 'listings', 'webhooks', 'pdfs', '*'] as const;
 export const FAULT_KINDS = [
 	'latency',
 	'429',

@@ -43,7 +43,11 @@ export interface ListingRecord {
 		ga?: unknown;
 		sold: boolean;
 		saleId?: string;
+		/** The ticket's PDF, once uploaded (Pre-deliver Pdf): its part's name, size and SHA-256. */
+		pdf?: { part: string; bytes: number; sha256: string };
 	}>;
+	/** Every ticket has its PDF. */
+	preDelivered?: boolean;
 }
 
 export interface SubscriptionRecord {
@@ -88,6 +92,7 @@ export function listingView(record: ListingRecord): ListingView {
 		eventId: record.body.eventId,
 		pricePerProduct: structuredClone(record.body.pricePerProduct),
 		products: record.products.map((product) => ({ ...product })),
+		preDelivered: record.preDelivered === true,
 		body: redactJson(record.body),
 	};
 }

@@ -41,6 +41,7 @@ import {
 	handleToken,
 	revokeTokens,
 } from './partner/tokens';
+import { handlePdfUpload, PDF_MAX_BODY_BYTES, PDF_PATH_PREFIX } from './partner/pdfs';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
 import { newId } from './records';
 import { redactHeaders, redactJson, redactQuery } from './redact';
@@ -215,7 +216,11 @@ async function handle(
 ): Promise<void> {
 	const started = Date.now();
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-	const read = await readBody(req, store.maxBodyBytes);
+	const isPdf = url.pathname.startsWith(PDF_PATH_PREFIX);
+	const read = await readBody(
+		req,
+		isPdf ? Math.max(store.maxBodyBytes, PDF_MAX_BODY_BYTES) : store.maxBodyBytes,
+	);
 	if (read.abandoned) {
 		if (read.tooLarge) {
 			sendError(
@@ -231,7 +236,7 @@ async function handle(
 		return;
 	}
 	const isAdmin = isAdminPath(url.pathname);
-	const endpoint = PARTNER_ROUTES[url.pathname] ?? null;
+	const endpoint = isPdf ? 'pdfs' : (PARTNER_ROUTES[url.pathname] ?? null);
 	// Admin calls are not logged: the log shows what a Partner API client did.
 	const appliedFaults = isAdmin
 		? []
@@ -276,6 +281,7 @@ async function handle(
 	if (url.pathname === REFRESH_PATH) handleRefresh(store, req, res, read.buffer, faulted.issue);
 	else if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issue);
 	else if (endpoint === 'webhooks') handleWebhook(store, req, res, read.buffer);
+	else if (endpoint === 'pdfs') handlePdfUpload(store, req, res, url.pathname, read.buffer);
 	else handleListing(store, req, res, read.buffer, faulted);
 }
 

@@ -108,7 +108,10 @@ export interface ListingView {
 		ga?: unknown;
 		sold: boolean;
 		saleId?: string;
+		pdf?: { part: string; bytes: number; sha256: string };
 	}>;
+	/** Every ticket of the listing has its PDF (Pre-deliver Pdf). */
+	preDelivered: boolean;
 	body: unknown;
 }
 

@@ -10,7 +10,7 @@
  * OAuth's `{error, error_description}`; an answer in another shape falls to the rows that read its status alone.
  */
 import { extractApiMessage, headerValue, readBody } from './apiAnswers';
-import { PARTNER_API_PATHS } from './partnerApi';
+import { isPreDeliverPath, PARTNER_API_PATHS } from './partnerApi';
 
 /** What a request did, as far as its answer tells. */
 export type Outcome = 'created' | 'alreadyListed' | 'unknown' | 'notCreated';
@@ -69,7 +69,8 @@ export type RowName =
 	| 'loginRefused'
 	| 'tokenMissing'
 	| 'tokenEndpointFailed'
-	| 'tokenRequestRefused';
+	| 'tokenRequestRefused'
+	| 'noSuchListing';
 
 /** What one answer means. */
 export interface AnswerMeaning {
@@ -301,6 +302,16 @@ const ROWS: Row[] = [
 		outcome: 'notCreated',
 		retry: 'no',
 	},
+	// Pre-deliver Tickets (a PDF upload onto a listing): its own rows, after the gateway's. A 404 there names the
+	// listing, not the address: the service documents it as "no such listing". Its 400 and 500 read as any request's.
+	{
+		name: 'noSuchListing',
+		endpoint: 'api',
+		matches: (f, context) => isPreDeliverPath(context.path) && f.status === 404,
+		outcome: 'notCreated',
+		retry: 'no',
+	},
+	// End of Pre-deliver Tickets' rows.
 	{
 		name: 'alreadyListed',
 		endpoint: 'api',
@@ -500,6 +511,15 @@ export interface Subject {
 }
 
 export function subjectOf(path: string | undefined): Subject {
+	if (isPreDeliverPath(path))
+		return {
+			what: "the tickets' upload",
+			howToCheck:
+				'Open the listing on the marketplace and check whether its tickets show as delivered before uploading them again.',
+			fix: "Check the Listing ID (the marketplace's ID that Create outputs), each ticket's row and seat, and its PDF, then run the workflow again.",
+			rateLimited: 'Lower Options → Max Listings at Once, or run the workflow later.',
+			product: 'the seller listing API',
+		};
 	if (path === PARTNER_API_PATHS.listings)
 		return {
 			what: 'the listing',

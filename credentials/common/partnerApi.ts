@@ -6,7 +6,14 @@ export const PARTNER_API_PATHS = {
 	refresh: '/sellers/oauth/refresh_accesstoken',
 	webhooks: '/partners/webhooks/v3',
 	listings: '/sellers/inventory/listings/v3',
+	/** Followed by `/{listingId}`: the ticket PDFs of one listing (Pre-deliver Pdf). */
+	preDeliver: '/sellers/listings/pdf/v3',
 } as const;
+
+/** Whether a request's path is a Pre-deliver upload, `/sellers/listings/pdf/v3/{listingId}`. */
+export function isPreDeliverPath(path: string | undefined): boolean {
+	return path?.startsWith(`${PARTNER_API_PATHS.preDeliver}/`) === true;
+}
 
 /** Both credentials' icon, in light and dark (n8n shows the dark one on its dark canvas). */
 export const CREDENTIAL_ICON: Icon = {

@@ -12,6 +12,7 @@ import {
 	variantOf,
 	webhookPath,
 	type WorkflowJson,
+	type WorkflowNode,
 } from '../harness/workflows';
 import { n8nMajor, n8nVersion } from '../harness/n8nInstall';
 
@@ -64,6 +65,7 @@ export function suiteWorkflows() {
 	const googleSheetsToListings = loadExample(EXAMPLE_FILES.googleSheetsToListings);
 	const httpRequest = loadExample(EXAMPLE_FILES.httpRequest);
 	const aiAgent = loadExample(EXAMPLE_FILES.aiAgent);
+	const preDeliverDrive = loadExample(EXAMPLE_FILES.preDeliverDrive);
 	const sheetContinueOnFail = variantOf(sheetToListings, {
 		id: 'tmSheetContOnFai',
 		name: 'E2E: sheet to listings, Continue On Fail',
@@ -157,6 +159,8 @@ export function suiteWorkflows() {
 	return {
 		sheetToListings,
 		sheetErrorOutput,
+		preDeliverFromDisk: preDeliverFromDisk(),
+		preDeliverDrive,
 		subscribe,
 		saleAlert,
 		saleAlertSlack,
@@ -173,8 +177,86 @@ export function suiteWorkflows() {
 	};
 }
 
+/**
+ * Pre-deliver Tickets with files read by n8n's own Read/Write Files from Disk: the caller posts
+ * `{tickets: [{listingId, row, seat, file}]}` (file: a full path under n8n's files folder); one item per ticket,
+ * whose PDF the file node reads; the node's output is the answer.
+ */
+function preDeliverFromDisk(): WorkflowJson {
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		x: number,
+		parameters: object,
+	) => ({
+		id: `tm-pre-deliver-${x}`,
+		name,
+		type,
+		typeVersion,
+		position: [x, 0] as [number, number],
+		parameters: parameters as Record<string, unknown>,
+	});
+	const webhook = node('Run over HTTP', 'n8n-nodes-base.webhook', 2.1, 0, {
+		httpMethod: 'POST',
+		path: 'ticket-marketplace/pre-deliver-from-disk',
+		authentication: 'headerAuth',
+		responseMode: 'lastNode',
+		responseData: 'allEntries',
+		options: {},
+	});
+	const ticket = (field: string) => `={{ $('Tickets').item.json.${field} }}`;
+	const nodes: WorkflowNode[] = [
+		{
+			...webhook,
+			webhookId: 'tmPreDeliverDisk-webhook',
+			credentials: { httpHeaderAuth: { ...CREDENTIAL_IDS.webhookKey } },
+		},
+		node('Tickets', 'n8n-nodes-base.splitOut', 1, 240, {
+			fieldToSplitOut: 'body.tickets',
+			options: {},
+		}),
+		node('Read ticket PDF', 'n8n-nodes-base.readWriteFile', 1.1, 480, {
+			operation: 'read',
+			fileSelector: '={{ $json.file }}',
+			options: {},
+		}),
+		{
+			...node('Pre-deliver tickets', ACTION_NODE_TYPE, 1.1, 720, {
+				resource: 'listing',
+				operation: 'preDeliver',
+				binaryPropertyName: 'data',
+				listingId: ticket('listingId'),
+				generalAdmission: "={{ $('Tickets').item.json.ga === true }}",
+				row: ticket('row'),
+				seat: ticket('seat'),
+				options: {},
+			}),
+			onError: 'continueRegularOutput',
+			credentials: { ticketMarketplaceApi: { ...CREDENTIAL_IDS.api } },
+		},
+	];
+	const to = (target: string) => ({ main: [[{ node: target, type: 'main', index: 0 }]] });
+	return {
+		id: 'tmPreDeliverDisk',
+		name: 'E2E: ticket PDFs from disk to Pre-deliver Tickets',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: {
+			'Run over HTTP': to('Tickets'),
+			Tickets: to('Read ticket PDF'),
+			'Read ticket PDF': to('Pre-deliver tickets'),
+		},
+	};
+}
+
 /** Examples whose services cannot be reached here (Slack, Google): imported, never activated. */
-export const IMPORT_ONLY_WORKFLOW_IDS = ['tmSaleAlertSlack', 'tmGSheetListings'];
+export const IMPORT_ONLY_WORKFLOW_IDS = [
+	'tmSaleAlertSlack',
+	'tmGSheetListings',
+	'tmDrivePdfUpload',
+];
 
 export function harnessWorkflows(): Array<{ workflow: WorkflowJson; activate: boolean }> {
 	return Object.values(suiteWorkflows())

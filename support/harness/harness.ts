@@ -183,6 +183,15 @@ export function chatCredentialsFor(
 				clientSecret: 'placeholder-not-a-secret',
 			},
 		},
+		{
+			id: CREDENTIAL_IDS.googleDrive.id,
+			name: CREDENTIAL_IDS.googleDrive.name,
+			type: 'googleDriveOAuth2Api',
+			data: {
+				clientId: 'placeholder.apps.googleusercontent.com',
+				clientSecret: 'placeholder-not-a-secret',
+			},
+		},
 	];
 }
 

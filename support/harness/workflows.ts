@@ -16,6 +16,7 @@ export const CREDENTIAL_IDS = {
 	mattermost: { id: 'tmMattermostChat', name: 'Mattermost (sale alerts)' },
 	slack: { id: 'tmSlackSaleAlert', name: 'Slack (sale alerts)' },
 	googleSheets: { id: 'tmGoogleSheets01', name: 'Google Sheets (seat inventory)' },
+	googleDrive: { id: 'tmGoogleDrive001', name: 'Google Drive (ticket PDFs)' },
 	openAi: { id: 'tmOpenAiModel001', name: 'OpenAI (listing assistant)' },
 	chatLogin: { id: 'tmChatBasicAuth1', name: 'Listing assistant chat' },
 	/** The Header Auth credential of the examples' Webhook nodes (Run over HTTP). */
@@ -136,6 +137,7 @@ export const EXAMPLE_FILES = {
 	googleSheetsToListings: 'google-sheets-to-listings.workflow.json',
 	httpRequest: 'partner-api-http-request.workflow.json',
 	aiAgent: 'ai-agent-create-listing.workflow.json',
+	preDeliverDrive: 'drive-folder-pre-deliver.workflow.json',
 } as const;
 
 export function loadExample(file: string): WorkflowJson {

@@ -11,7 +11,11 @@ type Operation = (
 
 /** Every resource and its operations, by the values the node's description gives them. */
 export const OPERATIONS = {
-	listing: { create: listing.create.execute, forgetSent: listing.forgetSent.execute },
+	listing: {
+		create: listing.create.execute,
+		forgetSent: listing.forgetSent.execute,
+		preDeliver: listing.preDeliver.execute,
+	},
 	webhook: { subscribe: webhook.subscribe.execute },
 } satisfies Record<string, Record<string, Operation>>;
 
@@ -35,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 			{
 				description:
-					'Open the node and choose its resource and operation again: Listing → Create, Listing → Clear Sent Listings History or Webhook → Subscribe.',
+					'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
 			},
 		);
 	}

@@ -167,7 +167,6 @@ function sendOnceWith(
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
 		headers: request.headers,
-		body: request.body,
 		json: true,
 		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
 		// look like a created listing. A 3xx is reported instead.
@@ -178,16 +177,18 @@ function sendOnceWith(
 		ignoreHttpStatusErrors: true,
 	};
 	const credentialOptions = { credentialsDecrypted: credential.decrypted };
-	return async () =>
-		await withinDeadline(
+	return async () => {
+		const body = request.upload ? await request.upload() : request.body;
+		return await withinDeadline(
 			context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_NAME,
-				{ ...httpOptions },
+				{ ...httpOptions, body },
 				credentialOptions,
 			) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
 		);
+	};
 }
 
 /** For operations that stop at the first failure: the API's answer, or the failure thrown. */

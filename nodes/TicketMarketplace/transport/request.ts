@@ -7,6 +7,8 @@ export interface ApiRequest {
 	path: string;
 	headers: Record<string, string>;
 	body?: IDataObject;
+	/** A file upload's body, read when it is sent: what waits for its turn holds no file in memory. */
+	upload?: () => Promise<Buffer>;
 }
 
 /** Every request's headers, written once: JSON both ways, plus the operation's own (e.g. Accept-Language). */

@@ -2,8 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
 import * as forgetSent from './forgetSent.operation';
+import * as preDeliver from './preDeliver.operation';
 
-export { create, forgetSent };
+export { create, forgetSent, preDeliver };
 
 export const description: INodeProperties[] = [
 	{
@@ -26,9 +27,16 @@ export const description: INodeProperties[] = [
 				description: 'Let Create send listings again that this workflow has already sent',
 				action: 'Clear sent listings history',
 			},
+			{
+				name: 'Pre-Deliver Tickets',
+				value: 'preDeliver',
+				description: "Upload the tickets' PDFs onto a listing before it sells",
+				action: 'Pre deliver tickets',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
 	...forgetSent.description,
+	...preDeliver.description,
 ];

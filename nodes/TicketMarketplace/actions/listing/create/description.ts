@@ -91,7 +91,7 @@ const MAIN_PANEL = {
 const mainPanel = (names: string[]) => names.flatMap((name) => inMainPanel(fieldOf(name)));
 
 /** The options of a run, beside the fields under Options. */
-const RUN_OPTIONS: INodeProperties[] = [
+export const RUN_OPTIONS: INodeProperties[] = [
 	{
 		displayName: 'Max Listings at Once',
 		name: 'concurrency',

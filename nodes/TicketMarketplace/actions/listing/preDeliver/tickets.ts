@@ -1,0 +1,113 @@
+/**
+ * The tickets of a Pre-deliver run, read and checked before anything is sent, and the multipart request of one
+ * listing: a `listing` part naming each ticket's part, then one PDF part per ticket, as the service documents it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { asNodeError } from '../../../helpers/errors';
+import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
+import type { ApiRequest } from '../../../transport';
+
+/** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
+export const MAX_PDF_BYTES = 10 * 1024 * 1024;
+const PDF_START = Buffer.from('%PDF-');
+
+/** An item refused before sending: n8n's error, naming the item. */
+export type Refusal = ReturnType<typeof asNodeError>;
+
+export interface Ticket {
+	itemIndex: number;
+	listingId: string;
+	row: string;
+	seat: string;
+	binaryPropertyName: string;
+	fileName?: string;
+}
+
+/** Every item's ticket, or (with Continue On Fail) its refusal; without it the first refusal stops the run. */
+export async function readTickets(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<Array<Ticket | Refusal>> {
+	const seen = new Map<string, number>();
+	const tickets: Array<Ticket | Refusal> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			tickets.push(await readTicket(context, itemIndex, seen));
+		} catch (error) {
+			const refusal = asNodeError(context.getNode(), error, itemIndex);
+			if (!context.continueOnFail()) throw refusal;
+			tickets.push(refusal);
+		}
+	}
+	return tickets;
+}
+
+async function readTicket(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	seen: Map<string, number>,
+): Promise<Ticket> {
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
+			description: `${description} Nothing was sent.`,
+			itemIndex,
+		});
+	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	const listingId = text('listingId');
+	if (listingId === '')
+		throw refuse('no Listing ID', "Map the marketplace's listing ID (the ID Create outputs).");
+	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
+	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
+	if (row === '' || seat === '')
+		throw refuse('no row or seat', 'Map the row and seat, or turn on General Admission.');
+	const binaryPropertyName = text('binaryPropertyName');
+	const binary = context.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const bytes = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const file = `The file${binary.fileName ? ` "${binary.fileName}"` : ''}`;
+	if (bytes.length === 0) throw refuse(`${file} is empty`, 'Give each ticket its PDF.');
+	if (bytes.length > MAX_PDF_BYTES)
+		throw refuse(`${file} is larger than 10 MB`, 'Send a smaller PDF of the ticket.');
+	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
+		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
+	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
+	const before = seen.get(seatKey);
+	if (!ga && before !== undefined)
+		throw refuse(
+			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
+			`Item ${before} has the same seat: give each seat one PDF.`,
+		);
+	seen.set(seatKey, itemIndex);
+	return { itemIndex, listingId, row, seat, binaryPropertyName, fileName: binary.fileName };
+}
+
+/** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
+export const partName = (position: number) => `file${position + 1}.pdf`;
+
+/** One listing's upload; its files are read only when it is sent (and again if it is sent again). */
+export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): ApiRequest {
+	const boundary = `----n8nTicketMarketplace${randomBytes(12).toString('hex')}`;
+	const path = `${PARTNER_API_PATHS.preDeliver}/${encodeURIComponent(tickets[0].listingId)}`;
+	const request = buildRequest('POST', path, undefined, {
+		'Content-Type': `multipart/form-data; boundary=${boundary}`,
+	});
+	const head = (name: string, type: string, file = false) =>
+		Buffer.from(
+			`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
+		);
+	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
+	const crlf = Buffer.from('\r\n');
+	const json = Buffer.from(JSON.stringify({ products }));
+	request.upload = async () => {
+		const parts: Buffer[] = [head('listing', 'application/json'), json];
+		for (const [i, ticket] of tickets.entries()) {
+			const { itemIndex, binaryPropertyName } = ticket;
+			const pdf = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+			parts.push(crlf, head(partName(i), 'application/pdf', true), pdf);
+		}
+		return Buffer.concat([...parts, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+	};
+	return request;
+}

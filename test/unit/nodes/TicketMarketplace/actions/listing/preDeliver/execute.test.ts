@@ -1,0 +1,283 @@
+/**
+ * Listing → Pre-deliver Tickets through its real execute(), n8n-core's real request helpers and nock: the exact
+ * multipart bytes sent, nothing sent for bad input, every outcome, and no second upload of a delivered listing.
+ */
+import nock from 'nock';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';
+import { MAX_PDF_BYTES } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver/tickets';
+import {
+	BASE,
+	column,
+	fakeRun,
+	MemoryDeduplicationStore,
+} from '../../../../../../../support/fakeN8n/actionContext';
+import type { FakeRunOptions } from '../../../../../../../support/fakeN8n/actionContext';
+import {
+	fileItem,
+	pdfBytes,
+	withBinaryHelpers,
+} from '../../../../../../../support/fakeN8n/binaryItems';
+import { grantTokens } from '../../../../../../../support/partnerApiNock';
+
+interface Upload {
+	path: string;
+	contentType: string;
+	authorization: string;
+	body: Buffer;
+}
+
+/** The upload endpoint answers each request with `status` and `answer`; the requests, in order, fill the array. */
+function acceptUploads(status = 200, answer: unknown = { ok: true }, times = 10): Upload[] {
+	const uploads: Upload[] = [];
+	nock(BASE)
+		.post(/^\/sellers\/listings\/pdf\/v3\//)
+		.times(times)
+		.reply(function (path, body) {
+			const text = String(body);
+			uploads.push({
+				path,
+				contentType: String(this.req.headers['content-type']),
+				authorization: String(this.req.headers.authorization),
+				// nock hands a body that is not UTF-8 over as hex; these bodies never are (see pdfBytes).
+				body: Buffer.from(text, 'hex'),
+			});
+			return [status, answer, { 'Content-Type': 'application/json' }];
+		});
+	return uploads;
+}
+
+const PARAMETERS = {
+	binaryPropertyName: 'data',
+	listingId: column('listing'),
+	generalAdmission: column('ga'),
+	row: column('row'),
+	seat: column('seat'),
+	options: { concurrencyMode: 'fixed', concurrency: 1 },
+};
+
+function run(items: INodeExecutionData[], options: Partial<FakeRunOptions> = {}) {
+	const fake = fakeRun({ parameters: PARAMETERS, items, ...options });
+	const reads = withBinaryHelpers(fake.context, items);
+	return { fake, reads, output: async () => await execute.call(fake.context, items) };
+}
+
+/** The multipart body the service documents, byte for byte, with the boundary the request named. */
+function expectedBody(boundary: string, products: object[], pdfs: Buffer[]): Buffer {
+	const head = (name: string, type: string, file: boolean) =>
+		`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`;
+	return Buffer.concat([
+		Buffer.from(head('listing', 'application/json', false)),
+		Buffer.from(JSON.stringify({ products })),
+		...pdfs.flatMap((pdf, i) => [
+			Buffer.from(`\r\n${head(`file${i + 1}.pdf`, 'application/pdf', true)}`),
+			pdf,
+		]),
+		Buffer.from(`\r\n--${boundary}--\r\n`),
+	]);
+}
+
+const boundaryOf = (contentType: string) =>
+	/^multipart\/form-data; boundary=(\S+)$/.exec(contentType)![1];
+
+const E151 = pdfBytes('E151');
+const E152 = pdfBytes('E152');
+const GA1 = pdfBytes('GA1');
+const ITEMS = () => [
+	fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf'),
+	fileItem({ listing: '9002', ga: true }, GA1, 'ga.pdf'),
+	fileItem({ listing: '9001', row: 'E', seat: '152' }, E152, 'e152.pdf'),
+];
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('Listing → Pre-deliver Tickets: the upload', () => {
+	it('sends one multipart request per listing, byte for byte as documented', async () => {
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads(200, { listingId: 9001, note: 'passed through' });
+		const { output } = run(ITEMS());
+		const out = await output();
+
+		expect(uploads.map((u) => u.path)).toEqual([
+			'/sellers/listings/pdf/v3/9001',
+			'/sellers/listings/pdf/v3/9002',
+		]);
+		const [first, second] = uploads;
+		expect(first.authorization).toBe('Bearer tok-pdf');
+		const products = [
+			{ row: 'E', seat: '151', name: 'file1.pdf' },
+			{ row: 'E', seat: '152', name: 'file2.pdf' },
+		];
+		expect(
+			first.body.equals(expectedBody(boundaryOf(first.contentType), products, [E151, E152])),
+		).toBe(true);
+		const ga = [{ row: 'GA', seat: 'GA', name: 'file1.pdf' }];
+		expect(second.body.equals(expectedBody(boundaryOf(second.contentType), ga, [GA1]))).toBe(true);
+		expect(out.map((item) => [item.json.status, item.json.part, item.pairedItem])).toEqual([
+			['delivered', 'file1.pdf', { item: 0 }],
+			['delivered', 'file1.pdf', { item: 1 }],
+			['delivered', 'file2.pdf', { item: 2 }],
+		]);
+		expect(out[0].json.response).toEqual({ listingId: 9001, note: 'passed through' });
+	});
+
+	it('sends the same bytes again after a 401, with the renewed token', async () => {
+		grantTokens('tok-new');
+		nock(BASE).post('/sellers/listings/pdf/v3/9001').reply(401, { code: 'invalid_access_token' });
+		const uploads = acceptUploads();
+		const items = [fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf')];
+		const { output, reads } = run(items, { accessToken: 'tok-old' });
+		const out = await output();
+		// Read to check it, then once per send: the body is built when it goes, never held meanwhile.
+		expect(reads).toEqual([3]);
+		expect(uploads).toHaveLength(1);
+		expect(uploads[0].authorization).toBe('Bearer tok-new');
+		const products = [{ row: 'E', seat: '151', name: 'file1.pdf' }];
+		expect(
+			uploads[0].body.equals(expectedBody(boundaryOf(uploads[0].contentType), products, [E151])),
+		).toBe(true);
+		expect(out[0].json.status).toBe('delivered');
+	});
+
+	it('uploads nothing again for a listing this workflow delivered', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads();
+		await run(ITEMS(), { deduplication: store }).output();
+		expect(uploads).toHaveLength(2);
+		const again = await run(ITEMS(), { deduplication: store }).output();
+		expect(uploads).toHaveLength(2);
+		expect(again.map((item) => item.json.status)).toEqual(['skipped', 'skipped', 'skipped']);
+	});
+});
+
+describe('Listing → Pre-deliver Tickets: refused before anything is sent', () => {
+	const good = (json: IDataObject) => fileItem(json, E151, 'e151.pdf');
+	const cases: Array<[string, INodeExecutionData, RegExp]> = [
+		[
+			'a file that is not a PDF',
+			fileItem({ listing: '1', row: 'A', seat: '2' }, Buffer.from('<html>'), 'x.pdf'),
+			/Item 1: The file "x.pdf" is not a PDF/,
+		],
+		[
+			'an empty file',
+			fileItem({ listing: '1', row: 'A', seat: '2' }, Buffer.alloc(0), 'x.pdf'),
+			/Item 1: The file "x.pdf" is empty/,
+		],
+		[
+			'a file over 10 MB',
+			fileItem(
+				{ listing: '1', row: 'A', seat: '2' },
+				Buffer.concat([E151, Buffer.alloc(MAX_PDF_BYTES)]),
+				'big.pdf',
+			),
+			/Item 1: The file "big.pdf" is larger than 10 MB/,
+		],
+		[
+			'a missing binary property',
+			{ json: { listing: '1', row: 'A', seat: '2' }, binary: {} },
+			/no binary field 'data'/,
+		],
+		[
+			'the same seat twice',
+			good({ listing: '1', row: 'a', seat: '1' }),
+			/Item 1: row a, seat 1 of listing 1 is given twice/,
+		],
+		['no row', good({ listing: '1', seat: '2' }), /Item 1: no row or seat/],
+		['no listing', good({ row: 'A', seat: '2' }), /Item 1: no Listing ID/],
+	];
+
+	it.each(cases)('refuses %s, naming the item, and sends nothing', async (_name, bad, message) => {
+		const uploads = acceptUploads();
+		const { output } = run([good({ listing: '1', row: 'A', seat: '1' }), bad]);
+		await expect(output()).rejects.toThrow(message);
+		expect(uploads).toHaveLength(0);
+		expect(nock.pendingMocks()).toHaveLength(1);
+	});
+
+	it('with Continue On Fail, sends the tickets that passed and says which did not', async () => {
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads();
+		const items = [
+			good({ listing: '1', row: 'A', seat: '1' }),
+			fileItem({ listing: '2', row: 'A', seat: '1' }, Buffer.from('not a pdf'), 'x.txt'),
+		];
+		const out = await run(items, { continueOnFail: true }).output();
+		expect(uploads.map((u) => u.path)).toEqual(['/sellers/listings/pdf/v3/1']);
+		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'invalid']);
+		expect(out[1].json.error).toMatch(/not a PDF/);
+	});
+});
+
+describe('Listing → Pre-deliver Tickets: every outcome', () => {
+	const one = () => [fileItem({ listing: '404', row: 'E', seat: '1' }, E151, 'e.pdf')];
+
+	it('a 404 is no such listing: not delivered, in the API words', async () => {
+		grantTokens('tok-pdf');
+		acceptUploads(404, { code: 'inventory.listings.notFound', description: 'Listing not found' });
+		const out = await run(one(), { continueOnFail: true }).output();
+		expect(out[0].json).toMatchObject({
+			status: 'failed',
+			mayHaveBeenDelivered: false,
+			apiCode: 'inventory.listings.notFound',
+		});
+		expect(String(out[0].json.description)).toContain('Check the Listing ID');
+	});
+
+	it('a 500 leaves the outcome unknown, and stops the run without Continue On Fail', async () => {
+		grantTokens('tok-pdf');
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'System error' });
+		await expect(run(one()).output()).rejects.toThrow(/Outcome unknown/);
+	});
+
+	it('a 2xx without evidence (an empty answer) leaves the outcome unknown', async () => {
+		grantTokens('tok-pdf');
+		acceptUploads(204, '');
+		const out = await run(one(), { continueOnFail: true }).output();
+		expect(out[0].json).toMatchObject({ status: 'unknown', mayHaveBeenDelivered: true });
+	});
+
+	it('routes failures to the error output as { error, message }', async () => {
+		grantTokens('tok-pdf');
+		acceptUploads(400, { code: 'inventory.listings.invalidPdf', description: 'PDF rejected' });
+		const out = await run(one(), { continueOnFail: true, onError: 'continueErrorOutput' }).output();
+		expect(Object.keys(out[0].json).sort()).toEqual(['error', 'message']);
+		expect(String(out[0].json.message)).toContain('PDF rejected');
+	});
+});
+
+describe("Listing → Pre-deliver Tickets: Create's quota and Stop", () => {
+	const twoListings = () => [
+		fileItem({ listing: '1', row: 'A', seat: '1' }, E151, 'a.pdf'),
+		fileItem({ listing: '2', row: 'A', seat: '1' }, E152, 'b.pdf'),
+	];
+
+	it('a used-up quota stops every upload: the next listing is not sent', async () => {
+		grantTokens('tok-pdf');
+		const quota = {
+			fault: {
+				faultstring: 'Rate limit quota violation. Quota limit exceeded.',
+				detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+			},
+		};
+		const uploads = acceptUploads(500, quota);
+		const out = await run(twoListings(), { continueOnFail: true }).output();
+		expect(uploads).toHaveLength(1);
+		expect(out.map((item) => item.json.status)).toEqual(['failed', 'notSent']);
+		expect(String(out[0].json.error)).toMatch(/Quota used up/);
+	});
+
+	it('a stopped run sends nothing and says so', async () => {
+		const uploads = acceptUploads();
+		grantTokens('tok-pdf');
+		const stop = new AbortController();
+		stop.abort();
+		const { output, reads } = run(twoListings(), { cancelSignal: stop.signal });
+		const out = await output();
+		expect(uploads).toHaveLength(0);
+		expect(reads).toEqual([1, 1]);
+		expect(out.map((item) => item.json.status)).toEqual(['notSent', 'notSent']);
+	});
+});
