@@ -63,7 +63,7 @@ export const API_CREDENTIAL_PROPERTIES: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether n8n's HTTP Request node may send this credential's token when the node's Proxy or Ignore SSL Issues (Insecure) option is set. Only with an https:// Base URL. Through a proxy, the proxy sees which address is called but not the token; with SSL issues ignored, whoever answers in the API's place gets the token.",
+			"Whether to send the token when the request node's Proxy or Ignore SSL Issues (Insecure) option is set; https:// only",
 	},
 	{
 		displayName: 'Access Token',
