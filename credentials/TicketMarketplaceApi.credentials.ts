@@ -14,6 +14,7 @@ import {
 	basicAuthorization,
 	CREDENTIAL_ICON,
 	isUsableAccessToken,
+	loginValues,
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
@@ -25,10 +26,16 @@ import {
 	readBody,
 	tokenAnswerMeaning,
 } from './common/tokenDiagnosis';
-import { carriedCancelSignal, failTokenExchange, forgetTokenExchange } from './common/pastN8n';
-import { assertTokenDestination, TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
 import {
-	accessTokenForThisLogin,
+	carriedCancelSignal,
+	failTokenExchange,
+	forgetTokenExchange,
+	renewalWanted,
+	tokenForRequest,
+} from './common/pastN8n';
+import { TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
+import { API_CREDENTIAL_PROPERTIES } from './common/apiCredentialProperties';
+import {
 	anyKeptRefreshToken,
 	keptRefreshToken,
 	refreshRequestBody,
@@ -125,7 +132,10 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 				'Content-Type': 'application/json',
 				Accept: 'application/json',
 			},
-			body: { username: credentials.email, password: credentials.password },
+			body: {
+				username: loginValues(credentials).email,
+				password: loginValues(credentials).password,
+			},
 		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 	} catch (error) {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
@@ -145,16 +155,17 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 			status: response.statusCode,
 		});
 	}
-	// What the API could echo: the secrets as typed and the Basic credentials they were sent in.
+	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
 	const secrets = [
 		authorization.slice('Basic '.length),
+		...Object.values(loginValues(credentials)),
 		credentials.consumerKey,
 		credentials.consumerSecret,
 		credentials.email,
-		credentials.password,
 		...anyKeptRefreshToken(credentials),
-	].filter((value): value is string => typeof value === 'string');
-	throw failTokenExchange(credentials, diagnoseTokenResponse(baseUrl, response, secrets), {
+	].filter((value): value is string => typeof value === 'string' && value !== '');
+	const diagnosis = diagnoseTokenResponse(baseUrl, response, secrets, credentials);
+	throw failTokenExchange(credentials, diagnosis, {
 		status: response.statusCode,
 		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
 		final: tokenAnswerMeaning(response, secrets).stopsRun,
@@ -171,76 +182,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
 
-	properties: INodeProperties[] = [
-		{
-			displayName:
-				'Two logins are needed: your app on the developer portal (key and secret), and your marketplace account where tickets are sold (e-mail and password).',
-			name: 'notice',
-			type: 'notice',
-			default: '',
-		},
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'e.g. https://api.example.com',
-			description:
-				"The marketplace API's address, without a path; for the sandbox, the one it prints",
-		},
-		{
-			displayName: 'Consumer Key',
-			name: 'consumerKey',
-			type: 'string',
-			default: '',
-			required: true,
-			description: "Shown on your app's page of the developer portal",
-		},
-		{
-			displayName: 'Consumer Secret',
-			name: 'consumerSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: "Shown on your app's page of the developer portal, next to the consumer key",
-		},
-		{
-			displayName: 'Marketplace Account E-Mail',
-			name: 'email',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			required: true,
-			description:
-				'E-mail of your marketplace account (where tickets are bought and sold), not of your developer-portal account',
-		},
-		{
-			displayName: 'Marketplace Account Password',
-			name: 'password',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			description: 'Password of your marketplace account',
-		},
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
-		{
-			// The refresh token the token answer carries, tied to the login it came from (see tokenRefresh.ts).
-			displayName: 'Refresh Token',
-			name: 'refreshToken',
-			type: 'hidden',
-			typeOptions: { password: true },
-			default: '',
-		},
-	];
+	properties: INodeProperties[] = API_CREDENTIAL_PROPERTIES;
 
 	/**
 	 * Gets a Bearer token: with the refresh token the last token answer carried, when there is one for this login
@@ -248,12 +190,18 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 * (spec 4.1 and 5). A refused refresh falls back to the login. n8n saves what this returns into the credential.
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		// n8n also calls this after a request failed, whatever the failure: see renewalWanted. Nothing returned,
+		// n8n keeps the token and passes the request's own failure on, without sending it again.
+		if (!renewalWanted(credentials)) return {};
 		forgetTokenExchange(credentials);
 		const exchange: TokenExchange = {
 			helper: this,
 			credentials,
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
-			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
+			authorization: basicAuthorization(
+				loginValues(credentials).consumerKey,
+				loginValues(credentials).consumerSecret,
+			),
 			common: tokenRequestOptions(credentials),
 		};
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
@@ -269,7 +217,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 	 * that carries the token follows no redirect, since n8n re-sends the header on redirects (and its redirect library
 	 * keeps it for a subdomain, whatever n8n's own option says). A token that did not come from this very login (the
 	 * credential was edited since; n8n keeps the hidden token fields) is not sent at all: the API answers 401, and
-	 * n8n logs in again with the credential as it is now.
+	 * n8n logs in again with the credential as it is now (see tokenForRequest for the HTTP Request node).
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -280,9 +228,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 		if (typeof existing === 'string' && existing.startsWith('Basic ')) {
 			return { ...requestOptions, headers };
 		}
-		assertTokenDestination(credentials.baseUrl, requestOptions);
+		const token = tokenForRequest(credentials, requestOptions);
 		delete headers.authorization;
-		const token = accessTokenForThisLogin(credentials);
 		if (token !== '') headers.Authorization = `Bearer ${token}`;
 		else delete headers.Authorization;
 		return {
@@ -302,12 +249,12 @@ export class TicketMarketplaceApi implements ICredentialType {
 			qs: { grant_type: 'client_credentials' },
 			headers: {
 				Authorization:
-					'={{ "Basic " + ($credentials.consumerKey + ":" + $credentials.consumerSecret).base64Encode() }}',
+					'={{ "Basic " + (String($credentials.consumerKey).trim() + ":" + String($credentials.consumerSecret).trim()).base64Encode() }}',
 				'Content-Type': 'application/json',
 				Accept: 'application/json',
 			},
 			body: {
-				username: '={{ $credentials.email }}',
+				username: '={{ String($credentials.email).trim() }}',
 				password: '={{ $credentials.password }}',
 			},
 			json: true,

@@ -39,8 +39,29 @@ export function isUsableAccessToken(token: string): boolean {
 	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
 }
 
+/** The login fields trimmed where they are read: a key, secret or e-mail pasted with a space or line break. */
+export const TRIMMED_LOGIN_FIELDS = ['consumerKey', 'consumerSecret', 'email'] as const;
+
+/** A login field as sent: spaces and line breaks around it removed (a paste often adds them). */
+export function trimmedField(value: unknown): string {
+	return String(value ?? '').trim();
+}
+
+/**
+ * The login as the token request sends it: the consumer key, secret and e-mail trimmed; the password exactly as
+ * typed, since spaces may belong to it.
+ */
+export function loginValues(credentials: Record<string, unknown>) {
+	return {
+		consumerKey: trimmedField(credentials.consumerKey),
+		consumerSecret: trimmedField(credentials.consumerSecret),
+		email: trimmedField(credentials.email),
+		password: String(credentials.password ?? ''),
+	};
+}
+
 export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown): string {
-	return `Basic ${Buffer.from(`${String(consumerKey ?? '')}:${String(consumerSecret ?? '')}`, 'utf8').toString('base64')}`;
+	return `Basic ${Buffer.from(`${trimmedField(consumerKey)}:${trimmedField(consumerSecret)}`, 'utf8').toString('base64')}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * What the node and its credential tell each other past n8n, and how. Two facts cross:
+ * What the node and its credential tell each other past n8n, and how. Three facts cross:
  *
  * - node → credential: the run's cancel signal (Stop, the workflow timeout). n8n gives the credential's
  *   preAuthentication nothing of the run but the decrypted credential object, so the signal rides on that object.
@@ -13,6 +13,10 @@
  * never copied, saved with the credential or shown. Nothing here is read back from words meant for a user.
  */
 import { UserError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { tokenDestinationRefusal } from './tokenDestination';
+import { accessTokenExpired, accessTokenForThisLogin } from './tokenRefresh';
 
 /**
  * What went wrong, in two parts as n8n shows an error: the title says what happened in one line (no text from the
@@ -42,6 +46,16 @@ export interface FailedTokenExchange {
 
 const CANCEL_SIGNAL = Symbol.for('n8n-nodes-ticket-marketplace.runCancelSignal');
 const FAILED_EXCHANGE = Symbol.for('n8n-nodes-ticket-marketplace.failedTokenExchange');
+const HANDED_REQUEST = Symbol.for('n8n-nodes-ticket-marketplace.handedRequest');
+
+/**
+ * What `authenticate` did with the last request: refused it (nothing sent), held it back because the token must be
+ * renewed first (nothing sent), or let it go with the token, through n8n's legacy request helper or its newer one.
+ */
+export type HandedRequest =
+	| { kind: 'refused' }
+	| { kind: 'needsToken' }
+	| { kind: 'sent'; legacy: boolean };
 
 function carry(holder: object, key: symbol, value: unknown): void {
 	Object.defineProperty(holder, key, {
@@ -111,4 +125,67 @@ export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | und
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
+}
+
+function noteHandedRequest(credential: object, handed: HandedRequest): void {
+	carry(credential, HANDED_REQUEST, handed);
+}
+
+/**
+ * Whether the options go through n8n's legacy request helper (`requestWithAuthentication`, which the HTTP Request
+ * node uses in every version, and its pagination): they carry the request library's own options (the HTTP Request
+ * node always sets `uri`), which n8n's newer helper does not know.
+ */
+export function isLegacyRequest(options: object): boolean {
+	return ['uri', 'resolveWithFullResponse', 'simple', 'gzip', 'useQuerystring', 'formData'].some(
+		(key) => key in options,
+	);
+}
+
+/**
+ * Whether preAuthentication, called now, should renew the token. n8n calls it before a request when the token field
+ * is empty (and when a credential is tested), and again after the request failed, then sends the request once more
+ * if a token comes back. Its newer helper does so after a 401 only; its legacy one (the HTTP Request node) after any
+ * failure, a 500 to a POST or a 429 alike, and never says which. So after a request that went with the token through
+ * the legacy helper nothing is renewed, and n8n passes the API's answer on as it came; after a request refused before
+ * it was sent, nothing either. A request held back for a new token gets one. The fact is used once.
+ */
+export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
+	const handed = (credential as Record<symbol, unknown>)[HANDED_REQUEST] as
+		| HandedRequest
+		| undefined;
+	carry(credential, HANDED_REQUEST, undefined);
+	// No request goes without a token: an empty field is always filled.
+	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
+	if (handed === undefined || handed.kind === 'needsToken') return true;
+	if (handed.kind === 'refused') return false;
+	return !handed.legacy;
+}
+
+/**
+ * The token `authenticate` puts on the request n8n handed it ('' for none), noting what became of the request for
+ * the preAuthentication n8n may call next (see renewalWanted). Throws, with nothing sent, when the request may not
+ * carry the token (tokenDestination.ts), and, through the legacy helper, when the token must be renewed first: one
+ * of another login (the credential was edited since), or past the lifetime its answer gave. n8n then logs in and
+ * sends the request once, with the new token; the newer helper sends it as it is, and renews after the API's 401.
+ */
+export function tokenForRequest(
+	credentials: ICredentialDataDecryptedObject,
+	options: object,
+): string {
+	const refusal = tokenDestinationRefusal(credentials, options);
+	if (refusal !== undefined) {
+		noteHandedRequest(credentials, { kind: 'refused' });
+		throw new UserError(refusal);
+	}
+	const legacy = isLegacyRequest(options);
+	const token = accessTokenForThisLogin(credentials);
+	if (legacy && (token === '' || accessTokenExpired(credentials, Date.now()))) {
+		noteHandedRequest(credentials, { kind: 'needsToken' });
+		throw new UserError(
+			'The stored access token is not for this credential as it is now, or has expired: it was not sent. n8n logs in and sends the request with a new one.',
+		);
+	}
+	noteHandedRequest(credentials, { kind: 'sent', legacy });
+	return token;
 }

@@ -1,4 +1,4 @@
-import { UserError } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from './partnerApi';
 
@@ -9,6 +9,9 @@ import { normalizeBaseUrl } from './partnerApi';
  * that origin: `url` or, in the legacy request helper (HTTP Request node v3 and later), `uri`; each joined to a
  * `baseURL` option as axios joins them and as the URL standard resolves them. Origins are compared as the URL
  * standard serialises them, so letter case, IDNA, default ports and user-info tricks cannot pass for the Base URL.
+ *
+ * The way there counts too: through a proxy, or with certificates unchecked, the token goes only to an https Base URL
+ * and only when the credential says so (an http one would hand it to the proxy, or to anyone on the way, in clear).
  */
 
 /** axios's test for an absolute URL: a scheme, or a scheme-relative `//host`, then the host. */
@@ -63,24 +66,57 @@ export function baseUrlOrigin(baseUrl: unknown): string | undefined {
 	return originOf(normalizeBaseUrl(baseUrl));
 }
 
+/** The credential's option that lets the token go with the HTTP Request node's Proxy or Ignore SSL Issues option. */
+export const TRANSPORT_OPT_IN_FIELD = 'allowProxyOrIgnoredSsl';
+
 /**
- * Throws, before anything is sent, when the request could go anywhere but the Base URL's origin. The text names
- * origins only: no path, query or user-info, where a secret could sit.
+ * The request's own option, by its name in the HTTP Request node, that takes the token off a plain verified
+ * connection to the Base URL: a proxy (`proxy`, in either helper), or certificates left unchecked
+ * (`rejectUnauthorized: false` in the legacy helper, `skipSslCertificateValidation` in the newer one).
  */
-export function assertTokenDestination(baseUrl: unknown, options: object): void {
-	const allowed = baseUrlOrigin(baseUrl);
+function transportOption(options: object): string | undefined {
+	const { proxy, rejectUnauthorized, skipSslCertificateValidation, agentOptions } =
+		options as Record<string, unknown>;
+	if (proxy !== undefined && proxy !== null && proxy !== '' && proxy !== false) return 'Proxy';
+	const agentChecks = (agentOptions as { rejectUnauthorized?: unknown } | undefined)
+		?.rejectUnauthorized;
+	if (
+		rejectUnauthorized === false ||
+		agentChecks === false ||
+		skipSslCertificateValidation === true
+	)
+		return 'Ignore SSL Issues (Insecure)';
+	return undefined;
+}
+
+/**
+ * Why the request may not carry the token (undefined when it may): it could go anywhere but the Base URL's origin,
+ * or it goes through a proxy or without certificate checks, unless the Base URL is https and the credential allows
+ * it. The text names origins only: no path, query or user-info, where a secret could sit.
+ */
+export function tokenDestinationRefusal(
+	credentials: ICredentialDataDecryptedObject,
+	options: object,
+): string | undefined {
+	const allowed = baseUrlOrigin(credentials.baseUrl);
 	if (allowed === undefined) {
-		throw new UserError(
-			"This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.",
-		);
+		return "This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.";
 	}
 	const origins = requestOrigins(options);
-	if (origins.every((origin) => origin === allowed)) return;
-	const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
-	const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
-	throw new UserError(
-		`This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`,
-	);
+	if (!origins.every((origin) => origin === allowed)) {
+		const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
+		const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
+		return `This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`;
+	}
+	const option = transportOption(options);
+	if (option === undefined) return undefined;
+	if (!allowed.startsWith('https:')) {
+		return `This request's ${option} option is set, and this credential's Base URL is not https://, so its token could be read on the way: it was not sent. Turn the ${option} option off.`;
+	}
+	if (credentials[TRANSPORT_OPT_IN_FIELD] !== true) {
+		return `This request's ${option} option is set, so it was not sent: this credential sends its token that way only when its "Allow Proxy or Ignored SSL Issues" option is on. Turn the ${option} option off, or turn that credential option on.`;
+	}
+	return undefined;
 }
 
 /**

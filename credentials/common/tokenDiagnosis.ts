@@ -44,6 +44,8 @@ export function diagnoseTokenResponse(
 	baseUrl: string,
 	response: IN8nHttpFullResponse,
 	secrets: string[] = [],
+	/** The credential's fields as typed, for what the message says of spaces around them. */
+	typed: Record<string, unknown> = {},
 ): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
@@ -72,7 +74,38 @@ export function diagnoseTokenResponse(
 
 	const meaning = tokenAnswerMeaning(response, secrets);
 	const words = tokenWords(meaning, status, where);
-	return { title: words.title, description: words.advice };
+	return {
+		title: words.title,
+		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,
+	};
+}
+
+function hasSpacesAround(value: unknown): boolean {
+	return typeof value === 'string' && value !== value.trim();
+}
+
+/**
+ * For a refused login, what became of spaces or line breaks typed around its fields: removed from the key, secret and
+ * e-mail before sending (so they are not what is wrong), kept in the password (it is sent exactly as typed).
+ */
+function pastedSpacesHint(row: string, typed: Record<string, unknown>): string {
+	const fields: Array<[string, string]> =
+		row === 'invalidClient'
+			? [
+					['consumerKey', 'Consumer Key'],
+					['consumerSecret', 'Consumer Secret'],
+				]
+			: row === 'invalidGrant' || row === 'loginRefused'
+				? [['email', 'e-mail']]
+				: [];
+	const trimmed = fields.filter(([name]) => hasSpacesAround(typed[name])).map(([, label]) => label);
+	let hint = trimmed.length
+		? ` The spaces or line breaks around the ${trimmed.join(' and ')} were removed before sending, so they are not the cause.`
+		: '';
+	if ((row === 'invalidGrant' || row === 'loginRefused') && hasSpacesAround(typed.password))
+		hint +=
+			' The password starts or ends with a space or line break and is sent exactly as typed: remove it if it is not part of the password.';
+	return hint;
 }
 
 /** What the token URL's answer means, by the answer table. */

@@ -11,7 +11,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { normalizeBaseUrl } from './partnerApi';
+import { loginValues, normalizeBaseUrl } from './partnerApi';
 import { baseUrlOrigin } from './tokenDestination';
 
 /** The hidden field that keeps the refresh token. */
@@ -29,14 +29,16 @@ interface KeptRefreshToken {
 
 /** A hash of everything that decides whose token this is: a different login never uses another's refresh token. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const login = loginValues(credentials);
 	const parts = [
 		// The origin, as the token is sent to it: letter case or a default port do not make another login.
 		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
-		credentials.consumerKey,
-		credentials.consumerSecret,
-		credentials.email,
-		credentials.password,
-	].map((value) => String(value ?? ''));
+		// As sent: a space pasted around the key does not make another login.
+		login.consumerKey,
+		login.consumerSecret,
+		login.email,
+		login.password,
+	];
 	return createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('hex');
 }
 

@@ -150,6 +150,26 @@ export function suiteWorkflows() {
 		});
 	const httpRequestElsewhereV4 = httpRequestElsewhere('tmHttpElsewhere4', 4.2);
 	const httpRequestElsewhereV3 = httpRequestElsewhere('tmHttpElsewhere3', 3);
+	// The HTTP Request example on a path the API does not have (the sandbox answers 404), and with the node's
+	// Ignore SSL Issues (Insecure) option on.
+	const httpRequestNotFound = variantOf(httpRequest, {
+		id: 'tmHttpNotFound01',
+		name: 'E2E: HTTP Request to a path the API does not have',
+		webhookPath: 'ticket-marketplace/partner-api-request-not-found',
+		changeNodes: (node) => {
+			if (node.type !== 'n8n-nodes-base.httpRequest') return;
+			node.parameters.url = String(node.parameters.url).replace('/listings/v3', '/no-such-path/v3');
+		},
+	});
+	const httpRequestIgnoreSsl = variantOf(httpRequest, {
+		id: 'tmHttpIgnoreSsl1',
+		name: 'E2E: HTTP Request with Ignore SSL Issues',
+		webhookPath: 'ticket-marketplace/partner-api-request-ignore-ssl',
+		changeNodes: (node) => {
+			if (node.type !== 'n8n-nodes-base.httpRequest') return;
+			node.parameters.options = { allowUnauthorizedCerts: true };
+		},
+	});
 	sheetErrorOutput.connections[create.name] = {
 		main: [
 			[{ node: 'Listed', type: 'main', index: 0 }],
@@ -169,6 +189,8 @@ export function suiteWorkflows() {
 		httpRequest,
 		httpRequestElsewhereV4,
 		httpRequestElsewhereV3,
+		httpRequestNotFound,
+		httpRequestIgnoreSsl,
 		aiAgent,
 		sheetContinueOnFail,
 		sheetPerRow,

@@ -65,6 +65,25 @@ describe('Ticket Marketplace API credential test in a real n8n', () => {
 		expect(made.every((request) => request.status === 200)).toBe(true);
 	});
 
+	it('succeeds with the key, secret and e-mail pasted with spaces and line breaks around them', async () => {
+		const data = goodData();
+		const result = await testWith({
+			...data,
+			consumerKey: ` ${data.consumerKey}\n`,
+			consumerSecret: `${data.consumerSecret} `,
+			email: `${data.email}\r\n`,
+		});
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	});
+
+	it('says spaces around a refused secret were removed, so they are not the cause', async () => {
+		const result = await testWith({ ...goodData(), consumerSecret: 'wrong-secret-value \n' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(
+			'The spaces or line breaks around the Consumer Secret were removed before sending, so they are not the cause.',
+		);
+	});
+
 	it('names the consumer key/secret when they are refused', async () => {
 		const result = await testWith({ ...goodData(), consumerSecret: 'wrong-secret-value' });
 		expect(result.status).toBe('Error');

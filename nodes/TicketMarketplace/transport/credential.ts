@@ -5,7 +5,12 @@ import type {
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { anyKeptRefreshToken, basicAuthorization, normalizeBaseUrl } from './fromCredential';
+import {
+	anyKeptRefreshToken,
+	basicAuthorization,
+	loginValues,
+	normalizeBaseUrl,
+} from './fromCredential';
 import { TokenRenewal } from './tokenRenewal';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
@@ -70,6 +75,8 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
 		.map((key) => data[key])
 		.filter((value): value is string => typeof value === 'string');
+	// As sent, too: the key, secret and e-mail go without the spaces a paste may have put around them.
+	values.push(...Object.values(loginValues(data)));
 	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
 	values.push(...anyKeptRefreshToken(data));
 	return [...new Set(values)].filter((value) => value.length >= MIN_SECRET_LENGTH);

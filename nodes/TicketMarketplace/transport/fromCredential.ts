@@ -6,6 +6,7 @@
  */
 export {
 	basicAuthorization,
+	loginValues,
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,

@@ -13,7 +13,11 @@ import {
 	failedTokenExchangeOf,
 	failTokenExchange,
 	forgetTokenExchange,
+	isLegacyRequest,
+	renewalWanted,
+	tokenForRequest,
 } from '../../../../credentials/common/pastN8n';
+import { withTokenIssued } from '../../../../support/fakeN8n/issuedToken';
 
 const diagnosis = {
 	title: 'Login refused (HTTP 401)',
@@ -70,5 +74,65 @@ describe('pastN8n: a failed token exchange', () => {
 		const wordsOnly = new NodeApiError(node, { message: diagnosisText(diagnosis) });
 		expect(failedTokenExchangeOf(wordsOnly)).toBeUndefined();
 		expect(failedTokenExchangeOf(new Error(diagnosisText(diagnosis)))).toBeUndefined();
+	});
+});
+
+describe('pastN8n: what authenticate did with the last request', () => {
+	const BASE = 'https://api.example.com';
+	const stored = () =>
+		withTokenIssued(
+			{ baseUrl: BASE, consumerKey: 'k', consumerSecret: 's', email: 'e@x.test', password: 'p' },
+			'tok-1',
+		);
+	const legacy = { method: 'POST', uri: `${BASE}/x`, resolveWithFullResponse: true };
+	const newer = { method: 'POST', url: `${BASE}/x` };
+
+	it('tells the HTTP Request node’s options from those of n8n’s newer helper', () => {
+		expect(isLegacyRequest(legacy)).toBe(true);
+		expect(isLegacyRequest({ ...newer, simple: false })).toBe(true);
+		expect(isLegacyRequest(newer)).toBe(false);
+	});
+
+	it('before any request (and for a credential test), a renewal is wanted', () => {
+		expect(renewalWanted(stored())).toBe(true);
+	});
+
+	it('after a request that went with the token through the legacy helper, none is wanted, once', () => {
+		const credential = stored();
+		expect(tokenForRequest(credential, legacy)).toBe('tok-1');
+		expect(renewalWanted(credential)).toBe(false);
+		// Used once: a later call of n8n's is another request's.
+		expect(renewalWanted(credential)).toBe(true);
+	});
+
+	it('after a request through the newer helper (which asks after a 401 only), one is wanted', () => {
+		const credential = stored();
+		tokenForRequest(credential, newer);
+		expect(renewalWanted(credential)).toBe(true);
+	});
+
+	it('after a refused request none is wanted; an empty token field always wants one', () => {
+		const credential = stored();
+		expect(() =>
+			tokenForRequest(credential, { ...legacy, uri: 'https://elsewhere.test/x' }),
+		).toThrow(/only sends its token to https:\/\/api\.example\.com/);
+		expect(renewalWanted(credential)).toBe(false);
+		tokenForRequest(credential, legacy);
+		expect(renewalWanted({ ...credential, accessToken: '' })).toBe(true);
+	});
+
+	it('a legacy request with another login’s token is held back, and a renewal wanted', () => {
+		const credential = { ...stored(), password: 'edited' };
+		expect(() => tokenForRequest(credential, legacy)).toThrow(/was not sent/);
+		expect(renewalWanted(credential)).toBe(true);
+		// The newer helper sends it as before, without the token, and renews after the API's 401.
+		expect(tokenForRequest(credential, newer)).toBe('');
+	});
+
+	it('rides unseen: not copied, not saved', () => {
+		const credential = stored();
+		tokenForRequest(credential, legacy);
+		expect(Object.keys(credential)).toEqual(Object.keys(stored()));
+		expect(renewalWanted({ ...credential })).toBe(true);
 	});
 });
