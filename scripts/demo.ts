@@ -46,6 +46,8 @@ function say(text = ''): void {
 
 /** The step under way: a failure names it, and says what to do, instead of a stack trace. */
 let currentStep = 'Starting';
+/** Whether n8n and the sandbox came up: what to do after a failure differs. */
+let started = false;
 
 function heading(text: string): void {
 	currentStep = text;
@@ -121,6 +123,7 @@ async function demo(): Promise<void> {
 			activate: true,
 		})),
 	});
+	started = true;
 	const { context } = harness;
 	const sandbox = new SandboxAdminClient(context.sandboxUrl);
 	try {
@@ -289,7 +292,7 @@ function messageOf(error: unknown): string {
 }
 
 function whatToDo(): string {
-	if (currentStep === 'Starting')
+	if (!started)
 		return [
 			'n8n or the sandbox did not start; the lines above show why (the end of the n8n log, when n8n began).',
 			'Check that nothing else holds the ports, or delete ~/.cache/n8n-nodes-ticket-marketplace to install',
