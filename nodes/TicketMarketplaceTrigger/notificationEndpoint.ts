@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { verifyAccessToken, type TokenCheck } from './accessToken';
+import { refusalBeforeSignature, verifyAccessToken, type TokenCheck } from './accessToken';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
 import { isAcceptedKind, readNotificationKind, type NotificationKind } from './notificationKind';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
@@ -30,15 +30,18 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 }
 
 /**
- * Checks the token against the callback credential. A token that a recent read of the same credential accepts is
- * accepted without reading it again; every refusal (and every acceptance otherwise) is decided on the credential
- * as stored now. Returns a sentence for the owner when the credential cannot be used.
+ * Checks the token against the callback credential. A token that cannot be ours (not our format, another trigger's,
+ * expired) is refused without reading the credential; one that a recent read of the same credential accepts is
+ * accepted without reading it again; every other refusal (and acceptance) is decided on the credential as stored
+ * now. Returns a sentence for the owner when the credential cannot be used.
  */
 async function checkAccessToken(
 	context: IWebhookFunctions,
 	token: string,
 ): Promise<TokenCheck | string> {
 	const audience = readAudience(context);
+	const refusal = refusalBeforeSignature(token, audience, nowInSeconds());
+	if (refusal !== undefined) return { valid: false, reason: refusal };
 	const recent = recentCallbackClient(context, Date.now());
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());

@@ -521,14 +521,13 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			3600,
 			now(),
 		);
-		for (const authorization of [`Bearer ${oldSecretToken}`, 'Bearer not-a-token']) {
-			const { result, response, reads } = await notifyCounting(
-				jsonRequest(authorization),
-				credentialId,
-			);
-			expectInvalidToken(result, response, 'The access token is invalid');
-			expect(reads).toBe(1);
-		}
+		const {
+			result: oldResult,
+			response: oldResponse,
+			reads: oldReads,
+		} = await notifyCounting(jsonRequest(`Bearer ${oldSecretToken}`), credentialId);
+		expectInvalidToken(oldResult, oldResponse, 'The access token is invalid');
+		expect(oldReads).toBe(1);
 		// A credential that became unusable is seen by the next refusal, not hidden by the earlier read.
 		const shortSecret = 'too-short';
 		const { result, response } = await notifyCounting(
@@ -539,6 +538,28 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			{ clientId: TEST_TRIGGER.clientId, clientSecret: shortSecret },
 		);
 		expectInvalidToken(result, response, 'The access token is invalid');
+	});
+
+	it("refuses a token that cannot be ours without reading the credential: not our format, another trigger's, expired", async () => {
+		const credentialId = nextCredentialId();
+		const cases: Array<[string, string]> = [
+			['Bearer x', 'The access token is invalid'],
+			['Bearer not-a-token', 'The access token is invalid'],
+			['Bearer tmt1.e30.c2ln', 'The access token is invalid'],
+			[
+				`Bearer ${issueAccessToken({ ...subject, audience: 'another-webhook-id' }, 3600, now())}`,
+				'The access token is invalid',
+			],
+			[`Bearer ${issueAccessToken(subject, 3600, now() - 7200)}`, 'The access token expired'],
+		];
+		for (const [authorization, description] of cases) {
+			const { result, response, reads } = await notifyCounting(
+				jsonRequest(authorization),
+				credentialId,
+			);
+			expectInvalidToken(result, response, description);
+			expect(reads).toBe(0);
+		}
 	});
 
 	it('accepts a token signed with a new client secret right after the secret changed', async () => {
