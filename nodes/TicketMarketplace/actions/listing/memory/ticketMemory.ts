@@ -10,7 +10,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryFailureError } from './memoryFailure';
 import { sentListingKey, type MemoryAccount } from './sentListings';
-import { VerifiedStore } from './verifiedStore';
+import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
 
 /** External Listing IDs are whole numbers up to 2^53 - 1. */
 const ID_BITS = 53;
@@ -57,12 +57,24 @@ export class TicketMemory {
 		return [entry, ...bitsOf(held.listingId).map((bit) => bitEntry(entry, bit))];
 	}
 
+	/**
+	 * Past its cap n8n drops the oldest entries, whose listings later runs would send again: a write (a look writes
+	 * too, for a moment) that would not fit is refused, as the record of listings is.
+	 */
+	private async ensureRoom(keys: number): Promise<void> {
+		const held = await this.store.count();
+		const needed = keys + MARKERS_PER_WRITE;
+		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
+			throw new MemoryFailureError({ kind: 'full', held, needed, cap: SENT_LISTINGS_CAP });
+	}
+
 	/** One look at the tickets and every bit of their listings: the listing of each ticket held. */
 	private async lookOnce(tickets: string[]): Promise<Map<string, number>> {
 		const entries = tickets.map((ticket) => ticketEntry(this.account, ticket));
 		const bits = entries.flatMap((entry) =>
 			Array.from({ length: ID_BITS }, (_, bit) => bitEntry(entry, bit)),
 		);
+		await this.ensureRoom(entries.length + bits.length);
 		const found = await this.store.look([...entries, ...bits]);
 		// A look that failed tells nothing: no ticket may then be taken for one not listed before.
 		if (found === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
@@ -93,7 +105,9 @@ export class TicketMemory {
 	/** Records the tickets before their listings are sent, verified like every write of the memory. */
 	async record(held: HeldTicket[]): Promise<void> {
 		if (held.length === 0) return;
-		const written = await this.store.record(held.flatMap((ticket) => this.keysOf(ticket)));
+		const keys = held.flatMap((ticket) => this.keysOf(ticket));
+		await this.ensureRoom(keys.length);
+		const written = await this.store.record(keys);
 		if (!written.ok) throw new MemoryFailureError(written.failure);
 	}
 

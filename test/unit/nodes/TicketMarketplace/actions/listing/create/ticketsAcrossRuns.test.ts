@@ -108,4 +108,15 @@ describe('as a tool, a ticket listed by an earlier call', () => {
 		]);
 		expect(before).toBe(0);
 	});
+
+	it('is not looked for when the look would not fit in the memory: nothing sent, nothing dropped', async () => {
+		const store = new MemoryDeduplicationStore();
+		const filler = Array.from({ length: 99_990 }, (_, index) => `earlier entry ${index}`);
+		store.entries.set('workflow', new Set(filler));
+		grantTokens('tok-tickets', 1);
+		const bodies = acceptListings();
+		await expect(call(store, 10, GENERAL_ADMISSION)).rejects.toThrow(/memory/i);
+		expect(bodies).toEqual([]);
+		expect(store.entries.get('workflow')).toEqual(new Set(filler));
+	});
 });
