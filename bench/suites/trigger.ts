@@ -17,25 +17,25 @@ import { parseTriggerVersion } from '../plan';
 import { check } from '../suite';
 import type { BenchRow, Suite, SuiteContext } from '../suite';
 
-const TRIGGER_WEBHOOK_ID = '6e8a0c2e-4b6d-4f8a-9c1e-3a5c7e9b1d3f';
+export const TRIGGER_WEBHOOK_ID = '6e8a0c2e-4b6d-4f8a-9c1e-3a5c7e9b1d3f';
 const WEBHOOK_NODE_WEBHOOK_ID = '7f9b1d3f-5c7e-4a9b-8d2f-4b6d8f0a2e4c';
-const WEBHOOK_NODE_PATH = 'bench-sale-notifications';
+export const WEBHOOK_NODE_PATH = 'bench-sale-notifications';
 /** The header n8n's Webhook node compares (header auth); a bench value, not a secret of anything real. */
-const HEADER_AUTH = {
+export const HEADER_AUTH = {
 	name: 'Authorization',
 	value: 'Bearer bench-static-header-secret-0123456789',
 };
 const HEADER_AUTH_CREDENTIAL = { id: 'tmBenchHeaderAu1', name: 'Bench header auth' };
 const WARM_UP_NOTIFICATIONS = 20;
 
-const TRIGGER_WORKFLOW = minimalSaleAlert(
+export const TRIGGER_WORKFLOW = minimalSaleAlert(
 	'tmBenchSaleLoad1',
 	'Bench: sale notifications, Ticket Marketplace Trigger',
 	TRIGGER_WEBHOOK_ID,
 );
 
 /** The same workflow built with n8n's Webhook node (v2, POST, header auth, respond immediately) and a No-Op. */
-const WEBHOOK_NODE_WORKFLOW: WorkflowJson = {
+export const WEBHOOK_NODE_WORKFLOW: WorkflowJson = {
 	id: 'tmBenchWebhook01',
 	name: 'Bench: sale notifications, Webhook node with header auth',
 	active: false,
@@ -116,7 +116,11 @@ function poster(url: string, authorization: string, prefix: string) {
 	};
 }
 
-async function startVersion(context: SuiteContext, entry: string): Promise<Harness> {
+/** One n8n of the harness with both workflows active and served (the refusal bench starts the same). */
+export async function startVersion(
+	context: Pick<SuiteContext, 'progress'>,
+	entry: string,
+): Promise<Harness> {
 	const { version, env } = parseTriggerVersion(entry);
 	context.progress(`n8n ${entry}: starting the e2e harness with both workflows`);
 	const harness = await startHarness({

@@ -100,7 +100,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						type: 'string',
 						default: DEFAULT_ACCEPTED_KINDS,
 						description:
-							'Only these kinds of notification start the workflow, separated by commas; others are dropped for good (empty: every kind)',
+							'Only these kinds start the workflow, separated by commas; another kind named plainly is dropped for good, an unclear one starts',
 						placeholder: 'e.g. listing_sale',
 					},
 					{

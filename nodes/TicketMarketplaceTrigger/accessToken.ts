@@ -16,6 +16,10 @@ export interface TokenSubject {
 	clientSecret: string;
 }
 
+/** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
+export type VerifyingSubject = Omit<TokenSubject, 'clientSecret'> &
+	({ clientSecret: string } | { signingKey: Buffer });
+
 interface TokenClaims {
 	aud: string;
 	cid: string;
@@ -29,10 +33,17 @@ export type TokenCheck =
 	| { valid: true; expiresAt: number }
 	| { valid: false; reason: TokenRefusal };
 
-function signature(clientSecret: string, signedPart: string): Buffer {
-	const key = Buffer.from(hkdfSync('sha256', clientSecret, KEY_SALT, KEY_INFO, 32));
+/** The key that signs and checks tokens, derived from the client secret. */
+export function signingKeyOf(clientSecret: string): Buffer {
+	return Buffer.from(hkdfSync('sha256', clientSecret, KEY_SALT, KEY_INFO, 32));
+}
+
+function signature(key: Buffer, signedPart: string): Buffer {
 	return createHmac('sha256', key).update(signedPart, 'utf8').digest();
 }
+
+/** A signature is a SHA-256 digest: 32 bytes, 43 characters of unpadded base64url. */
+const SIGNATURE_LENGTH = 32;
 
 export function issueAccessToken(
 	subject: TokenSubject,
@@ -46,7 +57,7 @@ export function issueAccessToken(
 		exp: nowSeconds + lifetimeSeconds,
 	};
 	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
-	return `${signedPart}.${signature(subject.clientSecret, signedPart).toString('base64url')}`;
+	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
 
 function parseClaims(encoded: string): TokenClaims | undefined {
@@ -58,30 +69,47 @@ function parseClaims(encoded: string): TokenClaims | undefined {
 		if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
 		return { aud, cid, iat, exp };
 	} catch {
-		// Only reachable for a token we signed ourselves, so a parse failure means a format change: refuse it.
+		// Claims that do not parse are no token of ours: refuse it.
 		return undefined;
 	}
 }
 
-export function verifyAccessToken(
+/**
+ * Why a token cannot be one this trigger issued, judged without its secret: not in our format, for another trigger,
+ * or expired (its claims are read before the signature is checked, so only to refuse). undefined when it may be.
+ */
+export function refusalBeforeSignature(
 	token: string,
-	subject: TokenSubject,
+	audience: string,
 	nowSeconds: number,
-): TokenCheck {
+): TokenRefusal | undefined {
 	const parts = token.split('.');
-	if (parts.length !== 3 || parts[0] !== TOKEN_VERSION)
-		return { valid: false, reason: 'malformed' };
+	if (parts.length !== 3 || parts[0] !== TOKEN_VERSION) return 'malformed';
 	const presented = Buffer.from(parts[2], 'base64url');
 	// Node's base64url decoder skips stray characters; only the canonical spelling of a signature is accepted.
-	if (presented.toString('base64url') !== parts[2]) return { valid: false, reason: 'malformed' };
-	const expected = signature(subject.clientSecret, `${parts[0]}.${parts[1]}`);
-	// Both are SHA-256 digests when the lengths match; the length itself is public.
-	if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-		return { valid: false, reason: 'signature' };
-	}
+	if (presented.length !== SIGNATURE_LENGTH || presented.toString('base64url') !== parts[2])
+		return 'malformed';
 	const claims = parseClaims(parts[1]);
-	if (claims === undefined) return { valid: false, reason: 'malformed' };
-	if (claims.aud !== subject.audience) return { valid: false, reason: 'audience' };
+	if (claims === undefined) return 'malformed';
+	if (claims.aud !== audience) return 'audience';
+	if (claims.exp <= nowSeconds) return 'expired';
+	return undefined;
+}
+
+export function verifyAccessToken(
+	token: string,
+	subject: VerifyingSubject,
+	nowSeconds: number,
+): TokenCheck {
+	const before = refusalBeforeSignature(token, subject.audience, nowSeconds);
+	// An expired token is told so only once its signature shows it is ours.
+	if (before !== undefined && before !== 'expired') return { valid: false, reason: before };
+	const [version, claimsPart, signaturePart] = token.split('.');
+	const presented = Buffer.from(signaturePart, 'base64url');
+	const key = 'signingKey' in subject ? subject.signingKey : signingKeyOf(subject.clientSecret);
+	const expected = signature(key, `${version}.${claimsPart}`);
+	if (!timingSafeEqual(presented, expected)) return { valid: false, reason: 'signature' };
+	const claims = parseClaims(claimsPart) as TokenClaims;
 	if (claims.cid !== subject.clientId) return { valid: false, reason: 'client' };
 	if (claims.exp <= nowSeconds) return { valid: false, reason: 'expired' };
 	return { valid: true, expiresAt: claims.exp };

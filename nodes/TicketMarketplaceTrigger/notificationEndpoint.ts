@@ -1,7 +1,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { verifyAccessToken, type TokenCheck } from './accessToken';
+import { refusalBeforeSignature, verifyAccessToken, type TokenCheck } from './accessToken';
 import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
+import { isAcceptedKind, readNotificationKind, type NotificationKind } from './notificationKind';
 import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
 import { firstLineOf, warnOwner } from './ownerLog';
 import {
@@ -10,30 +11,8 @@ import {
 	rememberCallbackClient,
 } from './recentCredential';
 
-/**
- * Where a notification may name its kind. The payload shape is not documented, so only top-level strings count;
- * `event` is often an object (the live event itself) and is then ignored.
- */
-const KIND_FIELDS = [
-	'eventType',
-	'event_type',
-	'notificationType',
-	'notification_type',
-	'kind',
-	'event',
-	'type',
-];
-
 /** Headers never copied into the item: they carry the access token. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
-
-export function readNotificationKind(body: IDataObject): string | undefined {
-	for (const field of KIND_FIELDS) {
-		const value = body[field];
-		if (typeof value === 'string' && value.trim() !== '') return value.trim();
-	}
-	return undefined;
-}
 
 /** undefined when no Bearer credentials were presented at all (RFC 6750 3.1: then no error code). */
 function readBearerToken(authorization: string | undefined): string | undefined {
@@ -51,15 +30,18 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 }
 
 /**
- * Checks the token against the callback credential. A token that a recent read of the same credential accepts is
- * accepted without reading it again; every refusal (and every acceptance otherwise) is decided on the credential
- * as stored now. Returns a sentence for the owner when the credential cannot be used.
+ * Checks the token against the callback credential. A token that cannot be ours (not our format, another trigger's,
+ * expired) is refused without reading the credential; one that a recent read of the same credential accepts is
+ * accepted without reading it again; every other refusal (and acceptance) is decided on the credential as stored
+ * now. Returns a sentence for the owner when the credential cannot be used.
  */
 async function checkAccessToken(
 	context: IWebhookFunctions,
 	token: string,
 ): Promise<TokenCheck | string> {
 	const audience = readAudience(context);
+	const refusal = refusalBeforeSignature(token, audience, nowInSeconds());
+	if (refusal !== undefined) return { valid: false, reason: refusal };
 	const recent = recentCallbackClient(context, Date.now());
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
@@ -91,21 +73,37 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 	const kind = readNotificationKind(body);
 	if (
 		options.acceptedKinds.length > 0 &&
-		kind !== undefined &&
-		!options.acceptedKinds.includes(kind.toLowerCase())
+		kind.kind !== null &&
+		!isAcceptedKind(kind.kind, options.acceptedKinds)
 	) {
 		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
+		// Only a kind told plainly gets here: one that cannot be told starts the workflow.
 		return answerJson(this, 200, {
 			received: true,
 			started: false,
-			message: `Not started: kind "${kind}" is not among this trigger's Accepted Kinds (${options.acceptedKinds.join(', ')}). The marketplace will not send it again.`,
+			message: `Not started: kind "${kind.kind}" (from ${kind.field}) is not among this trigger's Accepted Kinds (${options.acceptedKinds.join(', ')}). The marketplace will not send it again.`,
 		});
 	}
+	return {
+		workflowData: [[{ json: notificationItem(body, kind, headers, options.includeHeaders) }]],
+		webhookResponse: { received: true },
+	};
+}
 
-	const json: IDataObject = options.includeHeaders
-		? { headers: headersWithoutSecrets(headers as IDataObject), body }
-		: body;
-	return { workflowData: [[{ json }]], webhookResponse: { received: true } };
+/**
+ * The item: the notification unchanged, and beside it which kind the trigger read and from where. A notification
+ * with a field of that name of its own keeps it as sent.
+ */
+function notificationItem(
+	body: IDataObject,
+	kind: NotificationKind,
+	headers: object,
+	includeHeaders: boolean,
+): IDataObject {
+	const notificationKind: IDataObject = { kind: kind.kind, field: kind.field, sale: kind.sale };
+	if (includeHeaders)
+		return { headers: headersWithoutSecrets(headers as IDataObject), body, notificationKind };
+	return 'notificationKind' in body ? body : { ...body, notificationKind };
 }
 
 /** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */

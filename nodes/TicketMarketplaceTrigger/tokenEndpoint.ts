@@ -12,7 +12,11 @@ import {
 } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
 import { firstLineOf, warnOwner } from './ownerLog';
-import { readCurrentCallbackClient } from './recentCredential';
+import {
+	cannotMatchClient,
+	readCurrentCallbackClient,
+	rememberCallbackClient,
+} from './recentCredential';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -169,11 +173,15 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		const request = readTokenRequest(this);
+		const presented = presentedClient(readTokenRequest(this));
+		// Strangers' requests cost no read of the credential (n8n 2.41 starts an expression sandbox for each).
+		if (cannotMatchClient(this, presented.ids, presented.secrets, Date.now()))
+			throw invalidClient('Client authentication failed');
 		const client = await readCurrentCallbackClient(this);
 		if (typeof client === 'string') return unavailable(this, client);
-		authenticateClient(request, client);
-		if (request.grantType !== 'client_credentials') {
+		rememberCallbackClient(this, client, Date.now());
+		authenticateClient(presented, client);
+		if (presented.grantType !== 'client_credentials') {
 			throw new TokenRequestError(
 				400,
 				'unsupported_grant_type',
@@ -223,15 +231,20 @@ function readTokenRequest(context: IWebhookFunctions): TokenRequest {
 	return { basicClient, body, grantType: readGrantType(body, query) };
 }
 
-/** Refuses (invalid_client) a request that presents no client, or another than the callback credential's. */
-function authenticateClient(request: TokenRequest, client: CallbackClient): void {
-	const { basicClient, body } = request;
+/** The client a request presents, with its grant type; refused (invalid_client) when it presents none. */
+function presentedClient(request: TokenRequest): PresentedClient & { grantType: string } {
+	const { basicClient, body, grantType } = request;
 	const presented: PresentedClient | undefined =
 		basicClient ??
 		(body.client_id !== undefined && body.client_secret !== undefined
 			? { ids: [body.client_id], secrets: [body.client_secret] }
 			: undefined);
 	if (presented === undefined) throw invalidClient('Client authentication is required');
+	return { ...presented, grantType };
+}
+
+/** Refuses (invalid_client) a client other than the callback credential's. */
+function authenticateClient(presented: PresentedClient, client: CallbackClient): void {
 	const idMatches = matchesAny(presented.ids, client.clientId);
 	const secretMatches = matchesAny(presented.secrets, client.clientSecret);
 	if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');

@@ -1,6 +1,8 @@
 import type { IWebhookResponseData, WebhookType } from 'n8n-workflow';
 
+import { TicketMarketplaceTrigger } from '../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import {
+	createTriggerContext,
 	runTriggerWebhook,
 	type TriggerRequest,
 	type TriggerResponse,
@@ -54,4 +56,31 @@ export function expectNoExecution(result: IWebhookResponseData, response: Record
 	expect(result).toEqual({ noWebhookResponse: true });
 	expect(result.workflowData).toBeUndefined();
 	expect(response.writes).toBe(1);
+}
+
+/**
+ * Runs one of the trigger's webhooks and counts how often it read its callback credential through n8n's credentials
+ * helper (each read starts an expression sandbox on n8n 2.41). Give each test its own credentialId in the setup: the
+ * trigger reuses a read per credential for a few seconds.
+ */
+export async function runCountingReads(
+	setup: TriggerSetup,
+	webhookName: WebhookType,
+	request: TriggerRequest,
+): Promise<{ result: IWebhookResponseData; response: RecordingResponse; reads: number }> {
+	const response = new RecordingResponse();
+	const context = createTriggerContext(setup, webhookName, request, response);
+	const helper = (
+		context as unknown as {
+			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
+		}
+	).additionalData.credentialsHelper;
+	const getDecrypted = helper.getDecrypted.bind(helper);
+	let reads = 0;
+	helper.getDecrypted = async () => {
+		reads += 1;
+		return await getDecrypted();
+	};
+	const result = await new TicketMarketplaceTrigger().webhook.call(context);
+	return { result, response, reads };
 }

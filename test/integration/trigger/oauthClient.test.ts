@@ -77,9 +77,17 @@ describe.each([
 			expect(response.status).toBe(200);
 			expect(await response.json()).toEqual({ received: true });
 			expect(trigger.executions).toHaveLength(1);
-			expect(trigger.executions[0].items).toEqual([{ json: SALE }]);
-			expect(trigger.executions[0].items[0].json).toEqual(
-				JSON.parse(trigger.executions[0].rawBody),
+			// The notification as sent, and beside it the kind the trigger read.
+			expect(trigger.executions[0].items).toEqual([
+				{
+					json: {
+						...SALE,
+						notificationKind: { kind: 'listing_sale', field: 'eventType', sale: true },
+					},
+				},
+			]);
+			expect(trigger.executions[0].items[0].json).toMatchObject(
+				JSON.parse(trigger.executions[0].rawBody) as object,
 			);
 			expect(trigger.errors).toEqual([]);
 		});

@@ -145,7 +145,10 @@ describe.each(['basic', 'client_secret_post', 'client_secret_json', 'subscriptio
 			expect(trigger.executions).toHaveLength(1);
 			const [execution] = trigger.executions;
 			expect(execution.items).toHaveLength(1);
-			expect(execution.items[0].json).toEqual(JSON.parse(execution.rawBody));
+			expect(execution.items[0].json).toEqual({
+				...(JSON.parse(execution.rawBody) as object),
+				notificationKind: { kind: 'listing_sale', field: 'eventType', sale: true },
+			});
 			expect(execution.items[0].json).toMatchObject({
 				eventType: 'listing_sale',
 				listing: { id: listingId, externalListingId: 1001 },

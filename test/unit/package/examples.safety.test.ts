@@ -46,3 +46,24 @@ describe.each(examples)('$file', ({ workflow }) => {
 		}
 	});
 });
+
+describe('the AI Agent example', () => {
+	const tools = examples.flatMap(({ workflow }) =>
+		workflow.nodes.filter(
+			(node) => node.type === 'n8n-nodes-ticket-marketplace.ticketMarketplaceTool',
+		),
+	);
+
+	it('ships with both limits set and the currency fixed, not the model to choose', () => {
+		expect(tools.length).toBeGreaterThan(0);
+		for (const tool of tools) {
+			const options = tool.parameters.options as Record<string, unknown>;
+			expect({
+				priceCurrency: tool.parameters.priceCurrency,
+				minPriceCurrency: options.minPriceCurrency,
+			}).toEqual({ priceCurrency: 'EUR', minPriceCurrency: 'EUR' });
+			expect(options.minPricePerTicket).toEqual(expect.any(Number));
+			expect(options.maxTicketsPerListing).toEqual(expect.any(Number));
+		}
+	});
+});

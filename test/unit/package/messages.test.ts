@@ -672,7 +672,12 @@ const rows: Row[] = [
 	{
 		name: "create: listings beyond the seller's limits, and a limit that cannot be used",
 		produce: async () => {
-			const limits = { concurrencyMode: 'fixed', minPricePerTicket: 20, maxTicketsPerListing: 1 };
+			const limits = {
+				concurrencyMode: 'fixed',
+				minPricePerTicket: 20,
+				minPriceCurrency: 'EUR',
+				maxTicketsPerListing: 1,
+			};
 			const tooMany = {
 				product: [
 					{ externalId: 'A-1', row: 'A', seat: '1' },

@@ -302,7 +302,13 @@ describe('token endpoint and notification endpoint together', () => {
 		};
 
 		const here = await runTriggerWebhook(setup, 'default', request, new RecordingResponse());
-		expect(here.workflowData).toEqual([[{ json: { listingId: 1 } }]]);
+		expect(here.workflowData).toEqual([
+			[
+				{
+					json: { listingId: 1, notificationKind: { kind: null, field: null, sale: null } },
+				},
+			],
+		]);
 
 		const elsewhereResponse = new RecordingResponse();
 		const elsewhere = await runTriggerWebhook(

@@ -26,6 +26,11 @@ const SALE = {
 };
 const INVALID_TOKEN_CHALLENGE = /^Bearer realm="Ticket Marketplace Trigger", error="invalid_token"/;
 
+/** The item a notification starts the workflow with: the body as sent, and the kind the trigger read beside it. */
+function started(body: object) {
+	return [[{ json: { ...body, notificationKind: expect.any(Object) } }]];
+}
+
 function now(): number {
 	return Math.floor(Date.now() / 1000);
 }
@@ -198,7 +203,7 @@ describe('notification endpoint (default webhook), refusals', () => {
 		expect(response.status).toBe(200);
 		expect(response.json).toMatchObject({ received: true, started: false });
 		expect(String((response.json as { message: string }).message)).toContain(
-			'"inventory_status" is not among',
+			'"inventory_status" (from eventType) is not among',
 		);
 	});
 
@@ -237,7 +242,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 		async (kindField) => {
 			const body = { ...kindField, listingId: 7 };
 			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
-			expect(result.workflowData).toEqual([[{ json: body }]]);
+			expect(result.workflowData).toEqual(started(body));
 		},
 	);
 
@@ -247,13 +252,13 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, Listing_Refund' } },
 		});
-		expect(result.workflowData).toEqual([[{ json: body }]]);
+		expect(result.workflowData).toEqual(started(body));
 	});
 
 	it('starts the workflow with the body unchanged as the item and answers 200 through n8n', async () => {
 		const { result, response } = await notify(jsonRequest(`Bearer ${validToken()}`));
 		expect(result).toEqual({
-			workflowData: [[{ json: SALE }]],
+			workflowData: started(SALE),
 			webhookResponse: { received: true },
 		});
 		// n8n writes the answer from webhookResponse; the node itself writes nothing.
@@ -263,28 +268,112 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 	it('accepts a notification that names no kind, and one whose `event` is an object, not a kind', async () => {
 		for (const body of [{ listingId: 7 }, { event: { id: 99, name: 'Concert' }, listingId: 7 }]) {
 			const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body));
-			expect(result.workflowData).toEqual([[{ json: body }]]);
+			expect(result.workflowData).toEqual(started(body));
 		}
 	});
 
-	it('reads the kind from the first of eventType, event_type, notificationType, notification_type, kind, event, type', async () => {
-		const options = { options: { acceptedKinds: 'listing_sale' } };
+	it('reads the kind from any field that names one; fields that disagree leave it untold, so it starts', async () => {
+		const saleOnly = {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: 'listing_sale' } },
+		};
 		const accepted = await notify(
 			jsonRequest(`Bearer ${validToken()}`, { type: 'listing_sale', id: 1 }),
-			{
-				...TEST_TRIGGER.setup,
-				parameters: options,
-			},
+			saleOnly,
 		);
 		expect(accepted.result.workflowData).toHaveLength(1);
-		const skipped = await notify(
-			jsonRequest(`Bearer ${validToken()}`, { kind: 'other_kind', type: 'listing_sale' }),
-			{
-				...TEST_TRIGGER.setup,
-				parameters: options,
+		const disagreeing = { kind: 'other_kind', type: 'listing_sale' };
+		const untold = await notify(jsonRequest(`Bearer ${validToken()}`, disagreeing), saleOnly);
+		expect(untold.result.workflowData).toEqual([
+			[
+				{
+					json: {
+						...disagreeing,
+						notificationKind: { kind: null, field: 'kind, type disagree', sale: null },
+					},
+				},
+			],
+		]);
+	});
+
+	it("with Accepted Kinds listing_sale, starts for a sale whose `event` is the live event's name", async () => {
+		const saleOnly = {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: 'listing_sale' } },
+		};
+		const sale = { type: 'listing_sale', event: 'Coldplay – Wembley', listingId: 7 };
+		const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, sale), saleOnly);
+		expect(result.workflowData).toEqual([
+			[
+				{
+					json: { ...sale, notificationKind: { kind: 'listing_sale', field: 'type', sale: true } },
+				},
+			],
+		]);
+		// A name alone tells no kind: the sale starts the workflow rather than being dropped for good.
+		for (const body of [
+			{ event: 'Coldplay – Wembley', listingId: 7 },
+			{ event: 'Adele', listingId: 7 },
+			{ type: 'Concert', listingId: 7 },
+		]) {
+			const named = await notify(jsonRequest(`Bearer ${validToken()}`, body), saleOnly);
+			expect(named.result.workflowData).toEqual([
+				[{ json: { ...body, notificationKind: { kind: null, field: null, sale: null } } }],
+			]);
+		}
+	});
+
+	describe('the newer sales webhooks: kind in topic and action', () => {
+		const saleOnly = {
+			...TEST_TRIGGER.setup,
+			parameters: { options: { acceptedKinds: 'listing_sale' } },
+		};
+		const embedded = { sale: { id: 'S-1' }, seller_listing: { id: 42 } };
+
+		it.each(['provisional', 'cancelled', 'canceled'])(
+			'a sale-only trigger does not start for topic sale, action %s, and says which kind from which field',
+			async (action) => {
+				const body = { topic: 'sale', action, _embedded: embedded };
+				const { result, response } = await notify(
+					jsonRequest(`Bearer ${validToken()}`, body),
+					saleOnly,
+				);
+				expectNoExecution(result, response);
+				expect(response.status).toBe(200);
+				expect(String((response.json as { message: string }).message)).toContain(
+					`"sale.${action}" (from topic + action) is not among`,
+				);
 			},
 		);
-		expect(skipped.result.workflowData).toBeUndefined();
+
+		it.each(['created', 'CONFIRMED', 'completed'])(
+			'a sale-only trigger starts for topic sale, action %s, and the item names the kind and its field',
+			async (action) => {
+				const body = { topic: 'sale', action, _embedded: embedded };
+				const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), saleOnly);
+				expect(result.workflowData).toEqual([
+					[
+						{
+							json: {
+								...body,
+								notificationKind: { kind: `sale.${action}`, field: 'topic + action', sale: true },
+							},
+						},
+					],
+				]);
+			},
+		);
+
+		it('starts when topic and action tell no kind (a name, a number), rather than dropping a sale on a guess', async () => {
+			for (const body of [
+				{ topic: 'Sale Update', action: 'created', _embedded: embedded },
+				{ topic: 7, action: 'provisional', _embedded: embedded },
+				{ action: 'provisional', _embedded: embedded },
+			]) {
+				const { result } = await notify(jsonRequest(`Bearer ${validToken()}`, body), saleOnly);
+				expect(result.workflowData).toHaveLength(1);
+			}
+		});
 	});
 
 	it('accepts every kind when Accepted Kinds is empty, and any listed kind', async () => {
@@ -293,12 +382,12 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: '' } },
 		});
-		expect(all.result.workflowData).toEqual([[{ json: other }]]);
+		expect(all.result.workflowData).toEqual(started(other));
 		const listed = await notify(jsonRequest(`Bearer ${validToken()}`, other), {
 			...TEST_TRIGGER.setup,
 			parameters: { options: { acceptedKinds: 'listing_sale, inventory_status' } },
 		});
-		expect(listed.result.workflowData).toEqual([[{ json: other }]]);
+		expect(listed.result.workflowData).toEqual(started(other));
 	});
 
 	it('accepts a Bearer scheme written in any case and a JSON content type with a charset', async () => {
@@ -309,7 +398,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 			},
 			body: SALE,
 		});
-		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(result.workflowData).toEqual(started(SALE));
 	});
 
 	it('includes request headers without Authorization when asked', async () => {
@@ -331,6 +420,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 					json: {
 						headers: { 'content-type': 'application/json', 'x-request-id': 'abc-123' },
 						body: SALE,
+						notificationKind: { kind: 'listing_sale', field: 'eventType', sale: true },
 					},
 				},
 			],
@@ -355,7 +445,7 @@ describe('notification endpoint (default webhook), accepted notifications', () =
 			'../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
 		);
 		const result = await new TicketMarketplaceTrigger().webhook.call(context);
-		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(result.workflowData).toEqual(started(SALE));
 	});
 });
 
@@ -407,8 +497,8 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const token = validToken();
 		const first = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
 		const second = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
-		expect(first.result.workflowData).toEqual([[{ json: SALE }]]);
-		expect(second.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(first.result.workflowData).toEqual(started(SALE));
+		expect(second.result.workflowData).toEqual(started(SALE));
 		expect([first.reads, second.reads]).toEqual([1, 0]);
 	});
 
@@ -419,7 +509,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const readAt = Date.now();
 		jest.spyOn(Date, 'now').mockReturnValue(readAt + 5_000);
 		const later = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId);
-		expect(later.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(later.result.workflowData).toEqual(started(SALE));
 		expect(later.reads).toBe(0);
 	});
 
@@ -431,14 +521,13 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			3600,
 			now(),
 		);
-		for (const authorization of [`Bearer ${oldSecretToken}`, 'Bearer not-a-token']) {
-			const { result, response, reads } = await notifyCounting(
-				jsonRequest(authorization),
-				credentialId,
-			);
-			expectInvalidToken(result, response, 'The access token is invalid');
-			expect(reads).toBe(1);
-		}
+		const {
+			result: oldResult,
+			response: oldResponse,
+			reads: oldReads,
+		} = await notifyCounting(jsonRequest(`Bearer ${oldSecretToken}`), credentialId);
+		expectInvalidToken(oldResult, oldResponse, 'The access token is invalid');
+		expect(oldReads).toBe(1);
 		// A credential that became unusable is seen by the next refusal, not hidden by the earlier read.
 		const shortSecret = 'too-short';
 		const { result, response } = await notifyCounting(
@@ -451,6 +540,28 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expectInvalidToken(result, response, 'The access token is invalid');
 	});
 
+	it("refuses a token that cannot be ours without reading the credential: not our format, another trigger's, expired", async () => {
+		const credentialId = nextCredentialId();
+		const cases: Array<[string, string]> = [
+			['Bearer x', 'The access token is invalid'],
+			['Bearer not-a-token', 'The access token is invalid'],
+			['Bearer tmt1.e30.c2ln', 'The access token is invalid'],
+			[
+				`Bearer ${issueAccessToken({ ...subject, audience: 'another-webhook-id' }, 3600, now())}`,
+				'The access token is invalid',
+			],
+			[`Bearer ${issueAccessToken(subject, 3600, now() - 7200)}`, 'The access token expired'],
+		];
+		for (const [authorization, description] of cases) {
+			const { result, response, reads } = await notifyCounting(
+				jsonRequest(authorization),
+				credentialId,
+			);
+			expectInvalidToken(result, response, description);
+			expect(reads).toBe(0);
+		}
+	});
+
 	it('accepts a token signed with a new client secret right after the secret changed', async () => {
 		const credentialId = nextCredentialId();
 		await notifyCounting(jsonRequest(`Bearer ${validToken()}`), credentialId);
@@ -461,7 +572,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			credentialId,
 			{ clientId: TEST_TRIGGER.clientId, clientSecret: newSecret },
 		);
-		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(result.workflowData).toEqual(started(SALE));
 		expect(reads).toBe(1);
 	});
 
@@ -487,7 +598,7 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		const readAt = Date.now();
 		const deleted = new Error('Credential with ID "x" does not exist');
 		const within = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
-		expect(within.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(within.result.workflowData).toEqual(started(SALE));
 		jest.spyOn(Date, 'now').mockReturnValue(readAt + CREDENTIAL_REUSE_MS + 1);
 		const after = await notifyCounting(jsonRequest(`Bearer ${token}`), credentialId, deleted);
 		expectInvalidToken(after.result, after.response, 'The access token is invalid');
@@ -500,14 +611,14 @@ describe('notification endpoint (default webhook), reading the callback credenti
 			...TEST_TRIGGER.setup,
 			parameters: { options: { tokenLifetime: 60 } },
 		});
-		expect(result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(result.workflowData).toEqual(started(SALE));
 	});
 
 	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
 		const token = validToken();
 		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
 		const other = await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
-		expect(other.result.workflowData).toEqual([[{ json: SALE }]]);
+		expect(other.result.workflowData).toEqual(started(SALE));
 		expect(other.reads).toBe(1);
 	});
 });

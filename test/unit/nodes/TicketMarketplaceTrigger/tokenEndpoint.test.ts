@@ -1,9 +1,11 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
 import { verifyAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { CREDENTIAL_REUSE_MS } from '../../../../nodes/TicketMarketplaceTrigger/recentCredential';
 import {
 	expectNoExecution,
 	RecordingResponse,
+	runCountingReads,
 	runRecorded,
 } from '../../../../support/fakeN8n/recordingResponse';
 import {
@@ -152,6 +154,8 @@ describe('token endpoint (setup webhook), successes', () => {
 		const secret = 'p@ss word+with:colon%';
 		const specialSetup: TriggerSetup = {
 			...TEST_TRIGGER.setup,
+			// Its own credential: the trigger refuses another client than one read seconds ago without reading again.
+			credentialId: 'callback-credential-special-characters',
 			credentials: { clientId: 'id with space', clientSecret: secret },
 		};
 		const encoded = await requestToken(
@@ -403,10 +407,11 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 
 	it('answers 503 temporarily_unavailable, naming no secret, when the credential secret is too short', async () => {
 		TRIGGER_LOG.length = 0;
+		// The marketplace presents the secret it was subscribed with; the credential was edited since.
 		const { result, response } = await requestToken(
 			{
 				headers: {
-					authorization: basic(TEST_TRIGGER.clientId, 'tiny-s3cret'),
+					authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
 					'content-type': FORM,
 				},
 				body: { grant_type: 'client_credentials' },
@@ -414,6 +419,7 @@ describe('token endpoint (setup webhook), RFC 6749 5.2 errors', () => {
 			{
 				...TEST_TRIGGER.setup,
 				workflowId: 'workflow-short-secret',
+				credentialId: 'callback-credential-short-secret',
 				credentials: { clientId: TEST_TRIGGER.clientId, clientSecret: 'tiny-s3cret' },
 			},
 		);
@@ -489,6 +495,8 @@ describe('token endpoint (setup webhook), when n8n cannot hand the trigger its c
 			TRIGGER_LOG.length = 0;
 			const setup: TriggerSetup = {
 				...TEST_TRIGGER.setup,
+				// Its own credential id: no earlier read of another state may be reused.
+				credentialId: `callback-credential-${state}`,
 				...broken,
 				workflowId: `workflow-${state}`,
 			};
@@ -501,13 +509,26 @@ describe('token endpoint (setup webhook), when n8n cannot hand the trigger its c
 					},
 					body: { grant_type: 'client_credentials' },
 				},
-				// A stranger, anonymous.
-				{ headers: { 'content-type': FORM }, body: { grant_type: 'client_credentials' } },
+				// A stranger whose client could be the credential's.
+				{
+					headers: {
+						authorization: basic('some-client', 'a guess of sixteen or more'),
+						'content-type': FORM,
+					},
+					body: { grant_type: 'client_credentials' },
+				},
 			];
 			for (const request of requests) {
 				const { result, response } = await requestToken(request, setup);
 				expectUnavailable(result, response);
 			}
+			// An anonymous stranger is refused without a look at the credential: it learns nothing of its state.
+			const anonymous = await requestToken(
+				{ headers: { 'content-type': FORM }, body: { grant_type: 'client_credentials' } },
+				setup,
+			);
+			expect(anonymous.response.status).toBe(401);
+			expect(anonymous.response.json.error).toBe('invalid_client');
 			expect(TRIGGER_LOG).toHaveLength(1);
 			expect(TRIGGER_LOG[0]).toMatchObject({ level: 'warn' });
 			expect(TRIGGER_LOG[0].message).toContain(reason);
@@ -523,7 +544,10 @@ describe('token endpoint (setup webhook), when n8n cannot hand the trigger its c
 			credentials: new Error('Credential with ID "x" does not exist'),
 		};
 		const anonymous = {
-			headers: { 'content-type': FORM },
+			headers: {
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+				'content-type': FORM,
+			},
 			body: { grant_type: 'client_credentials' },
 		};
 		const start = Date.now();
@@ -670,5 +694,79 @@ describe('token endpoint (setup webhook), the spellings a client may use', () =>
 			body: { grantType: 'client_credentials', clientId: TEST_TRIGGER.clientId, clientSecret: 42 },
 		});
 		expectRefusal(result, response, 400, 'invalid_request');
+	});
+});
+
+describe('token endpoint (setup webhook), strangers cost no read of the credential', () => {
+	let sequence = 0;
+	/** Each test its own credential: the trigger remembers reads per credential for a few seconds. */
+	function freshSetup(): TriggerSetup {
+		sequence += 1;
+		return { ...TEST_TRIGGER.setup, credentialId: `callback-credential-strangers-${sequence}` };
+	}
+	const tokenRequest = (authorization: string | undefined): TriggerRequest => ({
+		headers: { authorization, 'content-type': FORM },
+		body: { grant_type: 'client_credentials' },
+	});
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('refuses, without reading the credential, a client no usable credential can hold', async () => {
+		const setup = freshSetup();
+		for (const request of [
+			tokenRequest(undefined),
+			tokenRequest(basic(TEST_TRIGGER.clientId, 'short-secret')),
+			tokenRequest(basic('', TEST_TRIGGER.clientSecret)),
+			tokenRequest(basic(' marketplace-client', TEST_TRIGGER.clientSecret)),
+			{
+				headers: { 'content-type': FORM },
+				body: { grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' },
+			},
+		]) {
+			const { result, response, reads } = await runCountingReads(setup, 'setup', request);
+			expectNoExecution(result, response);
+			expect(response.status).toBe(401);
+			expect(response.json.error).toBe('invalid_client');
+			expect(reads).toBe(0);
+		}
+	});
+
+	it('after a read, refuses another client without reading again until the reuse time has passed', async () => {
+		const setup = freshSetup();
+		const right = tokenRequest(basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret));
+		const first = await runCountingReads(setup, 'setup', right);
+		expectTokenIssued(first.result, first.response);
+		expect(first.reads).toBe(1);
+		const strangers = [
+			basic('some-client', 'a guess of sixteen or more'),
+			basic(TEST_TRIGGER.clientId, 'a guess of sixteen or more'),
+			basic('some-client', TEST_TRIGGER.clientSecret),
+		];
+		for (const authorization of strangers) {
+			const refused = await runCountingReads(setup, 'setup', tokenRequest(authorization));
+			expect(refused.response.status).toBe(401);
+			expect(refused.response.json.error).toBe('invalid_client');
+			expect(refused.reads).toBe(0);
+		}
+		// The right client is still served from the credential as stored now.
+		const again = await runCountingReads(setup, 'setup', right);
+		expectTokenIssued(again.result, again.response);
+		expect(again.reads).toBe(1);
+		jest.spyOn(Date, 'now').mockReturnValue(Date.now() + CREDENTIAL_REUSE_MS + 1);
+		const later = await runCountingReads(setup, 'setup', tokenRequest(strangers[0]));
+		expect(later.response.status).toBe(401);
+		expect(later.reads).toBe(1);
+	});
+
+	it("a stranger's well-formed client reads the credential once, then no more within the reuse time", async () => {
+		const setup = freshSetup();
+		const stranger = tokenRequest(basic('some-client', 'a guess of sixteen or more'));
+		const reads: number[] = [];
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const refused = await runCountingReads(setup, 'setup', stranger);
+			expect(refused.response.status).toBe(401);
+			reads.push(refused.reads);
+		}
+		expect(reads).toEqual([1, 0, 0]);
 	});
 });

@@ -24,6 +24,7 @@ export const MAX_CONCURRENCY = 100;
 /** The limits a seller sets on every listing (settings.ts reads them): option name → label. */
 export const LIMIT_OPTIONS = {
 	minPricePerTicket: 'Minimum Price per Ticket',
+	minPriceCurrency: 'Minimum Price Currency',
 	maxTicketsPerListing: 'Maximum Tickets per Listing',
 } as const;
 
@@ -118,7 +119,16 @@ export const RUN_OPTIONS: INodeProperties[] = [
 		placeholder: 'e.g. 20.00',
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
-			"Listings priced below this, in their own currency, are refused before sending, e.g. a typo or an AI Agent's mistake",
+			"Listings priced below this are refused before sending, e.g. a typo or an AI Agent's mistake; set its currency too",
+	},
+	{
+		displayName: LIMIT_OPTIONS.minPriceCurrency,
+		name: 'minPriceCurrency',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. EUR',
+		description:
+			'The currency of Minimum Price per Ticket; listings priced in any other currency are refused before sending',
 	},
 	{
 		displayName: 'Output',

@@ -9,6 +9,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
+import type { Product } from './fields';
 import { fieldLabel } from './fieldLabels';
 import { blankRowsNotice } from './output';
 import { readListingRow } from './listingRows';
@@ -125,7 +126,7 @@ function groupTicketRows(rows: ListingRow[]): RowGroup[] {
 }
 
 /** A listing that is not sent after all, with why. */
-function refused(listing: Listing, problems: Problem[]): InvalidListing {
+export function refused(listing: Listing, problems: Problem[]): InvalidListing {
 	return {
 		kind: 'invalid',
 		rows: listing.rows,
@@ -177,6 +178,14 @@ function listingName(listing: Listing): string {
  * none, and is its product External ID (compared as within one listing: as written, trimmed). The partner's ID
  * names a ticket of one event: the same ID under another event is another ticket, as the same seat there is.
  */
+/** A ticket of one event, as compared across listings: its seat, or its External ID when it has none. */
+export function ticketIdentity(eventId: unknown, product: Product): string {
+	const seat = seatIdentity(product);
+	return seat !== undefined
+		? `${String(eventId)}\u0000seat\u0000${seat}`
+		: `${String(eventId)}\u0000id\u0000${product.externalId}`;
+}
+
 function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
 	const firstListing = new Map<string, Listing>();
 	return listings.map((listing) => {
@@ -186,10 +195,7 @@ function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
 		const tickets: string[] = [];
 		for (const { product, itemIndex, seatField, externalIdField } of listing.products) {
 			const seat = seatIdentity(product);
-			const key =
-				seat !== undefined
-					? `${eventId}\u0000seat\u0000${seat}`
-					: `${eventId}\u0000id\u0000${product.externalId}`;
+			const key = ticketIdentity(eventId, product);
 			const earlier = firstListing.get(key);
 			if (earlier === undefined) {
 				tickets.push(key);

@@ -8,7 +8,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
+import { failureOf } from '../memory/memoryFailure';
+import { beforeSendingError } from '../memory/memoryMessages';
 import { nearCapNotice } from '../memory/sentListings';
+import type { MemoryAccount } from '../memory/sentListings';
+import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {
 	runSecrets,
 	readRunCredential,
@@ -23,6 +27,12 @@ import { listingRequest } from './listingRequest';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
 import type { MemoryFailure, Outcome, Sent } from './outcome';
 import type { SendSettings } from './settings';
+import {
+	openTicketMemory,
+	refuseTicketsOfEarlierRuns,
+	ticketsOf,
+	type TicketMemory,
+} from './ticketsAcrossRuns';
 import type { Listing, ReadyListing } from './validateListing';
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
@@ -31,29 +41,63 @@ export async function sendListings(
 	listings: Listing[],
 	settings: SendSettings,
 ): Promise<Sent> {
-	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
-	const credential = ready.length > 0 ? await readRunCredential.call(context) : undefined;
-	const memory =
-		settings.skipAlreadySent && credential ? openMemory(context, credential) : undefined;
+	const valid = listings.filter((listing) => listing.kind === 'ready');
+	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
+	const account = credential && memoryAccount(credential);
+	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
+	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
+	const tickets = memory && runsAsAgentTool(context) && openTicketMemory(context, account!);
+	const checked = tickets ? await refuseTicketsOfEarlierRuns(context, tickets, listings) : listings;
+	const ready = checked.filter((listing): listing is ReadyListing => listing.kind === 'ready');
 	const alreadySent = memory
 		? await recordBeforeSending(context, memory, ready)
 		: new Map<number, EarlierOutcome>();
 	const toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
+	if (tickets) await recordTickets(context, tickets, toSend);
 	const sent = credential
 		? await sendThroughPacer(context, toSend, settings, credential, !context.continueOnFail())
 		: new Map<ReadyListing, Outcome>();
-	const outcomes = outcomesOf(listings, alreadySent, sent);
+	const outcomes = outcomesOf(checked, alreadySent, sent);
 	if (memory && toSend.length === 0) await memory.release();
 	const memoryFailure =
 		memory && toSend.length > 0 ? await rememberOutcomes(memory, sent) : undefined;
+	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	return { outcomes, ...(memoryFailure && { memoryFailure }) };
 }
 
 /** One memory per marketplace account on one API. */
-function openMemory(context: IExecuteFunctions, credential: RunCredential): RunMemory {
-	return new RunMemory(context, {
-		baseUrl: credential.baseUrl,
-		email: String(credential.decrypted.data?.email ?? ''),
+function memoryAccount(credential: RunCredential): MemoryAccount {
+	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
+}
+
+/** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
+async function recordTickets(
+	context: IExecuteFunctions,
+	tickets: TicketMemory,
+	toSend: ReadyListing[],
+): Promise<void> {
+	try {
+		await tickets.record(ticketsOf(toSend));
+	} catch (error) {
+		const ids = toSend.map((listing) => listing.externalListingId);
+		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: ids });
+	}
+}
+
+/** The tickets of listings the API provably did not create are free again; said when that fails. */
+async function forgetTicketsNotListed(
+	context: IExecuteFunctions,
+	tickets: TicketMemory,
+	sent: Map<ReadyListing, Outcome>,
+): Promise<void> {
+	const notCreated = [...sent]
+		.filter(([, outcome]) => rememberedAs(outcome) === 'notCreated')
+		.map(([listing]) => listing);
+	if (await tickets.forget(ticketsOf(notCreated))) return;
+	context.addExecutionHints({
+		message: `The tickets of listings not created (${notCreated.map((listing) => listing.externalListingId).join(', ')}) are still remembered as listed: a later call with them is refused. Clear Sent Listings History (All) forgets them.`,
+		location: 'outputPane',
+		type: 'warning',
 	});
 }
 

@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
+import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
 
 import type { PacingMode } from '../../../transport';
 import { readsAsV1 } from '../../versions';
@@ -64,10 +64,12 @@ export function readSendSettings(context: IExecuteFunctions): SendSettings {
 
 /**
  * What the seller allows one listing, whatever the sheet or an AI Agent's model passes: each absent when not set.
- * Compared as numbers: the price in the listing's own currency.
+ * A minimum price is in its own currency, and a listing in any other is refused: 20 EUR says nothing of 25 JPY.
  */
 export interface ListingLimits {
 	minPrice?: number;
+	/** The only currency a listing may be priced in (upper case); set whenever minPrice is. */
+	currency?: string;
 	maxTickets?: number;
 }
 
@@ -93,9 +95,36 @@ function limitOf(
 	});
 }
 
+/** The currency of the limits; a minimum price without one stops the run, since no price can be compared to it. */
+function limitCurrency(
+	context: IExecuteFunctions,
+	value: unknown,
+	minPrice: number | undefined,
+): string | undefined {
+	const label = LIMIT_OPTIONS.minPriceCurrency;
+	if (isBlank(value)) {
+		if (minPrice === undefined) return undefined;
+		throw new NodeOperationError(
+			context.getNode(),
+			`${LIMIT_OPTIONS.minPricePerTicket} under Options needs its currency`,
+			{
+				description: `Add Options → ${label}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
+				itemIndex: 0,
+			},
+		);
+	}
+	const parsed = currencyCode.safeParse(value);
+	if (parsed.success) return parsed.data as string;
+	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
+		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a currency code'}. Nothing was sent.`,
+		itemIndex: 0,
+	});
+}
+
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const minPrice = limitOf(context, options.minPricePerTicket, 'minPricePerTicket', positiveAmount);
+	const currency = limitCurrency(context, options.minPriceCurrency, minPrice);
 	const maxTickets = limitOf(
 		context,
 		options.maxTicketsPerListing,
@@ -104,6 +133,7 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	);
 	return {
 		...(minPrice !== undefined && { minPrice }),
+		...(currency !== undefined && { currency }),
 		...(maxTickets !== undefined && { maxTickets }),
 	};
 }

@@ -22,7 +22,7 @@ import { issuesOf, productsOf } from './rowProducts';
 import type { RowProducts } from './rowProducts';
 import { levelOf, unreadable } from './listingRows';
 import type { ListingRow, RowFields, RowGroup } from './listingRows';
-import { LIMIT_OPTIONS } from './description';
+import { beyondLimits } from './limits';
 import { NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 import type { Problem } from './problems';
@@ -244,33 +244,6 @@ function disagreements(rows: CheckedRow[]): Problem[] {
 			});
 		}
 	}
-	return problems;
-}
-
-/**
- * A valid listing against the seller's limits (Options): a price below the minimum, compared as a number in the
- * listing's own currency, or more tickets than the maximum. Each names every row of the listing.
- */
-function beyondLimits(
-	level: ListingLevel,
-	products: ListedProduct[],
-	rows: number[],
-	limits: ListingLimits,
-): Problem[] {
-	const problems: Problem[] = [];
-	const { amount, currency } = level.pricePerProduct as { amount: number; currency: string };
-	if (limits.minPrice !== undefined && amount < limits.minPrice)
-		problems.push({
-			field: fieldLabel('priceAmount'),
-			text: `${amount} ${currency} is below the ${LIMIT_OPTIONS.minPricePerTicket} set under Options (${limits.minPrice}, compared in the listing's own currency): correct the price, or lower the minimum`,
-			itemIndexes: rows,
-		});
-	if (limits.maxTickets !== undefined && products.length > limits.maxTickets)
-		problems.push({
-			field: '',
-			text: `${products.length} tickets in one listing are more than the ${LIMIT_OPTIONS.maxTicketsPerListing} set under Options (${limits.maxTickets}): split them into several listings, or raise the maximum`,
-			itemIndexes: rows,
-		});
 	return problems;
 }
 

@@ -28,7 +28,8 @@ import { findSubscriptionId } from './subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
 import { readsAsV1 } from '../../versions';
-import { triggerUrlProblems } from './triggerUrls';
+import { getBaseUrl } from '../../../transport/credential';
+import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
@@ -100,6 +101,20 @@ const SUBSCRIPTION_LABELS: Record<string, string> = {
 	'subscription.listing': 'Subscription Kinds',
 };
 
+/**
+ * What keeps the URLs from being one trigger's, served where the secret is safe. The API credential's Base URL is
+ * read only for a plain http:// URL, which only a sandbox on this machine may use.
+ */
+async function urlProblems(this: IExecuteFunctions, subscription: Subscription) {
+	const { url, auth } = subscription.callback;
+	const plain = [url, auth.tokenEndPoint].some((address) => !/^https:/i.test(address));
+	const plainHttpAllowed = plain && isLoopbackUrl(await getBaseUrl.call(this));
+	return [
+		...triggerUrlProblems(url, auth.tokenEndPoint),
+		...urlOriginProblems(url, auth.tokenEndPoint, plainHttpAllowed),
+	];
+}
+
 /** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
 async function prepareSubscription(
 	this: IExecuteFunctions,
@@ -132,9 +147,10 @@ async function prepareSubscription(
 	const label = (path: Array<string | number>) =>
 		SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 	const problems = parsed.success
-		? triggerUrlProblems(parsed.data.callback.url, parsed.data.callback.auth.tokenEndPoint).map(
-				(problem) => ({ field: label(problem.path), text: problem.text }),
-			)
+		? (await urlProblems.call(this, parsed.data)).map((problem) => ({
+				field: label(problem.path),
+				text: problem.text,
+			}))
 		: labelIssues(parsed.error, label);
 	if (!parsed.success || problems.length > 0) {
 		throw new NodeOperationError(

@@ -114,3 +114,46 @@ export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlPr
 		});
 	return problems;
 }
+
+/** Hosts of this machine: the sandbox runs there, the marketplace never does. */
+export function isLoopbackUrl(url: string): boolean {
+	try {
+		const host = new URL(url).hostname.toLowerCase();
+		return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Where the marketplace sends the callback client's secret (the Token URL) must be the callback's own server, over
+ * https: a Token URL elsewhere or in plain text gives the secret away once the subscription is active. Plain http is
+ * for the sandbox on this machine only.
+ */
+export function urlOriginProblems(
+	callbackUrl: string,
+	tokenUrl: string,
+	plainHttpAllowed: boolean,
+): UrlProblem[] {
+	const problems: UrlProblem[] = [];
+	const callback = new URL(callbackUrl);
+	const token = new URL(tokenUrl);
+	if (!plainHttpAllowed) {
+		for (const [path, url] of [
+			[CALLBACK_URL, callback],
+			[TOKEN_URL, token],
+		] as const) {
+			if (url.protocol !== 'https:')
+				problems.push({
+					path: [...path],
+					text: `starts with ${url.protocol}// and the marketplace would send the callback client secret there unencrypted: use the trigger's https:// Production URL (set n8n's public address, WEBHOOK_URL, to https://…); plain http:// is only for the sandbox on this machine`,
+				});
+		}
+	}
+	if (callback.origin !== token.origin)
+		problems.push({
+			path: TOKEN_URL,
+			text: `is on another server (${token.origin}) than Callback URL (${callback.origin}): the marketplace sends the callback client secret to the Token URL, so both must be the trigger's URLs on the same n8n; copy both from the one trigger`,
+		});
+	return problems;
+}

@@ -57,20 +57,23 @@ describe('Minimum Price per Ticket', () => {
 		const { items, parameters } = listingsAt(
 			[1, 2, 3],
 			(itemIndex: number) => [0.01, 20, 19.99][itemIndex],
-			{ minPricePerTicket: 20 },
+			{ minPricePerTicket: 20, minPriceCurrency: 'EUR' },
 		);
 		const { output } = await run({ items, parameters });
 		expect(bodies.map((body) => body.externalListingId)).toEqual([2]);
 		expect(output).toHaveLength(3);
 		expect(errorOf(output![0])).toMatch(
-			/Price Amount 0\.01 EUR is below the Minimum Price per Ticket set under Options \(20, compared in the listing's own currency\).*\(row 1\)/,
+			/Price Amount 0\.01 EUR is below the Minimum Price per Ticket set under Options \(20 EUR\).*\(row 1\)/,
 		);
 		expect(output![1].json.id).toBe('L-2');
 		expect(errorOf(output![2])).toMatch(/Price Amount 19\.99 EUR is below.*\(row 3\)/);
 	});
 
 	it('without Continue, stops the run before anything is sent', async () => {
-		const { items, parameters } = listingsAt([1, 2], 5, { minPricePerTicket: '10' });
+		const { items, parameters } = listingsAt([1, 2], 5, {
+			minPricePerTicket: '10',
+			minPriceCurrency: 'eur',
+		});
 		const { thrown } = await run({ items, parameters, continueOnFail: false });
 		expect(thrown).toBeInstanceOf(NodeOperationError);
 		expect((thrown as NodeOperationError).message).toBe(
@@ -99,7 +102,10 @@ describe('Minimum Price per Ticket', () => {
 			row('7001', '4.5', '2'),
 			row('7002', '45', '3'),
 		]);
-		const parameters = { ...EXAMPLE_SHEET_PARAMETERS, options: { minPricePerTicket: 10 } };
+		const parameters = {
+			...EXAMPLE_SHEET_PARAMETERS,
+			options: { minPricePerTicket: 10, minPriceCurrency: 'GBP' },
+		};
 		const { output } = await run({ items, parameters });
 		expect(bodies.map((body) => body.externalListingId)).toEqual([7002]);
 		const refused = output!.find((item) => errorOf(item).includes('below'));
@@ -111,6 +117,7 @@ describe('Minimum Price per Ticket', () => {
 		const bodies = acceptListings();
 		const { items, parameters } = listingsAt([1, 2], (itemIndex: number) => [1, 30][itemIndex], {
 			minPricePerTicket: 20,
+			minPriceCurrency: 'EUR',
 		});
 		// Both listings hold the same seat: only the first, refused for its price, would otherwise block the second.
 		parameters.products = { product: [{ externalId: 'A-1', row: 'A', seat: '1' }] };
@@ -127,10 +134,53 @@ describe('Minimum Price per Ticket', () => {
 			[2, ''],
 			[3, 0],
 		] as const) {
-			const { items, parameters } = listingsAt([id], 20, { minPricePerTicket: floor });
+			const { items, parameters } = listingsAt([id], 20, {
+				minPricePerTicket: floor,
+				minPriceCurrency: 'EUR',
+			});
 			await run({ items, parameters });
 		}
 		expect(bodies.map((body) => body.externalListingId)).toEqual([1, 2, 3]);
+	});
+});
+
+describe('Minimum Price Currency', () => {
+	it('refuses a listing in another currency, whatever its amount: a floor of 20 EUR lets no 25 JPY through', async () => {
+		grantTokens('tok-currency');
+		const bodies = acceptListings();
+		const { items, parameters } = listingsAt([1, 2], 25, {
+			minPricePerTicket: 20,
+			minPriceCurrency: 'EUR',
+		});
+		parameters.priceCurrency = (itemIndex: number) => ['JPY', 'eur'][itemIndex];
+		const { output } = await run({ items, parameters, asTool: true });
+		expect(bodies.map((body) => body.externalListingId)).toEqual([2]);
+		expect(errorOf(output![0])).toMatch(
+			/Currency JPY is not EUR, the Minimum Price Currency set under Options: only listings priced in EUR are sent.*\(row 1\)/,
+		);
+		expect(output![1].json.id).toBe('L-2');
+	});
+
+	it('alone, without a minimum, refuses every other currency too', async () => {
+		grantTokens('tok-currency');
+		const bodies = acceptListings();
+		const { items, parameters } = listingsAt([1], 25, { minPriceCurrency: 'GBP' });
+		const { output } = await run({ items, parameters });
+		expect(bodies).toEqual([]);
+		expect(errorOf(output![0])).toMatch(/Currency EUR is not GBP/);
+	});
+
+	it('a minimum without its currency stops the run before anything is read or sent', async () => {
+		const { items, parameters } = listingsAt([1], 25, { minPricePerTicket: 20 });
+		const { thrown } = await run({ items, parameters, asTool: true });
+		expect(thrown).toBeInstanceOf(NodeOperationError);
+		expect((thrown as NodeOperationError).message).toBe(
+			'Minimum Price per Ticket under Options needs its currency',
+		);
+		expect((thrown as NodeOperationError).description).toMatch(
+			/Add Options → Minimum Price Currency/,
+		);
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 });
 
@@ -169,12 +219,15 @@ describe('a limit that cannot be used', () => {
 		['minPricePerTicket', 'abc', /^Minimum Price per Ticket under Options cannot be used$/],
 		['minPricePerTicket', -5, /^Minimum Price per Ticket under Options cannot be used$/],
 		['maxTicketsPerListing', 2.5, /^Maximum Tickets per Listing under Options cannot be used$/],
+		['minPriceCurrency', 'euro', /^Minimum Price Currency under Options cannot be used$/],
 	])('%s %p stops the run before anything is read or sent', async (option, value, title) => {
 		const { items, parameters } = oneSeatListings([1], { [option]: value });
 		const { thrown } = await run({ items, parameters });
 		expect(thrown).toBeInstanceOf(NodeOperationError);
 		expect((thrown as NodeOperationError).message).toMatch(title);
-		expect((thrown as NodeOperationError).description).toMatch(/remove the option/);
+		expect((thrown as NodeOperationError).description).toMatch(
+			/remove the option|three-letter currency code/,
+		);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 });
@@ -203,7 +256,11 @@ describe("as an AI Agent's tool, every value chosen by the model", () => {
 		grantTokens('tok-agent');
 		const bodies = acceptListings();
 		const { output } = await run({
-			...reviewersCall({ minPricePerTicket: 20, maxTicketsPerListing: 50 }),
+			...reviewersCall({
+				minPricePerTicket: 20,
+				minPriceCurrency: 'EUR',
+				maxTicketsPerListing: 50,
+			}),
 			asTool: true,
 		});
 		expect(bodies).toEqual([]);
@@ -216,7 +273,10 @@ describe("as an AI Agent's tool, every value chosen by the model", () => {
 	it('the floor alone refuses it too', async () => {
 		grantTokens('tok-agent');
 		const bodies = acceptListings();
-		const { output } = await run({ ...reviewersCall({ minPricePerTicket: 20 }), asTool: true });
+		const { output } = await run({
+			...reviewersCall({ minPricePerTicket: 20, minPriceCurrency: 'EUR' }),
+			asTool: true,
+		});
 		expect(bodies).toEqual([]);
 		expect(errorOf(output![0])).toMatch(/below the Minimum Price per Ticket/);
 	});

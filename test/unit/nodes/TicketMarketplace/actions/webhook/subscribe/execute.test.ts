@@ -222,6 +222,24 @@ describe('Webhook → Subscribe', () => {
 			'Token URL must start with https:// or http://',
 		],
 		[
+			'a Token URL on another server, though its webhook ID matches',
+			{ callbackAuthUrl: 'https://collector.example.org/webhook/abc/token' },
+			'Token URL is on another server (https://collector.example.org) than Callback URL (https://n8n.example.test)',
+		],
+		[
+			'a Token URL on plain http:// beside an https:// Callback URL',
+			{ callbackAuthUrl: 'http://n8n.example.test/webhook/abc/token' },
+			'Token URL starts with http:// and the marketplace would send the callback client secret there unencrypted',
+		],
+		[
+			'both URLs on plain http:// while the Base URL is no sandbox on this machine',
+			{
+				callbackUrl: 'http://n8n.example.test/webhook/abc/notifications',
+				callbackAuthUrl: 'http://n8n.example.test/webhook/abc/token',
+			},
+			'Callback URL starts with http://',
+		],
+		[
 			'no subscription kind',
 			{ subscriptionKinds: [] },
 			'Subscription Kinds needs at least one kind, such as listing_sale',
@@ -252,6 +270,35 @@ describe('Webhook → Subscribe', () => {
 		}
 		expect(api.seen).toEqual([]);
 		expect(token.isDone()).toBe(false);
+	});
+
+	it('sends plain http:// URLs on one server when the Base URL is the sandbox on this machine', async () => {
+		const sandbox = 'http://127.0.0.1:4010';
+		nock(sandbox)
+			.post(PARTNER_API_PATHS.grant)
+			.query({ grant_type: 'client_credentials' })
+			.reply(200, { access_token: 'tok-webhook' });
+		const seen: IDataObject[] = [];
+		nock(sandbox)
+			.post(PARTNER_API_PATHS.webhooks)
+			.reply(201, (_uri, body) => {
+				seen.push(body as IDataObject);
+				return { id: 'wh-local' };
+			});
+		const items = [{ json: {} }];
+		const fake = fakeRun({
+			parameters: {
+				...PARAMETERS,
+				callbackUrl: 'http://127.0.0.1:5678/webhook/abc/notifications',
+				callbackAuthUrl: 'http://127.0.0.1:5678/webhook/abc/token',
+			},
+			items,
+			callbackCredentials: CALLBACK_CREDENTIALS,
+			apiCredentials: { baseUrl: `${sandbox}/` },
+		});
+		const output = await execute.call(fake.context, items);
+		expect(output[0].json.subscriptionId).toBe('wh-local');
+		expect(seen).toHaveLength(1);
 	});
 
 	it('with Continue On Fail, an API refusal becomes a paired error item without the secret', async () => {

@@ -106,6 +106,23 @@ describe('Webhook → Subscribe: URLs the trigger can never serve are refused, n
 				'Token URL belongs to another trigger than Callback URL (wf2/ticket%20marketplace%20trigger and wf1/ticket%20marketplace%20trigger): copy both URLs from the one Ticket Marketplace Trigger that should receive the sales',
 			],
 		],
+		[
+			'a Token URL on another host whose path names the same trigger',
+			url('notifications'),
+			`https://other.example.test/webhook/${ID}/token`,
+			[
+				`Token URL is on another server (https://other.example.test) than Callback URL (${N8N}): the marketplace sends the callback client secret to the Token URL, so both must be the trigger's URLs on the same n8n; copy both from the one trigger`,
+			],
+		],
+		[
+			'a Token URL on plain http:// on the same host',
+			url('notifications'),
+			`http://n8n.example.test/webhook/${ID}/token`,
+			[
+				"Token URL starts with http:// and the marketplace would send the callback client secret there unencrypted: use the trigger's https:// Production URL (set n8n's public address, WEBHOOK_URL, to https://…); plain http:// is only for the sandbox on this machine",
+				`Token URL is on another server (http://n8n.example.test) than Callback URL (${N8N}): the marketplace sends the callback client secret to the Token URL, so both must be the trigger's URLs on the same n8n; copy both from the one trigger`,
+			],
+		],
 	])('%s', async (_name, callbackUrl, tokenUrl, expected) => {
 		const { error, sent, tokenRequested } = await subscribe(callbackUrl, tokenUrl);
 		expect(error).toBeInstanceOf(NodeOperationError);
@@ -149,11 +166,6 @@ describe('Webhook → Subscribe: URLs the trigger can never serve are refused, n
 			'a proxy whose callback path ends in /token (not n8n shape: where it forwards is unseen)',
 			'https://sales.example.test/token',
 			'https://sales.example.test/auth',
-		],
-		[
-			'one trigger reached under two host names',
-			url('notifications'),
-			`https://other.example.test/webhook/${ID}/token`,
 		],
 		['a webhook ID in capitals in one field', url('notifications'), url('token', ID.toUpperCase())],
 	])('sends %s', async (_name, callbackUrl, tokenUrl) => {
