@@ -5,20 +5,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
-/** In order: the fast checks first, the real-n8n suites last; the demo runs where the e2e suite left n8n installed. */
-const STAGES = [
-	'lint',
-	'typecheck',
-	'build',
-	'build:sandbox',
-	'lint:packed',
-	'test:unit',
-	'test:integration',
-	'test:e2e',
-	'demo',
-	'test:e2e:current',
-	'test:queue',
-];
+import { TEST_STAGES as STAGES } from './testStages';
 
 function minutes(ms: number): string {
 	const seconds = Math.round(ms / 1000);

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
 import { publishRefusal } from '../../../scripts/prepublishGuard';
+import { TEST_STAGES } from '../../../scripts/testStages';
 
 const REPO = join(__dirname, '..', '..', '..');
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8');
@@ -149,10 +150,11 @@ describe('packages/sandbox/package.json', () => {
 
 	it('is built by npm run build:sandbox, which npm test runs before the integration tests', () => {
 		expect(rootManifest.scripts['build:sandbox']).toBe('npm run --prefix packages/sandbox build');
-		const test = rootManifest.scripts.test.split(' && ');
-		expect(test).toContain('npm run build:sandbox');
-		expect(test.indexOf('npm run build:sandbox')).toBeLessThan(
-			test.indexOf('npm run test:integration'),
+		expect(rootManifest.scripts.test).toBe('tsx scripts/test.ts');
+		for (const stage of TEST_STAGES) expect(rootManifest.scripts).toHaveProperty([stage]);
+		expect(TEST_STAGES).toContain('build:sandbox');
+		expect(TEST_STAGES.indexOf('build:sandbox')).toBeLessThan(
+			TEST_STAGES.indexOf('test:integration'),
 		);
 	});
 
