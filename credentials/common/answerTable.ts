@@ -257,7 +257,10 @@ function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
 	const text = said(facts);
 	if (!namesId(text, context.createsId)) return false;
 	if (facts.code !== undefined)
-		return CODE_SAYS_LISTED.test(facts.code.slice(facts.code.lastIndexOf('.') + 1));
+		// Its last part, in any spelling: duplicateExternalListingId, duplicate_external_listing_id, ...
+		return CODE_SAYS_LISTED.test(
+			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
+		);
 	return (
 		SAYS_EXISTS.test(text) && (NAMES_EXTERNAL_LISTING_ID.test(text) || !ABOUT_SEATS.test(text))
 	);

@@ -91,6 +91,28 @@ const CASES: Case[] = [
 		want: { row: 'refused', outcome: 'notCreated' },
 	},
 	{
+		name: 'a duplicate seat whose code is spelled in snake case, naming the External Listing ID',
+		endpoint: 'api',
+		status: 400,
+		body: {
+			code: 'inventory.listings.duplicate_section_row_seat',
+			description: 'External Listing ID 7001: Row/Seat combination already exists',
+		},
+		createsId: 7001,
+		want: { row: 'refused', outcome: 'notCreated' },
+	},
+	{
+		name: 'a code in snake case that says the External Listing ID exists, its words naming this ID',
+		endpoint: 'api',
+		status: 409,
+		body: {
+			code: 'duplicate_external_listing_id',
+			description: 'A listing with externalListingId 7001 already exists',
+		},
+		createsId: 7001,
+		want: { row: 'alreadyListed', outcome: 'alreadyListed' },
+	},
+	{
 		name: 'a duplicate seat answered 409 with its code, naming the External Listing ID',
 		endpoint: 'api',
 		status: 409,

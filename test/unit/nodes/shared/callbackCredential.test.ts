@@ -114,7 +114,8 @@ describe('callback credential: values the marketplace could send in a way the tr
 		const stored = { clientId: 'marketplace', clientSecret: `${SECRET} é` };
 		expect(readStoredCallbackClient(stored)).toEqual(stored);
 		const { response } = await runRecorded(
-			{ ...TEST_TRIGGER.setup, credentials: stored },
+			// A credential of its own: the trigger reuses a read of the same credential for a few seconds.
+			{ ...TEST_TRIGGER.setup, credentials: stored, credentialId: 'non-ascii-secret' },
 			'setup',
 			{
 				headers: { 'content-type': 'application/json' },
