@@ -59,6 +59,12 @@ async function readTicket(
 	const listingId = text('listingId');
 	if (listingId === '')
 		throw refuse('no Listing ID', "Map the marketplace's listing ID (the ID Create outputs).");
+	// The address would drop a dot segment and post the files to another endpoint.
+	if (listingId === '.' || listingId === '..')
+		throw refuse(
+			`"${listingId}" is not a Listing ID`,
+			"Map the marketplace's listing ID (the ID Create outputs).",
+		);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
 	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
 	if (row === '' || seat === '')
