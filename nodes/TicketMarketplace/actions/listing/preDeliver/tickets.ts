@@ -2,7 +2,7 @@
  * The tickets of a Pre-deliver run, read and checked before anything is sent, and the multipart request of one
  * listing: a `listing` part naming each ticket's part, then one PDF part per ticket, as the service documents it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -87,6 +87,12 @@ async function readTicket(
 		);
 	seen.set(seatKey, itemIndex);
 	return { itemIndex, listingId, row, seat, binaryPropertyName, fileName: binary.fileName };
+}
+
+/** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
+export function ticketsTag(tickets: Ticket[]): string {
+	const seats = tickets.map(({ row, seat }) => JSON.stringify([row, seat]).toLowerCase()).sort();
+	return createHash('sha256').update(seats.join('\n')).digest('hex').slice(0, 16);
 }
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
