@@ -286,6 +286,20 @@ describe('Pre-deliver review: Stop', () => {
 	});
 });
 
+describe('Pre-deliver review: the seats given', () => {
+	it('takes two GA tickets whose row and seat say GA, as the service names them, without General Admission', async () => {
+		grantTokens('tok-pdf');
+		const uploads = uploadsAnswered();
+		const items = [
+			fileItem({ listing: '9001', row: 'GA', seat: 'GA' }, E151, 'ga1.pdf'),
+			fileItem({ listing: '9001', row: 'GA', seat: 'GA' }, E152, 'ga2.pdf'),
+		];
+		const out = await run(items).output();
+		expect(uploads).toHaveLength(1);
+		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered']);
+	});
+});
+
 describe('Pre-deliver review: the multipart body (RFC 7578)', () => {
 	it('keeps quotes, CRLF and non-ASCII of file names, rows and seats out of the part headers', async () => {
 		grantTokens('tok-pdf');
