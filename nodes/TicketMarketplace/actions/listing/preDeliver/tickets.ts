@@ -80,7 +80,9 @@ async function readTicket(
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
 	const before = seen.get(seatKey);
-	if (!ga && before !== undefined)
+	// GA in both is how the service names a general admission ticket, with or without the switch: it repeats.
+	const named = `${row} ${seat}`.toUpperCase() === 'GA GA';
+	if (!ga && !named && before !== undefined)
 		throw refuse(
 			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
 			`Item ${before} has the same seat: give each seat one PDF.`,
