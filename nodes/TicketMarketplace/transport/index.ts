@@ -20,6 +20,7 @@ import type { FailureContext } from './failures';
 import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import type { Effect, HttpFailure } from './httpFailure';
 import type { RequestPacer } from './pacing';
+import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './tokenRenewal';
 import type { ApiRequest } from './request';
 import { withinDeadline } from './request';
 
@@ -104,13 +105,12 @@ export async function sendRequest(
 	// a connection refused) keeps that answer, which says what it is: not created.
 	const stopped = (): RequestResult =>
 		failure ? failed() : { kind: 'notSent', effect: 'notCreated' };
-	const sendOnce = sendOnceWith(this, request, credential);
 
 	for (;;) {
 		const slot = await slotForAttempt(pacer, retryFirst, cancel);
 		if (slot === null) return stopped();
 		const startedAt = Date.now();
-		const sent = await credential.renewal.send(sendOnce, {
+		const sent = await sendAttempt(this, request, credential, {
 			cancel,
 			onResend: () => slot?.sentAgain(),
 		});
@@ -157,11 +157,33 @@ function failureContext(
 	};
 }
 
+/**
+ * One attempt through the run's token renewal, its body read first (once: a 401's re-send goes with the same bytes).
+ * A file that cannot be read fails the attempt before anything is sent or any login starts, in words that do not
+ * read as a connection cut midway: nothing was sent, and the run's other requests go on.
+ */
+async function sendAttempt(
+	context: IExecuteFunctions,
+	request: ApiRequest,
+	credential: RunCredential,
+	options: AuthenticatedSendOptions,
+): Promise<AuthenticatedAnswer> {
+	let body: unknown;
+	try {
+		body = request.upload ? await request.upload() : request.body;
+	} catch (error) {
+		const said = error instanceof Error ? error.message : String(error);
+		return { kind: 'thrown', error: new Error(`A file of the request could not be read: ${said}`) };
+	}
+	return await credential.renewal.send(sendOnceWith(context, request, credential, body), options);
+}
+
 /** One send of the request through n8n's authentication (as sendRequest says), bounded by the API's deadline. */
 function sendOnceWith(
 	context: IExecuteFunctions,
 	request: ApiRequest,
 	credential: RunCredential,
+	body: unknown,
 ): () => Promise<IN8nHttpFullResponse> {
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
@@ -177,18 +199,16 @@ function sendOnceWith(
 		ignoreHttpStatusErrors: true,
 	};
 	const credentialOptions = { credentialsDecrypted: credential.decrypted };
-	return async () => {
-		const body = request.upload ? await request.upload() : request.body;
-		return await withinDeadline(
+	return async () =>
+		await withinDeadline(
 			context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_NAME,
-				{ ...httpOptions, body },
+				{ ...httpOptions, body: body as IHttpRequestOptions['body'] },
 				credentialOptions,
 			) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
 		);
-	};
 }
 
 /** For operations that stop at the first failure: the API's answer, or the failure thrown. */

@@ -16,7 +16,7 @@ import type { Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
-import { partName, readTickets, uploadRequest } from './tickets';
+import { partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
@@ -60,16 +60,24 @@ async function deliver(
 	const memory = settings.skipAlreadySent ? new RunMemory(context, account) : undefined;
 	// The memory keeps IDs as text in its keys; Create's are numbers, the marketplace's listing IDs need not be.
 	const asIds = (ids: string[]) => ids as unknown as number[];
-	const ids = asIds([...byListing.keys()]);
+	// A listing is remembered with its tickets: the same listing with another ticket is sent again, with all of its.
+	const memoryId = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
+	const listingOf = new Map([...memoryId].map(([id, key]) => [key, id]));
+	const ids = asIds([...memoryId.values()]);
 	const before = memory ? (await memory.recordBeforeSending(ids)).alreadySent : new Map();
 	const outcomes = new Map<string, Outcome>();
-	for (const [id, earlier] of before) outcomes.set(String(id), { kind: 'skipped', earlier });
+	for (const [key, earlier] of before)
+		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	await sendAll(context, toSend, settings, credential, outcomes);
 	if (memory && toSend.length === 0) await memory.release();
 	if (memory && toSend.length > 0) {
 		const as = (word: string) =>
-			asIds(toSend.map(([id]) => id).filter((id) => rememberedAs(outcomes.get(id)!) === word));
+			asIds(
+				toSend
+					.filter(([id]) => rememberedAs(outcomes.get(id)!) === word)
+					.map(([id]) => memoryId.get(id)!),
+			);
 		const { error } = await memory.afterSending(as('created'), as('unknown'), as('notCreated'));
 		if (error && !context.continueOnFail())
 			throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);

@@ -2,7 +2,7 @@
  * The tickets of a Pre-deliver run, read and checked before anything is sent, and the multipart request of one
  * listing: a `listing` part naming each ticket's part, then one PDF part per ticket, as the service documents it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -59,6 +59,12 @@ async function readTicket(
 	const listingId = text('listingId');
 	if (listingId === '')
 		throw refuse('no Listing ID', "Map the marketplace's listing ID (the ID Create outputs).");
+	// The address would drop a dot segment and post the files to another endpoint.
+	if (listingId === '.' || listingId === '..')
+		throw refuse(
+			`"${listingId}" is not a Listing ID`,
+			"Map the marketplace's listing ID (the ID Create outputs).",
+		);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
 	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
 	if (row === '' || seat === '')
@@ -74,13 +80,21 @@ async function readTicket(
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
 	const before = seen.get(seatKey);
-	if (!ga && before !== undefined)
+	// GA in both is how the service names a general admission ticket, with or without the switch: it repeats.
+	const named = `${row} ${seat}`.toUpperCase() === 'GA GA';
+	if (!ga && !named && before !== undefined)
 		throw refuse(
 			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
 			`Item ${before} has the same seat: give each seat one PDF.`,
 		);
 	seen.set(seatKey, itemIndex);
 	return { itemIndex, listingId, row, seat, binaryPropertyName, fileName: binary.fileName };
+}
+
+/** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
+export function ticketsTag(tickets: Ticket[]): string {
+	const seats = tickets.map(({ row, seat }) => JSON.stringify([row, seat]).toLowerCase()).sort();
+	return createHash('sha256').update(seats.join('\n')).digest('hex').slice(0, 16);
 }
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
