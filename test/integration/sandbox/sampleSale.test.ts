@@ -155,7 +155,7 @@ describe('sample sale: the token exchange and the notification, to any URL pair'
 });
 
 describe('sample sale to the real trigger (served over loopback as n8n does)', () => {
-	it('over the admin API: one execution whose item is the sample, unchanged', async () => {
+	it('over the admin API: one execution whose item is the sample with the kind the trigger read', async () => {
 		const sandbox = await sandboxWith();
 		const trigger = await serveTrigger({ webhookId: WEBHOOK_ID, credentials: CALLBACK_CLIENT });
 		running.trigger = trigger;
@@ -175,7 +175,10 @@ describe('sample sale to the real trigger (served over loopback as n8n does)', (
 			{ webhook: 'default', status: 200 },
 		]);
 		expect(trigger.executions).toHaveLength(1);
-		expect(trigger.executions[0].items[0].json).toEqual(JSON.parse(trigger.executions[0].rawBody));
+		expect(trigger.executions[0].items[0].json).toEqual({
+			...(JSON.parse(trigger.executions[0].rawBody) as object),
+			notificationKind: { kind: 'listing_sale', field: 'eventType', sale: true },
+		});
 		expect(trigger.executions[0].items[0].json).toMatchObject({
 			eventType: 'listing_sale',
 			notificationId: result.delivery.notificationId,
