@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 
 /** In order: the fast checks first, the real-n8n suites last; the demo runs where the e2e suite left n8n installed. */
-const STAGES = [
+export const STAGES = [
 	'lint',
 	'typecheck',
 	'build',
@@ -54,10 +54,11 @@ async function main(): Promise<number> {
 	return times.every((stage) => stage.code === 0) && !skipped.length ? 0 : 1;
 }
 
-main().then(
-	(code) => process.exit(code),
-	(error: unknown) => {
-		process.stderr.write(`npm test: ${error instanceof Error ? error.message : String(error)}\n`);
-		process.exit(1);
-	},
-);
+if (require.main === module)
+	main().then(
+		(code) => process.exit(code),
+		(error: unknown) => {
+			process.stderr.write(`npm test: ${error instanceof Error ? error.message : String(error)}\n`);
+			process.exit(1);
+		},
+	);

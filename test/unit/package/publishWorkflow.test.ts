@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
 import { publishRefusal } from '../../../scripts/prepublishGuard';
+import { STAGES } from '../../../scripts/test';
 
 const REPO = join(__dirname, '..', '..', '..');
 const read = (file: string) => readFileSync(join(REPO, file), 'utf8');
@@ -149,11 +150,9 @@ describe('packages/sandbox/package.json', () => {
 
 	it('is built by npm run build:sandbox, which npm test runs before the integration tests', () => {
 		expect(rootManifest.scripts['build:sandbox']).toBe('npm run --prefix packages/sandbox build');
-		const test = rootManifest.scripts.test.split(' && ');
-		expect(test).toContain('npm run build:sandbox');
-		expect(test.indexOf('npm run build:sandbox')).toBeLessThan(
-			test.indexOf('npm run test:integration'),
-		);
+		expect(rootManifest.scripts.test).toBe('tsx scripts/test.ts');
+		expect(STAGES).toContain('build:sandbox');
+		expect(STAGES.indexOf('build:sandbox')).toBeLessThan(STAGES.indexOf('test:integration'));
 	});
 
 	it('stays out of the nodes package: its files list names only dist/ folders of the nodes', () => {
