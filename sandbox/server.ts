@@ -29,7 +29,7 @@ import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
 import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
 import { parseQuotaLimit, parseSpikeArrestLimit } from './gatewayLimits';
-import { admitLimits } from './limits';
+import { admitLimits } from './admission';
 import { parsePerSecondLimit } from './perSecond';
 import { handleListing } from './partner/listings';
 import type { ListingAnswer } from './partner/listings';
