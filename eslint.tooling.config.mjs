@@ -5,7 +5,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-	{ ignores: ['dist', 'node_modules'] },
+	// sandbox/dist: the sandbox package's build (npm run build:sandbox).
+	{ ignores: ['dist', 'node_modules', 'sandbox/dist'] },
 	{
 		files: ['**/*.{ts,mjs,js}'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],

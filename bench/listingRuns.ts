@@ -6,8 +6,8 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { TicketMarketplace } from '../nodes/TicketMarketplace/TicketMarketplace.node';
-import { SANDBOX_DEFAULTS } from '../sandbox';
-import type { Sandbox } from '../sandbox';
+import { SANDBOX_DEFAULTS } from '../sandbox/index';
+import type { Sandbox } from '../sandbox/index';
 import { column, fakeRun, sheetRows } from '../support/fakeN8n/actionContext';
 
 export type ListingShape = 'grouped' | 'ungrouped';

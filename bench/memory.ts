@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { SandboxAdminClient } from '../sandbox';
+import { SandboxAdminClient } from '../sandbox/index';
 import type { E2e } from '../support/e2e/helpers';
 import { nodeOutput } from '../support/e2e/helpers';
 import { ACTION_NODE_TYPE } from '../support/e2e/workflows';

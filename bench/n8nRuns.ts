@@ -3,7 +3,7 @@
  * with External Listing IDs no earlier run used, the webhook call, then what n8n recorded (each node's own
  * execution time from the execution's run data) and what the sandbox received (listings, 429s, token requests).
  */
-import type { RequestLogEntry, SandboxAdminClient, SandboxState } from '../sandbox';
+import type { RequestLogEntry, SandboxAdminClient, SandboxState } from '../sandbox/index';
 import type { ExecutionSummary } from '../support/harness/n8n';
 import {
 	executionError,

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
-import { SANDBOX_DEFAULTS } from '../sandbox';
+import { SANDBOX_DEFAULTS } from '../sandbox/index';
 import { postJson } from '../support/e2e/helpers';
 import { ACTION_NODE_TYPE } from '../support/e2e/workflows';
 import { startHarness } from '../support/harness/harness';

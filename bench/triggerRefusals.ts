@@ -12,7 +12,7 @@
  * an execution. Before this change every one of the trigger's refusals read the callback credential (on n8n 2.41
  * an expression sandbox for each). Prints one line per case and version; client-side figures over loopback.
  */
-import { basicClientAuthorization } from '../sandbox';
+import { basicClientAuthorization } from '../sandbox/index';
 import { countOf, describeStatuses, runLoad, type LoadResult } from './load';
 import { parseTriggerVersion } from './plan';
 import { distribution, formatNumber, formatTable, median, perSecond } from './stats';

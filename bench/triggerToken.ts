@@ -1,5 +1,5 @@
 /** A token from a running trigger's token endpoint, as the marketplace gets one (the sandbox's callback client). */
-import { basicClientAuthorization } from '../sandbox';
+import { basicClientAuthorization } from '../sandbox/index';
 import { SANDBOX_CALLBACK_CLIENT } from '../support/harness/harness';
 
 export async function triggerAccessToken(baseUrl: string, webhookId: string): Promise<string> {

@@ -13,7 +13,7 @@ import { isPlainObject, parseJson, sendError, sendJson } from './http';
 import { parseInFlightLimit } from './inFlight';
 import { parsePerSecondLimit } from './perSecond';
 import { activateSubscription } from './partner/webhooks';
-import { expireTokens, revokeTokens } from './partner/tokens';
+import { expireTokens, revokeTokens } from './partner/tokenAdmin';
 import { sell } from './sales';
 import { deliverSampleSale } from './sampleSale';
 import type { SandboxStore } from './store';

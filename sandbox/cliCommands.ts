@@ -15,7 +15,7 @@ import {
 import type { Flags } from './cliFlags';
 import type { Delivery } from './delivery';
 import type { FaultEndpoint, FaultKind, FaultRuleInput } from './faults';
-import type { SampleSaleInput } from './sampleSale';
+import type { SampleSaleInput } from './types';
 import { startSandbox } from './server';
 
 function sandboxUrl(values: Flags): string | undefined {

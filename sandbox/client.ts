@@ -13,8 +13,14 @@ import type {
 } from './gatewayLimits';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
-import type { SampleSaleInput } from './sampleSale';
-import type { Sale, SandboxState, SellOptions, SubscriptionView, TokenSelector } from './types';
+import type {
+	Sale,
+	SampleSaleInput,
+	SandboxState,
+	SellOptions,
+	SubscriptionView,
+	TokenSelector,
+} from './types';
 
 export interface RemoteSellResult {
 	sale: Sale;

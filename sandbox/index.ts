@@ -15,11 +15,12 @@ export type {
 	TokenView,
 	TokenSelector,
 	RequestLogEntry,
+	SampleSaleInput,
+	SampleSaleResult,
 } from './types';
 export { SANDBOX_DEFAULTS } from './defaults';
 export { SandboxAdminClient, SandboxAdminError } from './client';
 export type { RemoteSellResult, RemoteSampleSaleResult } from './client';
-export type { SampleSaleInput, SampleSaleResult } from './sampleSale';
 export type { Delivery, DeliveryAttempt, DeliverySettings, ClientAuthMethod } from './delivery';
 export { basicClientAuthorization } from './delivery';
 export type { FaultRule, FaultRuleInput, FaultKind, FaultEndpoint } from './faults';

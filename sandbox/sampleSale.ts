@@ -12,33 +12,12 @@ import {
 	saleNotificationPayload,
 } from './choices';
 import { CLIENT_AUTH_METHODS } from './delivery';
-import type { ClientAuthMethod, Delivery } from './delivery';
+import type { ClientAuthMethod } from './delivery';
 import { positiveInteger, SandboxError } from './errors';
 import { newId } from './records';
 import { startDelivery } from './sales';
 import type { SandboxStore } from './store';
-
-export interface SampleSaleInput {
-	/** The trigger's notification URL (the subscription's callback.url). */
-	callbackUrl: string;
-	/** The trigger's token URL (the subscription's callback.auth.tokenEndPoint). */
-	tokenEndPoint: string;
-	/** The callback client the trigger's credential holds. */
-	clientId: string;
-	clientSecret: string;
-	/** How to authenticate to the token URL; the sandbox's delivery setting by default. */
-	clientAuth?: ClientAuthMethod;
-	/** Attempts (with the sandbox's backoff between them); one by default. */
-	attempts?: number;
-}
-
-export interface SampleSaleResult {
-	/** The sample's id (the delivery's saleId). */
-	sampleId: string;
-	/** Settles when the sample is delivered, failed after its attempts, or cancelled by stop/reset. */
-	delivery: Promise<Delivery>;
-	deliveryId: string;
-}
+import type { SampleSaleResult } from './types';
 
 function invalid(message: string): SandboxError {
 	return new SandboxError(400, ERROR_CODE.invalidRequest, message);

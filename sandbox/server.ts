@@ -2,49 +2,32 @@
  * The marketplace sandbox: a local simulator of the Partner API (spec sections 2, 4, 5) that can also play the
  * marketplace's side of a sale (section 6). Node's own `http` only; binds 127.0.0.1 only.
  *
- * This file routes: it reads the body, logs the request, applies faults and hands the request to its resource
- * (partner/tokens, partner/webhooks, partner/listings) or to the admin API. State lives in the store (store.ts).
+ * This file routes: it reads the body, logs the request, applies faults (requestFaults.ts) and hands the request to
+ * its resource (partner/tokens, partner/refreshToken, partner/webhooks, partner/listings, partner/pdfs) or to the
+ * admin API. State lives in the store (store.ts).
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { handleAdmin, isAdminPath } from './admin';
-import {
-	GATEWAY_FAULT,
-	INVENTORY_ERROR,
-	REFRESH_PATH,
-	sendGatewayFault,
-	sendInventoryError,
-	sendMaintenance,
-	spikeArrestFault,
-} from './answers';
-import {
-	DEFAULT_FAULT_STATUS,
-	DEFAULT_RETRY_AFTER_SECONDS,
-	ERROR_CODE,
-	ID_PREFIX,
-} from './choices';
+import { admitLimits } from './admission';
+import { REFRESH_PATH } from './answers';
+import { ERROR_CODE, ID_PREFIX } from './choices';
 import { parseFaultRule } from './faults';
-import { parseInFlightLimit } from './inFlight';
 import type { PartnerEndpoint } from './faults';
-import { mediaType, parseJson, readBody, sendError, sendJson } from './http';
 import { parseQuotaLimit, parseSpikeArrestLimit } from './gatewayLimits';
-import { admitLimits } from './limits';
-import { parsePerSecondLimit } from './perSecond';
+import { mediaType, parseJson, readBody, sendError } from './http';
+import { parseInFlightLimit } from './inFlight';
 import { handleListing } from './partner/listings';
-import type { ListingAnswer } from './partner/listings';
-import type { TokenIssue } from './partner/tokens';
-import {
-	bearerRecord,
-	expireTokens,
-	handleRefresh,
-	handleToken,
-	revokeTokens,
-} from './partner/tokens';
 import { handlePdfUpload, PDF_MAX_BODY_BYTES, PDF_PATH_PREFIX } from './partner/pdfs';
+import { handleRefresh } from './partner/refreshToken';
+import { expireTokens, revokeTokens } from './partner/tokenAdmin';
+import { handleToken } from './partner/tokens';
 import { activateSubscription, handleWebhook } from './partner/webhooks';
+import { parsePerSecondLimit } from './perSecond';
 import { newId } from './records';
 import { redactHeaders, redactJson, redactQuery } from './redact';
+import { applyFaults } from './requestFaults';
 import { sell } from './sales';
 import { deliverSampleSale } from './sampleSale';
 import { SandboxStore } from './store';
@@ -105,108 +88,6 @@ function logWhenAnswered(
 	res.on('finish', log);
 	res.on('close', log);
 	return entry.faults;
-}
-
-/** How the resource must answer a request the faults let through. */
-interface Faulted extends ListingAnswer {
-	issue: TokenIssue;
-}
-
-/**
- * Applies the faults chosen for this request: waits the latency, then answers a terminal fault itself. Returns
- * undefined when the request has been answered (or dropped), else how the resource must answer (faults that act
- * inside it: a token issued expired, a listing created before a system error).
- */
-async function applyFaults(
-	store: SandboxStore,
-	req: http.IncomingMessage,
-	res: http.ServerResponse,
-	endpoint: PartnerEndpoint,
-	appliedFaults: string[],
-): Promise<Faulted | undefined> {
-	const decision = store.faults.decide(endpoint);
-	appliedFaults.push(...decision.applied);
-	if (decision.delayMs > 0 && !(await store.timers.sleep(decision.delayMs))) {
-		req.destroy();
-		return undefined;
-	}
-	const terminal = decision.terminal;
-	const asUsual: Faulted = { issue: { expired: false, revokeEarlier: false } };
-	if (!terminal) return asUsual;
-	switch (terminal.kind) {
-		case '429': {
-			const retryAfter = terminal.rule.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
-			sendError(
-				res,
-				429,
-				ERROR_CODE.rateLimited,
-				`Too many requests; retry after ${retryAfter} s (sandbox fault)`,
-				undefined,
-				{
-					'Retry-After': String(Math.ceil(retryAfter)),
-				},
-			);
-			return undefined;
-		}
-		case '5xx': {
-			const status = terminal.rule.status ?? DEFAULT_FAULT_STATUS;
-			sendError(
-				res,
-				status,
-				ERROR_CODE.serverError,
-				`The service failed with ${status} (sandbox fault)`,
-			);
-			return undefined;
-		}
-		case 'drop':
-			req.socket.destroy();
-			return undefined;
-		case 'redirect': {
-			// A hostile or misconfigured API: sends the client elsewhere (status 302 unless the rule says).
-			const status = terminal.rule.status ?? 302;
-			res.writeHead(status, { Location: 'http://127.0.0.1:9/elsewhere' });
-			res.end();
-			return undefined;
-		}
-		case 'echo':
-			// An API whose error echoes what it received, the Authorization header included.
-			sendJson(res, 400, {
-				error: ERROR_CODE.invalidRequest,
-				message: `Bad request from ${String(req.headers.authorization)} (sandbox fault)`,
-				echo: { headers: req.headers },
-			});
-			return undefined;
-		case 'systemError': {
-			// The listing service failed, after storing the listing or before: its 500, on any endpoint.
-			const created = terminal.rule.created ?? store.faults.chance(0.5);
-			if (created && endpoint === 'listings') return { ...asUsual, systemErrorAfterCreate: true };
-			sendInventoryError(res, 500, 'systemError', INVENTORY_ERROR.systemError);
-			return undefined;
-		}
-		case 'quotaViolation':
-			sendGatewayFault(res, GATEWAY_FAULT.quota, terminal.rule.status ?? 500);
-			return undefined;
-		case 'spikeArrestViolation':
-			sendGatewayFault(
-				res,
-				spikeArrestFault(terminal.rule.allowedRate ?? '10ps'),
-				terminal.rule.status ?? 500,
-			);
-			return undefined;
-		case 'maintenance':
-			// The service is under maintenance: the gateway answers 503 and the request goes no further.
-			sendMaintenance(res, terminal.rule);
-			return undefined;
-		case 'expireToken': {
-			if (endpoint === 'token') return { issue: { ...asUsual.issue, expired: true } };
-			const { record } = bearerRecord(store, req);
-			if (record) record.expiresAt = Math.min(record.expiresAt, store.now());
-			return asUsual;
-		}
-		case 'revokeEarlierTokens':
-			// Only the token endpoint issues tokens; elsewhere the request goes on as usual.
-			return { issue: { ...asUsual.issue, revokeEarlier: endpoint === 'token' } };
-	}
 }
 
 async function handle(

@@ -10,7 +10,6 @@ import type {
 } from './gatewayLimits';
 import type { InFlightLimitInput, InFlightView } from './inFlight';
 import type { PerSecondLimitInput, PerSecondView } from './perSecond';
-import type { SampleSaleInput, SampleSaleResult } from './sampleSale';
 
 export interface SandboxApp {
 	consumerKey: string;
@@ -175,6 +174,29 @@ export interface SandboxState {
 	quota: QuotaView;
 	spikeArrest: SpikeArrestView;
 	answers: AnswerSettings;
+}
+
+/** What to deliver a sample sale to (sampleSale.ts). */
+export interface SampleSaleInput {
+	/** The trigger's notification URL (the subscription's callback.url). */
+	callbackUrl: string;
+	/** The trigger's token URL (the subscription's callback.auth.tokenEndPoint). */
+	tokenEndPoint: string;
+	/** The callback client the trigger's credential holds. */
+	clientId: string;
+	clientSecret: string;
+	/** How to authenticate to the token URL; the sandbox's delivery setting by default. */
+	clientAuth?: ClientAuthMethod;
+	/** Attempts (with the sandbox's backoff between them); one by default. */
+	attempts?: number;
+}
+
+export interface SampleSaleResult {
+	/** The sample's id (the delivery's saleId). */
+	sampleId: string;
+	/** Settles when the sample is delivered, failed after its attempts, or cancelled by stop/reset. */
+	delivery: Promise<Delivery>;
+	deliveryId: string;
 }
 
 export interface Sandbox {

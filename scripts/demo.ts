@@ -13,7 +13,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { SandboxAdminClient } from '../sandbox';
+import { SandboxAdminClient } from '../sandbox/index';
 import { receivedChatPosts } from '../support/harness/chatStandIn';
 import { startHarness, type Harness } from '../support/harness/harness';
 import type { ExecutionSummary } from '../support/harness/n8n';

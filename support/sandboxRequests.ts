@@ -3,8 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
-import { SANDBOX_DEFAULTS } from '../sandbox';
-import type { Sandbox } from '../sandbox';
+import { SANDBOX_DEFAULTS } from '../sandbox/index';
+import type { Sandbox } from '../sandbox/index';
 
 export const TOKEN_PATH = PARTNER_API_PATHS.grant;
 export const WEBHOOKS_PATH = PARTNER_API_PATHS.webhooks;

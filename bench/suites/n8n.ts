@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CONCURRENCY } from '../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { TicketMarketplace } from '../../nodes/TicketMarketplace/TicketMarketplace.node';
-import { SandboxAdminClient } from '../../sandbox';
+import { SandboxAdminClient } from '../../sandbox/index';
 import { startHarness } from '../../support/harness/harness';
 import type { E2e } from '../../support/e2e/helpers';
 import { benchCases, type N8nCase, type N8nCaseId } from '../n8nWorkflows';

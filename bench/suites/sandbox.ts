@@ -2,7 +2,7 @@
  * The baseline: the sandbox alone creating listings without faults (a plain fetch client using the sandbox
  * integration tests' helpers), then the same through the action node, to show what the node adds.
  */
-import { answers, startSandbox } from '../../sandbox';
+import { answers, startSandbox } from '../../sandbox/index';
 import { createListing, getToken, validListing } from '../../support/sandboxRequests';
 import { ungroupedCase } from '../listingRuns';
 import { countOf, describeStatuses, runLoad } from '../load';

@@ -3,8 +3,8 @@
  * listings endpoint, at several Concurrency option values, grouped sheet rows and one-listing-per-item input.
  */
 import { MAX_CONCURRENCY } from '../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { answers, startSandbox } from '../../sandbox';
-import type { Sandbox } from '../../sandbox';
+import { answers, startSandbox } from '../../sandbox/index';
+import type { Sandbox } from '../../sandbox/index';
 import { failedItems, groupedCase, runListingCreate, ungroupedCase } from '../listingRuns';
 import type { ListingCase } from '../listingRuns';
 import { distribution, formatNumber, median, perSecond } from '../stats';

@@ -5,7 +5,7 @@
  * the same number of notifications to each of the four, in an order that alternates from round to round, so the
  * machine's drift spreads over all of them.
  */
-import { choices } from '../../sandbox';
+import { choices } from '../../sandbox/index';
 import { triggerAccessToken } from '../triggerToken';
 import { minimalSaleAlert } from '../../support/e2e/workflows';
 import { startHarness, type Harness } from '../../support/harness/harness';

@@ -1,5 +1,5 @@
 /** Validation cost: Listing -> Create with Validate Only over many rows; nothing may be sent. */
-import { startSandbox } from '../../sandbox';
+import { startSandbox } from '../../sandbox/index';
 import { failedItems, groupedCase, runListingCreate, ungroupedCase } from '../listingRuns';
 import type { ListingCase } from '../listingRuns';
 import { formatNumber, median, perSecond } from '../stats';

@@ -1,6 +1,7 @@
 /**
  * Partner API resource: access tokens (spec 5). The token endpoint (Basic app auth plus the marketplace account), the
- * Bearer check the other resources use, and the admin's expire and revoke.
+ * checks and the issuing it shares with the refresh-token exchange (refreshToken.ts), and the Bearer check the other
+ * resources use. The admin's expire and revoke are in tokenAdmin.ts.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
@@ -23,12 +24,12 @@ import {
 	SUCCESS_STATUS,
 	TOKEN_ERROR_TEXT,
 } from '../choices';
-import { SandboxError } from '../errors';
 import { isPlainObject, mediaType, parseJson, sendJson, sendOAuthError } from '../http';
 import type { TokenRecord } from '../records';
 import type { PartnerEndpoint } from '../faults';
 import type { SandboxStore } from '../store';
-import type { SandboxAccount, SandboxApp, TokenSelector } from '../types';
+import type { SandboxAccount, SandboxApp } from '../types';
+import { revokeRecord } from './tokenAdmin';
 
 function digest(value: string): Buffer {
 	return createHash('sha256').update(value, 'utf8').digest();
@@ -48,12 +49,12 @@ export interface TokenIssue {
 }
 
 /** A token-URL refusal in both shapes: the sandbox's own OAuth one (spec) and Apigee's (service). */
-interface TokenRefusal {
+export interface TokenRefusal {
 	spec: { status: number; code: string; description: string; challenge?: boolean };
 	service: { status: number; ErrorCode: string; Error: string };
 }
 
-function refuse(store: SandboxStore, res: http.ServerResponse, refusal: TokenRefusal): void {
+export function refuse(store: SandboxStore, res: http.ServerResponse, refusal: TokenRefusal): void {
 	if (store.serviceShapes) {
 		sendApigeeOAuthError(res, refusal.service);
 		return;
@@ -69,7 +70,7 @@ function refuse(store: SandboxStore, res: http.ServerResponse, refusal: TokenRef
 }
 
 /** The app of the request's HTTP Basic consumer key and secret, or undefined once refused. */
-function authenticateApp(
+export function authenticateApp(
 	store: SandboxStore,
 	req: http.IncomingMessage,
 	res: http.ServerResponse,
@@ -112,7 +113,7 @@ function authenticateApp(
 }
 
 /** Checks the grant_type (query or form field); false once refused. */
-function grantTypeIs(
+export function grantTypeIs(
 	store: SandboxStore,
 	res: http.ServerResponse,
 	grantType: string | null,
@@ -145,7 +146,7 @@ function grantTypeIs(
 }
 
 /** Issues an access token (and, in the service's shapes, a refresh token) and answers it. */
-function issueToken(
+export function issueToken(
 	store: SandboxStore,
 	res: http.ServerResponse,
 	app: SandboxApp,
@@ -270,58 +271,6 @@ export function handleToken(
 	issueToken(store, res, app, account.email, issue);
 }
 
-/**
- * `POST /sellers/oauth/refresh_accesstoken` (documented by the service): Basic consumer key and secret, a form body
- * `grant_type=refresh_token&refresh_token=<token>`. Answers a new access token and a new refresh token; the refresh
- * token used is spent. The access token it came with stays valid until it expires (a guess).
- */
-export function handleRefresh(
-	store: SandboxStore,
-	req: http.IncomingMessage,
-	res: http.ServerResponse,
-	buffer: Buffer,
-	issue: TokenIssue,
-): void {
-	const app = authenticateApp(store, req, res);
-	if (!app) return;
-	const form =
-		mediaType(req.headers['content-type']) === 'application/x-www-form-urlencoded'
-			? new URLSearchParams(buffer.toString('utf8'))
-			: new URLSearchParams();
-	if (!grantTypeIs(store, res, form.get('grant_type'), 'refresh_token', 'form field')) return;
-	const value = form.get('refresh_token');
-	if (!value) {
-		refuse(store, res, {
-			spec: {
-				status: 400,
-				code: ERROR_CODE.invalidRequest,
-				description: 'The refresh_token form field is required',
-			},
-			service: requiredParam('refresh_token'),
-		});
-		return;
-	}
-	const record = store.refreshTokens.get(value);
-	const invalidGrant = (description: string, service: TokenRefusal['service']) =>
-		refuse(store, res, {
-			spec: { status: 400, code: ERROR_CODE.invalidGrant, description },
-			service,
-		});
-	if (!record || record.consumerKey !== app.consumerKey || record.used || record.revoked) {
-		invalidGrant(
-			'The refresh token is not recognised, was already used, or was revoked',
-			SERVICE_TOKEN_ERROR.invalidRefreshToken,
-		);
-		return;
-	}
-	if (store.now() >= record.expiresAt) {
-		invalidGrant('The refresh token has expired', SERVICE_TOKEN_ERROR.expiredRefreshToken);
-		return;
-	}
-	record.used = true;
-	issueToken(store, res, app, record.account, issue);
-}
-
 /** The token a request presents and, when it may not be used, why (`expired` tells the gateway's two faults apart). */
 export function bearerRecord(
 	store: SandboxStore,
@@ -369,42 +318,4 @@ export function requireBearer(
 		return undefined;
 	}
 	return record;
-}
-
-function selectTokens(store: SandboxStore, selector: TokenSelector = {}): TokenRecord[] {
-	if (selector.ids !== undefined) {
-		if (!Array.isArray(selector.ids) || selector.ids.some((id) => typeof id !== 'string')) {
-			throw new SandboxError(400, ERROR_CODE.invalidRequest, 'ids must be an array of token ids');
-		}
-		const wanted = new Set(selector.ids);
-		return [...store.tokens.values()].filter((record) => wanted.has(record.id));
-	}
-	// No ids means every token: the common case is "make the client fetch a new one".
-	return [...store.tokens.values()];
-}
-
-/** Expires access tokens; their refresh tokens too only when asked (the common case: renew with the refresh token). */
-export function expireTokens(store: SandboxStore, selector?: TokenSelector): number {
-	const chosen = selectTokens(store, selector);
-	const at = store.now();
-	for (const record of chosen) {
-		record.expiresAt = Math.min(record.expiresAt, at);
-		const refresh = record.refreshToken && store.refreshTokens.get(record.refreshToken);
-		if (selector?.refreshTokens === true && refresh)
-			refresh.expiresAt = Math.min(refresh.expiresAt, at);
-	}
-	return chosen.length;
-}
-
-/** Revokes an access token and the refresh token issued with it. */
-function revokeRecord(store: SandboxStore, record: TokenRecord): void {
-	record.revoked = true;
-	const refresh = record.refreshToken && store.refreshTokens.get(record.refreshToken);
-	if (refresh) refresh.revoked = true;
-}
-
-export function revokeTokens(store: SandboxStore, selector?: TokenSelector): number {
-	const chosen = selectTokens(store, selector);
-	for (const record of chosen) revokeRecord(store, record);
-	return chosen.length;
 }

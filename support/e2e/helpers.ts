@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { SandboxAdminClient, type RequestLogEntry, type SandboxState } from '../../sandbox';
+import { SandboxAdminClient, type RequestLogEntry, type SandboxState } from '../../sandbox/index';
 import { callHarnessControl } from '../harness/control';
 import {
 	credentialsFor,

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { SANDBOX_DEFAULTS } from '../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../sandbox/index';
 import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
 import {
 	credentialsFor,

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from '../../sandbox/index';
 import {
 	createApiKey,
 	n8nCli,

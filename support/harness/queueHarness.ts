@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/index';
 import { credentialsFor } from './harness';
 import {
 	createApiKey,

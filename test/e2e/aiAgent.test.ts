@@ -5,7 +5,7 @@
  * on both sides: the tool schema n8n offered the model (read from the stand-in's records), the exact listing the
  * sandbox received, and the agent's answer in the chat.
  */
-import type { RequestLogEntry, SandboxState } from '../../sandbox';
+import type { RequestLogEntry, SandboxState } from '../../sandbox/index';
 import { LISTING_ASSISTANT_CHAT_LOGIN } from '../../support/harness/harness';
 import {
 	receivedOpenAiRequests,

@@ -2,7 +2,7 @@
  * The credential's "Test" button, as the editor presses it (POST /rest/credentials/test on a saved credential),
  * in a real n8n: the token exchange really runs (preAuthentication), and the message says which part is wrong.
  */
-import { SANDBOX_DEFAULTS } from '../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../sandbox/index';
 import { ownerSessionCookie, testCredentialAsEditor } from '../../support/harness/n8n';
 import { useE2e } from '../../support/e2e/helpers';
 import { PARTNER_API_PATHS } from '../../credentials/common/partnerApi';

@@ -4,7 +4,7 @@
  * Continue (one item per row) and without (the run stops at the first failure): every row ends exactly once, the
  * sandbox holds no listing twice, and what the run reports matches what the sandbox holds. Prints its counts.
  */
-import type { SandboxState } from '../../sandbox';
+import type { SandboxState } from '../../sandbox/index';
 import {
 	executionError,
 	nextListingId,

@@ -3,7 +3,7 @@
  * restarted n8n, each delivered notification starts exactly one execution, and none is lost. The listing and the
  * marketplace token come from the sandbox's Partner API directly, so n8n's own stored token is not touched.
  */
-import type { Delivery } from '../../sandbox';
+import type { Delivery } from '../../sandbox/index';
 import { pollUntil } from '../../support/harness/n8n';
 import {
 	createListing,

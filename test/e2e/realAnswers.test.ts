@@ -7,7 +7,7 @@
  * workflow (one item per row, On Error → Continue) on a credential of its own, so its memory of sent listings and
  * its token are its own, and it puts back every sandbox setting it changes.
  */
-import { SANDBOX_DEFAULTS } from '../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../sandbox/index';
 import {
 	heldCounts,
 	listingIdsSent,
@@ -26,7 +26,7 @@ import {
 } from '../../support/e2e/helpers';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
-import type { SandboxState } from '../../sandbox';
+import type { SandboxState } from '../../sandbox/index';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

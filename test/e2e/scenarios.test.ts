@@ -3,7 +3,7 @@
  * One file, in this order, because n8n's stored marketplace token is shared state: the first run on the fresh
  * instance must fetch exactly one token, the next reuse it, and an expiry forces exactly one renewal.
  */
-import type { RequestLogEntry, SandboxState } from '../../sandbox';
+import type { RequestLogEntry, SandboxState } from '../../sandbox/index';
 import { issueAccessToken } from '../../nodes/TicketMarketplaceTrigger/accessToken';
 import { SANDBOX_CALLBACK_CLIENT } from '../../support/harness/harness';
 import {

@@ -22,7 +22,7 @@ import {
 	type OwnSheetWorkflow,
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
-import type { SandboxState } from '../../sandbox';
+import type { SandboxState } from '../../sandbox/index';
 
 const e2e = useE2e();
 const ID_BASE = 9_400_000;

@@ -5,7 +5,7 @@
  * naming the marketplace login, every other row says it was not sent, and no secret reaches an output item or the
  * stored execution.
  */
-import { SANDBOX_DEFAULTS } from '../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../sandbox/index';
 import {
 	nextListingId,
 	nodeOutput,

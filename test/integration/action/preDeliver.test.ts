@@ -7,8 +7,8 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as preDeliver } from '../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';
-import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import {
 	column,
 	fakeRun,

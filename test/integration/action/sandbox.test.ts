@@ -3,8 +3,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
-import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';
 import { listingBody } from '../../../support/listingBody';
 import {

@@ -1,5 +1,5 @@
-import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import {
 	DEMO_BASIC,
 	LISTINGS_PATH,

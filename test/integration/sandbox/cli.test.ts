@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 
-import { SANDBOX_DEFAULTS } from '../../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../../sandbox/index';
 import { createListing, getToken, validListing } from '../../../support/sandboxRequests';
 
 const ROOT = path.resolve(__dirname, '../../..');

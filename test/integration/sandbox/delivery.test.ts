@@ -1,5 +1,5 @@
-import { SandboxAdminClient, basicClientAuthorization, startSandbox } from '../../../sandbox';
-import type { Sandbox, SandboxOptions } from '../../../sandbox';
+import { SandboxAdminClient, basicClientAuthorization, startSandbox } from '../../../sandbox/index';
+import type { Sandbox, SandboxOptions } from '../../../sandbox/index';
 import { backoffDelayMs } from '../../../sandbox/delivery';
 import {
 	activeSubscription,

@@ -2,8 +2,8 @@
  * The gateway's spike arrest and quota (sandbox/gatewayLimits.ts), on the sandbox's injected clock: no timing in
  * these assertions, the clock only moves when a test moves it.
  */
-import { SandboxAdminClient, startSandbox } from '../../../sandbox';
-import type { Sandbox, SandboxOptions } from '../../../sandbox';
+import { SandboxAdminClient, startSandbox } from '../../../sandbox/index';
+import type { Sandbox, SandboxOptions } from '../../../sandbox/index';
 import {
 	createListing,
 	getToken,

@@ -1,5 +1,5 @@
-import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SandboxAdminClient, SandboxAdminError, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import { createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
 /** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */

@@ -1,5 +1,5 @@
 /**
- * The sandbox's npm package (packages/sandbox, ticket-marketplace-sandbox) installs from its packed tarball into an
+ * The sandbox's npm package (sandbox/, ticket-marketplace-sandbox) installs from its packed tarball into an
  * empty folder and starts, with nothing of this repository around it: `npm pack` of the current build (npm test runs
  * `npm run build:sandbox` first), `npm install <tarball>` in a fresh temporary folder, then its command with a PATH
  * that holds no node_modules/.bin (no tsx, no TypeScript). It prints the Base URL and the credential's values, answers
@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-import { SANDBOX_DEFAULTS } from '../../../sandbox';
+import { SANDBOX_DEFAULTS } from '../../../sandbox/index';
 import {
 	cleanEnv,
 	runCommand,
@@ -27,7 +27,7 @@ import {
 import { getToken, startReceiver, type Receiver } from '../../../support/sandboxRequests';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const PACKAGE_DIR = join(ROOT, 'packages', 'sandbox');
+const PACKAGE_DIR = join(ROOT, 'sandbox');
 const NAME = 'ticket-marketplace-sandbox';
 
 /** The newest modification time under `dir` (recursively), of files whose name passes `keep`. */
@@ -45,11 +45,14 @@ function newestMtime(dir: string, keep: (name: string) => boolean): number {
 function assertBuilt(): void {
 	const cli = join(PACKAGE_DIR, 'dist', 'cli.js');
 	if (!existsSync(cli))
-		throw new Error('packages/sandbox/dist is missing: run npm run build:sandbox (npm test does)');
+		throw new Error('sandbox/dist is missing: run npm run build:sandbox (npm test does)');
 	const built = newestMtime(join(PACKAGE_DIR, 'dist'), (name) => name.endsWith('.js'));
-	const source = newestMtime(join(ROOT, 'sandbox'), (name) => name.endsWith('.ts'));
+	const source = newestMtime(
+		PACKAGE_DIR,
+		(name) => name.endsWith('.ts') && !name.endsWith('.d.ts'),
+	);
 	if (source > built)
-		throw new Error('packages/sandbox/dist is older than sandbox/: run npm run build:sandbox');
+		throw new Error('sandbox/dist is older than sandbox/: run npm run build:sandbox');
 }
 
 /** The caller's environment without npm's and jest's variables, and without any node_modules/.bin on PATH. */
@@ -86,7 +89,7 @@ describe('the ticket-marketplace-sandbox package', () => {
 			cwd: PACKAGE_DIR,
 			env,
 			timeoutMs: 60_000,
-			label: 'npm pack (packages/sandbox)',
+			label: 'npm pack (sandbox/)',
 		});
 		const [pack] = JSON.parse(packed.output.slice(packed.output.indexOf('['))) as Array<{
 			filename: string;

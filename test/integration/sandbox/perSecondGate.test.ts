@@ -2,7 +2,7 @@
  * The per-second gate alone, on a fake clock: the sliding window and Retry-After to the millisecond, without sleeping.
  * (The sandbox's pieces are tested here, beside the integration tests that drive them over HTTP.)
  */
-import { SandboxError } from '../../../sandbox';
+import { SandboxError } from '../../../sandbox/index';
 import { parsePerSecondLimit, PerSecondGate } from '../../../sandbox/perSecond';
 import type { FaultEndpoint, PartnerEndpoint } from '../../../sandbox/faults';
 

@@ -13,7 +13,7 @@ import {
 	startSandbox,
 	type Sandbox,
 	type SandboxOptions,
-} from '../../../sandbox';
+} from '../../../sandbox/index';
 import { SAMPLE_SALE } from '../../../sandbox/choices';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 import { startReceiver, type Receiver } from '../../../support/sandboxRequests';

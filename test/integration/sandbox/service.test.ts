@@ -1,6 +1,6 @@
 /** The sandbox's default answers: the real service's shapes (sandbox/answers.ts), over loopback. */
-import { SANDBOX_DEFAULTS, SandboxAdminClient, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS, SandboxAdminClient, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import {
 	basic,
 	createListing,

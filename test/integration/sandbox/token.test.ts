@@ -1,5 +1,5 @@
-import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import { basic, createListing, getToken, requestToken } from '../../../support/sandboxRequests';
 
 /** These tests pin the sandbox's own older answer shapes (`--answers spec`); service.test.ts covers the default. */

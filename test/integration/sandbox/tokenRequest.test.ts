@@ -5,8 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { startSandbox } from '../../../sandbox';
-import type { ClientAuthMethod, Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox/index';
+import type { ClientAuthMethod, Sandbox } from '../../../sandbox/index';
 
 const CLIENT = { clientId: 'market place/1', clientSecret: 's3cr&t:=+' };
 

@@ -1,5 +1,5 @@
-import { startSandbox } from '../../../sandbox';
-import type { Sandbox } from '../../../sandbox';
+import { startSandbox } from '../../../sandbox/index';
+import type { Sandbox } from '../../../sandbox/index';
 import {
 	createListing,
 	getToken,

@@ -8,7 +8,7 @@ import {
 	SANDBOX_DEFAULTS,
 	type Sandbox,
 	type SandboxOptions,
-} from '../../../sandbox';
+} from '../../../sandbox/index';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 

@@ -1,6 +1,6 @@
 /**
  * Publishing: only .github/workflows/publish.yml publishes, on a version tag, with npm provenance, after the checks
- * that prove the tarballs: the nodes (the repository root) and the sandbox (packages/sandbox), both at one version;
+ * that prove the tarballs: the nodes (the repository root) and the sandbox (sandbox/), both at one version;
  * each package.json's prepublishOnly guard refuses a publish anywhere else. No network: the
  * workflow is parsed as YAML and the guard runs as a child process with a controlled environment.
  */
@@ -70,13 +70,10 @@ describe('.github/workflows/publish.yml', () => {
 		expect(runs).not.toContain('npm test');
 	});
 
-	it('publishes the nodes, then the sandbox from packages/sandbox, last, with nothing in between', () => {
+	it('publishes the nodes, then the sandbox from sandbox/, last, with nothing in between', () => {
 		expect(publishSteps).toHaveLength(2);
 		expect(runs.slice(publishIndex)).toHaveLength(2);
-		expect(publishSteps.map((step) => step['working-directory'])).toEqual([
-			undefined,
-			'packages/sandbox',
-		]);
+		expect(publishSteps.map((step) => step['working-directory'])).toEqual([undefined, 'sandbox']);
 		for (const step of steps) {
 			if (!publishSteps.includes(step)) expect(step['working-directory']).toBeUndefined();
 		}
@@ -109,11 +106,11 @@ interface Manifest {
 }
 
 const rootManifest = JSON.parse(read('package.json')) as Manifest;
-const sandboxManifest = JSON.parse(read('packages/sandbox/package.json')) as Manifest;
+const sandboxManifest = JSON.parse(read('sandbox/package.json')) as Manifest;
 
 describe.each([
 	['package.json', rootManifest, 'tsx scripts/prepublishGuard.ts'],
-	['packages/sandbox/package.json', sandboxManifest, 'tsx ../../scripts/prepublishGuard.ts'],
+	['sandbox/package.json', sandboxManifest, 'tsx ../scripts/prepublishGuard.ts'],
 ])('%s publishing settings', (file, manifest, guard) => {
 	it('runs the guard before any publish', () => {
 		expect(manifest.scripts.prepublishOnly).toBe(guard);
@@ -126,7 +123,7 @@ describe.each([
 	});
 });
 
-describe('packages/sandbox/package.json', () => {
+describe('sandbox/package.json', () => {
 	it('has the version of the nodes: one tag publishes both', () => {
 		expect(sandboxManifest.version).toBe(rootManifest.version);
 	});
@@ -134,7 +131,7 @@ describe('packages/sandbox/package.json', () => {
 	it('names this repository and its folder, as provenance needs', () => {
 		expect(sandboxManifest.repository).toEqual({
 			...rootManifest.repository,
-			directory: 'packages/sandbox',
+			directory: 'sandbox',
 		});
 		expect(sandboxManifest.license).toBe(rootManifest.license);
 	});
@@ -149,7 +146,7 @@ describe('packages/sandbox/package.json', () => {
 	});
 
 	it('is built by npm run build:sandbox, which npm test runs before the integration tests', () => {
-		expect(rootManifest.scripts['build:sandbox']).toBe('npm run --prefix packages/sandbox build');
+		expect(rootManifest.scripts['build:sandbox']).toBe('npm run --prefix sandbox build');
 		expect(rootManifest.scripts.test).toBe('tsx scripts/test.ts');
 		for (const stage of TEST_STAGES) expect(rootManifest.scripts).toHaveProperty([stage]);
 		expect(TEST_STAGES).toContain('build:sandbox');
