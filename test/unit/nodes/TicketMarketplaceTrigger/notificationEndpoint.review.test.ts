@@ -1,0 +1,112 @@
+/**
+ * Hostile review of the notifications URL: what a stranger who knows the trigger's published URLs can make it do,
+ * and which sales a trigger whose Accepted Kinds is listing_sale answers 200 and drops for good.
+ */
+import { issueAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
+import { RecordingResponse, runRecorded } from '../../../../support/fakeN8n/recordingResponse';
+import {
+	TEST_TRIGGER,
+	type TriggerRequest,
+	type TriggerSetup,
+} from '../../../../support/fakeN8n/triggerContext';
+
+const subject = {
+	audience: TEST_TRIGGER.webhookId,
+	clientId: TEST_TRIGGER.clientId,
+	clientSecret: TEST_TRIGGER.clientSecret,
+};
+
+function now(): number {
+	return Math.floor(Date.now() / 1000);
+}
+
+function jsonRequest(authorization: string, body: unknown): TriggerRequest {
+	return { headers: { authorization, 'content-type': 'application/json' }, body };
+}
+
+const SALE = { listingId: 7, quantity: 2 };
+
+describe('review: a stranger who knows the URLs cannot make every request read the credential', () => {
+	async function notifyCounting(request: TriggerRequest, credentialId: string) {
+		const response = new RecordingResponse();
+		const { createTriggerContext } = await import('../../../../support/fakeN8n/triggerContext');
+		const context = createTriggerContext(TEST_TRIGGER.setup, 'default', request, response);
+		const internals = context as unknown as {
+			node: { credentials: Record<string, { id: string }> };
+			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
+		};
+		internals.node.credentials.ticketMarketplaceCallbackApi.id = credentialId;
+		let reads = 0;
+		const helper = internals.additionalData.credentialsHelper;
+		const getDecrypted = helper.getDecrypted.bind(helper);
+		helper.getDecrypted = async () => {
+			reads += 1;
+			return await getDecrypted();
+		};
+		const { TicketMarketplaceTrigger } = await import(
+			'../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node'
+		);
+		const result = await new TicketMarketplaceTrigger().webhook.call(context);
+		return { result, response, reads };
+	}
+
+	it('forged tokens naming the webhook ID of the published URL cost at most one read of the credential', async () => {
+		const credentialId = 'review-forged-tokens';
+		const sale = await notifyCounting(
+			jsonRequest(`Bearer ${issueAccessToken(subject, 3600, now())}`, SALE),
+			credentialId,
+		);
+		expect(sale.result.workflowData).toHaveLength(1);
+		// The audience is the webhook ID, which the URL shows; the expiry is the stranger's choice; the signature
+		// is any 32 bytes. Nothing in such a token needs the client secret.
+		let reads = 0;
+		for (let attempt = 0; attempt < 5; attempt++) {
+			const forged = issueAccessToken(
+				{ ...subject, clientSecret: `a stranger's guess number ${attempt}` },
+				3600,
+				now(),
+			);
+			const knock = await notifyCounting(jsonRequest(`Bearer ${forged}`, SALE), credentialId);
+			expect(knock.response.status).toBe(401);
+			reads += knock.reads;
+		}
+		expect(reads).toBeLessThanOrEqual(1);
+	});
+});
+
+describe('review: a listing_sale-only trigger does not drop a sale on a guess', () => {
+	const saleOnly: TriggerSetup = {
+		...TEST_TRIGGER.setup,
+		parameters: { options: { acceptedKinds: 'listing_sale' } },
+	};
+
+	async function startsFor(body: object): Promise<boolean> {
+		const { result, response } = await runRecorded(
+			saleOnly,
+			'default',
+			jsonRequest(`Bearer ${issueAccessToken(subject, 3600, now())}`, body),
+		);
+		if (result.workflowData !== undefined) return true;
+		expect(response.status).toBe(200);
+		return false;
+	}
+
+	it.each([
+		['the live event as a slug in `event`', { event: 'coldplay-wembley-2026', ...SALE }],
+		['the live event as an upper-case slug in `event`', { event: 'ADELE-LIVE-2026', ...SALE }],
+		['the show in lower case in `type` (as `Concert` starts)', { type: 'concert', ...SALE }],
+	])('starts for a sale that names %s and no kind', async (_, body) => {
+		expect(await startsFor(body)).toBe(true);
+	});
+
+	it.each([
+		['tickets_sold', { eventType: 'tickets_sold', ...SALE }],
+		['ticket.sold', { type: 'ticket.sold', ...SALE }],
+		['listing_sales', { eventType: 'listing_sales', ...SALE }],
+		['LISTING-SOLD-V2', { eventType: 'LISTING-SOLD-V2', ...SALE }],
+		['sale.updated (topic + action)', { topic: 'sale', action: 'updated', ...SALE }],
+		['sales.completed_v2 (topic + action)', { topic: 'sales', action: 'completed_v2', ...SALE }],
+	])('starts for a sale-like kind outside the sale spellings: %s', async (_, body) => {
+		expect(await startsFor(body)).toBe(true);
+	});
+});
