@@ -76,10 +76,11 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 	if (
 		options.acceptedKinds.length > 0 &&
 		kind.kind !== null &&
+		kind.sale !== null &&
 		!isAcceptedKind(kind.kind, options.acceptedKinds)
 	) {
 		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
-		// Only a kind told plainly gets here: one that cannot be told starts the workflow.
+		// Only a kind told plainly gets here: one that cannot be told, or may be a sale, starts the workflow.
 		return answerJson(this, 200, {
 			received: true,
 			started: false,

@@ -44,12 +44,44 @@ export const SALE_SPELLINGS = [
 	'sales_completed',
 ];
 
+/**
+ * A told kind is plainly another kind than a sale only when a word of it is one of these: a slug or a category in
+ * a kind field (`coldplay-wembley`, `concert`) may be no kind at all.
+ */
+const KIND_WORDS = new Set([
+	'listing',
+	'listings',
+	'ticket',
+	'tickets',
+	'inventory',
+	'order',
+	'orders',
+	'payment',
+	'payout',
+	'refund',
+	'shipment',
+	'delivery',
+	'webhook',
+	'ping',
+	'test',
+	'status',
+	'sale',
+	'sales',
+	'sold',
+]);
+const SALE_WORDS = ['sale', 'sales', 'sold'];
+/** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
+const NOT_A_SALE_WORDS = ['provisional', 'cancel', 'cancelled', 'canceled', 'cancellation'];
+
 export interface NotificationKind {
 	/** The kind as sent (topic and action joined by a dot), or null when it cannot be told. */
 	kind: string | null;
 	/** Where it was read: a field name, `topic + action`, `meta.type`; or why it cannot be told. */
 	field: string | null;
-	/** Whether the kind is one of the sale spellings; null when the kind cannot be told. */
+	/**
+	 * Whether the kind is one of the sale spellings; null when the kind cannot be told, or does not plainly say
+	 * whether it is a sale (`sale.updated`, `tickets_sold`, `concert`).
+	 */
 	sale: boolean | null;
 }
 
@@ -68,6 +100,15 @@ export function normalizeKind(kind: string): string {
 
 export function isSaleKind(kind: string): boolean {
 	return SALE_SPELLINGS.includes(normalizeKind(kind));
+}
+
+/** true for a sale spelling, false for a kind plainly another, null when the kind does not plainly say. */
+function saleOf(kind: string): boolean | null {
+	if (isSaleKind(kind)) return true;
+	const words = normalizeKind(kind).split('_');
+	if (words.some((word) => SALE_WORDS.includes(word)))
+		return words.some((word) => NOT_A_SALE_WORDS.includes(word)) ? false : null;
+	return words.some((word) => KIND_WORDS.has(word)) ? false : null;
 }
 
 /** Every field that names a kind, in order: the top-level ones, then topic with action, then meta.type. */
@@ -111,7 +152,7 @@ export function readNotificationKind(body: IDataObject): NotificationKind {
 		};
 	}
 	const [{ kind, field }] = candidates;
-	return { kind, field, sale: isSaleKind(kind) };
+	return { kind, field, sale: saleOf(kind) };
 }
 
 /** Whether a told kind is among Accepted Kinds (lower case, as read): a sale spelling there accepts every sale. */

@@ -26,7 +26,7 @@ class FlakyRemovalStore extends MemoryDeduplicationStore {
 		super();
 	}
 
-	helpers(caller?: string) {
+	override helpers(caller?: string) {
 		const helpers = super.helpers(caller);
 		return {
 			...helpers,
