@@ -44,6 +44,8 @@ function bitsOf(id: number): number[] {
 
 export class TicketMemory {
 	private readonly store: VerifiedStore;
+	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
+	private readonly recorded = new Set<string>();
 
 	constructor(
 		context: IExecuteFunctions,
@@ -108,12 +110,18 @@ export class TicketMemory {
 		const keys = held.flatMap((ticket) => this.keysOf(ticket));
 		await this.ensureRoom(keys.length);
 		const written = await this.store.record(keys);
+		keys.forEach((key) => this.recorded.add(key));
 		if (!written.ok) throw new MemoryFailureError(written.failure);
 	}
 
-	/** Forgets the tickets of listings the API provably did not create, and the run's markers. */
+	/**
+	 * Forgets the tickets of listings the API provably did not create, the run's markers, and what a look wrote and
+	 * could not take out (left, a look's bits would read back as another listing ID).
+	 */
 	async forget(held: HeldTicket[]): Promise<boolean> {
-		const done = await this.store.forget(held.flatMap((ticket) => this.keysOf(ticket)));
+		const keys = held.flatMap((ticket) => this.keysOf(ticket));
+		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
+		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
 		return done.ok;
 	}
 }
