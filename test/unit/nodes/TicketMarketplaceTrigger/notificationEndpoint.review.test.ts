@@ -110,3 +110,21 @@ describe('review: a listing_sale-only trigger does not drop a sale on a guess', 
 		expect(await startsFor(body)).toBe(true);
 	});
 });
+
+describe('review: an Accepted Kinds the user mistyped does not drop every sale for good', () => {
+	it.each(['listing_sale; sale.provisional', 'listing sale', 'Listing Sale', 'sales'])(
+		'Accepted Kinds %j: a listing_sale notification is not answered 200 and dropped',
+		async (acceptedKinds) => {
+			const { result, response } = await runRecorded(
+				{ ...TEST_TRIGGER.setup, parameters: { options: { acceptedKinds } } },
+				'default',
+				jsonRequest(`Bearer ${issueAccessToken(subject, 3600, now())}`, {
+					eventType: 'listing_sale',
+					...SALE,
+				}),
+			);
+			const dropped = result.workflowData === undefined && response.status === 200;
+			expect(dropped).toBe(false);
+		},
+	);
+});
