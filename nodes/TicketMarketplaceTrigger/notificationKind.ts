@@ -35,6 +35,7 @@ export const SALE_SPELLINGS = [
 	'listing_sale',
 	'listing_sold',
 	'sale',
+	'sales',
 	'sold',
 	'sale_created',
 	'sale_confirmed',
@@ -85,10 +86,15 @@ export interface NotificationKind {
 	sale: boolean | null;
 }
 
+/** Whether a text can be a kind: what Accepted Kinds must hold, lest a typo drop every sale for good. */
+export function isKindShaped(text: string): boolean {
+	return text.length <= MAX_KIND_LENGTH && KIND_SHAPE.test(text);
+}
+
 function kindText(value: unknown, field: string): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	if (text.length > MAX_KIND_LENGTH || !KIND_SHAPE.test(text)) return undefined;
+	if (!isKindShaped(text)) return undefined;
 	if (field === 'event' && !SEVERAL_WORDS.test(text)) return undefined;
 	return text;
 }
