@@ -57,7 +57,19 @@ describe('review: another run looks at a ticket while this run records it', () =
 		const store = new MemoryDeduplicationStore();
 		const ticket = '55\u0000GA-1';
 		let recordB: Promise<void> | undefined;
-		const memoryB = memoryOn(store);
+		let writtenB: (() => void) | undefined;
+		const { items: itemsB, parameters: parametersB } = oneSeatListings([1]);
+		const fakeB = fakeRun({ items: itemsB, parameters: parametersB, deduplication: store });
+		const helpersB = fakeB.context.helpers as unknown as {
+			checkProcessedAndRecord: (values: string[], ...rest: unknown[]) => Promise<unknown>;
+		};
+		const recordOfB = helpersB.checkProcessedAndRecord.bind(helpersB);
+		helpersB.checkProcessedAndRecord = async (values, ...rest) => {
+			const answer = await recordOfB(values, ...rest);
+			if (values.some((value) => value.includes(' listing bit '))) writtenB?.();
+			return answer;
+		};
+		const memoryB = new TicketMemory(fakeB.context, MEMORY_ACCOUNT);
 		// Run A's look: its write of the ticket and every bit, then run B's whole record, then A's clean-up.
 		const { items, parameters } = oneSeatListings([1]);
 		const fakeA = fakeRun({ items, parameters, deduplication: store });
@@ -66,12 +78,17 @@ describe('review: another run looks at a ticket while this run records it', () =
 		};
 		const removeA = helpersA.removeProcessed.bind(helpersA);
 		helpersA.removeProcessed = async (values, scope, options) => {
-			if (recordB === undefined && values.some((value) => value.includes(' listing bit ')))
-				await (recordB = memoryB.record([{ ticket, listingId: 6 }]));
+			if (recordB === undefined && values.some((value) => value.includes(' listing bit '))) {
+				// B's write lands between A's write and A's clean-up; B then goes on as it would.
+				const written = new Promise<void>((resolve) => (writtenB = resolve));
+				recordB = memoryB.record([{ ticket, listingId: 6 }]);
+				await written;
+			}
 			await removeA(values, scope, options);
 		};
 		await new TicketMemory(fakeA.context, MEMORY_ACCOUNT).listedBefore([ticket]);
 		expect(recordB).toBeDefined();
+		await recordB;
 		const found = await memoryOn(store).listedBefore([ticket]);
 		expect(found.get(ticket)).toBe(6);
 	});
