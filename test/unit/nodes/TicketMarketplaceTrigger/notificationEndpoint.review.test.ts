@@ -27,10 +27,14 @@ function jsonRequest(authorization: string, body: unknown): TriggerRequest {
 const SALE = { listingId: 7, quantity: 2 };
 
 describe('review: a stranger who knows the URLs cannot make every request read the credential', () => {
-	async function notifyCounting(request: TriggerRequest, credentialId: string) {
+	async function notifyCounting(
+		request: TriggerRequest,
+		credentialId: string,
+		webhook: 'default' | 'setup' = 'default',
+	) {
 		const response = new RecordingResponse();
 		const { createTriggerContext } = await import('../../../../support/fakeN8n/triggerContext');
-		const context = createTriggerContext(TEST_TRIGGER.setup, 'default', request, response);
+		const context = createTriggerContext(TEST_TRIGGER.setup, webhook, request, response);
 		const internals = context as unknown as {
 			node: { credentials: Record<string, { id: string }> };
 			additionalData: { credentialsHelper: { getDecrypted: () => Promise<unknown> } };
@@ -71,6 +75,37 @@ describe('review: a stranger who knows the URLs cannot make every request read t
 			reads += knock.reads;
 		}
 		expect(reads).toBeLessThanOrEqual(1);
+	});
+
+	it("a stranger's token request and forged tokens after it cost one read of the credential in all", async () => {
+		const credentialId = 'review-token-then-forged';
+		const basic = Buffer.from(`${TEST_TRIGGER.clientId}:a stranger's guessed secret`).toString(
+			'base64',
+		);
+		const asked = await notifyCounting(
+			{
+				headers: {
+					authorization: `Basic ${basic}`,
+					'content-type': 'application/x-www-form-urlencoded',
+				},
+				body: { grant_type: 'client_credentials' },
+			},
+			credentialId,
+			'setup',
+		);
+		expect(asked.response.status).toBe(401);
+		let reads = asked.reads;
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const forged = issueAccessToken(
+				{ ...subject, clientSecret: `a stranger's guess number ${attempt}` },
+				3600,
+				now(),
+			);
+			const knock = await notifyCounting(jsonRequest(`Bearer ${forged}`, SALE), credentialId);
+			expect(knock.response.status).toBe(401);
+			reads += knock.reads;
+		}
+		expect(reads).toBe(1);
 	});
 });
 
