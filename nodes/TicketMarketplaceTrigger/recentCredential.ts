@@ -31,8 +31,8 @@ export interface RecentClient {
 	signingKey: Buffer;
 	secretDigest: Buffer;
 	/**
-	 * Read to judge a token the previous read refused: a further token it refuses is refused without another
-	 * read, so forged tokens (the audience is in the public URL) cost one read per reuse time, not one each.
+	 * The read refused a token or a client: a further token it refuses is refused without another read, so forged
+	 * tokens (their audience is in the public URL) cost one read per reuse time, not one each.
 	 */
 	readForRefusal: boolean;
 }
