@@ -130,6 +130,8 @@ describe('review: a listing_sale-only trigger does not drop a sale on a guess', 
 		['the live event as a slug in `event`', { event: 'coldplay-wembley-2026', ...SALE }],
 		['the live event as an upper-case slug in `event`', { event: 'ADELE-LIVE-2026', ...SALE }],
 		['the show in lower case in `type` (as `Concert` starts)', { type: 'concert', ...SALE }],
+		['a cricket Test match as a slug in `event`', { event: 'test-match-lords-2026', ...SALE }],
+		['a band as a slug in `event`', { event: 'status_quo_live', ...SALE }],
 	])('starts for a sale that names %s and no kind', async (_, body) => {
 		expect(await startsFor(body)).toBe(true);
 	});
