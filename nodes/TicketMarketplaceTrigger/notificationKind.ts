@@ -24,8 +24,11 @@ const KIND_FIELDS = [
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
 const MAX_KIND_LENGTH = 64;
 
-/** `event` often holds the live event itself (its name): only a kind of several words counts there. */
-const SEVERAL_WORDS = /[._:/-]/;
+/**
+ * `event` often holds the live event itself (its name, or its slug `coldplay-wembley-2026`): only a kind of several
+ * words joined by a sign other than `-` counts there.
+ */
+const SEVERAL_WORDS = /[._:/]/;
 
 /**
  * The spellings that count as a sale, written in Accepted Kinds or sent by the marketplace (compared without case,
@@ -64,8 +67,6 @@ const KIND_WORDS = new Set([
 	'delivery',
 	'webhook',
 	'ping',
-	'test',
-	'status',
 	'sale',
 	'sales',
 	'sold',
