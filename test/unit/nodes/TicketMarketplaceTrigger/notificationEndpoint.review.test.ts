@@ -142,6 +142,8 @@ describe('review: a listing_sale-only trigger does not drop a sale on a guess', 
 		['listing_sales', { eventType: 'listing_sales', ...SALE }],
 		['LISTING-SOLD-V2', { eventType: 'LISTING-SOLD-V2', ...SALE }],
 		['sale.updated (topic + action)', { topic: 'sale', action: 'updated', ...SALE }],
+		['order.created (a buyer’s order is a sale)', { eventType: 'order.created', ...SALE }],
+		['payment_received', { eventType: 'payment_received', ...SALE }],
 		['sales.completed_v2 (topic + action)', { topic: 'sales', action: 'completed_v2', ...SALE }],
 	])('starts for a sale-like kind outside the sale spellings: %s', async (_, body) => {
 		expect(await startsFor(body)).toBe(true);
