@@ -58,18 +58,12 @@ const KIND_WORDS = new Set([
 	'ticket',
 	'tickets',
 	'inventory',
-	'order',
-	'orders',
-	'payment',
 	'payout',
 	'refund',
 	'shipment',
 	'delivery',
 	'webhook',
 	'ping',
-	'sale',
-	'sales',
-	'sold',
 ]);
 const SALE_WORDS = ['sale', 'sales', 'sold'];
 /** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
