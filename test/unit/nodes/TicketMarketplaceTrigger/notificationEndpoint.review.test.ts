@@ -167,3 +167,22 @@ describe('review: an Accepted Kinds the user mistyped does not drop every sale f
 		},
 	);
 });
+
+describe('review: keys that name the prototype', () => {
+	it('reads no kind through __proto__ or constructor, and keeps them as keys of the item', async () => {
+		const body = JSON.parse(
+			'{"__proto__": {"eventType": "inventory_status"}, "constructor": {"type": "ping"}, "listingId": 7}',
+		) as object;
+		const { result } = await runRecorded(
+			{ ...TEST_TRIGGER.setup, parameters: { options: { acceptedKinds: 'listing_sale' } } },
+			'default',
+			jsonRequest(`Bearer ${issueAccessToken(subject, 3600, now())}`, body),
+		);
+		const item = result.workflowData?.[0]?.[0]?.json as Record<string, unknown>;
+		expect(Object.getOwnPropertyNames(item).sort()).toEqual(
+			['__proto__', 'constructor', 'listingId', 'notificationKind'].sort(),
+		);
+		expect(item.notificationKind).toEqual({ kind: null, field: null, sale: null });
+		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
+	});
+});
