@@ -32,8 +32,9 @@ function headersWithoutSecrets(headers: IDataObject): IDataObject {
 /**
  * Checks the token against the callback credential. A token that cannot be ours (not our format, another trigger's,
  * expired) is refused without reading the credential; one that a recent read of the same credential accepts is
- * accepted without reading it again; every other refusal (and acceptance) is decided on the credential as stored
- * now. Returns a sentence for the owner when the credential cannot be used.
+ * accepted without reading it again. One that it refuses is judged on the credential as stored now (its secret may
+ * have just changed), once per reuse time: after that read, further refusals reuse it too. Returns a sentence for
+ * the owner when the credential cannot be used.
  */
 async function checkAccessToken(
 	context: IWebhookFunctions,
@@ -45,12 +46,13 @@ async function checkAccessToken(
 	const recent = recentCallbackClient(context, Date.now());
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
-		if (check.valid) return check;
+		if (check.valid || recent.readForRefusal) return check;
 	}
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
-	rememberCallbackClient(context, client, Date.now());
-	return verifyAccessToken(token, { audience, ...client }, nowInSeconds());
+	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
+	rememberCallbackClient(context, client, Date.now(), !check.valid);
+	return check;
 }
 
 /** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
@@ -74,10 +76,11 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 	if (
 		options.acceptedKinds.length > 0 &&
 		kind.kind !== null &&
+		kind.sale !== null &&
 		!isAcceptedKind(kind.kind, options.acceptedKinds)
 	) {
 		// Answered 200 so the marketplace does not retry a notification the user chose to skip; the answer says so.
-		// Only a kind told plainly gets here: one that cannot be told starts the workflow.
+		// Only a kind told plainly gets here: one that cannot be told, or may be a sale, starts the workflow.
 		return answerJson(this, 200, {
 			received: true,
 			started: false,

@@ -24,8 +24,11 @@ const KIND_FIELDS = [
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
 const MAX_KIND_LENGTH = 64;
 
-/** `event` often holds the live event itself (its name): only a kind of several words counts there. */
-const SEVERAL_WORDS = /[._:/-]/;
+/**
+ * `event` often holds the live event itself (its name, or its slug `coldplay-wembley-2026`): only a kind of several
+ * words joined by a sign other than `-` counts there.
+ */
+const SEVERAL_WORDS = /[._:/]/;
 
 /**
  * The spellings that count as a sale, written in Accepted Kinds or sent by the marketplace (compared without case,
@@ -35,6 +38,7 @@ export const SALE_SPELLINGS = [
 	'listing_sale',
 	'listing_sold',
 	'sale',
+	'sales',
 	'sold',
 	'sale_created',
 	'sale_confirmed',
@@ -44,19 +48,48 @@ export const SALE_SPELLINGS = [
 	'sales_completed',
 ];
 
+/**
+ * A told kind is plainly another kind than a sale only when a word of it is one of these: a slug or a category in
+ * a kind field (`coldplay-wembley`, `concert`) may be no kind at all.
+ */
+const KIND_WORDS = new Set([
+	'listing',
+	'listings',
+	'ticket',
+	'tickets',
+	'inventory',
+	'payout',
+	'refund',
+	'shipment',
+	'delivery',
+	'webhook',
+	'ping',
+]);
+const SALE_WORDS = ['sale', 'sales', 'sold'];
+/** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
+const NOT_A_SALE_WORDS = ['provisional', 'cancel', 'cancelled', 'canceled', 'cancellation'];
+
 export interface NotificationKind {
 	/** The kind as sent (topic and action joined by a dot), or null when it cannot be told. */
 	kind: string | null;
 	/** Where it was read: a field name, `topic + action`, `meta.type`; or why it cannot be told. */
 	field: string | null;
-	/** Whether the kind is one of the sale spellings; null when the kind cannot be told. */
+	/**
+	 * Whether the kind is one of the sale spellings; null when the kind cannot be told, or does not plainly say
+	 * whether it is a sale (`sale.updated`, `tickets_sold`, `concert`).
+	 */
 	sale: boolean | null;
+}
+
+/** Whether a text can be a kind: what Accepted Kinds must hold, lest a typo drop every sale for good. */
+export function isKindShaped(text: string): boolean {
+	return text.length <= MAX_KIND_LENGTH && KIND_SHAPE.test(text);
 }
 
 function kindText(value: unknown, field: string): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	if (text.length > MAX_KIND_LENGTH || !KIND_SHAPE.test(text)) return undefined;
+	if (!isKindShaped(text)) return undefined;
 	if (field === 'event' && !SEVERAL_WORDS.test(text)) return undefined;
 	return text;
 }
@@ -68,6 +101,15 @@ export function normalizeKind(kind: string): string {
 
 export function isSaleKind(kind: string): boolean {
 	return SALE_SPELLINGS.includes(normalizeKind(kind));
+}
+
+/** true for a sale spelling, false for a kind plainly another, null when the kind does not plainly say. */
+function saleOf(kind: string): boolean | null {
+	if (isSaleKind(kind)) return true;
+	const words = normalizeKind(kind).split('_');
+	if (words.some((word) => SALE_WORDS.includes(word)))
+		return words.some((word) => NOT_A_SALE_WORDS.includes(word)) ? false : null;
+	return words.some((word) => KIND_WORDS.has(word)) ? false : null;
 }
 
 /** Every field that names a kind, in order: the top-level ones, then topic with action, then meta.type. */
@@ -111,7 +153,7 @@ export function readNotificationKind(body: IDataObject): NotificationKind {
 		};
 	}
 	const [{ kind, field }] = candidates;
-	return { kind, field, sale: isSaleKind(kind) };
+	return { kind, field, sale: saleOf(kind) };
 }
 
 /** Whether a told kind is among Accepted Kinds (lower case, as read): a sale spelling there accepts every sale. */

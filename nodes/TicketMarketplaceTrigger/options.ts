@@ -1,5 +1,7 @@
 import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
+import { isKindShaped } from './notificationKind';
+
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
@@ -40,10 +42,22 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 			},
 		);
 	}
-	return value
+	const kinds = value
 		.split(',')
 		.map((kind) => kind.trim().toLowerCase())
 		.filter((kind) => kind !== '');
+	const notAKind = kinds.find((kind) => !isKindShaped(kind));
+	if (notAKind !== undefined) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Accepted Kinds holds "${notAKind.slice(0, 64)}", which is not a kind`,
+			{
+				description:
+					"Open the trigger's Options → Accepted Kinds and type kinds (words joined by _ . - : or /, no spaces) separated by commas, for example listing_sale, sale.provisional.",
+			},
+		);
+	}
+	return kinds;
 }
 
 export function readIncludeHeaders(context: IWebhookFunctions): boolean {

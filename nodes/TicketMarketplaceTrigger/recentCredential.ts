@@ -30,6 +30,11 @@ export interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
 	secretDigest: Buffer;
+	/**
+	 * The read refused a token or a client: a further token it refuses is refused without another read, so forged
+	 * tokens (their audience is in the public URL) cost one read per reuse time, not one each.
+	 */
+	readForRefusal: boolean;
 }
 
 /** Never leaves this process: a digest kept under it cannot be tried against guesses elsewhere. */
@@ -68,6 +73,7 @@ export function rememberCallbackClient(
 	context: IWebhookFunctions,
 	client: CallbackClient,
 	nowMs: number,
+	readForRefusal = false,
 ): void {
 	const id = credentialIdOf(context);
 	if (id === undefined) return;
@@ -78,6 +84,7 @@ export function rememberCallbackClient(
 		clientId: client.clientId,
 		signingKey: signingKeyOf(client.clientSecret),
 		secretDigest: secretDigestOf(client.clientSecret),
+		readForRefusal,
 	};
 	recentReads.set(id, { client: recent, readAt: nowMs });
 }

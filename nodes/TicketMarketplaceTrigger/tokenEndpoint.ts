@@ -179,8 +179,10 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 			throw invalidClient('Client authentication failed');
 		const client = await readCurrentCallbackClient(this);
 		if (typeof client === 'string') return unavailable(this, client);
-		rememberCallbackClient(this, client, Date.now());
-		authenticateClient(presented, client);
+		const authenticated = isClient(presented, client);
+		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
+		rememberCallbackClient(this, client, Date.now(), !authenticated);
+		if (!authenticated) throw invalidClient('Client authentication failed');
 		if (presented.grantType !== 'client_credentials') {
 			throw new TokenRequestError(
 				400,
@@ -243,11 +245,11 @@ function presentedClient(request: TokenRequest): PresentedClient & { grantType: 
 	return { ...presented, grantType };
 }
 
-/** Refuses (invalid_client) a client other than the callback credential's. */
-function authenticateClient(presented: PresentedClient, client: CallbackClient): void {
+/** Whether the presented client is the callback credential's (both compared, each in constant time). */
+function isClient(presented: PresentedClient, client: CallbackClient): boolean {
 	const idMatches = matchesAny(presented.ids, client.clientId);
 	const secretMatches = matchesAny(presented.secrets, client.clientSecret);
-	if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
+	return idMatches && secretMatches;
 }
 
 /** Issues an access token for the client, for the trigger's Token Lifetime. */

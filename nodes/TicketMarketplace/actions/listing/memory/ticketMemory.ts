@@ -44,6 +44,8 @@ function bitsOf(id: number): number[] {
 
 export class TicketMemory {
 	private readonly store: VerifiedStore;
+	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
+	private readonly recorded = new Set<string>();
 
 	constructor(
 		context: IExecuteFunctions,
@@ -102,18 +104,39 @@ export class TicketMemory {
 		return new Map([...second].filter(([ticket, id]) => first.get(ticket) === id));
 	}
 
-	/** Records the tickets before their listings are sent, verified like every write of the memory. */
+	/**
+	 * Records the tickets before their listings are sent, verified like every write of the memory; then looks at
+	 * them after a pause, since another run's look that wrote a ticket just before takes it out again just after.
+	 */
 	async record(held: HeldTicket[]): Promise<void> {
-		if (held.length === 0) return;
-		const keys = held.flatMap((ticket) => this.keysOf(ticket));
-		await this.ensureRoom(keys.length);
-		const written = await this.store.record(keys);
-		if (!written.ok) throw new MemoryFailureError(written.failure);
+		let toWrite = held;
+		for (let attempt = 1; toWrite.length > 0; attempt++) {
+			const keys = toWrite.flatMap((ticket) => this.keysOf(ticket));
+			await this.ensureRoom(keys.length);
+			// A look's leftovers would read back as another listing: taken out first, or the look below fails.
+			const leftovers = this.store.leftovers.filter(
+				(key) => !keys.includes(key) && !this.recorded.has(key),
+			);
+			if (leftovers.length > 0) await this.store.removeOnce(leftovers);
+			const written = await this.store.record(keys);
+			keys.forEach((key) => this.recorded.add(key));
+			if (!written.ok) throw new MemoryFailureError(written.failure);
+			await this.store.pause();
+			const found = await this.lookOnce(toWrite.map((ticket) => ticket.ticket));
+			toWrite = toWrite.filter((ticket) => found.get(ticket.ticket) !== ticket.listingId);
+			if (toWrite.length > 0 && attempt === MARKERS_PER_WRITE - 1)
+				throw new MemoryFailureError({ kind: 'contended', attempts: attempt });
+		}
 	}
 
-	/** Forgets the tickets of listings the API provably did not create, and the run's markers. */
+	/**
+	 * Forgets the tickets of listings the API provably did not create, the run's markers, and what a look wrote and
+	 * could not take out (left, a look's bits would read back as another listing ID).
+	 */
 	async forget(held: HeldTicket[]): Promise<boolean> {
-		const done = await this.store.forget(held.flatMap((ticket) => this.keysOf(ticket)));
+		const keys = held.flatMap((ticket) => this.keysOf(ticket));
+		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
+		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
 		return done.ok;
 	}
 }

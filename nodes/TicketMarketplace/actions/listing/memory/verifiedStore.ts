@@ -68,6 +68,8 @@ export class VerifiedStore {
 	/** One per write, beside its markers: removed with the keys written only to look (forgetAhead). */
 	private guards: string[] = [];
 	private slowestCallMs = 0;
+	/** Keys a look added and could not remove again: the caller's last removal takes them (TicketMemory.forget). */
+	readonly leftovers: string[] = [];
 	constructor(private readonly context: IExecuteFunctions) {
 		this.markerPrefix = `ticket-marketplace run ${String(context.getExecutionId?.() ?? '')} ${randomString(12)}`;
 	}
@@ -204,7 +206,10 @@ export class VerifiedStore {
 			return undefined;
 		}
 		const added = answer.new.map(String);
-		if (added.length > 0) await this.remove(added).catch(() => undefined);
+		if (added.length > 0)
+			await this.remove(added).catch(() => {
+				this.leftovers.push(...added);
+			});
 		return new Set(answer.processed.map(String));
 	}
 
