@@ -53,6 +53,8 @@ function say(text = ''): void {
 
 /** The step under way: a failure names it, and says what to do, instead of a stack trace. */
 let currentStep = 'Starting';
+/** The step that failed, kept while the demo stops everything (which is a step of its own). */
+let failedStep: string | undefined;
 /** Whether n8n and the sandbox came up: what to do after a failure differs. */
 let started = false;
 
@@ -332,10 +334,12 @@ async function demo(): Promise<void> {
 			'- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace,',
 		);
 		say(
-			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.',
+			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node;',
 		);
+		say('  the ticket PDF form also needs a Basic Auth credential: the login its form asks for.');
 		if (stay) await stayUp(context.n8nUrl, context.sandboxUrl);
 	} catch (error) {
+		failedStep = currentStep;
 		if (!stay) throw error;
 		process.stderr.write(`\ndemo failed at step "${currentStep}": ${messageOf(error)}\n`);
 		await stayUp(context.n8nUrl, context.sandboxUrl);
@@ -386,7 +390,7 @@ demo().then(
 	async (error: unknown) => {
 		recordForCi(false);
 		process.stderr.write(
-			`\ndemo failed at step "${currentStep}": ${messageOf(error)}\n${whatToDo()}\n`,
+			`\ndemo failed at step "${failedStep ?? currentStep}": ${messageOf(error)}\n${whatToDo()}\n`,
 		);
 		await stopAll();
 		process.exit(1);
