@@ -212,7 +212,10 @@ async function demo(): Promise<void> {
 
 		heading("4. Ticket PDFs onto a listing (a seller fills in n8n's own form, once per ticket)");
 		const formUrl = `${context.n8nUrl}/form/${formPath(pdfForm)}`;
-		say(`"${pdfForm.name}" is active; its form asks for a login at ${formUrl}`);
+		const stranger = await fetch(formUrl, { signal: AbortSignal.timeout(30_000) });
+		say(
+			`"${pdfForm.name}" is active; its form is at ${formUrl} (without its login: HTTP ${stranger.status})`,
+		);
 		const endings: FormEnding[] = [];
 		for (const product of pdfListing.products) {
 			const seat = `${String(product.row)}-${String(product.seat)}`;
@@ -306,6 +309,10 @@ async function demo(): Promise<void> {
 			'the two sold seats are marked sold in the table',
 		);
 		expectDemo(posts.length === 1, `one chat post for the sale (received ${posts.length})`);
+		expectDemo(
+			stranger.status === 401,
+			`the form refuses a visitor without its login (HTTP ${stranger.status})`,
+		);
 		const pdfFinal = finalState.listings.find((listing) => listing.id === pdfListing.id);
 		const pdfSizes = (pdfFinal?.products ?? []).map((product) => product.pdf?.bytes);
 		expectDemo(
