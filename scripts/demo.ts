@@ -2,7 +2,7 @@
  * `npm run demo`: the package's main job, narrated. Starts the sandbox marketplace and a real n8n with the example
  * workflows from examples/, subscribes to sales, lets the sandbox "support team" activate the subscription,
  * creates listings from the seller's inventory in an n8n Data Table (filled from examples/seats.csv) and writes
- * each row's result back, sells seats, shows the alert n8n's Mattermost node posted to a loopback stand-in and the
+ * each row's result back, puts ticket PDFs onto a listing through n8n's own form, sells seats, shows the alert n8n's Mattermost node posted to a loopback stand-in and the
  * sold rows marked in the table, and stops everything it started (also on failure and Ctrl-C).
  *
  * `npm run demo -- --stay` keeps n8n and the sandbox running once it is done, and prints the editor's address and the
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 
 import { SandboxAdminClient } from '../sandbox/index';
 import { receivedChatPosts } from '../support/harness/chatStandIn';
-import { startHarness, type Harness } from '../support/harness/harness';
+import { startHarness, TICKET_PDF_FORM_LOGIN, type Harness } from '../support/harness/harness';
 import type { ExecutionSummary } from '../support/harness/n8n';
 import { OWNER, pollUntil } from '../support/harness/n8n';
 import {
@@ -29,6 +29,13 @@ import {
 import { n8nVersion } from '../support/harness/n8nInstall';
 import { stopAll } from '../support/harness/processes';
 import { elapsed } from '../support/harness/progress';
+import {
+	formEnding,
+	formPath,
+	smallPdf,
+	submitForm,
+	type FormEnding,
+} from '../support/harness/ticketForm';
 import {
 	EXAMPLE_FILES,
 	EXAMPLES_DIR,
@@ -46,6 +53,8 @@ function say(text = ''): void {
 
 /** The step under way: a failure names it, and says what to do, instead of a stack trace. */
 let currentStep = 'Starting';
+/** The step that failed, kept while the demo stops everything (which is a step of its own). */
+let failedStep: string | undefined;
 /** Whether n8n and the sandbox came up: what to do after a failure differs. */
 let started = false;
 
@@ -109,6 +118,7 @@ async function demo(): Promise<void> {
 	const tableToListings = loadExample(EXAMPLE_FILES.dataTableToListings);
 	const subscribe = loadExample(EXAMPLE_FILES.subscribe);
 	const saleAlert = loadExample(EXAMPLE_FILES.saleAlert);
+	const pdfForm = loadExample(EXAMPLE_FILES.preDeliverForm);
 	const trigger = nodeByType(saleAlert, TRIGGER_TYPE);
 
 	heading(
@@ -118,7 +128,7 @@ async function demo(): Promise<void> {
 		`(the first run installs n8n ${n8nVersion()} into ~/.cache: 4 to 8 minutes, 2.3 GB; later runs reuse it)`,
 	);
 	const harness: Harness = await startHarness({
-		workflows: [tableToListings, subscribe, saleAlert].map((workflow) => ({
+		workflows: [tableToListings, subscribe, saleAlert, pdfForm].map((workflow) => ({
 			workflow,
 			activate: true,
 		})),
@@ -192,8 +202,56 @@ async function demo(): Promise<void> {
 			`Marketplace token requests so far: ${tokenRequests} (n8n stores the token in the credential and reuses it).`,
 		);
 
-		heading('4. A buyer takes two seats');
-		const [firstListing] = state.listings;
+		// The PDFs go onto the listing of two seats; the buyer takes two seats of another one.
+		const pdfListing = state.listings.find((listing) => listing.products.length === 2);
+		const firstListing = state.listings.find(
+			(listing) => listing !== pdfListing && listing.products.length >= 2,
+		);
+		if (!pdfListing || !firstListing)
+			throw new Error('seats.csv must hold a listing of two seats and another of two or more');
+
+		heading("4. Ticket PDFs onto a listing (a seller fills in n8n's own form, once per ticket)");
+		const formUrl = `${context.n8nUrl}/form/${formPath(pdfForm)}`;
+		const stranger = await fetch(formUrl, { signal: AbortSignal.timeout(30_000) });
+		say(
+			`"${pdfForm.name}" is active; its form is at ${formUrl} (without its login: HTTP ${stranger.status})`,
+		);
+		const endings: FormEnding[] = [];
+		for (const product of pdfListing.products) {
+			const seat = `${String(product.row)}-${String(product.seat)}`;
+			const pdf = smallPdf(`Ticket ${seat}, listing ${String(pdfListing.externalListingId)}`);
+			// The form's fields in order: Listing ID, Row, Seat, General Admission (ticked labels), Ticket PDF.
+			const submitted = await submitForm(formUrl, TICKET_PDF_FORM_LOGIN, [
+				pdfListing.id,
+				String(product.row),
+				String(product.seat),
+				[],
+				{ fileName: `${seat}.pdf`, mimeType: 'application/pdf', bytes: pdf },
+			]);
+			const waitingUrl = (submitted.body as { formWaitingUrl?: unknown }).formWaitingUrl;
+			if (submitted.status !== 200 || typeof waitingUrl !== 'string')
+				throw new Error(`the form answered ${submitted.status}: ${JSON.stringify(submitted.body)}`);
+			const ending = await formEnding(context.n8nUrl, waitingUrl);
+			endings.push(ending);
+			say(
+				`   sent ${seat}.pdf (${pdf.length} bytes) -> the seller's page: "${ending.title}. ${ending.message}"`,
+			);
+		}
+		const pdfState = (await sandbox.state()).listings.find(
+			(listing) => listing.id === pdfListing.id,
+		);
+		say(
+			`The marketplace (sandbox) now holds, for listing ${String(pdfListing.externalListingId)} (${pdfListing.id}):`,
+		);
+		for (const product of pdfState?.products ?? [])
+			say(
+				`   seat ${String(product.row)}-${String(product.seat)}: ${product.pdf ? `PDF of ${product.pdf.bytes} bytes` : 'no PDF'}`,
+			);
+		say(
+			`Pre-delivered (every ticket has its PDF, so buyers get it at once): ${pdfState?.preDelivered ? 'yes' : 'no'}`,
+		);
+
+		heading('5. A buyer takes two seats');
 		const executionsBefore = (await harness.api.executions(saleAlert.id)).length;
 		const sale = await sandbox.sell(firstListing.id, { count: 2 });
 		say(
@@ -208,7 +266,7 @@ async function demo(): Promise<void> {
 			);
 		}
 
-		heading("5. The alert, posted by n8n's own Mattermost node");
+		heading("6. The alert, posted by n8n's own Mattermost node");
 		let executions: ExecutionSummary[] = [];
 		await pollUntil(
 			'the sale alert execution',
@@ -229,7 +287,7 @@ async function demo(): Promise<void> {
 			say(`   POST /api/v4/posts  channel "${post.channelId}": ${post.message}`);
 		const [post] = posts;
 
-		heading('6. The inventory table after the sale (the same workflow marked the sold seats)');
+		heading('7. The inventory table after the sale (the same workflow marked the sold seats)');
 		const finalRows = await inventoryRows(tables, context.inventoryTableId);
 		printInventory(
 			finalRows.filter((row) => row.listing_id === Number(firstListing.externalListingId)),
@@ -251,10 +309,28 @@ async function demo(): Promise<void> {
 			'the two sold seats are marked sold in the table',
 		);
 		expectDemo(posts.length === 1, `one chat post for the sale (received ${posts.length})`);
+		expectDemo(
+			stranger.status === 401,
+			`the form refuses a visitor without its login (HTTP ${stranger.status})`,
+		);
+		const pdfFinal = finalState.listings.find((listing) => listing.id === pdfListing.id);
+		const pdfSizes = (pdfFinal?.products ?? []).map((product) => product.pdf?.bytes);
+		expectDemo(
+			endings.length === 2 && endings.every((ending) => ending.title === 'Ticket PDF delivered'),
+			`the form told the seller "Ticket PDF delivered" twice (it said: ${endings.map((ending) => ending.title).join('; ')})`,
+		);
+		expectDemo(
+			pdfSizes.length === 2 && pdfSizes.every((bytes) => typeof bytes === 'number' && bytes > 0),
+			`both tickets of listing ${pdfListing.id} hold a PDF (sizes: ${pdfSizes.join(', ')})`,
+		);
+		expectDemo(pdfFinal?.preDelivered === true, `listing ${pdfListing.id} is marked pre-delivered`);
 		say(
 			`- ${finalState.listings.length} listings, ${finalState.listings.reduce((sum, listing) => sum + listing.products.length, 0)} seats created from the data table with ${finalState.requests.filter((request) => request.endpoint === 'token').length} token request(s); every row got its listing's status and id`,
 		);
 		say(`- subscription ${subscription.subscriptionId}: ${finalState.subscriptions[0]?.status}`);
+		say(
+			`- listing ${String(pdfListing.externalListingId)}: ${pdfSizes.length} ticket PDFs sent through the form (${pdfSizes.join(' and ')} bytes), pre-delivered: ${pdfFinal?.preDelivered ? 'yes' : 'no'}`,
+		);
 		say(
 			`- ${finalState.sales.length} sale(s), ${finalState.deliveries.filter((delivery) => delivery.status === 'delivered').length} notification(s) delivered; chat received: "${String(post?.message)}"`,
 		);
@@ -265,10 +341,12 @@ async function demo(): Promise<void> {
 			'- To use it for real: import the workflows in examples/ into your n8n, create the Ticket Marketplace,',
 		);
 		say(
-			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node.',
+			'  Ticket Marketplace Callback and Mattermost (or Slack) credentials, and follow the setup note on the trigger node;',
 		);
+		say('  the ticket PDF form also needs a Basic Auth credential: the login its form asks for.');
 		if (stay) await stayUp(context.n8nUrl, context.sandboxUrl);
 	} catch (error) {
+		failedStep = currentStep;
 		if (!stay) throw error;
 		process.stderr.write(`\ndemo failed at step "${currentStep}": ${messageOf(error)}\n`);
 		await stayUp(context.n8nUrl, context.sandboxUrl);
@@ -319,7 +397,7 @@ demo().then(
 	async (error: unknown) => {
 		recordForCi(false);
 		process.stderr.write(
-			`\ndemo failed at step "${currentStep}": ${messageOf(error)}\n${whatToDo()}\n`,
+			`\ndemo failed at step "${failedStep ?? currentStep}": ${messageOf(error)}\n${whatToDo()}\n`,
 		);
 		await stopAll();
 		process.exit(1);

@@ -11,6 +11,7 @@ import { CHAT_STAND_IN_TOKEN } from '../harness/chatStandIn';
 import {
 	credentialsFor,
 	LISTING_ASSISTANT_CHAT_LOGIN,
+	TICKET_PDF_FORM_LOGIN,
 	WRONG_MARKETPLACE_PASSWORD,
 } from '../harness/harness';
 import { OPENAI_STAND_IN_KEY } from '../harness/openAiStandIn';
@@ -67,6 +68,11 @@ export function knownSecrets(e2e: Pick<E2e, 'context'>): KnownSecret[] {
 				LISTING_ASSISTANT_CHAT_LOGIN.user,
 				LISTING_ASSISTANT_CHAT_LOGIN.password,
 			),
+		},
+		{ label: 'ticket PDF form password', value: TICKET_PDF_FORM_LOGIN.password },
+		{
+			label: 'ticket PDF form Basic credentials',
+			value: basicCredentials(TICKET_PDF_FORM_LOGIN.user, TICKET_PDF_FORM_LOGIN.password),
 		},
 		// tmt1.<claims>.<HMAC-SHA256>: a signature is 43 base64url characters.
 		{

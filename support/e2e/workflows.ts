@@ -23,10 +23,14 @@ export const TRIGGER_NODE_TYPE = 'n8n-nodes-ticket-marketplace.ticketMarketplace
 export const ON_N8N_1X = n8nMajor(n8nVersion()) < 2;
 
 /**
- * Node types the examples use that n8n 1.x lacks (Data Table 1.1; the AI example's Agent 3.1, 1.123 has up to 3):
- * on 1.x the suite leaves them out.
+ * Node types the examples use that n8n 1.x lacks (Data Table 1.1; the AI example's Agent 3.1, 1.123 has up to 3;
+ * the form example's Form Trigger 2.5, as n8n 2.8 has it, unchecked on 1.x): on 1.x the suite leaves them out.
  */
-const ONLY_ON_N8N_2X = ['n8n-nodes-base.dataTable', '@n8n/n8n-nodes-langchain.agent'];
+const ONLY_ON_N8N_2X = [
+	'n8n-nodes-base.dataTable',
+	'@n8n/n8n-nodes-langchain.agent',
+	'n8n-nodes-base.formTrigger',
+];
 
 /** The sale alert without its branches that need n8n 2.x (marking sold seats in a Data Table). */
 function withoutNodesMissingOn1x(workflow: WorkflowJson): WorkflowJson {
@@ -66,6 +70,7 @@ export function suiteWorkflows() {
 	const httpRequest = loadExample(EXAMPLE_FILES.httpRequest);
 	const aiAgent = loadExample(EXAMPLE_FILES.aiAgent);
 	const preDeliverDrive = loadExample(EXAMPLE_FILES.preDeliverDrive);
+	const preDeliverForm = loadExample(EXAMPLE_FILES.preDeliverForm);
 	const sheetContinueOnFail = variantOf(sheetToListings, {
 		id: 'tmSheetContOnFai',
 		name: 'E2E: sheet to listings, Continue On Fail',
@@ -181,6 +186,7 @@ export function suiteWorkflows() {
 		sheetErrorOutput,
 		preDeliverFromDisk: preDeliverFromDisk(),
 		preDeliverDrive,
+		preDeliverForm,
 		subscribe,
 		saleAlert,
 		saleAlertSlack,

@@ -97,6 +97,12 @@ export const LISTING_ASSISTANT_CHAT_LOGIN = {
 	password: 'stand-in-chat-password-0123456789',
 };
 
+/** The Basic Auth login of the ticket PDF form example (an httpBasicAuth credential); not a secret of anything real. */
+export const TICKET_PDF_FORM_LOGIN = {
+	user: 'seller',
+	password: 'stand-in-form-password-0123456789',
+};
+
 /**
  * A wrong marketplace password for the seller's account (the credential `apiWrongPassword`): the sandbox refuses
  * its login. Still a value no output may show.
@@ -141,7 +147,7 @@ export function credentialsFor(sandboxUrl: string): Array<Record<string, unknown
 }
 
 /**
- * Credentials of n8n's own chat, AI and spreadsheet nodes in the examples: Mattermost and OpenAI point at the
+ * Credentials of n8n's own chat, AI, form and spreadsheet nodes in the examples: Mattermost and OpenAI point at the
  * loopback stand-ins (OpenAI's `url` is the API's base, `…/v1`); Slack and Google Sheets cannot run here (no
  * network), their placeholders only let the examples import complete.
  */
@@ -161,6 +167,12 @@ export function chatCredentialsFor(
 			name: CREDENTIAL_IDS.chatLogin.name,
 			type: 'httpBasicAuth',
 			data: { ...LISTING_ASSISTANT_CHAT_LOGIN },
+		},
+		{
+			id: CREDENTIAL_IDS.formLogin.id,
+			name: CREDENTIAL_IDS.formLogin.name,
+			type: 'httpBasicAuth',
+			data: { ...TICKET_PDF_FORM_LOGIN },
 		},
 		{
 			id: CREDENTIAL_IDS.mattermost.id,

@@ -19,6 +19,8 @@ export const CREDENTIAL_IDS = {
 	googleDrive: { id: 'tmGoogleDrive001', name: 'Google Drive (ticket PDFs)' },
 	openAi: { id: 'tmOpenAiModel001', name: 'OpenAI (listing assistant)' },
 	chatLogin: { id: 'tmChatBasicAuth1', name: 'Listing assistant chat' },
+	/** The Basic Auth login of the ticket PDF form (n8n Form Trigger). */
+	formLogin: { id: 'tmFormBasicAuth1', name: 'Ticket PDF form login' },
 	/** The Header Auth credential of the examples' Webhook nodes (Run over HTTP). */
 	webhookKey: { id: 'tmWebhookKey0001', name: 'Example webhook key' },
 } as const;
@@ -138,6 +140,7 @@ export const EXAMPLE_FILES = {
 	httpRequest: 'partner-api-http-request.workflow.json',
 	aiAgent: 'ai-agent-create-listing.workflow.json',
 	preDeliverDrive: 'drive-folder-pre-deliver.workflow.json',
+	preDeliverForm: 'form-upload-pre-deliver.workflow.json',
 } as const;
 
 export function loadExample(file: string): WorkflowJson {

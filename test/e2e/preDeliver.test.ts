@@ -1,6 +1,7 @@
 /**
  * Inside a real n8n: ticket PDFs read by n8n's own Read/Write Files from Disk go to Listing → Pre-deliver Tickets,
- * one upload per listing; the sandbox parses the multipart and holds each ticket's PDF, checked byte for byte.
+ * one upload per listing; the sandbox parses the multipart and holds each ticket's PDF, checked byte for byte. And
+ * the form example, filled in as a seller would: one ticket per submission, the outcome on the form's ending page.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import {
 	type SeatRow,
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
+import { TICKET_PDF_FORM_LOGIN } from '../../support/harness/harness';
+import { formEnding, formPath, smallPdf, submitForm } from '../../support/harness/ticketForm';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();
@@ -88,5 +91,65 @@ describe('Pre-deliver Tickets in a real n8n', () => {
 		expect(held(idOf(two)).products.map((p) => [p.pdf?.sha256, p.pdf?.bytes])).toEqual([
 			[sha(files[2].bytes), files[2].bytes.length],
 		]);
+	}, 180_000);
+});
+
+describe('the ticket PDF form example in a real n8n', () => {
+	it("a seller's submissions, one per ticket: each page says what happened, the listing ends pre-delivered", async () => {
+		const harness = e2e();
+		const id = nextListingId(9_800_000);
+		const seats = [1, 2].map((seat) => ({
+			listing_id: id,
+			event_id: 7022,
+			price: '31.00',
+			currency: 'EUR',
+			row: 'D',
+			seat,
+			ticket_id: `${id}-D-${seat}`,
+		}));
+		const sheet = writeSheet(harness, 'pre-deliver-form.csv', seats);
+		await postWebhook(harness, webhookPath(workflows.sheetToListings), { sheet });
+		const listingId = (await harness.sandbox.state()).listings.find(
+			(listing) => listing.externalListingId === id,
+		)!.id;
+		const formUrl = `${harness.context.n8nUrl}/form/${formPath(workflows.preDeliverForm)}`;
+		expect((await fetch(formUrl)).status).toBe(401);
+
+		const pdfs = { 1: smallPdf('D-1'), 2: smallPdf('D-2 with more text') };
+		// Listing ID, Row, Seat, General Admission (the ticked labels), Ticket PDF: the form's fields in order.
+		const submit = async (seat: string, ga: string[], bytes: Buffer) => {
+			const file = { fileName: `D-${seat}.pdf`, mimeType: 'application/pdf', bytes };
+			const answer = await submitForm(formUrl, TICKET_PDF_FORM_LOGIN, [
+				listingId,
+				'D',
+				seat,
+				ga,
+				file,
+			]);
+			const waiting = (answer.body as { formWaitingUrl: string }).formWaitingUrl;
+			expect({ status: answer.status, waiting }).toEqual({
+				status: 200,
+				waiting: expect.any(String),
+			});
+			return await formEnding(harness.context.n8nUrl, waiting);
+		};
+		// A file that is not a PDF is refused before anything is sent: the page names the seat from the form.
+		const notPdf = await submit('1', [], Buffer.from('A letter saved as .pdf'));
+		expect(notPdf.title).toBe('Ticket PDF not delivered');
+		expect(notPdf.message).toContain(`Listing ${listingId}, row D, seat 1: `);
+		expect(notPdf.message).toContain('is not a PDF');
+		// Ticked General Admission on a listing of numbered seats: the marketplace refuses, the page says so.
+		const refused = await submit('1', ['General Admission ticket (no row or seat)'], pdfs[1]);
+		expect(refused.title).toBe('Ticket PDF not delivered');
+		expect(refused.message).toContain(`Listing ${listingId}, row GA, seat GA:`);
+		for (const seat of ['1', '2'] as const)
+			expect(await submit(seat, [], pdfs[seat])).toEqual({
+				title: 'Ticket PDF delivered',
+				message: `The marketplace accepted D-${seat}.pdf for listing ${listingId}, row D, seat ${seat}.`,
+			});
+
+		const listing = (await harness.sandbox.state()).listings.find((l) => l.id === listingId)!;
+		expect(listing.products.map((p) => p.pdf?.sha256)).toEqual([sha(pdfs[1]), sha(pdfs[2])]);
+		expect(listing.preDelivered).toBe(true);
 	}, 180_000);
 });

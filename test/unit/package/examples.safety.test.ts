@@ -16,11 +16,21 @@ const DESTINATIONS: Record<string, string[]> = {
 	'n8n-nodes-base.readWriteFile': ['fileSelector'],
 };
 
+/** Starts anyone who knows the address reaches: each must ask for a login. */
+const PUBLIC_STARTS = [
+	'n8n-nodes-base.webhook',
+	'@n8n/n8n-nodes-langchain.chatTrigger',
+	'n8n-nodes-base.formTrigger',
+];
+/** Starts that serve no page or webhook of their own, or check the caller themselves (the trigger's token). */
+const OTHER_STARTS = [
+	'n8n-nodes-base.manualTrigger',
+	'n8n-nodes-ticket-marketplace.ticketMarketplaceTrigger',
+];
+
 describe.each(examples)('$file', ({ workflow }) => {
-	it('every Webhook or chat start asks for a login (Header Auth or Basic Auth) with its credential', () => {
-		const starts = workflow.nodes.filter((node) =>
-			['n8n-nodes-base.webhook', '@n8n/n8n-nodes-langchain.chatTrigger'].includes(node.type),
-		);
+	it('every Webhook, chat or form start asks for a login (Header Auth or Basic Auth) with its credential', () => {
+		const starts = workflow.nodes.filter((node) => PUBLIC_STARTS.includes(node.type));
 		for (const node of starts) {
 			const authentication = node.parameters.authentication;
 			expect({ node: node.name, authentication }).toEqual({
@@ -30,6 +40,14 @@ describe.each(examples)('$file', ({ workflow }) => {
 			const credentialType = authentication === 'headerAuth' ? 'httpHeaderAuth' : 'httpBasicAuth';
 			expect(node.credentials?.[credentialType]).toBeDefined();
 		}
+	});
+
+	it('has no start this check does not know (a new kind of trigger must be added above)', () => {
+		const unknown = workflow.nodes
+			.filter((node) => /trigger$|\.webhook$/i.test(node.type))
+			.filter((node) => ![...PUBLIC_STARTS, ...OTHER_STARTS].includes(node.type))
+			.map((node) => `${node.name} (${node.type})`);
+		expect(unknown).toEqual([]);
 	});
 
 	it('no address, token URL or file path comes from the caller', () => {
