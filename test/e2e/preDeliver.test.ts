@@ -35,7 +35,7 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 describe('Pre-deliver Tickets in a real n8n', () => {
 	it('uploads the PDFs n8n read from disk, byte for byte, and sends nothing again on a re-run', async () => {
 		const harness = e2e();
-		const [one, two] = [nextListingId(9_700_000), nextListingId(9_700_000)];
+		const [one, two] = [nextListingId(9_720_000), nextListingId(9_720_000)];
 		const row = (id: number, seat: number): SeatRow => ({
 			listing_id: id,
 			event_id: 7021,
@@ -97,7 +97,7 @@ describe('Pre-deliver Tickets in a real n8n', () => {
 describe('the ticket PDF form example in a real n8n', () => {
 	it("a seller's submissions, one per ticket: each page says what happened, the listing ends pre-delivered", async () => {
 		const harness = e2e();
-		const id = nextListingId(9_800_000);
+		const id = nextListingId(9_820_000);
 		const seats = [1, 2].map((seat) => ({
 			listing_id: id,
 			event_id: 7022,
