@@ -1,0 +1,87 @@
+/**
+ * Review reproductions: where an answer's code sits, and what a 503 may say. A code decides what a refusal is about
+ * wherever the answer puts it; a 503 that names the listing is no proof that nothing was created.
+ */
+import { meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
+import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+
+const SEAT_TAKEN = 'inventory.listings.duplicateSectionRowSeat';
+/** A seat refusal whose sentence also says "external listing id 123 … already exists". */
+const SEAT_WORDS =
+	'Listing with external listing id 123 already exists for section A, row 1, seat 2';
+
+function apiMeaning(status: number, body: unknown, contentType = 'application/json') {
+	return meaningOf(readAnswer(status, { 'content-type': contentType }, body), {
+		endpoint: 'api',
+		path: PARTNER_API_PATHS.listings,
+		createsId: 123,
+	});
+}
+
+describe('a seat refusal is never "already listed", wherever its code sits', () => {
+	it.each([
+		['under `error`', { error: { code: SEAT_TAKEN, message: SEAT_WORDS } }],
+		['in a list of errors', { errors: [{ code: SEAT_TAKEN, description: SEAT_WORDS }] }],
+		['as a list at the top', [{ code: SEAT_TAKEN, description: SEAT_WORDS }]],
+	])('%s', (_where, body) => {
+		expect(apiMeaning(400, body)?.outcome).not.toBe('alreadyListed');
+		expect(apiMeaning(409, body)?.outcome).not.toBe('alreadyListed');
+	});
+
+	it.each([
+		['at the top', { code: SEAT_TAKEN, description: SEAT_WORDS }],
+		['as errorCode', { errorCode: SEAT_TAKEN, description: SEAT_WORDS }],
+		[
+			'as the gateway writes it',
+			{ fault: { faultstring: SEAT_WORDS, detail: { errorcode: SEAT_TAKEN } } },
+		],
+		['in capitals', { code: SEAT_TAKEN.toUpperCase(), description: SEAT_WORDS }],
+	])('holds: %s', (_where, body) => {
+		expect(apiMeaning(400, body)?.outcome).toBe('notCreated');
+		expect(apiMeaning(409, body)?.outcome).toBe('notCreated');
+	});
+
+	it('holds: the listing\'s own duplicate under `error` is still "already listed"', () => {
+		const body = {
+			error: {
+				code: 'inventory.listings.duplicateExternalListingId',
+				message: 'Listing with external listing id 123 already exists',
+			},
+		};
+		expect(apiMeaning(400, body)?.outcome).toBe('alreadyListed');
+	});
+});
+
+describe('a 503', () => {
+	it('that names this listing as the API holds it is not "not created": it may have been created', () => {
+		const meaning = apiMeaning(503, {
+			id: 'L-9',
+			externalListingId: 123,
+			status: 'ACTIVE',
+		});
+		expect(meaning?.outcome).toBe('unknown');
+		expect(meaning?.retry).toBe('no');
+	});
+
+	it.each([
+		['an HTML page', '<html><body>Down for maintenance</body></html>', 'text/html'],
+		[
+			"Apigee's ServiceUnavailable",
+			{
+				fault: {
+					faultstring: 'The Service is temporarily unavailable',
+					detail: { errorcode: 'messaging.adaptors.http.flow.ServiceUnavailable' },
+				},
+			},
+			'application/json',
+		],
+	])('holds: %s is not created, and retried', (_what, body, contentType) => {
+		const meaning = apiMeaning(503, body, contentType);
+		expect(meaning?.outcome).toBe('notCreated');
+		expect(meaning?.retry).toBe('rateLimit');
+	});
+
+	it.each([500, 502, 504])('holds: a %s stays unknown', (status) => {
+		expect(apiMeaning(status, '<html>Bad gateway</html>', 'text/html')?.outcome).toBe('unknown');
+	});
+});
