@@ -234,7 +234,11 @@ export class TokenRenewal {
 			() => true,
 			() => false,
 		);
-		if (waited) return undefined;
+		if (waited) {
+			// The next login is a new attempt: the credential would repeat the failed one's answer otherwise.
+			forgetTokenExchange(this.credential);
+			return undefined;
+		}
 		this.end({ givenUp: false });
 		return this.notSent(attempt);
 	}
