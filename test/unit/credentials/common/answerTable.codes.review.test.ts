@@ -52,6 +52,22 @@ describe('a seat refusal is never "already listed", wherever its code sits', () 
 	});
 });
 
+describe('a code written with underscores', () => {
+	it('duplicate_external_listing_id naming this ID is "already listed"', () => {
+		const body = {
+			code: 'duplicate_external_listing_id',
+			message: 'A listing with externalListingId 123 already exists (id lst_7)',
+		};
+		expect(apiMeaning(409, body)?.outcome).toBe('alreadyListed');
+		expect(apiMeaning(400, body)?.outcome).toBe('alreadyListed');
+	});
+
+	it('holds: duplicate_section_row_seat is a seat, not "already listed"', () => {
+		const body = { code: 'inventory.listings.duplicate_section_row_seat', description: SEAT_WORDS };
+		expect(apiMeaning(400, body)?.outcome).toBe('notCreated');
+	});
+});
+
 describe('a 503', () => {
 	it('that names this listing as the API holds it is not "not created": it may have been created', () => {
 		const meaning = apiMeaning(503, {
