@@ -30,6 +30,7 @@ import {
 	carriedCancelSignal,
 	failTokenExchange,
 	forgetTokenExchange,
+	loginJustFailed,
 	renewalWanted,
 	tokenForRequest,
 } from './common/pastN8n';
@@ -192,6 +193,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		// n8n also calls this after a request failed, whatever the failure: see renewalWanted. Nothing returned,
 		// n8n keeps the token and passes the request's own failure on, without sending it again.
+		const failed = loginJustFailed(credentials);
+		if (failed !== undefined) throw failed;
 		if (!renewalWanted(credentials)) return {};
 		forgetTokenExchange(credentials);
 		const exchange: TokenExchange = {

@@ -126,6 +126,22 @@ function bodyText(body: unknown): string {
 	}
 }
 
+/** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
+function nestedCode(body: unknown, json: Record<string, unknown> | undefined): string | undefined {
+	let list: unknown = json?.errors ?? body;
+	if (typeof list === 'string' && list.trimStart().startsWith('[')) {
+		try {
+			list = JSON.parse(list);
+		} catch {
+			list = undefined;
+		}
+	}
+	const error = recordField(json, 'error') ?? (Array.isArray(list) ? list[0] : undefined);
+	const record =
+		error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : undefined;
+	return stringField(record, 'code') ?? stringField(record, 'errorCode');
+}
+
 /** Reads an answer once: its status, headers and body, as n8n hands them over; `secrets` never reach the words. */
 export function readAnswer(
 	status: number,
@@ -140,7 +156,8 @@ export function readAnswer(
 		stringField(json, 'ErrorCode') ??
 		stringField(recordField(fault, 'detail'), 'errorcode') ??
 		stringField(json, 'error') ??
-		stringField(json, 'errorCode');
+		stringField(json, 'errorCode') ??
+		nestedCode(body, json);
 	const said =
 		stringField(json, 'description') ??
 		stringField(json, 'Error') ??

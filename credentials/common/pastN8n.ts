@@ -163,6 +163,16 @@ export function renewalWanted(credential: ICredentialDataDecryptedObject): boole
 }
 
 /**
+ * The error of the login that failed last on this credential object, when no request was handed to `authenticate`
+ * since: n8n's legacy helper calls preAuthentication again right after preAuthentication itself failed, and a second
+ * login would only repeat the first (a second refused password, a second request to a busy token endpoint).
+ */
+export function loginJustFailed(credential: object): UserError | undefined {
+	if ((credential as Record<symbol, unknown>)[HANDED_REQUEST] !== undefined) return undefined;
+	return failedOn(credential)?.error;
+}
+
+/**
  * The token `authenticate` puts on the request n8n handed it ('' for none), noting what became of the request for
  * the preAuthentication n8n may call next (see renewalWanted). Throws, with nothing sent, when the request may not
  * carry the token (tokenDestination.ts), and, through the legacy helper, when the token must be renewed first: one

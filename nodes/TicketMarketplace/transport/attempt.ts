@@ -205,7 +205,7 @@ export function settleAttempt(
 export async function stoppedWhileWaiting(
 	waitMs: number,
 	cancel?: AbortSignal,
-	pacer?: RequestPacer,
+	pacer?: Pick<RequestPacer, 'closedSignal'>,
 ): Promise<boolean> {
 	const closed = pacer?.closedSignal;
 	if (cancel?.aborted || closed?.aborted) return true;

@@ -113,6 +113,7 @@ export async function sendRequest(
 		const sent = await sendAttempt(this, request, credential, {
 			cancel,
 			onResend: () => slot?.sentAgain(),
+			closed: pacer?.closedSignal,
 		});
 		if (sent.kind === 'notSent') {
 			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.

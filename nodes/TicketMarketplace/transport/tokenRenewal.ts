@@ -12,7 +12,7 @@
  */
 import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { waitOrStop } from './waitOrStop';
+import { stoppedWhileWaiting } from './attempt';
 
 import {
 	accessTokenExpired,
@@ -49,6 +49,8 @@ export interface AuthenticatedSendOptions {
 	cancel?: AbortSignal;
 	/** Called before a request the API has answered is sent again (the pacer counts it). */
 	onResend?: () => void;
+	/** Aborted once the run sends nothing more (the plan's quota): no login and no resend after that either. */
+	closed?: AbortSignal;
 }
 
 /** Resolves true when `done` settles, false when the run is stopped first. */
@@ -137,12 +139,16 @@ export class TokenRenewal {
 	 */
 	async send(
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
-		{ cancel, onResend }: AuthenticatedSendOptions = {},
+		{ cancel, onResend, closed }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, serverErrorRetries: 0 };
 		for (;;) {
 			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
 				return this.notSent(attempt);
+			if (closed?.aborted) {
+				if (attempt.renewing) this.end({ givenUp: false });
+				return this.notSent(attempt);
+			}
 			const tokenAtSend = this.token;
 			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// A Stop while the login is under way: n8n then sends the request with the aborted signal, which ends it
@@ -161,7 +167,7 @@ export class TokenRenewal {
 					this.end({ givenUp: false });
 					return this.notSent(attempt);
 				}
-				const failed = await this.afterFailedLogin(error, attempt, cancel);
+				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
 				if (failed) return failed;
 				continue;
 			} finally {
@@ -211,6 +217,7 @@ export class TokenRenewal {
 		error: unknown,
 		attempt: Attempt,
 		cancel?: AbortSignal,
+		closed?: AbortSignal,
 	): Promise<AuthenticatedAnswer | undefined> {
 		// What the login said, as the credential noted it (n8n's wrapping keeps only its words).
 		const exchange = this.token === '' ? failedTokenExchange(this.credential) : undefined;
@@ -230,11 +237,12 @@ export class TokenRenewal {
 		}
 		if (exchange.answer.status === 429) attempt.rateLimitRetries++;
 		else attempt.serverErrorRetries++;
-		const waited = await waitOrStop(waitMs, cancel).then(
-			() => true,
-			() => false,
-		);
-		if (waited) return undefined;
+		const pacer = closed === undefined ? undefined : { closedSignal: closed };
+		if (!(await stoppedWhileWaiting(waitMs, cancel, pacer))) {
+			// The next login is a new attempt: the credential would repeat the failed one's answer otherwise.
+			forgetTokenExchange(this.credential);
+			return undefined;
+		}
 		this.end({ givenUp: false });
 		return this.notSent(attempt);
 	}

@@ -31,7 +31,8 @@ const EXPECTED_BASIC = 'Basic Y2tfbGl2ZV81ZjJhOTpjc19saXZlXzliN2UxLXNlY3JldA==';
 const credentialType = new TicketMarketplaceApi();
 const helper: IHttpRequestHelper = { helpers: { httpRequest } } as unknown as IHttpRequestHelper;
 
-async function preAuthenticate(creds = credentials) {
+// n8n hands preAuthentication a freshly decrypted copy of the credential each time.
+async function preAuthenticate(creds: ICredentialDataDecryptedObject = { ...credentials }) {
 	return await credentialType.preAuthentication.call(helper, creds);
 }
 

@@ -183,7 +183,8 @@ async function diagnosisFor(answer: Answer): Promise<string> {
 			...(answer.location === undefined ? {} : { Location: answer.location }),
 		});
 	try {
-		await credentialType.preAuthentication.call(helper, credentials);
+		// A freshly decrypted copy, as n8n hands it over for each request.
+		await credentialType.preAuthentication.call(helper, { ...credentials });
 	} catch (error) {
 		expect(scope.isDone()).toBe(true);
 		expect(error).toBeInstanceOf(Error);
