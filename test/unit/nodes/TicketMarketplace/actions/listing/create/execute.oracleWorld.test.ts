@@ -9,7 +9,7 @@
  * invariant, and so does each known case's pinned counterexample (support/faultOracle/worldCases.ts), as a regression test.
  * The default count keeps this file near a minute and a half on a busy 2-core machine; a failure prints the shrunk
  * scenario, which `replay` runs again. The defects the property found beyond the known cases (FOUND_DEFECTS) run
- * as regression tests too; those still open (OPEN_DEFECTS) run with `it.failing`.
+ * as regression tests too.
  *
  * FAULT_ORACLE_WORLD selects another mode:
  * - `replay`: runs the scenario of the JSON file FAULT_ORACLE_WORLD_SCENARIO and prints what happened;
@@ -36,11 +36,7 @@ import {
 	brokenInvariants,
 	checkWorld,
 } from '../../../../../../../support/faultOracle/worldInvariants';
-import {
-	FOUND_DEFECTS,
-	KNOWN_CASES,
-	OPEN_DEFECTS,
-} from '../../../../../../../support/faultOracle/worldCases';
+import { FOUND_DEFECTS, KNOWN_CASES } from '../../../../../../../support/faultOracle/worldCases';
 import { useSleeps } from '../../../../../../setup/sleeps';
 
 useSleeps({ sleep: oraclePause, sleepWithAbort: oracleWait });
@@ -95,12 +91,6 @@ describe('Listing → Create: the fault oracle, widened to what the world sends'
 
 	for (const { title, invariant, scenario } of FOUND_DEFECTS) {
 		(REGRESSION ? it : it.skip)(`found defect (${invariant}): ${title}`, async () => {
-			expect(await brokenBy(scenario)).toEqual([]);
-		});
-	}
-
-	for (const { title, invariant, scenario } of OPEN_DEFECTS) {
-		(REGRESSION ? it.failing : it.skip)(`open defect (${invariant}): ${title}`, async () => {
 			expect(await brokenBy(scenario)).toEqual([]);
 		});
 	}
