@@ -10,7 +10,6 @@ import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { Slot } from './pacingTypes';
 import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
 import type { AuthenticatedAnswer } from './tokenRenewal';
-import { waitOrStop } from './waitOrStop';
 
 /** The counts one request keeps across its attempts: they bound its retries and its failure reports them. */
 export interface RetryCounts {
@@ -196,33 +195,4 @@ export function settleAttempt(
 			failure !== undefined && waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
 	});
 	return waitMs;
-}
-
-/**
- * Waits before a retry; true when the run was stopped meanwhile (waitOrStop rejects only then), or when the pacer
- * closed: an answer that stops every send (the plan's quota) ends every wait of the run at once.
- */
-export async function stoppedWhileWaiting(
-	waitMs: number,
-	cancel?: AbortSignal,
-	pacer?: Pick<RequestPacer, 'closedSignal'>,
-): Promise<boolean> {
-	const closed = pacer?.closedSignal;
-	if (cancel?.aborted || closed?.aborted) return true;
-	const waited = async (signal?: AbortSignal) =>
-		await waitOrStop(waitMs, signal).then(
-			() => false,
-			() => true,
-		);
-	if (cancel === undefined || closed === undefined) return await waited(cancel ?? closed);
-	const either = new AbortController();
-	const abort = () => either.abort();
-	cancel.addEventListener('abort', abort, { once: true });
-	closed.addEventListener('abort', abort, { once: true });
-	try {
-		return await waited(either.signal);
-	} finally {
-		cancel.removeEventListener('abort', abort);
-		closed.removeEventListener('abort', abort);
-	}
 }

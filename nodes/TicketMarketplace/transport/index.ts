@@ -11,7 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readAttempt, settleAttempt, slotForAttempt, stoppedWhileWaiting } from './attempt';
+import { readAttempt, settleAttempt, slotForAttempt } from './attempt';
+import { stoppedWhileWaiting } from './waitOrStop';
 import type { RetryCounts } from './attempt';
 import { CREDENTIAL_NAME, readRunCredential, runSecrets } from './credential';
 import type { RunCredential } from './credential';

@@ -12,7 +12,7 @@
  */
 import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { stoppedWhileWaiting } from './attempt';
+import { stoppedWhileWaiting } from './waitOrStop';
 
 import {
 	accessTokenExpired,

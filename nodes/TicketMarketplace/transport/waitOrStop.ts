@@ -19,3 +19,32 @@ export async function waitOrStop(ms: number, signal?: AbortSignal): Promise<void
 		await workflow.sleep(Math.min(left, STEP_MS));
 	}
 }
+
+/**
+ * Waits before a retry; true when the run was stopped meanwhile (waitOrStop rejects only then), or when the pacer
+ * closed: an answer that stops every send (the plan's quota) ends every wait of the run at once.
+ */
+export async function stoppedWhileWaiting(
+	waitMs: number,
+	cancel?: AbortSignal,
+	pacer?: { closedSignal?: AbortSignal },
+): Promise<boolean> {
+	const closed = pacer?.closedSignal;
+	if (cancel?.aborted || closed?.aborted) return true;
+	const waited = async (signal?: AbortSignal) =>
+		await waitOrStop(waitMs, signal).then(
+			() => false,
+			() => true,
+		);
+	if (cancel === undefined || closed === undefined) return await waited(cancel ?? closed);
+	const either = new AbortController();
+	const abort = () => either.abort();
+	cancel.addEventListener('abort', abort, { once: true });
+	closed.addEventListener('abort', abort, { once: true });
+	try {
+		return await waited(either.signal);
+	} finally {
+		cancel.removeEventListener('abort', abort);
+		closed.removeEventListener('abort', abort);
+	}
+}
