@@ -109,15 +109,19 @@ function textOf(html: string): string {
 /**
  * Follows a submission to its Form Ending page as the form's page does: waits (bounded) until the run waits on it,
  * then reads the page's title and message. `n8nUrl` replaces the address n8n put in formWaitingUrl (its own
- * idea of its public address), keeping the path.
+ * idea of its public address), keeping the path and the query.
  */
 export async function formEnding(n8nUrl: string, formWaitingUrl: string): Promise<FormEnding> {
-	const page = new URL(new URL(formWaitingUrl).pathname, n8nUrl).toString();
+	// n8n 2.41 signs the waiting page with a token in the query (`?signature=…`), which both requests carry.
+	const waiting = new URL(formWaitingUrl);
+	const at = (suffix: string) =>
+		new URL(`${waiting.pathname}${suffix}${waiting.search}`, n8nUrl).toString();
+	const page = at('');
 	let status = '';
 	await pollUntil(
 		'the form run to reach its ending page',
 		async () => {
-			status = (await (await fetch(`${page}/n8n-execution-status`)).text()).trim();
+			status = (await (await fetch(at('/n8n-execution-status'))).text()).trim();
 			return !['new', 'running', 'waiting', 'null', ''].includes(status);
 		},
 		60_000,
