@@ -177,6 +177,14 @@ function tokenRefusedWords(failure: HttpFailure, apiSaid: string): FailureWords 
 function noAnswerWords(failure: HttpFailure, context: FailureContext): FailureWords {
 	// n8n swaps any message that carries a raw network code (ECONNREFUSED, ENOTFOUND, ...) for a generic text of
 	// its own, so messages name failures in words and keep the code for the description.
+	if (failure.unreadableFile)
+		return {
+			message: 'A ticket file could not be read, so its upload was not sent',
+			details: [
+				`n8n said: ${oneLine(redactSecrets(failure.message, context.secrets))}.`,
+				"Nothing was sent for this listing. Check that the previous node's file is still in n8n's binary data (the filesystem or S3 folder n8n keeps it in), then run the workflow again.",
+			],
+		};
 	const inWords = networkFailureInWords(failure.code);
 	if (CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? ''))
 		return {

@@ -111,7 +111,12 @@ export interface HttpFailure {
 	renewalsExhausted?: number;
 	/** What the answer means (meaningOfFailure), read once when it arrived. */
 	meaning?: AnswerMeaning;
+	/** A file of the request could not be read from n8n's binary data: nothing was sent. */
+	unreadableFile?: boolean;
 }
+
+/** A file of an upload that n8n's binary data could not hand over when the request was to be sent. */
+export class UnreadableFileError extends Error {}
 
 /**
  * What an exception from httpRequestWithAuthentication still tells. n8n wraps every failure in a NodeApiError
@@ -119,6 +124,8 @@ export interface HttpFailure {
  * body in `context.data`, but drops the axios error and its headers. An axios error itself is read too.
  */
 export function describeThrown(error: unknown): HttpFailure {
+	if (error instanceof UnreadableFileError)
+		return { headers: {}, message: error.message, unreadableFile: true };
 	const thrown = (error ?? {}) as {
 		httpCode?: unknown;
 		code?: unknown;

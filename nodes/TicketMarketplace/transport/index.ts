@@ -20,6 +20,7 @@ import { classifyFailure } from './failures';
 import type { FailureContext } from './failures';
 import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import type { Effect, HttpFailure } from './httpFailure';
+import { UnreadableFileError } from './httpFailure';
 import type { RequestPacer } from './pacing';
 import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './tokenRenewal';
 import type { ApiRequest } from './request';
@@ -175,7 +176,7 @@ async function sendAttempt(
 		body = request.upload ? await request.upload() : request.body;
 	} catch (error) {
 		const said = error instanceof Error ? error.message : String(error);
-		return { kind: 'thrown', error: new Error(`A file of the request could not be read: ${said}`) };
+		return { kind: 'thrown', error: new UnreadableFileError(said) };
 	}
 	return await credential.renewal.send(sendOnceWith(context, request, credential, body), options);
 }

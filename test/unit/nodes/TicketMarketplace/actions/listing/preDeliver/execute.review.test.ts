@@ -218,6 +218,10 @@ describe('Pre-deliver review: faults on the way', () => {
 		expect(uploads.map((u) => u.path)).toEqual(['/sellers/listings/pdf/v3/9002']);
 		expect(out.map((item) => item.json.status)).toEqual(['failed', 'delivered']);
 		expect(out[0].json.mayHaveBeenDelivered).toBe(false);
+		// It says what failed (the file, not the address) and what to do.
+		expect(out[0].json.error).toMatch(/ticket file could not be read/);
+		expect(out[0].json.description).toMatch(/binary data/);
+		expect(out[0].json.description).not.toMatch(/Base URL/);
 		// Nothing of it was sent, so the next run sends it.
 		await run(items, { deduplication: store }).output();
 		expect(uploads.map((u) => u.path)).toEqual([
