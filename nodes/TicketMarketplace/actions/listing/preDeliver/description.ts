@@ -12,6 +12,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
+		placeholder: 'e.g. data',
 		description: 'The name of the input binary field holding the ticket PDF',
 	},
 	{
@@ -19,6 +20,7 @@ const properties: INodeProperties[] = [
 		name: 'listingId',
 		type: 'string',
 		default: '',
+		placeholder: 'e.g. {{ $json.listingId }}',
 		required: true,
 		description:
 			"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
@@ -35,6 +37,7 @@ const properties: INodeProperties[] = [
 		name: 'row',
 		type: 'string',
 		default: '',
+		placeholder: 'e.g. E',
 		required: true,
 		displayOptions: { show: { generalAdmission: [false] } },
 		description: "The ticket's row, as on the listing",
@@ -44,6 +47,7 @@ const properties: INodeProperties[] = [
 		name: 'seat',
 		type: 'string',
 		default: '',
+		placeholder: 'e.g. 151',
 		required: true,
 		displayOptions: { show: { generalAdmission: [false] } },
 		description: "The ticket's seat, as on the listing",
