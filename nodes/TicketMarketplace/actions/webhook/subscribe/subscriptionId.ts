@@ -1,17 +1,9 @@
 /** The spec says the answer holds a unique identifier but not under which name: these are the likely ones. */
-const ID_KEYS = [
-	'subscriptionId',
-	'subscription_id',
-	'webhookId',
-	'webhook_id',
-	'id',
-	'uuid',
-	'identifier',
-	'uniqueId',
-];
+const ID_KEYS =
+	'subscriptionId subscription_id webhookId webhook_id id uuid identifier uniqueId'.split(' ');
 const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
 
-export interface FoundId {
+interface FoundId {
 	value: string;
 	field: string;
 }
