@@ -53,7 +53,7 @@ export function issueAccessToken(
 		iat: nowSeconds,
 		exp: nowSeconds + lifetimeSeconds,
 	};
-	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
+	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
 

@@ -43,7 +43,7 @@ async function checkAccessToken(
 	return check;
 }
 
-/** The `default` webhook: listing notifications from the marketplace, each carrying a token we issued. */
+/** The `default` webhook: listing notifications, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
 	const refusal = await refusedAccess(this, headers.authorization);

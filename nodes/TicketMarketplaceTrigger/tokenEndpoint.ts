@@ -41,6 +41,7 @@ interface PresentedClient {
 	secrets: string[];
 }
 
+/** A refused token request: RFC 6749 5.2's status, code and description. */
 class TokenRequestError {
 	constructor(
 		readonly status: 400 | 401,
@@ -48,14 +49,10 @@ class TokenRequestError {
 		readonly description: string,
 	) {}
 }
+const invalidRequest = (text: string) => new TokenRequestError(400, 'invalid_request', text);
+const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_client', text);
 
-function invalidRequest(description: string): TokenRequestError {
-	return new TokenRequestError(400, 'invalid_request', description);
-}
-
-function invalidClient(description: string): TokenRequestError {
-	return new TokenRequestError(401, 'invalid_client', description);
-}
+const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
 /** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
 function readParameterValue(source: IDataObject, name: string): string | undefined {
@@ -68,7 +65,7 @@ function readParameterValue(source: IDataObject, name: string): string | undefin
 
 /** The known token parameters of a parsed body or query, in either spelling (which must agree); others ignored. */
 function readTokenParameters(source: unknown, where: string): TokenParameters {
-	if (source === undefined || source === null || source === '') return {};
+	if (isAbsent(source)) return {};
 	if (!isPlainObject(source))
 		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
 	const parameters: TokenParameters = {};
@@ -87,11 +84,7 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 /** The parsed body, when its media type may carry parameters (n8n also parses XML and multipart into objects). */
 function tokenRequestBody(context: IWebhookFunctions): unknown {
 	const body = context.getBodyData() as unknown;
-	const empty =
-		body === undefined ||
-		body === null ||
-		body === '' ||
-		(isPlainObject(body) && Object.keys(body).length === 0);
+	const empty = isPlainObject(body) ? Object.keys(body).length === 0 : isAbsent(body);
 	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type'])))
 		return body;
 	throw invalidRequest('The body must be form-encoded (application/x-www-form-urlencoded) or JSON');
@@ -144,7 +137,7 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 	return answerJson(context, 503, body, NO_STORE);
 }
 
-/** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
+/** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
 		const presented = presentedClient(readTokenRequest(this));
@@ -212,7 +205,6 @@ function presentedClient(request: ReturnType<typeof readTokenRequest>) {
 	return { ...presented, grantType };
 }
 
-/** Issues an access token for the client, for the trigger's Token Lifetime. */
 function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhookResponseData {
 	let lifetimeSeconds: number;
 	try {
