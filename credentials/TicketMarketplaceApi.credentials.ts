@@ -84,6 +84,15 @@ function issued(response: IN8nHttpFullResponse) {
 		: undefined;
 }
 
+/** The new access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
+function saved(
+	credentials: ICredentialDataDecryptedObject,
+	{ json, accessToken }: NonNullable<ReturnType<typeof issued>>,
+	keep: string | undefined,
+): IssuedTokens {
+	return { accessToken, refreshToken: refreshTokenFieldAfter(credentials, json, keep, Date.now()) };
+}
+
 function tokenHeaders(authorization: string, contentType: string) {
 	return { Authorization: authorization, 'Content-Type': contentType, Accept: 'application/json' };
 }
@@ -106,10 +115,7 @@ async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | u
 		} as IHttpRequestOptions)
 		.then((response) => issued(response as IN8nHttpFullResponse), noAnswer);
 	if (!refreshed || !isUsableAccessToken(refreshed.accessToken)) return undefined;
-	return {
-		accessToken: refreshed.accessToken,
-		refreshToken: refreshTokenFieldAfter(credentials, refreshed.json, refreshToken, Date.now()),
-	};
+	return saved(credentials, refreshed, refreshToken);
 }
 
 /** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
@@ -133,11 +139,7 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	const token = issued(response);
 	if (token) {
 		// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
-		if (isUsableAccessToken(token.accessToken))
-			return {
-				accessToken: token.accessToken,
-				refreshToken: refreshTokenFieldAfter(credentials, token.json, undefined, Date.now()),
-			};
+		if (isUsableAccessToken(token.accessToken)) return saved(credentials, token, undefined);
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), {
 			status: response.statusCode,
@@ -197,9 +199,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> => {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		const existing = headers.Authorization ?? headers.authorization;
-		if (typeof existing === 'string' && existing.startsWith('Basic ')) {
+		if (typeof existing === 'string' && existing.startsWith('Basic '))
 			return { ...requestOptions, headers };
-		}
 		const token = tokenForRequest(credentials, requestOptions);
 		delete headers.authorization;
 		if (token !== '') headers.Authorization = `Bearer ${token}`;

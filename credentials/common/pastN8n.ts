@@ -47,6 +47,8 @@ function carry(holder: object, key: symbol, value: unknown): void {
 	Object.defineProperty(holder, key, { value, configurable: true, writable: true });
 }
 
+const carried = (holder: object, key: symbol) => (holder as Record<symbol, unknown>)[key];
+
 /** Hands the run's cancel signal to the token exchange. Where n8n hands over a copy, its timeout still ends it. */
 export function carryCancelSignal(credential: object, signal: AbortSignal | undefined): void {
 	if (signal !== undefined) carry(credential, CANCEL_SIGNAL, signal);
@@ -54,7 +56,7 @@ export function carryCancelSignal(credential: object, signal: AbortSignal | unde
 
 /** The run's cancel signal carried by carryCancelSignal, if any. */
 export function carriedCancelSignal(credential: object): AbortSignal | undefined {
-	const signal = (credential as Record<symbol, unknown>)[CANCEL_SIGNAL];
+	const signal = carried(credential, CANCEL_SIGNAL);
 	return signal instanceof AbortSignal ? signal : undefined;
 }
 
@@ -84,7 +86,7 @@ export function forgetTokenExchange(credential: object): void {
 /** The last token exchange noted on this object, when it failed (and no exchange began since). */
 export function failedTokenExchange(holder: unknown): FailedTokenExchange | undefined {
 	if (holder === null || typeof holder !== 'object') return undefined;
-	const failed = (holder as Record<symbol, unknown>)[FAILED_EXCHANGE];
+	const failed = carried(holder, FAILED_EXCHANGE);
 	return failed !== null && typeof failed === 'object'
 		? (failed as FailedTokenExchange)
 		: undefined;
@@ -101,11 +103,11 @@ export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | und
 	return undefined;
 }
 
+const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring formData'.split(' ');
+
 /** Whether the options are for n8n's legacy request helper (the HTTP Request node's): its own options are set. */
 export function isLegacyRequest(options: object): boolean {
-	return ['uri', 'resolveWithFullResponse', 'simple', 'gzip', 'useQuerystring', 'formData'].some(
-		(key) => key in options,
-	);
+	return LEGACY_OPTIONS.some((key) => key in options);
 }
 
 /**
@@ -113,9 +115,7 @@ export function isLegacyRequest(options: object): boolean {
  * 500 or 429 alike) and resends: after a request it sent, or one refused unsent, nothing is renewed. Used once.
  */
 export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
-	const handed = (credential as Record<symbol, unknown>)[HANDED_REQUEST] as
-		| HandedRequest
-		| undefined;
+	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
 	// No request goes without a token: an empty field is always filled.
 	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
@@ -126,7 +126,7 @@ export function renewalWanted(credential: ICredentialDataDecryptedObject): boole
 
 /** The login that just failed here, when no request came since: n8n's legacy helper would only repeat it. */
 export function loginJustFailed(credential: object): UserError | undefined {
-	if ((credential as Record<symbol, unknown>)[HANDED_REQUEST] !== undefined) return undefined;
+	if (carried(credential, HANDED_REQUEST) !== undefined) return undefined;
 	return failedTokenExchange(credential)?.error;
 }
 

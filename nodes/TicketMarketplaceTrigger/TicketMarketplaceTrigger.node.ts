@@ -127,11 +127,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			ticketMarketplaceCallbackApiTest: testCallbackCredential,
-		},
-	};
+	methods = { credentialTest: { ticketMarketplaceCallbackApiTest: testCallbackCredential } };
 
 	// Nothing remote on (de)activation: subscribing is Webhook → Subscribe (manual approval), with no unsubscribe.
 	webhookMethods = {
