@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IHookFunctions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -19,10 +18,6 @@ import {
 } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
 import { NOTIFICATION_WEBHOOK, TOKEN_WEBHOOK } from './webhookDescriptions';
-
-async function nothingRemote(this: IHookFunctions): Promise<boolean> {
-	return true;
-}
 
 export class TicketMarketplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -131,7 +126,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 
 	// Nothing remote on (de)activation: subscribing is Webhook → Subscribe (manual approval), with no unsubscribe.
 	webhookMethods = {
-		default: { checkExists: nothingRemote, create: nothingRemote, delete: nothingRemote },
+		default: { checkExists: async () => true, create: async () => true, delete: async () => true },
 	};
 
 	/** Never throws: n8n would answer 500 itself and record a failed execution for any stranger's request. */
