@@ -140,7 +140,7 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 /** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		const presented = presentedClient(readTokenRequest(this));
+		const presented = readTokenRequest(this);
 		// Strangers' requests cost no read of the credential (n8n 2.41 starts an expression sandbox for each).
 		if (cannotMatchClient(this, presented.ids, presented.secrets, Date.now()))
 			throw invalidClient('Client authentication failed');
@@ -170,7 +170,7 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 	}
 }
 
-/** Reads a token request, refusing (TokenRequestError) one that is malformed or mixes ways to authenticate. */
+/** The client a token request presents, and its grant type; refused (TokenRequestError) when malformed. */
 function readTokenRequest(context: IWebhookFunctions) {
 	// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
 	if (headerCount(context, 'authorization') > 1)
@@ -190,12 +190,7 @@ function readTokenRequest(context: IWebhookFunctions) {
 		throw invalidRequest(
 			'client_id in the body differs from the client authenticated with HTTP Basic',
 		);
-	return { basicClient, body, grantType: readGrantType(body, query) };
-}
-
-/** The client a request presents, with its grant type; refused (invalid_client) when it presents none. */
-function presentedClient(request: ReturnType<typeof readTokenRequest>) {
-	const { basicClient, body, grantType } = request;
+	const grantType = readGrantType(body, query);
 	const presented: PresentedClient | undefined =
 		basicClient ??
 		(body.client_id !== undefined && body.client_secret !== undefined
