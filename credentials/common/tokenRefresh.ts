@@ -12,11 +12,7 @@ import { baseUrlOrigin } from './tokenDestination';
 const REFRESH_TOKEN_FIELD = 'refreshToken';
 
 /** The hidden field's JSON: the login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
-interface KeptRefreshToken {
-	for: string;
-	token: string;
-	expiresAt?: number;
-}
+type KeptRefreshToken = { for: string; token: string; expiresAt?: number };
 
 /** A hash of everything that decides whose token this is: a different login never uses another's refresh token. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
@@ -44,9 +40,7 @@ function parseKept(value: unknown): KeptRefreshToken | undefined {
 }
 
 /** What the field keeps for this very login, if anything (compared in constant time: the hash is of secrets). */
-function keptForThisLogin(
-	credentials: ICredentialDataDecryptedObject,
-): KeptRefreshToken | undefined {
+function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 	const kept = parseKept(credentials[REFRESH_TOKEN_FIELD]);
 	if (kept === undefined) return undefined;
 	const expected = Buffer.from(loginFingerprint(credentials), 'utf8');

@@ -10,23 +10,14 @@ const KEY_INFO = 'access-token/v1';
 /** A SHA-256 digest: 32 bytes. */
 const SIGNATURE_LENGTH = 32;
 
-interface TokenSubject {
-	/** The trigger node's webhook id: a token of one trigger is worthless at another. */
-	audience: string;
-	clientId: string;
-	clientSecret: string;
-}
+/** `audience` is the trigger node's webhook id: a token of one trigger is worthless at another. */
+type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
 type VerifyingSubject = Omit<TokenSubject, 'clientSecret'> &
 	({ clientSecret: string } | { signingKey: Buffer });
 
-interface TokenClaims {
-	aud: string;
-	cid: string;
-	iat: number;
-	exp: number;
-}
+type TokenClaims = { aud: string; cid: string; iat: number; exp: number };
 
 export type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
 

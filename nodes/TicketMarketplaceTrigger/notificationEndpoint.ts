@@ -135,9 +135,7 @@ function bearerError(
 }
 
 /** The options, or undefined (the owner told) when they cannot be read: a 503 lets the marketplace resend. */
-function readNotificationOptions(
-	context: IWebhookFunctions,
-): { acceptedKinds: string[]; includeHeaders: boolean } | undefined {
+function readNotificationOptions(context: IWebhookFunctions) {
 	try {
 		return {
 			acceptedKinds: readAcceptedKinds(context),

@@ -35,11 +35,8 @@ const SUBSCRIPTION_SPELLINGS: Partial<Record<TokenParameter, string>> = {
 /** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
 const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
 
-interface PresentedClient {
-	/** The raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
-	ids: string[];
-	secrets: string[];
-}
+/** Each as raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
+type PresentedClient = { ids: string[]; secrets: string[] };
 
 /** A refused token request: RFC 6749 5.2's status, code and description. */
 class TokenRequestError {

@@ -3,10 +3,7 @@ const ID_KEYS =
 	'subscriptionId subscription_id webhookId webhook_id id uuid identifier uniqueId'.split(' ');
 const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
 
-interface FoundId {
-	value: string;
-	field: string;
-}
+type FoundId = { value: string; field: string };
 
 function idAt(record: Record<string, unknown>, prefix: string): FoundId | undefined {
 	for (const key of ID_KEYS) {

@@ -51,10 +51,7 @@ const CALLBACK_URL = ['callback', 'url'];
 const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
 
 /** A field's path in the subscription body (as zod names it), and what is wrong with it. */
-interface UrlProblem {
-	path: string[];
-	text: string;
-}
+type UrlProblem = { path: string[]; text: string };
 
 const PRODUCTION_HINT = "copy the trigger's Production URL (…/webhook/…) and publish its workflow";
 
