@@ -13,7 +13,7 @@ const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 function originOf(address: string, base?: string): string | undefined {
 	try {
-		const url = base === undefined ? new URL(address) : new URL(address, base);
+		const url = new URL(address, base);
 		return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
 	} catch {
 		return undefined;
@@ -27,9 +27,8 @@ function textOf(value: unknown): string | undefined {
 
 /** axios's buildFullPath: a relative address is appended to the base, an absolute one replaces it. */
 function axiosFullPath(address: string | undefined, base: string | undefined): string {
-	if (base && (address === undefined || !AXIOS_ABSOLUTE.test(address))) {
+	if (base && (address === undefined || !AXIOS_ABSOLUTE.test(address)))
 		return address ? `${base.replace(/\/?\/$/, '')}/${address.replace(/^\/+/, '')}` : base;
-	}
 	return address ?? '';
 }
 
@@ -47,10 +46,8 @@ function requestOrigins(options: object): Array<string | undefined> {
 	if (legacy !== undefined) readings.push(axiosFullPath(legacy, base));
 	if (readings.length === 0) readings.push('');
 	const origins = readings.map((reading) => originOf(reading));
-	for (const address of [modern, textOf(uri)]) {
-		if (address !== undefined)
-			origins.push(base === undefined ? originOf(address) : originOf(address, base));
-	}
+	for (const address of [modern, textOf(uri)])
+		if (address !== undefined) origins.push(originOf(address, base));
 	return origins;
 }
 
@@ -81,9 +78,8 @@ export function tokenDestinationRefusal(
 	options: object,
 ): string | undefined {
 	const allowed = baseUrlOrigin(credentials.baseUrl);
-	if (allowed === undefined) {
+	if (allowed === undefined)
 		return "This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.";
-	}
 	const origins = requestOrigins(options);
 	if (!origins.every((origin) => origin === allowed)) {
 		const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
@@ -92,12 +88,10 @@ export function tokenDestinationRefusal(
 	}
 	const option = transportOption(options);
 	if (option === undefined) return undefined;
-	if (!allowed.startsWith('https:')) {
+	if (!allowed.startsWith('https:'))
 		return `This request's ${option} option is set, and this credential's Base URL is not https://, so its token could be read on the way: it was not sent. Turn the ${option} option off.`;
-	}
-	if (credentials[TRANSPORT_OPT_IN_FIELD] !== true) {
+	if (credentials[TRANSPORT_OPT_IN_FIELD] !== true)
 		return `This request's ${option} option is set, so it was not sent: this credential sends its token that way only when its "Allow Proxy or Ignored SSL Issues" option is on. Turn the ${option} option off, or turn that credential option on.`;
-	}
 	return undefined;
 }
 

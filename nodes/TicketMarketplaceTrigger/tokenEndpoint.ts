@@ -143,11 +143,11 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 			throw invalidClient('Client authentication failed');
 		const client = await readCurrentCallbackClient(this);
 		if (typeof client === 'string') return unavailable(this, client);
-		const authenticated = matchesAny(presented.ids, client.clientId);
+		const idMatches = matchesAny(presented.ids, client.clientId);
 		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
 		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-		rememberCallbackClient(this, client, Date.now(), !(authenticated && secretMatches));
-		if (!authenticated || !secretMatches) throw invalidClient('Client authentication failed');
+		rememberCallbackClient(this, client, Date.now(), !(idMatches && secretMatches));
+		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
 		if (presented.grantType !== 'client_credentials')
 			throw new TokenRequestError(
 				400,
