@@ -53,10 +53,7 @@ interface TokenExchange {
 }
 
 /** What the token exchange saves into the credential. */
-type IssuedTokens = {
-	accessToken: string;
-	refreshToken: string;
-};
+type IssuedTokens = { accessToken: string; refreshToken: string };
 
 function tokenRequestOptions(
 	credentials: ICredentialDataDecryptedObject,
@@ -68,8 +65,7 @@ function tokenRequestOptions(
 		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		// n8n follows redirects and, by default, re-sends the Authorization header to any host (and a 307/308
-		// re-sends the password too): a redirect is diagnosed instead of followed.
+		// A redirect is diagnosed, not followed: n8n would re-send the Authorization header (and the password).
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 		// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
@@ -82,13 +78,27 @@ function tokenRequestOptions(
 function issued(response: IN8nHttpFullResponse) {
 	const { json } = readBody(response.body);
 	const accessToken = json?.access_token;
-	const ok =
-		response.statusCode >= 200 &&
-		response.statusCode < 300 &&
-		typeof accessToken === 'string' &&
-		accessToken !== '';
-	return ok ? { json, accessToken } : undefined;
+	const success = response.statusCode >= 200 && response.statusCode < 300;
+	return success && typeof accessToken === 'string' && accessToken !== ''
+		? { json, accessToken }
+		: undefined;
 }
+
+/** The new access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
+function saved(
+	credentials: ICredentialDataDecryptedObject,
+	{ json, accessToken }: NonNullable<ReturnType<typeof issued>>,
+	keep: string | undefined,
+): IssuedTokens {
+	return { accessToken, refreshToken: refreshTokenFieldAfter(credentials, json, keep, Date.now()) };
+}
+
+function tokenHeaders(authorization: string, contentType: string) {
+	return { Authorization: authorization, 'Content-Type': contentType, Accept: 'application/json' };
+}
+
+/** No answer to a refresh: the login is tried, and says what is wrong if it fails too. */
+const noAnswer = () => undefined;
 
 /** A new token for the refresh token kept for this login; undefined when there is none, or it is refused. */
 async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | undefined> {
@@ -99,58 +109,37 @@ async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | u
 		.httpRequest({
 			...common,
 			url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
-			headers: {
-				Authorization: authorization,
-				'Content-Type': 'application/x-www-form-urlencoded',
-				Accept: 'application/json',
-			},
+			headers: tokenHeaders(authorization, 'application/x-www-form-urlencoded'),
 			body: refreshRequestBody(refreshToken),
 			json: false,
 		} as IHttpRequestOptions)
-		.then(
-			(response) => issued(response as IN8nHttpFullResponse),
-			// No answer: the login is tried, and says what is wrong if it fails too.
-			() => undefined,
-		);
+		.then((response) => issued(response as IN8nHttpFullResponse), noAnswer);
 	if (!refreshed || !isUsableAccessToken(refreshed.accessToken)) return undefined;
-	return {
-		accessToken: refreshed.accessToken,
-		refreshToken: refreshTokenFieldAfter(credentials, refreshed.json, refreshToken, Date.now()),
-	};
+	return saved(credentials, refreshed, refreshToken);
 }
 
 /** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
 async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	const { helper, credentials, baseUrl, authorization, common } = exchange;
+	const login = loginValues(credentials);
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await helper.helpers.httpRequest({
 			...common,
 			url: `${baseUrl}${PARTNER_API_PATHS.grant}`,
 			qs: { grant_type: 'client_credentials' },
-			headers: {
-				Authorization: authorization,
-				'Content-Type': 'application/json',
-				Accept: 'application/json',
-			},
-			body: {
-				username: loginValues(credentials).email,
-				password: loginValues(credentials).password,
-			},
+			headers: tokenHeaders(authorization, 'application/json'),
+			body: { username: login.email, password: login.password },
 		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
 	} catch (error) {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
 		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
 	}
 
-	const login = issued(response);
-	if (login) {
+	const token = issued(response);
+	if (token) {
 		// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
-		if (isUsableAccessToken(login.accessToken))
-			return {
-				accessToken: login.accessToken,
-				refreshToken: refreshTokenFieldAfter(credentials, login.json, undefined, Date.now()),
-			};
+		if (isUsableAccessToken(token.accessToken)) return saved(credentials, token, undefined);
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), {
 			status: response.statusCode,
@@ -159,7 +148,7 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
 	const secrets = [
 		authorization.slice('Basic '.length),
-		...Object.values(loginValues(credentials)),
+		...Object.values(login),
 		credentials.consumerKey,
 		credentials.consumerSecret,
 		credentials.email,
@@ -175,24 +164,17 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
-
 	displayName = 'Ticket Marketplace API';
-
 	icon: Icon = CREDENTIAL_ICON;
-
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
-
 	properties: INodeProperties[] = API_CREDENTIAL_PROPERTIES;
 
 	/**
-	 * Gets a Bearer token: with the refresh token the last token answer carried, when there is one for this login
-	 * (as the service recommends), else by exchanging the app's key and secret plus the marketplace login
-	 * (spec 4.1 and 5). A refused refresh falls back to the login. n8n saves what this returns into the credential.
+	 * Gets a Bearer token with the kept refresh token, else (or when refused) with the key, secret and login (spec 4.1
+	 * and 5). Returning nothing keeps the token, and n8n passes the request's own failure on (see renewalWanted).
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		// n8n also calls this after a request failed, whatever the failure: see renewalWanted. Nothing returned,
-		// n8n keeps the token and passes the request's own failure on, without sending it again.
 		const failed = loginJustFailed(credentials);
 		if (failed !== undefined) throw failed;
 		if (!renewalWanted(credentials)) return {};
@@ -201,26 +183,15 @@ export class TicketMarketplaceApi implements ICredentialType {
 			helper: this,
 			credentials,
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
-			authorization: basicAuthorization(
-				loginValues(credentials).consumerKey,
-				loginValues(credentials).consumerSecret,
-			),
+			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
 			common: tokenRequestOptions(credentials),
 		};
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}
 
 	/**
-	 * Every API call carries the Bearer token, except the token exchange itself, which the credential test repeats
-	 * and which authenticates with the app's Basic key:secret. An own property, not a method: n8n describes
-	 * credential types to its editor by copying their own properties, and the HTTP Request node offers a type under
-	 * "Predefined Credential Type" only when that copy has `authenticate`.
-	 *
-	 * The token goes to the Base URL's origin only: a request elsewhere is refused before it is sent, and a request
-	 * that carries the token follows no redirect, since n8n re-sends the header on redirects (and its redirect library
-	 * keeps it for a subdomain, whatever n8n's own option says). A token that did not come from this very login (the
-	 * credential was edited since; n8n keeps the hidden token fields) is not sent at all: the API answers 401, and
-	 * n8n logs in again with the credential as it is now (see tokenForRequest for the HTTP Request node).
+	 * The Bearer token on every call but the Basic token exchange, to the Base URL's origin only and following no
+	 * redirect. An own property, not a method: the HTTP Request node offers the type only when n8n's copy has it.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -228,22 +199,16 @@ export class TicketMarketplaceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> => {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		const existing = headers.Authorization ?? headers.authorization;
-		if (typeof existing === 'string' && existing.startsWith('Basic ')) {
+		if (typeof existing === 'string' && existing.startsWith('Basic '))
 			return { ...requestOptions, headers };
-		}
 		const token = tokenForRequest(credentials, requestOptions);
 		delete headers.authorization;
 		if (token !== '') headers.Authorization = `Bearer ${token}`;
 		else delete headers.Authorization;
-		return {
-			...requestOptions,
-			headers,
-			...TOKEN_REDIRECT_OPTIONS,
-		};
+		return { ...requestOptions, headers, ...TOKEN_REDIRECT_OPTIONS };
 	};
 
-	// n8n runs preAuthentication (the full token exchange, with its diagnosis) before this request whenever a
-	// credential is tested; the request then confirms the exchange once more, since the API has no read-only call.
+	// n8n runs preAuthentication (the exchange, diagnosed) first; this confirms it, as the API has no read-only call.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',

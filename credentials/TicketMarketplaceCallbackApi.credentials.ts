@@ -2,20 +2,13 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
 import { CREDENTIAL_ICON } from './common/partnerApi';
 
-/**
- * The client id and secret that the marketplace presents to the Ticket Marketplace Trigger's token endpoint.
- * Nothing remote can check them, so the trigger node tests them locally (testedBy).
- */
+/** The client the marketplace presents at the trigger's token endpoint; tested locally by the trigger (testedBy). */
 export class TicketMarketplaceCallbackApi implements ICredentialType {
 	name = 'ticketMarketplaceCallbackApi';
-
 	displayName = 'Ticket Marketplace Callback API';
-
-	icon: Icon = CREDENTIAL_ICON;
-
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
-
+	icon: Icon = CREDENTIAL_ICON;
 	properties: INodeProperties[] = [
 		{
 			displayName:

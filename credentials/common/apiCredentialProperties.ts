@@ -73,7 +73,6 @@ export const API_CREDENTIAL_PROPERTIES: INodeProperties[] = [
 		default: '',
 	},
 	{
-		// The refresh token the token answer carries, tied to the login it came from (see tokenRefresh.ts).
 		displayName: 'Refresh Token',
 		name: 'refreshToken',
 		type: 'hidden',

@@ -29,28 +29,19 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 }
 
 /**
- * Whether an access token can go, unchanged, in "Authorization: Bearer <token>": printable ASCII, with spaces only
- * inside it. That holds RFC 6750's b64token ([A-Za-z0-9-._~+/]+=*) and whatever other printable characters a server
- * puts in its tokens (such as | or :), as accepted so far. A line break or another control character, a space at
- * either end (HTTP drops it) or a non-ASCII character cannot go as it is: Node refuses the header, or the server
- * would get another token. Such a token is unusable.
+ * Whether a token can go unchanged in "Authorization: Bearer <token>": printable ASCII, spaces only inside (Node
+ * refuses control characters, and HTTP drops spaces at either end).
  */
 export function isUsableAccessToken(token: string): boolean {
 	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
 }
 
-/** The login fields trimmed where they are read: a key, secret or e-mail pasted with a space or line break. */
-export const TRIMMED_LOGIN_FIELDS = ['consumerKey', 'consumerSecret', 'email'] as const;
-
 /** A login field as sent: spaces and line breaks around it removed (a paste often adds them). */
-export function trimmedField(value: unknown): string {
+function trimmedField(value: unknown): string {
 	return String(value ?? '').trim();
 }
 
-/**
- * The login as the token request sends it: the consumer key, secret and e-mail trimmed; the password exactly as
- * typed, since spaces may belong to it.
- */
+/** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
 export function loginValues(credentials: Record<string, unknown>) {
 	return {
 		consumerKey: trimmedField(credentials.consumerKey),
@@ -64,10 +55,7 @@ export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown
 	return `Basic ${Buffer.from(`${trimmedField(consumerKey)}:${trimmedField(consumerSecret)}`, 'utf8').toString('base64')}`;
 }
 
-/**
- * How long a request to the Partner API may go without an answer. Generous: a slow answer is no fault, but a server
- * that never answers must not hold a run forever. An object, so that tests can shorten them.
- */
+/** How long a request may go unanswered: generous, but never forever. An object, so that tests can shorten them. */
 export const REQUEST_TIMEOUTS = {
 	/** A listing or webhook request: a time-out there leaves the outcome unknown (the API may have processed it). */
 	apiMs: 120_000,

@@ -1,16 +1,7 @@
 /**
- * What the node and its credential tell each other past n8n, and how. Three facts cross:
- *
- * - node → credential: the run's cancel signal (Stop, the workflow timeout). n8n gives the credential's
- *   preAuthentication nothing of the run but the decrypted credential object, so the signal rides on that object.
- * - credential → node: a failed token exchange, as facts: its diagnosis (what to tell the user, title and
- *   description apart) and the token endpoint's answer (whether a later login could pass). n8n wraps the
- *   credential's error in a NodeApiError that keeps only its words, so the facts ride on the same object, and on the
- *   credential's own error for whoever holds it.
- *
- * The object is the one the node hands to httpRequestWithAuthentication (`credentialsDecrypted.data`): n8n-core
- * passes it, not a copy, to preAuthentication. Every fact sits under a symbol key and is not enumerable, so it is
- * never copied, saved with the credential or shown. Nothing here is read back from words meant for a user.
+ * What node and credential tell each other past n8n: the run's cancel signal, a failed token exchange's facts, and
+ * what became of the last request. They ride on the decrypted credential object n8n-core passes (not a copy) to
+ * preAuthentication, under non-enumerable symbol keys: never copied, saved or shown, never read back from words.
  */
 import { UserError } from 'n8n-workflow';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
@@ -18,21 +9,18 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { tokenDestinationRefusal } from './tokenDestination';
 import { accessTokenExpired, accessTokenForThisLogin } from './tokenRefresh';
 
-/**
- * What went wrong, in two parts as n8n shows an error: the title says what happened in one line (no text from the
- * answer, no address: nothing that could make it long), the description what to do.
- */
+/** What went wrong as n8n shows it: a one-line title (no answer text, no address), and what to do. */
 export interface TokenDiagnosis {
 	title: string;
 	description: string;
 }
 
-/** What the token endpoint answered: a 429 or a 5xx is worth a later retry, a refused login is not. */
+/** What the token endpoint answered: whether a later login could pass. */
 export interface TokenEndpointAnswer {
 	status?: number;
 	/** The Retry-After header as sent, for the caller to read. */
 	retryAfter?: string;
-	/** The answer is final whatever its status (the plan's quota is used up): no later login would pass. */
+	/** No later login would pass, whatever the status (the plan's quota is used up). */
 	final?: boolean;
 }
 
@@ -48,23 +36,18 @@ const CANCEL_SIGNAL = Symbol.for('n8n-nodes-ticket-marketplace.runCancelSignal')
 const FAILED_EXCHANGE = Symbol.for('n8n-nodes-ticket-marketplace.failedTokenExchange');
 const HANDED_REQUEST = Symbol.for('n8n-nodes-ticket-marketplace.handedRequest');
 
-/**
- * What `authenticate` did with the last request: refused it (nothing sent), held it back because the token must be
- * renewed first (nothing sent), or let it go with the token, through n8n's legacy request helper or its newer one.
- */
-export type HandedRequest =
+/** What `authenticate` did with the last request: refused it, held it for a new token, or sent it (and how). */
+type HandedRequest =
 	| { kind: 'refused' }
 	| { kind: 'needsToken' }
 	| { kind: 'sent'; legacy: boolean };
 
 function carry(holder: object, key: symbol, value: unknown): void {
-	Object.defineProperty(holder, key, {
-		value,
-		enumerable: false,
-		configurable: true,
-		writable: true,
-	});
+	// Not enumerable (defineProperty's default): never copied, saved or shown.
+	Object.defineProperty(holder, key, { value, configurable: true, writable: true });
 }
+
+const carried = (holder: object, key: symbol) => (holder as Record<symbol, unknown>)[key];
 
 /** Hands the run's cancel signal to the token exchange. Where n8n hands over a copy, its timeout still ends it. */
 export function carryCancelSignal(credential: object, signal: AbortSignal | undefined): void {
@@ -73,7 +56,7 @@ export function carryCancelSignal(credential: object, signal: AbortSignal | unde
 
 /** The run's cancel signal carried by carryCancelSignal, if any. */
 export function carriedCancelSignal(credential: object): AbortSignal | undefined {
-	const signal = (credential as Record<symbol, unknown>)[CANCEL_SIGNAL];
+	const signal = carried(credential, CANCEL_SIGNAL);
 	return signal instanceof AbortSignal ? signal : undefined;
 }
 
@@ -82,10 +65,7 @@ export function diagnosisText(diagnosis: TokenDiagnosis): string {
 	return `${diagnosis.title}. ${diagnosis.description}`;
 }
 
-/**
- * The token exchange failed: notes it on the credential object and returns the error to throw, which carries the
- * same facts (a credential test shows its words).
- */
+/** Notes a failed token exchange on the credential object, and returns the error to throw, carrying the same. */
 export function failTokenExchange(
 	credential: object,
 	diagnosis: TokenDiagnosis,
@@ -103,57 +83,39 @@ export function forgetTokenExchange(credential: object): void {
 	carry(credential, FAILED_EXCHANGE, undefined);
 }
 
-function failedOn(holder: unknown): FailedTokenExchange | undefined {
+/** The last token exchange noted on this object, when it failed (and no exchange began since). */
+export function failedTokenExchange(holder: unknown): FailedTokenExchange | undefined {
 	if (holder === null || typeof holder !== 'object') return undefined;
-	const failed = (holder as Record<symbol, unknown>)[FAILED_EXCHANGE];
+	const failed = carried(holder, FAILED_EXCHANGE);
 	return failed !== null && typeof failed === 'object'
 		? (failed as FailedTokenExchange)
 		: undefined;
-}
-
-/** The last token exchange on this credential object, when it failed (and no exchange began since). */
-export function failedTokenExchange(credential: object): FailedTokenExchange | undefined {
-	return failedOn(credential);
 }
 
 /** The failed token exchange an error is, as the credential threw it or kept as its `cause`. */
 export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-		const failed = failedOn(current);
+		const failed = failedTokenExchange(current);
 		if (failed) return failed;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
 }
 
-function noteHandedRequest(credential: object, handed: HandedRequest): void {
-	carry(credential, HANDED_REQUEST, handed);
-}
+const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring formData'.split(' ');
 
-/**
- * Whether the options go through n8n's legacy request helper (`requestWithAuthentication`, which the HTTP Request
- * node uses in every version, and its pagination): they carry the request library's own options (the HTTP Request
- * node always sets `uri`), which n8n's newer helper does not know.
- */
+/** Whether the options are for n8n's legacy request helper (the HTTP Request node's): its own options are set. */
 export function isLegacyRequest(options: object): boolean {
-	return ['uri', 'resolveWithFullResponse', 'simple', 'gzip', 'useQuerystring', 'formData'].some(
-		(key) => key in options,
-	);
+	return LEGACY_OPTIONS.some((key) => key in options);
 }
 
 /**
- * Whether preAuthentication, called now, should renew the token. n8n calls it before a request when the token field
- * is empty (and when a credential is tested), and again after the request failed, then sends the request once more
- * if a token comes back. Its newer helper does so after a 401 only; its legacy one (the HTTP Request node) after any
- * failure, a 500 to a POST or a 429 alike, and never says which. So after a request that went with the token through
- * the legacy helper nothing is renewed, and n8n passes the API's answer on as it came; after a request refused before
- * it was sent, nothing either. A request held back for a new token gets one. The fact is used once.
+ * Whether preAuthentication, called now, should renew the token. n8n's legacy helper calls it after any failure (a
+ * 500 or 429 alike) and resends: after a request it sent, or one refused unsent, nothing is renewed. Used once.
  */
 export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
-	const handed = (credential as Record<symbol, unknown>)[HANDED_REQUEST] as
-		| HandedRequest
-		| undefined;
+	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
 	// No request goes without a token: an empty field is always filled.
 	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
@@ -162,22 +124,15 @@ export function renewalWanted(credential: ICredentialDataDecryptedObject): boole
 	return !handed.legacy;
 }
 
-/**
- * The error of the login that failed last on this credential object, when no request was handed to `authenticate`
- * since: n8n's legacy helper calls preAuthentication again right after preAuthentication itself failed, and a second
- * login would only repeat the first (a second refused password, a second request to a busy token endpoint).
- */
+/** The login that just failed here, when no request came since: n8n's legacy helper would only repeat it. */
 export function loginJustFailed(credential: object): UserError | undefined {
-	if ((credential as Record<symbol, unknown>)[HANDED_REQUEST] !== undefined) return undefined;
-	return failedOn(credential)?.error;
+	if (carried(credential, HANDED_REQUEST) !== undefined) return undefined;
+	return failedTokenExchange(credential)?.error;
 }
 
 /**
- * The token `authenticate` puts on the request n8n handed it ('' for none), noting what became of the request for
- * the preAuthentication n8n may call next (see renewalWanted). Throws, with nothing sent, when the request may not
- * carry the token (tokenDestination.ts), and, through the legacy helper, when the token must be renewed first: one
- * of another login (the credential was edited since), or past the lifetime its answer gave. n8n then logs in and
- * sends the request once, with the new token; the newer helper sends it as it is, and renews after the API's 401.
+ * The token for this request ('' for none), noted for renewalWanted. Throws, nothing sent, when the request may not
+ * carry it, or (legacy helper) when it is another login's or expired: n8n then logs in and resends once.
  */
 export function tokenForRequest(
 	credentials: ICredentialDataDecryptedObject,
@@ -185,17 +140,17 @@ export function tokenForRequest(
 ): string {
 	const refusal = tokenDestinationRefusal(credentials, options);
 	if (refusal !== undefined) {
-		noteHandedRequest(credentials, { kind: 'refused' });
+		carry(credentials, HANDED_REQUEST, { kind: 'refused' });
 		throw new UserError(refusal);
 	}
 	const legacy = isLegacyRequest(options);
 	const token = accessTokenForThisLogin(credentials);
 	if (legacy && (token === '' || accessTokenExpired(credentials, Date.now()))) {
-		noteHandedRequest(credentials, { kind: 'needsToken' });
+		carry(credentials, HANDED_REQUEST, { kind: 'needsToken' });
 		throw new UserError(
 			'The stored access token is not for this credential as it is now, or has expired: it was not sent. n8n logs in and sends the request with a new one.',
 		);
 	}
-	noteHandedRequest(credentials, { kind: 'sent', legacy });
+	carry(credentials, HANDED_REQUEST, { kind: 'sent', legacy });
 	return token;
 }

@@ -1,12 +1,7 @@
 /**
- * Renewing the access token with the refresh token the token answer carries, as the service recommends, instead of
- * sending the seller's password every time. n8n saves whatever preAuthentication returns into the credential, but
- * keeps across runs only the fields the credential declares: the refresh token lives in a hidden field of its own
- * (only the access token can be the expirable one). Its value is tied to the login it came from (a hash of the Base
- * URL's origin, the app's key and secret and the marketplace login), so that a credential edited to another account
- * or API never renews with the old account's refresh token: it logs in instead. The access token is tied to its login
- * the same way: n8n keeps hidden fields when the editor saves a credential, so after an edit of the Base URL the old
- * token is still there, and it is sent only when the field says it came from this very login.
+ * Renewing with the refresh token, as the service recommends, kept in a hidden field of its own and tied (by a hash)
+ * to the login it came from, as is the access token: after an edit to another account or API (n8n keeps hidden
+ * fields), neither is used, and n8n logs in afresh.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
@@ -14,26 +9,17 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { loginValues, normalizeBaseUrl } from './partnerApi';
 import { baseUrlOrigin } from './tokenDestination';
 
-/** The hidden field that keeps the refresh token. */
-export const REFRESH_TOKEN_FIELD = 'refreshToken';
+const REFRESH_TOKEN_FIELD = 'refreshToken';
 
-/** What the hidden field holds (as JSON text). */
-interface KeptRefreshToken {
-	/** The login the access token (and the refresh token) came from (loginFingerprint). */
-	for: string;
-	/** The refresh token ('' when the token answer carried none). */
-	token: string;
-	/** When the access token issued with it expires (epoch ms), when the answer said. */
-	expiresAt?: number;
-}
+/** The hidden field's JSON: the login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
+type KeptRefreshToken = { for: string; token: string; expiresAt?: number };
 
 /** A hash of everything that decides whose token this is: a different login never uses another's refresh token. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
 	const login = loginValues(credentials);
+	// As sent: letter case, a default port or a pasted space do not make another login.
 	const parts = [
-		// The origin, as the token is sent to it: letter case or a default port do not make another login.
 		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
-		// As sent: a space pasted around the key does not make another login.
 		login.consumerKey,
 		login.consumerSecret,
 		login.email,
@@ -45,28 +31,16 @@ function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
 function parseKept(value: unknown): KeptRefreshToken | undefined {
 	if (typeof value !== 'string' || value === '') return undefined;
 	try {
-		const parsed = JSON.parse(value) as Partial<KeptRefreshToken> | null;
-		if (
-			parsed !== null &&
-			typeof parsed === 'object' &&
-			typeof parsed.for === 'string' &&
-			typeof parsed.token === 'string'
-		)
-			return {
-				for: parsed.for,
-				token: parsed.token,
-				...(typeof parsed.expiresAt === 'number' && { expiresAt: parsed.expiresAt }),
-			};
+		const { for: login, token, expiresAt } = (JSON.parse(value) ?? {}) as Partial<KeptRefreshToken>;
+		if (typeof login !== 'string' || typeof token !== 'string') return undefined;
+		return { for: login, token, ...(typeof expiresAt === 'number' && { expiresAt }) };
 	} catch {
-		// Not ours: ignored, the login is used.
+		return undefined; // Not ours: ignored, the login is used.
 	}
-	return undefined;
 }
 
 /** What the field keeps for this very login, if anything (compared in constant time: the hash is of secrets). */
-function keptForThisLogin(
-	credentials: ICredentialDataDecryptedObject,
-): KeptRefreshToken | undefined {
+function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 	const kept = parseKept(credentials[REFRESH_TOKEN_FIELD]);
 	if (kept === undefined) return undefined;
 	const expected = Buffer.from(loginFingerprint(credentials), 'utf8');
@@ -80,11 +54,7 @@ export function keptRefreshToken(credentials: ICredentialDataDecryptedObject): s
 	return token ? token : undefined;
 }
 
-/**
- * The access token, when the field says it was issued for this very login (Base URL's origin, key, secret, e-mail,
- * password); '' otherwise: after an edit of the credential, and for a token saved before tokens were tied to their
- * login, which is then replaced by a fresh login.
- */
+/** The access token, when the field says it was issued for this very login; '' otherwise (a fresh login follows). */
 export function accessTokenForThisLogin(credentials: ICredentialDataDecryptedObject): string {
 	const token = credentials.accessToken;
 	if (typeof token !== 'string' || token === '') return '';
@@ -108,16 +78,12 @@ export function anyKeptRefreshToken(
 	return kept?.token ? [kept.token] : [];
 }
 
-/**
- * A lifetime shorter than this (seconds) is read as unknown: a token "expired" at once would make every request of a
- * run log in first. The API's 401 still says when the token really ends.
- */
+/** A shorter lifetime (seconds) is read as unknown, lest every request log in first; the API's 401 still tells. */
 export const MIN_KNOWN_LIFETIME_S = 60;
 
 /**
- * The hidden field's new value after a token answer, tied to this login (always written: it is also what lets the
- * new access token be sent): the refresh token the answer carries, or else `keep` (a refresh answer need not repeat
- * it; after a login, nothing is kept), and when the new access token expires, if the answer said. `now` in epoch ms.
+ * The hidden field after a token answer, tied to this login (always written: it lets the new token be sent): the
+ * answer's refresh token, else `keep` (after a login, none), and when the access token expires.
  */
 export function refreshTokenFieldAfter(
 	credentials: ICredentialDataDecryptedObject,
@@ -127,12 +93,12 @@ export function refreshTokenFieldAfter(
 ): string {
 	const given = answer?.refresh_token;
 	const token = typeof given === 'string' && given.trim() !== '' ? given : (keep ?? '');
-	const givenSeconds = expiresInSeconds(answer);
-	const seconds =
-		givenSeconds !== undefined && givenSeconds >= MIN_KNOWN_LIFETIME_S ? givenSeconds : undefined;
+	const seconds = expiresInSeconds(answer);
 	// A little early (a tenth, at most a minute): a token sent just before its end may arrive after it.
 	const expiresAt =
-		seconds === undefined ? undefined : now + (seconds - Math.min(60, seconds / 10)) * 1000;
+		seconds !== undefined && seconds >= MIN_KNOWN_LIFETIME_S
+			? now + (seconds - Math.min(60, seconds / 10)) * 1000
+			: undefined;
 	return JSON.stringify({
 		for: loginFingerprint(credentials),
 		token,
@@ -148,17 +114,10 @@ export function refreshRequestBody(refreshToken: string): string {
 	}).toString();
 }
 
-/**
- * The token answer's lifetime in seconds, read as a number or as text (Apigee sends `"expires_in": "15551999"`);
- * undefined when it is neither.
- */
-export function expiresInSeconds(answer: Record<string, unknown> | undefined): number | undefined {
+/** The answer's lifetime in seconds, as a number or text (Apigee sends `"expires_in": "15551999"`). */
+function expiresInSeconds(answer: Record<string, unknown> | undefined): number | undefined {
 	const value = answer?.expires_in;
-	const seconds =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(value)
-				? Number(value)
-				: undefined;
+	const isNumberText = typeof value === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(value);
+	const seconds = typeof value === 'number' ? value : isNumberText ? Number(value) : undefined;
 	return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }

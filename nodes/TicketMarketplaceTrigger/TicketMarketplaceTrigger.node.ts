@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	type IHookFunctions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -29,9 +28,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 			dark: 'file:../../icons/ticketMarketplaceTrigger.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 differs from 1 only in what n8n does before the node runs: for a start node of version 1 it evaluates the
-		// expression of its own Webhook node 1's binaryData option (in n8n 2.41, inside an isolate) on every request.
-		// Both versions answer alike; new nodes get 1.1.
+		// Both answer alike; for version 1, n8n evaluates its Webhook node 1's binaryData expression on every request.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: 'Listing notifications',
@@ -44,19 +41,16 @@ export class TicketMarketplaceTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
-				// A literal, not CALLBACK_CREDENTIAL_TYPE: n8n's lint reads it from the source to pair it with testedBy.
+				// A literal: n8n's lint reads it from the source to pair it with testedBy.
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
-				// The credential type's own name, as on the Ticket Marketplace node's Subscribe.
 				displayName: 'Ticket Marketplace Callback API',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 			},
 		],
-		// Token endpoint (`setup`) and notifications (`default`); see webhookDescriptions.ts.
 		webhooks: [TOKEN_WEBHOOK, NOTIFICATION_WEBHOOK],
 		properties: [
 			{
-				// One short notice; the steps, the Test URLs and the payload's shape are in the trigger's docs page.
 				displayName:
 					'Publish the workflow, then subscribe its production URLs with Webhook → Subscribe. Try a sale: npm run sandbox -- sample-sale in a clone of n8n-nodes-ticket-marketplace (steps in the docs).',
 				name: 'setupNotice',
@@ -76,7 +70,6 @@ export class TicketMarketplaceTrigger implements INodeType {
 							'As soon as the notification arrives; if the run then fails, the marketplace does not send it again',
 					},
 					{
-						// n8n's own label for this answer (its Webhook node's Respond); the value stays as it was.
 						name: 'When Last Node Finishes',
 						value: RESPOND.whenFinished,
 						description:
@@ -129,37 +122,14 @@ export class TicketMarketplaceTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			ticketMarketplaceCallbackApiTest: testCallbackCredential,
-		},
-	};
+	methods = { credentialTest: { ticketMarketplaceCallbackApiTest: testCallbackCredential } };
 
-	/**
-	 * Nothing is registered remotely on activation: the marketplace has no unsubscribe call and every subscription
-	 * needs a manual approval, so subscribing is an explicit step (the action node's Webhook → Subscribe).
-	 */
+	// Nothing remote on (de)activation: subscribing is Webhook → Subscribe (manual approval), with no unsubscribe.
 	webhookMethods = {
-		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				// Reporting "exists" keeps n8n from calling create; there is nothing remote to look up.
-				return true;
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				// Subscriptions are created on purpose with Webhook → Subscribe, never by activation.
-				return true;
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				// No unsubscribe call exists; the subscription outlives deactivation and keeps the same URLs.
-				return true;
-			},
-		},
+		default: { checkExists: async () => true, create: async () => true, delete: async () => true },
 	};
 
-	/**
-	 * Never throws: a throw would make n8n answer 500 itself and record a failed execution (the Error Workflow runs)
-	 * for any stranger's request. Each endpoint answers what it knows; anything else is answered here.
-	 */
+	/** Never throws: n8n would answer 500 itself and record a failed execution for any stranger's request. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		try {
 			if (this.getWebhookName() === 'setup') return await answerTokenRequest.call(this);

@@ -1,31 +1,23 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /**
- * Stateless access tokens for the marketplace's notifications: `tmt1.<claims>.<signature>`, where the signature is
- * HMAC-SHA256 under a key derived (HKDF) from the callback credential's client secret. Any n8n process that
- * serves webhooks can check them without shared state, and a new client secret revokes every token.
+ * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
+ * client secret, so any webhook process can check them, and a new secret revokes them all.
  */
 const TOKEN_VERSION = 'tmt1';
 const KEY_SALT = 'ticket-marketplace-trigger';
 const KEY_INFO = 'access-token/v1';
+/** A SHA-256 digest: 32 bytes. */
+const SIGNATURE_LENGTH = 32;
 
-export interface TokenSubject {
-	/** The trigger node's webhook id: a token of one trigger is worthless at another. */
-	audience: string;
-	clientId: string;
-	clientSecret: string;
-}
+/** `audience` is the trigger node's webhook id: a token of one trigger is worthless at another. */
+type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
-export type VerifyingSubject = Omit<TokenSubject, 'clientSecret'> &
+type VerifyingSubject = Omit<TokenSubject, 'clientSecret'> &
 	({ clientSecret: string } | { signingKey: Buffer });
 
-interface TokenClaims {
-	aud: string;
-	cid: string;
-	iat: number;
-	exp: number;
-}
+type TokenClaims = { aud: string; cid: string; iat: number; exp: number };
 
 export type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
 
@@ -33,7 +25,6 @@ export type TokenCheck =
 	| { valid: true; expiresAt: number }
 	| { valid: false; reason: TokenRefusal };
 
-/** The key that signs and checks tokens, derived from the client secret. */
 export function signingKeyOf(clientSecret: string): Buffer {
 	return Buffer.from(hkdfSync('sha256', clientSecret, KEY_SALT, KEY_INFO, 32));
 }
@@ -41,9 +32,6 @@ export function signingKeyOf(clientSecret: string): Buffer {
 function signature(key: Buffer, signedPart: string): Buffer {
 	return createHmac('sha256', key).update(signedPart, 'utf8').digest();
 }
-
-/** A signature is a SHA-256 digest: 32 bytes, 43 characters of unpadded base64url. */
-const SIGNATURE_LENGTH = 32;
 
 export function issueAccessToken(
 	subject: TokenSubject,
@@ -56,7 +44,7 @@ export function issueAccessToken(
 		iat: nowSeconds,
 		exp: nowSeconds + lifetimeSeconds,
 	};
-	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url')}`;
+	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
 
@@ -69,15 +57,11 @@ function parseClaims(encoded: string): TokenClaims | undefined {
 		if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
 		return { aud, cid, iat, exp };
 	} catch {
-		// Claims that do not parse are no token of ours: refuse it.
-		return undefined;
+		return undefined; // Claims that do not parse are no token of ours.
 	}
 }
 
-/**
- * Why a token cannot be one this trigger issued, judged without its secret: not in our format, for another trigger,
- * or expired (its claims are read before the signature is checked, so only to refuse). undefined when it may be.
- */
+/** Why a token cannot be ours, judged without the secret (so only to refuse); undefined when it may be. */
 export function refusalBeforeSignature(
 	token: string,
 	audience: string,

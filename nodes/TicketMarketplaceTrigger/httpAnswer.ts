@@ -6,9 +6,8 @@ import { firstLineOf, warnOwner } from './ownerLog';
 export const REALM = 'Ticket Marketplace Trigger';
 
 /**
- * Answers the HTTP request directly and tells n8n not to answer it again. Without workflowData in the result, n8n
- * starts no execution, which is what token requests and refusals need. Only plain Node response methods are used,
- * so the same code runs under n8n's Express response and under a bare http.ServerResponse.
+ * Answers the request itself, with plain Node response methods (Express and bare http alike); without workflowData
+ * n8n starts no execution and does not answer again.
  */
 export function answerJson(
 	context: IWebhookFunctions,
@@ -31,23 +30,14 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * How many times the request carried a header. Node keeps only the first of several Authorization headers, so the
- * parsed headers cannot show that a request was ambiguous; the raw ones can.
- */
+/** How many times the request carried a header: Node's parsed headers keep only the first Authorization. */
 export function headerCount(context: IWebhookFunctions, name: string): number {
 	const rawHeaders = (context.getRequestObject() as { rawHeaders?: string[] }).rawHeaders ?? [];
-	let count = 0;
-	for (let index = 0; index < rawHeaders.length; index += 2) {
-		if (rawHeaders[index].toLowerCase() === name) count += 1;
-	}
-	return count;
+	return rawHeaders.filter((header, index) => index % 2 === 0 && header.toLowerCase() === name)
+		.length;
 }
 
-/**
- * The last resort for an error that no endpoint expected: told to the owner in n8n's log and answered 500 by the
- * node, so that n8n neither answers with its own error nor records a failed execution for the request.
- */
+/** The last resort for an unexpected error: logged for the owner and answered 500, never a failed execution. */
 export function answerUnexpected(context: IWebhookFunctions, error: unknown): IWebhookResponseData {
 	warnOwner(
 		context,
@@ -56,16 +46,13 @@ export function answerUnexpected(context: IWebhookFunctions, error: unknown): IW
 		'unexpected error',
 	);
 	try {
-		if (!context.getResponseObject().headersSent) {
-			const body: IDataObject =
-				context.getWebhookName() === 'setup'
-					? {
-							error: 'server_error',
-							error_description: 'The trigger could not answer this request',
-						}
-					: { message: 'The trigger could not answer this request' };
+		const text = 'The trigger could not answer this request';
+		const body: IDataObject =
+			context.getWebhookName() === 'setup'
+				? { error: 'server_error', error_description: text }
+				: { message: text };
+		if (!context.getResponseObject().headersSent)
 			answerJson(context, 500, body, { 'Cache-Control': 'no-store' });
-		}
 	} catch {
 		// Nothing more can be answered; n8n must still not be handed an error.
 	}

@@ -1,70 +1,32 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * What kind of notification arrived, read defensively: the payload shape is not documented, and a sale dropped on a
- * guess is lost for good (the drop is answered 200). A kind is told only by a value that can be a kind, and only
- * when every field that names one agrees; otherwise the kind cannot be told and the notification starts the workflow.
+ * The notification's kind, read defensively: the payload is undocumented and a dropped sale is lost for good. A kind
+ * is told only when every field naming one agrees; otherwise it cannot be told and the notification starts.
  */
 
 /** Top-level fields that may name the kind, in the order shown on the item. */
-const KIND_FIELDS = [
-	'eventType',
-	'event_type',
-	'notificationType',
-	'notification_type',
-	'kind',
-	'type',
-	'event',
-];
+const KIND_FIELDS = 'eventType event_type notificationType notification_type kind type event'.split(
+	' ',
+);
 
-/**
- * A kind is one word or words joined by `_ . - : /`, all in lower case or all in upper case: `listing_sale`,
- * `LISTING_SALE`, `listing.sold`. A name ("Coldplay – Wembley", "Concert") is not.
- */
+/** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
 const MAX_KIND_LENGTH = 64;
-
-/**
- * `event` often holds the live event itself (its name, or its slug `coldplay-wembley-2026`): only a kind of several
- * words joined by a sign other than `-` counts there.
- */
+/** `event` often holds the live event (its name or slug): only words joined by a sign other than `-` count there. */
 const SEVERAL_WORDS = /[._:/]/;
 
-/**
- * The spellings that count as a sale, written in Accepted Kinds or sent by the marketplace (compared without case,
- * `.`, `-`, `:` and `/` read as `_`). A provisional sale and a cancellation are other kinds.
- */
-export const SALE_SPELLINGS = [
-	'listing_sale',
-	'listing_sold',
-	'sale',
-	'sales',
-	'sold',
-	'sale_created',
-	'sale_confirmed',
-	'sale_completed',
-	'sales_created',
-	'sales_confirmed',
-	'sales_completed',
-];
-
-/**
- * A told kind is plainly another kind than a sale only when a word of it is one of these: a slug or a category in
- * a kind field (`coldplay-wembley`, `concert`) may be no kind at all.
- */
-const KIND_WORDS = new Set([
-	'listing',
-	'listings',
-	'ticket',
-	'tickets',
-	'inventory',
-	'payout',
-	'refund',
-	'shipment',
-	'delivery',
-	'webhook',
-	'ping',
-]);
+/** Sale spellings (compared normalised); a provisional sale and a cancellation are other kinds. */
+const SALE_SPELLINGS = (
+	'listing_sale listing_sold sale sales sold sale_created sale_confirmed sale_completed ' +
+	'sales_created sales_confirmed sales_completed'
+).split(' ');
+/** Words that make a told kind plainly another than a sale (a slug or a category may be no kind at all). */
+const KIND_WORDS = new Set(
+	'listing listings ticket tickets inventory payout refund shipment delivery webhook ping'.split(
+		' ',
+	),
+);
 const SALE_WORDS = ['sale', 'sales', 'sold'];
 /** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
 const NOT_A_SALE_WORDS = ['provisional', 'cancel', 'cancelled', 'canceled', 'cancellation'];
@@ -74,10 +36,7 @@ export interface NotificationKind {
 	kind: string | null;
 	/** Where it was read: a field name, `topic + action`, `meta.type`; or why it cannot be told. */
 	field: string | null;
-	/**
-	 * Whether the kind is one of the sale spellings; null when the kind cannot be told, or does not plainly say
-	 * whether it is a sale (`sale.updated`, `tickets_sold`, `concert`).
-	 */
+	/** Whether it is a sale spelling; null when it cannot be told or does not plainly say (`sale.updated`). */
 	sale: boolean | null;
 }
 
@@ -95,11 +54,11 @@ function kindText(value: unknown, field: string): string | undefined {
 }
 
 /** One spelling of every kind: lower case, separators as `_`. */
-export function normalizeKind(kind: string): string {
+function normalizeKind(kind: string): string {
 	return kind.toLowerCase().replace(/[.:/-]/g, '_');
 }
 
-export function isSaleKind(kind: string): boolean {
+function isSaleKind(kind: string): boolean {
 	return SALE_SPELLINGS.includes(normalizeKind(kind));
 }
 
@@ -146,11 +105,8 @@ export function readNotificationKind(body: IDataObject): NotificationKind {
 	if (candidates.length === 0) return { kind: null, field: null, sale: null };
 	const classes = new Set(candidates.map((candidate) => kindClass(candidate.kind)));
 	if (classes.size > 1) {
-		return {
-			kind: null,
-			field: `${candidates.map((candidate) => candidate.field).join(', ')} disagree`,
-			sale: null,
-		};
+		const fields = candidates.map((candidate) => candidate.field).join(', ');
+		return { kind: null, field: `${fields} disagree`, sale: null };
 	}
 	const [{ kind, field }] = candidates;
 	return { kind, field, sale: saleOf(kind) };

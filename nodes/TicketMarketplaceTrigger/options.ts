@@ -10,36 +10,33 @@ export const DEFAULT_ACCEPTED_KINDS = '';
 /** The Respond parameter's values: when the marketplace gets its answer to a notification. */
 export const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
 
+/** An option that cannot be used: what is wrong, and what to set under the trigger's Options. */
+function optionError(context: IWebhookFunctions, message: string, fix: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, {
+		description: `Open the trigger's Options → ${fix}`,
+	});
+}
+
 export function readTokenLifetime(context: IWebhookFunctions): number {
 	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
-	if (
-		typeof value !== 'number' ||
-		!Number.isInteger(value) ||
-		value < MIN_TOKEN_LIFETIME_SECONDS ||
-		value > MAX_TOKEN_LIFETIME_SECONDS
-	) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Token Lifetime must be a whole number of seconds from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}`,
-			{
-				description: `Open the trigger's Options → Token Lifetime (Seconds) and set a whole number from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}, or remove the option to use ${DEFAULT_TOKEN_LIFETIME_SECONDS}.`,
-			},
-		);
-	}
-	return value;
+	const [min, max] = [MIN_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS];
+	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
+		return value;
+	throw optionError(
+		context,
+		`Token Lifetime must be a whole number of seconds from ${min} to ${max}`,
+		`Token Lifetime (Seconds) and set a whole number from ${min} to ${max}, or remove the option to use ${DEFAULT_TOKEN_LIFETIME_SECONDS}.`,
+	);
 }
 
 /** The subscription kinds to start executions for; an empty list accepts every kind. */
 export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
 	if (typeof value !== 'string') {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw optionError(
+			context,
 			'Accepted Kinds must be text: kinds separated by commas',
-			{
-				description:
-					"Open the trigger's Options → Accepted Kinds and type the kinds separated by commas (for example listing_sale), or leave it empty to accept every kind.",
-			},
+			'Accepted Kinds and type the kinds separated by commas (for example listing_sale), or leave it empty to accept every kind.',
 		);
 	}
 	const kinds = value
@@ -47,39 +44,26 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 		.map((kind) => kind.trim().toLowerCase())
 		.filter((kind) => kind !== '');
 	const notAKind = kinds.find((kind) => !isKindShaped(kind));
-	if (notAKind !== undefined) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Accepted Kinds holds "${notAKind.slice(0, 64)}", which is not a kind`,
-			{
-				description:
-					"Open the trigger's Options → Accepted Kinds and type kinds (words joined by _ . - : or /, no spaces) separated by commas, for example listing_sale, sale.provisional.",
-			},
-		);
-	}
-	return kinds;
+	if (notAKind === undefined) return kinds;
+	throw optionError(
+		context,
+		`Accepted Kinds holds "${notAKind.slice(0, 64)}", which is not a kind`,
+		'Accepted Kinds and type kinds (words joined by _ . - : or /, no spaces) separated by commas, for example listing_sale, sale.provisional.',
+	);
 }
 
 export function readIncludeHeaders(context: IWebhookFunctions): boolean {
 	const value = context.getNodeParameter('options.includeHeaders', false);
 	// Anything else (the text "true" from an expression) would change the item's shape by a guess.
-	if (typeof value !== 'boolean') {
-		throw new NodeOperationError(
-			context.getNode(),
-			'Include Request Headers must be true or false',
-			{
-				description:
-					"Open the trigger's Options → Include Request Headers and switch it on or off, or make its expression give true or false.",
-			},
-		);
-	}
-	return value;
+	if (typeof value === 'boolean') return value;
+	throw optionError(
+		context,
+		'Include Request Headers must be true or false',
+		'Include Request Headers and switch it on or off, or make its expression give true or false.',
+	);
 }
 
-/**
- * What the token is bound to: the node's webhook id, which is also in both URLs. A node without one is served at
- * `<workflowId>/<node name>/...`, so that pair stands in for it.
- */
+/** The token's audience: the node's webhook id, or (served without one) its workflow id and node name. */
 export function readAudience(context: IWebhookFunctions): string {
 	const node = context.getNode();
 	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;

@@ -1,10 +1,7 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-/**
- * How often one trigger logs one problem, per n8n process. Strangers reach both URLs: without a bound, each of
- * their requests would add a line to n8n's log.
- */
-export const OWNER_LOG_INTERVAL_MS = 60_000;
+/** How often one trigger logs one problem, per process: strangers reach both URLs and must not flood the log. */
+const OWNER_LOG_INTERVAL_MS = 60_000;
 /** More distinct problems than this at once means something else is wrong; start counting afresh. */
 const MAX_REMEMBERED = 1_000;
 
@@ -18,10 +15,8 @@ export function firstLineOf(error: unknown): string {
 }
 
 /**
- * Tells the workflow's owner, in n8n's log, why the trigger refused a request it would otherwise have served.
- * `problem` and `answered` must name no secret. `kind` is what the repeat limit counts by: a fixed name whenever
- * `problem` quotes text a request could choose (a thrown message), so that no stranger can make a new log line by
- * varying it; `problem` itself when it is fixed. Never throws: the caller is about to answer the request.
+ * Tells the owner, in n8n's log, why a request was refused; no secret in `problem` or `answered`. `kind` is what
+ * the repeat limit counts by: a fixed name when `problem` quotes text a request chose. Never throws.
  */
 export function warnOwner(
 	context: IWebhookFunctions,

@@ -2,7 +2,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { signingKeyOf } from './accessToken';
-
 import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_FIX,
@@ -14,26 +13,17 @@ import {
 import { firstLineOf } from './ownerLog';
 
 /**
- * How long a read of the callback credential may be reused: to accept a notification, and to refuse a token request
- * from another client. n8n 2.41 starts a fresh expression sandbox for every credential read in a webhook, a cost
- * every request paid (bench/README.md); one read per credential every ten seconds keeps that off almost every
- * request, also when sales come one at a time and when strangers knock. A new client secret therefore stops tokens
- * of the old one, and is accepted at the token URL, within this time.
+ * How long a read of the callback credential is reused: n8n 2.41 starts an expression sandbox for each read
+ * (bench/README.md). A new client secret takes effect within this time.
  */
 export const CREDENTIAL_REUSE_MS = 10_000;
 
-/**
- * What a read leaves behind, without the client secret: the key that checks tokens (derived from it) and a digest
- * of it under a key of this process alone, enough to tell that a presented secret is another one.
- */
-export interface RecentClient {
+/** What a read leaves behind, without the secret: the key that checks tokens, and a digest of the secret. */
+interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
 	secretDigest: Buffer;
-	/**
-	 * The read refused a token or a client: a further token it refuses is refused without another read, so forged
-	 * tokens (their audience is in the public URL) cost one read per reuse time, not one each.
-	 */
+	/** The read refused a token or client: further refusals reuse it, so forged tokens cost one read per period. */
 	readForRefusal: boolean;
 }
 
@@ -58,14 +48,11 @@ export function recentCallbackClient(
 	nowMs: number,
 ): RecentClient | undefined {
 	const id = credentialIdOf(context);
-	if (id === undefined) return undefined;
-	const entry = recentReads.get(id);
-	if (entry === undefined) return undefined;
-	if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS || nowMs < entry.readAt) {
-		recentReads.delete(id);
-		return undefined;
-	}
-	return entry.client;
+	const entry = id === undefined ? undefined : recentReads.get(id);
+	if (id === undefined || entry === undefined) return undefined;
+	if (nowMs - entry.readAt < CREDENTIAL_REUSE_MS && nowMs >= entry.readAt) return entry.client;
+	recentReads.delete(id);
+	return undefined;
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
@@ -80,10 +67,12 @@ export function rememberCallbackClient(
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
-	const recent: RecentClient = {
-		clientId: client.clientId,
-		signingKey: signingKeyOf(client.clientSecret),
-		secretDigest: secretDigestOf(client.clientSecret),
+	const { clientId, clientSecret } = client;
+	const signingKey = signingKeyOf(clientSecret);
+	const recent = {
+		clientId,
+		signingKey,
+		secretDigest: secretDigestOf(clientSecret),
 		readForRefusal,
 	};
 	recentReads.set(id, { client: recent, readAt: nowMs });
@@ -95,10 +84,8 @@ function cannotBeStored(text: string, minLength: number): boolean {
 }
 
 /**
- * Whether a presented client (every reading of its ID and secret) cannot match the callback credential, known
- * without reading it: no usable credential could hold it, or it differs from the credential read less than
- * CREDENTIAL_REUSE_MS ago. Every reading is compared in constant time, so the time taken does not show which part
- * differed.
+ * Whether a presented client (every reading of ID and secret) cannot match the credential, known without reading
+ * it: no usable credential holds it, or the recent read differs. Every comparison runs, in constant time.
  */
 export function cannotMatchClient(
 	context: IWebhookFunctions,
@@ -117,15 +104,10 @@ export function cannotMatchClient(
 	return !idMatches.includes(true) || !secretMatches.includes(true);
 }
 
-/** What to do when n8n cannot hand the trigger its credential at all. */
 const UNREADABLE_FIX =
 	"Open the trigger and choose a Ticket Marketplace Callback API credential that exists and that this workflow's project can use; on a webhook process, check that it has the same encryption key (N8N_ENCRYPTION_KEY) as the main process.";
 
-/**
- * The callback client as stored now, or a sentence for the owner (free of secrets) saying why the trigger cannot
- * use it. n8n throws when the credential was deleted, is not shared with the workflow's project, or cannot be
- * decrypted with this process's encryption key; the trigger answers those requests itself instead.
- */
+/** The callback client as stored now, or a sentence for the owner (no secret) saying why it cannot be used. */
 export async function readCurrentCallbackClient(
 	context: IWebhookFunctions,
 ): Promise<CallbackClient | string> {
@@ -133,6 +115,7 @@ export async function readCurrentCallbackClient(
 	try {
 		data = await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE);
 	} catch (error) {
+		// Deleted, not shared with the workflow's project, or not decryptable with this process's key.
 		return `n8n could not read its Ticket Marketplace Callback API credential (${firstLineOf(error)}). ${UNREADABLE_FIX}`;
 	}
 	const client = readStoredCallbackClient(data);

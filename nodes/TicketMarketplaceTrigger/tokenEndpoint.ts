@@ -25,22 +25,20 @@ const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] a
 type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
 type TokenParameters = Partial<Record<TokenParameter, string>>;
 
-/**
- * The names Subscribe registers with the marketplace (`oauthRequest: {clientId, clientSecret, grantType}`), which
- * its client may send as they are: read as the RFC 6749 parameter beside them, wherever that one is read.
- */
+/** The names Subscribe registers (`oauthRequest`), which the marketplace may send as they are. */
 const SUBSCRIPTION_SPELLINGS: Partial<Record<TokenParameter, string>> = {
 	grant_type: 'grantType',
 	client_id: 'clientId',
 	client_secret: 'clientSecret',
 };
 
-interface PresentedClient {
-	/** The raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
-	ids: string[];
-	secrets: string[];
-}
+/** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
+const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
 
+/** Each as raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
+type PresentedClient = { ids: string[]; secrets: string[] };
+
+/** A refused token request: RFC 6749 5.2's status, code and description. */
 class TokenRequestError {
 	constructor(
 		readonly status: 400 | 401,
@@ -48,14 +46,10 @@ class TokenRequestError {
 		readonly description: string,
 	) {}
 }
+const invalidRequest = (text: string) => new TokenRequestError(400, 'invalid_request', text);
+const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_client', text);
 
-function invalidRequest(description: string): TokenRequestError {
-	return new TokenRequestError(400, 'invalid_request', description);
-}
-
-function invalidClient(description: string): TokenRequestError {
-	return new TokenRequestError(401, 'invalid_client', description);
-}
+const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
 /** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
 function readParameterValue(source: IDataObject, name: string): string | undefined {
@@ -66,16 +60,11 @@ function readParameterValue(source: IDataObject, name: string): string | undefin
 	return value;
 }
 
-/**
- * The known token parameters of a parsed body or query (form values are strings, repeated ones arrays; JSON
- * values may be anything), in either spelling; both spellings of one parameter must agree. Unknown parameters
- * are ignored, as RFC 6749 3.2 asks.
- */
+/** The known token parameters of a parsed body or query, in either spelling (which must agree); others ignored. */
 function readTokenParameters(source: unknown, where: string): TokenParameters {
-	if (source === undefined || source === null || source === '') return {};
-	if (!isPlainObject(source)) {
+	if (isAbsent(source)) return {};
+	if (!isPlainObject(source))
 		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
-	}
 	const parameters: TokenParameters = {};
 	for (const name of TOKEN_PARAMETERS) {
 		const value = readParameterValue(source, name);
@@ -89,36 +78,23 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 	return parameters;
 }
 
-/** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
-const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
-
-/**
- * The parsed body, when its media type may carry parameters. n8n also parses XML (and multipart) bodies into
- * objects; parameters read from those would be accepted from a format the endpoint does not offer.
- */
+/** The parsed body, when its media type may carry parameters (n8n also parses XML and multipart into objects). */
 function tokenRequestBody(context: IWebhookFunctions): unknown {
 	const body = context.getBodyData() as unknown;
-	const empty =
-		body === undefined ||
-		body === null ||
-		body === '' ||
-		(isPlainObject(body) && Object.keys(body).length === 0);
+	const empty = isPlainObject(body) ? Object.keys(body).length === 0 : isAbsent(body);
 	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type'])))
 		return body;
 	throw invalidRequest('The body must be form-encoded (application/x-www-form-urlencoded) or JSON');
 }
 
-function formDecode(text: string): string | undefined {
-	try {
-		return decodeURIComponent(text.replace(/\+/g, ' '));
-	} catch {
-		return undefined;
-	}
-}
-
+/** The text and, when it differs, its form-decoded reading. */
 function readings(text: string): string[] {
-	const decoded = formDecode(text);
-	return decoded === undefined || decoded === text ? [text] : [text, decoded];
+	try {
+		const decoded = decodeURIComponent(text.replace(/\+/g, ' '));
+		return decoded === text ? [text] : [text, decoded];
+	} catch {
+		return [text];
+	}
 }
 
 /** undefined when there is no Authorization header; the presented client for a well-formed Basic header. */
@@ -137,83 +113,69 @@ function matchesAny(presented: string[], expected: string): boolean {
 	return presented.map((text) => constantTimeEqual(text, expected)).includes(true);
 }
 
+/** RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query. */
 function readGrantType(body: TokenParameters, query: TokenParameters): string {
-	// RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query, so its client
-	// may do the same here.
-	if (
-		body.grant_type !== undefined &&
-		query.grant_type !== undefined &&
-		body.grant_type !== query.grant_type
-	) {
+	const [inBody, inQuery] = [body.grant_type, query.grant_type];
+	if (inBody !== undefined && inQuery !== undefined && inBody !== inQuery)
 		throw invalidRequest('grant_type differs between the body and the URL');
-	}
-	const grantType = body.grant_type ?? query.grant_type;
+	const grantType = inBody ?? inQuery;
 	if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
 	return grantType;
 }
 
 /**
- * The trigger's own configuration (its credential, its Token Lifetime) cannot be used: the owner is told in n8n's
- * log, the caller only that no token can be issued now. RFC 6749 5.2 has no code for this; this is the code its
- * section 4.1.2.1 gives the same situation.
+ * The trigger's own configuration cannot be used: the owner is told in the log, the caller gets RFC 6749
+ * 4.1.2.1's code for it (5.2 has none).
  */
 function unavailable(context: IWebhookFunctions, problem: string): IWebhookResponseData {
 	warnOwner(context, problem, 'Token requests are answered 503 until this is fixed.');
-	return answerJson(
-		context,
-		503,
-		{
-			error: 'temporarily_unavailable',
-			error_description: 'The trigger cannot issue access tokens now',
-		},
-		NO_STORE,
-	);
+	const description = 'The trigger cannot issue access tokens now';
+	const body = { error: 'temporarily_unavailable', error_description: description };
+	return answerJson(context, 503, body, NO_STORE);
 }
 
-/** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint that the marketplace calls. */
+/** The `setup` webhook: the OAuth 2.0 client-credentials token endpoint. */
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
-		const presented = presentedClient(readTokenRequest(this));
+		const presented = readTokenRequest(this);
 		// Strangers' requests cost no read of the credential (n8n 2.41 starts an expression sandbox for each).
 		if (cannotMatchClient(this, presented.ids, presented.secrets, Date.now()))
 			throw invalidClient('Client authentication failed');
 		const client = await readCurrentCallbackClient(this);
 		if (typeof client === 'string') return unavailable(this, client);
-		const authenticated = isClient(presented, client);
+		const idMatches = matchesAny(presented.ids, client.clientId);
+		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
 		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-		rememberCallbackClient(this, client, Date.now(), !authenticated);
-		if (!authenticated) throw invalidClient('Client authentication failed');
-		if (presented.grantType !== 'client_credentials') {
+		rememberCallbackClient(this, client, Date.now(), !(idMatches && secretMatches));
+		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
+		if (presented.grantType !== 'client_credentials')
 			throw new TokenRequestError(
 				400,
 				'unsupported_grant_type',
 				'Only client_credentials is supported',
 			);
-		}
 		return issueToken(this, client);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
-		return answerTokenError(this, error);
+		// RFC 6749 5.2: an invalid_client answer names the Basic scheme.
+		const headers =
+			error.status === 401
+				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }
+				: NO_STORE;
+		const body = { error: error.error, error_description: error.description };
+		return answerJson(this, error.status, body, headers);
 	}
 }
 
-/** What a token request asks, once its form is checked: the client it presents, and its grant type. */
-interface TokenRequest {
-	basicClient?: PresentedClient;
-	body: TokenParameters;
-	grantType: string;
-}
-
-/** Reads a token request, refusing (TokenRequestError) one that is malformed or mixes ways to authenticate. */
-function readTokenRequest(context: IWebhookFunctions): TokenRequest {
+/** The client a token request presents, and its grant type; refused (TokenRequestError) when malformed. */
+function readTokenRequest(context: IWebhookFunctions) {
 	// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
 	if (headerCount(context, 'authorization') > 1)
 		throw invalidRequest('The request has more than one Authorization header');
 	const body = readTokenParameters(tokenRequestBody(context), 'body');
 	const query = readTokenParameters(context.getQueryData(), 'URL query');
-	if (query.client_id !== undefined || query.client_secret !== undefined) {
+	if (query.client_id !== undefined || query.client_secret !== undefined)
 		throw invalidRequest('Client credentials must not be sent in the URL');
-	}
 	const basicClient = readBasicClient(context.getHeaderData().authorization);
 	if (basicClient !== undefined && body.client_secret !== undefined) {
 		throw invalidRequest(
@@ -221,21 +183,11 @@ function readTokenRequest(context: IWebhookFunctions): TokenRequest {
 		);
 	}
 	// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
-	if (
-		basicClient !== undefined &&
-		body.client_id !== undefined &&
-		!matchesAny(basicClient.ids, body.client_id)
-	) {
+	if (basicClient && body.client_id !== undefined && !matchesAny(basicClient.ids, body.client_id))
 		throw invalidRequest(
 			'client_id in the body differs from the client authenticated with HTTP Basic',
 		);
-	}
-	return { basicClient, body, grantType: readGrantType(body, query) };
-}
-
-/** The client a request presents, with its grant type; refused (invalid_client) when it presents none. */
-function presentedClient(request: TokenRequest): PresentedClient & { grantType: string } {
-	const { basicClient, body, grantType } = request;
+	const grantType = readGrantType(body, query);
 	const presented: PresentedClient | undefined =
 		basicClient ??
 		(body.client_id !== undefined && body.client_secret !== undefined
@@ -245,14 +197,6 @@ function presentedClient(request: TokenRequest): PresentedClient & { grantType: 
 	return { ...presented, grantType };
 }
 
-/** Whether the presented client is the callback credential's (both compared, each in constant time). */
-function isClient(presented: PresentedClient, client: CallbackClient): boolean {
-	const idMatches = matchesAny(presented.ids, client.clientId);
-	const secretMatches = matchesAny(presented.secrets, client.clientSecret);
-	return idMatches && secretMatches;
-}
-
-/** Issues an access token for the client, for the trigger's Token Lifetime. */
 function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhookResponseData {
 	let lifetimeSeconds: number;
 	try {
@@ -260,34 +204,9 @@ function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhoo
 	} catch (error) {
 		return unavailable(context, firstLineOf(error));
 	}
-	const accessToken = issueAccessToken(
-		{
-			audience: readAudience(context),
-			clientId: client.clientId,
-			clientSecret: client.clientSecret,
-		},
-		lifetimeSeconds,
-		nowInSeconds(),
-	);
-	const tokenResponse: IDataObject = {
-		access_token: accessToken,
-		token_type: 'Bearer',
-		expires_in: lifetimeSeconds,
-	};
-	return answerJson(context, 200, tokenResponse, NO_STORE);
-}
-
-/** RFC 6749 5.2's error answer; an invalid_client one names the Basic scheme, as its section 5.2 asks. */
-function answerTokenError(
-	context: IWebhookFunctions,
-	error: TokenRequestError,
-): IWebhookResponseData {
-	const headers: Record<string, string> =
-		error.status === 401 ? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` } : NO_STORE;
-	return answerJson(
-		context,
-		error.status,
-		{ error: error.error, error_description: error.description },
-		headers,
-	);
+	const { clientId, clientSecret } = client;
+	const subject = { audience: readAudience(context), clientId, clientSecret };
+	const accessToken = issueAccessToken(subject, lifetimeSeconds, nowInSeconds());
+	const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetimeSeconds };
+	return answerJson(context, 200, body, NO_STORE);
 }

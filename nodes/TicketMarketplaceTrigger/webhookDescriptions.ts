@@ -3,12 +3,8 @@ import type { INodeParameters, IWebhookDescription } from 'n8n-workflow';
 import { RESPOND } from './options';
 
 /**
- * The key under which n8n 2.41 and later look for native resolvers of a webhook description's fields (n8n-workflow's
- * WEBHOOK_RESOLVERS, a registered symbol). For a node whose parameters hold no expression, n8n then reads such a
- * field by calling its resolver instead of evaluating its `={{...}}` template in the expression engine (under n8n
- * 2.41's default engine, inside an isolate, for every notification). n8n uses a resolver only while the field still
- * holds the exact template it was declared with. Older n8n ignore the key and evaluate the template; the editor
- * never sees it (JSON drops symbol keys).
+ * n8n 2.41+ reads a description field through a native resolver under this key (while the field holds its declared
+ * template) instead of evaluating the template per request; older n8n and the editor ignore it.
  */
 export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
@@ -36,16 +32,13 @@ export const TOKEN_WEBHOOK: IWebhookDescription = {
 	path: 'token',
 };
 
-/** The notifications endpoint's fields that depend on the Respond parameter. */
-export const NOTIFICATION_FIELDS = {
-	// Respond: at once (n8n's onReceived) or once the workflow has run (lastNode: 500 when it failed).
+const NOTIFICATION_FIELDS = {
+	// lastNode answers 500 when the run failed, so the marketplace sends the notification again.
 	responseMode: followsRespond('lastNode', 'onReceived'),
-	// onReceived: empty lets webhookResponse through (n8n 2.8 would answer the literal text "firstEntryJson").
-	// lastNode: no data, so nothing the workflow produced is sent back to the marketplace.
+	// onReceived: empty lets webhookResponse through (n8n 2.8 would send "firstEntryJson"); noData sends nothing back.
 	responseData: followsRespond('noData', ''),
 };
 
-/** The notifications endpoint, with its templates and, under WEBHOOK_RESOLVERS, their native resolvers. */
 export const NOTIFICATION_WEBHOOK: IWebhookDescription = Object.assign(
 	{
 		name: 'default',

@@ -9,6 +9,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
+		default: 'subscribe',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['webhook'] } },
 		options: [
@@ -20,7 +21,6 @@ export const description: INodeProperties[] = [
 				action: 'Subscribe a webhook',
 			},
 		],
-		default: 'subscribe',
 	},
 	...subscribe.description,
 ];

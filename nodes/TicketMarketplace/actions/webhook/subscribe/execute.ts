@@ -1,7 +1,4 @@
-/**
- * Webhook → Subscribe: every item's subscription is checked before the first is sent, then each is sent in turn and
- * returns the identifier to e-mail to API support for activation.
- */
+/** Webhook → Subscribe: every item is checked before the first is sent; each returns the ID to e-mail support. */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -35,6 +32,10 @@ export const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
 export const NEXT_STEP_WITHOUT_ID =
 	"No subscription identifier was recognised in the response (looked for subscriptionId, webhookId, id, uuid and the same names under data, subscription, webhook and result). Find the identifier in the response below, e-mail it to the marketplace's API support team for final activation (24 to 48 hours), and create no listings until support confirms that the webhook is active.";
+
+const AGENT_REFUSAL = 'Subscribe cannot run as an AI Agent tool; nothing was sent';
+const AGENT_REFUSAL_WHY =
+	'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.';
 
 const httpUrl = z
 	.string({ required_error: 'is required', invalid_type_error: 'must be a URL' })
@@ -73,10 +74,7 @@ function kindsFrom(value: unknown): string[] {
 		.filter(Boolean);
 }
 
-/**
- * The callback credential, read exactly as the trigger reads it: what Subscribe sends is what the trigger will
- * compare, and a credential the trigger would refuse is refused here, before the 24 to 48 hours of activation.
- */
+/** The callback credential as the trigger reads it: one it would refuse is refused before days of activation. */
 async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
 	const client = readCallbackClient(
 		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
@@ -101,10 +99,7 @@ const SUBSCRIPTION_LABELS: Record<string, string> = {
 	'subscription.listing': 'Subscription Kinds',
 };
 
-/**
- * What keeps the URLs from being one trigger's, served where the secret is safe. The API credential's Base URL is
- * read only for a plain http:// URL, which only a sandbox on this machine may use.
- */
+/** What keeps the URLs from being one trigger's, safe for the secret; plain http:// only for a local sandbox. */
 async function urlProblems(this: IExecuteFunctions, subscription: Subscription) {
 	const { url, auth } = subscription.callback;
 	const plain = [url, auth.tokenEndPoint].some((address) => !/^https:/i.test(address));
@@ -122,8 +117,7 @@ async function prepareSubscription(
 ): Promise<Subscription> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await readClientCredentials.call(this, itemIndex);
-	// Version 1 lets Auth Type and Grant Type be typed, and shows Subscription Kinds in the main panel; from 1.1
-	// the two have their one documented value and the kinds are under Options.
+	// From 1.1, Auth Type and Grant Type have their one documented value and the kinds are under Options.
 	const asV1 = readsAsV1(this);
 	const kinds = asV1
 		? this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])
@@ -157,10 +151,9 @@ async function prepareSubscription(
 			this.getNode(),
 			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
 			{
-				description: [
-					'Fix these fields in the node, then run it again:',
-					...problems.map((issue) => `${issue.field} ${issue.text}`),
-				].join('\n'),
+				description: ['Fix these fields in the node, then run it again:']
+					.concat(problems.map((issue) => `${issue.field} ${issue.text}`))
+					.join('\n'),
 				itemIndex,
 			},
 		);
@@ -174,13 +167,10 @@ async function sendSubscription(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const secrets = [subscription.callback.auth.oauthRequest.clientSecret];
+	const body = subscription as unknown as IDataObject;
 	const response = redactSecrets(
 		await apiRequest.call(this, {
-			request: buildRequest(
-				'POST',
-				PARTNER_API_PATHS.webhooks,
-				subscription as unknown as IDataObject,
-			),
+			request: buildRequest('POST', PARTNER_API_PATHS.webhooks, body),
 			itemIndex,
 			secrets,
 			// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
@@ -198,10 +188,7 @@ async function sendSubscription(
 	};
 }
 
-/**
- * A failed item. n8n's error output (On Error → Continue (using error output)) takes an item only when its json is
- * exactly `{ error }` or `{ error, message }`, so there the description travels as the message.
- */
+/** A failed item; n8n's error output takes only `{ error }` or `{ error, message }`, so the description goes there. */
 function errorItem(error: unknown, itemIndex: number, errorOutput: boolean): INodeExecutionData {
 	const failure = error as { message?: string; description?: string | null };
 	const message = failure.message ?? String(error);
@@ -231,14 +218,8 @@ function withEarlierIdentifiers(
 		obtained.length > LISTED_IN_MESSAGES
 			? " (this error's data lists all of them, under subscriptionIds)"
 			: '';
-	const withIdentifiers = withMoreDescription(
-		node.getNode(),
-		nodeError,
-		[
-			`Subscriptions submitted before this failure: e-mail these identifiers to API support for activation, and do not subscribe them again: ${list}${all}.`,
-		],
-		itemIndex,
-	);
+	const more = `Subscriptions submitted before this failure: e-mail these identifiers to API support for activation, and do not subscribe them again: ${list}${all}.`;
+	const withIdentifiers = withMoreDescription(node.getNode(), nodeError, [more], itemIndex);
 	withIdentifiers.context.subscriptionIds = obtained.map((entry) => String(entry.id));
 	return withIdentifiers;
 }
@@ -247,11 +228,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	refuseAsAgentTool(
-		this,
-		'Subscribe cannot run as an AI Agent tool; nothing was sent',
-		'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.',
-	);
+	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	// Every item is checked before the first subscription is sent.

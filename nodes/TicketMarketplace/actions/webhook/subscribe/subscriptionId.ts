@@ -1,20 +1,9 @@
 /** The spec says the answer holds a unique identifier but not under which name: these are the likely ones. */
-const ID_KEYS = [
-	'subscriptionId',
-	'subscription_id',
-	'webhookId',
-	'webhook_id',
-	'id',
-	'uuid',
-	'identifier',
-	'uniqueId',
-];
+const ID_KEYS =
+	'subscriptionId subscription_id webhookId webhook_id id uuid identifier uniqueId'.split(' ');
 const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
 
-export interface FoundId {
-	value: string;
-	field: string;
-}
+type FoundId = { value: string; field: string };
 
 function idAt(record: Record<string, unknown>, prefix: string): FoundId | undefined {
 	for (const key of ID_KEYS) {
@@ -32,9 +21,8 @@ function idAt(record: Record<string, unknown>, prefix: string): FoundId | undefi
 /** Looks at the top level first, then one level into the usual wrappers (data.id, subscription.id, ...). */
 export function findSubscriptionId(response: unknown): FoundId | undefined {
 	// A bare text answer counts only if it looks like an identifier (has a digit), not like "Created".
-	if (typeof response === 'string' && /^[\w-]{6,}$/.test(response.trim()) && /\d/.test(response)) {
+	if (typeof response === 'string' && /^[\w-]{6,}$/.test(response.trim()) && /\d/.test(response))
 		return { value: response.trim(), field: '(whole response)' };
-	}
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const record = response as Record<string, unknown>;
 	const top = idAt(record, '');

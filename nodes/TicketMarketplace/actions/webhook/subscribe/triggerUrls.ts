@@ -1,36 +1,24 @@
 /**
- * Whether Subscribe's two URLs can be the Ticket Marketplace Trigger's: each subscription costs 24 to 48 hours of
- * activation and cannot be taken back, so URLs the trigger can never serve are refused before anything is sent.
- * Only URLs in n8n's own shape are judged by their shape; a public address behind a proxy or with another webhook
- * path is not, since what it forwards to cannot be seen from here.
+ * Whether Subscribe's two URLs can be the trigger's (a subscription takes days and cannot be undone). Only URLs in
+ * n8n's own shape are judged by it: what a proxy forwards to cannot be seen from here.
  */
 import {
 	NOTIFICATION_WEBHOOK,
 	TOKEN_WEBHOOK,
 } from '../../../../TicketMarketplaceTrigger/webhookDescriptions';
 
-/** The trigger's two paths, as its webhook descriptions name them. */
 const NOTIFICATIONS = NOTIFICATION_WEBHOOK.path.toLowerCase();
 const TOKEN = TOKEN_WEBHOOK.path.toLowerCase();
 
-/** n8n's webhook segments: production, and the editor's test URLs that answer only while it listens. */
+/** n8n's webhook segments: production, and the editor's test URLs. */
 const PRODUCTION_SEGMENT = 'webhook';
 const TEST_SEGMENT = 'webhook-test';
 
-/** A URL in n8n's shape for a trigger's webhook. */
-interface TriggerUrl {
-	/** Which trigger: its webhook ID, or its workflow ID and node name (compared without case). */
-	trigger: string;
-	/** The trigger's path it ends in. */
-	path: string;
-	test: boolean;
-}
-
 /**
- * `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (also under /webhook-test/), where the
- * path is one of the trigger's two; anything else is not in n8n's shape for this trigger.
+ * `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (or /webhook-test/), the path one of the
+ * trigger's two: which trigger (compared without case), which path, and whether a test URL.
  */
-function triggerUrlOf(url: string): TriggerUrl | undefined {
+function triggerUrlOf(url: string): { trigger: string; path: string; test: boolean } | undefined {
 	let pathname: string;
 	try {
 		pathname = new URL(url).pathname;
@@ -62,18 +50,12 @@ function triggerUrlOf(url: string): TriggerUrl | undefined {
 const CALLBACK_URL = ['callback', 'url'];
 const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
 
-export interface UrlProblem {
-	/** The field's path in the subscription body, as zod names it. */
-	path: string[];
-	text: string;
-}
+/** A field's path in the subscription body (as zod names it), and what is wrong with it. */
+type UrlProblem = { path: string[]; text: string };
 
 const PRODUCTION_HINT = "copy the trigger's Production URL (…/webhook/…) and publish its workflow";
 
-/**
- * What keeps the two URLs from being one trigger's notifications and token URLs, each naming the field to fix;
- * none when they can be.
- */
+/** What keeps the two URLs from being one trigger's notifications and token URLs, each naming its field. */
 export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlProblem[] {
 	if (callbackUrl === tokenUrl) {
 		return [
@@ -97,16 +79,16 @@ export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlPr
 			path: TOKEN_URL,
 			text: `ends in /${NOTIFICATIONS}: that is the trigger's notifications URL; use its URL that ends in /${TOKEN}${swapped ? ' (the two URLs are swapped)' : ''}`,
 		});
-	if (callback?.test)
-		problems.push({
-			path: CALLBACK_URL,
-			text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: ${PRODUCTION_HINT}`,
-		});
-	if (token?.test)
-		problems.push({
-			path: TOKEN_URL,
-			text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: ${PRODUCTION_HINT}`,
-		});
+	for (const [path, url] of [
+		[CALLBACK_URL, callback],
+		[TOKEN_URL, token],
+	] as const) {
+		if (url?.test)
+			problems.push({
+				path,
+				text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: ${PRODUCTION_HINT}`,
+			});
+	}
 	if (callback && token && callback.trigger !== token.trigger)
 		problems.push({
 			path: TOKEN_URL,
@@ -125,11 +107,7 @@ export function isLoopbackUrl(url: string): boolean {
 	}
 }
 
-/**
- * Where the marketplace sends the callback client's secret (the Token URL) must be the callback's own server, over
- * https: a Token URL elsewhere or in plain text gives the secret away once the subscription is active. Plain http is
- * for the sandbox on this machine only.
- */
+/** The Token URL gets the client secret: https, on the callback's own server (plain http for a local sandbox). */
 export function urlOriginProblems(
 	callbackUrl: string,
 	tokenUrl: string,
