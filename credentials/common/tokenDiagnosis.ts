@@ -7,8 +7,9 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { headerValue, networkFailureInWords, readBody, redactSecrets } from './apiAnswers';
 import type { ReadBody } from './apiAnswers';
-import { meaningOf, readAnswer, tokenWords } from './answerTable';
+import { meaningOf, readAnswer } from './answerTable';
 import type { AnswerMeaning } from './answerTable';
+import { tokenWords } from './tokenWords';
 import { PARTNER_API_PATHS } from './partnerApi';
 import type { TokenDiagnosis } from './pastN8n';
 
@@ -39,6 +40,19 @@ function describeRedirect(from: string, location: string, secrets: string[]): st
 	}
 }
 
+/**
+ * A diagnosis of the token URL's answer, with the row of the answer table it was read as: whoever holds the failed
+ * exchange (the run's token renewal) reads there whether a later login may pass, never the status.
+ */
+export interface AnswerDiagnosis extends TokenDiagnosis {
+	meaning: AnswerMeaning;
+}
+
+/** The row a diagnosis was read as, if it diagnosed an answer of the token URL. */
+export function meaningOfDiagnosis(diagnosis: TokenDiagnosis): AnswerMeaning | undefined {
+	return (diagnosis as Partial<AnswerDiagnosis>).meaning;
+}
+
 /** Turns the token endpoint's answer into a diagnosis that says which part of the credential is wrong. */
 export function diagnoseTokenResponse(
 	baseUrl: string,
@@ -46,6 +60,17 @@ export function diagnoseTokenResponse(
 	secrets: string[] = [],
 	/** The credential's fields as typed, for what the message says of spaces around them. */
 	typed: Record<string, unknown> = {},
+): AnswerDiagnosis {
+	const meaning = tokenAnswerMeaning(response, secrets);
+	return { ...diagnosisInWords(baseUrl, response, meaning, secrets, typed), meaning };
+}
+
+function diagnosisInWords(
+	baseUrl: string,
+	response: IN8nHttpFullResponse,
+	meaning: AnswerMeaning,
+	secrets: string[],
+	typed: Record<string, unknown>,
 ): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
@@ -72,7 +97,6 @@ export function diagnoseTokenResponse(
 		};
 	}
 
-	const meaning = tokenAnswerMeaning(response, secrets);
 	const words = tokenWords(meaning, status, where);
 	return {
 		title: words.title,
@@ -119,8 +143,7 @@ export function tokenAnswerMeaning(
 		response.body,
 		secrets,
 	);
-	// Every status has a row at the token URL (the last one takes any answer).
-	return meaningOf(facts, { endpoint: 'token' })!;
+	return meaningOf(facts, { endpoint: 'token' });
 }
 
 /** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
