@@ -9,7 +9,7 @@ import type { HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { Slot } from './pacingTypes';
 import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
-import type { AuthenticatedAnswer } from './tokenRenewal';
+import type { AuthenticatedAnswer } from './request';
 
 /** The counts one request keeps across its attempts: they bound its retries and its failure reports them. */
 export interface RetryCounts {

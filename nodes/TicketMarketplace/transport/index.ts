@@ -22,8 +22,7 @@ import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import type { Effect, HttpFailure } from './httpFailure';
 import { answerMeaning, UnreadableFileError } from './httpFailure';
 import type { RequestPacer } from './pacing';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './tokenRenewal';
-import type { ApiRequest } from './request';
+import type { ApiRequest, AuthenticatedAnswer, AuthenticatedSendOptions } from './request';
 import { withinDeadline } from './request';
 
 export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';

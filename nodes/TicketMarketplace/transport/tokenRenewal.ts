@@ -24,6 +24,8 @@ import {
 } from './fromCredential';
 import type { AnswerMeaning, FailedTokenExchange } from './fromCredential';
 import { answerMeaning } from './httpFailure';
+import { settledOrStopped } from './request';
+import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './request';
 import { backoffMs, parseRetryAfter, rateRetryWaitMs, RETRY_POLICY } from './retryAfter';
 
 /**
@@ -32,55 +34,9 @@ import { backoffMs, parseRetryAfter, rateRetryWaitMs, RETRY_POLICY } from './ret
  */
 export const MAX_RENEWALS_PER_RUN = 3;
 
-/** What became of one request sent through the renewal. */
-export type AuthenticatedAnswer =
-	| {
-			kind: 'response';
-			response: IN8nHttpFullResponse;
-			/** What the answer table makes of it (see AuthenticatedSendOptions.meaningOf). */
-			meaning: AnswerMeaning;
-			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
-			refusedAfterRenewal: boolean;
-			/** A 401 to a token that had worked, once the run's renewals ran out: how many this run made. */
-			renewalsExhausted?: number;
-	  }
-	| { kind: 'thrown'; error: unknown }
-	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
-	| { kind: 'notSent' };
-
-export interface AuthenticatedSendOptions {
-	/** Stop and the workflow timeout abort it. */
-	cancel?: AbortSignal;
-	/** Called before a request the API has answered is sent again (the pacer counts it). */
-	onResend?: () => void;
-	/** Aborted once the run sends nothing more (the plan's quota): no login and no resend after that either. */
-	closed?: AbortSignal;
-	/** What an answer means, read once as it arrives: its row says whether a renewed token may mend it. */
-	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
-}
-
 /** Without the request's own reading: the answer table's, of the answer alone. */
 const READ_ALONE = (response: IN8nHttpFullResponse) =>
 	answerMeaning(response, { path: '' }, () => []);
-
-/** Resolves true when `done` settles, false when the run is stopped first. */
-async function settledOrStopped(done: Promise<void>, cancel?: AbortSignal): Promise<boolean> {
-	if (cancel === undefined) {
-		await done;
-		return true;
-	}
-	if (cancel.aborted) return false;
-	let onAbort = () => {};
-	const stopped = new Promise<boolean>((resolve) => {
-		onAbort = () => resolve(false);
-		cancel.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([done.then(() => true), stopped]);
-	} finally {
-		cancel.removeEventListener('abort', onAbort);
-	}
-}
 
 /** One request's way through the renewal. */
 interface Attempt {
