@@ -130,6 +130,9 @@ const API_ROWS = [
 
 /** The token URL: the rows in order, first match wins (a token exchange creates nothing, whatever its answer). */
 const TOKEN_ROWS = [
+	// Not the token endpoint's answer: a redirect (never followed), an address that is not there.
+	row('tokenRedirected', (f) => statusIn(f, 300, 400)),
+	row('tokenUrlNotFound', (f) => f.status === 404 || f.status === 405),
 	row('quota', isQuota, 'notCreated', 'no', true),
 	row('spikeArrest', isSpikeArrest, 'notCreated', 'rateLimit'),
 	row('invalidClient', isInvalidClient),
@@ -147,7 +150,8 @@ const TOKEN_ROWS = [
 ] as const;
 
 /** The rows of the table, by name (the words for users are keyed by it). */
-export type RowName = (typeof API_ROWS)[number]['name'] | (typeof TOKEN_ROWS)[number]['name'];
+export type ApiRowName = (typeof API_ROWS)[number]['name'];
+export type RowName = ApiRowName | (typeof TOKEN_ROWS)[number]['name'];
 
 /** Every row, for a look at the table as data (its tests). */
 export const ANSWER_ROWS: Readonly<Record<Endpoint, readonly Row[]>> = {

@@ -9,12 +9,9 @@ import { headerValue, networkFailureInWords, readBody, redactSecrets } from './a
 import type { ReadBody } from './apiAnswers';
 import { meaningOf, readAnswer } from './answerTable';
 import type { AnswerMeaning } from './answerTable';
-import { tokenWords } from './tokenWords';
+import { BASE_URL_HINT, tokenWords } from './tokenWords';
 import { PARTNER_API_PATHS } from './partnerApi';
 import type { TokenDiagnosis } from './pastN8n';
-
-const BASE_URL_HINT =
-	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
 export { readBody } from './apiAnswers';
 export type { ReadBody } from './apiAnswers';
@@ -77,27 +74,15 @@ function diagnosisInWords(
 	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
 
-	if (status >= 300 && status < 400) {
-		return {
-			title: `The token request was redirected (HTTP ${status})`,
-			description: `The Base URL answered with a redirect${describeRedirect(where, headerValue(headers, 'location'), secrets)}. The credential follows no redirect, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the exact address the API answers on (often https:// instead of http://).`,
-		};
-	}
-	if (!json || shape !== 'object') {
+	if (meaning.row !== 'tokenRedirected' && (!json || shape !== 'object')) {
 		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
 		return {
 			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
 		};
 	}
-	if (status === 404 || status === 405) {
-		return {
-			title: `The Base URL does not answer like the Partner API (HTTP ${status})`,
-			description: `${where} does not exist there. ${BASE_URL_HINT}`,
-		};
-	}
-
-	const words = tokenWords(meaning, status, where);
+	const redirectTo = describeRedirect(where, headerValue(headers, 'location'), secrets);
+	const words = tokenWords(meaning, status, where, redirectTo);
 	return {
 		title: words.title,
 		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,

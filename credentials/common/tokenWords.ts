@@ -9,8 +9,18 @@ const MARKETPLACE_LOGIN_HINT =
 const APP_KEYS_HINT =
 	"Copy Consumer Key and Consumer Secret again from your app's page on the developer portal.";
 
-/** A row's words: its title, then the advice after the API's own words (`where` is the token URL). */
-type Say = (status: number, where: string) => [title: string, advice: string];
+export const BASE_URL_HINT =
+	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
+
+/**
+ * A row's words: its title, then the advice after the API's own words (`where` is the token URL, `redirectTo`
+ * " to" where a redirect points, or ''); `unquoted` for an answer that is not the API's.
+ */
+type Say = (
+	status: number,
+	where: string,
+	redirectTo: string,
+) => [title: string, advice: string, unquoted?: true];
 
 const WAIT: Say = (status) => [
 	`The token endpoint asked to wait (HTTP ${status}, too many requests)`,
@@ -22,6 +32,16 @@ const FAILED: Say = (status) => [
 ];
 
 const WORDS: Partial<Record<RowName, Say>> = {
+	tokenRedirected: (status, _where, redirectTo) => [
+		`The token request was redirected (HTTP ${status})`,
+		`The Base URL answered with a redirect${redirectTo}. The credential follows no redirect, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the exact address the API answers on (often https:// instead of http://).`,
+		true,
+	],
+	tokenUrlNotFound: (status, where) => [
+		`The Base URL does not answer like the Partner API (HTTP ${status})`,
+		`${where} does not exist there. ${BASE_URL_HINT}`,
+		true,
+	],
 	quota: (status) => [
 		`Quota used up: the token endpoint refused the login because your plan's quota is used up (HTTP ${status})`,
 		joined('Nothing was sent with this credential.', PLAN_QUOTA_ADVICE),
@@ -62,7 +82,12 @@ const WORDS: Partial<Record<RowName, Say>> = {
 };
 
 /** The words for the token URL's answer, by its row. */
-export function tokenWords(meaning: AnswerMeaning, status: number, where: string): AnswerWords {
-	const [title, advice] = (WORDS[meaning.row] ?? FAILED)(status, where);
-	return { title, advice: joined(quoteApi(meaning), advice) };
+export function tokenWords(
+	meaning: AnswerMeaning,
+	status: number,
+	where: string,
+	redirectTo = '',
+): AnswerWords {
+	const [title, advice, unquoted] = (WORDS[meaning.row] ?? FAILED)(status, where, redirectTo);
+	return { title, advice: unquoted ? advice : joined(quoteApi(meaning), advice) };
 }

@@ -27,6 +27,11 @@ export type { AnswerFacts, AnswerMeaning, Outcome } from '../../../credentials/c
 export { apiWords, subjectOf } from '../../../credentials/common/answerWords';
 export type { ApiWordsContext } from '../../../credentials/common/answerWords';
 export { oneLine } from '../../../credentials/common/answerSubjects';
+export {
+	isJsonMediaType,
+	isProblemMediaType,
+	showsCreated,
+} from '../../../credentials/common/answerEvidence';
 export { meaningOfDiagnosis } from '../../../credentials/common/tokenDiagnosis';
 export {
 	accessTokenExpired,

@@ -5,7 +5,13 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { failedTokenExchangeOf, meaningOf, readAnswer, redactSecrets } from './fromCredential';
+import {
+	failedTokenExchangeOf,
+	isJsonMediaType,
+	meaningOf,
+	readAnswer,
+	redactSecrets,
+} from './fromCredential';
 import type { AnswerFacts, AnswerMeaning, Outcome, TokenDiagnosis } from './fromCredential';
 
 export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredential';
@@ -57,16 +63,6 @@ export function meaningOfFailure(
 					: undefined,
 	};
 	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
-}
-
-/** application/json or a JSON-based type (application/problem+json), with or without parameters. */
-export function isJsonMediaType(contentType: string): boolean {
-	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
-}
-
-/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
-export function isProblemMediaType(contentType: string): boolean {
-	return /^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
 }
 
 /** The longest part of an unexpected answer's body shown in its error. */

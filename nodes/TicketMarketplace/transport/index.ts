@@ -28,7 +28,7 @@ import { withinDeadline } from './request';
 export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
 export { CREDENTIAL_NAME, getBaseUrl, readRunCredential, runSecrets } from './credential';
 export type { RunCredential } from './credential';
-export { isJsonMediaType, isProblemMediaType } from './httpFailure';
+export { isJsonMediaType, isProblemMediaType } from './fromCredential';
 export type { Effect } from './httpFailure';
 export { buildRequest } from './request';
 export type { ApiRequest } from './request';

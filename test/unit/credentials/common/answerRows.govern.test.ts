@@ -7,7 +7,12 @@
 import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
 import { ANSWER_ROWS, meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
-import type { Outcome, Retry, RowName } from '../../../../credentials/common/answerTable';
+import type {
+	ApiRowName,
+	Outcome,
+	Retry,
+	RowName,
+} from '../../../../credentials/common/answerTable';
 import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
 import { diagnoseTokenResponse } from '../../../../credentials/common/tokenDiagnosis';
 import { failTokenExchange } from '../../../../credentials/common/pastN8n';
@@ -28,16 +33,7 @@ const fault = (errorcode: string, faultstring: string) => ({
 	fault: { faultstring, detail: { errorcode } },
 });
 
-type ApiRow = Exclude<
-	RowName,
-	| 'invalidClient'
-	| 'invalidGrant'
-	| 'unsupportedGrantType'
-	| 'tokenMissing'
-	| 'loginRefused'
-	| 'tokenEndpointFailed'
-	| 'tokenRequestRefused'
->;
+type ApiRow = ApiRowName;
 
 /** One failure per row of a request made with the token, and the path it went to: a new row needs one here. */
 const SAMPLES: Record<ApiRow, [Partial<HttpFailure>, string?]> = {
@@ -215,10 +211,10 @@ describe('retry, stopping and the outcome read the row, nothing else', () => {
 });
 
 describe('the token renewal reads the row', () => {
-	const answer = (statusCode: number, body: unknown = {}): IN8nHttpFullResponse => ({
+	const answer = (statusCode: number, body: object = {}): IN8nHttpFullResponse => ({
 		statusCode,
 		headers: {},
-		body,
+		body: body as IN8nHttpFullResponse['body'],
 	});
 
 	/** A 401 to the request that carried a new token: no expiry, unless its row says no renewal mends it. */
