@@ -129,3 +129,23 @@ export function networkFailureInWords(code: unknown): string {
 	if (typeof code !== 'string' || code === '') return 'no answer';
 	return NETWORK_FAILURES[code] ?? 'network error';
 }
+
+/**
+ * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
+ * secret redacted: a path or host may carry one too. Redacted before parsing as well, since parsing changes the
+ * spelling (a host in lower case, a path percent-encoded), and again after; cut only then. Undefined without a
+ * Location, or for one that is not a URL.
+ */
+export function redirectTarget(
+	location: string,
+	from: string,
+	secrets: readonly string[] | undefined,
+): string | undefined {
+	if (location === '') return undefined;
+	try {
+		const target = new URL(redactSecrets(location, secrets), from || undefined);
+		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
+	} catch {
+		return undefined;
+	}
+}

@@ -5,7 +5,7 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { headerValue, networkFailureInWords, readBody, redactSecrets } from './apiAnswers';
+import { headerValue, networkFailureInWords, readBody, redirectTarget } from './apiAnswers';
 import type { ReadBody } from './apiAnswers';
 import { meaningOf, readAnswer } from './answerTable';
 import type { AnswerMeaning } from './answerTable';
@@ -22,20 +22,6 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 	'json-not-object': 'JSON that is not an object',
 	'not-json': 'a body that is not JSON',
 };
-
-/**
- * Where a redirect points, as origin and path only (its query is the server's, and may be long), with every secret
- * redacted: a path or host may carry one too. Redacted before parsing (which changes the spelling) and after.
- */
-function describeRedirect(from: string, location: string, secrets: string[]): string {
-	if (location === '') return '';
-	try {
-		const target = new URL(redactSecrets(location, secrets), from);
-		return ` to ${redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200)}`;
-	} catch {
-		return '';
-	}
-}
 
 /**
  * A diagnosis of the token URL's answer, with the row of the answer table it was read as: whoever holds the failed
@@ -81,8 +67,8 @@ function diagnosisInWords(
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
 		};
 	}
-	const redirectTo = describeRedirect(where, headerValue(headers, 'location'), secrets);
-	const words = tokenWords(meaning, status, where, redirectTo);
+	const target = redirectTarget(headerValue(headers, 'location'), where, secrets);
+	const words = tokenWords(meaning, status, where, target ? ` to ${target}` : '');
 	return {
 		title: words.title,
 		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,

@@ -15,26 +15,13 @@ import {
 	networkFailureInWords,
 	oneLine,
 	redactSecrets,
+	redirectTarget,
 	subjectOf,
 } from './fromCredential';
 import type { ApiWordsContext } from './fromCredential';
 import { bodyInWords, bodyShown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';
 import { RETRY_POLICY } from './retryAfter';
-
-/**
- * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
- * secret redacted: a path or host may carry one too. Redacted before parsing as well, since parsing changes the
- * spelling (a host in lower case, a path percent-encoded), and again after; cut only then.
- */
-function redirectTarget(location: string, baseUrl: string, secrets: string[] | undefined): string {
-	try {
-		const target = new URL(redactSecrets(location, secrets), baseUrl || undefined);
-		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
-	} catch {
-		return '(an address that is not a URL)';
-	}
-}
 
 export interface FailureContext {
 	method: string;
@@ -88,7 +75,9 @@ function wordsContext(
 		network: networkFailureInWords(failure.code),
 		baseUrl: context.baseUrl,
 		connectionRetries: context.connectionRetries,
-		redirectTo: location ? redirectTarget(location, context.baseUrl, secrets) : undefined,
+		redirectTo: location
+			? (redirectTarget(location, context.baseUrl, secrets) ?? '(an address that is not a URL)')
+			: undefined,
 		bodyKind: bodyInWords(failure.body, headerValue(failure.headers, 'content-type')),
 		bodyShown: bodyShown(failure.body, secrets),
 		wait: inWords(failure.spikeIntervalMs ?? failure.retryAfterMs),

@@ -16,6 +16,7 @@ export {
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
+	redirectTarget,
 } from '../../../credentials/common/apiAnswers';
 export {
 	CONNECTION_FAILED_BEFORE_SEND,
