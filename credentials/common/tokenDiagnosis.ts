@@ -5,15 +5,13 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { headerValue, networkFailureInWords, readBody, redactSecrets } from './apiAnswers';
+import { headerValue, networkFailureInWords, readBody, redirectTarget } from './apiAnswers';
 import type { ReadBody } from './apiAnswers';
-import { meaningOf, readAnswer, tokenWords } from './answerTable';
+import { meaningOf, readAnswer } from './answerTable';
 import type { AnswerMeaning } from './answerTable';
+import { BASE_URL_HINT, tokenWords } from './tokenWords';
 import { PARTNER_API_PATHS } from './partnerApi';
 import type { TokenDiagnosis } from './pastN8n';
-
-const BASE_URL_HINT =
-	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
 export { readBody } from './apiAnswers';
 export type { ReadBody } from './apiAnswers';
@@ -26,17 +24,16 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 };
 
 /**
- * Where a redirect points, as origin and path only (its query is the server's, and may be long), with every secret
- * redacted: a path or host may carry one too. Redacted before parsing (which changes the spelling) and after.
+ * A diagnosis of the token URL's answer, with the row of the answer table it was read as: whoever holds the failed
+ * exchange (the run's token renewal) reads there whether a later login may pass, never the status.
  */
-function describeRedirect(from: string, location: string, secrets: string[]): string {
-	if (location === '') return '';
-	try {
-		const target = new URL(redactSecrets(location, secrets), from);
-		return ` to ${redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200)}`;
-	} catch {
-		return '';
-	}
+export interface AnswerDiagnosis extends TokenDiagnosis {
+	meaning: AnswerMeaning;
+}
+
+/** The row a diagnosis was read as, if it diagnosed an answer of the token URL. */
+export function meaningOfDiagnosis(diagnosis: TokenDiagnosis): AnswerMeaning | undefined {
+	return (diagnosis as Partial<AnswerDiagnosis>).meaning;
 }
 
 /** Turns the token endpoint's answer into a diagnosis that says which part of the credential is wrong. */
@@ -46,34 +43,32 @@ export function diagnoseTokenResponse(
 	secrets: string[] = [],
 	/** The credential's fields as typed, for what the message says of spaces around them. */
 	typed: Record<string, unknown> = {},
+): AnswerDiagnosis {
+	const meaning = tokenAnswerMeaning(response, secrets);
+	return { ...diagnosisInWords(baseUrl, response, meaning, secrets, typed), meaning };
+}
+
+function diagnosisInWords(
+	baseUrl: string,
+	response: IN8nHttpFullResponse,
+	meaning: AnswerMeaning,
+	secrets: string[],
+	typed: Record<string, unknown>,
 ): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
 	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
 
-	if (status >= 300 && status < 400) {
-		return {
-			title: `The token request was redirected (HTTP ${status})`,
-			description: `The Base URL answered with a redirect${describeRedirect(where, headerValue(headers, 'location'), secrets)}. The credential follows no redirect, so that the consumer secret and the password go to the Base URL only. Set the Base URL to the exact address the API answers on (often https:// instead of http://).`,
-		};
-	}
-	if (!json || shape !== 'object') {
+	if (meaning.row !== 'tokenRedirected' && (!json || shape !== 'object')) {
 		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
 		return {
 			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
 		};
 	}
-	if (status === 404 || status === 405) {
-		return {
-			title: `The Base URL does not answer like the Partner API (HTTP ${status})`,
-			description: `${where} does not exist there. ${BASE_URL_HINT}`,
-		};
-	}
-
-	const meaning = tokenAnswerMeaning(response, secrets);
-	const words = tokenWords(meaning, status, where);
+	const target = redirectTarget(headerValue(headers, 'location'), where, secrets);
+	const words = tokenWords(meaning, status, where, target ? ` to ${target}` : '');
 	return {
 		title: words.title,
 		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,
@@ -119,8 +114,7 @@ export function tokenAnswerMeaning(
 		response.body,
 		secrets,
 	);
-	// Every status has a row at the token URL (the last one takes any answer).
-	return meaningOf(facts, { endpoint: 'token' })!;
+	return meaningOf(facts, { endpoint: 'token' });
 }
 
 /** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */

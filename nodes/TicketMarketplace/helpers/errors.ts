@@ -52,8 +52,4 @@ export function listFirst(entries: Array<string | number>, shown = LISTED_IN_MES
 	return `${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`;
 }
 
-/** Text from elsewhere (n8n, a database, the API) as part of one line: whitespace folded, bounded. */
-export function oneLine(text: string, max = 300): string {
-	const folded = text.replace(/\s+/g, ' ').trim();
-	return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;
-}
+export { oneLine } from '../transport/fromCredential';

@@ -4,12 +4,12 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { CONNECTION_FAILED_BEFORE_SEND, describeThrown, meaningOfFailure } from './httpFailure';
+import { describeThrown, meaningOfFailure, tooLongToWait } from './httpFailure';
 import type { HttpFailure } from './httpFailure';
 import type { AttemptOutcome, RequestPacer } from './pacing';
 import type { Slot } from './pacingTypes';
 import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
-import type { AuthenticatedAnswer } from './tokenRenewal';
+import type { AuthenticatedAnswer } from './request';
 
 /** The counts one request keeps across its attempts: they bound its retries and its failure reports them. */
 export interface RetryCounts {
@@ -46,47 +46,37 @@ export interface AttemptRules {
 }
 
 /**
- * An attempt that went out: the API's answer when a 2xx confirms it, else the failure with what it means (read once,
- * as it arrives). `secrets` are read only for a failure, whose answer must never echo them.
+ * An attempt that went out: the API's answer when its row says it created what it asked for, else the failure with
+ * what it means (read once, as it arrived; again only when the renewal says a 401 was no expiry). `secrets` are read
+ * only to read an answer's words, which must never echo them.
  */
 export function readAttempt(
 	sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>,
 	rules: AttemptRules,
 	secrets: () => string[],
 ): { answer: unknown; failure?: undefined } | { answer?: undefined; failure: HttpFailure } {
-	let failure: HttpFailure;
-	if (sent.kind === 'thrown') failure = describeThrown(sent.error);
-	else {
-		const unconfirmedAnswer = unconfirmed(sent, rules.confirmedBy);
-		if (unconfirmedAnswer === undefined) return { answer: sent.response.body };
-		failure = unconfirmedAnswer;
-	}
-	failure.meaning = meaningOfFailure(failure, {
-		path: rules.path,
-		createsId: rules.createsId,
-		secrets: secrets(),
-	});
+	if (sent.kind === 'response' && sent.meaning.outcome === 'created')
+		return { answer: sent.response.body };
+	const failure: HttpFailure =
+		sent.kind === 'thrown'
+			? describeThrown(sent.error)
+			: {
+					status: sent.response.statusCode,
+					headers: (sent.response.headers ?? {}) as Record<string, unknown>,
+					body: sent.response.body,
+					message: `HTTP ${sent.response.statusCode}`,
+					refusedAfterRenewal: sent.refusedAfterRenewal,
+					renewalsExhausted: sent.renewalsExhausted,
+					meaning: sent.meaning,
+				};
+	const renewal = failure.refusedAfterRenewal || failure.renewalsExhausted !== undefined;
+	if (failure.meaning === undefined || renewal)
+		failure.meaning = meaningOfFailure(failure, {
+			path: rules.path,
+			createsId: rules.createsId,
+			secrets: secrets(),
+		});
 	return { failure };
-}
-
-type AnsweredAttempt = Extract<AuthenticatedAnswer, { kind: 'response' }>;
-
-/** The failure an answer is, or undefined when it is a 2xx that confirms the request did what it asked. */
-function unconfirmed(
-	sent: AnsweredAttempt,
-	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean,
-): HttpFailure | undefined {
-	const { response } = sent;
-	if (response.statusCode >= 200 && response.statusCode < 300 && (confirmedBy?.(response) ?? true))
-		return undefined;
-	return {
-		status: response.statusCode,
-		headers: (response.headers ?? {}) as Record<string, unknown>,
-		body: response.body,
-		message: `HTTP ${response.statusCode}`,
-		refusedAfterRenewal: sent.refusedAfterRenewal,
-		renewalsExhausted: sent.renewalsExhausted,
-	};
 }
 
 /**
@@ -115,41 +105,37 @@ export function attemptOutcome(
 }
 
 /**
- * The wait before trying a failed attempt again, or undefined when it is not tried again. Only what provably created
- * nothing is retried: rate refusals and connections refused before the request left. Counts the attempt in `counts`;
- * a Retry-After longer than the policy honours is kept on the failure, to be reported.
+ * The wait before trying a failed attempt again, or undefined when it is not tried again: as its row says (only what
+ * provably created nothing is retried: rate refusals and connections refused before the request left), within the
+ * policy's budgets. Counts the attempt in `counts`; a wait longer than this node takes turns the failure into its
+ * own row (tooLongToWait), to be reported.
  */
 export function retryWaitMs(
 	failure: HttpFailure,
 	retryAfterMs: number | undefined,
 	counts: RetryCounts,
 ): number | undefined {
-	if (failure.meaning?.retry === 'rateLimit') {
+	const meaning = failure.meaning;
+	if (meaning?.retry === 'rateLimit') {
 		counts.rateLimitAnswers++;
-		const allowed = failure.meaning.allowedPerSecond;
-		if (failure.meaning.row === 'spikeArrest' && allowed !== undefined && allowed > 0) {
-			const intervalMs = 1000 / allowed;
-			if (intervalMs > RETRY_POLICY.maxWaitMs) {
-				failure.spikeIntervalMs = intervalMs;
-				return undefined;
-			}
+		const allowed = meaning.allowedPerSecond;
+		if (allowed !== undefined && 1000 / allowed > RETRY_POLICY.maxWaitMs) {
+			failure.spikeIntervalMs = 1000 / allowed;
+			tooLongToWait(failure, 'spikeInterval');
+			return undefined;
 		}
 		if (retryAfterMs !== undefined) counts.lastRetryAfterMs = retryAfterMs;
 		if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs) {
 			failure.retryAfterMs = retryAfterMs;
+			tooLongToWait(failure, 'retryAfter');
 			return undefined;
 		}
 		if (counts.rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
 		// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
-		return rateRetryWaitMs(
-			retryAfterMs,
-			counts.rateLimitRetries++,
-			failure.meaning.allowedPerSecond,
-		);
+		return rateRetryWaitMs(retryAfterMs, counts.rateLimitRetries++, allowed);
 	}
 	if (
-		failure.status === undefined &&
-		CONNECTION_FAILED_BEFORE_SEND.has(failure.code ?? '') &&
+		meaning?.retry === 'reconnect' &&
 		counts.connectionRetries < RETRY_POLICY.maxConnectionRetries
 	)
 		return backoffMs(counts.connectionRetries++);
@@ -157,19 +143,12 @@ export function retryWaitMs(
 }
 
 /**
- * Whether a failure stops every send. A refused login does: one failed login per listing could lock the seller's
- * account. So does a token refused right after it was issued (no login would help), or once the run's renewals ran
- * out. The plan's quota used up stops it too: every later request would be refused the same, and count against it;
- * so does a spike arrest that admits one request less often than this node ever waits.
+ * Whether a failure stops every send: its row says (a refused login, where one failed login per listing could lock
+ * the seller's account; a token refused right after it was issued, or once the run's renewals ran out; the plan's
+ * quota used up; a spike arrest that admits one request less often than this node ever waits).
  */
 export function stopsEverySend(failure: HttpFailure): boolean {
-	return Boolean(
-		failure.tokenExchange ||
-			failure.refusedAfterRenewal ||
-			failure.renewalsExhausted !== undefined ||
-			failure.spikeIntervalMs !== undefined ||
-			failure.meaning?.stopsRun,
-	);
+	return failure.meaning?.stopsRun === true;
 }
 
 /**

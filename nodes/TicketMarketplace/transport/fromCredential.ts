@@ -16,14 +16,24 @@ export {
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
+	redirectTarget,
 } from '../../../credentials/common/apiAnswers';
 export {
-	apiWords,
+	CONNECTION_FAILED_BEFORE_SEND,
 	meaningOf,
 	readAnswer,
-	subjectOf,
+	REQUEST_NOT_BUILT,
 } from '../../../credentials/common/answerTable';
-export type { AnswerMeaning } from '../../../credentials/common/answerTable';
+export type { AnswerFacts, AnswerMeaning, Outcome } from '../../../credentials/common/answerTable';
+export { apiWords, subjectOf } from '../../../credentials/common/answerWords';
+export type { ApiWordsContext } from '../../../credentials/common/answerWords';
+export { oneLine } from '../../../credentials/common/answerSubjects';
+export {
+	isJsonMediaType,
+	isProblemMediaType,
+	showsCreated,
+} from '../../../credentials/common/answerEvidence';
+export { meaningOfDiagnosis } from '../../../credentials/common/tokenDiagnosis';
 export {
 	accessTokenExpired,
 	accessTokenForThisLogin,
@@ -35,4 +45,8 @@ export {
 	failedTokenExchangeOf,
 	forgetTokenExchange,
 } from '../../../credentials/common/pastN8n';
-export type { TokenDiagnosis, TokenEndpointAnswer } from '../../../credentials/common/pastN8n';
+export type {
+	FailedTokenExchange,
+	TokenDiagnosis,
+	TokenEndpointAnswer,
+} from '../../../credentials/common/pastN8n';

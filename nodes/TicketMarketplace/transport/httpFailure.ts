@@ -3,43 +3,66 @@
  * tells on its own: whether the request left this machine, what its answer means (by the answer table), whether an
  * answer is JSON, and what its body is, in words.
  */
-import { failedTokenExchangeOf, meaningOf, readAnswer, redactSecrets } from './fromCredential';
-import type { AnswerMeaning, TokenDiagnosis } from './fromCredential';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
+import {
+	failedTokenExchangeOf,
+	isJsonMediaType,
+	meaningOf,
+	readAnswer,
+	redactSecrets,
+} from './fromCredential';
+import type { AnswerFacts, AnswerMeaning, Outcome, TokenDiagnosis } from './fromCredential';
+
+export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredential';
 
 /**
- * What a request did, as far as anyone can tell, the one answer every caller reads (Listing → Create's memory, its
- * outputs): `created` when the API holds what it asked for (it answered so, or an answer naming this External
- * Listing ID says it holds it already, and nothing new was created), `notCreated` when it provably created nothing (never
- * sent, an HTTP 4xx answer, a connection that failed before sending, a token that could not be obtained),
- * `unknown` when the request may have reached the API (timeout, reset, 5xx, or a 2xx that does not show it was
- * done).
+ * What a request did, as far as anyone can tell: the answer table's outcome (Listing → Create's memory and outputs
+ * read it): `created`, `alreadyListed` (an answer naming this External Listing ID says the API holds it: nothing
+ * new was created), `notCreated` when it provably created nothing (never sent, a refusal, a connection that failed
+ * before sending, a token that could not be obtained), `unknown` when it may have reached the API.
  */
-export type Effect = 'created' | 'unknown' | 'notCreated';
+export type Effect = Outcome;
+
+/** What no answer is, as the answer table reads it. */
+const NO_ANSWER: AnswerFacts = { status: 0, retryAfter: '', wwwAuthenticate: '', text: '' };
 
 /**
- * What a failed request's answer means, by the answer table (credentials/common/answerTable.ts): undefined when it
- * is no HTTP answer (a network failure, the token exchange) or one the table leaves to the caller (2xx, 3xx).
+ * What a failed request means, by the answer table (credentials/common/answerTable.ts): its answer as read once, or
+ * what kept one from coming, with what the run learnt of it (a renewal that did not mend a 401, a wait too long).
  */
 export function meaningOfFailure(
 	failure: HttpFailure,
 	context: { path: string; createsId?: string | number; secrets?: readonly string[] },
-): AnswerMeaning | undefined {
-	if (failure.status === undefined || failure.tokenExchange) return undefined;
-	return meaningOf(readAnswer(failure.status, failure.headers, failure.body, context.secrets), {
-		endpoint: 'api',
-		path: context.path,
-		createsId: context.createsId,
-	});
-}
-
-/** application/json or a JSON-based type (application/problem+json), with or without parameters. */
-export function isJsonMediaType(contentType: string): boolean {
-	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
-}
-
-/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
-export function isProblemMediaType(contentType: string): boolean {
-	return /^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
+): AnswerMeaning {
+	const answer =
+		failure.status === undefined
+			? {
+					...NO_ANSWER,
+					failure: failure.unreadableFile
+						? 'unreadableFile'
+						: failure.tokenExchange
+							? 'tokenExchange'
+							: (failure.code ?? ''),
+				}
+			: readAnswer(failure.status, failure.headers, failure.body, context.secrets);
+	const facts: AnswerFacts = {
+		...answer,
+		// A failure is never the evidence that the request was done.
+		evidence: false,
+		renewal: failure.refusedAfterRenewal
+			? 'freshTokenRefused'
+			: failure.renewalsExhausted !== undefined
+				? 'renewalsExhausted'
+				: undefined,
+		tooLong:
+			failure.spikeIntervalMs !== undefined
+				? 'spikeInterval'
+				: failure.retryAfterMs !== undefined
+					? 'retryAfter'
+					: undefined,
+	};
+	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
 }
 
 /** The longest part of an unexpected answer's body shown in its error. */
@@ -69,27 +92,6 @@ export function bodyShown(body: unknown, secrets: string[] | undefined): string 
 	return text.length > MAX_BODY_SHOWN ? `${text.slice(0, MAX_BODY_SHOWN)}…` : text;
 }
 
-/** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
-export const CONNECTION_FAILED_BEFORE_SEND = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'EADDRNOTAVAIL',
-]);
-
-/**
- * Failures Node.js throws while it builds the request, before anything is written to the connection (a header
- * value with a line break, say): nothing was sent. Never retried: the same request would fail the same way.
- */
-export const REQUEST_NOT_BUILT = new Set([
-	'ERR_INVALID_CHAR',
-	'ERR_HTTP_INVALID_HEADER_VALUE',
-	'ERR_INVALID_HTTP_TOKEN',
-	'ERR_UNESCAPED_CHARACTERS',
-]);
-
 export interface HttpFailure {
 	status?: number;
 	headers: Record<string, unknown>;
@@ -111,6 +113,8 @@ export interface HttpFailure {
 	renewalsExhausted?: number;
 	/** What the answer means (meaningOfFailure), read once when it arrived. */
 	meaning?: AnswerMeaning;
+	/** The rate refusal that asked for a wait too long to take (retryAfterMs, spikeIntervalMs), as first read. */
+	refusal?: AnswerMeaning;
 	/** A file of the request could not be read from n8n's binary data: nothing was sent. */
 	unreadableFile?: boolean;
 }
@@ -162,4 +166,36 @@ export function describeThrown(error: unknown): HttpFailure {
 		code: isStatus ? undefined : code,
 		message,
 	};
+}
+
+/** What the answer table makes of an answer as it arrives: the caller's evidence first; a success reads nothing more. */
+export function answerMeaning(
+	response: IN8nHttpFullResponse,
+	rules: {
+		path: string;
+		confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
+		createsId?: string | number;
+	},
+	secrets: () => readonly string[],
+): AnswerMeaning {
+	const evidence = rules.confirmedBy?.(response);
+	const { statusCode: status, headers, body } = response;
+	const facts = evidence
+		? { ...NO_ANSWER, status, evidence }
+		: { ...readAnswer(status, headers as Record<string, unknown>, body, secrets()), evidence };
+	return meaningOf(facts, { endpoint: 'api', path: rules.path, createsId: rules.createsId });
+}
+
+/**
+ * A rate refusal that asks for a wait longer than this node takes: its own row from now on (not retried, and a spike
+ * arrest's rate too slow for any run stops it), the refusal kept for its words.
+ */
+export function tooLongToWait(failure: HttpFailure, tooLong: 'retryAfter' | 'spikeInterval'): void {
+	const refusal = failure.meaning;
+	failure.refusal = refusal;
+	const said = { code: refusal?.code, words: refusal?.words };
+	failure.meaning = meaningOf(
+		{ ...NO_ANSWER, ...said, status: failure.status ?? 0, tooLong },
+		{ endpoint: 'api' },
+	);
 }

@@ -20,16 +20,15 @@ import { classifyFailure } from './failures';
 import type { FailureContext } from './failures';
 import { redactSecrets, REQUEST_TIMEOUTS } from './fromCredential';
 import type { Effect, HttpFailure } from './httpFailure';
-import { UnreadableFileError } from './httpFailure';
+import { answerMeaning, UnreadableFileError } from './httpFailure';
 import type { RequestPacer } from './pacing';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './tokenRenewal';
-import type { ApiRequest } from './request';
+import type { ApiRequest, AuthenticatedAnswer, AuthenticatedSendOptions } from './request';
 import { withinDeadline } from './request';
 
 export { extractApiMessage, PARTNER_API_PATHS, redactSecrets } from './fromCredential';
 export { CREDENTIAL_NAME, getBaseUrl, readRunCredential, runSecrets } from './credential';
 export type { RunCredential } from './credential';
-export { isJsonMediaType, isProblemMediaType } from './httpFailure';
+export { isJsonMediaType, isProblemMediaType } from './fromCredential';
 export type { Effect } from './httpFailure';
 export { buildRequest } from './request';
 export type { ApiRequest } from './request';
@@ -93,6 +92,7 @@ export async function sendRequest(
 	// Stop and the workflow timeout abort this signal; a request not yet sent then never is.
 	const cancel = this.getExecutionCancelSignal?.();
 	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
+	const rules = { ...options, path: request.path };
 	let retryFirst = false;
 	let failure: HttpFailure | undefined;
 	const failed = (): RequestResult => ({
@@ -116,13 +116,14 @@ export async function sendRequest(
 			cancel,
 			onResend: () => slot?.sentAgain(),
 			closed: pacer?.closedSignal,
+			meaningOf: (response) => answerMeaning(response, rules, secretsNow),
 		});
 		if (sent.kind === 'notSent') {
 			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
 			slot?.release({ kind: 'failed' });
 			return stopped();
 		}
-		const read = readAttempt(sent, { ...options, path: request.path }, secretsNow);
+		const read = readAttempt(sent, rules, secretsNow);
 		failure = read.failure;
 		const waitMs = settleAttempt(failure, startedAt, counts, pacer, slot);
 		if (failure === undefined)

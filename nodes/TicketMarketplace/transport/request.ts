@@ -1,5 +1,7 @@
-/** A Partner API request as this node describes it, and the deadline of its answer. */
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+/** A Partner API request as this node describes it, what became of one send of it, and the waits for its answer. */
+import type { IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import type { AnswerMeaning } from './fromCredential';
 
 /** A Partner API request as this node describes it (and as Validate Only shows it): relative to the Base URL. */
 export interface ApiRequest {
@@ -47,5 +49,54 @@ export async function withinDeadline<T>(request: Promise<T>, ms: number): Promis
 		return await Promise.race([request, timedOut]);
 	} finally {
 		deadline.removeEventListener('abort', onDeadline);
+	}
+}
+
+/** What became of one request sent through the renewal. */
+export type AuthenticatedAnswer =
+	| {
+			kind: 'response';
+			response: IN8nHttpFullResponse;
+			/** What the answer table makes of it (see AuthenticatedSendOptions.meaningOf). */
+			meaning: AnswerMeaning;
+			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
+			refusedAfterRenewal: boolean;
+			/** A 401 to a token that had worked, once the run's renewals ran out: how many this run made. */
+			renewalsExhausted?: number;
+	  }
+	| { kind: 'thrown'; error: unknown }
+	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
+	| { kind: 'notSent' };
+
+export interface AuthenticatedSendOptions {
+	/** Stop and the workflow timeout abort it. */
+	cancel?: AbortSignal;
+	/** Called before a request the API has answered is sent again (the pacer counts it). */
+	onResend?: () => void;
+	/** Aborted once the run sends nothing more (the plan's quota): no login and no resend after that either. */
+	closed?: AbortSignal;
+	/** What an answer means, read once as it arrives: its row says whether a renewed token may mend it. */
+	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
+}
+
+/** Resolves true when `done` settles, false when the run is stopped first. */
+export async function settledOrStopped(
+	done: Promise<void>,
+	cancel?: AbortSignal,
+): Promise<boolean> {
+	if (cancel === undefined) {
+		await done;
+		return true;
+	}
+	if (cancel.aborted) return false;
+	let onAbort = () => {};
+	const stopped = new Promise<boolean>((resolve) => {
+		onAbort = () => resolve(false);
+		cancel.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([done.then(() => true), stopped]);
+	} finally {
+		cancel.removeEventListener('abort', onAbort);
 	}
 }

@@ -20,9 +20,13 @@ import {
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,
+	meaningOfDiagnosis,
 } from './fromCredential';
-import type { TokenEndpointAnswer } from './fromCredential';
-import { backoffMs, parseRetryAfter, RETRY_POLICY } from './retryAfter';
+import type { AnswerMeaning, FailedTokenExchange } from './fromCredential';
+import { answerMeaning } from './httpFailure';
+import { settledOrStopped } from './request';
+import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './request';
+import { backoffMs, parseRetryAfter, rateRetryWaitMs, RETRY_POLICY } from './retryAfter';
 
 /**
  * Renewals in one run: more means something else keeps invalidating the token (often another workflow or n8n
@@ -30,54 +34,16 @@ import { backoffMs, parseRetryAfter, RETRY_POLICY } from './retryAfter';
  */
 export const MAX_RENEWALS_PER_RUN = 3;
 
-/** What became of one request sent through the renewal. */
-export type AuthenticatedAnswer =
-	| {
-			kind: 'response';
-			response: IN8nHttpFullResponse;
-			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
-			refusedAfterRenewal: boolean;
-			/** A 401 to a token that had worked, once the run's renewals ran out: how many this run made. */
-			renewalsExhausted?: number;
-	  }
-	| { kind: 'thrown'; error: unknown }
-	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
-	| { kind: 'notSent' };
-
-export interface AuthenticatedSendOptions {
-	/** Stop and the workflow timeout abort it. */
-	cancel?: AbortSignal;
-	/** Called before a request the API has answered is sent again (the pacer counts it). */
-	onResend?: () => void;
-	/** Aborted once the run sends nothing more (the plan's quota): no login and no resend after that either. */
-	closed?: AbortSignal;
-}
-
-/** Resolves true when `done` settles, false when the run is stopped first. */
-async function settledOrStopped(done: Promise<void>, cancel?: AbortSignal): Promise<boolean> {
-	if (cancel === undefined) {
-		await done;
-		return true;
-	}
-	if (cancel.aborted) return false;
-	let onAbort = () => {};
-	const stopped = new Promise<boolean>((resolve) => {
-		onAbort = () => resolve(false);
-		cancel.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		return await Promise.race([done.then(() => true), stopped]);
-	} finally {
-		cancel.removeEventListener('abort', onAbort);
-	}
-}
+/** Without the request's own reading: the answer table's, of the answer alone. */
+const READ_ALONE = (response: IN8nHttpFullResponse) =>
+	answerMeaning(response, { path: '' }, () => []);
 
 /** One request's way through the renewal. */
 interface Attempt {
 	/** This request carries the renewal under way. */
 	renewing: boolean;
-	/** The API's last 401 to this request. */
-	refusal?: IN8nHttpFullResponse;
+	/** The API's last refusal of this request's token, and what it means. */
+	refusal?: { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
 	rateLimitRetries: number;
 	serverErrorRetries: number;
 }
@@ -139,7 +105,7 @@ export class TokenRenewal {
 	 */
 	async send(
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
-		{ cancel, onResend, closed }: AuthenticatedSendOptions = {},
+		{ cancel, onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, serverErrorRetries: 0 };
 		for (;;) {
@@ -175,7 +141,11 @@ export class TokenRenewal {
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}
-			const answered = this.afterAnswer(response, tokenAtSend, attempt);
+			const answered = this.afterAnswer(
+				{ response, meaning: meaningOf(response) },
+				tokenAtSend,
+				attempt,
+			);
 			if (answered) return answered;
 			onResend?.();
 		}
@@ -226,17 +196,11 @@ export class TokenRenewal {
 			this.end({ givenUp: this.token === '' });
 			return { kind: 'thrown', error };
 		}
-		const waitMs = this.retryWait(
-			exchange.answer,
-			attempt.rateLimitRetries,
-			attempt.serverErrorRetries,
-		);
+		const waitMs = this.retryWait(exchange, attempt);
 		if (waitMs === undefined) {
 			this.end({ givenUp: true });
 			return { kind: 'thrown', error: exchange.error };
 		}
-		if (exchange.answer.status === 429) attempt.rateLimitRetries++;
-		else attempt.serverErrorRetries++;
 		const pacer = closed === undefined ? undefined : { closedSignal: closed };
 		if (!(await stoppedWhileWaiting(waitMs, cancel, pacer))) {
 			// The next login is a new attempt: the credential would repeat the failed one's answer otherwise.
@@ -248,18 +212,19 @@ export class TokenRenewal {
 	}
 
 	/**
-	 * The API answered: anything but a 401 is the answer, and so is a 401 no renewal can mend. Undefined when the
-	 * request goes again: refused for a token already replaced, or the one that renews an expired token.
+	 * The API answered: anything its row does not say a renewed token mends is the answer, and so is a refusal no
+	 * renewal can mend. Undefined when the request goes again: refused for a token already replaced, or the one that
+	 * renews an expired token.
 	 */
 	private afterAnswer(
-		response: IN8nHttpFullResponse,
+		answer: { response: IN8nHttpFullResponse; meaning: AnswerMeaning },
 		tokenAtSend: string,
 		attempt: Attempt,
 	): AuthenticatedAnswer | undefined {
-		if (response.statusCode !== 401) {
+		if (answer.meaning.retry !== 'renewToken') {
 			if (attempt.renewing) this.end({ givenUp: false, confirmed: true });
 			else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
-			return { kind: 'response', response, refusedAfterRenewal: false };
+			return { kind: 'response', ...answer, refusedAfterRenewal: false };
 		}
 		const refusedFreshToken =
 			attempt.renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
@@ -268,7 +233,7 @@ export class TokenRenewal {
 			this.freshTokenRefused = true;
 			if (attempt.renewing) this.end({ givenUp: true });
 			else this.givenUp = true;
-			return { kind: 'response', response, refusedAfterRenewal: true };
+			return { kind: 'response', ...answer, refusedAfterRenewal: true };
 		}
 		if (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN) {
 			// The token worked, then expired again: one renewal too many for this run, not a refused app.
@@ -276,12 +241,12 @@ export class TokenRenewal {
 			this.givenUp = true;
 			return {
 				kind: 'response',
-				response,
+				...answer,
 				refusedAfterRenewal: false,
 				renewalsExhausted: this.renewals,
 			};
 		}
-		attempt.refusal = response;
+		attempt.refusal = answer;
 		// Refused for a token already replaced, or being replaced: sent again with the new one.
 		if (replaced) return undefined;
 		// The token in use has expired: this request renews it. Emptied, n8n logs in before re-sending.
@@ -296,32 +261,32 @@ export class TokenRenewal {
 		return attempt.refusal
 			? {
 					kind: 'response',
-					response: attempt.refusal,
+					...attempt.refusal,
 					refusedAfterRenewal: this.freshTokenRefused,
 					...(this.renewalsExhausted && { renewalsExhausted: this.renewals }),
 				}
 			: { kind: 'notSent' };
 	}
 
-	/** How long to wait before logging in again, or undefined when the token endpoint's answer is final. */
+	/**
+	 * How long to wait before logging in again, or undefined when the token endpoint's answer is final: as the row
+	 * its answer was read as says (a rate refusal after its Retry-After, a failed endpoint after a backoff), within
+	 * the policy's budgets. Counts the retry.
+	 */
 	private retryWait(
-		{ status, retryAfter, final }: TokenEndpointAnswer,
-		rateLimitRetries: number,
-		serverErrorRetries: number,
+		{ diagnosis, answer }: FailedTokenExchange,
+		attempt: Attempt,
 	): number | undefined {
-		// The plan's quota used up: no login passes before it resets.
-		if (final) return undefined;
-		if (status === 429) {
-			if (rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
-			const retryAfterMs = parseRetryAfter(retryAfter || undefined, Date.now());
-			if (retryAfterMs === undefined) return backoffMs(rateLimitRetries);
-			if (retryAfterMs > RETRY_POLICY.maxRetryAfterMs) return undefined;
-			return Math.max(retryAfterMs, RETRY_POLICY.minRetryWaitMs);
+		const retry = meaningOfDiagnosis(diagnosis)?.retry;
+		if (retry === 'rateLimit') {
+			if (attempt.rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
+			const retryAfterMs = parseRetryAfter(answer.retryAfter || undefined, Date.now());
+			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
+				return undefined;
+			return rateRetryWaitMs(retryAfterMs, attempt.rateLimitRetries++);
 		}
-		if (status !== undefined && status >= 500 && status < 600) {
-			if (serverErrorRetries >= RETRY_POLICY.maxConnectionRetries) return undefined;
-			return backoffMs(serverErrorRetries);
-		}
-		return undefined;
+		if (retry !== 'reconnect' || attempt.serverErrorRetries >= RETRY_POLICY.maxConnectionRetries)
+			return undefined;
+		return backoffMs(attempt.serverErrorRetries++);
 	}
 }

@@ -4,14 +4,10 @@
  * Where an answer has a code, the code decides; the cases of answers without one read as the rules written in
  * docs/listing-create.md ("What each refusal means") and docs/pacing.md ("A spike arrest and a daily quota").
  */
-import {
-	allowedRateOf,
-	apiWords,
-	meaningOf,
-	readAnswer,
-	tokenWords,
-} from '../../../../credentials/common/answerTable';
+import { allowedRateOf, meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
 import type { AnswerMeaning, Endpoint } from '../../../../credentials/common/answerTable';
+import { apiWords } from '../../../../credentials/common/answerWords';
+import { tokenWords } from '../../../../credentials/common/tokenWords';
 import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
@@ -426,11 +422,13 @@ describe('the answer table: every documented answer has its row', () => {
 		expect(meaningOf(facts, { endpoint: 'api', path: LISTINGS })?.row).toBe('quota');
 	});
 
-	it('leaves 2xx and 3xx to the caller', () => {
-		expect(meaningOf(readAnswer(201, {}, { id: 1 }), { endpoint: 'api', path: LISTINGS })).toBe(
-			undefined,
-		);
-		expect(meaningOf(readAnswer(302, {}, ''), { endpoint: 'api', path: LISTINGS })).toBe(undefined);
+	it('reads a 2xx by its evidence, and a 3xx as a redirect', () => {
+		const at = (status: number, evidence?: boolean) =>
+			meaningOf({ ...readAnswer(status, {}, ''), evidence }, { endpoint: 'api', path: LISTINGS });
+		expect(at(201)).toMatchObject({ row: 'created', outcome: 'created' });
+		expect(at(202, false)).toMatchObject({ row: 'unconfirmed', outcome: 'unknown', retry: 'no' });
+		expect(at(303)).toMatchObject({ row: 'seeOther', outcome: 'unknown' });
+		expect(at(302)).toMatchObject({ row: 'redirected', outcome: 'notCreated', retry: 'no' });
 	});
 
 	it('never keeps a secret in the words or the code', () => {
