@@ -6,35 +6,9 @@
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
 import { fieldOf, inApiShape, isRowData, LISTING_FIELDS, READ_ORDER } from './fields';
-import type { Problem } from './problems';
+import type { ListingRow, Problem, RowFields } from './nouns';
 import type { ParameterSource } from './parameterSource';
-import { V1_LAYOUT } from './settings';
-import type { InputShape, ParameterLayout } from './settings';
-
-/** The fields an item gives, read once, keyed by the node's parameter names. */
-export type RowFields = Record<string, unknown>;
-
-/** The External Listing ID of a row, parsed once: its number when usable, and its text as given. */
-export interface ListingId {
-	id?: number;
-	text: string;
-}
-
-/** One input item as read: never thrown, every problem kept with its row. */
-export interface ListingRow {
-	itemIndex: number;
-	/** The External Listing ID as read, for grouping the rows of one listing. */
-	listingId: ListingId;
-	/** Every field the item gives, unchecked; absent when the parameters could not be read at all. */
-	fields?: RowFields;
-	/** That the parameters could not be read; empty otherwise. */
-	problems: Problem[];
-	/**
-	 * Set when the External Listing ID itself could not be read (its expression failed), so the listing the row
-	 * belongs to is unknown: with its Event ID when that could be read and is valid.
-	 */
-	unknownListing?: { error: string; eventId?: number };
-}
+import type { InputShape } from './settings';
 
 /** The table's fields an item gives, in reading order: a listing's, and a ticket row's own. */
 function readFields(
@@ -70,7 +44,7 @@ export function isBlankRow(params: ParameterSource, fields: RowFields): boolean 
 }
 
 /** The External Listing ID as grouping needs it: parsed once, here. */
-function listingIdOf(raw: unknown): ListingId {
+function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	const parsed = positiveId.safeParse(raw);
 	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
@@ -83,12 +57,12 @@ function listingIdOf(raw: unknown): ListingId {
 function readProductFields(
 	params: ParameterSource,
 	itemIndex: number,
-	layout: ParameterLayout,
+	sharedProductType: boolean,
 	into: RowFields,
 ): RowFields {
 	const source = params.get('productsSource', itemIndex, 'defined');
 	into.productsSource = source;
-	if (layout.sharedProductType)
+	if (sharedProductType)
 		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
 	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
 	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
@@ -110,7 +84,7 @@ export function readListingRow(
 	params: ParameterSource,
 	itemIndex: number,
 	shape: InputShape,
-	layout: ParameterLayout = V1_LAYOUT,
+	sharedProductType = false,
 ): ListingRow | undefined {
 	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
 	// without the row, the listing could never get that seat added: its ID is remembered as sent).
@@ -121,7 +95,7 @@ export function readListingRow(
 		listingIdRead = true;
 		const fields = readFields(params, itemIndex, shape, { externalListingId: rawListingId });
 		if (isBlankRow(params, fields)) return undefined;
-		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, layout, fields);
+		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
 		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };
 	} catch (error) {
 		return {
@@ -144,14 +118,4 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 	} catch {
 		return undefined;
 	}
-}
-
-/** The rows of one listing: one row per listing, or the sheet rows that share an External Listing ID. */
-export interface RowGroup {
-	rows: ListingRow[];
-	/** The External Listing ID ticket rows share; a listing per item has its own once its fields are valid. */
-	externalListingId?: number;
-	label: string;
-	/** False for ticket rows gathered only because none has a usable id: nothing else is checked between them. */
-	related: boolean;
 }

@@ -1,15 +1,42 @@
 /**
  * Where each field's value comes from, per item: the node's parameters (read at the cost of a sheet, not of an
- * expression engine), or the sheet's recognised headers (Map Automatically).
+ * expression engine), or the sheet's recognised headers (Map Automatically); and where the node's version keeps them.
  */
-import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listFirst } from '../../../helpers/errors';
 import { isBlank } from '../../../schemas/listing';
-import { fieldLabel } from './fieldLabels';
-import { headerList, RECOGNISED_HEADERS } from './fields';
-import type { InputShape, VersionReading } from './settings';
+import { readsAsV1 } from '../../versions';
+import { headerList, labelOf, optionPaths, RECOGNISED_HEADERS } from './fields';
+import type { InputShape } from './settings';
+
+/** What differs between the node's versions (../../versions.ts) in reading items. */
+export interface VersionReading {
+	/** The Input Shape when none is stored: the parameter's default in this version. */
+	defaultShape: InputShape;
+	/** Where fields live that are not top-level parameters of their own name. */
+	paths: Record<string, string>;
+	/**
+	 * From 1.1 one Product Type (under Options) applies to every ticket that does not set its own (a JSON product
+	 * may); version 1 has a Product Type per ticket and per seat range.
+	 */
+	sharedProductType: boolean;
+}
+
+export function versionReading(context: { getNode(): INode }): VersionReading {
+	const v1 = readsAsV1(context);
+	return {
+		defaultShape: v1 ? 'listingPerItem' : 'ticketPerItem',
+		paths: optionPaths(v1),
+		sharedProductType: !v1,
+	};
+}
 
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
@@ -201,11 +228,11 @@ export function recognisedColumns(
 	const match = recogniseHeaders(columns);
 	if (match.missing.length > 0) {
 		const wanted = match.missing.map(
-			(parameter) => `${fieldLabel(parameter)} (${headerList(parameter)})`,
+			(parameter) => `${labelOf(parameter)} (${headerList(parameter)})`,
 		);
 		const fields =
 			match.missing.length <= 2
-				? listFirst(match.missing.map((parameter) => fieldLabel(parameter)))
+				? listFirst(match.missing.map((parameter) => labelOf(parameter)))
 				: `${match.missing.length} required fields`;
 		throw new NodeOperationError(
 			context.getNode(),
@@ -253,7 +280,7 @@ export function missingColumns(
 				);
 		if (present) continue;
 		lines.push(
-			`${fieldLabel(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
+			`${labelOf(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
 		);
 	}
 	if (lines.length) {

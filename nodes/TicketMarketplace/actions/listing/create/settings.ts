@@ -1,44 +1,30 @@
 /**
- * What the node's parameters say for the whole run, read once: how items are read in the node's version (see
- * ../../versions.ts), and how listings are sent.
+ * What the node's options say for the whole run, read once, and the panel's constants they are checked against.
+ * A leaf: the panel (description.ts) and every stage read these without reading each other.
  */
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
-
 import type { PacingMode } from '../../../transport';
-import { readsAsV1 } from '../../versions';
-import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './description';
-import { optionPaths } from './fields';
-
-export type InputShape = 'listingPerItem' | 'ticketPerItem';
 
 /**
- * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
- * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
- * seat range.
+ * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
+ * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
+ * (bench/README.md has the figures).
  */
-export interface ParameterLayout {
-	sharedProductType: boolean;
-}
-export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
-export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
+export const DEFAULT_CONCURRENCY = 48;
+export const MAX_CONCURRENCY = 100;
 
-export interface VersionReading {
-	/** The Input Shape when none is stored: the parameter's default in this version. */
-	defaultShape: InputShape;
-	/** Where fields live that are not top-level parameters of their own name. */
-	paths: Record<string, string>;
-	layout: ParameterLayout;
-}
+/** The limits a seller sets on every listing: option name → label. */
+export const LIMIT_OPTIONS = {
+	minPricePerTicket: 'Minimum Price per Ticket',
+	minPriceCurrency: 'Minimum Price Currency',
+	maxTicketsPerListing: 'Maximum Tickets per Listing',
+} as const;
 
-export function versionReading(context: { getNode(): INode }): VersionReading {
-	return readsAsV1(context)
-		? { defaultShape: 'listingPerItem', paths: optionPaths(true), layout: V1_LAYOUT }
-		: { defaultShape: 'ticketPerItem', paths: optionPaths(false), layout: V1_1_LAYOUT };
-}
+export type InputShape = 'listingPerItem' | 'ticketPerItem';
 
 export interface SendSettings {
 	validateOnly: boolean;
