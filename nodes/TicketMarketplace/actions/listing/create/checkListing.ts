@@ -11,6 +11,7 @@ import {
 	jsonProductSchema,
 	labelOf,
 	levelLabel,
+	levelOf,
 	LISTING_FIELDS,
 	listingLevelSchema,
 	productLabel,
@@ -18,7 +19,6 @@ import {
 	TICKET_FIELDS,
 	ticketRowLabel,
 } from './fields';
-import { levelOf, unreadable } from './listingRows';
 import type {
 	ListedProduct,
 	Listing,
@@ -28,7 +28,7 @@ import type {
 	Product,
 	RowGroup,
 } from './nouns';
-import { rowsText } from './problems';
+import { rowsText, unreadable } from './problems';
 import { issuesOf, productsOf } from './rowProducts';
 import type { RawProduct } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';

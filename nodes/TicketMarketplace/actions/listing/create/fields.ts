@@ -160,6 +160,11 @@ export function apiValue(values: IDataObject, field: Field): unknown {
 	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 }
 
+/** The listing's own fields of a row in the API's shape, for their schema. */
+export function levelOf(fields: Record<string, unknown>): Record<string, unknown> {
+	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
+}
+
 /** Values keyed by parameter, in the API's shape (nested by dotted path), for the fields' schema. */
 export function inApiShape(
 	fields: Field[],

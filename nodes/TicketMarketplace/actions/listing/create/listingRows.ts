@@ -5,8 +5,9 @@
  */
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
-import { fieldOf, inApiShape, isRowData, LISTING_FIELDS, READ_ORDER } from './fields';
-import type { ListingRow, Problem, RowFields } from './nouns';
+import { fieldOf, isRowData, READ_ORDER } from './fields';
+import type { ListingRow, RowFields } from './nouns';
+import { unreadable } from './problems';
 import type { ParameterSource } from './parameterSource';
 import type { InputShape } from './settings';
 
@@ -22,11 +23,6 @@ function readFields(
 		into[field.parameter] = params.get(field.parameter, itemIndex, field.default);
 	}
 	return into;
-}
-
-/** The listing's own fields in the API's shape, for their schema. */
-export function levelOf(fields: RowFields): Record<string, unknown> {
-	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
 /**
@@ -68,15 +64,6 @@ function readProductFields(
 	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
 	else into.products = params.get('products', itemIndex, {});
 	return into;
-}
-
-/** That the parameters of an item could not be read: the whole of what is known about the row. */
-export function unreadable(error: unknown, itemIndex: number): Problem {
-	return {
-		field: '',
-		text: `could not read the parameters: ${errorText(error)}`,
-		itemIndexes: [itemIndex],
-	};
 }
 
 /** Reads one item; undefined for a blank row. */

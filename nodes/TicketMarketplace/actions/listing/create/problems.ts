@@ -3,6 +3,7 @@
  * it concerns. Rows are counted from 1 in the order the items reach the node (n8n's item 0 is row 1), and the same
  * problem on many rows is said once with the rows as ranges.
  */
+import { errorText } from '../../../helpers/errors';
 import type { Problem } from './nouns';
 
 export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
@@ -57,6 +58,15 @@ function firstRow(problem: Problem): number {
 		(lowest, index) => Math.min(lowest, index),
 		Number.POSITIVE_INFINITY,
 	);
+}
+
+/** That the parameters of an item could not be read: the whole of what is known about the row. */
+export function unreadable(error: unknown, itemIndex: number): Problem {
+	return {
+		field: '',
+		text: `could not read the parameters: ${errorText(error)}`,
+		itemIndexes: [itemIndex],
+	};
 }
 
 /** What n8n 2.x calls the setting that turns a node's errors into error items. */
