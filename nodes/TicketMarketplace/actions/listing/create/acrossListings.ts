@@ -69,15 +69,15 @@ export function ticketIdentity(eventId: unknown, product: Product): string {
 
 /** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
 export function ticketTaken(listed: ListedProduct, where: string): Problem {
-	const { product, itemIndex, seatField, externalIdField } = listed;
+	const { product, itemIndex, label } = listed;
 	return seatIdentity(product) !== undefined
 		? {
-				field: seatField,
+				field: label(['seat']),
 				text: `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`,
 				itemIndexes: [itemIndex],
 			}
 		: {
-				field: externalIdField,
+				field: label(['externalId']),
 				text: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
 				itemIndexes: [itemIndex],
 			};

@@ -157,8 +157,7 @@ function checkProducts(
 	return parsed.map(({ product, itemIndex, label }) => ({
 		product,
 		itemIndex,
-		seatField: label(['seat']),
-		externalIdField: label(['externalId']),
+		label,
 	}));
 }
 

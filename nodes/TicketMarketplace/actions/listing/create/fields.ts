@@ -93,18 +93,11 @@ export function apiPathOf(field: Field): string[] {
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
-	const shape: Record<string, z.ZodTypeAny> = {};
-	const nested: Record<string, Record<string, z.ZodTypeAny>> = {};
-	for (const field of fields) {
-		const [outer, inner] = apiPathOf(field);
-		if (inner === undefined) {
-			shape[outer] = field.schema;
-			continue;
-		}
-		nested[outer] = { ...nested[outer], [inner]: field.schema };
-		shape[outer] = z.object(nested[outer]);
-	}
-	return z.object(shape);
+	const shape = inApiShape(fields, (field) => field.schema);
+	const nested = fields.filter((field) => apiPathOf(field).length > 1);
+	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
+		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
+	return z.object(shape as z.ZodRawShape);
 }
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodType<

@@ -4,6 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { FieldLabeller } from '../../../schemas/listing';
+
 /** Something wrong with a value, in a sheet user's words; rows are said as ranges (problems.ts). */
 export interface Problem {
 	/** The node's field label ("Price Amount"), or '' for a problem of the listing as a whole. */
@@ -54,12 +56,11 @@ export type Product = IDataObject & {
 	ga: boolean;
 };
 
-/** A valid product with where it came from: its item, and how a problem names its Seat and External ID fields. */
+/** A valid product with where it came from: its item, and how a problem names its values. */
 export interface ListedProduct {
 	product: Product;
 	itemIndex: number;
-	seatField: string;
-	externalIdField: string;
+	label: FieldLabeller;
 }
 
 interface ListingBase {

@@ -34,28 +34,20 @@ export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: num
 	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
 }
 
-export function expandSeatRange(
+function expandSeatRange(
 	range: SeatRange,
 	listing: { externalListingId?: unknown; eventId?: unknown },
 ) {
 	const products: Array<Record<string, unknown>> = [];
 	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
-		const externalId = range.externalIdPattern
-			.split('{listing}')
-			.join(String(listing.externalListingId))
-			.split('{event}')
-			.join(String(listing.eventId))
-			.split('{row}')
-			.join(range.row)
-			.split('{seat}')
-			.join(String(seat));
-		products.push({
-			externalId,
-			row: range.row,
-			seat: String(seat),
-			productType: range.productType,
-			ga: false,
-		});
+		// One placeholder after the other, as written: a row may itself hold "{seat}".
+		const values = [listing.externalListingId, listing.eventId, range.row, seat];
+		const externalId = ['{listing}', '{event}', '{row}', '{seat}'].reduce(
+			(id, placeholder, index) => id.split(placeholder).join(String(values[index])),
+			range.externalIdPattern,
+		);
+		const { row, productType } = range;
+		products.push({ externalId, row, seat: String(seat), productType, ga: false });
 	}
 	return products;
 }

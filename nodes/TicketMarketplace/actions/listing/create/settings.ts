@@ -62,61 +62,51 @@ export interface ListingLimits {
 export const NO_LIMITS: ListingLimits = {};
 
 /**
- * A limit as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
- * cannot be used stops the run before anything is read or sent, rather than letting every listing through.
+ * The limits as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
+ * cannot be used stops the run before anything is read or sent, rather than letting every listing through; so does
+ * a minimum price without its currency, since no price can be compared to it.
  */
-function limitOf(
-	context: IExecuteFunctions,
-	value: unknown,
-	option: keyof typeof LIMIT_OPTIONS,
-	schema: z.ZodTypeAny,
-): number | undefined {
-	if (isBlank(value) || value === 0 || value === '0') return undefined;
-	const parsed = schema.safeParse(value);
-	if (parsed.success) return parsed.data as number;
-	const label = LIMIT_OPTIONS[option];
-	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
-		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a number'}. Set it to a number, or remove the option to set no limit.`,
-		itemIndex: 0,
-	});
-}
-
-/** The currency of the limits; a minimum price without one stops the run, since no price can be compared to it. */
-function limitCurrency(
-	context: IExecuteFunctions,
-	value: unknown,
-	minPrice: number | undefined,
-): string | undefined {
-	const label = LIMIT_OPTIONS.minPriceCurrency;
-	if (isBlank(value)) {
-		if (minPrice === undefined) return undefined;
-		throw new NodeOperationError(
-			context.getNode(),
-			`${LIMIT_OPTIONS.minPricePerTicket} under Options needs its currency`,
-			{
-				description: `Add Options → ${label}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
-				itemIndex: 0,
-			},
-		);
-	}
-	const parsed = currencyCode.safeParse(value);
-	if (parsed.success) return parsed.data as string;
-	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
-		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a currency code'}. Nothing was sent.`,
-		itemIndex: 0,
-	});
-}
-
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-	const minPrice = limitOf(context, options.minPricePerTicket, 'minPricePerTicket', positiveAmount);
-	const currency = limitCurrency(context, options.minPriceCurrency, minPrice);
-	const maxTickets = limitOf(
-		context,
-		options.maxTicketsPerListing,
-		'maxTicketsPerListing',
-		positiveId,
-	);
+	const stop = (message: string, description: string) =>
+		new NodeOperationError(context.getNode(), message, { description, itemIndex: 0 });
+	const parse = <T>(
+		option: keyof typeof LIMIT_OPTIONS,
+		schema: z.ZodTypeAny,
+		is: string,
+		then: string,
+	) => {
+		const parsed = schema.safeParse(options[option]);
+		if (parsed.success) return parsed.data as T;
+		const label = LIMIT_OPTIONS[option];
+		const issue = parsed.error.issues[0]?.message ?? is;
+		throw stop(`${label} under Options cannot be used`, `${label} ${issue}. ${then}`);
+	};
+	const limit = (option: 'minPricePerTicket' | 'maxTicketsPerListing', schema: z.ZodTypeAny) => {
+		const value = options[option];
+		if (isBlank(value) || value === 0 || value === '0') return undefined;
+		return parse<number>(
+			option,
+			schema,
+			'is not a number',
+			'Set it to a number, or remove the option to set no limit.',
+		);
+	};
+	const minPrice = limit('minPricePerTicket', positiveAmount);
+	let currency: string | undefined;
+	if (!isBlank(options.minPriceCurrency))
+		currency = parse<string>(
+			'minPriceCurrency',
+			currencyCode,
+			'is not a currency code',
+			'Nothing was sent.',
+		);
+	else if (minPrice !== undefined)
+		throw stop(
+			`${LIMIT_OPTIONS.minPricePerTicket} under Options needs its currency`,
+			`Add Options → ${LIMIT_OPTIONS.minPriceCurrency}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
+		);
+	const maxTickets = limit('maxTicketsPerListing', positiveId);
 	return {
 		...(minPrice !== undefined && { minPrice }),
 		...(currency !== undefined && { currency }),
