@@ -1,7 +1,7 @@
 /**
  * The first stage of Listing → Create: one input item read, once, into a flat record of its fields keyed by
  * parameter name (listing-level fields, ticket fields or the products' source, none checked yet), or recognised as a
- * blank row. Both input shapes read here; validateListing.ts validates what is read.
+ * blank row. Both input shapes read here; checkListing.ts validates what is read.
  */
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';

@@ -1,9 +1,8 @@
 /**
  * The read stage of Listing → Create, from items to listings, with every check: read each row once
- * (listingRows.ts), group the rows of one listing (a listing per item is a group of one), and validate each group
- * in one step (checkListing.ts) into a Listing that is either ready to send, with its fields and products, or
- * invalid, with its problems; then what listings of one run must not share (acrossListings.ts). Without Continue, an invalid listing
- * stops the run here, before anything is sent.
+ * (listingRows.ts), group the rows of one listing (a listing per item is a group of one), validate each group
+ * (checkListing.ts) into a listing ready to send or invalid with its problems, then what listings of one run must
+ * not share (acrossListings.ts). Without Continue, an invalid listing stops the run here, before anything is sent.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
