@@ -19,18 +19,9 @@ import {
 	TICKET_FIELDS,
 	ticketRowLabel,
 } from './fields';
-import type {
-	ListedProduct,
-	Listing,
-	ListingLevel,
-	ListingRow,
-	Problem,
-	Product,
-	RowGroup,
-} from './nouns';
+import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { rowsText, unreadable } from './problems';
 import { issuesOf, productsOf } from './rowProducts';
-import type { RawProduct } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 
@@ -39,7 +30,7 @@ interface Draft {
 	problems: Problem[];
 	/** Each row's level fields, when valid. */
 	levels: Array<ListingLevel | undefined>;
-	products: RawProduct[];
+	products: Array<ListedProduct<unknown>>;
 	/** False once a row's parameters could not be read at all. */
 	readable: boolean;
 	/** False once a row's products could not be read (bad JSON, no seat range, ...). */
@@ -58,12 +49,12 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 	try {
 		const rawLevel = levelOf(fields);
 		const level = listingLevelSchema.safeParse(rawLevel);
-		const products: RawProduct[] = [];
+		const products: Array<ListedProduct<unknown>> = [];
 		const ticket = { itemIndex, index: 0, fromJson: false, label: ticketRowLabel };
 		if (shape === 'ticketPerItem')
 			products.push({
 				...ticket,
-				raw: inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]),
+				product: inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]),
 			});
 		const sourceProblems =
 			shape === 'ticketPerItem'
@@ -81,13 +72,11 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 	}
 }
 
-type Parsed = RawProduct & { product: Product };
-
 /**
  * Products of one listing that repeat an External ID, or a row and seat (a seat listed twice could be sold twice),
  * named as the user knows them: by row for ticket rows, by place in the Products list otherwise.
  */
-function repeatedProducts(entries: Parsed[], shape: InputShape): Problem[] {
+function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
 	const byRow = shape === 'ticketPerItem';
 	const problems: Problem[] = [];
 	const repeats = (
@@ -95,7 +84,7 @@ function repeatedProducts(entries: Parsed[], shape: InputShape): Problem[] {
 		field: string,
 		says: (product: Product, where: string) => string,
 	) => {
-		const byKey = new Map<string, Parsed[]>();
+		const byKey = new Map<string, ListedProduct[]>();
 		for (const entry of entries) {
 			const value = key(entry.product);
 			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), entry]);
@@ -131,7 +120,7 @@ function repeatedProducts(entries: Parsed[], shape: InputShape): Problem[] {
 
 /** The products of a listing's rows, checked; problems name each product as its source does. */
 function checkProducts(
-	entries: RawProduct[],
+	entries: Array<ListedProduct<unknown>>,
 	rows: number[],
 	shape: InputShape,
 	problems: Problem[],
@@ -144,21 +133,16 @@ function checkProducts(
 		});
 		return [];
 	}
-	const parsed: Parsed[] = [];
+	const parsed: ListedProduct[] = [];
 	const found: Problem[] = [];
 	for (const entry of entries) {
-		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.raw);
+		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
 		if (result.success) parsed.push({ ...entry, product: result.data });
 		else found.push(...issuesOf(result.error, entry.label, [entry.itemIndex]));
 	}
 	if (found.length === 0) found.push(...repeatedProducts(parsed, shape));
 	problems.push(...found);
-	if (found.length) return [];
-	return parsed.map(({ product, itemIndex, label }) => ({
-		product,
-		itemIndex,
-		label,
-	}));
+	return found.length ? [] : parsed;
 }
 
 /** The fields every row of one listing must agree on: the listing's own, but the External Listing ID that groups them. */
@@ -223,11 +207,13 @@ function beyondLimits(
 }
 
 /**
- * The rows of one listing, as read, validated into a listing: ready with its level fields and products, or invalid
- * with every problem, in row order, then what the rows disagree on, then the products', then the seller's limits.
+ * The rows of one listing, as read, validated into a listing named `label`: ready with its level fields and
+ * products, or invalid with every problem, in row order, then what the rows disagree on, then the products', then
+ * the seller's limits.
  */
 export function validateListing(
-	group: RowGroup,
+	rows: ListingRow[],
+	label: string,
 	shape: InputShape,
 	limits: ListingLimits = NO_LIMITS,
 ): Listing {
@@ -238,18 +224,20 @@ export function validateListing(
 		readable: true,
 		sourcesRead: true,
 	};
-	for (const row of group.rows) checkRow(row, shape, draft);
+	for (const row of rows) checkRow(row, shape, draft);
 	const { problems, levels } = draft;
 	const level = levels[0];
+	// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
+	const sharedId = rows[0].listingId.id;
+	const byRow = shape === 'ticketPerItem';
 	const base = {
-		rows: group.rows.map((row) => row.itemIndex),
-		label: group.label,
-		// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
-		externalListingId:
-			shape === 'ticketPerItem' ? group.externalListingId : level?.externalListingId,
+		rows: rows.map((row) => row.itemIndex),
+		label,
+		externalListingId: byRow ? sharedId : level?.externalListingId,
 	};
 	let products: ListedProduct[] = [];
-	if (group.related && draft.readable) {
+	// Ticket rows gathered only because none has a usable id are not checked against each other.
+	if ((!byRow || sharedId !== undefined) && draft.readable) {
 		problems.push(...disagreements(levels, base.rows));
 		if (draft.sourcesRead) products = checkProducts(draft.products, base.rows, shape, problems);
 	}

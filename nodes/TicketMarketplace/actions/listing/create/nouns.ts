@@ -35,16 +35,6 @@ export interface ListingRow {
 	unknownListing?: { error: string; eventId?: number };
 }
 
-/** The rows of one listing: one row per listing, or the sheet rows that share an External Listing ID. */
-export interface RowGroup {
-	rows: ListingRow[];
-	/** The External Listing ID ticket rows share; a listing per item has its own once its fields are valid. */
-	externalListingId?: number;
-	label: string;
-	/** False for ticket rows gathered only because none has a usable id: nothing else is checked between them. */
-	related: boolean;
-}
-
 /** A listing's own fields, valid, in the API's shape (with the language its header carries). */
 export type ListingLevel = IDataObject & { eventId: number; externalListingId: number };
 
@@ -56,10 +46,18 @@ export type Product = IDataObject & {
 	ga: boolean;
 };
 
-/** A valid product with where it came from: its item, and how a problem names its values. */
-export interface ListedProduct {
-	product: Product;
+/**
+ * A product of a listing with where it came from, so that it never parts from its origin: `product` is as its
+ * source gave it (`unknown`) until it is valid.
+ */
+export interface ListedProduct<P = Product> {
+	product: P;
 	itemIndex: number;
+	/** Its place among its item's products. */
+	index: number;
+	/** Typed as JSON: checked for unknown keys. */
+	fromJson: boolean;
+	/** How a problem names its values. */
 	label: FieldLabeller;
 }
 

@@ -14,7 +14,7 @@ import {
 } from './acrossListings';
 import { validateListing } from './checkListing';
 import { readListingRow } from './listingRows';
-import type { InvalidListing, Listing, ListingRow, RowGroup } from './nouns';
+import type { InvalidListing, Listing, ListingRow } from './nouns';
 import { blankRowsNotice } from './output';
 import { missingColumns, parameterSource, versionReading } from './parameterSource';
 import type { ParameterSource } from './parameterSource';
@@ -100,17 +100,21 @@ function validationError(
 	);
 }
 
-/** Ticket rows that share an External Listing ID are one group; an unusable id's own text groups its rows. */
-function groupTicketRows(rows: ListingRow[]): RowGroup[] {
-	const groups = new Map<string, { rows: ListingRow[]; id?: number; text: string }>();
+/**
+ * Ticket rows that share an External Listing ID are one listing, named by it; an unusable id's own text groups
+ * its rows.
+ */
+function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
+	const groups = new Map<string, ListingRow[]>();
 	for (const row of rows) {
 		const { id, text } = row.listingId;
 		const key = id !== undefined ? `#${id}` : `?${text}`;
-		const group = groups.get(key) ?? { rows: [], id, text };
-		group.rows.push(row);
-		groups.set(key, group);
+		const group = groups.get(key);
+		if (group) group.push(row);
+		else groups.set(key, [row]);
 	}
-	return [...groups.values()].map(({ rows: members, id, text }) => {
+	return [...groups.values()].map((members) => {
+		const { id, text } = members[0].listingId;
 		const where = rowsText(members.map((row) => row.itemIndex));
 		const label =
 			id !== undefined
@@ -118,7 +122,7 @@ function groupTicketRows(rows: ListingRow[]): RowGroup[] {
 				: text
 					? `listing "${text}" (${where})`
 					: `no External Listing ID (${where})`;
-		return { rows: members, externalListingId: id, label, related: id !== undefined };
+		return validateListing(members, label, 'ticketPerItem', limits);
 	});
 }
 
@@ -138,19 +142,16 @@ export function listingsOf(
 		else blankRows.push(itemIndex);
 	}
 	if (shape === 'ticketPerItem') {
-		const validated = groupTicketRows(rows).map((group) => validateListing(group, shape, limits));
+		const validated = ticketListings(rows, limits);
 		return {
 			// A listing held back is not sent: its tickets hold no other listing back.
 			listings: refuseTicketsListedBefore(holdBackForUnknownRows(validated, rows)),
 			blankRows,
 		};
 	}
-	const groups = rows.map((row) => ({
-		rows: [row],
-		label: rowsText([row.itemIndex]),
-		related: true,
-	}));
-	const listings = refuseRepeatedIds(groups.map((group) => validateListing(group, shape, limits)));
+	const listings = refuseRepeatedIds(
+		rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
+	);
 	// A listing refused for its repeated ID is not sent: its tickets hold no other listing back.
 	return { listings: refuseTicketsListedBefore(listings), blankRows };
 }

@@ -10,7 +10,7 @@ import { errorText } from '../../../helpers/errors';
 import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
 import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
 import { labelOf, PRODUCT_KEYS, productLabel, seatRangeLabel } from './fields';
-import type { Problem, RowFields } from './nouns';
+import type { ListedProduct, Problem, RowFields } from './nouns';
 
 /** A product or seat range with the shared product type, unless it sets its own. */
 function withProductType(raw: unknown, productType: unknown): unknown {
@@ -18,17 +18,6 @@ function withProductType(raw: unknown, productType: unknown): unknown {
 	return 'productType' in raw ? raw : { ...raw, productType };
 }
 type ProductsSource = 'defined' | 'json' | 'seatRange';
-
-/** A product as its row gave it, not checked yet, with how a problem names it. */
-export interface RawProduct {
-	raw: unknown;
-	itemIndex: number;
-	/** Its place among its item's products. */
-	index: number;
-	/** Products typed as JSON are checked for unknown keys. */
-	fromJson: boolean;
-	label: FieldLabeller;
-}
 
 export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
 	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
@@ -74,15 +63,15 @@ export function productsOf(
 	fields: RowFields,
 	itemIndex: number,
 	listing: { externalListingId?: unknown; eventId?: unknown },
-	into: RawProduct[],
+	into: Array<ListedProduct<unknown>>,
 ): Problem[] {
 	const source = fields.productsSource as ProductsSource;
 	// Read only from 1.1, where one Product Type applies to every product.
 	const shared = fields.productType;
 	const add = (entries: unknown[], fromJson: boolean, label: (index: number) => FieldLabeller) => {
 		entries.forEach((entry, index) => {
-			const raw = shared === undefined ? entry : withProductType(entry, shared);
-			into.push({ raw, itemIndex, index, fromJson, label: label(index) });
+			const product = shared === undefined ? entry : withProductType(entry, shared);
+			into.push({ product, itemIndex, index, fromJson, label: label(index) });
 		});
 	};
 	if (source === 'json') {
@@ -119,8 +108,8 @@ export function productsOf(
 			});
 		}
 		// Expanded seats carry their range's product type already.
-		expanded.forEach((raw, index) =>
-			into.push({ raw, itemIndex, index, fromJson: false, label: definedProductLabel(index) }),
+		expanded.forEach((product, index) =>
+			into.push({ product, itemIndex, index, fromJson: false, label: definedProductLabel(index) }),
 		);
 		return problems;
 	}
