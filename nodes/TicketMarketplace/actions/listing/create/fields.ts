@@ -54,11 +54,6 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 		),
 	);
 
-/** The headers recognised for a field, for the node's messages. */
-export function headerList(parameter: string): string {
-	return RECOGNISED_HEADERS[parameter].headers.join(', ');
-}
-
 /** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
 const NOT_ROW_DATA = new Set(
 	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),

@@ -1,42 +1,14 @@
 /**
  * Where each field's value comes from, per item: the node's parameters (read at the cost of a sheet, not of an
- * expression engine), or the sheet's recognised headers (Map Automatically); and where the node's version keeps them.
+ * expression engine), or the sheet's recognised headers (Map Automatically).
  */
-import type {
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	NodeParameterValueType,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listFirst } from '../../../helpers/errors';
 import { isBlank } from '../../../schemas/listing';
-import { readsAsV1 } from '../../versions';
-import { headerList, labelOf, optionPaths, RECOGNISED_HEADERS } from './fields';
+import { labelOf, RECOGNISED_HEADERS } from './fields';
 import type { InputShape } from './settings';
-
-/** What differs between the node's versions (../../versions.ts) in reading items. */
-interface VersionReading {
-	/** The Input Shape when none is stored: the parameter's default in this version. */
-	defaultShape: InputShape;
-	/** Where fields live that are not top-level parameters of their own name. */
-	paths: Record<string, string>;
-	/**
-	 * From 1.1 one Product Type (under Options) applies to every ticket that does not set its own (a JSON product
-	 * may); version 1 has a Product Type per ticket and per seat range.
-	 */
-	sharedProductType: boolean;
-}
-
-export function versionReading(context: { getNode(): INode }): VersionReading {
-	const v1 = readsAsV1(context);
-	return {
-		defaultShape: v1 ? 'listingPerItem' : 'ticketPerItem',
-		paths: optionPaths(v1),
-		sharedProductType: !v1,
-	};
-}
 
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
@@ -198,24 +170,22 @@ function recognisedColumns(
 	items: INodeExecutionData[],
 ): Map<string, string> {
 	const match = recogniseHeaders(columnsOf(items));
-	if (match.missing.length > 0) {
-		const wanted = match.missing.map(
-			(parameter) => `${labelOf(parameter)} (${headerList(parameter)})`,
-		);
-		const fields =
-			match.missing.length <= 2
-				? listFirst(match.missing.map((parameter) => labelOf(parameter)))
-				: `${match.missing.length} required fields`;
-		throw new NodeOperationError(
-			context.getNode(),
-			`Map Automatically found no column for ${fields}; nothing was sent`,
-			{
-				description: `Rename the sheet's headers, or choose Columns → Map Each Column Manually. Headers looked for: ${wanted.join('; ')}. ${columnsLine(items)}`,
-				itemIndex: 0,
-			},
-		);
-	}
-	return match.columns;
+	if (match.missing.length === 0) return match.columns;
+	const wanted = match.missing.map(
+		(parameter) => `${labelOf(parameter)} (${RECOGNISED_HEADERS[parameter].headers.join(', ')})`,
+	);
+	const fields =
+		match.missing.length <= 2
+			? listFirst(match.missing.map(labelOf))
+			: `${match.missing.length} required fields`;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Map Automatically found no column for ${fields}; nothing was sent`,
+		{
+			description: `Rename the sheet's headers, or choose Columns → Map Each Column Manually. Headers looked for: ${wanted.join('; ')}. ${columnsLine(items)}`,
+			itemIndex: 0,
+		},
+	);
 }
 
 /** The columns of the rows a message names; the rest are counted. */
@@ -265,17 +235,20 @@ export function missingColumns(
 	return lines;
 }
 
-/** Where each field's value comes from: the node's parameters, or the sheet's recognised headers. */
+/**
+ * Where each field's value comes from: the node's parameters, or the sheet's recognised headers. `paths`: where
+ * this version of the node keeps the fields that are not top-level parameters of their own name.
+ */
 export function parameterSource(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	shape: InputShape,
-	reading: VersionReading,
+	paths: Record<string, string>,
 ): ParameterSource {
 	const auto =
 		shape === 'ticketPerItem' &&
 		context.getNodeParameter('columnMapping', 0, 'manual') === 'auto' &&
 		items.length > 0;
 	const recognised = auto ? recognisedColumns(context, items) : undefined;
-	return new ItemParameters(context, items, reading.paths, recognised);
+	return new ItemParameters(context, items, paths, recognised);
 }

@@ -7,16 +7,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readsAsV1 } from '../../versions';
 import {
 	holdBackForUnknownRows,
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
 } from './acrossListings';
 import { validateListing } from './checkListing';
+import { optionPaths } from './fields';
 import { readListingRow } from './listingRows';
 import type { InvalidListing, Listing, ListingRow } from './nouns';
 import { blankRowsNotice } from './output';
-import { missingColumns, parameterSource, versionReading } from './parameterSource';
+import { missingColumns, parameterSource } from './parameterSource';
 import type { ParameterSource } from './parameterSource';
 import {
 	CONTINUE_SETTING,
@@ -45,17 +47,14 @@ export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): ListingsRead {
-	const reading = versionReading(context);
+	const v1 = readsAsV1(context);
 	const limits = readListingLimits(context);
-	const shape = context.getNodeParameter('inputShape', 0, reading.defaultShape) as InputShape;
-	const source = parameterSource(context, items, shape, reading);
-	const { listings, blankRows } = listingsOf(
-		source,
-		items.length,
-		shape,
-		reading.sharedProductType,
-		limits,
-	);
+	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
+	const shape = context.getNodeParameter('inputShape', 0, defaultShape) as InputShape;
+	const source = parameterSource(context, items, shape, optionPaths(v1));
+	// From 1.1 one Product Type (under Options) applies to every ticket that does not set its own (a JSON product
+	// may); version 1 has a Product Type per ticket and per seat range.
+	const { listings, blankRows } = listingsOf(source, items.length, shape, !v1, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
 	if (listings.some((listing) => listing.kind === 'invalid') && !context.continueOnFail())
