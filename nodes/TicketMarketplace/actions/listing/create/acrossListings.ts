@@ -9,13 +9,8 @@ import { rowsText } from './problems';
 
 /** A listing that is not sent after all, with why. */
 export function refused(listing: Listing, problems: Problem[]): InvalidListing {
-	return {
-		kind: 'invalid',
-		rows: listing.rows,
-		label: listing.label,
-		externalListingId: listing.externalListingId,
-		problems,
-	};
+	const { rows, label, externalListingId } = listing;
+	return { kind: 'invalid', rows, label, externalListingId, problems };
 }
 
 /**
