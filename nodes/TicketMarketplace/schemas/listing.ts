@@ -53,46 +53,32 @@ export const seatRangeSchema = z
 		productType: openEnumValue('TICKET'),
 	})
 	.superRefine((range, ctx) => {
-		if (range.lastSeat < range.firstSeat) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['lastSeat'],
-				message: `must not be below First Seat (${range.firstSeat})`,
-			});
-		} else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['lastSeat'],
-				message: `gives more than ${MAX_SEATS_PER_RANGE} seats; split the range`,
-			});
-		}
+		const issue = (message: string, field: 'lastSeat' | 'externalIdPattern') =>
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+		if (range.lastSeat < range.firstSeat)
+			issue(`must not be below First Seat (${range.firstSeat})`, 'lastSeat');
+		else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE)
+			issue(`gives more than ${MAX_SEATS_PER_RANGE} seats; split the range`, 'lastSeat');
 		const placeholders: string[] = range.externalIdPattern.match(/\{[^{}]*\}/g) ?? [];
 		const unknown = placeholders.filter(
 			(placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder),
 		);
-		if (unknown.length) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['externalIdPattern'],
-				message: `has unknown placeholder ${unknown.join(', ')}; use ${SEAT_PATTERN_PLACEHOLDERS.join(', ')}`,
-			});
-		}
-		if (!placeholders.includes('{seat}')) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: ['externalIdPattern'],
-				message: 'must contain {seat} so that every product gets its own id',
-			});
-		}
+		if (unknown.length)
+			issue(
+				`has unknown placeholder ${unknown.join(', ')}; use ${SEAT_PATTERN_PLACEHOLDERS.join(', ')}`,
+				'externalIdPattern',
+			);
+		if (!placeholders.includes('{seat}'))
+			issue('must contain {seat} so that every product gets its own id', 'externalIdPattern');
 	});
 
 export type SeatRange = z.output<typeof seatRangeSchema>;
 
-export const MAX_SEATS_PER_RANGE = 1000;
-export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
+const MAX_SEATS_PER_RANGE = 1000;
+const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
 
 /** A zod issue in the node's words: the field's label (from the issue's path) and what is wrong. */
-export interface LabelledIssue {
+interface LabelledIssue {
 	field: string;
 	text: string;
 }

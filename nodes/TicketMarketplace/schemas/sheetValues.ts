@@ -14,6 +14,12 @@ const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const DECIMAL_COMMA_TEXT = /^-?\d+,\d+$/;
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
+/** A value refused, with what to write instead; zod's way to end a transform. */
+function refuse(ctx: z.RefinementCtx, message: string): never {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
+}
+
 function describe(value: unknown): string {
 	if (value === undefined || value === null) return 'nothing';
 	if (typeof value === 'string') return `"${value}"`;
@@ -46,40 +52,29 @@ const TOO_LARGE = `is too large: whole numbers up to ${Number.MAX_SAFE_INTEGER} 
 
 export const positiveId = z.unknown().transform((value, ctx) => {
 	const text = numberText(value);
-	if (beyondExactRange(value, text) && !text?.startsWith('-')) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${TOO_LARGE} (got ${describe(value)})` });
-		return z.NEVER;
-	}
+	if (beyondExactRange(value, text) && !text?.startsWith('-'))
+		return refuse(ctx, `${TOO_LARGE} (got ${describe(value)})`);
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
-	if (!Number.isSafeInteger(parsed) || parsed < 1) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: isBlank(value)
+	if (!Number.isSafeInteger(parsed) || parsed < 1)
+		return refuse(
+			ctx,
+			isBlank(value)
 				? 'is required (a whole number such as 123456)'
 				: `must be a whole number greater than 0 (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+		);
 	return parsed;
 });
 
 export const integerCode = z.unknown().transform((value, ctx) => {
 	const text = numberText(value);
-	if (beyondExactRange(value, text)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `is out of range: whole numbers from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} can be sent exactly (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+	if (beyondExactRange(value, text))
+		return refuse(
+			ctx,
+			`is out of range: whole numbers from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} can be sent exactly (got ${describe(value)})`,
+		);
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
-	if (!Number.isSafeInteger(parsed)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `must be a whole number (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+	if (!Number.isSafeInteger(parsed))
+		return refuse(ctx, `must be a whole number (got ${describe(value)})`);
 	return parsed;
 });
 
@@ -95,35 +90,29 @@ const LARGEST_PRICE = '9999999999999.99';
 
 export const positiveAmount = z.unknown().transform((value, ctx) => {
 	const text = numberText(value);
-	if (typeof value === 'string' && text !== undefined && DECIMAL_COMMA_TEXT.test(text)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `${describe(value)} is not a number (a decimal comma): write ${text.replace(',', '.')}, or map {{ $json.price.replace(',', '.') }}`,
-		});
-		return z.NEVER;
-	}
+	if (typeof value === 'string' && text !== undefined && DECIMAL_COMMA_TEXT.test(text))
+		return refuse(
+			ctx,
+			`${describe(value)} is not a number (a decimal comma): write ${text.replace(',', '.')}, or map {{ $json.price.replace(',', '.') }}`,
+		);
 	const parsed =
 		typeof value === 'number'
 			? value
 			: text !== undefined && DECIMAL_TEXT.test(text)
 				? Number(text)
 				: Number.NaN;
-	if (!Number.isFinite(parsed) || parsed <= 0) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: isBlank(value)
+	if (!Number.isFinite(parsed) || parsed <= 0)
+		return refuse(
+			ctx,
+			isBlank(value)
 				? 'is required (a number such as 49.90)'
 				: `must be a number greater than 0, such as 49.90 (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
-	if (parsed > Number(LARGEST_PRICE)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `${describe(value)} is too large: prices up to ${LARGEST_PRICE} can be sent exactly (a price is in currency units and cents)`,
-		});
-		return z.NEVER;
-	}
+		);
+	if (parsed > Number(LARGEST_PRICE))
+		return refuse(
+			ctx,
+			`${describe(value)} is too large: prices up to ${LARGEST_PRICE} can be sent exactly (a price is in currency units and cents)`,
+		);
 	// A computed number may carry binary noise (54.890000000000004): that is still two decimals.
 	const cents = parsed * 10 ** MAX_PRICE_DECIMALS;
 	const decimals =
@@ -132,46 +121,32 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 			: Math.abs(cents - Math.round(cents)) < 1e-6
 				? 0
 				: 3;
-	if (decimals > MAX_PRICE_DECIMALS) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
-		});
-		return z.NEVER;
-	}
+	if (decimals > MAX_PRICE_DECIMALS)
+		return refuse(
+			ctx,
+			`${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
+		);
 	// A number too small to have a cent passes "> 0" yet would be sent as 0.
-	if (Math.round(cents) < 1) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `${describe(value)} is below ${SMALLEST_PRICE}, the smallest price (a price is in currency units and cents)`,
-		});
-		return z.NEVER;
-	}
+	if (Math.round(cents) < 1)
+		return refuse(
+			ctx,
+			`${describe(value)} is below ${SMALLEST_PRICE}, the smallest price (a price is in currency units and cents)`,
+		);
 	return typeof value === 'number' ? Math.round(cents) / 10 ** MAX_PRICE_DECIMALS : parsed;
 });
 
 /** ISO 4217 codes are three letters; lower case from a sheet is accepted and sent upper case. */
 export const currencyCode = z.unknown().transform((value, ctx) => {
 	const text = typeof value === 'string' ? value.trim() : '';
-	if (!/^[A-Za-z]{3}$/.test(text)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `must be a three-letter currency code such as EUR (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+	if (!/^[A-Za-z]{3}$/.test(text))
+		return refuse(ctx, `must be a three-letter currency code such as EUR (got ${describe(value)})`);
 	return text.toUpperCase();
 });
 
 export const languageTag = z.unknown().transform((value, ctx) => {
 	const text = typeof value === 'string' ? value.trim() : '';
-	if (!LANGUAGE_TAG.test(text)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `must be a language tag such as en-US (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+	if (!LANGUAGE_TAG.test(text))
+		return refuse(ctx, `must be a language tag such as en-US (got ${describe(value)})`);
 	return text;
 });
 
@@ -185,27 +160,18 @@ export const MAX_LABEL_LENGTH = 255;
 export const optionalLabel = z.unknown().transform((value, ctx) => {
 	if (isBlank(value)) return undefined;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value.trim().length > MAX_LABEL_LENGTH) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `is ${value.trim().length} characters long; at most ${MAX_LABEL_LENGTH} are accepted (was a whole cell or a file pasted here?)`,
-		});
-		return z.NEVER;
-	}
+	if (typeof value === 'string' && value.trim().length > MAX_LABEL_LENGTH)
+		return refuse(
+			ctx,
+			`is ${value.trim().length} characters long; at most ${MAX_LABEL_LENGTH} are accepted (was a whole cell or a file pasted here?)`,
+		);
 	if (typeof value === 'string') return value.trim();
-	ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be text (got ${describe(value)})` });
-	return z.NEVER;
+	return refuse(ctx, `must be text (got ${describe(value)})`);
 });
 
 export const requiredLabel = (example: string) =>
 	optionalLabel.transform((value, ctx) => {
-		if (value === undefined) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `is required (text such as ${example})`,
-			});
-			return z.NEVER;
-		}
+		if (value === undefined) return refuse(ctx, `is required (text such as ${example})`);
 		return value;
 	});
 
@@ -215,11 +181,7 @@ export const sheetBoolean = z.unknown().transform((value, ctx) => {
 	const text = String(value).trim().toLowerCase();
 	if (text === 'true' || text === '1') return true;
 	if (text === 'false' || text === '0') return false;
-	ctx.addIssue({
-		code: z.ZodIssueCode.custom,
-		message: `must be true or false (got ${describe(value)})`,
-	});
-	return z.NEVER;
+	return refuse(ctx, `must be true or false (got ${describe(value)})`);
 });
 
 /** The spec shows one value of each enumeration and not the whole list: any non-empty text is accepted. */
@@ -235,12 +197,7 @@ export const stockTypeList = z.unknown().transform((value, ctx) => {
 	const cleaned = entries
 		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
 		.filter((entry) => !isBlank(entry));
-	if (cleaned.length === 0 || cleaned.some((entry) => typeof entry !== 'string')) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `must be one or more stock types such as PDF (got ${describe(value)})`,
-		});
-		return z.NEVER;
-	}
+	if (cleaned.length === 0 || cleaned.some((entry) => typeof entry !== 'string'))
+		return refuse(ctx, `must be one or more stock types such as PDF (got ${describe(value)})`);
 	return cleaned as string[];
 });

@@ -5,8 +5,10 @@
  */
 import fc from 'fast-check';
 
-import { levelOf } from '../../../../nodes/TicketMarketplace/actions/listing/create/listingRows';
-import { listingLevelSchema } from '../../../../nodes/TicketMarketplace/actions/listing/create/fields';
+import {
+	levelOf,
+	listingLevelSchema,
+} from '../../../../nodes/TicketMarketplace/actions/listing/create/fields';
 import { seatRangeSchema } from '../../../../nodes/TicketMarketplace/schemas/listing';
 import {
 	invalidListingPerItem,

@@ -10,23 +10,9 @@ import { perVersion, v1Only } from '../../versions';
 import { fieldOf, FIELDS, isUnderOptions } from './fields';
 import type { Field } from './fields';
 import { productsProperties } from './productProperties';
+import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
 export { RECOGNISED_HEADERS } from './fields';
-
-/**
- * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
- * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
- * (bench/README.md has the figures).
- */
-export const DEFAULT_CONCURRENCY = 48;
-export const MAX_CONCURRENCY = 100;
-
-/** The limits a seller sets on every listing (settings.ts reads them): option name → label. */
-export const LIMIT_OPTIONS = {
-	minPricePerTicket: 'Minimum Price per Ticket',
-	minPriceCurrency: 'Minimum Price Currency',
-	maxTicketsPerListing: 'Maximum Tickets per Listing',
-} as const;
 
 const perTicket = { inputShape: ['ticketPerItem'] };
 /**

@@ -2,6 +2,7 @@
  * The field table of Listing → Create: one entry per field of a listing or of its tickets. The panel, the
  * recognised sheet headers, the labels in messages, the schemas, the check that rows of one listing agree, and the
  * request body are all derived from it (fields.ts). Adding an optional listing field is one entry here and a test.
+ * Every label a message names comes from here, those of a product and of a seat range too.
  */
 import type { INodeProperties, NodeParameterValueType } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -48,6 +49,8 @@ export interface Field {
 	seated?: boolean;
 	/** What version 1's panel says differently. */
 	v1?: Partial<INodeProperties>;
+	/** A ticket field's look in Products → Product, where it is named by its API key, where it differs. */
+	product?: Partial<Pick<INodeProperties, 'displayName' | 'placeholder' | 'description'>>;
 }
 
 /**
@@ -170,6 +173,11 @@ export const FIELDS: Field[] = [
 			placeholder: 'e.g. {{ $json.ticket_id }}',
 			description: 'Your own identifier for this ticket, unique within its listing',
 		},
+		product: {
+			displayName: 'External ID',
+			placeholder: 'e.g. 7001-A-12',
+			description: 'Your own identifier for this ticket, unique within the listing',
+		},
 	},
 	{
 		parameter: 'productRow',
@@ -186,6 +194,7 @@ export const FIELDS: Field[] = [
 			placeholder: 'e.g. {{ $json.row }}',
 			description: 'Row of this ticket',
 		},
+		product: { placeholder: 'e.g. A' },
 	},
 	{
 		parameter: 'productSeat',
@@ -202,6 +211,7 @@ export const FIELDS: Field[] = [
 			placeholder: 'e.g. {{ $json.seat }}',
 			description: 'Seat of this ticket',
 		},
+		product: { placeholder: 'e.g. 12' },
 	},
 	{
 		parameter: 'productType',
@@ -218,6 +228,9 @@ export const FIELDS: Field[] = [
 			description: 'Product type of the tickets; TICKET is the one the marketplace documents',
 		},
 		v1: { description: 'Product type of this ticket; TICKET is the one the marketplace documents' },
+		product: {
+			description: 'Product type of this ticket; TICKET is the one the marketplace documents',
+		},
 	},
 	{
 		parameter: 'productGa',
@@ -232,5 +245,56 @@ export const FIELDS: Field[] = [
 			type: 'boolean',
 			description: 'Whether this ticket has no assigned row and seat',
 		},
+		product: { description: 'Whether the ticket has no assigned row and seat' },
+	},
+];
+
+/** Where a listing per item's tickets come from, as the panel names them (productProperties.ts places them). */
+export const SOURCE_LABELS: Record<string, string> = {
+	products: 'Products',
+	'products.product': 'Product',
+	productsJson: 'Products (JSON)',
+	seatRanges: 'Seat Ranges',
+	'seatRanges.range': 'Range',
+};
+
+/** A seat range's values, in the order one is read; Product Type is version 1's alone (from 1.1 it is shared). */
+export const SEAT_RANGE_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'First Seat',
+		name: 'firstSeat',
+		type: 'number',
+		default: 1,
+		description: 'Number of the first seat of the range',
+	},
+	{
+		displayName: 'Last Seat',
+		name: 'lastSeat',
+		type: 'number',
+		default: 1,
+		description: 'Number of the last seat of the range, included',
+	},
+	{
+		displayName: 'Row',
+		name: 'row',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. A',
+		description: 'Row of every seat of the range',
+	},
+	{
+		displayName: 'External ID Pattern',
+		name: 'externalIdPattern',
+		type: 'string',
+		default: '{listing}-{row}-{seat}',
+		description: "How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
+		hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2 and 7001-A-3',
+	},
+	{
+		displayName: 'Product Type',
+		name: 'productType',
+		type: 'string',
+		default: 'TICKET',
+		description: 'Product type of every seat of the range',
 	},
 ];

@@ -7,8 +7,9 @@ import { z } from 'zod';
 
 import { pathKey, SEAT_NEEDED } from '../../../schemas/listing';
 import type { FieldLabeller } from '../../../schemas/listing';
-import { FIELDS } from './fieldTable';
+import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
+import type { ListingLevel, Product } from './nouns';
 
 export { FIELDS } from './fieldTable';
 export type { Field } from './fieldTable';
@@ -22,9 +23,16 @@ export function fieldOf(parameter: string): Field {
 	return field;
 }
 
-/** The field's label, as the panel shows it and every message names it. */
-export function labelOf(parameter: string): string {
-	return fieldOf(parameter).panel.displayName;
+const LABELS: Record<string, string> = {
+	...Object.fromEntries(FIELDS.map((field) => [field.parameter, field.panel.displayName])),
+	...SOURCE_LABELS,
+};
+
+/** A field's label (or a product source's: `products.product`), as the panel shows it and every message names it. */
+export function labelOf(name: string): string {
+	const label = LABELS[name];
+	if (label === undefined) throw new Error(`No field ${name}`);
+	return label;
 }
 
 /** The order fields are read from an item: the External Listing ID first (it names the row's listing). */
@@ -45,11 +53,6 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 				: [],
 		),
 	);
-
-/** The headers recognised for a field, for the node's messages. */
-export function headerList(parameter: string): string {
-	return RECOGNISED_HEADERS[parameter].headers.join(', ');
-}
 
 /** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
 const NOT_ROW_DATA = new Set(
@@ -85,30 +88,12 @@ export function apiPathOf(field: Field): string[] {
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
-	const shape: Record<string, z.ZodTypeAny> = {};
-	const nested: Record<string, Record<string, z.ZodTypeAny>> = {};
-	for (const field of fields) {
-		const [outer, inner] = apiPathOf(field);
-		if (inner === undefined) {
-			shape[outer] = field.schema;
-			continue;
-		}
-		nested[outer] = { ...nested[outer], [inner]: field.schema };
-		shape[outer] = z.object(nested[outer]);
-	}
-	return z.object(shape);
+	const shape = inApiShape(fields, (field) => field.schema);
+	const nested = fields.filter((field) => apiPathOf(field).length > 1);
+	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
+		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
+	return z.object(shape as z.ZodRawShape);
 }
-
-/** A listing's own fields, valid, in the API's shape (with the language its header carries). */
-export type ListingLevel = IDataObject & { eventId: number; externalListingId: number };
-
-/** A ticket, valid, in the API's shape: a row and seat, unless it is General Admission. */
-export type Product = IDataObject & {
-	externalId: string;
-	row?: string;
-	seat?: string;
-	ga: boolean;
-};
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodType<
 	ListingLevel,
@@ -136,23 +121,36 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
-/** A labeller for zod paths of these fields: the API path names the field. */
-function labeller(fields: Field[]): FieldLabeller {
-	const labels = Object.fromEntries(fields.map((field) => [field.api, field.panel.displayName]));
-	return (path) => labels[pathKey(path)] ?? pathKey(path);
+/** A labeller for zod paths: the path's keys name the label. */
+function labeller(labels: Array<[string, string]>): FieldLabeller {
+	const byKey = Object.fromEntries(labels);
+	return (path) => byKey[pathKey(path)] ?? pathKey(path);
 }
 
 /** The listing's own fields. */
-export const levelLabel = labeller(LISTING_FIELDS);
+export const levelLabel = labeller(LISTING_FIELDS.map((f) => [f.api, f.panel.displayName]));
 
 /** The product of a ticket row ("Each Item Is a Ticket"). */
-export const ticketRowLabel = labeller(TICKET_FIELDS);
+export const ticketRowLabel = labeller(TICKET_FIELDS.map((f) => [f.api, f.panel.displayName]));
+
+/** A value of Products → Product. */
+export const productLabel = labeller(
+	TICKET_FIELDS.map((f) => [f.api, f.product?.displayName ?? f.panel.displayName]),
+);
+
+/** A value of Seat Ranges → Range. */
+export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
 /** The value at a field's API path. */
 export function apiValue(values: IDataObject, field: Field): unknown {
 	const [outer, inner] = apiPathOf(field);
 	const value = values[outer];
 	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
+}
+
+/** The listing's own fields of a row in the API's shape, for their schema. */
+export function levelOf(fields: Record<string, unknown>): Record<string, unknown> {
+	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
 /** Values keyed by parameter, in the API's shape (nested by dotted path), for the fields' schema. */

@@ -5,7 +5,7 @@ import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
 import { apiPathOf, apiValue, LISTING_FIELDS, PRODUCT_KEYS } from './fields';
 import type { Field } from './fields';
-import type { ReadyListing } from './validateListing';
+import type { ReadyListing } from './nouns';
 
 /** The API's keys of these fields (a dotted path's outer key once), in table order. */
 function keysOf(fields: Field[]): string[] {

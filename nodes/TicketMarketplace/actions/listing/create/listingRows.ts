@@ -1,40 +1,15 @@
 /**
  * The first stage of Listing → Create: one input item read, once, into a flat record of its fields keyed by
  * parameter name (listing-level fields, ticket fields or the products' source, none checked yet), or recognised as a
- * blank row. Both input shapes read here; validateListing.ts validates what is read.
+ * blank row. Both input shapes read here; checkListing.ts validates what is read.
  */
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
-import { fieldOf, inApiShape, isRowData, LISTING_FIELDS, READ_ORDER } from './fields';
-import type { Problem } from './problems';
+import { fieldOf, isRowData, READ_ORDER } from './fields';
+import type { ListingRow, RowFields } from './nouns';
+import { unreadable } from './problems';
 import type { ParameterSource } from './parameterSource';
-import { V1_LAYOUT } from './settings';
-import type { InputShape, ParameterLayout } from './settings';
-
-/** The fields an item gives, read once, keyed by the node's parameter names. */
-export type RowFields = Record<string, unknown>;
-
-/** The External Listing ID of a row, parsed once: its number when usable, and its text as given. */
-export interface ListingId {
-	id?: number;
-	text: string;
-}
-
-/** One input item as read: never thrown, every problem kept with its row. */
-export interface ListingRow {
-	itemIndex: number;
-	/** The External Listing ID as read, for grouping the rows of one listing. */
-	listingId: ListingId;
-	/** Every field the item gives, unchecked; absent when the parameters could not be read at all. */
-	fields?: RowFields;
-	/** That the parameters could not be read; empty otherwise. */
-	problems: Problem[];
-	/**
-	 * Set when the External Listing ID itself could not be read (its expression failed), so the listing the row
-	 * belongs to is unknown: with its Event ID when that could be read and is valid.
-	 */
-	unknownListing?: { error: string; eventId?: number };
-}
+import type { InputShape } from './settings';
 
 /** The table's fields an item gives, in reading order: a listing's, and a ticket row's own. */
 function readFields(
@@ -48,11 +23,6 @@ function readFields(
 		into[field.parameter] = params.get(field.parameter, itemIndex, field.default);
 	}
 	return into;
-}
-
-/** The listing's own fields in the API's shape, for their schema. */
-export function levelOf(fields: RowFields): Record<string, unknown> {
-	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
 /**
@@ -70,7 +40,7 @@ export function isBlankRow(params: ParameterSource, fields: RowFields): boolean 
 }
 
 /** The External Listing ID as grouping needs it: parsed once, here. */
-function listingIdOf(raw: unknown): ListingId {
+function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	const parsed = positiveId.safeParse(raw);
 	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
@@ -83,12 +53,12 @@ function listingIdOf(raw: unknown): ListingId {
 function readProductFields(
 	params: ParameterSource,
 	itemIndex: number,
-	layout: ParameterLayout,
+	sharedProductType: boolean,
 	into: RowFields,
 ): RowFields {
 	const source = params.get('productsSource', itemIndex, 'defined');
 	into.productsSource = source;
-	if (layout.sharedProductType)
+	if (sharedProductType)
 		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
 	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
 	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
@@ -96,21 +66,12 @@ function readProductFields(
 	return into;
 }
 
-/** That the parameters of an item could not be read: the whole of what is known about the row. */
-export function unreadable(error: unknown, itemIndex: number): Problem {
-	return {
-		field: '',
-		text: `could not read the parameters: ${errorText(error)}`,
-		itemIndexes: [itemIndex],
-	};
-}
-
 /** Reads one item; undefined for a blank row. */
 export function readListingRow(
 	params: ParameterSource,
 	itemIndex: number,
 	shape: InputShape,
-	layout: ParameterLayout = V1_LAYOUT,
+	sharedProductType = false,
 ): ListingRow | undefined {
 	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
 	// without the row, the listing could never get that seat added: its ID is remembered as sent).
@@ -121,7 +82,7 @@ export function readListingRow(
 		listingIdRead = true;
 		const fields = readFields(params, itemIndex, shape, { externalListingId: rawListingId });
 		if (isBlankRow(params, fields)) return undefined;
-		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, layout, fields);
+		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
 		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };
 	} catch (error) {
 		return {
@@ -144,14 +105,4 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 	} catch {
 		return undefined;
 	}
-}
-
-/** The rows of one listing: one row per listing, or the sheet rows that share an External Listing ID. */
-export interface RowGroup {
-	rows: ListingRow[];
-	/** The External Listing ID ticket rows share; a listing per item has its own once its fields are valid. */
-	externalListingId?: number;
-	label: string;
-	/** False for ticket rows gathered only because none has a usable id: nothing else is checked between them. */
-	related: boolean;
 }

@@ -7,9 +7,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { listFirst } from '../../../helpers/errors';
 import { isBlank } from '../../../schemas/listing';
-import { fieldLabel } from './fieldLabels';
-import { headerList, RECOGNISED_HEADERS } from './fields';
-import type { InputShape, VersionReading } from './settings';
+import { labelOf, RECOGNISED_HEADERS } from './fields';
+import type { InputShape } from './settings';
 
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
@@ -69,11 +68,13 @@ export class ItemParameters implements ParameterSource {
 	/**
 	 * `paths` says where a field lives when it is not a top-level parameter of its own name (from 1.1, Stock Type
 	 * and the other listing values with a default are under Options: `stockType` is `options.stockType`).
+	 * `recognised`: the sheet columns that stand for parameters under Map Automatically.
 	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly items: INodeExecutionData[],
 		private readonly paths: Record<string, string> = {},
+		private readonly recognised = new Map<string, string>(),
 	) {}
 
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
@@ -89,41 +90,36 @@ export class ItemParameters implements ParameterSource {
 				? json[plan.key]
 				: undefined;
 		}
-		return fallback === undefined
-			? this.context.getNodeParameter(this.pathOf(name), itemIndex)
-			: this.context.getNodeParameter(this.pathOf(name), itemIndex, fallback);
+		return this.fromNode(name, itemIndex, fallback);
 	}
 
 	/** The column a parameter reads directly, if it does (for messages that name the sheet's own column). */
 	columnOf(name: string): string | undefined {
-		return bareColumnReference(this.raw(name));
+		return this.recognised.get(name) ?? bareColumnReference(this.raw(name));
 	}
 
 	readsItem(name: string): boolean {
 		const plan = this.plans.get(name);
 		if (plan) return plan.kind !== 'constant';
-		const raw = this.raw(name);
-		return bareColumnReference(raw) !== undefined || containsExpression(raw);
+		return this.columnOf(name) !== undefined || containsExpression(this.raw(name));
 	}
 
-	private pathOf(name: string): string {
-		return this.paths[name] ?? name;
+	private fromNode(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
+		const path = this.paths[name] ?? name;
+		return fallback === undefined
+			? this.context.getNodeParameter(path, itemIndex)
+			: this.context.getNodeParameter(path, itemIndex, fallback);
 	}
 
 	private raw(name: string): unknown {
-		return rawAt(this.context.getNode().parameters, this.pathOf(name));
+		return rawAt(this.context.getNode().parameters, this.paths[name] ?? name);
 	}
 
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
-		const raw = this.raw(name);
-		const column = bareColumnReference(raw);
+		const column = this.columnOf(name);
 		if (column !== undefined) return { kind: 'column', key: column };
-		if (containsExpression(raw)) return { kind: 'expression' };
-		const value =
-			fallback === undefined
-				? this.context.getNodeParameter(this.pathOf(name), 0)
-				: this.context.getNodeParameter(this.pathOf(name), 0, fallback);
-		return { kind: 'constant', value };
+		if (containsExpression(this.raw(name))) return { kind: 'expression' };
+		return { kind: 'constant', value: this.fromNode(name, 0, fallback) };
 	}
 }
 
@@ -135,7 +131,7 @@ export function normalizeHeader(header: string): string {
 }
 
 /** Every column name the items have, in first-seen order. */
-export function columnsOf(items: INodeExecutionData[]): string[] {
+function columnsOf(items: INodeExecutionData[]): string[] {
 	const seen = new Set<string>();
 	for (const item of items) {
 		for (const key of Object.keys(item.json ?? {})) seen.add(key);
@@ -143,7 +139,7 @@ export function columnsOf(items: INodeExecutionData[]): string[] {
 	return [...seen];
 }
 
-export interface HeaderMatch {
+interface HeaderMatch {
 	/** Parameter name -> the sheet's column that stands for it. */
 	columns: Map<string, string>;
 	/** Required fields no column stands for. */
@@ -168,65 +164,41 @@ export function recogniseHeaders(columns: string[]): HeaderMatch {
 	return { columns: matched, missing };
 }
 
-/** Recognised columns are read from the item; every other parameter comes from the node as usual. */
-export class RecognisedColumns implements ParameterSource {
-	constructor(
-		private readonly items: INodeExecutionData[],
-		private readonly match: HeaderMatch,
-		private readonly fallbackSource: ParameterSource,
-	) {}
-
-	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
-		const column = this.match.columns.get(name);
-		if (column === undefined) return this.fallbackSource.get(name, itemIndex, fallback);
-		return this.items[itemIndex]?.json?.[column];
-	}
-
-	readsItem(name: string): boolean {
-		return this.match.columns.has(name) || this.fallbackSource.readsItem(name);
-	}
-
-	columnOf(name: string): string | undefined {
-		return this.match.columns.get(name) ?? this.fallbackSource.columnOf(name);
-	}
-}
-
 /** "Map Automatically": every required field needs a column, or nothing is read at all. */
-export function recognisedColumns(
+function recognisedColumns(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-	params: ParameterSource,
-): ParameterSource {
-	const columns = columnsOf(items);
-	const match = recogniseHeaders(columns);
-	if (match.missing.length > 0) {
-		const wanted = match.missing.map(
-			(parameter) => `${fieldLabel(parameter)} (${headerList(parameter)})`,
-		);
-		const fields =
-			match.missing.length <= 2
-				? listFirst(match.missing.map((parameter) => fieldLabel(parameter)))
-				: `${match.missing.length} required fields`;
-		throw new NodeOperationError(
-			context.getNode(),
-			`Map Automatically found no column for ${fields}; nothing was sent`,
-			{
-				description: `Rename the sheet's headers, or choose Columns → Map Each Column Manually. Headers looked for: ${wanted.join('; ')}. The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}.`,
-				itemIndex: 0,
-			},
-		);
-	}
-	return new RecognisedColumns(items, match, params);
+): Map<string, string> {
+	const match = recogniseHeaders(columnsOf(items));
+	if (match.missing.length === 0) return match.columns;
+	const wanted = match.missing.map(
+		(parameter) => `${labelOf(parameter)} (${RECOGNISED_HEADERS[parameter].headers.join(', ')})`,
+	);
+	const fields =
+		match.missing.length <= 2
+			? listFirst(match.missing.map(labelOf))
+			: `${match.missing.length} required fields`;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Map Automatically found no column for ${fields}; nothing was sent`,
+		{
+			description: `Rename the sheet's headers, or choose Columns → Map Each Column Manually. Headers looked for: ${wanted.join('; ')}. ${columnsLine(items)}`,
+			itemIndex: 0,
+		},
+	);
 }
 
 /** The columns of the rows a message names; the rest are counted. */
 const MAX_COLUMNS_LISTED = 20;
 
-/** How a column name reads in a message: an invisible byte-order mark before it is said, not hidden. */
-function columnName(column: string): string {
-	return column.startsWith('\uFEFF')
-		? `"${column.slice(1)}" (preceded by an invisible byte-order mark)`
-		: `"${column}"`;
+/** The columns the rows have; an invisible byte-order mark before a name is said, not hidden. */
+function columnsLine(rows: INodeExecutionData[]): string {
+	const names = columnsOf(rows).map((column) =>
+		column.startsWith('\uFEFF')
+			? `"${column.slice(1)}" (preceded by an invisible byte-order mark)`
+			: `"${column}"`,
+	);
+	return `The rows have the columns: ${names.length ? listFirst(names, MAX_COLUMNS_LISTED) : '(none)'}.`;
 }
 
 /**
@@ -253,29 +225,30 @@ export function missingColumns(
 				);
 		if (present) continue;
 		lines.push(
-			`${fieldLabel(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
+			`${labelOf(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
 		);
 	}
-	if (lines.length) {
-		const columns = columnsOf(rows);
+	if (lines.length)
 		lines.push(
-			`The rows have the columns: ${columns.length ? listFirst(columns.map(columnName), MAX_COLUMNS_LISTED) : '(none)'}. Check the header's spelling, or map the field to one of these columns.`,
+			`${columnsLine(rows)} Check the header's spelling, or map the field to one of these columns.`,
 		);
-	}
 	return lines;
 }
 
-/** Where each field's value comes from: the node's parameters, or the sheet's recognised headers. */
+/**
+ * Where each field's value comes from: the node's parameters, or the sheet's recognised headers. `paths`: where
+ * this version of the node keeps the fields that are not top-level parameters of their own name.
+ */
 export function parameterSource(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	shape: InputShape,
-	reading: VersionReading,
+	paths: Record<string, string>,
 ): ParameterSource {
-	const params = new ItemParameters(context, items, reading.paths);
 	const auto =
 		shape === 'ticketPerItem' &&
 		context.getNodeParameter('columnMapping', 0, 'manual') === 'auto' &&
 		items.length > 0;
-	return auto ? recognisedColumns(context, items, params) : params;
+	const recognised = auto ? recognisedColumns(context, items) : undefined;
+	return new ItemParameters(context, items, paths, recognised);
 }

@@ -3,14 +3,8 @@
  * it concerns. Rows are counted from 1 in the order the items reach the node (n8n's item 0 is row 1), and the same
  * problem on many rows is said once with the rows as ranges.
  */
-export interface Problem {
-	/** The node's field label ("Price Amount"), or '' for a problem of the listing as a whole. */
-	field: string;
-	/** What is wrong, written to follow the label: `"49,90" is not a number: write 49.90, ...`. */
-	text: string;
-	/** The input items (0-based, as n8n counts them) the problem concerns. */
-	itemIndexes: number[];
-}
+import { errorText } from '../../../helpers/errors';
+import type { Problem } from './nouns';
 
 export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
 
@@ -64,6 +58,15 @@ function firstRow(problem: Problem): number {
 		(lowest, index) => Math.min(lowest, index),
 		Number.POSITIVE_INFINITY,
 	);
+}
+
+/** That the parameters of an item could not be read: the whole of what is known about the row. */
+export function unreadable(error: unknown, itemIndex: number): Problem {
+	return {
+		field: '',
+		text: `could not read the parameters: ${errorText(error)}`,
+		itemIndexes: [itemIndex],
+	};
 }
 
 /** What n8n 2.x calls the setting that turns a node's errors into error items. */

@@ -2,87 +2,76 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { perVersion } from '../../versions';
+import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
+import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
-const externalId: INodeProperties = {
-	displayName: 'External ID',
-	name: 'externalId',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 7001-A-12',
-	description: 'Your own identifier for this ticket, unique within the listing',
-};
-const generalAdmission: INodeProperties = {
-	displayName: 'General Admission',
-	name: 'ga',
-	type: 'boolean',
-	default: false,
-	description: 'Whether the ticket has no assigned row and seat',
-};
-const productType: INodeProperties = {
-	displayName: 'Product Type',
-	name: 'productType',
-	type: 'string',
-	default: 'TICKET',
-	description: 'Product type of this ticket; TICKET is the one the marketplace documents',
-};
-const row: INodeProperties = {
-	displayName: 'Row',
-	name: 'row',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. A',
-	description: 'Row of this ticket',
-};
-const seat: INodeProperties = {
-	displayName: 'Seat',
-	name: 'seat',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 12',
-	description: 'Seat of this ticket',
-};
 /** From 1.1, hidden for a standing ticket (n8n drops a hidden value, so version 1 keeps them shown). */
 const standing = { hide: { ga: [true] } };
 
-const firstSeat: INodeProperties = {
-	displayName: 'First Seat',
-	name: 'firstSeat',
-	type: 'number',
-	default: 1,
-	description: 'Number of the first seat of the range',
-};
-const lastSeat: INodeProperties = {
-	displayName: 'Last Seat',
-	name: 'lastSeat',
-	type: 'number',
-	default: 1,
-	description: 'Number of the last seat of the range, included',
-};
-const rangeRow: INodeProperties = {
-	displayName: 'Row',
-	name: 'row',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. A',
-	description: 'Row of every seat of the range',
-};
-const externalIdPattern: INodeProperties = {
-	displayName: 'External ID Pattern',
-	name: 'externalIdPattern',
-	type: 'string',
-	default: '{listing}-{row}-{seat}',
-	description: "How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
-	hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2 and 7001-A-3',
-};
-const rangeProductType: INodeProperties = {
-	displayName: 'Product Type',
-	name: 'productType',
-	type: 'string',
-	default: 'TICKET',
-	description: 'Product type of every seat of the range',
-};
+const byLabel = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
+
+/** A ticket field as a value of Products → Product: named by its API key, as a JSON product names it too. */
+function productValue(field: Field): INodeProperties {
+	const { displayName, type, placeholder, description } = { ...field.panel, ...field.product };
+	return {
+		displayName,
+		name: field.api,
+		type,
+		default: field.default ?? '',
+		...(placeholder !== undefined && { placeholder }),
+		description,
+	};
+}
+
+const ticketFields = FIELDS.filter((field) => field.per === 'ticket');
+/** Version 1: every ticket value in n8n's alphabetical order, Row and Seat always shown. */
+const productV1 = ticketFields.map(productValue).sort(byLabel);
+/** 1.1: the product type comes from Options; Row and Seat follow the General Admission switch. */
+const productLatest = ticketFields
+	.filter((field) => field.place === 'main')
+	.map((field) => ({
+		...productValue(field),
+		...(field.seated && { displayOptions: standing }),
+	}))
+	.sort(byLabel);
+
+const rangeV1 = [...SEAT_RANGE_FIELDS].sort(byLabel);
+const rangeLatest = SEAT_RANGE_FIELDS.filter((field) => field.name !== 'productType');
+
+/**
+ * A list of tickets or ranges, one version apart: version 1 lists its values in n8n's alphabetical order, with a
+ * product type of their own; 1.1 takes the product type from Options.
+ */
+function collection(
+	name: 'products' | 'seatRanges',
+	look: Pick<INodeProperties, 'placeholder' | 'description'>,
+	source: string,
+	values: { v1: INodeProperties[]; latest: INodeProperties[] },
+): INodeProperties[] {
+	const group = `${name}.${name === 'products' ? 'product' : 'range'}`;
+	const options = (groupValues: INodeProperties[]) => ({
+		options: [
+			{ displayName: SOURCE_LABELS[group], name: group.split('.')[1], values: groupValues },
+		],
+	});
+	return perVersion(
+		{
+			displayName: SOURCE_LABELS[name],
+			name,
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: look.placeholder,
+			default: {},
+			displayOptions: { show: { ...perItem, productsSource: [source] } },
+			description: look.description,
+			options: [],
+		},
+		{ v1: options(values.v1), latest: options(values.latest) },
+	);
+}
 
 export const productsProperties: INodeProperties[] = [
 	{
@@ -107,48 +96,14 @@ export const productsProperties: INodeProperties[] = [
 		],
 		description: "Where the listing's tickets come from",
 	},
-	...perVersion(
-		{
-			displayName: 'Products',
-			name: 'products',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Product',
-			default: {},
-			displayOptions: { show: { ...perItem, productsSource: ['defined'] } },
-			description: 'The tickets of the listing',
-			options: [],
-		},
-		{
-			// Version 1: the fields in n8n's alphabetical order, Product Type per ticket, Row and Seat always shown.
-			v1: {
-				options: [
-					{
-						displayName: 'Product',
-						name: 'product',
-						values: [externalId, generalAdmission, productType, row, seat],
-					},
-				],
-			},
-			// 1.1: the product type comes from Options; Row and Seat follow the General Admission switch.
-			latest: {
-				options: [
-					{
-						displayName: 'Product',
-						name: 'product',
-						values: [
-							externalId,
-							generalAdmission,
-							{ ...row, displayOptions: standing },
-							{ ...seat, displayOptions: standing },
-						],
-					},
-				],
-			},
-		},
+	...collection(
+		'products',
+		{ placeholder: 'Add Product', description: 'The tickets of the listing' },
+		'defined',
+		{ v1: productV1, latest: productLatest },
 	),
 	{
-		displayName: 'Products (JSON)',
+		displayName: SOURCE_LABELS.productsJson,
 		name: 'productsJson',
 		type: 'json',
 		// Empty on purpose: a sample product here would be sent by anyone who forgot to replace it.
@@ -160,39 +115,13 @@ export const productsProperties: INodeProperties[] = [
 		// The keys are what the user types here, so this hint names them.
 		hint: 'Each ticket as in [{ "externalId": "7001-A-12", "row": "A", "seat": "12", "ga": false }]',
 	},
-	...perVersion(
+	...collection(
+		'seatRanges',
 		{
-			displayName: 'Seat Ranges',
-			name: 'seatRanges',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
 			placeholder: 'Add Seat Range',
-			default: {},
-			displayOptions: { show: { ...perItem, productsSource: ['seatRange'] } },
 			description: 'One ticket per seat from First Seat to Last Seat, at most 1000 a range',
-			options: [],
 		},
-		{
-			// Version 1: n8n's alphabetical order, with a product type per range.
-			v1: {
-				options: [
-					{
-						displayName: 'Range',
-						name: 'range',
-						values: [externalIdPattern, firstSeat, lastSeat, rangeProductType, rangeRow],
-					},
-				],
-			},
-			// 1.1: in the order a seat range is read; the product type comes from Options.
-			latest: {
-				options: [
-					{
-						displayName: 'Range',
-						name: 'range',
-						values: [firstSeat, lastSeat, rangeRow, externalIdPattern],
-					},
-				],
-			},
-		},
+		'seatRange',
+		{ v1: rangeV1, latest: rangeLatest },
 	),
 ];

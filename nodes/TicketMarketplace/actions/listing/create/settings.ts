@@ -1,44 +1,30 @@
 /**
- * What the node's parameters say for the whole run, read once: how items are read in the node's version (see
- * ../../versions.ts), and how listings are sent.
+ * What the node's options say for the whole run, read once, and the panel's constants they are checked against.
+ * A leaf: the panel (description.ts) and every stage read these without reading each other.
  */
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
-
 import type { PacingMode } from '../../../transport';
-import { readsAsV1 } from '../../versions';
-import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './description';
-import { optionPaths } from './fields';
-
-export type InputShape = 'listingPerItem' | 'ticketPerItem';
 
 /**
- * What differs between the node's versions in reading products. From 1.1 one Product Type (under Options) applies
- * to every ticket that does not set its own (a JSON product may); version 1 has a Product Type per ticket and per
- * seat range.
+ * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
+ * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
+ * (bench/README.md has the figures).
  */
-export interface ParameterLayout {
-	sharedProductType: boolean;
-}
-export const V1_LAYOUT: ParameterLayout = { sharedProductType: false };
-export const V1_1_LAYOUT: ParameterLayout = { sharedProductType: true };
+export const DEFAULT_CONCURRENCY = 48;
+export const MAX_CONCURRENCY = 100;
 
-export interface VersionReading {
-	/** The Input Shape when none is stored: the parameter's default in this version. */
-	defaultShape: InputShape;
-	/** Where fields live that are not top-level parameters of their own name. */
-	paths: Record<string, string>;
-	layout: ParameterLayout;
-}
+/** The limits a seller sets on every listing: option name → label. */
+export const LIMIT_OPTIONS = {
+	minPricePerTicket: 'Minimum Price per Ticket',
+	minPriceCurrency: 'Minimum Price Currency',
+	maxTicketsPerListing: 'Maximum Tickets per Listing',
+} as const;
 
-export function versionReading(context: { getNode(): INode }): VersionReading {
-	return readsAsV1(context)
-		? { defaultShape: 'listingPerItem', paths: optionPaths(true), layout: V1_LAYOUT }
-		: { defaultShape: 'ticketPerItem', paths: optionPaths(false), layout: V1_1_LAYOUT };
-}
+export type InputShape = 'listingPerItem' | 'ticketPerItem';
 
 export interface SendSettings {
 	validateOnly: boolean;
@@ -76,61 +62,51 @@ export interface ListingLimits {
 export const NO_LIMITS: ListingLimits = {};
 
 /**
- * A limit as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
- * cannot be used stops the run before anything is read or sent, rather than letting every listing through.
+ * The limits as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
+ * cannot be used stops the run before anything is read or sent, rather than letting every listing through; so does
+ * a minimum price without its currency, since no price can be compared to it.
  */
-function limitOf(
-	context: IExecuteFunctions,
-	value: unknown,
-	option: keyof typeof LIMIT_OPTIONS,
-	schema: z.ZodTypeAny,
-): number | undefined {
-	if (isBlank(value) || value === 0 || value === '0') return undefined;
-	const parsed = schema.safeParse(value);
-	if (parsed.success) return parsed.data as number;
-	const label = LIMIT_OPTIONS[option];
-	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
-		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a number'}. Set it to a number, or remove the option to set no limit.`,
-		itemIndex: 0,
-	});
-}
-
-/** The currency of the limits; a minimum price without one stops the run, since no price can be compared to it. */
-function limitCurrency(
-	context: IExecuteFunctions,
-	value: unknown,
-	minPrice: number | undefined,
-): string | undefined {
-	const label = LIMIT_OPTIONS.minPriceCurrency;
-	if (isBlank(value)) {
-		if (minPrice === undefined) return undefined;
-		throw new NodeOperationError(
-			context.getNode(),
-			`${LIMIT_OPTIONS.minPricePerTicket} under Options needs its currency`,
-			{
-				description: `Add Options → ${label}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
-				itemIndex: 0,
-			},
-		);
-	}
-	const parsed = currencyCode.safeParse(value);
-	if (parsed.success) return parsed.data as string;
-	throw new NodeOperationError(context.getNode(), `${label} under Options cannot be used`, {
-		description: `${label} ${parsed.error.issues[0]?.message ?? 'is not a currency code'}. Nothing was sent.`,
-		itemIndex: 0,
-	});
-}
-
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
-	const minPrice = limitOf(context, options.minPricePerTicket, 'minPricePerTicket', positiveAmount);
-	const currency = limitCurrency(context, options.minPriceCurrency, minPrice);
-	const maxTickets = limitOf(
-		context,
-		options.maxTicketsPerListing,
-		'maxTicketsPerListing',
-		positiveId,
-	);
+	const stop = (message: string, description: string) =>
+		new NodeOperationError(context.getNode(), message, { description, itemIndex: 0 });
+	const parse = <T>(
+		option: keyof typeof LIMIT_OPTIONS,
+		schema: z.ZodTypeAny,
+		is: string,
+		then: string,
+	) => {
+		const parsed = schema.safeParse(options[option]);
+		if (parsed.success) return parsed.data as T;
+		const label = LIMIT_OPTIONS[option];
+		const issue = parsed.error.issues[0]?.message ?? is;
+		throw stop(`${label} under Options cannot be used`, `${label} ${issue}. ${then}`);
+	};
+	const limit = (option: 'minPricePerTicket' | 'maxTicketsPerListing', schema: z.ZodTypeAny) => {
+		const value = options[option];
+		if (isBlank(value) || value === 0 || value === '0') return undefined;
+		return parse<number>(
+			option,
+			schema,
+			'is not a number',
+			'Set it to a number, or remove the option to set no limit.',
+		);
+	};
+	const minPrice = limit('minPricePerTicket', positiveAmount);
+	let currency: string | undefined;
+	if (!isBlank(options.minPriceCurrency))
+		currency = parse<string>(
+			'minPriceCurrency',
+			currencyCode,
+			'is not a currency code',
+			'Nothing was sent.',
+		);
+	else if (minPrice !== undefined)
+		throw stop(
+			`${LIMIT_OPTIONS.minPricePerTicket} under Options needs its currency`,
+			`Add Options → ${LIMIT_OPTIONS.minPriceCurrency}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
+		);
+	const maxTickets = limit('maxTicketsPerListing', positiveId);
 	return {
 		...(minPrice !== undefined && { minPrice }),
 		...(currency !== undefined && { currency }),

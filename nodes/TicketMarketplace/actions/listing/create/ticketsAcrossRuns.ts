@@ -9,9 +9,8 @@ import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
 import type { MemoryAccount } from '../memory/sentListings';
 import { TicketMemory, type HeldTicket } from '../memory/ticketMemory';
-import { refused, ticketIdentity } from './read';
-import type { Problem } from './problems';
-import type { Listing, ReadyListing } from './validateListing';
+import { refused, ticketIdentity, ticketTaken } from './acrossListings';
+import type { Listing, ReadyListing } from './nouns';
 
 export { TicketMemory };
 
@@ -26,24 +25,6 @@ export function ticketsOf(listings: ReadyListing[]): HeldTicket[] {
 
 export function openTicketMemory(context: IExecuteFunctions, account: MemoryAccount): TicketMemory {
 	return new TicketMemory(context, account);
-}
-
-/** A ticket held by another listing that an earlier run listed, as a problem of the listing that repeats it. */
-function problemOf(listing: ReadyListing, index: number, holder: number): Problem {
-	const { product, itemIndex, seatField, externalIdField } = listing.products[index];
-	const { eventId } = listing.level;
-	const where = `listing ${holder} of event ${String(eventId)}, which this workflow listed in an earlier run`;
-	return product.ga || product.seat === undefined
-		? {
-				field: externalIdField,
-				text: `"${product.externalId}" (General Admission) is already in ${where}: a ticket can be sold only once`,
-				itemIndexes: [itemIndex],
-			}
-		: {
-				field: seatField,
-				text: `row "${String(product.row)}" seat "${String(product.seat)}" is already in ${where}: a seat can be sold only once`,
-				itemIndexes: [itemIndex],
-			};
 }
 
 /**
@@ -69,7 +50,12 @@ export async function refuseTicketsOfEarlierRuns(
 			const holder = holders.get(ticket);
 			return holder === undefined || holder === listing.externalListingId
 				? []
-				: [problemOf(listing, index, holder)];
+				: [
+						ticketTaken(
+							listing.products[index],
+							`already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`,
+						),
+					];
 		});
 		return problems.length > 0 ? refused(listing, problems) : listing;
 	});

@@ -2,10 +2,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { properties } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/description';
-import { fieldLabel } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fieldLabels';
 import {
 	FIELDS,
 	labelOf,
+	productLabel,
+	seatRangeLabel,
 	optionPaths,
 	READ_ORDER,
 	RECOGNISED_HEADERS,
@@ -46,8 +47,39 @@ describe('the field table, as the rest of Listing → Create reads it', () => {
 		);
 	});
 
-	it('labels each field with its display name in the panel', () => {
-		for (const field of FIELDS) expect(labelOf(field.parameter)).toBe(fieldLabel(field.parameter));
+	it('labels each field, product value and seat range value with its display name in the panel', () => {
+		const shown = new Map<string, Set<string>>();
+		const see = (path: string, label: string) =>
+			shown.set(path, (shown.get(path) ?? new Set()).add(label));
+		for (const property of properties) {
+			see(property.name, property.displayName);
+			for (const group of (property.options ?? []) as Array<{
+				name: string;
+				displayName: string;
+				values?: INodeProperties[];
+			}>) {
+				if (group.values === undefined) continue;
+				see(`${property.name}.${group.name}`, group.displayName);
+				for (const value of group.values)
+					see(`${property.name}.${group.name}.${value.name}`, value.displayName);
+			}
+		}
+		const labels = [
+			...FIELDS.map((field) => [field.parameter, labelOf(field.parameter)]),
+			...['products', 'products.product', 'productsJson', 'seatRanges', 'seatRanges.range'].map(
+				(path) => [path, labelOf(path)],
+			),
+			...['externalId', 'row', 'seat', 'ga', 'productType'].map((key) => [
+				`products.product.${key}`,
+				productLabel([key]),
+			]),
+			...['firstSeat', 'lastSeat', 'row', 'externalIdPattern', 'productType'].map((key) => [
+				`seatRanges.range.${key}`,
+				seatRangeLabel([key]),
+			]),
+		];
+		for (const [path, label] of labels)
+			expect([path, [...(shown.get(path) ?? [])]]).toEqual([path, [label]]);
 	});
 
 	it('reads the External Listing ID first, then the rest in table order', () => {

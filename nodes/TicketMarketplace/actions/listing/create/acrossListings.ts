@@ -1,0 +1,123 @@
+/**
+ * What listings of one run must not share, checked once each is valid on its own: an External Listing ID, or a
+ * ticket; and the rows whose listing is unknown. A listing refused here is not sent, and holds no other back.
+ */
+import { seatIdentity } from '../../../schemas/listing';
+import { labelOf } from './fields';
+import type { InvalidListing, ListedProduct, Listing, ListingRow, Problem, Product } from './nouns';
+import { rowsText } from './problems';
+
+/** A listing that is not sent after all, with why. */
+export function refused(listing: Listing, problems: Problem[]): InvalidListing {
+	const { rows, label, externalListingId } = listing;
+	return { kind: 'invalid', rows, label, externalListingId, problems };
+}
+
+/**
+ * A ticket row whose External Listing ID could not be read may belong to any listing of the run: sent without it,
+ * that listing could never get the row's seat added (its ID is remembered as sent). Rows of one listing agree on
+ * the event, so a row whose Event ID is usable holds back the listings of that event; a row without one holds back
+ * every listing. Each listing held back is invalid, naming the row; the row itself is invalid on its own.
+ */
+export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
+	const unknown = rows.filter((row) => row.unknownListing !== undefined);
+	if (unknown.length === 0) return listings;
+	return listings.map((listing) => {
+		if (listing.kind !== 'ready') return listing;
+		const { eventId } = listing.level;
+		const problems: Problem[] = [];
+		for (const row of unknown) {
+			const { error, eventId: rowEvent } = row.unknownListing ?? { error: '' };
+			if (rowEvent !== undefined && rowEvent !== eventId) continue;
+			problems.push({
+				field: labelOf('externalListingId'),
+				text:
+					rowEvent !== undefined
+						? `could not be read (${error}): the row may belong to any listing of event ${rowEvent}, and none is sent without it`
+						: `could not be read (${error}), and the row has no usable Event ID either: it may belong to any listing of this run, and none is sent without it`,
+				itemIndexes: [row.itemIndex],
+			});
+		}
+		return problems.length === 0 ? listing : refused(listing, problems);
+	});
+}
+
+/** "listing 7001 (rows 1–2)", also for a listing per item ("row 3" alone does not name its ID). */
+function listingName(listing: Listing): string {
+	return listing.label.startsWith('listing ') || listing.externalListingId === undefined
+		? listing.label
+		: `listing ${listing.externalListingId} (${listing.label})`;
+}
+
+/**
+ * A ticket of one event, as compared across listings: a seated ticket is its seat (seats compare as seatIdentity
+ * does); a General Admission ticket has none, and is its product External ID (compared as within one listing: as
+ * written, trimmed). The partner's ID names a ticket of one event: the same ID under another event is another
+ * ticket, as the same seat there is.
+ */
+export function ticketIdentity(eventId: unknown, product: Product): string {
+	const seat = seatIdentity(product);
+	return seat !== undefined
+		? `${String(eventId)}\u0000seat\u0000${seat}`
+		: `${String(eventId)}\u0000id\u0000${product.externalId}`;
+}
+
+/** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
+export function ticketTaken(listed: ListedProduct, where: string): Problem {
+	const { product, itemIndex, label } = listed;
+	return seatIdentity(product) !== undefined
+		? {
+				field: label(['seat']),
+				text: `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`,
+				itemIndexes: [itemIndex],
+			}
+		: {
+				field: label(['externalId']),
+				text: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
+				itemIndexes: [itemIndex],
+			};
+}
+
+/** A ticket in two listings of one run for one event could be sold twice: the later listing is invalid, naming the earlier one. */
+export function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
+	const firstListing = new Map<string, Listing>();
+	return listings.map((listing) => {
+		if (listing.kind !== 'ready') return listing;
+		const { eventId } = listing.level;
+		const problems: Problem[] = [];
+		const tickets: string[] = [];
+		for (const listed of listing.products) {
+			const key = ticketIdentity(eventId, listed.product);
+			const earlier = firstListing.get(key);
+			if (earlier === undefined) tickets.push(key);
+			else
+				problems.push(ticketTaken(listed, `also in ${listingName(earlier)} of event ${eventId}`));
+		}
+		if (problems.length > 0) return refused(listing, problems);
+		for (const key of tickets) firstListing.set(key, listing);
+		return listing;
+	});
+}
+
+/** Two items with one External Listing ID would create the listing twice (or be refused the second time). */
+export function refuseRepeatedIds(listings: Listing[]): Listing[] {
+	const firstRowById = new Map<number, number>();
+	return listings.map((listing) => {
+		const id = listing.externalListingId;
+		if (id === undefined) return listing;
+		const first = firstRowById.get(id);
+		if (first === undefined) {
+			firstRowById.set(id, listing.rows[0]);
+			return listing;
+		}
+		const problem: Problem = {
+			field: labelOf('externalListingId'),
+			text: `${id} is already used by ${rowsText([first])}; to combine rows into one listing, choose Input Shape → Each Item Is a Ticket`,
+			itemIndexes: listing.rows,
+		};
+		return refused(
+			listing,
+			listing.kind === 'invalid' ? [...listing.problems, problem] : [problem],
+		);
+	});
+}

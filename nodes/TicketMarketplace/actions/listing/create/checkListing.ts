@@ -1,0 +1,249 @@
+/**
+ * One listing validated in one step, from the fields its rows gave: each row's listing-level fields and products
+ * (seat ranges expanded from the valid level fields), then what the rows must agree on, then the products together:
+ * each against its schema, then for a repeated External ID or a seat listed twice; last, the seller's limits.
+ * Problems name each field and product as the user knows it.
+ */
+import { seatIdentity } from '../../../schemas/listing';
+import {
+	apiValue,
+	inApiShape,
+	jsonProductSchema,
+	labelOf,
+	levelLabel,
+	levelOf,
+	LISTING_FIELDS,
+	listingLevelSchema,
+	productLabel,
+	productSchema,
+	TICKET_FIELDS,
+	ticketRowLabel,
+} from './fields';
+import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
+import { rowsText, unreadable } from './problems';
+import { issuesOf, productsOf } from './rowProducts';
+import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
+import type { InputShape, ListingLimits } from './settings';
+
+/** What a listing's rows gave, as they are checked one by one. */
+interface Draft {
+	problems: Problem[];
+	/** Each row's level fields, when valid. */
+	levels: Array<ListingLevel | undefined>;
+	products: Array<ListedProduct<unknown>>;
+	/** False once a row's parameters could not be read at all. */
+	readable: boolean;
+	/** False once a row's products could not be read (bad JSON, no seat range, ...). */
+	sourcesRead: boolean;
+}
+
+/** One row's own fields: its level fields against their schema, its products from its source. */
+function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
+	const { itemIndex, fields } = row;
+	const cannotRead = (problems: Problem[]) => {
+		draft.levels.push(undefined);
+		draft.problems.push(...problems);
+		draft.readable = false;
+	};
+	if (fields === undefined) return cannotRead(row.problems);
+	try {
+		const rawLevel = levelOf(fields);
+		const level = listingLevelSchema.safeParse(rawLevel);
+		const products: Array<ListedProduct<unknown>> = [];
+		const ticket = { itemIndex, index: 0, fromJson: false, label: ticketRowLabel };
+		if (shape === 'ticketPerItem')
+			products.push({
+				...ticket,
+				product: inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]),
+			});
+		const sourceProblems =
+			shape === 'ticketPerItem'
+				? []
+				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+					productsOf(fields, itemIndex, level.success ? level.data : rawLevel, products);
+		draft.levels.push(level.success ? level.data : undefined);
+		if (!level.success) draft.problems.push(...issuesOf(level.error, levelLabel, [itemIndex]));
+		draft.problems.push(...sourceProblems);
+		draft.products.push(...products);
+		draft.sourcesRead &&= sourceProblems.length === 0;
+	} catch (error) {
+		// Fields not in the shape n8n gives them: as if they could not be read.
+		cannotRead([unreadable(error, itemIndex)]);
+	}
+}
+
+/**
+ * Products of one listing that repeat an External ID, or a row and seat (a seat listed twice could be sold twice),
+ * named as the user knows them: by row for ticket rows, by place in the Products list otherwise.
+ */
+function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
+	const byRow = shape === 'ticketPerItem';
+	const problems: Problem[] = [];
+	const repeats = (
+		key: (product: Product) => string | undefined,
+		field: string,
+		says: (product: Product, where: string) => string,
+	) => {
+		const byKey = new Map<string, ListedProduct[]>();
+		for (const entry of entries) {
+			const value = key(entry.product);
+			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), entry]);
+		}
+		for (const repeated of byKey.values()) {
+			if (repeated.length < 2) continue;
+			const rows = repeated.map((entry) => entry.itemIndex);
+			const where = byRow
+				? rowsText(rows)
+				: `products ${repeated.map((entry) => entry.index + 1).join(' and ')}`;
+			const itemIndexes = byRow ? rows : [entries[0].itemIndex];
+			problems.push({ field, text: says(repeated[0].product, where), itemIndexes });
+		}
+	};
+	repeats(
+		(product) => product.externalId,
+		byRow
+			? labelOf('productExternalId')
+			: entries[0].fromJson
+				? `${labelOf('productsJson')} externalId`
+				: `${labelOf('products')} → ${productLabel(['externalId'])}`,
+		(product, where) =>
+			`"${product.externalId}" is used more than once in one listing (${where}); each product needs its own`,
+	);
+	repeats(
+		seatIdentity,
+		productLabel(['seat']),
+		(product, where) =>
+			`row "${String(product.row)}" seat "${String(product.seat)}" is listed twice in one listing (${where}): a seat can be sold only once`,
+	);
+	return problems;
+}
+
+/** The products of a listing's rows, checked; problems name each product as its source does. */
+function checkProducts(
+	entries: Array<ListedProduct<unknown>>,
+	rows: number[],
+	shape: InputShape,
+	problems: Problem[],
+): ListedProduct[] {
+	if (entries.length === 0) {
+		problems.push({
+			field: labelOf('products'),
+			text: 'must hold at least one product',
+			itemIndexes: rows,
+		});
+		return [];
+	}
+	const parsed: ListedProduct[] = [];
+	const found: Problem[] = [];
+	for (const entry of entries) {
+		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
+		if (result.success) parsed.push({ ...entry, product: result.data });
+		else found.push(...issuesOf(result.error, entry.label, [entry.itemIndex]));
+	}
+	if (found.length === 0) found.push(...repeatedProducts(parsed, shape));
+	problems.push(...found);
+	return found.length ? [] : parsed;
+}
+
+/** The fields every row of one listing must agree on: the listing's own, but the External Listing ID that groups them. */
+const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
+
+/** The different values of one field a problem names; the rest are counted. */
+const MAX_VALUES_LISTED = 5;
+
+function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: number[]): Problem[] {
+	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
+	const problems: Problem[] = [];
+	for (const field of SHARED_FIELDS) {
+		const byValue = new Map<string, number[]>();
+		levels.forEach((level, index) => {
+			const key = JSON.stringify(apiValue(level, field));
+			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
+		});
+		if (byValue.size < 2) continue;
+		const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+		const shown = variants.slice(0, MAX_VALUES_LISTED);
+		if (variants.length > shown.length)
+			shown.push(`and ${variants.length - shown.length} more values`);
+		problems.push({
+			field: field.panel.displayName,
+			text: `differs between the rows of one listing: ${shown.join('; ')}`,
+			itemIndexes,
+		});
+	}
+	return problems;
+}
+
+/**
+ * A valid listing against the seller's limits (Options): a currency other than the minimum's, a price below the
+ * minimum, or more tickets than the maximum. Each names every row of the listing.
+ */
+function beyondLimits(
+	level: ListingLevel,
+	tickets: number,
+	rows: number[],
+	limits: ListingLimits,
+): Problem[] {
+	const problems: Problem[] = [];
+	const { amount, currency } = level.pricePerProduct as { amount: number; currency: string };
+	const problem = (parameter: string, text: string) =>
+		problems.push({ field: parameter && labelOf(parameter), text, itemIndexes: rows });
+	if (limits.currency !== undefined && currency !== limits.currency)
+		problem(
+			'priceCurrency',
+			`${currency} is not ${limits.currency}, the ${LIMIT_OPTIONS.minPriceCurrency} set under Options: only listings priced in ${limits.currency} are sent`,
+		);
+	else if (limits.minPrice !== undefined && amount < limits.minPrice)
+		problem(
+			'priceAmount',
+			`${amount} ${currency} is below the ${LIMIT_OPTIONS.minPricePerTicket} set under Options (${limits.minPrice} ${limits.currency}): correct the price, or lower the minimum`,
+		);
+	if (limits.maxTickets !== undefined && tickets > limits.maxTickets)
+		problem(
+			'',
+			`${tickets} tickets in one listing are more than the ${LIMIT_OPTIONS.maxTicketsPerListing} set under Options (${limits.maxTickets}): split them into several listings, or raise the maximum`,
+		);
+	return problems;
+}
+
+/**
+ * The rows of one listing, as read, validated into a listing named `label`: ready with its level fields and
+ * products, or invalid with every problem, in row order, then what the rows disagree on, then the products', then
+ * the seller's limits.
+ */
+export function validateListing(
+	rows: ListingRow[],
+	label: string,
+	shape: InputShape,
+	limits: ListingLimits = NO_LIMITS,
+): Listing {
+	const draft: Draft = {
+		problems: [],
+		levels: [],
+		products: [],
+		readable: true,
+		sourcesRead: true,
+	};
+	for (const row of rows) checkRow(row, shape, draft);
+	const { problems, levels } = draft;
+	const level = levels[0];
+	// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
+	const sharedId = rows[0].listingId.id;
+	const byRow = shape === 'ticketPerItem';
+	const base = {
+		rows: rows.map((row) => row.itemIndex),
+		label,
+		externalListingId: byRow ? sharedId : level?.externalListingId,
+	};
+	let products: ListedProduct[] = [];
+	// Ticket rows gathered only because none has a usable id are not checked against each other.
+	if ((!byRow || sharedId !== undefined) && draft.readable) {
+		problems.push(...disagreements(levels, base.rows));
+		if (draft.sourcesRead) products = checkProducts(draft.products, base.rows, shape, problems);
+	}
+	if (problems.length > 0 || !level || !draft.readable)
+		return { kind: 'invalid', ...base, problems };
+	const beyond = beyondLimits(level, products.length, base.rows, limits);
+	if (beyond.length > 0) return { kind: 'invalid', ...base, problems: beyond };
+	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };
+}
