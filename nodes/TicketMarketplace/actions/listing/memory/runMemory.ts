@@ -1,7 +1,4 @@
-/**
- * How a run uses the memory of listings sent: what Listing → Create records before sending and settles after, and
- * what Clear Sent Listings History forgets. The protocol is verifiedStore.ts; the user's words, memoryMessages.ts.
- */
+/** How a run uses the memory of listings sent; the protocol is verifiedStore.ts, the words memoryMessages.ts. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { failureOf, MemoryFailureError } from './memoryFailure';
@@ -33,7 +30,7 @@ export type EarlierOutcome = 'created' | 'unknown';
 export interface Recorded {
 	/** IDs this workflow had sent already (left unsent), with what the memory knows of each. */
 	alreadySent: Map<number, EarlierOutcome>;
-	/** How many IDs the memory holds now (undefined when the store could not count: only the notice depends on it). */
+	/** How many IDs the memory holds now (undefined: could not count; only the notice needs it). */
 	count?: number;
 }
 
@@ -44,19 +41,12 @@ export interface AfterSending {
 }
 
 /**
- * One run's use of the memory of listings sent, through verified writes (verifiedStore.ts).
- *
- * Each ID sent is held with an "outcome unknown" entry from its record before sending until the API's answer says
- * otherwise: a listing whose answer never came (a 5xx, a run that died) stays "unknown" for later runs, which say
- * so instead of "skipped". The store keeps values only (no time), and a look must name the exact value it looks
- * for, so the memory cannot also say when a listing was sent.
+ * One run's use of the memory. Each ID sent is held with an "outcome unknown" entry from its record until the API's
+ * answer says otherwise, so a listing whose answer never came reads "unknown" to later runs, not "skipped".
  */
 export class RunMemory {
 	private readonly store: VerifiedStore;
-	/**
-	 * Keys this run added only to look for them ("outcome unknown" of an ID it skips, its own keys near the cap):
-	 * taken out at once, and again with the run's last removal, which is verified.
-	 */
+	/** Keys added only to look: taken out at once, and again by the run's last (verified) removal. */
 	private lookedOnly: string[] = [];
 
 	constructor(
@@ -67,20 +57,15 @@ export class RunMemory {
 	}
 
 	/**
-	 * Records the IDs as sent and of unknown outcome, before sending; returns those an earlier (or concurrent) run sent
-	 * already, with what the memory knows of them.
-	 *
-	 * n8n's store only looks by writing, so a key held may be another run's look, there for a moment (Clear Sent
-	 * Listings History, or a run near the cap counting what it holds): what is held is looked at again after a pause,
-	 * and only what is still held counts as sent. This run's own looks leave again at once.
+	 * Records the IDs as sent, outcome unknown; returns those an earlier run sent. A key held may be another run's
+	 * look, there for a moment: what is held is looked at again after a pause, and only what stays counts.
 	 */
 	async recordBeforeSending(ids: number[]): Promise<Recorded> {
 		const kinds: KeyKind[] = ['sent', 'unknown'];
 		const keys = new MemoryKeys(this.account, ids, kinds);
 		const added: string[] = [];
 		try {
-			// Past its cap n8n drops the oldest IDs, which later runs would send again: the run's keys must fit. The
-			// run's only count.
+			// Past its cap n8n drops the oldest IDs, which would be sent again: the run's keys must fit.
 			const held = await this.store.count();
 			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
 			const kept = keys.all();
@@ -114,8 +99,7 @@ export class RunMemory {
 			// The "outcome unknown" entry this run added for an ID it skips was only a look.
 			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
 			await this.forgetNow(lookedOnly);
-			// Counted from the start's count and what this run added, rather than read again whole (a count reads
-			// the whole list, like any store call): only the near-cap notice and the refresh depend on it.
+			// Counted from the start's count and what stayed, not read again (a count reads the whole list).
 			const stays = new Set(keys.of(added, ['sent', 'unknown']));
 			for (const key of lookedOnly) stays.delete(key);
 			const count = held === undefined ? undefined : held + stays.size;
@@ -135,10 +119,8 @@ export class RunMemory {
 	}
 
 	/**
-	 * Near the cap, how many of the IDs' own keys the memory holds already (a sheet run again): counted as new, they
-	 * would refuse a run that adds little. Looked at by a write where the room allows it, its new keys out again
-	 * at once, verified; 0 when the room does not allow it or the look did not provably leave. Like the count, a
-	 * moment's answer: another run may change the memory before this run writes.
+	 * Near the cap, how many of the IDs' keys are held already (a sheet run again), so as not to refuse a run that
+	 * adds little: looked at by a write where room allows, its new keys out again; 0 when it cannot tell.
 	 */
 	private async heldAlready(keys: MemoryKeys, room: number, wrote: () => void): Promise<number> {
 		const own = keys.of(keys.all(), ['sent']);
@@ -153,10 +135,7 @@ export class RunMemory {
 		return own.length - added.length;
 	}
 
-	/**
-	 * Takes out at once keys this run wrote only to look, so that no other run takes them for sent listings. Left
-	 * unverified, they go again with the run's last removal.
-	 */
+	/** Takes out at once keys written only to look, so no other run takes them for sent listings. */
 	private async forgetNow(keys: string[]): Promise<void> {
 		if (keys.length === 0) return;
 		this.lookedOnly.push(...keys);
@@ -165,10 +144,8 @@ export class RunMemory {
 	}
 
 	/**
-	 * Forgets IDs on request (Listing → Clear Sent Listings History) and says which the memory held (under this account's
-	 * key, or an earlier version's). The look writes the keys it does not find, with a marker; the removal of every
-	 * key of the IDs is then verified like any other, so a stale write of another run that brings the look's keys
-	 * back brings the marker back too, and they are removed again.
+	 * Clear Sent Listings History: forgets the IDs and says which were held (this account's key or an earlier
+	 * version's). The look writes with a marker, so the verified removal takes back what it wrote.
 	 */
 	async forgetOnRequest(ids: number[]): Promise<Set<number>> {
 		if (ids.length === 0) return new Set();
@@ -197,10 +174,7 @@ export class RunMemory {
 		return undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 	}
 
-	/**
-	 * Near the cap, marks IDs seen again as the most recent ones (n8n drops the oldest first): forgotten, then
-	 * recorded again.
-	 */
+	/** Near the cap, marks IDs seen again as the most recent (n8n drops the oldest first): forgotten, recorded again. */
 	private async refresh(keys: string[], ids: number[]): Promise<void> {
 		const removed = await this.store.removeOnce(keys);
 		if (!removed.ok) throw new MemoryFailureError(removed.failure);
@@ -209,9 +183,8 @@ export class RunMemory {
 	}
 
 	/**
-	 * After sending: created IDs recorded again if another run's write erased them, and those of unknown outcome with
-	 * their "outcome unknown" entry; IDs the API provably did not create forgotten, and the "outcome unknown" entry
-	 * of created ones and whatever the run added only to look. Both are tried whatever the other did.
+	 * After sending: created and unknown IDs recorded again (verified), unknown with their entry; IDs not created
+	 * forgotten, with created IDs' "unknown" entry and the run's looks. Both are tried whatever the other did.
 	 */
 	async afterSending(
 		created: number[],
@@ -235,10 +208,7 @@ export class RunMemory {
 		};
 	}
 
-	/**
-	 * A run that sent nothing takes out its markers and what it added only to look (a leftover marker only takes
-	 * one entry; a leftover "outcome unknown" makes a later run say unknown rather than skipped).
-	 */
+	/** A run that sent nothing takes out its markers and its looks. */
 	async release(): Promise<void> {
 		await this.store.forget(this.lookedOnly);
 	}
