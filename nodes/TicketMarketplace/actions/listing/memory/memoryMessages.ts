@@ -115,22 +115,25 @@ export function notCreatedStillRememberedLine(ids: Array<string | number>): stri
 }
 
 /**
- * A forget on request whose removal failed, and what it may have left: IDs its look wrote that were not held
- * (`added`), IDs held only under an earlier version's key (`alsoOld`), every ID whose keys may remain (`left`).
+ * A forget on request whose removal failed, and what it may have left: `left`, every ID whose keys may remain; of
+ * those, the ones not `held` were written by the look, the held ones only under an earlier version's key.
  */
 export function forgetError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	left: { looked: boolean; added: number[]; alsoOld: number[]; left: number[] },
+	looked: boolean,
+	left: number[],
+	held: Set<number>,
 ): SentListingsStoreError {
-	const { looked, added, alsoOld } = left;
+	const added = left.filter((id) => !held.has(id));
+	const alsoOld = left.filter((id) => held.has(id));
 	const error = memoryError(context, failure, 'forget', {
 		lines: [
 			added.length &&
 				`${looked ? 'Now' : 'Possibly'} remembered as sent, though this workflow had not remembered them (checking for them had to write them, and they could not be removed): ${listFirst(added)}.`,
 			alsoOld.length &&
 				`Checking for them left an entry that could not be removed: ${listFirst(alsoOld)} may now be skipped for other marketplace accounts on this Base URL too.`,
-			left.left.length &&
+			left.length &&
 				"Run Clear Sent Listings History for these IDs again once n8n's database works.",
 		],
 	});

@@ -2,7 +2,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { failureOf, MemoryFailureError } from './memoryFailure';
-import type { MemoryFailure } from './memoryFailure';
 import {
 	beforeSendingError,
 	forgetError,
@@ -14,31 +13,10 @@ import { MemoryKeys, nearCap, SENT_LISTINGS_CAP } from './sentListings';
 import type { KeyKind, MemoryAccount } from './sentListings';
 import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
 
-/** Refreshing IDs seen again failed after they were forgotten: they are lost from the memory. */
-class RefreshFailure extends MemoryFailureError {
-	constructor(
-		failure: MemoryFailure,
-		readonly forgottenAlthoughSent: number[],
-	) {
-		super(failure);
-	}
-}
-
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';
 
-export interface Recorded {
-	/** IDs this workflow had sent already (left unsent), with what the memory knows of each. */
-	alreadySent: Map<number, EarlierOutcome>;
-	/** How many IDs the memory holds now (undefined: could not count; only the notice needs it). */
-	count?: number;
-}
-
-export interface AfterSending {
-	error?: SentListingsStoreError;
-	/** IDs the API provably did not create that the memory could not forget: the next run would skip them. */
-	notForgotten: number[];
-}
+const RECORDED: KeyKind[] = ['sent', 'unknown'];
 
 /**
  * One run's use of the memory. Each ID sent is held with an "outcome unknown" entry from its record until the API's
@@ -57,39 +35,25 @@ export class RunMemory {
 	}
 
 	/**
-	 * Records the IDs as sent, outcome unknown; returns those an earlier run sent. A key held may be another run's
-	 * look, there for a moment: what is held is looked at again after a pause, and only what stays counts.
+	 * Records the IDs as sent, outcome unknown; returns those an earlier run sent, and how many entries the memory
+	 * holds (undefined: could not count). A key held may be another run's look, there for a moment: what is held is
+	 * looked at again after a pause, and only what stays counts.
 	 */
-	async recordBeforeSending(ids: number[]): Promise<Recorded> {
-		const kinds: KeyKind[] = ['sent', 'unknown'];
-		const keys = new MemoryKeys(this.account, ids, kinds);
+	async recordBeforeSending(
+		ids: number[],
+	): Promise<{ alreadySent: Map<number, EarlierOutcome>; count?: number }> {
+		const keys = new MemoryKeys(this.account, ids, RECORDED);
 		const added: string[] = [];
+		let forgottenAlthoughSent: number[] | undefined;
 		try {
-			// Past its cap n8n drops the oldest IDs, which would be sent again: the run's keys must fit.
-			const held = await this.store.count();
-			const room = held === undefined ? Number.POSITIVE_INFINITY : SENT_LISTINGS_CAP - held;
-			const kept = keys.all();
-			let writes = 0;
-			/** Keys of `kept` provably held already: they take no room. */
-			let keptHeld = 0;
-			const roomLeft = () => room - (kept.length - keptHeld) - (writes + 1) * MARKERS_PER_WRITE;
-			if (roomLeft() < 0) keptHeld = await this.heldAlready(keys, room, () => writes++);
-			if (roomLeft() < 0)
-				throw new MemoryFailureError({
-					kind: 'full',
-					held: held!,
-					needed: kept.length - keptHeld + MARKERS_PER_WRITE,
-					cap: SENT_LISTINGS_CAP,
-				});
-			/** One verified write; returns what it found held. */
+			const held = await this.ensureRoom(keys);
 			const write = async (batch: string[]): Promise<string[]> => {
 				const written = await this.store.record(batch);
-				for (const answer of written.answers) added.push(...keys.of(answer.new, kinds));
+				for (const answer of written.answers) added.push(...keys.of(answer.new, RECORDED));
 				if (!written.ok) throw new MemoryFailureError(written.failure);
-				writes++;
-				return keys.of(written.stood.processed, kinds);
+				return keys.of(written.stood.processed, RECORDED);
 			};
-			let seen = await write(kept);
+			let seen = await write(keys.all());
 			if (seen.length > 0) {
 				await this.store.pause();
 				seen = await write(seen);
@@ -100,39 +64,63 @@ export class RunMemory {
 			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
 			await this.forgetNow(lookedOnly);
 			// Counted from the start's count and what stayed, not read again (a count reads the whole list).
-			const stays = new Set(keys.of(added, ['sent', 'unknown']));
+			const stays = new Set(keys.of(added, RECORDED));
 			for (const key of lookedOnly) stays.delete(key);
 			const count = held === undefined ? undefined : held + stays.size;
-			if (seen.length > 0 && nearCap(count)) await this.refresh(seen, [...sentBefore]);
+			if (seen.length > 0 && nearCap(count)) {
+				// IDs seen again become the most recent (n8n drops the oldest first): forgotten, recorded again.
+				const removed = await this.store.removeOnce(seen);
+				if (!removed.ok) throw new MemoryFailureError(removed.failure);
+				const recorded = await this.store.recordOnce(seen);
+				if (!recorded.ok) forgottenAlthoughSent = [...sentBefore];
+				if (!recorded.ok) throw new MemoryFailureError(recorded.failure);
+			}
 			const alreadySent = new Map<number, EarlierOutcome>(
 				[...sentBefore].map((id) => [id, unknownBefore.has(id) ? 'unknown' : 'created']),
 			);
 			return { alreadySent, count };
 		} catch (error) {
-			throw beforeSendingError(this.context, failureOf(error), {
-				ids,
-				forgottenAlthoughSent:
-					error instanceof RefreshFailure ? error.forgottenAlthoughSent : undefined,
-				stillRemembered: await this.undoRecord(keys, added),
-			});
+			const stillRemembered = await this.undoRecord(keys, added);
+			const left = { ids, forgottenAlthoughSent, stillRemembered };
+			throw beforeSendingError(this.context, failureOf(error), left);
 		}
+	}
+
+	/** Past its cap n8n drops the oldest IDs, which would be sent again: the run's keys must fit. Returns the count. */
+	private async ensureRoom(keys: MemoryKeys): Promise<number | undefined> {
+		const held = await this.store.count();
+		if (held === undefined) return held;
+		const room = SENT_LISTINGS_CAP - held;
+		const needed = (keptHeld: number, writes: number) =>
+			keys.all().length - keptHeld + (writes + 1) * MARKERS_PER_WRITE;
+		if (needed(0, 0) <= room) return held;
+		const [keptHeld, writes] = await this.heldAlready(keys, room);
+		if (needed(keptHeld, writes) > room)
+			throw new MemoryFailureError({
+				kind: 'full',
+				held,
+				needed: needed(keptHeld, 0),
+				cap: SENT_LISTINGS_CAP,
+			});
+		return held;
 	}
 
 	/**
 	 * Near the cap, how many of the IDs' keys are held already (a sheet run again), so as not to refuse a run that
 	 * adds little: looked at by a write where room allows, its new keys out again; 0 when it cannot tell.
 	 */
-	private async heldAlready(keys: MemoryKeys, room: number, wrote: () => void): Promise<number> {
+	private async heldAlready(
+		keys: MemoryKeys,
+		room: number,
+	): Promise<[held: number, writes: number]> {
 		const own = keys.of(keys.all(), ['sent']);
-		if (own.length + 2 * MARKERS_PER_WRITE > room) return 0;
+		if (own.length + 2 * MARKERS_PER_WRITE > room) return [0, 0];
 		const looked = await this.store.recordMarked(own);
 		if (!looked.ok) throw new MemoryFailureError(looked.failure);
-		wrote();
 		const added = keys.of(looked.answer.new, ['sent']);
 		await this.forgetNow(added);
 		// A key still here would be taken for a listing sent: the run is refused, and its record undone.
-		if (added.some((key) => this.lookedOnly.includes(key))) return 0;
-		return own.length - added.length;
+		return [added.some((key) => this.lookedOnly.includes(key)) ? 0 : own.length - added.length, 1];
 	}
 
 	/** Takes out at once keys written only to look, so no other run takes them for sent listings. */
@@ -156,12 +144,7 @@ export class RunMemory {
 		const forgotten = await this.store.forget(keys.all());
 		if (!forgotten.ok) {
 			const left = look ? keys.ids(keys.of(look.new, ['sent', 'old'])) : ids;
-			throw forgetError(this.context, forgotten.failure, {
-				looked: look !== undefined,
-				added: left.filter((id) => !held.has(id)),
-				alsoOld: left.filter((id) => held.has(id)),
-				left,
-			});
+			throw forgetError(this.context, forgotten.failure, look !== undefined, left, held);
 		}
 		if (look === undefined) throw forgetUnansweredError(this.context, ids);
 		return held;
@@ -174,38 +157,29 @@ export class RunMemory {
 		return undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 	}
 
-	/** Near the cap, marks IDs seen again as the most recent (n8n drops the oldest first): forgotten, recorded again. */
-	private async refresh(keys: string[], ids: number[]): Promise<void> {
-		const removed = await this.store.removeOnce(keys);
-		if (!removed.ok) throw new MemoryFailureError(removed.failure);
-		const recorded = await this.store.recordOnce(keys);
-		if (!recorded.ok) throw new RefreshFailure(recorded.failure, ids);
-	}
-
 	/**
 	 * After sending: created and unknown IDs recorded again (verified), unknown with their entry; IDs not created
 	 * forgotten, with created IDs' "unknown" entry and the run's looks. Both are tried whatever the other did.
+	 * `notForgotten`: IDs not created that the memory could not forget (the next run would skip them).
 	 */
 	async afterSending(
 		created: number[],
 		unknown: number[],
 		notCreated: number[],
-	): Promise<AfterSending> {
-		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
+	): Promise<{ error?: SentListingsStoreError; notForgotten: number[] }> {
+		const keysOf = (ids: number[], kinds: KeyKind[]) =>
 			new MemoryKeys(this.account, ids, kinds).all();
-		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
+		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, RECORDED)];
 		const kept = keep.length ? await this.store.record(keep) : undefined;
 		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
 		const forgotten = await this.store.forget([
-			...keysOf(notCreated, ['sent', 'unknown']),
+			...keysOf(notCreated, RECORDED),
 			...keysOf(created, ['unknown']),
 			...this.lookedOnly,
 		]);
 		if (forgotten.ok) return { error, notForgotten: [] };
-		return {
-			error: error ?? memoryError(this.context, forgotten.failure, 'after'),
-			notForgotten: notCreated,
-		};
+		const failed = error ?? memoryError(this.context, forgotten.failure, 'after');
+		return { error: failed, notForgotten: notCreated };
 	}
 
 	/** A run that sent nothing takes out its markers and its looks. */
