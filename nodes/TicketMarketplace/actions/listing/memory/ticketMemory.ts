@@ -24,19 +24,9 @@ function ticketEntry(account: MemoryAccount, ticket: string): string {
 	return `${sentListingKey(account, 0)} ticket ${JSON.stringify(ticket.split('\u0000'))}`;
 }
 
-function bitEntry(entry: string, bit: number): string {
-	return `${entry} listing bit ${bit}`;
-}
-
-function bitsOf(id: number): number[] {
-	const bits: number[] = [];
-	let rest = id;
-	for (let bit = 0; bit < ID_BITS && rest > 0; bit++) {
-		if (rest % 2 === 1) bits.push(bit);
-		rest = Math.floor(rest / 2);
-	}
-	return bits;
-}
+const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
+const ALL_BITS = Array.from({ length: ID_BITS }, (_, bit) => bit);
+const bitsOf = (id: number) => ALL_BITS.filter((bit) => Math.floor(id / 2 ** bit) % 2 === 1);
 
 export class TicketMemory {
 	private readonly store: VerifiedStore;
@@ -66,9 +56,7 @@ export class TicketMemory {
 	/** One look at the tickets and every bit of their listings: the listing of each ticket held. */
 	private async lookOnce(tickets: string[]): Promise<Map<string, number>> {
 		const entries = tickets.map((ticket) => ticketEntry(this.account, ticket));
-		const bits = entries.flatMap((entry) =>
-			Array.from({ length: ID_BITS }, (_, bit) => bitEntry(entry, bit)),
-		);
+		const bits = entries.flatMap((entry) => ALL_BITS.map((bit) => bitEntry(entry, bit)));
 		await this.ensureRoom(entries.length + bits.length);
 		const found = await this.store.look([...entries, ...bits]);
 		// A look that failed tells nothing: no ticket may then be taken for one not listed before.

@@ -119,12 +119,7 @@ export class VerifiedStore {
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
 	async removeOnce(keys: string[]): Promise<Done> {
-		try {
-			await this.remove(keys);
-			return DONE;
-		} catch (error) {
-			return storeFailed(error);
-		}
+		return await this.remove(keys).then(() => DONE, storeFailed);
 	}
 
 	/** Records the keys with a new marker, unverified (`forget` takes the marker too). */
@@ -166,17 +161,12 @@ export class VerifiedStore {
 	 * removal). Not retried: a failed call may have written, and a retry would call its keys held. Undefined: unknown.
 	 */
 	async look(keys: string[]): Promise<Set<string> | undefined> {
-		let answer: IDeduplicationOutput;
-		try {
-			answer = await this.timed(async () => await this.storeRecord(keys));
-		} catch {
-			return undefined;
-		}
+		const answer = await this.timed(async () => await this.storeRecord(keys)).catch(
+			() => undefined,
+		);
+		if (answer === undefined) return undefined;
 		const added = answer.new.map(String);
-		if (added.length > 0)
-			await this.remove(added).catch(() => {
-				this.leftovers.push(...added);
-			});
+		if (added.length > 0) await this.remove(added).catch(() => this.leftovers.push(...added));
 		return new Set(answer.processed.map(String));
 	}
 
