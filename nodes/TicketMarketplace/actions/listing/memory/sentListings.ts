@@ -84,10 +84,7 @@ export class MemoryKeys {
 
 	/** The IDs behind the keys, each once, in the order first met. */
 	ids(keys: unknown[]): number[] {
-		const ids = keys
-			.map((key) => this.byKey.get(String(key))?.id)
-			.filter((id): id is number => id !== undefined);
-		return [...new Set(ids)];
+		return [...new Set(keys.flatMap((key) => this.byKey.get(String(key))?.id ?? []))];
 	}
 }
 

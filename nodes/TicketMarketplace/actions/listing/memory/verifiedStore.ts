@@ -26,10 +26,7 @@ const WRITE_ATTEMPTS = 4;
 /** Entries a write adds beside its keys: a marker, a token per further look, a guard. */
 export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
-export interface Failed {
-	ok: false;
-	failure: StoreFailure;
-}
+export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
 export type Answered = { ok: true; answer: IDeduplicationOutput } | Failed;
 /** A verified record: the answer of every write it made, and on success of the write that stood. */
@@ -41,10 +38,7 @@ type RecordOutcome = { answers: IDeduplicationOutput[] } & (
 const DONE: Done = { ok: true };
 
 /** A store call's answer, with the first call's failure when it took a retry. */
-interface Twice<T> {
-	answer: T;
-	firstFailure?: { error: unknown };
-}
+type Twice<T> = { answer: T; firstFailure?: { error: unknown } };
 
 export class VerifiedStore {
 	private readonly markerPrefix: string;
