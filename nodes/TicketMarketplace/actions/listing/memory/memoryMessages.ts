@@ -74,21 +74,15 @@ export function storeError(
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
-/** What a failure before sending left in the memory, besides the failure itself. */
-export interface LeftBeforeSending {
-	/** The run's IDs, which a write that failed may have recorded all the same. */
-	ids: number[];
-	/** IDs sent by earlier runs that the memory forgot while marking them as recent. */
-	forgottenAlthoughSent?: number[];
-	/** IDs the run recorded and could not forget again. */
-	stillRemembered: number[];
-}
-
-/** Nothing was sent: the failure, and every ID the memory may now hold wrongly or have lost. */
+/**
+ * Nothing was sent: the failure, and every ID the memory may now hold wrongly or have lost: the run's `ids` (a write
+ * that failed may have recorded them), IDs sent before that it forgot while marking them recent, and IDs it
+ * recorded and could not forget.
+ */
 export function beforeSendingError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	left: LeftBeforeSending,
+	left: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
 ): SentListingsStoreError {
 	const forgotten = left.forgottenAlthoughSent;
 	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;

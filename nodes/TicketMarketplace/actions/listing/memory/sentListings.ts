@@ -9,18 +9,14 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { nearCapWords, storeError } from './memoryMessages';
 import { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS } from './verifiedStore';
 
-export { SENT_LISTINGS_CAP };
+export { SENT_LISTINGS_CAP, storeError };
 export { ContendedMemoryError } from './memoryFailure';
-export { storeError } from './memoryMessages';
 
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
 const NEAR_CAP_SHARE = 0.9;
 
 /** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
-export interface MemoryAccount {
-	baseUrl: string;
-	email: string;
-}
+export type MemoryAccount = { baseUrl: string; email: string };
 
 /** Scheme and host in lower case, a default port dropped, the path without a trailing slash; no URL: as typed. */
 function apiOrigin(baseUrl: string): string {

@@ -103,12 +103,8 @@ export class VerifiedStore {
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
 	async recordOnce(keys: string[]): Promise<Answered> {
-		try {
-			const { answer } = await this.callTwice(async () => await this.storeRecord(keys));
-			return { ok: true, answer };
-		} catch (error) {
-			return storeFailed(error);
-		}
+		const call = this.callTwice(async () => await this.storeRecord(keys));
+		return await call.then(({ answer }) => ({ ok: true as const, answer }), storeFailed);
 	}
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
