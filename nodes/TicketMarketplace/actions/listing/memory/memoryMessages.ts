@@ -63,13 +63,8 @@ export function memoryError(
 }
 
 /** The same, for code that only has what was thrown. */
-export function storeError(
-	context: IExecuteFunctions,
-	error: unknown,
-	stage: MemoryStage,
-): SentListingsStoreError {
-	return memoryError(context, failureOf(error), stage);
-}
+export const storeError = (context: IExecuteFunctions, error: unknown, stage: MemoryStage) =>
+	memoryError(context, failureOf(error), stage);
 
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
@@ -104,9 +99,8 @@ export function beforeSendingError(
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
-export function notCreatedStillRememberedLine(ids: Array<string | number>): string {
-	return stillRemembered('Not created', ids);
-}
+export const notCreatedStillRememberedLine = (ids: Array<string | number>) =>
+	stillRemembered('Not created', ids);
 
 /**
  * A forget on request whose removal failed, and what it may have left: `left`, every ID whose keys may remain; of
