@@ -12,12 +12,8 @@ import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedS
 /** External Listing IDs are whole numbers up to 2^53 - 1. */
 const ID_BITS = 53;
 
-/** A ticket of one event (its seat, or its External ID when General Admission) and the listing that holds it. */
-export interface HeldTicket {
-	/** The ticket as compared within a run (read.ts): event, then seat or ID. */
-	ticket: string;
-	listingId: number;
-}
+/** A ticket as compared within a run (read.ts: event, then seat or General Admission ID), and its listing. */
+export type HeldTicket = { ticket: string; listingId: number };
 
 function ticketEntry(account: MemoryAccount, ticket: string): string {
 	// Under the key of listing 0, which none has; the parts as JSON: a database keeps no NUL in text.
@@ -108,7 +104,6 @@ export class TicketMemory {
 	async forget(held: HeldTicket[]): Promise<boolean> {
 		const keys = held.flatMap((ticket) => this.keysOf(ticket));
 		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
-		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
-		return done.ok;
+		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
 	}
 }

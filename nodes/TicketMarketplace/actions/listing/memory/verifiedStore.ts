@@ -4,7 +4,7 @@
  * than a store call, and written again if gone; a removal is checked the same way (a stale write that brings back
  * the keys brings back the marker). Failures are returned, typed; none is thrown. See docs/sent-listings-memory.md.
  */
-import type { ICheckProcessedOptions, IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
+import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
 import type { StoreFailure } from './memoryFailure';
@@ -12,10 +12,7 @@ import type { StoreFailure } from './memoryFailure';
 export const SCOPE = 'workflow';
 /** n8n's store drops the oldest entries beyond this. */
 export const SENT_LISTINGS_CAP = 100_000;
-export const STORE_OPTIONS: ICheckProcessedOptions = {
-	mode: 'entries',
-	maxEntries: SENT_LISTINGS_CAP,
-};
+export const STORE_OPTIONS = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP } as const;
 
 /** A run looks again no sooner than this after a write: longer than another run's store call takes. */
 const SETTLE_MIN_MS = 50;
@@ -51,12 +48,6 @@ export class VerifiedStore {
 	readonly leftovers: string[] = [];
 	constructor(private readonly context: IExecuteFunctions) {
 		this.markerPrefix = `ticket-marketplace run ${String(context.getExecutionId?.() ?? '')} ${randomString(12)}`;
-	}
-
-	private newMarker(): string {
-		const marker = `${this.markerPrefix} write ${this.markers.length + 1}`;
-		this.markers.push(marker);
-		return marker;
 	}
 
 	private async timed<T>(call: () => Promise<T>): Promise<T> {
@@ -116,11 +107,11 @@ export class VerifiedStore {
 	async recordMarked(
 		keys: string[],
 	): Promise<{ ok: true; tokens: string[]; answer: IDeduplicationOutput } | Failed> {
-		const marker = this.newMarker();
+		const marker = `${this.markerPrefix} write ${this.markers.length + 1}`;
 		// One token per look: a failed look may have put its token back, so the next looks for an untouched one.
-		const tokens = [marker];
-		for (let look = 2; look <= WRITE_ATTEMPTS; look++) tokens.push(`${marker} look ${look}`);
-		this.markers.push(...tokens.slice(1));
+		const looks = Array.from({ length: WRITE_ATTEMPTS - 1 }, (_, i) => `${marker} look ${i + 2}`);
+		const tokens = [marker, ...looks];
+		this.markers.push(...tokens);
 		const guard = `${marker} guard`;
 		this.guards.push(guard);
 		let written: Twice<IDeduplicationOutput>;

@@ -5,7 +5,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
 import { showsCreated } from '../../../helpers/answerEvidence';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
-import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS, subjectOf } from '../../../transport/fromCredential';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/outcome';
@@ -67,8 +66,21 @@ async function deliver(context: IExecuteFunctions, byListing: Listings, settings
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
 	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, !context.continueOnFail());
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
-	const sendOne = async ([id, tickets]: [string, Ticket[]]) =>
-		outcomes.set(id, await upload(context, tickets, pacer, credential));
+	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
+		const itemIndex = tickets[0].itemIndex;
+		const request = uploadRequest(context, tickets);
+		try {
+			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
+			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
+		} catch (thrown) {
+			// Where it failed is unknown, so it may have gone; the other listings still get their turn.
+			if (!context.continueOnFail()) pacer.close();
+			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
+			const description = subjectOf(request.path).howToCheck;
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind: 'unknown', error });
+		}
+	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
 	if (memory && toSend.length === 0) await memory.release();
 	if (!memory || toSend.length === 0) return outcomes;
@@ -79,27 +91,6 @@ async function deliver(context: IExecuteFunctions, byListing: Listings, settings
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
 	return outcomes;
-}
-
-/** One listing's upload; a throw leaves it unknown (it may have gone), and the other listings get their turn. */
-async function upload(
-	context: IExecuteFunctions,
-	tickets: Ticket[],
-	pacer: RequestPacer,
-	credential: RunCredential,
-): Promise<Outcome> {
-	const { itemIndex, listingId } = tickets[0];
-	const request = uploadRequest(context, tickets);
-	try {
-		const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
-		return outcomeOfRequest(await sendRequest.call(context, options));
-	} catch (thrown) {
-		if (!context.continueOnFail()) pacer.close();
-		const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
-		const description = subjectOf(request.path).howToCheck;
-		const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-		return { kind: 'unknown', error };
-	}
 }
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
