@@ -18,10 +18,7 @@ export type EarlierOutcome = 'created' | 'unknown';
 
 const RECORDED: KeyKind[] = ['sent', 'unknown'];
 
-/**
- * One run's use of the memory. Each ID sent is held with an "outcome unknown" entry from its record until the API's
- * answer says otherwise, so a listing whose answer never came reads "unknown" to later runs, not "skipped".
- */
+/** One run's use of the memory; an ID sent holds an "outcome unknown" entry until the API's answer says otherwise. */
 export class RunMemory {
 	private readonly store: VerifiedStore;
 	/** Keys added only to look: taken out at once, and again by the run's last (verified) removal. */
@@ -34,11 +31,7 @@ export class RunMemory {
 		this.store = new VerifiedStore(context);
 	}
 
-	/**
-	 * Records the IDs as sent, outcome unknown; returns those an earlier run sent, and how many entries the memory
-	 * holds (undefined: could not count). A key held may be another run's look, there for a moment: what is held is
-	 * looked at again after a pause, and only what stays counts.
-	 */
+	/** Records the IDs, outcome unknown; returns those sent before: held twice across a pause (a look writes too). */
 	async recordBeforeSending(
 		ids: number[],
 	): Promise<{ alreadySent: Map<number, EarlierOutcome>; count?: number }> {
@@ -105,10 +98,7 @@ export class RunMemory {
 		return held;
 	}
 
-	/**
-	 * Near the cap, how many of the IDs' keys are held already (a sheet run again), so as not to refuse a run that
-	 * adds little: looked at by a write where room allows, its new keys out again; 0 when it cannot tell.
-	 */
+	/** Near the cap, how many of the IDs' keys are held already (a sheet run again), by a look; 0 if it cannot tell. */
 	private async heldAlready(
 		keys: MemoryKeys,
 		room: number,
@@ -131,10 +121,7 @@ export class RunMemory {
 			this.lookedOnly = this.lookedOnly.filter((key) => !keys.includes(key));
 	}
 
-	/**
-	 * Clear Sent Listings History: forgets the IDs and says which were held (this account's key or an earlier
-	 * version's). The look writes with a marker, so the verified removal takes back what it wrote.
-	 */
+	/** Forgets the IDs on request; returns those held. The look writes with a marker, which the removal verifies. */
 	async forgetOnRequest(ids: number[]): Promise<Set<number>> {
 		if (ids.length === 0) return new Set();
 		const keys = new MemoryKeys(this.account, ids, ['sent', 'old', 'unknown']);
@@ -158,9 +145,8 @@ export class RunMemory {
 	}
 
 	/**
-	 * After sending: created and unknown IDs recorded again (verified), unknown with their entry; IDs not created
-	 * forgotten, with created IDs' "unknown" entry and the run's looks. Both are tried whatever the other did.
-	 * `notForgotten`: IDs not created that the memory could not forget (the next run would skip them).
+	 * After sending: created and unknown IDs recorded again, unknown with their entry; the not created forgotten, with
+	 * the created's "unknown" entry and the looks, whatever the record did. `notForgotten`: not created, still held.
 	 */
 	async afterSending(
 		created: number[],

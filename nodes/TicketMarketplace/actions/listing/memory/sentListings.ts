@@ -1,7 +1,6 @@
 /**
- * "Nothing listed twice, across runs": the External Listing IDs this workflow has sent, in n8n's deduplication store
- * (its database, shared by queue-mode workers), one memory per account (a hash of its e-mail) on one API (the Base
- * URL's origin). How and why: docs/sent-listings-memory.md; the protocol is verifiedStore.ts, a run's use runMemory.ts.
+ * "Nothing listed twice, across runs": the IDs this workflow has sent, in n8n's deduplication store, one memory per
+ * account (a hash of its e-mail) and API (the Base URL's origin). How and why: docs/sent-listings-memory.md.
  */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';

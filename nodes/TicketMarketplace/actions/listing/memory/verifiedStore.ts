@@ -1,8 +1,6 @@
 /**
- * The memory's protocol over n8n's deduplication store, which has no lock: a write made while another run rewrites
- * the list from an older read is lost. So every write carries a marker new to it, looked for after a pause longer
- * than a store call, and written again if gone; a removal is checked the same way (a stale write that brings back
- * the keys brings back the marker). Failures are returned, typed; none is thrown. See docs/sent-listings-memory.md.
+ * The memory over n8n's deduplication store, which has no lock: every write carries a new marker, looked for after a
+ * pause and written again if another run's stale write erased it; removals likewise. Failures are returned, typed.
  */
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
@@ -137,10 +135,7 @@ export class VerifiedStore {
 		await sleep(least + randomInt(least));
 	}
 
-	/**
-	 * The keys held, by a record (n8n offers no read) whose new keys are removed again (else left to the run's last
-	 * removal). Not retried: a failed call may have written, and a retry would call its keys held. Undefined: unknown.
-	 */
+	/** The keys held, by a record whose new keys leave again; not retried (a retry would find its own keys). */
 	async look(keys: string[]): Promise<Set<string> | undefined> {
 		const answer = await this.timed(async () => await this.storeRecord(keys)).catch(
 			() => undefined,
