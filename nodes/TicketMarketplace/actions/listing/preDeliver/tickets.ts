@@ -28,13 +28,10 @@ export async function readTickets(
 	const seen = new Map<string, number>();
 	const tickets = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			tickets.push(await readTicket(context, itemIndex, seen));
-		} catch (error) {
-			const refusal = asNodeError(context.getNode(), error, itemIndex);
-			if (!context.continueOnFail()) throw refusal;
-			tickets.push(refusal);
-		}
+		const refuse = (error: unknown) => asNodeError(context.getNode(), error, itemIndex);
+		const ticket = await readTicket(context, itemIndex, seen).catch(refuse);
+		if (ticket instanceof Error && !context.continueOnFail()) throw ticket;
+		tickets.push(ticket);
 	}
 	return tickets;
 }
