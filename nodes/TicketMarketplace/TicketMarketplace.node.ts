@@ -30,20 +30,15 @@ export class TicketMarketplace implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			// Subscribe shows both credentials. n8n's editor labels each by its displayName here (otherwise both read
-			// "Credential to connect with"): each is labelled with its credential type's own name.
+			// Labelled, or both read "Credential to connect with" where Subscribe shows them.
 			{ name: 'ticketMarketplaceApi', required: true, displayName: 'Ticket Marketplace API' },
 			{
 				name: 'ticketMarketplaceCallbackApi',
 				required: true,
 				displayName: 'Ticket Marketplace Callback API',
 				testedBy: 'ticketMarketplaceCallbackApiTest',
-				// Shown by resource only: n8n's editor takes a field whose every option is listed here for an
-				// "authentication" switch (Webhook's operation has only Subscribe), and then offers callback
-				// credentials in the API account's list too.
-				displayOptions: {
-					show: { resource: ['webhook'] },
-				},
+				// By resource, not operation: a field whose every option is listed reads as an "authentication" switch.
+				displayOptions: { show: { resource: ['webhook'] } },
 			},
 		],
 		properties: [
@@ -64,11 +59,7 @@ export class TicketMarketplace implements INodeType {
 	};
 
 	// The callback credential has nothing remote to call; the trigger's local check serves both nodes.
-	methods = {
-		credentialTest: {
-			ticketMarketplaceCallbackApiTest: testCallbackCredential,
-		},
-	};
+	methods = { credentialTest: { ticketMarketplaceCallbackApiTest: testCallbackCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

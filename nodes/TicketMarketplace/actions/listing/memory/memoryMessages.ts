@@ -6,86 +6,55 @@ import { failureOf } from './memoryFailure';
 import type { MemoryFailure } from './memoryFailure';
 
 /**
- * The user's words for the memory of sent listings, all in one place: each kind of failure says what happened (the
- * title), what was done, why and what to do (the description), and the errors of each step add what they left
- * behind. Never advises turning the memory off: that would relist earlier runs' work.
+ * The user's words for the memory of sent listings: what happened (the title), what was done, why and what to do.
+ * Never advises turning the memory off: that would relist earlier runs' work.
  */
 export class SentListingsStoreError extends NodeOperationError {}
 
 /** Where the run was: before sending, after sending, or forgetting on request. */
 export type MemoryStage = 'before' | 'after' | 'forget';
 
+const TITLE = "n8n's memory of listings already sent could not be used";
 const CLEAR = 'Listing → Clear Sent Listings History';
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 const CHECK_DATABASE = `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
-
-/** One failure in words: the end of the title, the cause, and what to do. */
-interface Words {
-	title: string;
-	cause: string;
-	todo: string;
-}
-
-function storeFailedWords(error: unknown): Words {
-	return { title: '', cause: `n8n said: ${oneLine(errorText(error))}.`, todo: CHECK_DATABASE };
-}
-
-function contendedWords(): Words {
-	return {
-		title: ': other runs kept changing it',
-		cause: '',
-		todo: `Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`,
-	};
-}
-
-function unconfirmedWords(): Words {
-	return { title: '', cause: "n8n's database did not confirm the change.", todo: CHECK_DATABASE };
-}
-
-function fullWords(held: number, needed: number, cap: number): Words {
-	return {
-		title: ': it is full',
-		cause: `It holds ${held} entries and this run needs room for ${needed} more, beyond the ${cap} that n8n keeps.`,
-		todo: `Clear the IDs you no longer list (${CLEAR}), or move old sheets to another workflow, then run it again.`,
-	};
-}
-
-function wordsFor(failure: MemoryFailure): Words {
-	switch (failure.kind) {
-		case 'storeFailed':
-			return storeFailedWords(failure.error);
-		case 'contended':
-			return contendedWords();
-		case 'unconfirmed':
-			return unconfirmedWords();
-		case 'full':
-			return fullWords(failure.held, failure.needed, failure.cap);
-	}
-}
-
 const DONE: Record<MemoryStage, string> = {
 	before: 'Nothing was sent.',
 	after: 'The listings below were sent before this happened.',
 	forget: 'Nothing was forgotten.',
 };
 
-const TITLE = "n8n's memory of listings already sent could not be used";
-
-/** Lines a step adds to its failure: one said before it, and lines after (false, 0 or undefined: none). */
-interface Around {
-	lead?: string;
-	lines?: Array<string | false | 0 | undefined>;
+/** A failure's end of the title, its cause and what to do. */
+function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: string] {
+	switch (failure.kind) {
+		case 'storeFailed':
+			return ['', `n8n said: ${oneLine(errorText(failure.error))}.`, CHECK_DATABASE];
+		case 'contended':
+			return [
+				': other runs kept changing it',
+				'',
+				`Runs of one workflow that overlap share its memory: start them further apart (a longer schedule interval). ${KEEP_IT_ON}`,
+			];
+		case 'unconfirmed':
+			return ['', "n8n's database did not confirm the change.", CHECK_DATABASE];
+		case 'full':
+			return [
+				': it is full',
+				`It holds ${failure.held} entries and this run needs room for ${failure.needed} more, beyond the ${failure.cap} that n8n keeps.`,
+				`Clear the IDs you no longer list (${CLEAR}), or move old sheets to another workflow, then run it again.`,
+			];
+	}
 }
 
-/** The memory's failure: what happened in the title, what was done and what to do in the description. */
+/** The memory's failure; a step adds a line before (`lead`) and lines after (false, 0 or undefined: none). */
 export function memoryError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
 	stage: MemoryStage,
-	{ lead, lines = [] }: Around = {},
+	{ lead, lines = [] }: { lead?: string; lines?: Array<string | false | 0 | undefined> } = {},
 ): SentListingsStoreError {
-	const { title, cause, todo } = wordsFor(failure);
+	const [title, cause, todo] = wordsFor(failure);
 	const said = [DONE[stage], cause, todo].filter(Boolean).join(' ');
 	const description = [lead ? `${lead} ${said}` : said, ...lines]
 		.filter((line): line is string => typeof line === 'string')
@@ -94,29 +63,21 @@ export function memoryError(
 }
 
 /** The same, for code that only has what was thrown. */
-export function storeError(
-	context: IExecuteFunctions,
-	error: unknown,
-	stage: MemoryStage,
-): SentListingsStoreError {
-	return memoryError(context, failureOf(error), stage);
-}
+export const storeError = (context: IExecuteFunctions, error: unknown, stage: MemoryStage) =>
+	memoryError(context, failureOf(error), stage);
 
-/** What a failure before sending left in the memory, besides the failure itself. */
-export interface LeftBeforeSending {
-	/** The run's IDs, which a write that failed may have recorded all the same. */
-	ids: number[];
-	/** IDs sent by earlier runs that the memory forgot while marking them as recent. */
-	forgottenAlthoughSent?: number[];
-	/** IDs the run recorded and could not forget again. */
-	stillRemembered: number[];
-}
+const stillRemembered = (what: string, ids: Array<string | number>) =>
+	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
-/** Nothing was sent: the failure, and every ID the memory may now hold wrongly or have lost. */
+/**
+ * Nothing was sent: the failure, and every ID the memory may now hold wrongly or have lost: the run's `ids` (a write
+ * that failed may have recorded them), IDs sent before that it forgot while marking them recent, and IDs it
+ * recorded and could not forget.
+ */
 export function beforeSendingError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	left: LeftBeforeSending,
+	left: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
 ): SentListingsStoreError {
 	const forgotten = left.forgottenAlthoughSent;
 	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;
@@ -128,8 +89,7 @@ export function beforeSendingError(
 		lines: [
 			possibly &&
 				`Not sent, but possibly remembered as sent (the next run may skip them): ${listFirst(possibly)}. Forget those this workflow never sent before with ${CLEAR} before running again.`,
-			still.length &&
-				`Not sent, but still remembered as sent (the next run would skip them): ${listFirst(still)}. Forget them with ${CLEAR} before running again.`,
+			still.length && stillRemembered('Not sent', still),
 		],
 	});
 	if (forgotten) error.context.forgottenAlthoughSent = forgotten;
@@ -139,28 +99,22 @@ export function beforeSendingError(
 }
 
 /** Said when the memory could not forget listings the API did not create: without this, they are skipped unseen. */
-export function notCreatedStillRememberedLine(ids: Array<string | number>): string {
-	return `Not created, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
-}
+export const notCreatedStillRememberedLine = (ids: Array<string | number>) =>
+	stillRemembered('Not created', ids);
 
-/** What a forget on request left, when its removal failed. */
-export interface LeftByForget {
-	/** Whether the look said which IDs were held. */
-	looked: boolean;
-	/** IDs the look wrote that were not held before. */
-	added: number[];
-	/** IDs held only under an earlier version's key, whose look left an entry for every account. */
-	alsoOld: number[];
-	/** Every ID whose keys may still be there. */
-	left: number[];
-}
-
-/** Forget Sent Listings could not verify its removal: what it may have left in the memory. */
+/**
+ * A forget on request whose removal failed, and what it may have left: `left`, every ID whose keys may remain; of
+ * those, the ones not `held` were written by the look, the held ones only under an earlier version's key.
+ */
 export function forgetError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	{ looked, added, alsoOld, left }: LeftByForget,
+	looked: boolean,
+	left: number[],
+	held: Set<number>,
 ): SentListingsStoreError {
+	const added = left.filter((id) => !held.has(id));
+	const alsoOld = left.filter((id) => held.has(id));
 	const error = memoryError(context, failure, 'forget', {
 		lines: [
 			added.length &&

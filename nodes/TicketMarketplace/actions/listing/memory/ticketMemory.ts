@@ -1,10 +1,7 @@
 /**
- * "One ticket in one listing", across runs: as an AI Agent's tool every call is a run of its own, so a model that
- * calls again with another External Listing ID would list a ticket a second time. The tickets an agent's runs list
- * are kept in the same store as the listings sent (sentListings.ts), each with the listing that holds it.
- *
- * n8n's store keeps values only and answers only "held or not" for values named exactly, so the listing is kept as
- * the bits of its ID: a ticket's entry, and one entry per bit set. A look names every bit and reads the ID back.
+ * "One ticket in one listing" across an AI Agent's calls (each a run of its own), in the store of listings sent.
+ * The store answers only "held or not", so a ticket's listing is kept as the bits of its ID: a ticket's entry and
+ * one per bit set, read back by a look naming every bit (docs/sent-listings-memory.md).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -15,32 +12,17 @@ import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedS
 /** External Listing IDs are whole numbers up to 2^53 - 1. */
 const ID_BITS = 53;
 
-/** A ticket of one event (its seat, or its External ID when General Admission) and the listing that holds it. */
-export interface HeldTicket {
-	/** The ticket as compared within a run (read.ts): event, then seat or ID. */
-	ticket: string;
-	listingId: number;
-}
+/** A ticket as compared within a run (read.ts: event, then seat or General Admission ID), and its listing. */
+export type HeldTicket = { ticket: string; listingId: number };
 
 function ticketEntry(account: MemoryAccount, ticket: string): string {
-	// Under the account's listing key of ID 0, which no listing has: one account, one API, as the listings. The
-	// ticket's parts as JSON: a database keeps no NUL character in text.
+	// Under the key of listing 0, which none has; the parts as JSON: a database keeps no NUL in text.
 	return `${sentListingKey(account, 0)} ticket ${JSON.stringify(ticket.split('\u0000'))}`;
 }
 
-function bitEntry(entry: string, bit: number): string {
-	return `${entry} listing bit ${bit}`;
-}
-
-function bitsOf(id: number): number[] {
-	const bits: number[] = [];
-	let rest = id;
-	for (let bit = 0; bit < ID_BITS && rest > 0; bit++) {
-		if (rest % 2 === 1) bits.push(bit);
-		rest = Math.floor(rest / 2);
-	}
-	return bits;
-}
+const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
+const ALL_BITS = Array.from({ length: ID_BITS }, (_, bit) => bit);
+const bitsOf = (id: number) => ALL_BITS.filter((bit) => Math.floor(id / 2 ** bit) % 2 === 1);
 
 export class TicketMemory {
 	private readonly store: VerifiedStore;
@@ -59,10 +41,7 @@ export class TicketMemory {
 		return [entry, ...bitsOf(held.listingId).map((bit) => bitEntry(entry, bit))];
 	}
 
-	/**
-	 * Past its cap n8n drops the oldest entries, whose listings later runs would send again: a write (a look writes
-	 * too, for a moment) that would not fit is refused, as the record of listings is.
-	 */
+	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
 	private async ensureRoom(keys: number): Promise<void> {
 		const held = await this.store.count();
 		const needed = keys + MARKERS_PER_WRITE;
@@ -73,9 +52,7 @@ export class TicketMemory {
 	/** One look at the tickets and every bit of their listings: the listing of each ticket held. */
 	private async lookOnce(tickets: string[]): Promise<Map<string, number>> {
 		const entries = tickets.map((ticket) => ticketEntry(this.account, ticket));
-		const bits = entries.flatMap((entry) =>
-			Array.from({ length: ID_BITS }, (_, bit) => bitEntry(entry, bit)),
-		);
+		const bits = entries.flatMap((entry) => ALL_BITS.map((bit) => bitEntry(entry, bit)));
 		await this.ensureRoom(entries.length + bits.length);
 		const found = await this.store.look([...entries, ...bits]);
 		// A look that failed tells nothing: no ticket may then be taken for one not listed before.
@@ -91,10 +68,7 @@ export class TicketMemory {
 		return held;
 	}
 
-	/**
-	 * The tickets earlier runs listed, with their listing. Another run's look writes for a moment, so what is found
-	 * held is looked at again after a pause, and only what is held both times, with the same listing, counts.
-	 */
+	/** The tickets earlier runs listed, with their listing: held both times, across a pause (a look writes too). */
 	async listedBefore(tickets: string[]): Promise<Map<string, number>> {
 		if (tickets.length === 0) return new Map();
 		const first = await this.lookOnce(tickets);
@@ -104,10 +78,7 @@ export class TicketMemory {
 		return new Map([...second].filter(([ticket, id]) => first.get(ticket) === id));
 	}
 
-	/**
-	 * Records the tickets before their listings are sent, verified like every write of the memory; then looks at
-	 * them after a pause, since another run's look that wrote a ticket just before takes it out again just after.
-	 */
+	/** Records the tickets before sending, verified; then looks after a pause, as another run's look may remove them. */
 	async record(held: HeldTicket[]): Promise<void> {
 		let toWrite = held;
 		for (let attempt = 1; toWrite.length > 0; attempt++) {
@@ -129,14 +100,10 @@ export class TicketMemory {
 		}
 	}
 
-	/**
-	 * Forgets the tickets of listings the API provably did not create, the run's markers, and what a look wrote and
-	 * could not take out (left, a look's bits would read back as another listing ID).
-	 */
+	/** Forgets tickets of listings not created, the run's markers, and the looks' leftovers (they would misread). */
 	async forget(held: HeldTicket[]): Promise<boolean> {
 		const keys = held.flatMap((ticket) => this.keysOf(ticket));
 		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
-		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
-		return done.ok;
+		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
 	}
 }

@@ -1,71 +1,63 @@
-/** Listing → Pre-Deliver Tickets as the editor shows it: one ticket PDF per item, and the ticket it is for. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../optionsCollection';
 import { RUN_OPTIONS } from '../create/description';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		placeholder: 'e.g. data',
-		description: 'The name of the input binary field holding the ticket PDF',
-	},
-	{
-		displayName: 'Listing ID',
-		name: 'listingId',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.listingId }}',
-		required: true,
-		description:
-			"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
-	},
-	{
-		displayName: 'General Admission',
-		name: 'generalAdmission',
-		type: 'boolean',
-		default: false,
-		description: 'Whether the ticket has no row and seat (they are sent as GA)',
-	},
-	{
-		displayName: 'Row',
-		name: 'row',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. E',
-		required: true,
-		displayOptions: { show: { generalAdmission: [false] } },
-		description: "The ticket's row, as on the listing",
-	},
-	{
-		displayName: 'Seat',
-		name: 'seat',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 151',
-		required: true,
-		displayOptions: { show: { generalAdmission: [false] } },
-		description: "The ticket's seat, as on the listing",
-	},
-	optionsCollection([
-		...RUN_OPTIONS.filter((option) => ['concurrency', 'concurrencyMode'].includes(option.name)),
-		{
-			displayName: 'Skip Listings Already Delivered',
-			name: 'skipAlreadySent',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to skip listings whose tickets this workflow has delivered before, so that a run again uploads nothing twice',
-		},
-	]),
-];
+/** Row or Seat, hidden for General Admission. */
+const seatPart = (displayName: string, example: string): INodeProperties => ({
+	displayName,
+	name: displayName.toLowerCase(),
+	type: 'string',
+	default: '',
+	placeholder: `e.g. ${example}`,
+	required: true,
+	displayOptions: { show: { generalAdmission: [false] } },
+	description: `The ticket's ${displayName.toLowerCase()}, as on the listing`,
+});
 
+/** One ticket PDF per item, and the ticket it is for. */
 export const description = updateDisplayOptions(
 	{ show: { resource: ['listing'], operation: ['preDeliver'] } },
-	properties,
+	[
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			placeholder: 'e.g. data',
+			description: 'The name of the input binary field holding the ticket PDF',
+		},
+		{
+			displayName: 'Listing ID',
+			name: 'listingId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.listingId }}',
+			required: true,
+			description:
+				"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
+		},
+		{
+			displayName: 'General Admission',
+			name: 'generalAdmission',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the ticket has no row and seat (they are sent as GA)',
+		},
+		seatPart('Row', 'E'),
+		seatPart('Seat', '151'),
+		optionsCollection([
+			...RUN_OPTIONS.filter((option) => ['concurrency', 'concurrencyMode'].includes(option.name)),
+			{
+				displayName: 'Skip Listings Already Delivered',
+				name: 'skipAlreadySent',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to skip listings whose tickets this workflow has delivered before, so that a run again uploads nothing twice',
+			},
+		]),
+	],
 );

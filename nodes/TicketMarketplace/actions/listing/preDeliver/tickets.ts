@@ -1,7 +1,4 @@
-/**
- * The tickets of a Pre-deliver run, read and checked before anything is sent, and the multipart request of one
- * listing: a `listing` part naming each ticket's part, then one PDF part per ticket, as the service documents it.
- */
+/** Pre-deliver's tickets, checked before anything is sent, and one listing's multipart upload as documented. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -13,9 +10,6 @@ import type { ApiRequest } from '../../../transport';
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const PDF_START = Buffer.from('%PDF-');
-
-/** An item refused before sending: n8n's error, naming the item. */
-export type Refusal = ReturnType<typeof asNodeError>;
 
 export interface Ticket {
 	itemIndex: number;
@@ -30,17 +24,14 @@ export interface Ticket {
 export async function readTickets(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<Array<Ticket | Refusal>> {
+): Promise<Array<Ticket | ReturnType<typeof asNodeError>>> {
 	const seen = new Map<string, number>();
-	const tickets: Array<Ticket | Refusal> = [];
+	const tickets = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			tickets.push(await readTicket(context, itemIndex, seen));
-		} catch (error) {
-			const refusal = asNodeError(context.getNode(), error, itemIndex);
-			if (!context.continueOnFail()) throw refusal;
-			tickets.push(refusal);
-		}
+		const refuse = (error: unknown) => asNodeError(context.getNode(), error, itemIndex);
+		const ticket = await readTicket(context, itemIndex, seen).catch(refuse);
+		if (ticket instanceof Error && !context.continueOnFail()) throw ticket;
+		tickets.push(ticket);
 	}
 	return tickets;
 }
@@ -57,12 +48,10 @@ async function readTicket(
 		});
 	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	const listingId = text('listingId');
-	if (listingId === '')
-		throw refuse('no Listing ID', "Map the marketplace's listing ID (the ID Create outputs).");
-	// The address would drop a dot segment and post the files to another endpoint.
-	if (listingId === '.' || listingId === '..')
+	// A dot segment would be dropped from the address, posting the files to another endpoint.
+	if (['', '.', '..'].includes(listingId))
 		throw refuse(
-			`"${listingId}" is not a Listing ID`,
+			listingId ? `"${listingId}" is not a Listing ID` : 'no Listing ID',
 			"Map the marketplace's listing ID (the ID Create outputs).",
 		);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
@@ -80,9 +69,8 @@ async function readTicket(
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
 	const before = seen.get(seatKey);
-	// GA in both is how the service names a general admission ticket, with or without the switch: it repeats.
-	const named = `${row} ${seat}`.toUpperCase() === 'GA GA';
-	if (!ga && !named && before !== undefined)
+	// Row and seat GA is how the service names a general admission ticket, switch or not: it repeats.
+	if (`${row} ${seat}`.toUpperCase() !== 'GA GA' && before !== undefined)
 		throw refuse(
 			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
 			`Item ${before} has the same seat: give each seat one PDF.`,
@@ -112,14 +100,14 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 			`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
 		);
 	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
-	const crlf = Buffer.from('\r\n');
-	const json = Buffer.from(JSON.stringify({ products }));
 	request.upload = async () => {
-		const parts: Buffer[] = [head('listing', 'application/json'), json];
-		for (const [i, ticket] of tickets.entries()) {
-			const { itemIndex, binaryPropertyName } = ticket;
+		const parts: Buffer[] = [
+			head('listing', 'application/json'),
+			Buffer.from(JSON.stringify({ products })),
+		];
+		for (const [i, { itemIndex, binaryPropertyName }] of tickets.entries()) {
 			const pdf = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
-			parts.push(crlf, head(partName(i), 'application/pdf', true), pdf);
+			parts.push(Buffer.from('\r\n'), head(partName(i), 'application/pdf', true), pdf);
 		}
 		return Buffer.concat([...parts, Buffer.from(`\r\n--${boundary}--\r\n`)]);
 	};
