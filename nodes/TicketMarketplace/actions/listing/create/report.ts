@@ -107,27 +107,24 @@ export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: bo
 			: 'No listing was created in this run.',
 	];
 	if (refused.length) lines.push(...withReasons('Not created', refused));
-	if (unknown.length) {
+	if (unknown.length)
 		lines.push(
 			...withReasons('Outcome unknown, may have been created', unknown),
 			'  Look these up on the marketplace by External Listing ID before sending them again.',
 		);
-	}
 	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listed(notSent)}.`);
 	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listed(skipped)}.`);
 	if (skippedUnknown.length)
 		lines.push(
 			`Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID): ${listed(skippedUnknown)}.`,
 		);
-	if (alreadyListed.length) {
+	if (alreadyListed.length)
 		lines.push(
 			`Already listed (the API holds a listing with this External Listing ID), not created again: ${listed(alreadyListed)}.`,
 		);
-	}
-	if (skipAlreadySent) {
+	if (skipAlreadySent)
 		lines.push(
 			'Skip Listings Already Sent is on: once the cause is fixed, run the workflow again; it sends only the listings not created and not sent, and skips the others.',
 		);
-	}
 	return lines.join('\n');
 }

@@ -41,7 +41,11 @@ export async function sendListings(
 ): Promise<Map<Listing, Outcome>> {
 	const valid = listings.filter((listing) => listing.kind === 'ready');
 	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
-	const account = credential && memoryAccount(credential);
+	// One memory per marketplace account on one API.
+	const account: MemoryAccount | undefined = credential && {
+		baseUrl: credential.baseUrl,
+		email: String(credential.decrypted.data?.email ?? ''),
+	};
 	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
 	const tickets = memory && runsAsAgentTool(context) && new TicketMemory(context, account!);
@@ -62,11 +66,6 @@ export async function sendListings(
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;
-}
-
-/** One memory per marketplace account on one API. */
-function memoryAccount(credential: RunCredential): MemoryAccount {
-	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
 /** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
