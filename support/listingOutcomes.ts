@@ -1,8 +1,8 @@
 /** Listings of Listing → Create and what became of them, as the tests of its output and stop summary use them. */
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ListingOutcome } from '../nodes/TicketMarketplace/actions/listing/create/outcome';
-import type { Listing } from '../nodes/TicketMarketplace/actions/listing/create/validateListing';
+import type { Outcome } from '../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Listing } from '../nodes/TicketMarketplace/actions/listing/create/nouns';
 
 const NODE = {
 	id: '1',
@@ -34,27 +34,18 @@ export function ready(id: number, rows: number[]): Listing {
 export const failure = (message: string) => new NodeApiError(NODE, {}, { message });
 
 /** One listing of each outcome but alreadyListed, listings 1 to 5 on rows 1 to 5. */
-export const OUTCOMES: ListingOutcome[] = [
-	{
-		listing: ready(1, [0]),
-		outcome: { kind: 'created', body: { id: 'L1' } },
-	},
-	{
-		listing: ready(2, [1]),
-		outcome: { kind: 'notCreated', error: failure('refused') },
-	},
-	{
-		listing: ready(3, [2]),
-		outcome: { kind: 'unknown', error: failure('reset') },
-	},
-	{ listing: ready(4, [3]), outcome: { kind: 'notSent' } },
-	{ listing: ready(5, [4]), outcome: { kind: 'skipped', earlier: 'created' } },
+export const OUTCOMES: Array<[Listing, Outcome]> = [
+	[ready(1, [0]), { kind: 'created', body: { id: 'L1' } }],
+	[ready(2, [1]), { kind: 'notCreated', error: failure('refused') }],
+	[ready(3, [2]), { kind: 'unknown', error: failure('reset') }],
+	[ready(4, [3]), { kind: 'notSent' }],
+	[ready(5, [4]), { kind: 'skipped', earlier: 'created' }],
 ];
 
 /** Listing 6 on row 6, refused as already listed (HTTP 409). */
-export const ALREADY_LISTED: ListingOutcome = {
-	listing: ready(6, [5]),
-	outcome: {
+export const ALREADY_LISTED: [Listing, Outcome] = [
+	ready(6, [5]),
+	{
 		kind: 'alreadyListed',
 		error: new NodeApiError(
 			NODE,
@@ -65,4 +56,4 @@ export const ALREADY_LISTED: ListingOutcome = {
 			},
 		),
 	},
-};
+];

@@ -16,6 +16,6 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const read = readListings(this, items);
 	if (read.settings.validateOnly) return read.listings.map(validateOnlyItem);
-	const sent = await sendListings(this, read.listings, read.settings);
-	return reportListings(this, items, sent, read);
+	const outcomes = await sendListings(this, read.listings, read.settings);
+	return reportListings(this, items, outcomes, read);
 }

@@ -2,18 +2,18 @@
  * What became of each listing of a run, in one word per meaning. Where a request was sent, the answer table's
  * outcome names (credentials/common/answerTable.ts): created, alreadyListed (the API holds it already), unknown (it
  * may have been created), notCreated. Where none was: notSent (the run stopped first), skipped (an earlier run of
- * this workflow sent it), invalid. Every output, summary and memory update reads this one outcome.
+ * this workflow sent it), invalid. A run's outcomes are a Map from each listing to its outcome, in input order:
+ * every output, summary and memory update reads it.
  */
 import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { SentListingsStoreError } from '../memory/memoryMessages';
 import type { EarlierOutcome } from '../memory/runMemory';
-import type { RequestResult } from '../../../transport';
-import type { Listing, ReadyListing } from './validateListing';
+import type { Effect, RequestResult } from '../../../transport';
+import type { Listing, ReadyListing } from './nouns';
 
 /** A request that did not create the listing in this run, with the error that says why. */
 export interface Failure {
-	kind: 'alreadyListed' | 'unknown' | 'notCreated';
+	kind: Exclude<Effect, 'created'>;
 	error: NodeApiError | NodeOperationError;
 	/** The API's own error code, where its answer named one (kept beside its words for support). */
 	apiCode?: string;
@@ -27,31 +27,13 @@ export type Outcome =
 	| { kind: 'skipped'; earlier: EarlierOutcome }
 	| { kind: 'invalid' };
 
-/** A listing with what became of it: the unit every output and summary is made of. */
-export interface ListingOutcome {
-	listing: Listing;
-	outcome: Outcome;
-}
-
-/** The memory could not be updated: its error, and the listings not created that it still holds. */
-export interface MemoryFailure {
-	error: SentListingsStoreError;
-	stillRemembered: ReadyListing[];
-}
-
-/** What the send stage hands the report: every listing's outcome in input order, and a memory that failed. */
-export interface Sent {
-	outcomes: ListingOutcome[];
-	memoryFailure?: MemoryFailure;
-}
-
 /** The transport's answer for one request, in the outcome's words. */
 export function outcomeOfRequest(sent: RequestResult): Outcome {
 	if (sent.kind === 'answered') return { kind: 'created', body: sent.body };
 	if (sent.kind === 'notSent') return { kind: 'notSent' };
 	return {
-		// A failure that created what it asked for is one whose ID the API holds already.
-		kind: sent.effect === 'created' ? 'alreadyListed' : sent.effect,
+		// The transport answers what the table reads as created: a failure's effect is any other outcome, as is.
+		kind: sent.effect as Failure['kind'],
 		error: sent.error,
 		...(sent.apiCode !== undefined && { apiCode: sent.apiCode }),
 	};
@@ -78,25 +60,21 @@ export function outcomesOf(
 	listings: Listing[],
 	alreadySent: Map<number, EarlierOutcome>,
 	sent: Map<ReadyListing, Outcome>,
-): ListingOutcome[] {
-	return listings.map((listing): ListingOutcome => {
-		if (listing.kind === 'invalid') return { listing, outcome: { kind: 'invalid' } };
-		const earlier = alreadySent.get(listing.externalListingId);
-		const outcome = earlier ? { kind: 'skipped' as const, earlier } : sent.get(listing);
-		return { listing, outcome: outcome ?? { kind: 'notSent' } };
-	});
-}
-
-/** A listing whose request failed, with that failure. */
-export interface FailedListing {
-	listing: Listing;
-	outcome: Failure;
+): Map<Listing, Outcome> {
+	return new Map(
+		listings.map((listing): [Listing, Outcome] => {
+			if (listing.kind === 'invalid') return [listing, { kind: 'invalid' }];
+			const earlier = alreadySent.get(listing.externalListingId);
+			const outcome = earlier ? { kind: 'skipped' as const, earlier } : sent.get(listing);
+			return [listing, outcome ?? { kind: 'notSent' }];
+		}),
+	);
 }
 
 /** The first failure that stops a run without Continue: any failed request but an already listed one. */
-export function firstFailure(outcomes: ListingOutcome[]): FailedListing | undefined {
-	for (const { listing, outcome } of outcomes) {
-		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return { listing, outcome };
+export function firstFailure(outcomes: Map<Listing, Outcome>): [Listing, Failure] | undefined {
+	for (const [listing, outcome] of outcomes) {
+		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [listing, outcome];
 	}
 	return undefined;
 }

@@ -7,9 +7,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { EarlierOutcome } from '../memory/runMemory';
 import { listingRequest } from './listingRequest';
-import type { Failure, ListingOutcome, Outcome } from './outcome';
+import type { Failure, Outcome } from './outcome';
 import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
-import type { Listing } from './validateListing';
+import type { Listing } from './nouns';
 
 /**
  * The listing status an output item shows, from the one outcome: the outputs' own words, which say "failed" for a
@@ -28,7 +28,7 @@ function listingStatusOf(outcome: Outcome): string {
 }
 
 /** The API's answer goes out as returned; an answer that is not a JSON object is wrapped, as n8n items need one. */
-export function toOutputJson(response: unknown): IDataObject {
+function toOutputJson(response: unknown): IDataObject {
 	if (response && typeof response === 'object' && !Array.isArray(response))
 		return response as IDataObject;
 	return { response: (response ?? null) as IDataObject['response'] };
@@ -75,7 +75,7 @@ function failureJson(outcome: Failure): IDataObject {
 }
 
 /** What an output item says about one listing (the per-listing and the per-row outputs share it). */
-export function describeOutcome({ listing, outcome }: ListingOutcome): IDataObject {
+function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 	switch (outcome.kind) {
 		case 'created':
 			return {};
@@ -125,17 +125,16 @@ export function describeOutcome({ listing, outcome }: ListingOutcome): IDataObje
  * such items, and n8n adds the input row's fields beneath them. Created, skipped and already listed listings stay
  * as they are: the API holds each of them.
  */
-export function errorOutputJson(done: ListingOutcome): IDataObject | undefined {
-	const { listing, outcome } = done;
+function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
 	if (outcome.kind === 'created' || outcome.kind === 'alreadyListed') return undefined;
 	if (outcome.kind === 'skipped') {
 		if (outcome.earlier === 'created') return undefined;
 		return {
 			error: `Not sent: outcome unknown (an earlier run sent it)`,
-			message: String(describeOutcome(done).message),
+			message: String(describeOutcome(listing, outcome).message),
 		};
 	}
-	const said = describeOutcome(done);
+	const said = describeOutcome(listing, outcome);
 	const id =
 		listing.externalListingId === undefined
 			? listing.label
@@ -153,8 +152,11 @@ export function errorOutputJson(done: ListingOutcome): IDataObject | undefined {
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 
-export function listingItem(done: ListingOutcome, errorOutput = false): INodeExecutionData {
-	const { listing, outcome } = done;
+export function listingItem(
+	listing: Listing,
+	outcome: Outcome,
+	errorOutput = false,
+): INodeExecutionData {
 	const pairedItem = listing.rows.map((item) => ({ item }));
 	if (outcome.kind === 'created') return { json: toOutputJson(outcome.body), pairedItem };
 	const json: IDataObject =
@@ -162,25 +164,24 @@ export function listingItem(done: ListingOutcome, errorOutput = false): INodeExe
 			? {
 					status: listingStatusOf(outcome),
 					externalListingId: listing.externalListingId ?? null,
-					...describeOutcome(done),
+					...describeOutcome(listing, outcome),
 				}
-			: { ...describeOutcome(done), itemIndexes: listing.rows };
-	return { json: (errorOutput && errorOutputJson(done)) || json, pairedItem };
+			: { ...describeOutcome(listing, outcome), itemIndexes: listing.rows };
+	return { json: (errorOutput && errorOutputJson(listing, outcome)) || json, pairedItem };
 }
 
 /** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
 export function rowItems(
 	items: INodeExecutionData[],
-	done: ListingOutcome,
+	[listing, outcome]: [Listing, Outcome],
 	errorOutput = false,
 ): Array<[number, INodeExecutionData]> {
-	const forErrorOutput = errorOutput ? errorOutputJson(done) : undefined;
-	const { listing, outcome } = done;
+	const forErrorOutput = errorOutput ? errorOutputJson(listing, outcome) : undefined;
 	const listingStatus = listingStatusOf(outcome);
 	const said: IDataObject =
 		outcome.kind === 'created'
 			? { listingResponse: toOutputJson(outcome.body) }
-			: { listingError: describeOutcome(done) };
+			: { listingError: describeOutcome(listing, outcome) };
 	return listing.rows.map((itemIndex) => [
 		itemIndex,
 		{
@@ -216,7 +217,7 @@ export function blankRowsNotice(blankItemIndexes: number[]): string {
 
 /** Validate Only: each valid listing's request as it would be sent; an invalid one as its error. */
 export function validateOnlyItem(listing: Listing): INodeExecutionData {
-	if (listing.kind === 'invalid') return listingItem({ listing, outcome: { kind: 'invalid' } });
+	if (listing.kind === 'invalid') return listingItem(listing, { kind: 'invalid' });
 	return {
 		json: { validateOnly: true, ...listingRequest(listing) },
 		pairedItem: listing.rows.map((item) => ({ item })),
@@ -226,15 +227,16 @@ export function validateOnlyItem(listing: Listing): INodeExecutionData {
 /** The run's output, in input order whatever order the requests finished in: per listing, or per input row. */
 export function outputItems(
 	items: INodeExecutionData[],
-	outcomes: ListingOutcome[],
+	outcomes: Map<Listing, Outcome>,
 	blankRows: number[],
 	perRow: boolean,
 	errorOutput: boolean,
 ): INodeExecutionData[] {
-	if (!perRow) return outcomes.map((done) => listingItem(done, errorOutput));
+	const done = [...outcomes];
+	if (!perRow) return done.map(([listing, outcome]) => listingItem(listing, outcome, errorOutput));
 	const byRow = new Array<INodeExecutionData>(items.length);
-	for (const done of outcomes) {
-		for (const [itemIndex, item] of rowItems(items, done, errorOutput)) byRow[itemIndex] = item;
+	for (const entry of done) {
+		for (const [itemIndex, item] of rowItems(items, entry, errorOutput)) byRow[itemIndex] = item;
 	}
 	for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 	return byRow;

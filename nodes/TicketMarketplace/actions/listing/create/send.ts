@@ -1,10 +1,12 @@
 /**
  * The send stage of Listing → Create: skip what this workflow sent before (the memory of sent listings,
- * memory/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent.
+ * memory/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent (a memory
+ * that fails to is reported here, report.ts says how).
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { showsCreated } from '../../../helpers/answerEvidence';
 import { errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
@@ -12,6 +14,7 @@ import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
 import { nearCapNotice } from '../memory/sentListings';
 import type { MemoryAccount } from '../memory/sentListings';
+import { TicketMemory } from '../memory/ticketMemory';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {
 	runSecrets,
@@ -21,32 +24,31 @@ import {
 	sendRequest,
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
-import { showsListingCreated } from './createdEvidence';
 import { earlierUnknownNotice } from './output';
 import { listingRequest } from './listingRequest';
+import type { Listing, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
-import type { MemoryFailure, Outcome, Sent } from './outcome';
+import type { Outcome } from './outcome';
+import { reportMemoryFailure } from './report';
 import type { SendSettings } from './settings';
-import {
-	openTicketMemory,
-	refuseTicketsOfEarlierRuns,
-	ticketsOf,
-	type TicketMemory,
-} from './ticketsAcrossRuns';
-import type { Listing, ReadyListing } from './validateListing';
+import { refuseTicketsOfEarlierRuns, ticketsOf } from './ticketsAcrossRuns';
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
 export async function sendListings(
 	context: IExecuteFunctions,
 	listings: Listing[],
 	settings: SendSettings,
-): Promise<Sent> {
+): Promise<Map<Listing, Outcome>> {
 	const valid = listings.filter((listing) => listing.kind === 'ready');
 	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
-	const account = credential && memoryAccount(credential);
+	// One memory per marketplace account on one API.
+	const account: MemoryAccount | undefined = credential && {
+		baseUrl: credential.baseUrl,
+		email: String(credential.decrypted.data?.email ?? ''),
+	};
 	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
-	const tickets = memory && runsAsAgentTool(context) && openTicketMemory(context, account!);
+	const tickets = memory && runsAsAgentTool(context) && new TicketMemory(context, account!);
 	const checked = tickets ? await refuseTicketsOfEarlierRuns(context, tickets, listings) : listings;
 	const ready = checked.filter((listing): listing is ReadyListing => listing.kind === 'ready');
 	const alreadySent = memory
@@ -62,12 +64,8 @@ export async function sendListings(
 	const memoryFailure =
 		memory && toSend.length > 0 ? await rememberOutcomes(memory, sent) : undefined;
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
-	return { outcomes, ...(memoryFailure && { memoryFailure }) };
-}
-
-/** One memory per marketplace account on one API. */
-function memoryAccount(credential: RunCredential): MemoryAccount {
-	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
+	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
+	return outcomes;
 }
 
 /** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
@@ -136,7 +134,7 @@ async function recordBeforeSending(
 async function rememberOutcomes(
 	memory: RunMemory,
 	sent: Map<ReadyListing, Outcome>,
-): Promise<MemoryFailure | undefined> {
+): Promise<Parameters<typeof reportMemoryFailure>[1] | undefined> {
 	const rememberedAsThis = (as: ReturnType<typeof rememberedAs>) =>
 		[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
 	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
@@ -194,6 +192,20 @@ async function sendThroughPacer(
 	} finally {
 		unsubscribe();
 	}
+}
+
+/**
+ * The evidence of a created listing: the Partner API's evidence of a request done (helpers/answerEvidence.ts), in
+ * an answer that names no other External Listing ID.
+ */
+function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {
+	if (!showsCreated(answer)) return false;
+	const namedId = (answer.body as Record<string, unknown>).externalListingId;
+	return (
+		namedId === undefined ||
+		namedId === null ||
+		String(namedId).trim() === String(externalListingId)
+	);
 }
 
 /** An exception from handling one listing, as that listing's outcome: unknown, in words, without a secret. */

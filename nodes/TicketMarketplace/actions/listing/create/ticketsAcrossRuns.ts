@@ -7,12 +7,9 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
-import type { MemoryAccount } from '../memory/sentListings';
-import { TicketMemory, type HeldTicket } from '../memory/ticketMemory';
+import type { HeldTicket, TicketMemory } from '../memory/ticketMemory';
 import { refused, ticketIdentity, ticketTaken } from './acrossListings';
 import type { Listing, ReadyListing } from './nouns';
-
-export { TicketMemory };
 
 export function ticketsOf(listings: ReadyListing[]): HeldTicket[] {
 	return listings.flatMap((listing) =>
@@ -21,10 +18,6 @@ export function ticketsOf(listings: ReadyListing[]): HeldTicket[] {
 			listingId: listing.externalListingId,
 		})),
 	);
-}
-
-export function openTicketMemory(context: IExecuteFunctions, account: MemoryAccount): TicketMemory {
-	return new TicketMemory(context, account);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/validateListing';
+import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import {
 	firstFailure,
 	outcomeOfRequest,
@@ -30,7 +30,7 @@ describe('outcome of a request: the transport answer in one word', () => {
 		],
 		[{ kind: 'notSent', effect: 'notCreated' }, { kind: 'notSent' }],
 		[
-			{ kind: 'failed', error, effect: 'created', apiCode: 'x.exists' },
+			{ kind: 'failed', error, effect: 'alreadyListed', apiCode: 'x.exists' },
 			{ kind: 'alreadyListed', error, apiCode: 'x.exists' },
 		],
 		[
@@ -59,6 +59,6 @@ describe('outcome words: what the memory keeps, and what stops the run', () => {
 	it.each(cases)('%j: remembered as %s, stops the run: %s', (outcome, remembered, stops) => {
 		const listing = { kind: 'invalid', rows: [0], label: 'row 1', problems: [] } as Listing;
 		expect(rememberedAs(outcome)).toBe(remembered);
-		expect(firstFailure([{ listing, outcome }]) !== undefined).toBe(stops);
+		expect(firstFailure(new Map([[listing, outcome]])) !== undefined).toBe(stops);
 	});
 });

@@ -1,5 +1,6 @@
 /** The output of Listing → Create: each listing's outcome as output items, paired with their rows. */
-import type { ListingOutcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import {
 	listingItem,
 	rowItems,
@@ -12,10 +13,7 @@ describe('Listing → Create output: one outcome per listing', () => {
 
 	it('gives each row its listing status, paired with that row; a listing item pairs all its rows', () => {
 		const items = [{ json: { seat: 'A1' } }, { json: { seat: 'A2' } }];
-		const grouped: ListingOutcome = {
-			listing: ready(7, [0, 1]),
-			outcome: { kind: 'notSent' },
-		};
+		const grouped: [Listing, Outcome] = [ready(7, [0, 1]), { kind: 'notSent' }];
 		expect(rowItems(items, grouped)).toEqual([
 			[
 				0,
@@ -36,13 +34,13 @@ describe('Listing → Create output: one outcome per listing', () => {
 				}),
 			],
 		]);
-		expect(listingItem(grouped).pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(listingItem(reports[0])).toEqual({ json: { id: 'L1' }, pairedItem: [{ item: 0 }] });
+		expect(listingItem(...grouped).pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(listingItem(...reports[0])).toEqual({ json: { id: 'L1' }, pairedItem: [{ item: 0 }] });
 	});
 
 	it('keeps an already listed listing off the error output, with its own status', () => {
 		const conflict = ALREADY_LISTED;
-		const item = listingItem(conflict, true);
+		const item = listingItem(...conflict, true);
 		expect(item.json).toMatchObject({ status: 'alreadyListed', externalListingId: 6 });
 		expect(String(item.json.message)).toContain('The API said: "taken".');
 		const [[, row]] = rowItems(

@@ -1,5 +1,6 @@
 /** The stop summary of Listing → Create: every listing in exactly one group, counted and named. */
-import type { ListingOutcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import { stopSummary } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/report';
 
 import {
@@ -13,7 +14,7 @@ describe('Listing → Create stop summary', () => {
 	const reports = OUTCOMES;
 
 	it('names every listing in exactly one group of the stop summary', () => {
-		const summary = stopSummary(reports, true);
+		const summary = stopSummary(new Map(reports), true);
 		const lines = summary.split('\n');
 		expect(lines).toEqual([
 			'Created in this run: 1 listing (1).',
@@ -30,16 +31,15 @@ describe('Listing → Create stop summary', () => {
 	});
 
 	it('counts each group and names its first listings, however many; several reasons get a line each', () => {
-		const many: ListingOutcome[] = Array.from({ length: 400 }, (_, index) => ({
-			listing: ready(index + 1, [index]),
-			outcome:
-				index === 0
-					? { kind: 'notCreated', error: failure('Login refused') }
-					: index < 5
-						? { kind: 'notCreated', error: failure(`reason ${index}`) }
-						: { kind: 'notSent' },
-		}));
-		const summary = stopSummary(many, false);
+		const many = Array.from({ length: 400 }, (_, index): [Listing, Outcome] => [
+			ready(index + 1, [index]),
+			index === 0
+				? { kind: 'notCreated', error: failure('Login refused') }
+				: index < 5
+					? { kind: 'notCreated', error: failure(`reason ${index}`) }
+					: { kind: 'notSent' },
+		]);
+		const summary = stopSummary(new Map(many), false);
 		expect(summary.split('\n')).toEqual([
 			'No listing was created in this run.',
 			'Not created: 5 listings:',
@@ -53,7 +53,7 @@ describe('Listing → Create stop summary', () => {
 
 	it('names an already listed listing once in the stop summary', () => {
 		const conflict = ALREADY_LISTED;
-		const summary = stopSummary([...reports, conflict], true);
+		const summary = stopSummary(new Map([...reports, conflict]), true);
 		expect(summary).toContain(
 			'Already listed (the API holds a listing with this External Listing ID), not created again: 1 listing (6).',
 		);
