@@ -1,45 +1,37 @@
 /**
- * The words for every row of the answer table at a request made with the access token (the token URL's are
- * tokenWords.ts): one entry per row, what happened as a one-line title, then what to do. Every message says whether
- * anything was created; for the rows of unknown outcome the caller adds how to check.
+ * The words for each row of a request made with the access token (the token URL's: tokenWords.ts): a one-line title,
+ * then what to do, always saying whether anything was created (for an unknown outcome the caller adds how to check).
  */
 import type { AnswerMeaning, RowName } from './answerTable';
 import { joined, oneLine, PLAN_QUOTA_ADVICE, quoteApi, subjectOf } from './answerSubjects';
 import type { AnswerWords, Subject } from './answerSubjects';
 
-export { quoteApi, subjectOf } from './answerSubjects';
-export type { AnswerWords, Subject } from './answerSubjects';
-
-/** What a message tells beside the row: the request, and what the node saw of it (each in words, secrets redacted). */
+/** What a message tells beside the row, in words, secrets redacted. */
 export interface ApiWordsContext {
 	path?: string;
 	method?: string;
-	/** The HTTP status (0: no answer). */
+	/** 0: no answer. */
 	status: number;
 	/** Rate refusals (429, spike arrest) this request met, the last one included. */
 	rateRefusals: number;
-	/** The wait the API asked for in its last rate refusal, in words, if it said. */
 	lastWait?: string;
-	/** The API's own words, found anywhere in its body: `The API said: "…".` ('' when none). */
+	/** The API's words found anywhere in its body: `The API said: "…".` ('' when none). */
 	apiSaid?: string;
-	/** What n8n said of a failure that is no answer (secrets redacted). */
+	/** What n8n said of a failure that is no answer. */
 	nodeSaid?: string;
-	/** A network failure in words ("connection refused"). */
 	network?: string;
 	baseUrl?: string;
 	connectionRetries?: number;
-	/** Where a redirect points, if it said. */
 	redirectTo?: string;
 	/** A 2xx's body: what it is, and as text. */
 	bodyKind?: string;
 	bodyShown?: string;
-	/** A wait too long to take: asked for, and the longest this node takes; and what asked for it. */
+	/** A wait too long to take, the longest this node takes, and what asked for it. */
 	wait?: string;
 	longestWait?: string;
 	waitFor?: string;
-	/** The token exchange that failed: what the credential said. */
+	/** What the credential said of a failed token exchange. */
 	diagnosis?: { title: string; description: string };
-	/** How many renewals of the token this run made. */
 	renewals?: number;
 }
 
@@ -51,8 +43,10 @@ const say = (title: string, ...advice: Array<string | undefined>) => ({
 });
 const times = (count: number) => `${count} time${count === 1 ? '' : 's'}`;
 const lastWait = (c: ApiWordsContext) => c.lastWait && `It last asked to wait ${c.lastWait}.`;
-const RATE_ADVICE = (q: string, c: ApiWordsContext, s: Subject) =>
-	joined(q, lastWait(c), `Nothing was created by these attempts. ${s.rateLimited}`);
+const RATE_REFUSED =
+	(title: (c: ApiWordsContext) => string): Say =>
+	(q, c, s) =>
+		say(title(c), q, lastWait(c), `Nothing was created by these attempts. ${s.rateLimited}`);
 const ACCESS_REFUSED: Say = (q, c) =>
 	say(
 		`The Partner API refused access (HTTP ${c.status})`,
@@ -75,7 +69,7 @@ const REDIRECTED: Say = (_q, c) =>
 	);
 const LOGIN_FAILED = 'The Ticket Marketplace API credential could not log in';
 
-/** The credential could not log in: what it diagnosed, when that fits a title; else what n8n kept of it. */
+/** The credential's diagnosis, when it fits a title; else what n8n kept of it. */
 const TOKEN_EXCHANGE: Say = (_q, c) => {
 	const { title = '', description = '' } = c.diagnosis ?? {};
 	const fits = description && title.length <= 100 && !/\n/.test(title);
@@ -89,7 +83,6 @@ const TOKEN_EXCHANGE: Say = (_q, c) => {
 			);
 };
 
-/** The words of each row, keyed by its name. */
 const WORDS: Partial<Record<RowName, Say>> = {
 	unreadableFile: (_q, c) =>
 		say(
@@ -157,14 +150,13 @@ const WORDS: Partial<Record<RowName, Say>> = {
 			'Nothing was created by this request, and the run sent nothing more: the listings left are not created, and the next run sends them.',
 			PLAN_QUOTA_ADVICE,
 		),
-	spikeArrest: (q, c, s) => ({
-		title: `Rate limit: the Partner API's spike arrest refused the request ${times(c.rateRefusals)} (HTTP ${c.status})`,
-		advice: RATE_ADVICE(q, c, s),
-	}),
-	tooManyRequests: (q, c, s) => ({
-		title: `Rate limit: the Partner API answered "too many requests" ${times(c.rateRefusals)}`,
-		advice: RATE_ADVICE(q, c, s),
-	}),
+	spikeArrest: RATE_REFUSED(
+		(c) =>
+			`Rate limit: the Partner API's spike arrest refused the request ${times(c.rateRefusals)} (HTTP ${c.status})`,
+	),
+	tooManyRequests: RATE_REFUSED(
+		(c) => `Rate limit: the Partner API answered "too many requests" ${times(c.rateRefusals)}`,
+	),
 	unavailable: (q, c) =>
 		say(
 			`Unavailable: the Partner API answered "service unavailable" ${times(c.rateRefusals)} (HTTP ${c.status})`,
@@ -207,7 +199,6 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		say(`Outcome unknown: the Partner API failed with a server error (HTTP ${c.status})`, q),
 };
 
-/** The words for what became of a request made with the access token, by its row. */
 export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): AnswerWords {
 	return (WORDS[meaning.row] ?? REFUSED)(quoteApi(meaning), context, subjectOf(context.path));
 }

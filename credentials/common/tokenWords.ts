@@ -12,10 +12,7 @@ const APP_KEYS_HINT =
 export const BASE_URL_HINT =
 	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
-/**
- * A row's words: its title, then the advice after the API's own words (`where` is the token URL, `redirectTo`
- * " to" where a redirect points, or ''); `unquoted` for an answer that is not the API's.
- */
+/** Title, advice (after the API's own words unless `unquoted`); `redirectTo` is " to <where>" or ''. */
 type Say = (
 	status: number,
 	where: string,
@@ -81,7 +78,6 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	],
 };
 
-/** The words for the token URL's answer, by its row. */
 export function tokenWords(
 	meaning: AnswerMeaning,
 	status: number,

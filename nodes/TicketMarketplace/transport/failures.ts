@@ -1,8 +1,6 @@
 /**
- * What a failed Partner API request means, for the listing and for the person reading the error: the one place that
- * turns any failure, n8n's wrapped errors included, into a NodeApiError. Its meaning and its words are the answer
- * table's row (credentials/common/answerTable.ts, answerWords.ts); this module gathers what the words tell beside
- * it (the request, the attempts, a redirect's target, a body shown), secrets redacted.
+ * The one place that turns any failure into a NodeApiError: its meaning and words are its row's; this gathers what
+ * the words tell beside it (the request, the attempts, a redirect's target, a body), secrets redacted.
  */
 import { NodeApiError } from 'n8n-workflow';
 
@@ -29,19 +27,16 @@ export interface FailureContext {
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	/** How many rate refusals (429, spike arrest) this request was answered with. */
+	/** Rate refusals (429, spike arrest) this request met. */
 	rateLimitAnswers: number;
-	/** The identifier of what the request creates (see SendOptions.createsId). */
 	createsId?: string | number;
 	connectionRetries: number;
-	/** The wait the API asked for in its last 429, if it said. */
 	lastRetryAfterMs?: number;
 }
 
 export interface ClassifiedFailure {
 	error: NodeApiError;
 	effect: Effect;
-	/** The API's own error code, where its answer named one. */
 	apiCode?: string;
 }
 
@@ -55,7 +50,6 @@ function waitInWords(ms: number): string {
 
 const inWords = (ms: number | undefined) => (ms === undefined ? undefined : waitInWords(ms));
 
-/** What the row's words tell beside it, gathered from the failure and the request, secrets redacted. */
 function wordsContext(
 	failure: HttpFailure,
 	context: FailureContext,
@@ -93,7 +87,7 @@ function wordsContext(
 	};
 }
 
-/** The failure in words, as n8n's own error type, with what it means for the request's item: its row's. */
+/** The failure in words as n8n's error, and its row's outcome for the item. */
 export function classifyFailure(
 	node: INode,
 	failure: HttpFailure,
