@@ -13,11 +13,7 @@ export interface AnswerFacts {
 	code?: string;
 	/** The API's own words (secrets redacted, bounded). */
 	words?: string;
-	/** Headers as sent ('' when absent). */
-	retryAfter: string;
-	wwwAuthenticate: string;
-	/** The body as text, bounded. */
-	text: string;
+	wwwAuthenticate?: string;
 	/** The body is the gateway's own fault (`{"fault": {...}}`). */
 	gatewayFault?: boolean;
 	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
@@ -38,11 +34,12 @@ export interface AnswerContext {
 }
 
 const MAX_WORDS = 300;
-const MAX_TEXT = 100_000;
 
-function stringField(record: Record<string, unknown> | undefined, key: string): string | undefined {
-	const value = record?.[key];
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/** The first of these values that is text, trimmed. */
+function firstText(...values: unknown[]): string | undefined {
+	for (const value of values)
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	return undefined;
 }
 
 function recordField(record: unknown, key?: string): Record<string, unknown> | undefined {
@@ -50,16 +47,6 @@ function recordField(record: unknown, key?: string): Record<string, unknown> | u
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
-}
-
-function bodyText(body: unknown): string {
-	if (typeof body === 'string') return body.slice(0, MAX_TEXT);
-	if (Buffer.isBuffer(body)) return body.toString('utf8', 0, MAX_TEXT);
-	try {
-		return (JSON.stringify(body) ?? '').slice(0, MAX_TEXT);
-	} catch {
-		return '';
-	}
 }
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
@@ -74,7 +61,7 @@ function nestedCode(body: unknown, json: Record<string, unknown> | undefined): s
 	}
 	const record =
 		recordField(json, 'error') ?? recordField(Array.isArray(list) ? list[0] : undefined);
-	return stringField(record, 'code') ?? stringField(record, 'errorCode');
+	return firstText(record?.code, record?.errorCode);
 }
 
 /** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
@@ -86,18 +73,16 @@ export function readAnswer(
 ): AnswerFacts {
 	const { json } = readBody(body, headerValue(headers, 'content-type'));
 	const fault = recordField(json, 'fault');
+	const detail = recordField(fault, 'detail');
 	const code =
-		stringField(json, 'code') ??
-		stringField(json, 'ErrorCode') ??
-		stringField(recordField(fault, 'detail'), 'errorcode') ??
-		stringField(json, 'error') ??
-		stringField(json, 'errorCode') ??
+		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
 		nestedCode(body, json);
-	const said =
-		stringField(json, 'description') ??
-		stringField(json, 'Error') ??
-		stringField(fault, 'faultstring') ??
-		stringField(json, 'error_description');
+	const said = firstText(
+		json?.description,
+		json?.Error,
+		fault?.faultstring,
+		json?.error_description,
+	);
 	// The found words go through extractApiMessage too, which redacts and bounds them.
 	const words = extractApiMessage(said ?? json ?? body, secrets)
 		?.replace(/\s+/g, ' ')
@@ -106,9 +91,7 @@ export function readAnswer(
 		status,
 		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
 		words: words === code ? undefined : words,
-		retryAfter: headerValue(headers, 'retry-after'),
 		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
-		text: bodyText(body),
 		gatewayFault: fault !== undefined,
 	};
 }
@@ -162,25 +145,19 @@ export const isTokenRefused = (facts: AnswerFacts) =>
 export const isInvalidClient = (facts: AnswerFacts) =>
 	codeIs(facts, 'invalid_client') ||
 	/client ?id is invalid|invalid client ?id|invalid consumer key/i.test(facts.words ?? '') ||
-	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate));
+	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate ?? ''));
 
 /** The request never left this machine: a retry is safe. */
-export const CONNECTION_FAILED_BEFORE_SEND = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'EADDRNOTAVAIL',
-]);
+export const CONNECTION_FAILED_BEFORE_SEND = new Set(
+	'ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH EADDRNOTAVAIL'.split(' '),
+);
 
 /** Node.js refused to build the request (a header with a line break): nothing sent, and a retry fails alike. */
-export const REQUEST_NOT_BUILT = new Set([
-	'ERR_INVALID_CHAR',
-	'ERR_HTTP_INVALID_HEADER_VALUE',
-	'ERR_INVALID_HTTP_TOKEN',
-	'ERR_UNESCAPED_CHARACTERS',
-]);
+export const REQUEST_NOT_BUILT = new Set(
+	'ERR_INVALID_CHAR ERR_HTTP_INVALID_HEADER_VALUE ERR_INVALID_HTTP_TOKEN ERR_UNESCAPED_CHARACTERS'.split(
+		' ',
+	),
+);
 
 const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
 const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;

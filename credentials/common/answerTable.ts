@@ -20,14 +20,7 @@ import {
 import type { AnswerContext, AnswerFacts } from './answerFacts';
 import { isPreDeliverPath } from './partnerApi';
 
-export {
-	allowedRateOf,
-	CONNECTION_FAILED_BEFORE_SEND,
-	namesId,
-	readAnswer,
-	REQUEST_NOT_BUILT,
-} from './answerFacts';
-export type { AnswerContext, AnswerFacts } from './answerFacts';
+export * from './answerFacts';
 
 export type Outcome = 'created' | 'alreadyListed' | 'unknown' | 'notCreated';
 

@@ -13,16 +13,8 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 	return Array.isArray(value) ? value.map(String).join(', ') : String(value);
 }
 
-const MESSAGE_KEYS = [
-	'error_description',
-	'Error',
-	'faultstring',
-	'message',
-	'errorMessage',
-	'detail',
-	'title',
-	'description',
-];
+const MESSAGE_KEYS =
+	'error_description Error faultstring message errorMessage detail title description';
 const NESTED_KEYS = ['error', 'errors', 'fault'];
 
 const MAX_API_MESSAGE = 500;
@@ -46,7 +38,7 @@ function findApiMessage(body: unknown, depth: number): string | undefined {
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = body as Record<string, unknown>;
-	for (const key of MESSAGE_KEYS) {
+	for (const key of MESSAGE_KEYS.split(' ')) {
 		const value = record[key];
 		if (typeof value === 'string' && value.trim()) return value.trim();
 	}

@@ -15,7 +15,7 @@ export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredenti
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;
 
-const NO_ANSWER: AnswerFacts = { status: 0, retryAfter: '', wwwAuthenticate: '', text: '' };
+const NO_ANSWER: AnswerFacts = { status: 0 };
 
 /** Its answer, or what kept one from coming, with what the run learnt (a renewal that failed, a wait too long). */
 export function meaningOfFailure(
