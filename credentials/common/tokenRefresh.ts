@@ -15,14 +15,10 @@ type KeptRefreshToken = { for: string; token: string; expiresAt?: number };
 
 /** A hash of everything that decides whose token this is. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const login = loginValues(credentials);
 	// As sent: letter case, a default port or a pasted space do not make another login.
 	const parts = [
 		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
-		login.consumerKey,
-		login.consumerSecret,
-		login.email,
-		login.password,
+		...Object.values(loginValues(credentials)),
 	];
 	return createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('hex');
 }

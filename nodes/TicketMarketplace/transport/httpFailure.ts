@@ -15,40 +15,23 @@ export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredenti
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;
 
-const NO_ANSWER: AnswerFacts = { status: 0 };
-
 /** Its answer, or what kept one from coming, with what the run learnt (a renewal that failed, a wait too long). */
 export function meaningOfFailure(
 	failure: HttpFailure,
 	context: { path: string; createsId?: string | number; secrets?: readonly string[] },
 ): AnswerMeaning {
-	const answer =
-		failure.status === undefined
-			? {
-					...NO_ANSWER,
-					failure: failure.unreadableFile
-						? 'unreadableFile'
-						: failure.tokenExchange
-							? 'tokenExchange'
-							: (failure.code ?? ''),
-				}
-			: readAnswer(failure.status, failure.headers, failure.body, context.secrets);
-	const facts: AnswerFacts = {
-		...answer,
-		// A failure is never the evidence that the request was done.
-		evidence: false,
-		renewal: failure.refusedAfterRenewal
-			? 'freshTokenRefused'
-			: failure.renewalsExhausted !== undefined
-				? 'renewalsExhausted'
-				: undefined,
-		tooLong:
-			failure.spikeIntervalMs !== undefined
-				? 'spikeInterval'
-				: failure.retryAfterMs !== undefined
-					? 'retryAfter'
-					: undefined,
-	};
+	const { status, unreadableFile, tokenExchange, code } = failure;
+	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
+	const facts: AnswerFacts =
+		status === undefined
+			? { status: 0, failure: noAnswer ?? '' }
+			: readAnswer(status, failure.headers, failure.body, context.secrets);
+	// A failure is never the evidence that the request was done.
+	facts.evidence = false;
+	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
+	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
+	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
+	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
 	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
 }
 
@@ -161,7 +144,7 @@ export function answerMeaning(
 	const evidence = rules.confirmedBy?.(response);
 	const { statusCode: status, headers, body } = response;
 	const facts = evidence
-		? { ...NO_ANSWER, status, evidence }
+		? { status, evidence }
 		: { ...readAnswer(status, headers as Record<string, unknown>, body, secrets()), evidence };
 	return meaningOf(facts, { endpoint: 'api', path: rules.path, createsId: rules.createsId });
 }
@@ -172,7 +155,7 @@ export function tooLongToWait(failure: HttpFailure, tooLong: 'retryAfter' | 'spi
 	failure.refusal = refusal;
 	const said = { code: refusal?.code, words: refusal?.words };
 	failure.meaning = meaningOf(
-		{ ...NO_ANSWER, ...said, status: failure.status ?? 0, tooLong },
+		{ ...said, status: failure.status ?? 0, tooLong },
 		{ endpoint: 'api' },
 	);
 }

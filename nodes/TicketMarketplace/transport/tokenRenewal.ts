@@ -138,16 +138,12 @@ export class TokenRenewal {
 			if (!(await settledOrStopped(this.underWay, cancel))) return false;
 		}
 		if (this.givenUp || cancel?.aborted) return false;
-		// Another login's token (the credential was edited) is not sent.
-		if (this.token !== '' && accessTokenForThisLogin(this.credential) === '')
-			this.credential.accessToken = '';
-		// Past its lifetime: renewed before sending, within the run's limit; past that, the API's 401 decides.
-		if (
-			this.token !== '' &&
-			this.renewals < MAX_RENEWALS_PER_RUN &&
-			accessTokenExpired(this.credential, Date.now())
-		)
-			this.credential.accessToken = '';
+		// Not sent: another login's token (the credential was edited), or one past its lifetime (within the run's
+		// limit of renewals; past that, the API's 401 decides).
+		const stale = () =>
+			accessTokenForThisLogin(this.credential) === '' ||
+			(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
+		if (this.token !== '' && stale()) this.credential.accessToken = '';
 		if (this.token === '') {
 			attempt.renewing = true;
 			this.begin();
