@@ -47,12 +47,11 @@ export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
 
 /** Never echoed into an output: the credential's values, and every token the run's requests carried. */
 export function runSecrets(credential: RunCredential): string[] {
-	return [
-		...new Set([
-			...credentialSecrets(credential.decrypted.data),
-			...credential.renewal.tokensCarried().filter((token) => token.length >= MIN_SECRET_LENGTH),
-		]),
+	const all = [
+		...credentialSecrets(credential.decrypted.data),
+		...credential.renewal.tokensCarried(),
 	];
+	return [...new Set(all)].filter((value) => value.length >= MIN_SECRET_LENGTH);
 }
 
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
