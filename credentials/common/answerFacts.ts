@@ -42,8 +42,7 @@ function firstText(...values: unknown[]): string | undefined {
 	return undefined;
 }
 
-function recordField(record: unknown, key?: string): Record<string, unknown> | undefined {
-	const value = key === undefined ? record : (record as Record<string, unknown> | undefined)?.[key];
+function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
@@ -59,8 +58,7 @@ function nestedCode(body: unknown, json: Record<string, unknown> | undefined): s
 			list = undefined;
 		}
 	}
-	const record =
-		recordField(json, 'error') ?? recordField(Array.isArray(list) ? list[0] : undefined);
+	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
 }
 
@@ -72,8 +70,8 @@ export function readAnswer(
 	secrets?: readonly string[],
 ): AnswerFacts {
 	const { json } = readBody(body, headerValue(headers, 'content-type'));
-	const fault = recordField(json, 'fault');
-	const detail = recordField(fault, 'detail');
+	const fault = asRecord(json?.fault);
+	const detail = asRecord(fault?.detail);
 	const code =
 		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
 		nestedCode(body, json);

@@ -60,7 +60,7 @@ export interface ReadBody {
 export function readBody(body: unknown, contentType = ''): ReadBody {
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
 	if (body === null) return { text: 'null', shape: 'json-not-object' };
-	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+	if (typeof body === 'object' && !Buffer.isBuffer(body)) {
 		return Array.isArray(body)
 			? { text: '', shape: 'json-not-object' }
 			: { json: body as Record<string, unknown>, text: '', shape: 'object' };

@@ -66,22 +66,21 @@ function hasSpacesAround(value: unknown): boolean {
 	return typeof value === 'string' && value !== value.trim();
 }
 
+const LABELS = Object.entries({
+	consumerKey: 'Consumer Key',
+	consumerSecret: 'Consumer Secret',
+	email: 'e-mail',
+});
+
 /** Spaces typed around a refused login's fields: removed from key, secret and e-mail, kept in the password. */
 function pastedSpacesHint(row: string, typed: Record<string, unknown>): string {
-	const fields: Array<[string, string]> =
-		row === 'invalidClient'
-			? [
-					['consumerKey', 'Consumer Key'],
-					['consumerSecret', 'Consumer Secret'],
-				]
-			: row === 'invalidGrant' || row === 'loginRefused'
-				? [['email', 'e-mail']]
-				: [];
+	const login = row === 'invalidGrant' || row === 'loginRefused';
+	const fields = row === 'invalidClient' ? LABELS.slice(0, 2) : login ? LABELS.slice(2) : [];
 	const trimmed = fields.filter(([name]) => hasSpacesAround(typed[name])).map(([, label]) => label);
 	let hint = trimmed.length
 		? ` The spaces or line breaks around the ${trimmed.join(' and ')} were removed before sending, so they are not the cause.`
 		: '';
-	if ((row === 'invalidGrant' || row === 'loginRefused') && hasSpacesAround(typed.password))
+	if (login && hasSpacesAround(typed.password))
 		hint +=
 			' The password starts or ends with a space or line break and is sent exactly as typed: remove it if it is not part of the password.';
 	return hint;
