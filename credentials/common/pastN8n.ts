@@ -2,8 +2,7 @@
  * What node and credential tell each other past n8n (the cancel signal, a failed token exchange, the last request):
  * on the credential object n8n-core passes to preAuthentication, under non-enumerable symbol keys, never saved.
  */
-import { UserError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { UserError, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { tokenDestinationRefusal } from './tokenDestination';
 import { accessTokenExpired, accessTokenForThisLogin } from './tokenRefresh';

@@ -49,17 +49,6 @@ function characterPattern(char: string): string {
 	return `(?:${forms.join('|')})`;
 }
 
-/** `anyCase`: its letters may come back in either case. */
-interface SecretForm {
-	text: string;
-	anyCase: boolean;
-}
-
-/** Mail systems change an e-mail's case freely; other secrets are matched exactly. */
-function isEmailShaped(secret: string): boolean {
-	return /^[^@\s]+@[^@\s]+$/.test(secret);
-}
-
 /**
  * The base64 of `secret` at each offset modulo 3 in the encoded data, without the characters that also carry bits of
  * the bytes around it; standard and URL-safe alphabets, never padding.
@@ -79,13 +68,6 @@ function base64Forms(secret: string): string[] {
 	return forms;
 }
 
-function secretForms(secret: string): SecretForm[] {
-	return [
-		{ text: secret, anyCase: isEmailShaped(secret) },
-		...base64Forms(secret).map((text) => ({ text, anyCase: false })),
-	];
-}
-
 function formCharacterPattern(char: string, anyCase: boolean): string {
 	if (!anyCase) return characterPattern(char);
 	const variants = [...new Set([char, char.toLowerCase(), char.toUpperCase()])];
@@ -99,15 +81,17 @@ let cachedMatcher: { key: string; pattern: RegExp } | undefined;
 function secretMatcher(secrets: readonly string[]): RegExp {
 	const key = secrets.join('\u0000');
 	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
-	const forms = new Map<string, SecretForm>();
-	for (const form of secrets.flatMap(secretForms)) {
-		const seen = forms.get(form.text);
-		if (!seen || (form.anyCase && !seen.anyCase)) forms.set(form.text, form);
+	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;
+	// other secrets, and base64, are matched exactly.
+	const forms = new Map<string, boolean>();
+	for (const secret of secrets) {
+		forms.set(secret, /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === true);
+		for (const text of base64Forms(secret)) forms.set(text, forms.get(text) === true);
 	}
 	const pattern = new RegExp(
-		[...forms.values()]
-			.sort((a, b) => b.text.length - a.text.length)
-			.map(({ text, anyCase }) =>
+		[...forms]
+			.sort(([a], [b]) => b.length - a.length)
+			.map(([text, anyCase]) =>
 				[...text].map((char) => formCharacterPattern(char, anyCase)).join(''),
 			)
 			.join('|'),

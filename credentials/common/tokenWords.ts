@@ -1,7 +1,6 @@
 /** The words for every row of the answer table at the token URL (a refused login, a quota, a failure), by its row. */
 import type { AnswerMeaning, RowName } from './answerTable';
-import { joined, PLAN_QUOTA_ADVICE, quoteApi } from './answerSubjects';
-import type { AnswerWords } from './answerSubjects';
+import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerSubjects';
 
 /** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
 const MARKETPLACE_LOGIN_HINT =

@@ -2,9 +2,7 @@
  * The one place that turns any failure into a NodeApiError: its meaning and words are its row's; this gathers what
  * the words tell beside it (the request, the attempts, a redirect's target, a body), secrets redacted.
  */
-import { NodeApiError } from 'n8n-workflow';
-
-import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import {
 	apiWords,
@@ -41,14 +39,13 @@ export interface ClassifiedFailure {
 }
 
 /** A wait in words: "45 s", "10 min", "24 h". */
-function waitInWords(ms: number): string {
+function inWords(ms: number | undefined): string | undefined {
+	if (ms === undefined) return undefined;
 	const seconds = Math.ceil(ms / 1000);
 	if (seconds < 120) return `${seconds} s`;
 	const minutes = Math.ceil(seconds / 60);
 	return minutes < 120 ? `${minutes} min` : `${Math.ceil(minutes / 60)} h`;
 }
-
-const inWords = (ms: number | undefined) => (ms === undefined ? undefined : waitInWords(ms));
 
 function wordsContext(
 	failure: HttpFailure,
@@ -75,7 +72,7 @@ function wordsContext(
 		bodyKind: bodyInWords(failure.body, headerValue(failure.headers, 'content-type')),
 		bodyShown: bodyShown(failure.body, secrets),
 		wait: inWords(failure.spikeIntervalMs ?? failure.retryAfterMs),
-		longestWait: waitInWords(
+		longestWait: inWords(
 			failure.spikeIntervalMs !== undefined ? RETRY_POLICY.maxWaitMs : RETRY_POLICY.maxRetryAfterMs,
 		),
 		waitFor: failure.refusal?.row === 'unavailable' ? 'service unavailable' : 'rate limit',
