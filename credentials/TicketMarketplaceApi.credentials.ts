@@ -24,7 +24,6 @@ import {
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
 	readBody,
-	tokenAnswerMeaning,
 } from './common/tokenDiagnosis';
 import {
 	carriedCancelSignal,
@@ -158,7 +157,6 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	throw failTokenExchange(credentials, diagnosis, {
 		status: response.statusCode,
 		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
-		final: tokenAnswerMeaning(response, secrets).stopsRun,
 	});
 }
 

@@ -1,12 +1,8 @@
-/**
- * What counts as evidence that the Partner API did what a request asked: the answer table's `created` row reads it
- * (answerTable.ts), and every operation hands it to the transport as its `confirmedBy`.
- */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { headerValue } from './apiAnswers';
 
-/** application/json or a JSON-based type (application/problem+json), with or without parameters. */
+/** application/json or a JSON-based type (application/problem+json). */
 export function isJsonMediaType(contentType: string): boolean {
 	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 }
@@ -17,11 +13,8 @@ export function isProblemMediaType(contentType: string): boolean {
 }
 
 /**
- * The evidence that the Partner API did what a request asked (created a listing, submitted a subscription): a 200
- * or 201 with a JSON object, marked as JSON (not as an error document), that reports no error (no `error`, `errors`,
- * gateway `fault` or service error `code`). The API's answers are not documented, so no field is required; anything
- * else (202, 204, an empty body, a page, an array) may or may not mean it was done, and is reported as outcome
- * unknown.
+ * The evidence that the API did what a request asked (the `created` row reads it): a 200 or 201 with a JSON object
+ * that reports no error. No field is required (the answers are not documented); anything else is outcome unknown.
  */
 export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	const { statusCode, body } = answer;
@@ -31,7 +24,7 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
 	const fields = body as Record<string, unknown>;
 	if (!['error', 'errors', 'fault'].every((field) => isEmpty(fields[field]))) return false;
-	// The service's own error document (`{code: "inventory.listings.systemError", description}`), whatever status.
+	// The service's own error document (`{code: "inventory.listings.systemError"}`).
 	return !(typeof fields.code === 'string' && /^inventory\./i.test(fields.code));
 }
 

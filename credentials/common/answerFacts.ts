@@ -1,71 +1,51 @@
 /**
- * What an answer says, read once, and the tests the answer table's rows are made of. The service's own error bodies
- * are read defensively: `{code, description}` (its listing service), `{ErrorCode, Error}` (Apigee's OAuth),
- * `{fault: {faultstring, detail: {errorcode}}}` (Apigee's own refusals), and OAuth's `{error, error_description}`; an
- * answer in another shape falls to the rows that read its status alone.
+ * What an answer says, read once, and the tests the answer table's rows are made of. Bodies read: `{code, description}`
+ * (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail: {errorcode}}}` (the gateway),
+ * OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
  */
 import { extractApiMessage, headerValue, readBody } from './apiAnswers';
 import { PARTNER_API_PATHS } from './partnerApi';
 
-/** What happened to one request, as the rows read it: its answer, or what kept an answer from coming. */
+/** One request's answer as the rows read it, or what kept an answer from coming. */
 export interface AnswerFacts {
-	/** The HTTP status; 0 when no answer came (see `failure`). */
+	/** 0 when no answer came (see `failure`). */
 	status: number;
-	/** The error code the answer names (`inventory.listings.invalidEvent`, `invalid_client`, a gateway fault's). */
 	code?: string;
-	/** The API's own words for it (secrets redacted, bounded). */
+	/** The API's own words (secrets redacted, bounded). */
 	words?: string;
-	/** The Retry-After header as sent ('' when absent). */
-	retryAfter: string;
-	/** The WWW-Authenticate header as sent ('' when absent). */
-	wwwAuthenticate: string;
-	/** The body as text, bounded: for a look at what it names. */
-	text: string;
-	/** The body is the gateway's own fault (`{"fault": {...}}`), not the service's answer. */
+	wwwAuthenticate?: string;
+	/** The body is the gateway's own fault (`{"fault": {...}}`). */
 	gatewayFault?: boolean;
-	/** No answer: a Node.js network code, or `unreadableFile`, `tokenExchange` (nothing was sent), '' (unknown). */
+	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
 	failure?: string;
-	/** A 2xx that shows what the request asked for was done (the caller's evidence rule). */
+	/** A 2xx that shows the request was done (the caller's evidence rule). */
 	evidence?: boolean;
-	/** What the run's token renewal said of a 401: a token refused as soon as issued, or the renewals ran out. */
+	/** The run's renewal of a 401: a token refused as soon as issued, or the renewals ran out. */
 	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
-	/** A rate refusal asks for a wait longer than this node takes: by its Retry-After, or by its spike arrest's rate. */
+	/** A rate refusal asks for a longer wait than this node takes. */
 	tooLong?: 'retryAfter' | 'spikeInterval';
 }
 
 export interface AnswerContext {
 	endpoint: 'token' | 'api';
-	/** The API path of the request (which names what it would create, in words). */
 	path?: string;
-	/** The External Listing ID the request would create: "already exists" is *already listed* only when it names it. */
+	/** The External Listing ID the request would create: "already exists" counts only when it names it. */
 	createsId?: string | number;
 }
 
-/** The longest part of the API's words kept, and how much of a body is looked at for what it names. */
 const MAX_WORDS = 300;
-const MAX_TEXT = 100_000;
 
-function stringField(record: Record<string, unknown> | undefined, key: string): string | undefined {
-	const value = record?.[key];
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/** The first of these values that is text, trimmed. */
+function firstText(...values: unknown[]): string | undefined {
+	for (const value of values)
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	return undefined;
 }
 
-function recordField(record: unknown, key?: string): Record<string, unknown> | undefined {
-	const value = key === undefined ? record : (record as Record<string, unknown> | undefined)?.[key];
+function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
-}
-
-/** The body as text (bounded), whatever it is. */
-function bodyText(body: unknown): string {
-	if (typeof body === 'string') return body.slice(0, MAX_TEXT);
-	if (Buffer.isBuffer(body)) return body.toString('utf8', 0, MAX_TEXT);
-	try {
-		return (JSON.stringify(body) ?? '').slice(0, MAX_TEXT);
-	} catch {
-		return '';
-	}
 }
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
@@ -78,12 +58,11 @@ function nestedCode(body: unknown, json: Record<string, unknown> | undefined): s
 			list = undefined;
 		}
 	}
-	const record =
-		recordField(json, 'error') ?? recordField(Array.isArray(list) ? list[0] : undefined);
-	return stringField(record, 'code') ?? stringField(record, 'errorCode');
+	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
+	return firstText(record?.code, record?.errorCode);
 }
 
-/** Reads an answer once: its status, headers and body, as n8n hands them over; `secrets` never reach the words. */
+/** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
 export function readAnswer(
 	status: number,
 	headers: Record<string, unknown> | undefined,
@@ -91,19 +70,17 @@ export function readAnswer(
 	secrets?: readonly string[],
 ): AnswerFacts {
 	const { json } = readBody(body, headerValue(headers, 'content-type'));
-	const fault = recordField(json, 'fault');
+	const fault = asRecord(json?.fault);
+	const detail = asRecord(fault?.detail);
 	const code =
-		stringField(json, 'code') ??
-		stringField(json, 'ErrorCode') ??
-		stringField(recordField(fault, 'detail'), 'errorcode') ??
-		stringField(json, 'error') ??
-		stringField(json, 'errorCode') ??
+		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
 		nestedCode(body, json);
-	const said =
-		stringField(json, 'description') ??
-		stringField(json, 'Error') ??
-		stringField(fault, 'faultstring') ??
-		stringField(json, 'error_description');
+	const said = firstText(
+		json?.description,
+		json?.Error,
+		fault?.faultstring,
+		json?.error_description,
+	);
 	// The found words go through extractApiMessage too, which redacts and bounds them.
 	const words = extractApiMessage(said ?? json ?? body, secrets)
 		?.replace(/\s+/g, ' ')
@@ -112,25 +89,20 @@ export function readAnswer(
 		status,
 		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
 		words: words === code ? undefined : words,
-		retryAfter: headerValue(headers, 'retry-after'),
 		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
-		text: bodyText(body),
 		gatewayFault: fault !== undefined,
 	};
 }
 
-/** Whether the answer's code is this one, in any letter case (Apigee's and OAuth's codes are written both ways). */
+/** The answer's code in any letter case (Apigee and OAuth write them both ways). */
 export const codeIs = (facts: AnswerFacts, code: string) => facts.code?.toLowerCase() === code;
 
-/** Whether the status is in [from, to). */
 export const statusIn = (facts: AnswerFacts, from: number, to: number) =>
 	facts.status >= from && facts.status < to;
 
 /**
- * A gateway limit, by its policy's code; without a code, only by the gateway's own fault (`{"fault": …}`) opening
- * with the policy's sentence ("Rate limit quota violation", "Spike arrest violation"), whatever its status. Words
- * that merely mention a quota or a spike arrest (a per-event limit, an HTML page, a 5xx of the service) are not the
- * gateway's limit: a code decides when there is one, and any other code names something else.
+ * A gateway limit: by its policy's code; without one, only by the gateway's own fault opening with the policy's
+ * sentence. Words that merely mention a quota (a per-event limit, a page, a 5xx) are not the gateway's limit.
  */
 function isGatewayLimit(facts: AnswerFacts, code: RegExp, opening: RegExp): boolean {
 	if (facts.code !== undefined) return code.test(facts.code);
@@ -151,16 +123,12 @@ export const isSpikeArrest = (facts: AnswerFacts) =>
 		/^spike arrest violation\b/i,
 	);
 
-/**
- * The service behind the gateway is unavailable (HTTP 503: a maintenance page, or Apigee's
- * `messaging.adaptors.http.flow.ServiceUnavailable`): by HTTP's definition (RFC 9110) the request was not handled,
- * so nothing was created and it may go again, paced like a 429.
- */
+/** A 503 (or Apigee's ServiceUnavailable): not handled (RFC 9110), so nothing was created and it may go again. */
 export const isUnavailable = (facts: AnswerFacts) =>
 	facts.status === 503 ||
 	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
 
-/** The app lacks the API product: by the gateway's code; without a code, by its words or the service's 403's. */
+/** The app lacks the API product: by the gateway's code, else by the words. */
 export const isNoApiProduct = (facts: AnswerFacts) =>
 	facts.code !== undefined
 		? /NoApiProductMatch/i.test(facts.code)
@@ -175,45 +143,32 @@ export const isTokenRefused = (facts: AnswerFacts) =>
 export const isInvalidClient = (facts: AnswerFacts) =>
 	codeIs(facts, 'invalid_client') ||
 	/client ?id is invalid|invalid client ?id|invalid consumer key/i.test(facts.words ?? '') ||
-	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate));
+	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate ?? ''));
 
-/** Failures where the request never left this machine: nothing can have been created, so a retry is safe. */
-export const CONNECTION_FAILED_BEFORE_SEND = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'EADDRNOTAVAIL',
-]);
+/** The request never left this machine: a retry is safe. */
+export const CONNECTION_FAILED_BEFORE_SEND = new Set(
+	'ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH EADDRNOTAVAIL'.split(' '),
+);
 
-/**
- * Failures Node.js throws while it builds the request, before anything is written to the connection (a header
- * value with a line break, say): nothing was sent. Never retried: the same request would fail the same way.
- */
-export const REQUEST_NOT_BUILT = new Set([
-	'ERR_INVALID_CHAR',
-	'ERR_HTTP_INVALID_HEADER_VALUE',
-	'ERR_INVALID_HTTP_TOKEN',
-	'ERR_UNESCAPED_CHARACTERS',
-]);
+/** Node.js refused to build the request (a header with a line break): nothing sent, and a retry fails alike. */
+export const REQUEST_NOT_BUILT = new Set(
+	'ERR_INVALID_CHAR ERR_HTTP_INVALID_HEADER_VALUE ERR_INVALID_HTTP_TOKEN ERR_UNESCAPED_CHARACTERS'.split(
+		' ',
+	),
+);
 
-/** "already exists", "duplicate", "already listed": the answer says the thing exists. */
 const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
 const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;
-/** What a refusal about seats names: a seat taken is not this listing's ID taken. */
+// A seat taken is not this listing's ID taken.
 const ABOUT_SEATS = /seat|\brow\b|section|product|barcode/i;
 
 /**
- * Where an ID may start and end in an answer's words: at the ends of the text, or next to a space, a quote or a
- * bracket, or after `:`, `#`, `=` (`id: 12`, `#12`, `id=12`); before a comma, or a sentence's `.`, `:`, `!`, `?`,
- * `;` followed by a space or the end. So `12` is not named by `12.5`, `012`, `12.0` or `A1/2`'s `A1`: an ID is
- * compared as text, the way the API keeps it, never as a number.
+ * Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
+ * `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
  */
 const ID_BEFORE = `(?<=^|[\\s"'\`([{<:#=,])`;
 const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
 
-/** Whether the text names this ID as a whole token. */
 export function namesId(text: string, id: string | number): boolean {
 	const wanted = String(id).trim();
 	if (wanted === '') return false;
@@ -221,16 +176,13 @@ export function namesId(text: string, id: string | number): boolean {
 	return new RegExp(`${ID_BEFORE}${escaped}${ID_AFTER}`).test(text);
 }
 
-/** A code that says a listing, or its External Listing ID, exists already (never a seat, a row or a barcode). */
+/** A code that says the listing or its External Listing ID exists (never a seat, a row or a barcode). */
 const CODE_SAYS_LISTED =
 	/^(?:duplicate(?:External)?(?:Listing)?Id|duplicateListing|(?:external)?(?:listing)?(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
 
 /**
- * The API holds a listing with this External Listing ID: a 400 or 409 (the service answers business rules with
- * 400) that says so and names this listing's ID. With a code, the code decides what exists (its last part must say
- * the listing or its External Listing ID, as `duplicateExternalListingId`; `duplicateSectionRowSeat` is a seat,
- * whatever its description names); without one, the words do, and words about seats never count. Either way the
- * words must name this ID as a whole token: an answer that names another ID is not this one.
+ * The API holds a listing with this External Listing ID: a 400 or 409 that names this ID, and whose code's last part
+ * says the listing exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
  */
 export function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
 	if (context.path !== PARTNER_API_PATHS.listings) return false;
@@ -239,7 +191,6 @@ export function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boo
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (!namesId(text, context.createsId)) return false;
 	if (facts.code !== undefined)
-		// Its last part, in any spelling: duplicateExternalListingId, duplicate_external_listing_id, ...
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
 		);
@@ -248,11 +199,10 @@ export function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boo
 	);
 }
 
-/** A spike arrest's allowed rate in requests per second: "Allowed rate : 40ps" or "600pm", or spelled out as a MessageRate. */
+/** A spike arrest's rate per second: "Allowed rate : 40ps", "600pm", or Apigee Edge's spelled-out MessageRate. */
 export function allowedRateOf(words: string | undefined): number | undefined {
 	const text = words ?? '';
 	const short = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(text);
-	// Apigee Edge spells the rate out: "MessageRate{messagesPerPeriod=300, periodInMicroseconds=60000000, ...}".
 	const spelled =
 		/messagesPerPeriod\s*=\s*(\d+(?:\.\d+)?)[^}]*?periodInMicroseconds\s*=\s*(\d+(?:\.\d+)?)/i.exec(
 			text,

@@ -2,15 +2,13 @@
 import { isPreDeliverPath, PARTNER_API_PATHS } from './partnerApi';
 
 export interface Subject {
-	/** "the listing" */
 	what: string;
-	/** How to find out whether a request of unknown outcome was done, with what the node offers. */
+	/** How to find out whether a request of unknown outcome was done. */
 	howToCheck: string;
-	/** What to do about a refused request. */
 	fix: string;
-	/** What to do when the API kept answering "too many requests". */
+	/** After the API kept answering "too many requests". */
 	rateLimited: string;
-	/** The API product the request needs, as the developer portal names it. */
+	/** The API product it needs, as the developer portal names it. */
 	product: string;
 }
 
@@ -56,7 +54,7 @@ export function subjectOf(path: string | undefined): Subject {
 	return path === PARTNER_API_PATHS.webhooks ? SUBJECTS.webhooks : SUBJECTS.other;
 }
 
-/** The API's words and code, quoted as every message quotes them: `The API said: "…" (code …).` */
+/** `The API said: "…" (code …).` */
 export function quoteApi(meaning: { code?: string; words?: string }): string {
 	const { code, words } = meaning;
 	if (words && code) return `The API said: "${words}" (code ${code}).`;
@@ -65,19 +63,17 @@ export function quoteApi(meaning: { code?: string; words?: string }): string {
 	return '';
 }
 
-/** An answer in words, as n8n shows an error: a one-line title, then what to do. */
 export interface AnswerWords {
 	title: string;
 	advice: string;
 }
 
-/** Parts of a message, the empty ones left out. */
 export const joined = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ');
 
 export const PLAN_QUOTA_ADVICE =
 	"The quota counts requests per day (some plans per hour): run the workflow again once it has reset, or raise it by upgrading your app's plan in the Account section of the developer portal. Lowering Max Listings at Once does not help against it.";
 
-/** Text from elsewhere (n8n, a database, the API) as part of one line: whitespace folded, bounded. */
+/** Text from elsewhere as part of one line: whitespace folded, bounded. */
 export function oneLine(text: string, max = 300): string {
 	const folded = text.replace(/\s+/g, ' ').trim();
 	return folded.length > max ? `${folded.slice(0, max - 1)}…` : folded;

@@ -1,213 +1,198 @@
 /**
- * The words for every row of the answer table at a request made with the access token (the token URL's are
- * tokenWords.ts): one entry per row, what happened as a one-line title, then what to do. Every message says whether
- * anything was created; for the rows of unknown outcome the caller adds how to check.
+ * The words for each row of a request made with the access token (the token URL's: tokenWords.ts): a one-line title,
+ * then what to do, always saying whether anything was created (for an unknown outcome the caller adds how to check).
  */
 import type { AnswerMeaning, RowName } from './answerTable';
 import { joined, oneLine, PLAN_QUOTA_ADVICE, quoteApi, subjectOf } from './answerSubjects';
 import type { AnswerWords, Subject } from './answerSubjects';
 
-export { quoteApi, subjectOf } from './answerSubjects';
-export type { AnswerWords, Subject } from './answerSubjects';
-
-/** What a message tells beside the row: the request, and what the node saw of it (each in words, secrets redacted). */
+/** What a message tells beside the row, in words, secrets redacted. */
 export interface ApiWordsContext {
 	path?: string;
 	method?: string;
-	/** The HTTP status (0: no answer). */
+	/** 0: no answer. */
 	status: number;
 	/** Rate refusals (429, spike arrest) this request met, the last one included. */
 	rateRefusals: number;
-	/** The wait the API asked for in its last rate refusal, in words, if it said. */
 	lastWait?: string;
-	/** The API's own words, found anywhere in its body: `The API said: "…".` ('' when none). */
+	/** The API's words found anywhere in its body: `The API said: "…".` ('' when none). */
 	apiSaid?: string;
-	/** What n8n said of a failure that is no answer (secrets redacted). */
+	/** What n8n said of a failure that is no answer. */
 	nodeSaid?: string;
-	/** A network failure in words ("connection refused"). */
 	network?: string;
 	baseUrl?: string;
 	connectionRetries?: number;
-	/** Where a redirect points, if it said. */
 	redirectTo?: string;
 	/** A 2xx's body: what it is, and as text. */
 	bodyKind?: string;
 	bodyShown?: string;
-	/** A wait too long to take: asked for, and the longest this node takes; and what asked for it. */
+	/** A wait too long to take, the longest this node takes, and what asked for it. */
 	wait?: string;
 	longestWait?: string;
 	waitFor?: string;
-	/** The token exchange that failed: what the credential said. */
+	/** What the credential said of a failed token exchange. */
 	diagnosis?: { title: string; description: string };
-	/** How many renewals of the token this run made. */
 	renewals?: number;
 }
 
-type Say = (quoted: string, context: ApiWordsContext, subject: Subject) => AnswerWords;
+/** A title, then the parts of the advice (the empty ones left out). */
+type Say = (
+	quoted: string,
+	context: ApiWordsContext,
+	subject: Subject,
+) => [title: string, ...advice: Array<string | undefined>];
 
-const say = (title: string, ...advice: Array<string | undefined>) => ({
-	title,
-	advice: joined(...advice),
-});
 const times = (count: number) => `${count} time${count === 1 ? '' : 's'}`;
 const lastWait = (c: ApiWordsContext) => c.lastWait && `It last asked to wait ${c.lastWait}.`;
-const RATE_ADVICE = (q: string, c: ApiWordsContext, s: Subject) =>
-	joined(q, lastWait(c), `Nothing was created by these attempts. ${s.rateLimited}`);
-const ACCESS_REFUSED: Say = (q, c) =>
-	say(
-		`The Partner API refused access (HTTP ${c.status})`,
+const RATE_REFUSED =
+	(title: (c: ApiWordsContext) => string): Say =>
+	(q, c, s) => [
+		title(c),
 		q,
-		'Nothing was created. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.',
-	);
-const REFUSED: Say = (q, c, s) =>
-	say(
-		`The Partner API refused ${s.what} (HTTP ${c.status})`,
-		q || 'The API gave no reason.',
-		`Nothing was created. ${s.fix}`,
-	);
-const REDIRECTED: Say = (_q, c) =>
-	say(
-		`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
-		`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
-		c.status === 303
-			? 'A 303 may follow a request the API processed.'
-			: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
-	);
+		lastWait(c),
+		`Nothing was created by these attempts. ${s.rateLimited}`,
+	];
+const ACCESS_REFUSED: Say = (q, c) => [
+	`The Partner API refused access (HTTP ${c.status})`,
+	q,
+	'Nothing was created. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.',
+];
+const REFUSED: Say = (q, c, s) => [
+	`The Partner API refused ${s.what} (HTTP ${c.status})`,
+	q || 'The API gave no reason.',
+	`Nothing was created. ${s.fix}`,
+];
+const REDIRECTED: Say = (_q, c) => [
+	`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
+	`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
+	c.status === 303
+		? 'A 303 may follow a request the API processed.'
+		: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
+];
 const LOGIN_FAILED = 'The Ticket Marketplace API credential could not log in';
 
-/** The credential could not log in: what it diagnosed, when that fits a title; else what n8n kept of it. */
+/** The credential's diagnosis, when it fits a title; else what n8n kept of it. */
 const TOKEN_EXCHANGE: Say = (_q, c) => {
 	const { title = '', description = '' } = c.diagnosis ?? {};
 	const fits = description && title.length <= 100 && !/\n/.test(title);
 	return fits
-		? say(title, description, 'This listing was not created: it needs a login that works.')
-		: say(
+		? [title, description, 'This listing was not created: it needs a login that works.']
+		: [
 				LOGIN_FAILED,
 				`It said: ${oneLine(c.nodeSaid ?? '', 500)}`,
 				'Check the Base URL, the consumer key and secret, and the marketplace e-mail and password of the credential.',
 				'This listing was not created: it needs a login that works.',
-			);
+			];
 };
 
-/** The words of each row, keyed by its name. */
 const WORDS: Partial<Record<RowName, Say>> = {
-	unreadableFile: (_q, c) =>
-		say(
-			'A ticket file could not be read, so its upload was not sent',
-			`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
-			"Nothing was sent for this listing. Check that the previous node's file is still in n8n's binary data (the filesystem or S3 folder n8n keeps it in), then run the workflow again.",
-		),
+	unreadableFile: (_q, c) => [
+		'A ticket file could not be read, so its upload was not sent',
+		`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
+		"Nothing was sent for this listing. Check that the previous node's file is still in n8n's binary data (the filesystem or S3 folder n8n keeps it in), then run the workflow again.",
+	],
 	tokenExchange: TOKEN_EXCHANGE,
-	connectionRefused: (_q, c) =>
-		say(
-			`Could not connect to the Partner API (${c.network})`,
-			`Tried ${c.baseUrl || '(an empty Base URL)'} ${(c.connectionRetries ?? 0) + 1} times. Nothing was sent. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it.`,
-		),
-	requestNotBuilt: (_q, c) =>
-		say(
-			`The request to the Partner API could not be built (${c.network})`,
-			'Nothing was sent. A value in it (often the access token the token endpoint gave) holds characters a request cannot carry.',
-		),
-	connectionLost: (_q, c) =>
-		say(
-			`Outcome unknown: no answer from the Partner API (${c.network})`,
-			'The connection ended before an answer arrived.',
-		),
-	notSent: (_q, c) =>
-		say(
-			'The request to the Partner API could not be sent',
-			`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
-			'Nothing was sent. Run the workflow again; if it fails the same way, check the Base URL of the Ticket Marketplace API credential.',
-		),
-	unconfirmed: (_q, c, s) =>
-		say(
-			`Outcome unknown: the Partner API answered ${c.status} with ${c.bodyKind}`,
-			`That answer does not show that ${s.what} was created.`,
-			c.bodyShown && `It answered: ${c.bodyShown}`,
-		),
+	connectionRefused: (_q, c) => [
+		`Could not connect to the Partner API (${c.network})`,
+		`Tried ${c.baseUrl || '(an empty Base URL)'} ${(c.connectionRetries ?? 0) + 1} times. Nothing was sent. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it.`,
+	],
+	requestNotBuilt: (_q, c) => [
+		`The request to the Partner API could not be built (${c.network})`,
+		'Nothing was sent. A value in it (often the access token the token endpoint gave) holds characters a request cannot carry.',
+	],
+	connectionLost: (_q, c) => [
+		`Outcome unknown: no answer from the Partner API (${c.network})`,
+		'The connection ended before an answer arrived.',
+	],
+	notSent: (_q, c) => [
+		'The request to the Partner API could not be sent',
+		`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
+		'Nothing was sent. Run the workflow again; if it fails the same way, check the Base URL of the Ticket Marketplace API credential.',
+	],
+	unconfirmed: (_q, c, s) => [
+		`Outcome unknown: the Partner API answered ${c.status} with ${c.bodyKind}`,
+		`That answer does not show that ${s.what} was created.`,
+		c.bodyShown && `It answered: ${c.bodyShown}`,
+	],
 	seeOther: REDIRECTED,
 	redirected: REDIRECTED,
-	unexpected: (_q, c) => say(`The Partner API answered HTTP ${c.status}`, c.apiSaid),
-	waitTooLong: (_q, c) =>
-		say(
-			`The Partner API asked to wait ${c.wait} (${c.waitFor}), longer than this node waits`,
-			`Nothing was created by this request. Run the workflow again in ${c.wait} or later; this node waits at most ${c.longestWait}.`,
-		),
-	spikeTooSlow: (_q, c) =>
-		say(
-			`The Partner API's spike arrest admits one request every ${c.wait} (rate limit), longer than this node waits`,
-			c.apiSaid,
-			`Nothing was created by this request, and nothing more is sent in this run: at that rate a sheet would take hours. Ask the marketplace to raise your app's rate, or send fewer listings per run and run the workflow again later; this node waits at most ${c.longestWait} between requests.`,
-		),
-	freshTokenRefused: (_q, c) =>
-		say(
-			`The Partner API refused an access token it had just issued (HTTP ${c.status})`,
-			c.apiSaid,
-			'The login works (consumer key and secret, e-mail and password), so your app may not make this request: on the developer portal, add the API product it needs to your app (for listings, the seller listing API). Another workflow or n8n renewing the same credential at the same moment can cause it too: run them apart. Nothing more was sent.',
-		),
-	renewalsExhausted: (_q, c) =>
-		say(
-			`The access token kept expiring (renewed ${times(c.renewals ?? 0)} in this run)`,
-			'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
-		),
-	quota: (q, c) =>
-		say(
-			`Quota used up: the Partner API refused the request because your plan's quota is used up (HTTP ${c.status})`,
-			q,
-			'Nothing was created by this request, and the run sent nothing more: the listings left are not created, and the next run sends them.',
-			PLAN_QUOTA_ADVICE,
-		),
-	spikeArrest: (q, c, s) => ({
-		title: `Rate limit: the Partner API's spike arrest refused the request ${times(c.rateRefusals)} (HTTP ${c.status})`,
-		advice: RATE_ADVICE(q, c, s),
-	}),
-	tooManyRequests: (q, c, s) => ({
-		title: `Rate limit: the Partner API answered "too many requests" ${times(c.rateRefusals)}`,
-		advice: RATE_ADVICE(q, c, s),
-	}),
-	unavailable: (q, c) =>
-		say(
-			`Unavailable: the Partner API answered "service unavailable" ${times(c.rateRefusals)} (HTTP ${c.status})`,
-			q,
-			lastWait(c),
-			'The marketplace did not handle these attempts (down or under maintenance): nothing was created. Run the workflow again later.',
-		),
-	noApiProduct: (q, c, s) =>
-		say(
-			`Your app on the developer portal lacks the API product for this request (HTTP ${c.status})`,
-			q,
-			`Nothing was created. The login works, but your app is not subscribed to ${s.product}: on the developer portal, add that API product to your app, then run the workflow again.`,
-		),
+	unexpected: (_q, c) => [`The Partner API answered HTTP ${c.status}`, c.apiSaid],
+	waitTooLong: (_q, c) => [
+		`The Partner API asked to wait ${c.wait} (${c.waitFor}), longer than this node waits`,
+		`Nothing was created by this request. Run the workflow again in ${c.wait} or later; this node waits at most ${c.longestWait}.`,
+	],
+	spikeTooSlow: (_q, c) => [
+		`The Partner API's spike arrest admits one request every ${c.wait} (rate limit), longer than this node waits`,
+		c.apiSaid,
+		`Nothing was created by this request, and nothing more is sent in this run: at that rate a sheet would take hours. Ask the marketplace to raise your app's rate, or send fewer listings per run and run the workflow again later; this node waits at most ${c.longestWait} between requests.`,
+	],
+	freshTokenRefused: (_q, c) => [
+		`The Partner API refused an access token it had just issued (HTTP ${c.status})`,
+		c.apiSaid,
+		'The login works (consumer key and secret, e-mail and password), so your app may not make this request: on the developer portal, add the API product it needs to your app (for listings, the seller listing API). Another workflow or n8n renewing the same credential at the same moment can cause it too: run them apart. Nothing more was sent.',
+	],
+	renewalsExhausted: (_q, c) => [
+		`The access token kept expiring (renewed ${times(c.renewals ?? 0)} in this run)`,
+		'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
+	],
+	quota: (q, c) => [
+		`Quota used up: the Partner API refused the request because your plan's quota is used up (HTTP ${c.status})`,
+		q,
+		'Nothing was created by this request, and the run sent nothing more: the listings left are not created, and the next run sends them.',
+		PLAN_QUOTA_ADVICE,
+	],
+	spikeArrest: RATE_REFUSED(
+		(c) =>
+			`Rate limit: the Partner API's spike arrest refused the request ${times(c.rateRefusals)} (HTTP ${c.status})`,
+	),
+	tooManyRequests: RATE_REFUSED(
+		(c) => `Rate limit: the Partner API answered "too many requests" ${times(c.rateRefusals)}`,
+	),
+	unavailable: (q, c) => [
+		`Unavailable: the Partner API answered "service unavailable" ${times(c.rateRefusals)} (HTTP ${c.status})`,
+		q,
+		lastWait(c),
+		'The marketplace did not handle these attempts (down or under maintenance): nothing was created. Run the workflow again later.',
+	],
+	noApiProduct: (q, c, s) => [
+		`Your app on the developer portal lacks the API product for this request (HTTP ${c.status})`,
+		q,
+		`Nothing was created. The login works, but your app is not subscribed to ${s.product}: on the developer portal, add that API product to your app, then run the workflow again.`,
+	],
 	tokenRefused: ACCESS_REFUSED,
 	forbidden: ACCESS_REFUSED,
-	alreadyListed: (q, c) =>
-		say(
-			`Already listed: the API holds a listing with this External Listing ID (HTTP ${c.status})`,
-			q,
-			'Nothing new was created. For a new listing, give it a new External Listing ID.',
-		),
+	alreadyListed: (q, c) => [
+		`Already listed: the API holds a listing with this External Listing ID (HTTP ${c.status})`,
+		q,
+		'Nothing new was created. For a new listing, give it a new External Listing ID.',
+	],
 	conflict: (q, _c, s) =>
 		s.what === 'the listing'
-			? say(
+			? [
 					'Conflict: the Partner API refused the listing (HTTP 409)',
 					q,
 					'The answer does not name the External Listing ID, so it is not read as "already listed": nothing was created. Check the listing on the marketplace by its External Listing ID before listing these seats under another ID.',
-				)
-			: say(
+				]
+			: [
 					'Conflict: the Partner API already holds what this request would create (HTTP 409)',
 					q,
 					`Nothing new was created. ${s.howToCheck}`,
-				),
-	notFound: (_q, c) =>
-		say(
-			`The Partner API has no such address (HTTP ${c.status})`,
-			"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",
-		),
-	serverError: (q, c) =>
-		say(`Outcome unknown: the Partner API failed with a server error (HTTP ${c.status})`, q),
+				],
+	notFound: (_q, c) => [
+		`The Partner API has no such address (HTTP ${c.status})`,
+		"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",
+	],
+	serverError: (q, c) => [
+		`Outcome unknown: the Partner API failed with a server error (HTTP ${c.status})`,
+		q,
+	],
 };
 
-/** The words for what became of a request made with the access token, by its row. */
 export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): AnswerWords {
-	return (WORDS[meaning.row] ?? REFUSED)(quoteApi(meaning), context, subjectOf(context.path));
+	const [title, ...advice] = (WORDS[meaning.row] ?? REFUSED)(
+		quoteApi(meaning),
+		context,
+		subjectOf(context.path),
+	);
+	return { title, advice: joined(...advice) };
 }

@@ -1,12 +1,9 @@
-/**
- * Reading what an API answered, whatever shape it chose: the credential's token diagnosis and the node's transport
- * both use these. The Partner API's error bodies are not documented (spec 7), so nothing here expects a shape.
- */
+/** Reading what the API answered, whatever shape it chose: its error bodies are not documented (spec 7). */
 import { redactSecrets } from './redaction';
 
 export { redactSecrets } from './redaction';
 
-/** A header of a Node.js or n8n response, whatever the case of its name; several values are joined. */
+/** A header in any letter case; several values joined. */
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string {
 	if (!headers) return '';
 	const wanted = name.toLowerCase();
@@ -16,32 +13,18 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 	return Array.isArray(value) ? value.map(String).join(', ') : String(value);
 }
 
-const MESSAGE_KEYS = [
-	'error_description',
-	// Apigee's own answers: its OAuth errors ({"ErrorCode", "Error"}) and its faults ({"fault": {"faultstring"}}).
-	'Error',
-	'faultstring',
-	'message',
-	'errorMessage',
-	'detail',
-	'title',
-	'description',
-];
+const MESSAGE_KEYS =
+	'error_description Error faultstring message errorMessage detail title description';
 const NESTED_KEYS = ['error', 'errors', 'fault'];
 
-/** The longest API message quoted in an error. */
 const MAX_API_MESSAGE = 500;
 
-/**
- * The API's own words in an error body, looked for in the usual places (OAuth's error_description first), never
- * failing while looking. Secrets are redacted before the text is cut, so that a cut cannot leave part of one.
- */
+/** The API's words in an error body, redacted before the cut (a cut must not leave part of a secret). */
 export function extractApiMessage(body: unknown, secrets?: readonly string[]): string | undefined {
 	const found = findApiMessage(body, 0);
 	return found === undefined ? undefined : redactSecrets(found, secrets).slice(0, MAX_API_MESSAGE);
 }
 
-/** How deep, and among how many entries of a list, the API's words are looked for. */
 const MESSAGE_SEARCH = { depth: 8, entries: 20 };
 
 function findApiMessage(body: unknown, depth: number): string | undefined {
@@ -55,7 +38,7 @@ function findApiMessage(body: unknown, depth: number): string | undefined {
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = body as Record<string, unknown>;
-	for (const key of MESSAGE_KEYS) {
+	for (const key of MESSAGE_KEYS.split(' ')) {
 		const value = record[key];
 		if (typeof value === 'string' && value.trim()) return value.trim();
 	}
@@ -70,15 +53,14 @@ export interface ReadBody {
 	/** The body when it is a JSON object (the only shape the API answers with). */
 	json?: Record<string, unknown>;
 	text: string;
-	/** What the body is, in words, when it is not a JSON object. */
 	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
 }
 
-/** A body as n8n hands it over (parsed, text or bytes), read as JSON where it is JSON, whatever its media type. */
+/** A body as n8n hands it over (parsed, text or bytes), read as JSON where it is JSON, whatever its type. */
 export function readBody(body: unknown, contentType = ''): ReadBody {
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
 	if (body === null) return { text: 'null', shape: 'json-not-object' };
-	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+	if (typeof body === 'object' && !Buffer.isBuffer(body)) {
 		return Array.isArray(body)
 			? { text: '', shape: 'json-not-object' }
 			: { json: body as Record<string, unknown>, text: '', shape: 'object' };
@@ -92,16 +74,12 @@ export function readBody(body: unknown, contentType = ''): ReadBody {
 		}
 		return { text, shape: 'json-not-object' };
 	} catch {
-		// Not JSON: the caller reports the body as "not the API".
+		// Not JSON.
 	}
 	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 }
 
-/**
- * Network failures in plain words. n8n replaces any error message that contains a raw code such as ECONNREFUSED
- * or ENOTFOUND with a generic text of its own that names neither the credential nor the address, so messages
- * carry these words instead of the code.
- */
+/** Network failures in words: n8n swaps a message holding a raw code (ECONNREFUSED) for a generic text. */
 const NETWORK_FAILURES: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
 	ENOTFOUND: 'host name not found',
@@ -131,10 +109,8 @@ export function networkFailureInWords(code: unknown): string {
 }
 
 /**
- * Where a redirect points, as origin and path only (its query is the server's, and may carry anything), with every
- * secret redacted: a path or host may carry one too. Redacted before parsing as well, since parsing changes the
- * spelling (a host in lower case, a path percent-encoded), and again after; cut only then. Undefined without a
- * Location, or for one that is not a URL.
+ * Where a redirect points, as origin and path only, redacted before parsing (which respells a host or path) and
+ * after, then cut. Undefined without a Location, or for one that is not a URL.
  */
 export function redirectTarget(
 	location: string,

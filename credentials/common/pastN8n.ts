@@ -1,34 +1,28 @@
 /**
- * What node and credential tell each other past n8n: the run's cancel signal, a failed token exchange's facts, and
- * what became of the last request. They ride on the decrypted credential object n8n-core passes (not a copy) to
- * preAuthentication, under non-enumerable symbol keys: never copied, saved or shown, never read back from words.
+ * What node and credential tell each other past n8n (the cancel signal, a failed token exchange, the last request):
+ * on the credential object n8n-core passes to preAuthentication, under non-enumerable symbol keys, never saved.
  */
-import { UserError } from 'n8n-workflow';
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import { UserError, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { tokenDestinationRefusal } from './tokenDestination';
 import { accessTokenExpired, accessTokenForThisLogin } from './tokenRefresh';
 
-/** What went wrong as n8n shows it: a one-line title (no answer text, no address), and what to do. */
+/** A one-line title (no answer text, no address), and what to do. */
 export interface TokenDiagnosis {
 	title: string;
 	description: string;
 }
 
-/** What the token endpoint answered: whether a later login could pass. */
+/** What the token endpoint answered (whether a later login may pass is its row's, on the diagnosis). */
 export interface TokenEndpointAnswer {
 	status?: number;
-	/** The Retry-After header as sent, for the caller to read. */
 	retryAfter?: string;
-	/** No later login would pass, whatever the status (the plan's quota is used up). */
-	final?: boolean;
 }
 
-/** A token exchange that gave no usable token: what to say, and what the endpoint answered (if it did). */
 export interface FailedTokenExchange {
 	diagnosis: TokenDiagnosis;
 	answer: TokenEndpointAnswer;
-	/** The credential's own error, as it threw it. */
+	/** As the credential threw it. */
 	error: UserError;
 }
 
@@ -43,29 +37,28 @@ type HandedRequest =
 	| { kind: 'sent'; legacy: boolean };
 
 function carry(holder: object, key: symbol, value: unknown): void {
-	// Not enumerable (defineProperty's default): never copied, saved or shown.
+	// Not enumerable (the default): never copied, saved or shown.
 	Object.defineProperty(holder, key, { value, configurable: true, writable: true });
 }
 
 const carried = (holder: object, key: symbol) => (holder as Record<symbol, unknown>)[key];
 
-/** Hands the run's cancel signal to the token exchange. Where n8n hands over a copy, its timeout still ends it. */
+/** Where n8n hands the exchange a copy, its timeout still ends it. */
 export function carryCancelSignal(credential: object, signal: AbortSignal | undefined): void {
 	if (signal !== undefined) carry(credential, CANCEL_SIGNAL, signal);
 }
 
-/** The run's cancel signal carried by carryCancelSignal, if any. */
 export function carriedCancelSignal(credential: object): AbortSignal | undefined {
 	const signal = carried(credential, CANCEL_SIGNAL);
 	return signal instanceof AbortSignal ? signal : undefined;
 }
 
-/** The diagnosis as one text, as a credential test in n8n shows it: the title, then the description. */
+/** As a credential test in n8n shows it. */
 export function diagnosisText(diagnosis: TokenDiagnosis): string {
 	return `${diagnosis.title}. ${diagnosis.description}`;
 }
 
-/** Notes a failed token exchange on the credential object, and returns the error to throw, carrying the same. */
+/** Notes a failed exchange on the credential, and returns the error to throw, carrying the same. */
 export function failTokenExchange(
 	credential: object,
 	diagnosis: TokenDiagnosis,
@@ -78,12 +71,11 @@ export function failTokenExchange(
 	return error;
 }
 
-/** A token exchange begins: what an earlier one noted no longer holds. */
 export function forgetTokenExchange(credential: object): void {
 	carry(credential, FAILED_EXCHANGE, undefined);
 }
 
-/** The last token exchange noted on this object, when it failed (and no exchange began since). */
+/** The last exchange noted on this object, when it failed (and none began since). */
 export function failedTokenExchange(holder: unknown): FailedTokenExchange | undefined {
 	if (holder === null || typeof holder !== 'object') return undefined;
 	const failed = carried(holder, FAILED_EXCHANGE);
@@ -92,7 +84,7 @@ export function failedTokenExchange(holder: unknown): FailedTokenExchange | unde
 		: undefined;
 }
 
-/** The failed token exchange an error is, as the credential threw it or kept as its `cause`. */
+/** The failed exchange an error is, or keeps as its `cause`. */
 export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
@@ -105,34 +97,33 @@ export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | und
 
 const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring formData'.split(' ');
 
-/** Whether the options are for n8n's legacy request helper (the HTTP Request node's): its own options are set. */
+/** Options for n8n's legacy request helper (the HTTP Request node's). */
 export function isLegacyRequest(options: object): boolean {
 	return LEGACY_OPTIONS.some((key) => key in options);
 }
 
 /**
- * Whether preAuthentication, called now, should renew the token. n8n's legacy helper calls it after any failure (a
- * 500 or 429 alike) and resends: after a request it sent, or one refused unsent, nothing is renewed. Used once.
+ * Whether preAuthentication should renew now: n8n's legacy helper calls it after any failure (a 500 alike) and
+ * resends; after a request it sent, or one refused unsent, nothing is renewed. Used once.
  */
 export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
 	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
-	// No request goes without a token: an empty field is always filled.
 	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
 	if (handed === undefined || handed.kind === 'needsToken') return true;
 	if (handed.kind === 'refused') return false;
 	return !handed.legacy;
 }
 
-/** The login that just failed here, when no request came since: n8n's legacy helper would only repeat it. */
+/** The login that just failed, when no request came since: the legacy helper would only repeat it. */
 export function loginJustFailed(credential: object): UserError | undefined {
 	if (carried(credential, HANDED_REQUEST) !== undefined) return undefined;
 	return failedTokenExchange(credential)?.error;
 }
 
 /**
- * The token for this request ('' for none), noted for renewalWanted. Throws, nothing sent, when the request may not
- * carry it, or (legacy helper) when it is another login's or expired: n8n then logs in and resends once.
+ * The token for this request ('' for none), noted for renewalWanted. Throws, nothing sent, when it may not go, or
+ * (legacy helper) is another login's or expired: n8n then logs in and resends once.
  */
 export function tokenForRequest(
 	credentials: ICredentialDataDecryptedObject,

@@ -1,29 +1,16 @@
-/** Redaction: a copy of an answer with every form of each secret replaced, and bounded, so it is safe to keep. */
-/** What stands in for the parts of an answer past its bounds: a hostile or broken API must not crash the run. */
-export const NESTED_TOO_DEEP = '[nested too deep]';
-export const ANSWER_TOO_LARGE = '[answer too large]';
-export const REDACTED = '[redacted]';
+/** A copy of an answer with every form of each secret replaced, and bounded (a hostile API must not crash the run). */
+const NESTED_TOO_DEEP = '[nested too deep]';
+const ANSWER_TOO_LARGE = '[answer too large]';
+const REDACTED = '[redacted]';
+/** Nesting, values (entries of arrays and objects), text. */
+const ANSWER_BOUNDS = { depth: 32, values: 10_000, characters: 1_000_000 };
 
-/** Bounds of an answer as kept (in outputs and errors): nesting, values (entries of arrays and objects), text. */
-export const ANSWER_BOUNDS = { depth: 32, values: 10_000, characters: 1_000_000 };
-
-const HTML_NAMED_ENTITIES: Record<string, string[]> = {
-	'&': ['amp'],
-	'<': ['lt'],
-	'>': ['gt'],
-	'"': ['quot'],
-	"'": ['apos'],
-};
-/** The escapes JSON allows besides \uXXXX, as the text an answer carries. */
-const JSON_SHORT_ESCAPES: Record<string, string> = {
-	'"': '\\"',
-	'\\': '\\\\',
-	'/': '\\/',
-	'\b': '\\b',
-	'\f': '\\f',
-	'\n': '\\n',
-	'\r': '\\r',
-	'\t': '\\t',
+const ENTITY: Record<string, string> = {
+	'&': 'amp',
+	'<': 'lt',
+	'>': 'gt',
+	'"': 'quot',
+	"'": 'apos',
 };
 
 function escapeForRegExp(text: string): string {
@@ -40,21 +27,21 @@ function hexPattern(hex: string): string {
 }
 
 /**
- * One character of a secret in every way an answer may spell it: as is, percent-encoded (UTF-8, either case; +
- * for a space as forms encode it), as an HTML entity (named, decimal, hex) or as a JSON escape. Any mix of these
- * within one echo matches too. Letters and digits are never encoded (not by URLs, forms, HTML or JSON).
+ * One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
+ * (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
  */
 function characterPattern(char: string): string {
-	// No encoding touches letters and digits: matched as they are, which keeps the pattern small and fast.
 	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
 	for (const byte of Buffer.from(char, 'utf8'))
 		forms.push(`%${hexPattern(byte.toString(16).padStart(2, '0'))}`);
 	if (char === ' ') forms.push('\\+');
-	for (const name of HTML_NAMED_ENTITIES[char] ?? []) forms.push(`&${name};`);
+	if (ENTITY[char]) forms.push(`&${ENTITY[char]};`);
 	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code.toString(16))};`);
-	if (JSON_SHORT_ESCAPES[char]) forms.push(escapeForRegExp(JSON_SHORT_ESCAPES[char]));
+	// JSON's short escapes (\n, \", \/); \uXXXX below.
+	const short = char === '/' ? '\\/' : JSON.stringify(char).slice(1, -1);
+	if (short.length === 2) forms.push(escapeForRegExp(short));
 	const units = code > 0xffff ? [char.charCodeAt(0), char.charCodeAt(1)] : [code];
 	forms.push(
 		units.map((unit) => `\\\\u${hexPattern(unit.toString(16).padStart(4, '0'))}`).join(''),
@@ -62,26 +49,9 @@ function characterPattern(char: string): string {
 	return `(?:${forms.join('|')})`;
 }
 
-/** One form of a secret in an answer; `anyCase` when its letters may come back in either case. */
-interface SecretForm {
-	text: string;
-	anyCase: boolean;
-}
-
 /**
- * An e-mail address (anything shaped like one) is matched in any case: mail systems and APIs change its case
- * freely. Other secrets (tokens, keys, passwords) are case-sensitive and matched exactly; a password shaped like an
- * e-mail is then matched in any case too, which only redacts more.
- */
-function isEmailShaped(secret: string): boolean {
-	return /^[^@\s]+@[^@\s]+$/.test(secret);
-}
-
-/**
- * The parts of base64 that encode `secret` wherever it sits in the encoded data: base64 turns every 3 bytes into 4
- * characters, so the secret's encoding depends on its offset modulo 3. For each offset, the secret is encoded after
- * 0, 1 or 2 bytes, and the characters that also depend on those bytes, or on the bytes after the secret, are
- * dropped. Standard and URL-safe alphabets, never padding.
+ * The base64 of `secret` at each offset modulo 3 in the encoded data, without the characters that also carry bits of
+ * the bytes around it; standard and URL-safe alphabets, never padding.
  */
 function base64Forms(secret: string): string[] {
 	const bytes = Buffer.from(secret, 'utf8');
@@ -90,9 +60,7 @@ function base64Forms(secret: string): string[] {
 		const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
 			.toString('base64')
 			.replace(/=+$/, '');
-		// Characters carrying bits of the leading bytes: none, 2 (the 2nd mixes both), 3 (the 3rd mixes both).
 		const start = [0, 2, 3][offset];
-		// A last group that is not full: its last character mixes the secret's bits with whatever follows.
 		const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
 		const form = encoded.slice(start, end);
 		if (form.length > 0) forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
@@ -100,15 +68,6 @@ function base64Forms(secret: string): string[] {
 	return forms;
 }
 
-/** A secret as typed (in any case for an e-mail address) and inside base64 at any offset (always exact). */
-function secretForms(secret: string): SecretForm[] {
-	return [
-		{ text: secret, anyCase: isEmailShaped(secret) },
-		...base64Forms(secret).map((text) => ({ text, anyCase: false })),
-	];
-}
-
-/** One character of a form: as characterPattern spells it, in both cases when the form matches in any case. */
 function formCharacterPattern(char: string, anyCase: boolean): string {
 	if (!anyCase) return characterPattern(char);
 	const variants = [...new Set([char, char.toLowerCase(), char.toUpperCase()])];
@@ -118,19 +77,21 @@ function formCharacterPattern(char: string, anyCase: boolean): string {
 
 let cachedMatcher: { key: string; pattern: RegExp } | undefined;
 
-/** One pattern for every form of every secret, longest first so that a secret inside a longer one is not half-redacted. */
+/** Every form of every secret, longest first: a secret inside a longer one is not half-redacted. */
 function secretMatcher(secrets: readonly string[]): RegExp {
 	const key = secrets.join('\u0000');
 	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
-	const forms = new Map<string, SecretForm>();
-	for (const form of secrets.flatMap(secretForms)) {
-		const seen = forms.get(form.text);
-		if (!seen || (form.anyCase && !seen.anyCase)) forms.set(form.text, form);
+	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;
+	// other secrets, and base64, are matched exactly.
+	const forms = new Map<string, boolean>();
+	for (const secret of secrets) {
+		forms.set(secret, /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === true);
+		for (const text of base64Forms(secret)) forms.set(text, forms.get(text) === true);
 	}
 	const pattern = new RegExp(
-		[...forms.values()]
-			.sort((a, b) => b.text.length - a.text.length)
-			.map(({ text, anyCase }) =>
+		[...forms]
+			.sort(([a], [b]) => b.length - a.length)
+			.map(([text, anyCase]) =>
 				[...text].map((char) => formCharacterPattern(char, anyCase)).join(''),
 			)
 			.join('|'),
@@ -140,11 +101,7 @@ function secretMatcher(secrets: readonly string[]): RegExp {
 	return pattern;
 }
 
-/**
- * A copy of an answer that is safe to keep: every form of each secret (see characterPattern), in every string and
- * every key, replaced with "[redacted]"; and bounded (ANSWER_BOUNDS), so that a body nested past any stack, or
- * simply huge, costs bounded work and comes out with placeholders where it was cut.
- */
+/** A copy safe to keep: secrets in every string and key redacted, and bounded (placeholders where it was cut). */
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
 	const active = (secrets ?? []).filter((secret) => secret.length > 0);
 	const matcher = active.length ? secretMatcher(active) : undefined;

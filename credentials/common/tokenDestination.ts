@@ -3,12 +3,11 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { normalizeBaseUrl } from './partnerApi';
 
 /**
- * Where the seller's access token may go: the Base URL's origin and nowhere else, however n8n's helpers read the
- * request (origins compared as the URL standard serialises them); through a proxy or with certificates unchecked,
- * only to an https Base URL and only when the credential allows it.
+ * Where the seller's token may go: the Base URL's origin only, however n8n's helpers read the request; through a
+ * proxy or with certificates unchecked, only to https and when the credential allows it.
  */
 
-/** axios's test for an absolute URL: a scheme, or a scheme-relative `//host`, then the host. */
+/** axios's test for an absolute URL. */
 const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
 function originOf(address: string, base?: string): string | undefined {
@@ -25,17 +24,14 @@ function textOf(value: unknown): string | undefined {
 	return value instanceof URL ? value.href : String(value);
 }
 
-/** axios's buildFullPath: a relative address is appended to the base, an absolute one replaces it. */
+/** axios's buildFullPath. */
 function axiosFullPath(address: string | undefined, base: string | undefined): string {
 	if (base && (address === undefined || !AXIOS_ABSOLUTE.test(address)))
 		return address ? `${base.replace(/\/?\/$/, '')}/${address.replace(/^\/+/, '')}` : base;
 	return address ?? '';
 }
 
-/**
- * Every origin the request could reach (undefined for no http(s) URL): `url` (httpRequest*) or `uri` else `url`
- * (the legacy helper), each joined to `baseURL` as axios joins and as the URL standard resolves them.
- */
+/** Every origin the request could reach (undefined: no http(s) URL), as either helper and axios or URL read it. */
 function requestOrigins(options: object): Array<string | undefined> {
 	const { url, uri, baseURL } = options as Record<string, unknown>;
 	const base = textOf(baseURL);
@@ -51,15 +47,14 @@ function requestOrigins(options: object): Array<string | undefined> {
 	return origins;
 }
 
-/** The Base URL's origin, or undefined when the Base URL is no http(s) URL. */
 export function baseUrlOrigin(baseUrl: unknown): string | undefined {
 	return originOf(normalizeBaseUrl(baseUrl));
 }
 
-/** The credential's option that lets the token go with the HTTP Request node's Proxy or Ignore SSL Issues option. */
+/** The credential's opt-in to the HTTP Request node's Proxy or Ignore SSL Issues option. */
 export const TRANSPORT_OPT_IN_FIELD = 'allowProxyOrIgnoredSsl';
 
-/** The request's option (named as in the HTTP Request node) that takes the token off a plain verified connection. */
+/** The request's option (as the HTTP Request node names it) that takes the token off a verified connection. */
 function transportOption(options: object): string | undefined {
 	const { proxy, rejectUnauthorized, skipSslCertificateValidation, agentOptions } =
 		options as Record<string, unknown>;
@@ -95,7 +90,7 @@ export function tokenDestinationRefusal(
 	return undefined;
 }
 
-/** n8n's options (both helpers) that keep a request with the token from following, or re-sending it on, a redirect. */
+/** Both helpers' options that keep the token from following a redirect. */
 export const TOKEN_REDIRECT_OPTIONS = {
 	disableFollowRedirect: true,
 	followRedirect: false,

@@ -1,7 +1,6 @@
 /**
- * What the credential says when it cannot get an access token: which part of it is wrong, in words, never with a
- * secret. What the token URL's answers mean (Apigee's OAuth errors, OAuth's own vocabulary, a quota) is the answer
- * table's (answerTable.ts); this module adds what is not an answer of the API (a redirect, a page, no connection).
+ * What the credential says when it cannot get a token: which part is wrong, never with a secret. The answers' meaning
+ * is the answer table's; this adds what is no answer of the API (a page, no connection).
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -23,20 +22,15 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 	'not-json': 'a body that is not JSON',
 };
 
-/**
- * A diagnosis of the token URL's answer, with the row of the answer table it was read as: whoever holds the failed
- * exchange (the run's token renewal) reads there whether a later login may pass, never the status.
- */
+/** With its row: the run's token renewal reads there whether a later login may pass. */
 export interface AnswerDiagnosis extends TokenDiagnosis {
 	meaning: AnswerMeaning;
 }
 
-/** The row a diagnosis was read as, if it diagnosed an answer of the token URL. */
 export function meaningOfDiagnosis(diagnosis: TokenDiagnosis): AnswerMeaning | undefined {
 	return (diagnosis as Partial<AnswerDiagnosis>).meaning;
 }
 
-/** Turns the token endpoint's answer into a diagnosis that says which part of the credential is wrong. */
 export function diagnoseTokenResponse(
 	baseUrl: string,
 	response: IN8nHttpFullResponse,
@@ -44,27 +38,19 @@ export function diagnoseTokenResponse(
 	/** The credential's fields as typed, for what the message says of spaces around them. */
 	typed: Record<string, unknown> = {},
 ): AnswerDiagnosis {
-	const meaning = tokenAnswerMeaning(response, secrets);
-	return { ...diagnosisInWords(baseUrl, response, meaning, secrets, typed), meaning };
-}
-
-function diagnosisInWords(
-	baseUrl: string,
-	response: IN8nHttpFullResponse,
-	meaning: AnswerMeaning,
-	secrets: string[],
-	typed: Record<string, unknown>,
-): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
+	const meaning = meaningOf(readAnswer(status, headers, response.body, secrets), {
+		endpoint: 'token',
+	});
 	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
-
 	if (meaning.row !== 'tokenRedirected' && (!json || shape !== 'object')) {
 		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
 		return {
 			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
+			meaning,
 		};
 	}
 	const target = redirectTarget(headerValue(headers, 'location'), where, secrets);
@@ -72,6 +58,7 @@ function diagnosisInWords(
 	return {
 		title: words.title,
 		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,
+		meaning,
 	};
 }
 
@@ -79,45 +66,27 @@ function hasSpacesAround(value: unknown): boolean {
 	return typeof value === 'string' && value !== value.trim();
 }
 
-/**
- * For a refused login, what became of spaces or line breaks typed around its fields: removed from the key, secret and
- * e-mail before sending (so they are not what is wrong), kept in the password (it is sent exactly as typed).
- */
+const LABELS = Object.entries({
+	consumerKey: 'Consumer Key',
+	consumerSecret: 'Consumer Secret',
+	email: 'e-mail',
+});
+
+/** Spaces typed around a refused login's fields: removed from key, secret and e-mail, kept in the password. */
 function pastedSpacesHint(row: string, typed: Record<string, unknown>): string {
-	const fields: Array<[string, string]> =
-		row === 'invalidClient'
-			? [
-					['consumerKey', 'Consumer Key'],
-					['consumerSecret', 'Consumer Secret'],
-				]
-			: row === 'invalidGrant' || row === 'loginRefused'
-				? [['email', 'e-mail']]
-				: [];
+	const login = row === 'invalidGrant' || row === 'loginRefused';
+	const fields = row === 'invalidClient' ? LABELS.slice(0, 2) : login ? LABELS.slice(2) : [];
 	const trimmed = fields.filter(([name]) => hasSpacesAround(typed[name])).map(([, label]) => label);
 	let hint = trimmed.length
 		? ` The spaces or line breaks around the ${trimmed.join(' and ')} were removed before sending, so they are not the cause.`
 		: '';
-	if ((row === 'invalidGrant' || row === 'loginRefused') && hasSpacesAround(typed.password))
+	if (login && hasSpacesAround(typed.password))
 		hint +=
 			' The password starts or ends with a space or line break and is sent exactly as typed: remove it if it is not part of the password.';
 	return hint;
 }
 
-/** What the token URL's answer means, by the answer table. */
-export function tokenAnswerMeaning(
-	response: IN8nHttpFullResponse,
-	secrets: readonly string[] = [],
-): AnswerMeaning {
-	const facts = readAnswer(
-		response.statusCode,
-		response.headers as Record<string, unknown> | undefined,
-		response.body,
-		secrets,
-	);
-	return meaningOf(facts, { endpoint: 'token' });
-}
-
-/** A token answer whose access_token cannot be sent (see isUsableAccessToken); the token itself is never quoted. */
+/** A token that cannot be sent (isUsableAccessToken); never quoted. */
 export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
 	return {
 		title: 'The token endpoint answered with an access token that cannot be used',
@@ -125,7 +94,7 @@ export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
 	};
 }
 
-/** A connection that never produced an HTTP answer: unreachable host, refused port, TLS or timeout. */
+/** No HTTP answer: unreachable host, refused port, TLS or timeout. */
 export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): TokenDiagnosis {
 	const code =
 		(error as { code?: unknown; cause?: { code?: unknown } })?.code ??

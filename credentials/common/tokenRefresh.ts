@@ -1,7 +1,6 @@
 /**
- * Renewing with the refresh token, as the service recommends, kept in a hidden field of its own and tied (by a hash)
- * to the login it came from, as is the access token: after an edit to another account or API (n8n keeps hidden
- * fields), neither is used, and n8n logs in afresh.
+ * The refresh token, in a hidden field tied by a hash to its login, as is the access token: after an edit to another
+ * account (n8n keeps hidden fields), neither is used.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
@@ -11,19 +10,15 @@ import { baseUrlOrigin } from './tokenDestination';
 
 const REFRESH_TOKEN_FIELD = 'refreshToken';
 
-/** The hidden field's JSON: the login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
+/** The login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
 type KeptRefreshToken = { for: string; token: string; expiresAt?: number };
 
-/** A hash of everything that decides whose token this is: a different login never uses another's refresh token. */
+/** A hash of everything that decides whose token this is. */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const login = loginValues(credentials);
 	// As sent: letter case, a default port or a pasted space do not make another login.
 	const parts = [
 		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
-		login.consumerKey,
-		login.consumerSecret,
-		login.email,
-		login.password,
+		...Object.values(loginValues(credentials)),
 	];
 	return createHash('sha256').update(parts.join('\u0000'), 'utf8').digest('hex');
 }
@@ -39,7 +34,7 @@ function parseKept(value: unknown): KeptRefreshToken | undefined {
 	}
 }
 
-/** What the field keeps for this very login, if anything (compared in constant time: the hash is of secrets). */
+/** What the field keeps for this very login (compared in constant time: the hash is of secrets). */
 function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 	const kept = parseKept(credentials[REFRESH_TOKEN_FIELD]);
 	if (kept === undefined) return undefined;
@@ -48,20 +43,19 @@ function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 	return found.length === expected.length && timingSafeEqual(found, expected) ? kept : undefined;
 }
 
-/** The refresh token kept for this very login, if any. */
 export function keptRefreshToken(credentials: ICredentialDataDecryptedObject): string | undefined {
 	const token = keptForThisLogin(credentials)?.token;
 	return token ? token : undefined;
 }
 
-/** The access token, when the field says it was issued for this very login; '' otherwise (a fresh login follows). */
+/** The access token if issued for this very login, else ''. */
 export function accessTokenForThisLogin(credentials: ICredentialDataDecryptedObject): string {
 	const token = credentials.accessToken;
 	if (typeof token !== 'string' || token === '') return '';
 	return keptForThisLogin(credentials) === undefined ? '' : token;
 }
 
-/** Whether the access token is past the lifetime its answer gave (`now` in epoch ms); false when not known. */
+/** Past the lifetime its answer gave; false when not known. */
 export function accessTokenExpired(
 	credentials: ICredentialDataDecryptedObject,
 	now: number,
@@ -70,7 +64,7 @@ export function accessTokenExpired(
 	return expiresAt !== undefined && now >= expiresAt;
 }
 
-/** Any refresh token the field holds, whatever login it is for: a secret to redact from every answer. */
+/** Any refresh token the field holds, whoever's: a secret to redact. */
 export function anyKeptRefreshToken(
 	credentials: ICredentialDataDecryptedObject | undefined,
 ): string[] {
@@ -81,10 +75,7 @@ export function anyKeptRefreshToken(
 /** A shorter lifetime (seconds) is read as unknown, lest every request log in first; the API's 401 still tells. */
 export const MIN_KNOWN_LIFETIME_S = 60;
 
-/**
- * The hidden field after a token answer, tied to this login (always written: it lets the new token be sent): the
- * answer's refresh token, else `keep` (after a login, none), and when the access token expires.
- */
+/** The hidden field after a token answer (always written: it lets the new token be sent); `keep` when none came. */
 export function refreshTokenFieldAfter(
 	credentials: ICredentialDataDecryptedObject,
 	answer: Record<string, unknown> | undefined,
@@ -106,7 +97,6 @@ export function refreshTokenFieldAfter(
 	} satisfies KeptRefreshToken);
 }
 
-/** The form body of a refresh (the service documents form encoding). */
 export function refreshRequestBody(refreshToken: string): string {
 	return new URLSearchParams({
 		grant_type: 'refresh_token',

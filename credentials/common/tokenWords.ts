@@ -1,7 +1,6 @@
 /** The words for every row of the answer table at the token URL (a refused login, a quota, a failure), by its row. */
 import type { AnswerMeaning, RowName } from './answerTable';
-import { joined, PLAN_QUOTA_ADVICE, quoteApi } from './answerSubjects';
-import type { AnswerWords } from './answerSubjects';
+import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerSubjects';
 
 /** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
 const MARKETPLACE_LOGIN_HINT =
@@ -12,10 +11,7 @@ const APP_KEYS_HINT =
 export const BASE_URL_HINT =
 	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
-/**
- * A row's words: its title, then the advice after the API's own words (`where` is the token URL, `redirectTo`
- * " to" where a redirect points, or ''); `unquoted` for an answer that is not the API's.
- */
+/** Title, advice (after the API's own words unless `unquoted`); `redirectTo` is " to <where>" or ''. */
 type Say = (
 	status: number,
 	where: string,
@@ -81,7 +77,6 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	],
 };
 
-/** The words for the token URL's answer, by its row. */
 export function tokenWords(
 	meaning: AnswerMeaning,
 	status: number,

@@ -16,15 +16,12 @@ import { TokenRenewal } from './tokenRenewal';
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 
 /**
- * The credential as read once for a run: its Base URL, and the decrypted credential handed to n8n with each
- * request. Without it, n8n reads and decrypts the credential from its database on every request, which costs the
- * event loop about as much as the rest of a request; a shared object also carries a renewed token to every later
- * request of the run (n8n's preAuthentication writes it there and into the database).
+ * Read once for a run: otherwise n8n decrypts it from its database on every request (as costly as the rest of one),
+ * and the shared object carries a renewed token to every later request.
  */
 export interface RunCredential {
 	baseUrl: string;
 	decrypted: ICredentialsDecrypted;
-	/** One renewal of the token at a time for every request of the run. */
 	renewal: TokenRenewal;
 }
 
@@ -43,39 +40,30 @@ export async function readRunCredential(this: IExecuteFunctions): Promise<RunCre
 	};
 }
 
-/** The base URL is the only thing read from the credential here; auth itself is left to n8n. */
 export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	return normalizeBaseUrl(credentials.baseUrl);
 }
 
-/**
- * What an answer to this run must never echo into an output: the credential's values now, and every token the
- * run's requests carried (a renewal replaces the one an answer still on its way may echo).
- */
+/** Never echoed into an output: the credential's values, and every token the run's requests carried. */
 export function runSecrets(credential: RunCredential): string[] {
-	return [
-		...new Set([
-			...credentialSecrets(credential.decrypted.data),
-			...credential.renewal.tokensCarried().filter((token) => token.length >= MIN_SECRET_LENGTH),
-		]),
+	const all = [
+		...credentialSecrets(credential.decrypted.data),
+		...credential.renewal.tokensCarried(),
 	];
+	return [...new Set(all)].filter((value) => value.length >= MIN_SECRET_LENGTH);
 }
 
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const MIN_SECRET_LENGTH = 4;
 
-/**
- * Every value of the API credential an answer could echo, and the Basic header's key:secret. redactSecrets finds
- * each in every form it could be echoed in (URL-, form-, HTML- or JSON-encoded, base64). The access token is read
- * at the moment of asking, so a token renewed during the run is covered too; so is the refresh token.
- */
+/** Every value an answer could echo (the Basic key:secret and refresh token too), read when asked. */
 export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
 	if (!data) return [];
 	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
 		.map((key) => data[key])
 		.filter((value): value is string => typeof value === 'string');
-	// As sent, too: the key, secret and e-mail go without the spaces a paste may have put around them.
+	// As sent, too (trimmed).
 	values.push(...Object.values(loginValues(data)));
 	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
 	values.push(...anyKeptRefreshToken(data));

@@ -1,12 +1,8 @@
 /**
- * What a failed Partner API request means, for the listing and for the person reading the error: the one place that
- * turns any failure, n8n's wrapped errors included, into a NodeApiError. Its meaning and its words are the answer
- * table's row (credentials/common/answerTable.ts, answerWords.ts); this module gathers what the words tell beside
- * it (the request, the attempts, a redirect's target, a body shown), secrets redacted.
+ * The one place that turns any failure into a NodeApiError: its meaning and words are its row's; this gathers what
+ * the words tell beside it (the request, the attempts, a redirect's target, a body), secrets redacted.
  */
-import { NodeApiError } from 'n8n-workflow';
-
-import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import {
 	apiWords,
@@ -29,33 +25,28 @@ export interface FailureContext {
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	/** How many rate refusals (429, spike arrest) this request was answered with. */
+	/** Rate refusals (429, spike arrest) this request met. */
 	rateLimitAnswers: number;
-	/** The identifier of what the request creates (see SendOptions.createsId). */
 	createsId?: string | number;
 	connectionRetries: number;
-	/** The wait the API asked for in its last 429, if it said. */
 	lastRetryAfterMs?: number;
 }
 
 export interface ClassifiedFailure {
 	error: NodeApiError;
 	effect: Effect;
-	/** The API's own error code, where its answer named one. */
 	apiCode?: string;
 }
 
 /** A wait in words: "45 s", "10 min", "24 h". */
-function waitInWords(ms: number): string {
+function inWords(ms: number | undefined): string | undefined {
+	if (ms === undefined) return undefined;
 	const seconds = Math.ceil(ms / 1000);
 	if (seconds < 120) return `${seconds} s`;
 	const minutes = Math.ceil(seconds / 60);
 	return minutes < 120 ? `${minutes} min` : `${Math.ceil(minutes / 60)} h`;
 }
 
-const inWords = (ms: number | undefined) => (ms === undefined ? undefined : waitInWords(ms));
-
-/** What the row's words tell beside it, gathered from the failure and the request, secrets redacted. */
 function wordsContext(
 	failure: HttpFailure,
 	context: FailureContext,
@@ -81,7 +72,7 @@ function wordsContext(
 		bodyKind: bodyInWords(failure.body, headerValue(failure.headers, 'content-type')),
 		bodyShown: bodyShown(failure.body, secrets),
 		wait: inWords(failure.spikeIntervalMs ?? failure.retryAfterMs),
-		longestWait: waitInWords(
+		longestWait: inWords(
 			failure.spikeIntervalMs !== undefined ? RETRY_POLICY.maxWaitMs : RETRY_POLICY.maxRetryAfterMs,
 		),
 		waitFor: failure.refusal?.row === 'unavailable' ? 'service unavailable' : 'rate limit',
@@ -93,7 +84,7 @@ function wordsContext(
 	};
 }
 
-/** The failure in words, as n8n's own error type, with what it means for the request's item: its row's. */
+/** The failure in words as n8n's error, and its row's outcome for the item. */
 export function classifyFailure(
 	node: INode,
 	failure: HttpFailure,

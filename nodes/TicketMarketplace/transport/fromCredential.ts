@@ -1,9 +1,4 @@
-/**
- * The node's one door to what it shares with its credential (credentials/common/): the API's paths, timeouts and
- * Basic header, what its answers mean (the answer table) and how they are read, the token's rules, and the facts
- * the token exchange hands past n8n. Both sides need them, so they live with the credential, which must not import
- * node code; node code reaches them through here only.
- */
+/** The node's one door to what it shares with its credential (which must not import node code). */
 export {
 	basicAuthorization,
 	loginValues,
@@ -25,9 +20,9 @@ export {
 	REQUEST_NOT_BUILT,
 } from '../../../credentials/common/answerTable';
 export type { AnswerFacts, AnswerMeaning, Outcome } from '../../../credentials/common/answerTable';
-export { apiWords, subjectOf } from '../../../credentials/common/answerWords';
+export { apiWords } from '../../../credentials/common/answerWords';
 export type { ApiWordsContext } from '../../../credentials/common/answerWords';
-export { oneLine } from '../../../credentials/common/answerSubjects';
+export { oneLine, subjectOf } from '../../../credentials/common/answerSubjects';
 export {
 	isJsonMediaType,
 	isProblemMediaType,
@@ -45,8 +40,4 @@ export {
 	failedTokenExchangeOf,
 	forgetTokenExchange,
 } from '../../../credentials/common/pastN8n';
-export type {
-	FailedTokenExchange,
-	TokenDiagnosis,
-	TokenEndpointAnswer,
-} from '../../../credentials/common/pastN8n';
+export type { FailedTokenExchange, TokenDiagnosis } from '../../../credentials/common/pastN8n';

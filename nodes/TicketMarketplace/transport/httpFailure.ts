@@ -1,8 +1,4 @@
-/**
- * A failed request as this module reads it (an answer's status, headers and body, or a network code), and what it
- * tells on its own: whether the request left this machine, what its answer means (by the answer table), whether an
- * answer is JSON, and what its body is, in words.
- */
+/** A failed request (an answer, or a network code) and what it means by the answer table. */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import {
@@ -16,56 +12,29 @@ import type { AnswerFacts, AnswerMeaning, Outcome, TokenDiagnosis } from './from
 
 export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredential';
 
-/**
- * What a request did, as far as anyone can tell: the answer table's outcome (Listing → Create's memory and outputs
- * read it): `created`, `alreadyListed` (an answer naming this External Listing ID says the API holds it: nothing
- * new was created), `notCreated` when it provably created nothing (never sent, a refusal, a connection that failed
- * before sending, a token that could not be obtained), `unknown` when it may have reached the API.
- */
+/** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;
 
-/** What no answer is, as the answer table reads it. */
-const NO_ANSWER: AnswerFacts = { status: 0, retryAfter: '', wwwAuthenticate: '', text: '' };
-
-/**
- * What a failed request means, by the answer table (credentials/common/answerTable.ts): its answer as read once, or
- * what kept one from coming, with what the run learnt of it (a renewal that did not mend a 401, a wait too long).
- */
+/** Its answer, or what kept one from coming, with what the run learnt (a renewal that failed, a wait too long). */
 export function meaningOfFailure(
 	failure: HttpFailure,
 	context: { path: string; createsId?: string | number; secrets?: readonly string[] },
 ): AnswerMeaning {
-	const answer =
-		failure.status === undefined
-			? {
-					...NO_ANSWER,
-					failure: failure.unreadableFile
-						? 'unreadableFile'
-						: failure.tokenExchange
-							? 'tokenExchange'
-							: (failure.code ?? ''),
-				}
-			: readAnswer(failure.status, failure.headers, failure.body, context.secrets);
-	const facts: AnswerFacts = {
-		...answer,
-		// A failure is never the evidence that the request was done.
-		evidence: false,
-		renewal: failure.refusedAfterRenewal
-			? 'freshTokenRefused'
-			: failure.renewalsExhausted !== undefined
-				? 'renewalsExhausted'
-				: undefined,
-		tooLong:
-			failure.spikeIntervalMs !== undefined
-				? 'spikeInterval'
-				: failure.retryAfterMs !== undefined
-					? 'retryAfter'
-					: undefined,
-	};
+	const { status, unreadableFile, tokenExchange, code } = failure;
+	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
+	const facts: AnswerFacts =
+		status === undefined
+			? { status: 0, failure: noAnswer ?? '' }
+			: readAnswer(status, failure.headers, failure.body, context.secrets);
+	// A failure is never the evidence that the request was done.
+	facts.evidence = false;
+	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
+	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
+	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
+	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
 	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
 }
 
-/** The longest part of an unexpected answer's body shown in its error. */
 const MAX_BODY_SHOWN = 300;
 
 /** What kind of body a 2xx came with, in words. */
@@ -80,7 +49,7 @@ export function bodyInWords(body: unknown, contentType: string): string {
 	return 'a bare JSON value';
 }
 
-/** The body as text, secrets redacted before it is cut (a cut must not leave part of one), bounded. */
+/** The body as text, redacted before it is cut (a cut must not leave part of a secret). */
 export function bodyShown(body: unknown, secrets: string[] | undefined): string {
 	let text: string;
 	try {
@@ -98,34 +67,29 @@ export interface HttpFailure {
 	body?: unknown;
 	code?: string;
 	message: string;
-	/** The credential could not obtain an access token (what it said): the request itself was never sent. */
+	/** No token could be had (what the credential said): nothing was sent. */
 	tokenExchange?: TokenDiagnosis;
 	/** A Retry-After longer than the policy honours. */
 	retryAfterMs?: number;
-	/**
-	 * A spike arrest whose named rate admits one request less often than the longest wait this node takes (the
-	 * interval, ms): no listing can be sent at that rate within a run.
-	 */
+	/** A spike arrest's interval (ms), longer than the longest wait this node takes. */
 	spikeIntervalMs?: number;
-	/** A 401 to an access token issued a moment ago: the login works, the app may not make this request. */
+	/** A 401 to a token just issued. */
 	refusedAfterRenewal?: boolean;
-	/** A 401 to a token that had worked, after the run's last renewal: how many renewals the run made. */
+	/** A 401 after the run's last renewal: how many it made. */
 	renewalsExhausted?: number;
-	/** What the answer means (meaningOfFailure), read once when it arrived. */
+	/** Read once when it arrived. */
 	meaning?: AnswerMeaning;
-	/** The rate refusal that asked for a wait too long to take (retryAfterMs, spikeIntervalMs), as first read. */
+	/** The rate refusal that asked for a wait too long to take, as first read. */
 	refusal?: AnswerMeaning;
-	/** A file of the request could not be read from n8n's binary data: nothing was sent. */
+	/** A file could not be read from n8n's binary data: nothing was sent. */
 	unreadableFile?: boolean;
 }
 
-/** A file of an upload that n8n's binary data could not hand over when the request was to be sent. */
 export class UnreadableFileError extends Error {}
 
 /**
- * What an exception from httpRequestWithAuthentication still tells. n8n wraps every failure in a NodeApiError
- * that keeps the status (or, without a response, the network code such as ECONNREFUSED) in `httpCode` and a JSON
- * body in `context.data`, but drops the axios error and its headers. An axios error itself is read too.
+ * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
+ * in `context.data`, but drops the headers. An axios error itself is read too.
  */
 export function describeThrown(error: unknown): HttpFailure {
 	if (error instanceof UnreadableFileError)
@@ -138,8 +102,7 @@ export function describeThrown(error: unknown): HttpFailure {
 		message?: unknown;
 		messages?: unknown;
 	};
-	// NodeApiError may swap the original words (e.g. the credential's diagnosis) for a generic text; it keeps them
-	// in `messages`.
+	// NodeApiError may swap the original words for a generic text; it keeps them in `messages`.
 	const original = Array.isArray(thrown.messages)
 		? thrown.messages.find((entry) => typeof entry === 'string')
 		: undefined;
@@ -168,7 +131,7 @@ export function describeThrown(error: unknown): HttpFailure {
 	};
 }
 
-/** What the answer table makes of an answer as it arrives: the caller's evidence first; a success reads nothing more. */
+/** An answer as it arrives: the caller's evidence first; a success reads nothing more. */
 export function answerMeaning(
 	response: IN8nHttpFullResponse,
 	rules: {
@@ -181,21 +144,18 @@ export function answerMeaning(
 	const evidence = rules.confirmedBy?.(response);
 	const { statusCode: status, headers, body } = response;
 	const facts = evidence
-		? { ...NO_ANSWER, status, evidence }
+		? { status, evidence }
 		: { ...readAnswer(status, headers as Record<string, unknown>, body, secrets()), evidence };
 	return meaningOf(facts, { endpoint: 'api', path: rules.path, createsId: rules.createsId });
 }
 
-/**
- * A rate refusal that asks for a wait longer than this node takes: its own row from now on (not retried, and a spike
- * arrest's rate too slow for any run stops it), the refusal kept for its words.
- */
+/** A rate refusal asking for a longer wait than this node takes: its own row from now on, the refusal kept. */
 export function tooLongToWait(failure: HttpFailure, tooLong: 'retryAfter' | 'spikeInterval'): void {
 	const refusal = failure.meaning;
 	failure.refusal = refusal;
 	const said = { code: refusal?.code, words: refusal?.words };
 	failure.meaning = meaningOf(
-		{ ...NO_ANSWER, ...said, status: failure.status ?? 0, tooLong },
+		{ ...said, status: failure.status ?? 0, tooLong },
 		{ endpoint: 'api' },
 	);
 }

@@ -1,19 +1,19 @@
-/** A Partner API request as this node describes it, what became of one send of it, and the waits for its answer. */
+/** A Partner API request, what became of one send of it, and the waits for its answer. */
 import type { IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { AnswerMeaning } from './fromCredential';
 
-/** A Partner API request as this node describes it (and as Validate Only shows it): relative to the Base URL. */
+/** As Validate Only shows it: relative to the Base URL. */
 export interface ApiRequest {
 	method: IHttpRequestMethods;
 	path: string;
 	headers: Record<string, string>;
 	body?: IDataObject;
-	/** A file upload's body, read when it is sent: what waits for its turn holds no file in memory. */
+	/** Read when sent: what waits for its turn holds no file in memory. */
 	upload?: () => Promise<Buffer>;
 }
 
-/** Every request's headers, written once: JSON both ways, plus the operation's own (e.g. Accept-Language). */
+/** JSON both ways, plus the operation's own headers. */
 export function buildRequest(
 	method: IHttpRequestMethods,
 	path: string,
@@ -29,9 +29,8 @@ export function buildRequest(
 }
 
 /**
- * The request's answer, or a time-out error once `ms` have passed. The request's own `timeout` ends a connection
- * that goes silent, not an answer that trickles in a byte at a time: this bounds the whole wait. n8n gives the
- * request the run's cancel signal and no other, so the request itself is left to its own time-out.
+ * A time-out error once `ms` have passed: the request's own `timeout` ends a silent connection, not an answer that
+ * trickles in; n8n gives it no signal but the run's, so the request itself is left to its own time-out.
  */
 export async function withinDeadline<T>(request: Promise<T>, ms: number): Promise<T> {
 	const deadline = AbortSignal.timeout(ms);
@@ -52,34 +51,31 @@ export async function withinDeadline<T>(request: Promise<T>, ms: number): Promis
 	}
 }
 
-/** What became of one request sent through the renewal. */
 export type AuthenticatedAnswer =
 	| {
 			kind: 'response';
 			response: IN8nHttpFullResponse;
-			/** What the answer table makes of it (see AuthenticatedSendOptions.meaningOf). */
 			meaning: AnswerMeaning;
-			/** A 401 to a token just issued: the API refuses this app the request, whatever its login. */
+			/** A 401 to a token just issued. */
 			refusedAfterRenewal: boolean;
-			/** A 401 to a token that had worked, once the run's renewals ran out: how many this run made. */
+			/** A 401 once the run's renewals ran out: how many it made. */
 			renewalsExhausted?: number;
 	  }
 	| { kind: 'thrown'; error: unknown }
-	/** Not sent (again): the run stopped, or the token could not be renewed, before this request went. */
 	| { kind: 'notSent' };
 
 export interface AuthenticatedSendOptions {
 	/** Stop and the workflow timeout abort it. */
 	cancel?: AbortSignal;
-	/** Called before a request the API has answered is sent again (the pacer counts it). */
+	/** Before an answered request goes again (the pacer counts it). */
 	onResend?: () => void;
-	/** Aborted once the run sends nothing more (the plan's quota): no login and no resend after that either. */
+	/** Aborted once the run sends nothing more: no login and no resend either. */
 	closed?: AbortSignal;
-	/** What an answer means, read once as it arrives: its row says whether a renewed token may mend it. */
+	/** Read once as it arrives: its row says whether a renewed token may mend it. */
 	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
 }
 
-/** Resolves true when `done` settles, false when the run is stopped first. */
+/** True when `done` settles, false when the run is stopped first. */
 export async function settledOrStopped(
 	done: Promise<void>,
 	cancel?: AbortSignal,

@@ -2,31 +2,24 @@
 import { headerValue } from './fromCredential';
 import type { HttpFailure } from './httpFailure';
 
-/**
- * Retry limits. Rate refusals (429, a spike arrest) and refused connections never reached the API's business logic,
- * so retrying them is safe.
- */
+/** Rate refusals and refused connections never reached the API's business logic: retrying them is safe. */
 export const RETRY_POLICY = {
 	maxRateLimitRetries: 6,
 	maxConnectionRetries: 3,
 	baseBackoffMs: 1000,
 	maxWaitMs: 60_000,
-	/** The longest Retry-After honoured; an API asking for more is reported, not waited for. */
+	/** A longer Retry-After is reported, not waited for. */
 	maxRetryAfterMs: 300_000,
-	/** The shortest wait after a rate refusal that names one (a Retry-After of 0 or in the past is no reason to hammer). */
+	/** A Retry-After of 0 or in the past is no reason to hammer. */
 	minRetryWaitMs: 1000,
 };
 
-/** The wait before retry number `retryNumber` (from 0) when the API names none: doubling, bounded. */
+/** Doubling from 0, bounded. */
 export function backoffMs(retryNumber: number): number {
 	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }
 
-/**
- * The wait before retrying a rate refusal: its Retry-After (at least RETRY_POLICY.minRetryWaitMs); without one, one
- * interval of a spike arrest that names its rate (the gateway admits the next request then, and the pacer keeps the
- * gap between sends); else a backoff doubling from RETRY_POLICY.baseBackoffMs.
- */
+/** Its Retry-After (at least the minimum); else one interval of a spike arrest's named rate; else a backoff. */
 export function rateRetryWaitMs(
 	retryAfterMs: number | undefined,
 	retryNumber: number,
@@ -53,7 +46,7 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 	return Math.max(0, dateMs - nowMs);
 }
 
-/** The Retry-After of a rate refusal (a 429, a spike arrest), in milliseconds from now. */
+/** A rate refusal's Retry-After, in ms from now. */
 export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
 	if (failure.meaning?.retry !== 'rateLimit') return undefined;
 	const header = headerValue(failure.headers, 'retry-after');

@@ -20,6 +20,7 @@ import {
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
 import { failedTokenExchange } from '../../../credentials/common/pastN8n';
+import { meaningOfDiagnosis } from '../../../credentials/common/tokenDiagnosis';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 
@@ -224,6 +225,9 @@ describe("Apigee's OAuth errors at the token URL", () => {
 			(error: Error) => error.message,
 		);
 		expect(message).toMatch(/^Quota used up: the token endpoint refused the login/);
-		expect(failedTokenExchange(credential)?.answer).toMatchObject({ status: 500, final: true });
+		const failed = failedTokenExchange(credential);
+		expect(failed?.answer).toMatchObject({ status: 500 });
+		// Final: its row stops the run and is never retried.
+		expect(meaningOfDiagnosis(failed!.diagnosis)).toMatchObject({ stopsRun: true, retry: 'no' });
 	});
 });
