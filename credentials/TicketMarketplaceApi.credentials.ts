@@ -9,7 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { headerValue } from './common/apiAnswers';
+import { headerValue } from '../nodes/shared/partnerApi/apiAnswers';
 import {
 	basicAuthorization,
 	CREDENTIAL_ICON,
@@ -18,13 +18,13 @@ import {
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
-} from './common/partnerApi';
+} from '../nodes/shared/partnerApi/partnerApi';
 import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
 	readBody,
-} from './common/tokenDiagnosis';
+} from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
 	carriedCancelSignal,
 	failTokenExchange,
@@ -32,15 +32,15 @@ import {
 	loginJustFailed,
 	renewalWanted,
 	tokenForRequest,
-} from './common/pastN8n';
-import { TOKEN_REDIRECT_OPTIONS } from './common/tokenDestination';
+} from '../nodes/shared/partnerApi/pastN8n';
+import { TOKEN_REDIRECT_OPTIONS } from '../nodes/shared/partnerApi/tokenDestination';
 import { API_CREDENTIAL_PROPERTIES } from './common/apiCredentialProperties';
 import {
 	anyKeptRefreshToken,
 	keptRefreshToken,
 	refreshRequestBody,
 	refreshTokenFieldAfter,
-} from './common/tokenRefresh';
+} from '../nodes/shared/partnerApi/tokenRefresh';
 
 /** What every request of one token exchange shares. */
 interface TokenExchange {

@@ -1,6 +1,6 @@
 import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_ICON } from './common/partnerApi';
+import { CREDENTIAL_ICON } from '../nodes/shared/partnerApi/partnerApi';
 
 /** The client the marketplace presents at the trigger's token endpoint; tested locally by the trigger (testedBy). */
 export class TicketMarketplaceCallbackApi implements ICredentialType {

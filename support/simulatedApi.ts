@@ -12,8 +12,8 @@
  * quota, each answered with the gateway's fault (500 or 429, no Retry-After). Their answers are read by the answer
  * table, as the transport reads them: a spike arrest is retried after the transport's wait, a quota stops the run.
  */
-import { meaningOf, readAnswer } from '../credentials/common/answerTable';
-import { PARTNER_API_PATHS } from '../credentials/common/partnerApi';
+import { meaningOf, readAnswer } from '../nodes/shared/partnerApi/answerTable';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
 import type { RequestPacer } from '../nodes/TicketMarketplace/transport/pacing';
 import { rateRetryWaitMs } from '../nodes/TicketMarketplace/transport/retryAfter';
 import { GATEWAY_FAULT, spikeArrestFault } from '../sandbox/answers';

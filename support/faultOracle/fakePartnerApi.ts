@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthorization, PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
+import { basicAuthorization, PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
 import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 
 export const LISTING_PATH = PARTNER_API_PATHS.listings;

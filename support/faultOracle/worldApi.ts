@@ -8,7 +8,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthorization, PARTNER_API_PATHS } from '../../credentials/common/partnerApi';
+import { basicAuthorization, PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
 import { GATEWAY_FAULT, gatewayFaultBody, spikeArrestFault } from '../../sandbox/answers';
 import { BASE } from '../fakeN8n/actionContext';
 

@@ -5,39 +5,39 @@ export {
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
-} from '../../../credentials/common/partnerApi';
+} from '../../shared/partnerApi/partnerApi';
 export {
 	extractApiMessage,
 	headerValue,
 	networkFailureInWords,
 	redactSecrets,
 	redirectTarget,
-} from '../../../credentials/common/apiAnswers';
+} from '../../shared/partnerApi/apiAnswers';
 export {
 	CONNECTION_FAILED_BEFORE_SEND,
 	meaningOf,
 	readAnswer,
 	REQUEST_NOT_BUILT,
-} from '../../../credentials/common/answerTable';
-export type { AnswerFacts, AnswerMeaning, Outcome } from '../../../credentials/common/answerTable';
-export { apiWords } from '../../../credentials/common/answerWords';
-export type { ApiWordsContext } from '../../../credentials/common/answerWords';
-export { oneLine, subjectOf } from '../../../credentials/common/answerSubjects';
+} from '../../shared/partnerApi/answerTable';
+export type { AnswerFacts, AnswerMeaning, Outcome } from '../../shared/partnerApi/answerTable';
+export { apiWords } from '../../shared/partnerApi/answerWords';
+export type { ApiWordsContext } from '../../shared/partnerApi/answerWords';
+export { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
 export {
 	isJsonMediaType,
 	isProblemMediaType,
 	showsCreated,
-} from '../../../credentials/common/answerEvidence';
-export { meaningOfDiagnosis } from '../../../credentials/common/tokenDiagnosis';
+} from '../../shared/partnerApi/answerEvidence';
+export { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
 export {
 	accessTokenExpired,
 	accessTokenForThisLogin,
 	anyKeptRefreshToken,
-} from '../../../credentials/common/tokenRefresh';
+} from '../../shared/partnerApi/tokenRefresh';
 export {
 	carryCancelSignal,
 	failedTokenExchange,
 	failedTokenExchangeOf,
 	forgetTokenExchange,
-} from '../../../credentials/common/pastN8n';
-export type { FailedTokenExchange, TokenDiagnosis } from '../../../credentials/common/pastN8n';
+} from '../../shared/partnerApi/pastN8n';
+export type { FailedTokenExchange, TokenDiagnosis } from '../../shared/partnerApi/pastN8n';

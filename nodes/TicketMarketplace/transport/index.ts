@@ -75,7 +75,7 @@ export type RequestResult =
 
 /**
  * Sends one request and says what became of it. Only failures that provably created nothing are retried: rate
- * refusals and connections refused. What an answer means is the answer table's (credentials/common/answerTable.ts).
+ * refusals and connections refused. What an answer means is the answer table's (nodes/shared/partnerApi/answerTable.ts).
  *
  * Requests ask for the full response without throwing on HTTP errors, because n8n's error wrapper drops the
  * response headers and Retry-After is needed. A 401 goes to the run's token renewal, which re-sends it with a new

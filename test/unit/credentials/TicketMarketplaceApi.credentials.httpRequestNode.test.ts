@@ -19,8 +19,8 @@ import {
 	requestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-import { refreshTokenFieldAfter } from '../../../credentials/common/tokenRefresh';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { refreshTokenFieldAfter } from '../../../nodes/shared/partnerApi/tokenRefresh';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 

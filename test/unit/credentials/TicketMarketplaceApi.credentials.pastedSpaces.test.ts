@@ -9,8 +9,8 @@ import { Workflow } from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-import { refreshTokenFieldAfter } from '../../../credentials/common/tokenRefresh';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { refreshTokenFieldAfter } from '../../../nodes/shared/partnerApi/tokenRefresh';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
 
 const BASE = 'https://partner.api.test';

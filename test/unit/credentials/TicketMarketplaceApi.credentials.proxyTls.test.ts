@@ -13,8 +13,8 @@ import type {
 import { requestWithAuthentication } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-import { TRANSPORT_OPT_IN_FIELD } from '../../../credentials/common/tokenDestination';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { TRANSPORT_OPT_IN_FIELD } from '../../../nodes/shared/partnerApi/tokenDestination';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 const TOKEN = 'tok-six-months-9f3b';

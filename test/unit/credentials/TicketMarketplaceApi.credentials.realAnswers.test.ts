@@ -18,9 +18,9 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../credentials/common/partnerApi';
-import { failedTokenExchange } from '../../../credentials/common/pastN8n';
-import { meaningOfDiagnosis } from '../../../credentials/common/tokenDiagnosis';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { failedTokenExchange } from '../../../nodes/shared/partnerApi/pastN8n';
+import { meaningOfDiagnosis } from '../../../nodes/shared/partnerApi/tokenDiagnosis';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 

@@ -16,7 +16,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import {
 	accessTokenExpired,
 	refreshTokenFieldAfter,
-} from '../../../credentials/common/tokenRefresh';
+} from '../../../nodes/shared/partnerApi/tokenRefresh';
 
 const OLD_BASE = 'https://api.stubcloudprod.test';
 const NEW_BASE = 'https://typo-stubcloud.test';

@@ -1,6 +1,6 @@
 /**
  * What became of each listing of a run, in one word per meaning. Where a request was sent, the answer table's
- * outcome names (credentials/common/answerTable.ts): created, alreadyListed (the API holds it already), unknown (it
+ * outcome names (nodes/shared/partnerApi/answerTable.ts): created, alreadyListed (the API holds it already), unknown (it
  * may have been created), notCreated. Where none was: notSent (the run stopped first), skipped (an earlier run of
  * this workflow sent it), invalid. A run's outcomes are a Map from each listing to its outcome, in input order:
  * every output, summary and memory update reads it.

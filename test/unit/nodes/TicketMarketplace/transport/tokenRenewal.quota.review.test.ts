@@ -7,10 +7,10 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../credentials/common/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 import { fakeRun, BASE, oneSeatListings } from '../../../../../support/fakeN8n/actionContext';
 import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../sandbox/answers';
-import { useSleeps } from '../../../../../test/setup/sleeps';
+import { useSleeps } from '../../../../setup/sleeps';
 
 const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
 const EXPIRED = {

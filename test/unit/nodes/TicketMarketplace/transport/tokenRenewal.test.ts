@@ -7,7 +7,10 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS, REQUEST_TIMEOUTS } from '../../../../../credentials/common/partnerApi';
+import {
+	PARTNER_API_PATHS,
+	REQUEST_TIMEOUTS,
+} from '../../../../../nodes/shared/partnerApi/partnerApi';
 import { MAX_RENEWALS_PER_RUN } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 import {
 	BASE,

@@ -16,8 +16,8 @@ import {
 	isLegacyRequest,
 	renewalWanted,
 	tokenForRequest,
-} from '../../../../credentials/common/pastN8n';
-import { withTokenIssued } from '../../../../support/fakeN8n/issuedToken';
+} from '../../../../../nodes/shared/partnerApi/pastN8n';
+import { withTokenIssued } from '../../../../../support/fakeN8n/issuedToken';
 
 const diagnosis = {
 	title: 'Login refused (HTTP 401)',

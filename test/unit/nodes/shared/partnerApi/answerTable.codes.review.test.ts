@@ -2,8 +2,8 @@
  * Review reproductions: where an answer's code sits, and what a 503 may say. A code decides what a refusal is about
  * wherever the answer puts it; a 503 is not handled (RFC 9110), whatever its body says.
  */
-import { meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
-import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+import { meaningOf, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 
 const SEAT_TAKEN = 'inventory.listings.duplicateSectionRowSeat';
 /** A seat refusal whose sentence also says "external listing id 123 … already exists". */

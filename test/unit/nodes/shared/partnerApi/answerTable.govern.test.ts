@@ -6,22 +6,29 @@
  */
 import type { IN8nHttpFullResponse, INode } from 'n8n-workflow';
 
-import { ANSWER_ROWS, meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
+import {
+	ANSWER_ROWS,
+	meaningOf,
+	readAnswer,
+} from '../../../../../nodes/shared/partnerApi/answerTable';
 import type {
 	ApiRowName,
 	Outcome,
 	Retry,
 	RowName,
-} from '../../../../credentials/common/answerTable';
-import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
-import { diagnoseTokenResponse } from '../../../../credentials/common/tokenDiagnosis';
-import { failTokenExchange } from '../../../../credentials/common/pastN8n';
-import { retryWaitMs, stopsEverySend } from '../../../../nodes/TicketMarketplace/transport/attempt';
-import type { RetryCounts } from '../../../../nodes/TicketMarketplace/transport/attempt';
-import { classifyFailure } from '../../../../nodes/TicketMarketplace/transport/failures';
-import { meaningOfFailure } from '../../../../nodes/TicketMarketplace/transport/httpFailure';
-import type { HttpFailure } from '../../../../nodes/TicketMarketplace/transport/httpFailure';
-import { TokenRenewal } from '../../../../nodes/TicketMarketplace/transport/tokenRenewal';
+} from '../../../../../nodes/shared/partnerApi/answerTable';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { diagnoseTokenResponse } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';
+import { failTokenExchange } from '../../../../../nodes/shared/partnerApi/pastN8n';
+import {
+	retryWaitMs,
+	stopsEverySend,
+} from '../../../../../nodes/TicketMarketplace/transport/attempt';
+import type { RetryCounts } from '../../../../../nodes/TicketMarketplace/transport/attempt';
+import { classifyFailure } from '../../../../../nodes/TicketMarketplace/transport/failures';
+import { meaningOfFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
+import type { HttpFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
+import { TokenRenewal } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 const BASE = 'https://api.example.test';

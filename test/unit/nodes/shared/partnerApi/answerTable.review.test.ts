@@ -2,8 +2,8 @@
  * Review reproductions: answers the answer table misreads. Each `it.failing` passes while the defect is there;
  * turn it into `it` with the fix.
  */
-import { meaningOf, namesId, readAnswer } from '../../../../credentials/common/answerTable';
-import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+import { meaningOf, namesId, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 

@@ -4,11 +4,15 @@
  * Where an answer has a code, the code decides; the cases of answers without one read as the rules written in
  * docs/listing-create.md ("What each refusal means") and docs/pacing.md ("A spike arrest and a daily quota").
  */
-import { allowedRateOf, meaningOf, readAnswer } from '../../../../credentials/common/answerTable';
-import type { AnswerMeaning, Endpoint } from '../../../../credentials/common/answerTable';
-import { apiWords } from '../../../../credentials/common/answerWords';
-import { tokenWords } from '../../../../credentials/common/tokenWords';
-import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+import {
+	allowedRateOf,
+	meaningOf,
+	readAnswer,
+} from '../../../../../nodes/shared/partnerApi/answerTable';
+import type { AnswerMeaning, Endpoint } from '../../../../../nodes/shared/partnerApi/answerTable';
+import { apiWords } from '../../../../../nodes/shared/partnerApi/answerWords';
+import { tokenWords } from '../../../../../nodes/shared/partnerApi/tokenWords';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 

@@ -6,9 +6,9 @@ import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { TicketMarketplaceApi } from '../../../../credentials/TicketMarketplaceApi.credentials';
-import { echoedForms, findEchoes } from '../../../../support/errorScan';
-import { PARTNER_API_PATHS } from '../../../../credentials/common/partnerApi';
+import { TicketMarketplaceApi } from '../../../../../credentials/TicketMarketplaceApi.credentials';
+import { echoedForms, findEchoes } from '../../../../../support/errorScan';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 
 const BASE = 'https://partner.api.test';
 const SECRETS = {

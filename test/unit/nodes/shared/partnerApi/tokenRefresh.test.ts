@@ -9,7 +9,7 @@ import {
 	accessTokenForThisLogin,
 	MIN_KNOWN_LIFETIME_S,
 	refreshTokenFieldAfter,
-} from '../../../../credentials/common/tokenRefresh';
+} from '../../../../../nodes/shared/partnerApi/tokenRefresh';
 
 const NOW = 1_700_000_000_000;
 const LOGIN: ICredentialDataDecryptedObject = {

@@ -2,8 +2,8 @@
  * Copies of the API's answers: a key named "__proto__" (JSON.parse keeps it as an ordinary key) stays a key of the
  * copy, never its prototype, so what the user sees is what the API said, and nothing is read from a hidden field.
  */
-import { redactSecrets } from '../../../../credentials/common/apiAnswers';
-import { findSubscriptionId } from '../../../../nodes/TicketMarketplace/actions/webhook/subscribe/subscriptionId';
+import { redactSecrets } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import { findSubscriptionId } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/subscriptionId';
 
 const ANSWER = '{"__proto__": {"id": "HIDDEN-7", "polluted": true}, "status": "submitted"}';
 
