@@ -1,7 +1,4 @@
-/**
- * What the field table (fieldTable.ts) gives the rest of Listing → Create: its fields by kind and in reading
- * order, the recognised headers, where each field is read from, the schemas, the labels, and the API's shape.
- */
+/** The field table (fieldTable.ts) as the rest of Listing → Create reads it: by kind, labels, schemas, API shape. */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -28,7 +25,7 @@ const LABELS: Record<string, string> = {
 	...SOURCE_LABELS,
 };
 
-/** A field's label (or a product source's: `products.product`), as the panel shows it and every message names it. */
+/** A field's label (or a product source's: `products.product`), as the panel shows it and messages name it. */
 export function labelOf(name: string): string {
 	const label = LABELS[name];
 	if (label === undefined) throw new Error(`No field ${name}`);
@@ -41,20 +38,15 @@ export const READ_ORDER: Field[] = [
 	...FIELDS.filter((field) => field.parameter !== 'externalListingId'),
 ];
 
-/**
- * Map Automatically: the sheet's own headers stand for the node's fields, looked for in reading order. Headers are
- * compared without case, spaces, underscores, hyphens or a byte-order mark.
- */
+/** Map Automatically's headers, in reading order; a field without a default needs its column. */
 export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: boolean }> =
 	Object.fromEntries(
-		READ_ORDER.flatMap((field) =>
-			field.headers
-				? [[field.parameter, { headers: field.headers.names, required: field.headers.required }]]
-				: [],
+		READ_ORDER.flatMap(({ parameter, headers, default: value }) =>
+			headers ? [[parameter, { headers, required: value === undefined }]] : [],
 		),
 	);
 
-/** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
+/** Choices under Options, not the row's data: they never make a row blank or not. */
 const NOT_ROW_DATA = new Set(
 	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),
 );
@@ -78,10 +70,9 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	);
 }
 
-/** Each field's API path, split once: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
+/** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
 
-/** The outer key of a field's API path, and the inner one when it is nested. */
 export function apiPathOf(field: Field): string[] {
 	return API_PATHS.get(field) ?? field.api.split('.');
 }
@@ -115,7 +106,7 @@ export const productSchema = ticketSchema.superRefine((product, ctx) => {
 /** A product's keys, as a JSON product writes them. */
 export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);
 
-/** Products typed as JSON are checked for unknown keys: a typo such as "Seat" would otherwise drop data silently. */
+/** A JSON product's unknown key is refused: a typo such as "Seat" would otherwise drop data silently. */
 export const jsonProductSchema = z
 	.object(Object.fromEntries(PRODUCT_KEYS.map((key) => [key, z.unknown()])))
 	.strict()
