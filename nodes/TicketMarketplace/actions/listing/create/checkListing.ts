@@ -1,8 +1,6 @@
 /**
- * One listing validated in one step, from the fields its rows gave: each row's listing-level fields and products
- * (seat ranges expanded from the valid level fields), then what the rows must agree on, then the products together:
- * each against its schema, then for a repeated External ID or a seat listed twice; last, the seller's limits.
- * Problems name each field and product as the user knows it.
+ * One listing validated from its rows' fields: each row's level fields and products, what the rows must agree on,
+ * the products (schema, then repeats), then the seller's limits. Problems name fields as the user knows them.
  */
 import { seatIdentity } from '../../../schemas/listing';
 import {
@@ -25,15 +23,13 @@ import { issuesOf, productsOf } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 
-/** What a listing's rows gave, as they are checked one by one. */
+/** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
 interface Draft {
 	problems: Problem[];
 	/** Each row's level fields, when valid. */
 	levels: Array<ListingLevel | undefined>;
 	products: Array<ListedProduct<unknown>>;
-	/** False once a row's parameters could not be read at all. */
 	readable: boolean;
-	/** False once a row's products could not be read (bad JSON, no seat range, ...). */
 	sourcesRead: boolean;
 }
 
@@ -72,10 +68,7 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 	}
 }
 
-/**
- * Products of one listing that repeat an External ID, or a row and seat (a seat listed twice could be sold twice),
- * named as the user knows them: by row for ticket rows, by place in the Products list otherwise.
- */
+/** Products of one listing that repeat an External ID or a seat: by row for ticket rows, else by place. */
 function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
 	const byRow = shape === 'ticketPerItem';
 	const problems: Problem[] = [];
@@ -145,12 +138,10 @@ function checkProducts(
 	return found.length ? [] : parsed;
 }
 
-/** The fields every row of one listing must agree on: the listing's own, but the External Listing ID that groups them. */
+/** What every row of one listing must agree on: its own fields but the External Listing ID that groups them. */
 const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
 
-/** The different values of one field a problem names; the rest are counted. */
-const MAX_VALUES_LISTED = 5;
-
+/** A field's values its rows disagree on, five named and the rest counted. */
 function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: number[]): Problem[] {
 	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
 	const problems: Problem[] = [];
@@ -162,7 +153,7 @@ function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: num
 		});
 		if (byValue.size < 2) continue;
 		const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
-		const shown = variants.slice(0, MAX_VALUES_LISTED);
+		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);
 		problems.push({
@@ -174,10 +165,7 @@ function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: num
 	return problems;
 }
 
-/**
- * A valid listing against the seller's limits (Options): a currency other than the minimum's, a price below the
- * minimum, or more tickets than the maximum. Each names every row of the listing.
- */
+/** A valid listing against the seller's limits (Options): currency, minimum price, most tickets. */
 function beyondLimits(
 	level: ListingLevel,
 	tickets: number,
@@ -206,11 +194,7 @@ function beyondLimits(
 	return problems;
 }
 
-/**
- * The rows of one listing, as read, validated into a listing named `label`: ready with its level fields and
- * products, or invalid with every problem, in row order, then what the rows disagree on, then the products', then
- * the seller's limits.
- */
+/** The rows of one listing validated into a listing named `label`: ready, or invalid with every problem. */
 export function validateListing(
 	rows: ListingRow[],
 	label: string,

@@ -57,26 +57,27 @@ const look = (
 	description,
 });
 
+/** A field's identity: whose value it is, its parameter, its API path, its schema, and where the panel shows it. */
+const of = (
+	per: Field['per'],
+	parameter: string,
+	api: string,
+	schema: z.ZodTypeAny,
+	place: Field['place'] = 'main',
+) => ({ per, parameter, api, schema, place });
+
 const TICKET_TYPE = 'Product type of this ticket; TICKET is the one the marketplace documents';
 
 /** In the API's order (the order problems are listed in): the listing's fields, then its tickets'. */
 export const FIELDS: Field[] = [
 	{
-		parameter: 'eventId',
-		per: 'listing',
-		api: 'eventId',
-		schema: positiveId,
+		...of('listing', 'eventId', 'eventId', positiveId),
 		headers: ['event_id', 'event'],
-		place: 'main',
 		panel: look('Event ID', 'number', "The event's number on the marketplace", 'e.g. 123456'),
 	},
 	{
-		parameter: 'priceAmount',
-		per: 'listing',
-		api: 'pricePerProduct.amount',
-		schema: positiveAmount,
+		...of('listing', 'priceAmount', 'pricePerProduct.amount', positiveAmount),
 		headers: ['price', 'price_amount', 'amount'],
-		place: 'main',
 		panel: {
 			displayName: 'Price Amount',
 			type: 'number',
@@ -86,21 +87,13 @@ export const FIELDS: Field[] = [
 		},
 	},
 	{
-		parameter: 'priceCurrency',
-		per: 'listing',
-		api: 'pricePerProduct.currency',
-		schema: currencyCode,
+		...of('listing', 'priceCurrency', 'pricePerProduct.currency', currencyCode),
 		headers: ['currency', 'price_currency'],
-		place: 'main',
 		panel: look('Currency', 'string', 'Three-letter currency code, such as EUR', 'e.g. EUR'),
 	},
 	{
-		parameter: 'externalListingId',
-		per: 'listing',
-		api: 'externalListingId',
-		schema: positiveId,
+		...of('listing', 'externalListingId', 'externalListingId', positiveId),
 		headers: ['listing_id', 'external_listing_id', 'listing'],
-		place: 'main',
 		panel: look(
 			'External Listing ID',
 			'number',
@@ -109,12 +102,8 @@ export const FIELDS: Field[] = [
 		),
 	},
 	{
-		parameter: 'stockType',
-		per: 'listing',
-		api: 'stockType',
-		schema: stockTypeList,
+		...of('listing', 'stockType', 'stockType', stockTypeList, 'optionsFromV1_1'),
 		default: 'PDF',
-		place: 'optionsFromV1_1',
 		panel: look(
 			'Stock Type',
 			'string',
@@ -122,12 +111,8 @@ export const FIELDS: Field[] = [
 		),
 	},
 	{
-		parameter: 'paymentType',
-		per: 'listing',
-		api: 'paymentType',
-		schema: integerCode,
+		...of('listing', 'paymentType', 'paymentType', integerCode, 'optionsFromV1_1'),
 		default: 1,
-		place: 'optionsFromV1_1',
 		panel: look(
 			'Payment Type',
 			'number',
@@ -135,13 +120,9 @@ export const FIELDS: Field[] = [
 		),
 	},
 	{
-		parameter: 'acceptLanguage',
-		per: 'listing',
-		api: 'acceptLanguage',
+		...of('listing', 'acceptLanguage', 'acceptLanguage', languageTag, 'optionsFromV1_1'),
 		header: 'Accept-Language',
-		schema: languageTag,
 		default: 'en-US',
-		place: 'optionsFromV1_1',
 		panel: look(
 			'Language',
 			'string',
@@ -150,12 +131,8 @@ export const FIELDS: Field[] = [
 		),
 	},
 	{
-		parameter: 'productExternalId',
-		per: 'ticket',
-		api: 'externalId',
-		schema: requiredLabel('"7001-A-12"'),
+		...of('ticket', 'productExternalId', 'externalId', requiredLabel('"7001-A-12"')),
 		headers: ['ticket_id', 'external_id', 'product_external_id', 'product_id', 'ticket'],
-		place: 'main',
 		panel: look(
 			'Product External ID',
 			'string',
@@ -169,38 +146,26 @@ export const FIELDS: Field[] = [
 		},
 	},
 	{
-		parameter: 'productRow',
-		per: 'ticket',
-		api: 'row',
-		schema: optionalLabel,
+		...of('ticket', 'productRow', 'row', optionalLabel),
 		default: '',
 		headers: ['row'],
-		place: 'main',
 		seated: true,
 		panel: look('Row', 'string', 'Row of this ticket', 'e.g. {{ $json.row }}'),
 		product: { placeholder: 'e.g. A' },
 	},
 	{
-		parameter: 'productSeat',
-		per: 'ticket',
-		api: 'seat',
-		schema: optionalLabel,
+		...of('ticket', 'productSeat', 'seat', optionalLabel),
 		default: '',
 		headers: ['seat', 'seat_number'],
-		place: 'main',
 		seated: true,
 		panel: look('Seat', 'string', 'Seat of this ticket', 'e.g. {{ $json.seat }}'),
 		product: { placeholder: 'e.g. 12' },
 	},
 	{
-		parameter: 'productType',
-		per: 'ticket',
-		api: 'productType',
-		schema: openEnumValue('TICKET'),
+		...of('ticket', 'productType', 'productType', openEnumValue('TICKET'), 'optionsFromV1_1'),
 		default: 'TICKET',
 		// When the sheet has this column, it decides for every row.
 		headers: ['product_type'],
-		place: 'optionsFromV1_1',
 		panel: look(
 			'Product Type',
 			'string',
@@ -210,13 +175,9 @@ export const FIELDS: Field[] = [
 		product: { description: TICKET_TYPE },
 	},
 	{
-		parameter: 'productGa',
-		per: 'ticket',
-		api: 'ga',
-		schema: sheetBoolean,
+		...of('ticket', 'productGa', 'ga', sheetBoolean),
 		default: false,
 		headers: ['ga', 'general_admission'],
-		place: 'main',
 		panel: look('General Admission', 'boolean', 'Whether this ticket has no assigned row and seat'),
 		product: { description: 'Whether the ticket has no assigned row and seat' },
 	},

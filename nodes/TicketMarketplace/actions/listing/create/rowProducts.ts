@@ -1,8 +1,4 @@
-/**
- * The products one listing-per-item gives, still raw, from the fields read for the source it chose (the Products
- * list, JSON or seat ranges), with how a problem names each one; what differs between the node's versions in
- * reading them.
- */
+/** A listing per item's products, still raw, from its chosen source (list, JSON, seat ranges), each labelled. */
 import type { IDataObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
@@ -55,9 +51,8 @@ const seatRangeFieldLabel =
 		`${labelOf('seatRanges')} → ${labelOf('seatRanges.range')} ${index + 1} → ${seatRangeLabel(path)}`;
 
 /**
- * The products of one listing-per-item, from the source the item chose, seat ranges expanded for `listing` (its
- * level fields, validated when they are valid), added to `into`; returns why the source could not be read (bad
- * JSON, no seat range, ...). May throw where the fields are not the shape n8n gives them.
+ * Adds the products to `into`, seat ranges expanded for `listing` (its level fields, validated when valid); returns
+ * why the source could not be read. May throw where the fields are not in n8n's shape.
  */
 export function productsOf(
 	fields: RowFields,
