@@ -50,9 +50,7 @@ export const seatRangeSchema = z
 		else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE)
 			issue(`gives more than ${MAX_SEATS_PER_RANGE} seats; split the range`, 'lastSeat');
 		const placeholders: string[] = range.externalIdPattern.match(/\{[^{}]*\}/g) ?? [];
-		const unknown = placeholders.filter(
-			(placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder),
-		);
+		const unknown = placeholders.filter((found) => !SEAT_PATTERN_PLACEHOLDERS.includes(found));
 		if (unknown.length)
 			issue(
 				`has unknown placeholder ${unknown.join(', ')}; use ${SEAT_PATTERN_PLACEHOLDERS.join(', ')}`,
@@ -65,7 +63,8 @@ export const seatRangeSchema = z
 export type SeatRange = z.output<typeof seatRangeSchema>;
 
 const MAX_SEATS_PER_RANGE = 1000;
-const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
+/** What an External ID Pattern may hold, in the order they are filled: listing, event, row, seat. */
+export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
 
 export type FieldLabeller = (path: Array<string | number>) => string;
 
@@ -78,10 +77,8 @@ export function labelIssues(
 	return error.issues.map((issue) => {
 		const field = label(issue.path);
 		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
-			return {
-				field,
-				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are ${allowedKeys.join(', ')}`,
-			};
+			const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+			return { field, text: `has unknown field ${keys}; allowed are ${allowedKeys.join(', ')}` };
 		}
 		if (issue.code === z.ZodIssueCode.invalid_type)
 			return { field, text: `must be ${issue.expected} (got ${issue.received})` };

@@ -5,17 +5,16 @@
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
+	fieldLabel,
 	inApiShape,
 	jsonProductSchema,
 	labelOf,
-	levelLabel,
 	levelOf,
 	LISTING_FIELDS,
 	listingLevelSchema,
 	productLabel,
 	productSchema,
 	TICKET_FIELDS,
-	ticketRowLabel,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { rowsText, unreadable } from './problems';
@@ -46,19 +45,15 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 		const rawLevel = levelOf(fields);
 		const level = listingLevelSchema.safeParse(rawLevel);
 		const products: Array<ListedProduct<unknown>> = [];
-		const ticket = { itemIndex, index: 0, fromJson: false, label: ticketRowLabel };
-		if (shape === 'ticketPerItem')
-			products.push({
-				...ticket,
-				product: inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]),
-			});
-		const sourceProblems =
-			shape === 'ticketPerItem'
-				? []
-				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-					productsOf(fields, itemIndex, level.success ? level.data : rawLevel, products);
+		let sourceProblems: Problem[] = [];
+		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+		const listing = level.success ? level.data : rawLevel;
+		if (shape === 'ticketPerItem') {
+			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
+			products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
+		} else sourceProblems = productsOf(fields, itemIndex, listing, products);
 		draft.levels.push(level.success ? level.data : undefined);
-		if (!level.success) draft.problems.push(...issuesOf(level.error, levelLabel, [itemIndex]));
+		if (!level.success) draft.problems.push(...issuesOf(level.error, fieldLabel, [itemIndex]));
 		draft.problems.push(...sourceProblems);
 		draft.products.push(...products);
 		draft.sourcesRead &&= sourceProblems.length === 0;

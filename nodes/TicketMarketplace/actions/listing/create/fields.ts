@@ -92,15 +92,10 @@ export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodTy
 	unknown
 >;
 
-const ticketSchema = schemaOf(TICKET_FIELDS);
-
-export const productSchema = ticketSchema.superRefine((product, ctx) => {
-	if (product.ga) return;
-	for (const field of ['row', 'seat'] as const) {
-		if (product[field] === undefined) {
+export const productSchema = schemaOf(TICKET_FIELDS).superRefine((product, ctx) => {
+	for (const field of product.ga ? [] : (['row', 'seat'] as const))
+		if (product[field] === undefined)
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
-		}
-	}
 }) as unknown as z.ZodType<Product, z.ZodTypeDef, unknown>;
 
 /** A product's keys, as a JSON product writes them. */
@@ -118,11 +113,8 @@ function labeller(labels: Array<[string, string]>): FieldLabeller {
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
 }
 
-/** The listing's own fields. */
-export const levelLabel = labeller(LISTING_FIELDS.map((f) => [f.api, f.panel.displayName]));
-
-/** The product of a ticket row ("Each Item Is a Ticket"). */
-export const ticketRowLabel = labeller(TICKET_FIELDS.map((f) => [f.api, f.panel.displayName]));
+/** The listing's own fields, and the product of a ticket row ("Each Item Is a Ticket"). */
+export const fieldLabel = labeller(FIELDS.map((f) => [f.api, f.panel.displayName]));
 
 /** A value of Products → Product. */
 export const productLabel = labeller(

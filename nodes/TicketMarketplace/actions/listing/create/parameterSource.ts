@@ -33,8 +33,7 @@ const BARE_COLUMN_REFERENCE =
 export function bareColumnReference(raw: unknown): string | undefined {
 	if (typeof raw !== 'string') return undefined;
 	const match = BARE_COLUMN_REFERENCE.exec(raw);
-	if (!match) return undefined;
-	return match[1] ?? match[2] ?? match[3];
+	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 function containsExpression(raw: unknown): boolean {
@@ -67,10 +66,7 @@ export class ItemParameters implements ParameterSource {
 
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
 		let plan = this.plans.get(name);
-		if (plan === undefined) {
-			plan = this.planFor(name, fallback);
-			this.plans.set(name, plan);
-		}
+		if (plan === undefined) this.plans.set(name, (plan = this.planFor(name, fallback)));
 		if (plan.kind === 'constant') return plan.value;
 		if (plan.kind === 'column') {
 			const json = this.items[itemIndex]?.json;

@@ -3,7 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
-import { labelIssues, pathKey, seatRangeSchema } from '../../../schemas/listing';
+import {
+	labelIssues,
+	pathKey,
+	SEAT_PATTERN_PLACEHOLDERS,
+	seatRangeSchema,
+} from '../../../schemas/listing';
 import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
 import { labelOf, PRODUCT_KEYS, productLabel, seatRangeLabel } from './fields';
 import type { ListedProduct, Problem, RowFields } from './nouns';
@@ -27,7 +32,7 @@ function expandSeatRange(
 	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
 		// One placeholder after the other, as written: a row may itself hold "{seat}".
 		const values = [listing.externalListingId, listing.eventId, range.row, seat];
-		const externalId = ['{listing}', '{event}', '{row}', '{seat}'].reduce(
+		const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
 			(id, placeholder, index) => id.split(placeholder).join(String(values[index])),
 			range.externalIdPattern,
 		);
@@ -37,18 +42,18 @@ function expandSeatRange(
 	return products;
 }
 
-const definedProductLabel =
+/** How a problem names a value of the index-th entry of a list: "Products → Product 2 → Seat". */
+const inList =
+	(list: string, entry: string, value: FieldLabeller) =>
 	(index: number): FieldLabeller =>
 	(path) =>
-		`${labelOf('products')} → ${labelOf('products.product')} ${index + 1} → ${productLabel(path)}`;
+		`${labelOf(list)} → ${labelOf(entry)} ${index + 1} → ${value(path)}`;
+const definedProductLabel = inList('products', 'products.product', productLabel);
+const seatRangeFieldLabel = inList('seatRanges', 'seatRanges.range', seatRangeLabel);
 const jsonProductLabel =
 	(index: number): FieldLabeller =>
 	(path) =>
 		`${labelOf('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
-const seatRangeFieldLabel =
-	(index: number): FieldLabeller =>
-	(path) =>
-		`${labelOf('seatRanges')} → ${labelOf('seatRanges.range')} ${index + 1} → ${seatRangeLabel(path)}`;
 
 /**
  * Adds the products to `into`, seat ranges expanded for `listing` (its level fields, validated when valid); returns
