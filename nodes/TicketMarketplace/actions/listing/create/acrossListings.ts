@@ -11,8 +11,8 @@ export function refused(listing: Listing, problems: Problem[]): InvalidListing {
 }
 
 /**
- * A ticket row without a readable External Listing ID may belong to any listing of its event (of the run, without
- * a usable Event ID): each is held back, naming the row, as sent without it it could never get that seat added.
+ * A ticket row without a readable External Listing ID may belong to any listing of its event (any of the run,
+ * without a usable Event ID): each is held back, naming the row, since it could never get that seat added later.
  */
 export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
 	const unknown = rows.filter((row) => row.unknownListing !== undefined);
@@ -55,17 +55,14 @@ export function ticketIdentity(eventId: unknown, product: Product): string {
 /** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
 export function ticketTaken(listed: ListedProduct, where: string): Problem {
 	const { product, itemIndex, label } = listed;
-	return seatIdentity(product) !== undefined
-		? {
-				field: label(['seat']),
-				text: `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`,
-				itemIndexes: [itemIndex],
-			}
-		: {
-				field: label(['externalId']),
-				text: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
-				itemIndexes: [itemIndex],
-			};
+	const seated = seatIdentity(product) !== undefined;
+	return {
+		field: label([seated ? 'seat' : 'externalId']),
+		text: seated
+			? `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`
+			: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
+		itemIndexes: [itemIndex],
+	};
 }
 
 /** A ticket in two listings of one event could be sold twice: the later one is refused, naming the earlier. */

@@ -126,17 +126,12 @@ export function listingsOf(
 		if (row) rows.push(row);
 		else blankRows.push(itemIndex);
 	}
-	if (shape === 'ticketPerItem') {
-		const validated = ticketListings(rows, limits);
-		return {
-			// A listing held back is not sent: its tickets hold no other listing back.
-			listings: refuseTicketsListedBefore(holdBackForUnknownRows(validated, rows)),
-			blankRows,
-		};
-	}
-	const listings = refuseRepeatedIds(
-		rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
-	);
-	// A listing refused for its repeated ID is not sent: its tickets hold no other listing back.
+	// A listing held back or refused for its repeated ID is not sent: its tickets hold no other listing back.
+	const listings =
+		shape === 'ticketPerItem'
+			? holdBackForUnknownRows(ticketListings(rows, limits), rows)
+			: refuseRepeatedIds(
+					rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
+				);
 	return { listings: refuseTicketsListedBefore(listings), blankRows };
 }
