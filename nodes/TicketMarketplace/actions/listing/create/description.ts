@@ -6,7 +6,7 @@ import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
 import { fieldOf, FIELDS, isUnderOptions } from './fields';
 import type { Field } from './fields';
-import { choice, productsProperties } from './productProperties';
+import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
 export { RECOGNISED_HEADERS } from './fields';
@@ -153,10 +153,8 @@ export const RUN_OPTIONS: INodeProperties[] = [
 
 /** Options in alphabetical order, as n8n lists them: the run's, and the fields under Options in that version. */
 function optionsOf(readsAsV1: boolean): INodeProperties[] {
-	return [
-		...RUN_OPTIONS,
-		...FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map(parameterOf),
-	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	const fields = FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map(parameterOf);
+	return [...RUN_OPTIONS, ...fields].sort(byLabel);
 }
 
 const optionsProperties: INodeProperties[] = perVersion(optionsCollection(optionsOf(false)), {

@@ -47,9 +47,7 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 	);
 
 /** Choices under Options, not the row's data: they never make a row blank or not. */
-const NOT_ROW_DATA = new Set(
-	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),
-);
+const NOT_ROW_DATA = new Set(FIELDS.filter((f) => f.place !== 'main').map((f) => f.parameter));
 
 export function isRowData(parameter: string): boolean {
 	return !NOT_ROW_DATA.has(parameter);
@@ -62,12 +60,8 @@ export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 
 /** Where the fields under Options are read (ItemParameters' paths): `stockType` is `options.stockType`. */
 export function optionPaths(readsAsV1: boolean): Record<string, string> {
-	return Object.fromEntries(
-		FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map((field) => [
-			field.parameter,
-			`options.${field.parameter}`,
-		]),
-	);
+	const under = FIELDS.filter((field) => isUnderOptions(field, readsAsV1));
+	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
 /** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
@@ -86,17 +80,16 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodType<
-	ListingLevel,
-	z.ZodTypeDef,
-	unknown
->;
+/** A schema that reads anything and gives a T. */
+type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+
+export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
 
 export const productSchema = schemaOf(TICKET_FIELDS).superRefine((product, ctx) => {
 	for (const field of product.ga ? [] : (['row', 'seat'] as const))
 		if (product[field] === undefined)
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
-}) as unknown as z.ZodType<Product, z.ZodTypeDef, unknown>;
+}) as unknown as Reads<Product>;
 
 /** A product's keys, as a JSON product writes them. */
 export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);

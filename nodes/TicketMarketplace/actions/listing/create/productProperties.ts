@@ -17,7 +17,8 @@ export const choice = (name: string, value: string, description: string) => ({
 /** From 1.1, hidden for a standing ticket (n8n drops a hidden value, so version 1 keeps them shown). */
 const standing = { hide: { ga: [true] } };
 
-const byLabel = (a: INodeProperties, b: INodeProperties) =>
+/** n8n's alphabetical order of a collection's values. */
+export const byLabel = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 
 /** A ticket field as a value of Products → Product: named by its API key, as a JSON product names it too. */
