@@ -44,7 +44,7 @@ function listingName(listing: Listing): string {
 		: `listing ${listing.externalListingId} (${listing.label})`;
 }
 
-/** A ticket of one event across listings: its seat, or a General Admission ticket's External ID. */
+/** A ticket across listings: its seat, or a General Admission ticket's External ID; under another event, another. */
 export function ticketIdentity(eventId: unknown, product: Product): string {
 	const seat = seatIdentity(product);
 	return seat !== undefined

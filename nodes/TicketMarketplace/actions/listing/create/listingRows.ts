@@ -39,7 +39,7 @@ function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
 }
 
-/** A listing per item's products as given: their source, the shared Product Type (from 1.1), that source. */
+/** A listing per item's products, unexpanded: the source chosen, its value, the shared Product Type (from 1.1). */
 function readProductFields(
 	params: ParameterSource,
 	itemIndex: number,
@@ -63,7 +63,7 @@ export function readListingRow(
 	shape: InputShape,
 	sharedProductType = false,
 ): ListingRow | undefined {
-	// Read first: a row whose other parameters fail still blocks its listing (never able to add that seat later).
+	// Read first: a row whose other parameters fail still blocks its listing, which once sent could never get its seat.
 	let rawListingId: unknown;
 	let listingIdRead = false;
 	try {
