@@ -2,30 +2,20 @@ import { z } from 'zod';
 
 import { integerCode, openEnumValue, requiredLabel } from './sheetValues';
 
-export { isBlank, MAX_LABEL_LENGTH, positiveId } from './sheetValues';
+export { isBlank, positiveId } from './sheetValues';
 
 /** Users never see "ga": the node calls it General Admission. */
 export const SEAT_NEEDED =
 	'is empty: a seated ticket needs a Row and a Seat. For standing tickets, switch on General Admission (or map it to a column, such as {{ $json.ga }})';
 
-/**
- * Characters that show as nothing: Unicode's Default_Ignorable_Code_Point, which a font without a glyph for them
- * must not draw (zero-width space and joiners, direction marks, embeddings and isolates, byte-order mark, soft
- * hyphen, combining grapheme joiner, variation selectors, Hangul fillers, tags). The property rather than a list,
- * so that a blank spelling a list forgot (U+2066–U+2069 wrapped around mixed-direction text, U+3164 shown as
- * blank) does not make one seat two.
- */
+/** Characters that show as nothing: the Unicode property, so no invisible spelling a list forgot makes one seat two. */
 const INVISIBLE_CHARACTERS = /\p{Default_Ignorable_Code_Point}/gu;
 
 /**
- * What a row or seat label names, for telling whether two products are one seat: invisible characters removed,
- * Unicode compatibility forms folded (NFKC: full-width "１２" is "12", a decomposed "é" is "é"), white space
- * trimmed and collapsed, and case ignored (row "a" and row "A" are one row on a ticket). Only for comparing: the
- * label is sent as written.
+ * A row or seat label as compared (sent as written): invisible characters removed, NFKC-folded (full-width "１２" is
+ * "12"), white space collapsed, case ignored. Invisibles go first, so none keeps a letter from its accent.
  */
 export function labelIdentity(label: string): string {
-	// Removed before folding, so that an invisible character does not keep a letter from composing with its accent
-	// (no visible character folds into an invisible one, so once is enough).
 	return label
 		.replace(INVISIBLE_CHARACTERS, '')
 		.normalize('NFKC')
@@ -60,9 +50,7 @@ export const seatRangeSchema = z
 		else if (range.lastSeat - range.firstSeat + 1 > MAX_SEATS_PER_RANGE)
 			issue(`gives more than ${MAX_SEATS_PER_RANGE} seats; split the range`, 'lastSeat');
 		const placeholders: string[] = range.externalIdPattern.match(/\{[^{}]*\}/g) ?? [];
-		const unknown = placeholders.filter(
-			(placeholder) => !SEAT_PATTERN_PLACEHOLDERS.includes(placeholder),
-		);
+		const unknown = placeholders.filter((found) => !SEAT_PATTERN_PLACEHOLDERS.includes(found));
 		if (unknown.length)
 			issue(
 				`has unknown placeholder ${unknown.join(', ')}; use ${SEAT_PATTERN_PLACEHOLDERS.join(', ')}`,
@@ -75,13 +63,8 @@ export const seatRangeSchema = z
 export type SeatRange = z.output<typeof seatRangeSchema>;
 
 const MAX_SEATS_PER_RANGE = 1000;
-const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
-
-/** A zod issue in the node's words: the field's label (from the issue's path) and what is wrong. */
-interface LabelledIssue {
-	field: string;
-	text: string;
-}
+/** What an External ID Pattern may hold, in the order they are filled: listing, event, row, seat. */
+export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];
 
 export type FieldLabeller = (path: Array<string | number>) => string;
 
@@ -90,14 +73,12 @@ export function labelIssues(
 	error: z.ZodError,
 	label: FieldLabeller,
 	allowedKeys: string[] = [],
-): LabelledIssue[] {
+): Array<{ field: string; text: string }> {
 	return error.issues.map((issue) => {
 		const field = label(issue.path);
 		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
-			return {
-				field,
-				text: `has unknown field ${issue.keys.map((key) => `"${key}"`).join(', ')}; allowed are ${allowedKeys.join(', ')}`,
-			};
+			const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+			return { field, text: `has unknown field ${keys}; allowed are ${allowedKeys.join(', ')}` };
 		}
 		if (issue.code === z.ZodIssueCode.invalid_type)
 			return { field, text: `must be ${issue.expected} (got ${issue.received})` };

@@ -1,14 +1,7 @@
-/**
- * What a sheet cell may hold, checked and converted: one zod schema per kind of value, with messages that say what
- * to write instead. The listing schemas (listing.ts) are built from these.
- */
+/** What a sheet cell may hold: one zod schema per kind of value, with messages that say what to write instead. */
 import { z } from 'zod';
 
-/**
- * Sheets hand numbers over as text. Only plain decimal text is a number here: "12" and "12.5" are, while
- * "12abc", "1e3", "0x10" and "" are not (a sheet never writes exponents on purpose, so "1e3" is more likely a
- * mangled id than a thousand).
- */
+/** Only plain decimal text is a number: not "12abc", "0x10", "" or "1e3" (more likely a mangled id). */
 const INTEGER_TEXT = /^-?\d+$/;
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const DECIMAL_COMMA_TEXT = /^-?\d+,\d+$/;
@@ -33,10 +26,7 @@ export function isBlank(value: unknown): boolean {
 	);
 }
 
-/**
- * A whole number beyond ±2^53 − 1 cannot be sent exactly as a JSON number (the next ones round to each other): it
- * is refused as too large, not called "not a whole number".
- */
+/** A whole number beyond ±2^53 − 1 cannot be sent exactly: refused as too large, not as "not whole". */
 function beyondExactRange(value: unknown, text: string | undefined): boolean {
 	if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value);
 	return text !== undefined && INTEGER_TEXT.test(text) && !Number.isSafeInteger(Number(text));
@@ -81,11 +71,7 @@ export const integerCode = z.unknown().transform((value, ctx) => {
 /** A price is in currency units with at most two decimals; more is almost surely a typo (49.999). */
 const MAX_PRICE_DECIMALS = 2;
 const SMALLEST_PRICE = (1 / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS);
-/**
- * The amount goes out as a JSON number, which carries any decimal of up to 15 significant digits exactly: 13
- * digits before the point and two after. Cents below 2^53 would not be enough (90071992547409.91 is sent as
- * 90071992547409.9), and a price of ten trillion is a pasted id, not a ticket.
- */
+/** A JSON number carries 15 significant digits exactly: 13 before the point, two after (more is a pasted id). */
 const LARGEST_PRICE = '9999999999999.99';
 
 export const positiveAmount = z.unknown().transform((value, ctx) => {
@@ -150,11 +136,8 @@ export const languageTag = z.unknown().transform((value, ctx) => {
 	return text;
 });
 
-/**
- * Our choice (the spec shows no limit): a product id, row or seat longer than this is a cell or a file pasted by
- * mistake, not a label, and is refused rather than sent.
- */
-export const MAX_LABEL_LENGTH = 255;
+/** Our choice (the spec has none): a longer id, row or seat is a cell or a file pasted by mistake. */
+const MAX_LABEL_LENGTH = 255;
 
 /** Labels and ids: numbers from a sheet become text; blank counts as absent. */
 export const optionalLabel = z.unknown().transform((value, ctx) => {

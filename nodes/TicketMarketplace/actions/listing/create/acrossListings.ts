@@ -1,7 +1,4 @@
-/**
- * What listings of one run must not share, checked once each is valid on its own: an External Listing ID, or a
- * ticket; and the rows whose listing is unknown. A listing refused here is not sent, and holds no other back.
- */
+/** What listings of one run must not share (an ID, a ticket), and rows whose listing is unknown. */
 import { seatIdentity } from '../../../schemas/listing';
 import { labelOf } from './fields';
 import type { InvalidListing, ListedProduct, Listing, ListingRow, Problem, Product } from './nouns';
@@ -14,10 +11,8 @@ export function refused(listing: Listing, problems: Problem[]): InvalidListing {
 }
 
 /**
- * A ticket row whose External Listing ID could not be read may belong to any listing of the run: sent without it,
- * that listing could never get the row's seat added (its ID is remembered as sent). Rows of one listing agree on
- * the event, so a row whose Event ID is usable holds back the listings of that event; a row without one holds back
- * every listing. Each listing held back is invalid, naming the row; the row itself is invalid on its own.
+ * A ticket row without a readable External Listing ID may belong to any listing of its event (any of the run,
+ * without a usable Event ID): each is held back, naming the row, since it could never get that seat added later.
  */
 export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
 	const unknown = rows.filter((row) => row.unknownListing !== undefined);
@@ -49,12 +44,7 @@ function listingName(listing: Listing): string {
 		: `listing ${listing.externalListingId} (${listing.label})`;
 }
 
-/**
- * A ticket of one event, as compared across listings: a seated ticket is its seat (seats compare as seatIdentity
- * does); a General Admission ticket has none, and is its product External ID (compared as within one listing: as
- * written, trimmed). The partner's ID names a ticket of one event: the same ID under another event is another
- * ticket, as the same seat there is.
- */
+/** A ticket across listings: its seat, or a General Admission ticket's External ID; under another event, another. */
 export function ticketIdentity(eventId: unknown, product: Product): string {
 	const seat = seatIdentity(product);
 	return seat !== undefined
@@ -65,20 +55,17 @@ export function ticketIdentity(eventId: unknown, product: Product): string {
 /** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
 export function ticketTaken(listed: ListedProduct, where: string): Problem {
 	const { product, itemIndex, label } = listed;
-	return seatIdentity(product) !== undefined
-		? {
-				field: label(['seat']),
-				text: `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`,
-				itemIndexes: [itemIndex],
-			}
-		: {
-				field: label(['externalId']),
-				text: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
-				itemIndexes: [itemIndex],
-			};
+	const seated = seatIdentity(product) !== undefined;
+	return {
+		field: label([seated ? 'seat' : 'externalId']),
+		text: seated
+			? `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`
+			: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
+		itemIndexes: [itemIndex],
+	};
 }
 
-/** A ticket in two listings of one run for one event could be sold twice: the later listing is invalid, naming the earlier one. */
+/** A ticket in two listings of one event could be sold twice: the later one is refused, naming the earlier. */
 export function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
 	const firstListing = new Map<string, Listing>();
 	return listings.map((listing) => {

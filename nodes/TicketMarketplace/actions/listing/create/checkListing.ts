@@ -1,23 +1,20 @@
 /**
- * One listing validated in one step, from the fields its rows gave: each row's listing-level fields and products
- * (seat ranges expanded from the valid level fields), then what the rows must agree on, then the products together:
- * each against its schema, then for a repeated External ID or a seat listed twice; last, the seller's limits.
- * Problems name each field and product as the user knows it.
+ * One listing validated from its rows' fields: each row's level fields and products, what the rows must agree on,
+ * the products (schema, then repeats), then the seller's limits. Problems name fields as the user knows them.
  */
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
+	fieldLabel,
 	inApiShape,
 	jsonProductSchema,
 	labelOf,
-	levelLabel,
 	levelOf,
 	LISTING_FIELDS,
 	listingLevelSchema,
 	productLabel,
 	productSchema,
 	TICKET_FIELDS,
-	ticketRowLabel,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { rowsText, unreadable } from './problems';
@@ -25,15 +22,13 @@ import { issuesOf, productsOf } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 
-/** What a listing's rows gave, as they are checked one by one. */
+/** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
 interface Draft {
 	problems: Problem[];
 	/** Each row's level fields, when valid. */
 	levels: Array<ListingLevel | undefined>;
 	products: Array<ListedProduct<unknown>>;
-	/** False once a row's parameters could not be read at all. */
 	readable: boolean;
-	/** False once a row's products could not be read (bad JSON, no seat range, ...). */
 	sourcesRead: boolean;
 }
 
@@ -50,19 +45,15 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 		const rawLevel = levelOf(fields);
 		const level = listingLevelSchema.safeParse(rawLevel);
 		const products: Array<ListedProduct<unknown>> = [];
-		const ticket = { itemIndex, index: 0, fromJson: false, label: ticketRowLabel };
-		if (shape === 'ticketPerItem')
-			products.push({
-				...ticket,
-				product: inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]),
-			});
-		const sourceProblems =
-			shape === 'ticketPerItem'
-				? []
-				: // Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-					productsOf(fields, itemIndex, level.success ? level.data : rawLevel, products);
+		let sourceProblems: Problem[] = [];
+		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+		const listing = level.success ? level.data : rawLevel;
+		if (shape === 'ticketPerItem') {
+			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
+			products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
+		} else sourceProblems = productsOf(fields, itemIndex, listing, products);
 		draft.levels.push(level.success ? level.data : undefined);
-		if (!level.success) draft.problems.push(...issuesOf(level.error, levelLabel, [itemIndex]));
+		if (!level.success) draft.problems.push(...issuesOf(level.error, fieldLabel, [itemIndex]));
 		draft.problems.push(...sourceProblems);
 		draft.products.push(...products);
 		draft.sourcesRead &&= sourceProblems.length === 0;
@@ -72,10 +63,7 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 	}
 }
 
-/**
- * Products of one listing that repeat an External ID, or a row and seat (a seat listed twice could be sold twice),
- * named as the user knows them: by row for ticket rows, by place in the Products list otherwise.
- */
+/** Products of one listing that repeat an External ID or a seat: by row for ticket rows, else by place. */
 function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
 	const byRow = shape === 'ticketPerItem';
 	const problems: Problem[] = [];
@@ -145,12 +133,10 @@ function checkProducts(
 	return found.length ? [] : parsed;
 }
 
-/** The fields every row of one listing must agree on: the listing's own, but the External Listing ID that groups them. */
+/** What every row of one listing must agree on: its own fields but the External Listing ID that groups them. */
 const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
 
-/** The different values of one field a problem names; the rest are counted. */
-const MAX_VALUES_LISTED = 5;
-
+/** A field's values its rows disagree on, five named and the rest counted. */
 function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: number[]): Problem[] {
 	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
 	const problems: Problem[] = [];
@@ -162,7 +148,7 @@ function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: num
 		});
 		if (byValue.size < 2) continue;
 		const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
-		const shown = variants.slice(0, MAX_VALUES_LISTED);
+		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);
 		problems.push({
@@ -174,10 +160,7 @@ function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: num
 	return problems;
 }
 
-/**
- * A valid listing against the seller's limits (Options): a currency other than the minimum's, a price below the
- * minimum, or more tickets than the maximum. Each names every row of the listing.
- */
+/** A valid listing against the seller's limits (Options): currency, minimum price, most tickets. */
 function beyondLimits(
 	level: ListingLevel,
 	tickets: number,
@@ -206,11 +189,7 @@ function beyondLimits(
 	return problems;
 }
 
-/**
- * The rows of one listing, as read, validated into a listing named `label`: ready with its level fields and
- * products, or invalid with every problem, in row order, then what the rows disagree on, then the products', then
- * the seller's limits.
- */
+/** The rows of one listing validated into a listing named `label`: ready, or invalid with every problem. */
 export function validateListing(
 	rows: ListingRow[],
 	label: string,

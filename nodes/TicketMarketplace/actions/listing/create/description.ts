@@ -1,7 +1,4 @@
-/**
- * Listing → Create as the editor shows it: its parameters, their defaults and hints, in both node versions. The
- * listing's and tickets' fields come from the field table (fields.ts); this file places them.
- */
+/** Listing → Create's panel in both node versions; the fields come from the field table, placed here. */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -9,28 +6,21 @@ import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
 import { fieldOf, FIELDS, isUnderOptions } from './fields';
 import type { Field } from './fields';
-import { productsProperties } from './productProperties';
+import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
 export { RECOGNISED_HEADERS } from './fields';
 
 const perTicket = { inputShape: ['ticketPerItem'] };
-/**
- * Fields that recognised headers replace. `hide` rather than `show`: in "Each Item Is a Listing" the Columns
- * parameter is not displayed, so it has no value to show on.
- */
+/** Fields recognised headers replace: `hide`, as "Each Item Is a Listing" has no Columns value to show on. */
 const recognisedByHeader = { columnMapping: ['auto'] };
 /**
- * From 1.1, Row and Seat are hidden while General Admission is switched on. Only `true` hides them: General
- * Admission mapped to a column (an expression) leaves them shown. Version 1 keeps them shown, because n8n drops
- * the value of a hidden field and its workflows would then send a Row and Seat they sent before.
+ * From 1.1, Row and Seat hide while General Admission is `true` (mapped to a column, they stay shown). Version 1
+ * keeps them shown: n8n drops a hidden field's value, and its workflows would stop sending a Row and Seat.
  */
 const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
 
-/**
- * Required numbers: 1.1 starts them empty (as n8n's own nodes do), so the placeholder shows and n8n marks the
- * field until it is set; version 1 keeps its 0.
- */
+/** Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0. */
 const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
 
 /** A field as a parameter: required when it has no default. */
@@ -43,10 +33,7 @@ function parameterOf(field: Field): INodeProperties {
 	};
 }
 
-/**
- * A field in the main panel: a ticket's only for ticket rows, and hidden while recognised headers stand for it.
- * A field under Options from 1.1 is here in version 1 only.
- */
+/** A field in the main panel: a ticket's for ticket rows only, hidden while a recognised header stands for it. */
 function inMainPanel(field: Field): INodeProperties[] {
 	const displayOptions = {
 		...(field.per === 'ticket' && { show: perTicket }),
@@ -122,16 +109,12 @@ export const RUN_OPTIONS: INodeProperties[] = [
 		type: 'options',
 		default: 'listing',
 		options: [
-			{
-				name: 'One Item per Listing',
-				value: 'listing',
-				description: "The marketplace's answer for each listing",
-			},
-			{
-				name: 'One Item per Input Row',
-				value: 'row',
-				description: "Each input row with its listing's result, ready to write back to the sheet",
-			},
+			choice('One Item per Listing', 'listing', "The marketplace's answer for each listing"),
+			choice(
+				'One Item per Input Row',
+				'row',
+				"Each input row with its listing's result, ready to write back to the sheet",
+			),
 		],
 		description: 'What the node outputs',
 	},
@@ -141,17 +124,12 @@ export const RUN_OPTIONS: INodeProperties[] = [
 		type: 'options',
 		default: 'adaptive',
 		options: [
-			{
-				name: 'Adaptive',
-				value: 'adaptive',
-				description:
-					'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
-			},
-			{
-				name: 'Fixed',
-				value: 'fixed',
-				description: 'Always send Max Listings at Once at the same time',
-			},
+			choice(
+				'Adaptive',
+				'adaptive',
+				'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
+			),
+			choice('Fixed', 'fixed', 'Always send Max Listings at Once at the same time'),
 		],
 		description: 'How the number of listings sent at the same time is chosen',
 	},
@@ -175,10 +153,8 @@ export const RUN_OPTIONS: INodeProperties[] = [
 
 /** Options in alphabetical order, as n8n lists them: the run's, and the fields under Options in that version. */
 function optionsOf(readsAsV1: boolean): INodeProperties[] {
-	return [
-		...RUN_OPTIONS,
-		...FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map(parameterOf),
-	].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	const fields = FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map(parameterOf);
+	return [...RUN_OPTIONS, ...fields].sort(byLabel);
 }
 
 const optionsProperties: INodeProperties[] = perVersion(optionsCollection(optionsOf(false)), {
@@ -194,17 +170,16 @@ export const properties: INodeProperties[] = [
 			noDataExpression: true,
 			default: 'ticketPerItem',
 			options: [
-				{
-					name: 'Each Item Is a Ticket (Sheet Row)',
-					value: 'ticketPerItem',
-					description:
-						'Every item is one ticket, and items with the same External Listing ID become one listing',
-				},
-				{
-					name: 'Each Item Is a Listing',
-					value: 'listingPerItem',
-					description: 'Every item is one listing, with its tickets set below',
-				},
+				choice(
+					'Each Item Is a Ticket (Sheet Row)',
+					'ticketPerItem',
+					'Every item is one ticket, and items with the same External Listing ID become one listing',
+				),
+				choice(
+					'Each Item Is a Listing',
+					'listingPerItem',
+					'Every item is one listing, with its tickets set below',
+				),
 			],
 			description: 'What each input item stands for',
 		},
@@ -218,16 +193,16 @@ export const properties: INodeProperties[] = [
 		default: 'manual',
 		displayOptions: { show: perTicket },
 		options: [
-			{
-				name: 'Map Automatically',
-				value: 'auto',
-				description: "Read each field from the sheet's column of the same name, such as listing_id",
-			},
-			{
-				name: 'Map Each Column Manually',
-				value: 'manual',
-				description: 'Set each field below, usually by dragging a column onto it',
-			},
+			choice(
+				'Map Automatically',
+				'auto',
+				"Read each field from the sheet's column of the same name, such as listing_id",
+			),
+			choice(
+				'Map Each Column Manually',
+				'manual',
+				'Set each field below, usually by dragging a column onto it',
+			),
 		],
 		description: "How the sheet's columns become the listing's fields",
 	},

@@ -1,10 +1,8 @@
 /**
- * The field table of Listing → Create: one entry per field of a listing or of its tickets. The panel, the
- * recognised sheet headers, the labels in messages, the schemas, the check that rows of one listing agree, and the
- * request body are all derived from it (fields.ts). Adding an optional listing field is one entry here and a test.
- * Every label a message names comes from here, those of a product and of a seat range too.
+ * The field table of Listing → Create: one entry per field of a listing or of its tickets. The panel, the sheet
+ * headers, every label a message names, the schemas and the request are derived from it (fields.ts).
  */
-import type { INodeProperties, NodeParameterValueType } from 'n8n-workflow';
+import type { INodeProperties, NodeParameterValueType, NodePropertyTypes } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import {
@@ -23,62 +21,63 @@ import {
 export interface Field {
 	/** The node's parameter name. */
 	parameter: string;
-	/**
-	 * `listing`: one value per listing, which every row of it must agree on; `ticket`: each row's own (a product).
-	 */
+	/** `listing`: one value every row of a listing must agree on; `ticket`: each row's own. */
 	per: 'listing' | 'ticket';
 	/** Where the value goes in the API's listing (or product), dotted; a header when `header` is set. */
 	api: string;
 	/** Sent as this request header instead of in the body. */
 	header?: string;
-	/** What a value must be, and what it becomes. */
 	schema: z.ZodTypeAny;
 	/** The value when the parameter is not set; a field without one is required. */
 	default?: NodeParameterValueType;
-	/** The sheet headers Map Automatically recognises for it, and whether a sheet must have one. */
-	headers?: { names: string[]; required: boolean };
-	/**
-	 * Where the panel shows it: in the main panel in every version, under Options from 1.1 (in version 1's main
-	 * panel), or under Options in every version (a field added later).
-	 */
+	/** The sheet headers Map Automatically recognises; a required field's column must be there. */
+	headers?: string[];
+	/** The main panel in every version, under Options from 1.1, or under Options in every version. */
 	place: 'main' | 'optionsFromV1_1' | 'options';
 	/** Its look in the panel (name, default and display conditions are derived). */
 	panel: Pick<INodeProperties, 'displayName' | 'type' | 'description'> &
 		Partial<Pick<INodeProperties, 'placeholder' | 'typeOptions'>>;
-	/** Only for a seated ticket: from 1.1 hidden while General Admission is switched on. */
+	/** A seated ticket's: from 1.1 hidden while General Admission is switched on. */
 	seated?: boolean;
 	/** What version 1's panel says differently. */
 	v1?: Partial<INodeProperties>;
-	/** A ticket field's look in Products → Product, where it is named by its API key, where it differs. */
+	/** Its look in Products → Product (named by its API key), where it differs. */
 	product?: Partial<Pick<INodeProperties, 'displayName' | 'placeholder' | 'description'>>;
 }
 
-/**
- * Every field, in the API's order (the order problems are listed in): the listing's, then its tickets'. The
- * External Listing ID is read first, though: it names the listing a row belongs to.
- */
+const look = (
+	displayName: string,
+	type: NodePropertyTypes,
+	description: string,
+	placeholder?: string,
+): Field['panel'] => ({
+	displayName,
+	type,
+	...(placeholder !== undefined && { placeholder }),
+	description,
+});
+
+/** A field's identity: whose value it is, its parameter, its API path, its schema, and where the panel shows it. */
+const of = (
+	per: Field['per'],
+	parameter: string,
+	api: string,
+	schema: z.ZodTypeAny,
+	place: Field['place'] = 'main',
+) => ({ per, parameter, api, schema, place });
+
+const TICKET_TYPE = 'Product type of this ticket; TICKET is the one the marketplace documents';
+
+/** In the API's order (the order problems are listed in): the listing's fields, then its tickets'. */
 export const FIELDS: Field[] = [
 	{
-		parameter: 'eventId',
-		per: 'listing',
-		api: 'eventId',
-		schema: positiveId,
-		headers: { names: ['event_id', 'event'], required: true },
-		place: 'main',
-		panel: {
-			displayName: 'Event ID',
-			type: 'number',
-			placeholder: 'e.g. 123456',
-			description: "The event's number on the marketplace",
-		},
+		...of('listing', 'eventId', 'eventId', positiveId),
+		headers: ['event_id', 'event'],
+		panel: look('Event ID', 'number', "The event's number on the marketplace", 'e.g. 123456'),
 	},
 	{
-		parameter: 'priceAmount',
-		per: 'listing',
-		api: 'pricePerProduct.amount',
-		schema: positiveAmount,
-		headers: { names: ['price', 'price_amount', 'amount'], required: true },
-		place: 'main',
+		...of('listing', 'priceAmount', 'pricePerProduct.amount', positiveAmount),
+		headers: ['price', 'price_amount', 'amount'],
 		panel: {
 			displayName: 'Price Amount',
 			type: 'number',
@@ -88,91 +87,58 @@ export const FIELDS: Field[] = [
 		},
 	},
 	{
-		parameter: 'priceCurrency',
-		per: 'listing',
-		api: 'pricePerProduct.currency',
-		schema: currencyCode,
-		headers: { names: ['currency', 'price_currency'], required: true },
-		place: 'main',
-		panel: {
-			displayName: 'Currency',
-			type: 'string',
-			placeholder: 'e.g. EUR',
-			description: 'Three-letter currency code, such as EUR',
-		},
+		...of('listing', 'priceCurrency', 'pricePerProduct.currency', currencyCode),
+		headers: ['currency', 'price_currency'],
+		panel: look('Currency', 'string', 'Three-letter currency code, such as EUR', 'e.g. EUR'),
 	},
 	{
-		parameter: 'externalListingId',
-		per: 'listing',
-		api: 'externalListingId',
-		schema: positiveId,
-		headers: { names: ['listing_id', 'external_listing_id', 'listing'], required: true },
-		place: 'main',
-		panel: {
-			displayName: 'External Listing ID',
-			type: 'number',
-			placeholder: 'e.g. 7001',
-			description:
-				'Your own number for the listing; sheet rows with the same one become one listing',
-		},
+		...of('listing', 'externalListingId', 'externalListingId', positiveId),
+		headers: ['listing_id', 'external_listing_id', 'listing'],
+		panel: look(
+			'External Listing ID',
+			'number',
+			'Your own number for the listing; sheet rows with the same one become one listing',
+			'e.g. 7001',
+		),
 	},
 	{
-		parameter: 'stockType',
-		per: 'listing',
-		api: 'stockType',
-		schema: stockTypeList,
+		...of('listing', 'stockType', 'stockType', stockTypeList, 'optionsFromV1_1'),
 		default: 'PDF',
-		place: 'optionsFromV1_1',
-		panel: {
-			displayName: 'Stock Type',
-			type: 'string',
-			description: 'Kind of ticket stock, such as PDF; separate several with commas',
-		},
+		panel: look(
+			'Stock Type',
+			'string',
+			'Kind of ticket stock, such as PDF; separate several with commas',
+		),
 	},
 	{
-		parameter: 'paymentType',
-		per: 'listing',
-		api: 'paymentType',
-		schema: integerCode,
+		...of('listing', 'paymentType', 'paymentType', integerCode, 'optionsFromV1_1'),
 		default: 1,
-		place: 'optionsFromV1_1',
-		panel: {
-			displayName: 'Payment Type',
-			type: 'number',
-			description: 'Payment type code; 1 is the one the marketplace documents',
-		},
+		panel: look(
+			'Payment Type',
+			'number',
+			'Payment type code; 1 is the one the marketplace documents',
+		),
 	},
 	{
-		parameter: 'acceptLanguage',
-		per: 'listing',
-		api: 'acceptLanguage',
+		...of('listing', 'acceptLanguage', 'acceptLanguage', languageTag, 'optionsFromV1_1'),
 		header: 'Accept-Language',
-		schema: languageTag,
 		default: 'en-US',
-		place: 'optionsFromV1_1',
-		panel: {
-			displayName: 'Language',
-			type: 'string',
-			placeholder: 'e.g. en-US',
-			description: 'Language tag sent with each listing, such as en-US',
-		},
+		panel: look(
+			'Language',
+			'string',
+			'Language tag sent with each listing, such as en-US',
+			'e.g. en-US',
+		),
 	},
 	{
-		parameter: 'productExternalId',
-		per: 'ticket',
-		api: 'externalId',
-		schema: requiredLabel('"7001-A-12"'),
-		headers: {
-			names: ['ticket_id', 'external_id', 'product_external_id', 'product_id', 'ticket'],
-			required: true,
-		},
-		place: 'main',
-		panel: {
-			displayName: 'Product External ID',
-			type: 'string',
-			placeholder: 'e.g. {{ $json.ticket_id }}',
-			description: 'Your own identifier for this ticket, unique within its listing',
-		},
+		...of('ticket', 'productExternalId', 'externalId', requiredLabel('"7001-A-12"')),
+		headers: ['ticket_id', 'external_id', 'product_external_id', 'product_id', 'ticket'],
+		panel: look(
+			'Product External ID',
+			'string',
+			'Your own identifier for this ticket, unique within its listing',
+			'e.g. {{ $json.ticket_id }}',
+		),
 		product: {
 			displayName: 'External ID',
 			placeholder: 'e.g. 7001-A-12',
@@ -180,71 +146,39 @@ export const FIELDS: Field[] = [
 		},
 	},
 	{
-		parameter: 'productRow',
-		per: 'ticket',
-		api: 'row',
-		schema: optionalLabel,
+		...of('ticket', 'productRow', 'row', optionalLabel),
 		default: '',
-		headers: { names: ['row'], required: false },
-		place: 'main',
+		headers: ['row'],
 		seated: true,
-		panel: {
-			displayName: 'Row',
-			type: 'string',
-			placeholder: 'e.g. {{ $json.row }}',
-			description: 'Row of this ticket',
-		},
+		panel: look('Row', 'string', 'Row of this ticket', 'e.g. {{ $json.row }}'),
 		product: { placeholder: 'e.g. A' },
 	},
 	{
-		parameter: 'productSeat',
-		per: 'ticket',
-		api: 'seat',
-		schema: optionalLabel,
+		...of('ticket', 'productSeat', 'seat', optionalLabel),
 		default: '',
-		headers: { names: ['seat', 'seat_number'], required: false },
-		place: 'main',
+		headers: ['seat', 'seat_number'],
 		seated: true,
-		panel: {
-			displayName: 'Seat',
-			type: 'string',
-			placeholder: 'e.g. {{ $json.seat }}',
-			description: 'Seat of this ticket',
-		},
+		panel: look('Seat', 'string', 'Seat of this ticket', 'e.g. {{ $json.seat }}'),
 		product: { placeholder: 'e.g. 12' },
 	},
 	{
-		parameter: 'productType',
-		per: 'ticket',
-		api: 'productType',
-		schema: openEnumValue('TICKET'),
+		...of('ticket', 'productType', 'productType', openEnumValue('TICKET'), 'optionsFromV1_1'),
 		default: 'TICKET',
 		// When the sheet has this column, it decides for every row.
-		headers: { names: ['product_type'], required: false },
-		place: 'optionsFromV1_1',
-		panel: {
-			displayName: 'Product Type',
-			type: 'string',
-			description: 'Product type of the tickets; TICKET is the one the marketplace documents',
-		},
-		v1: { description: 'Product type of this ticket; TICKET is the one the marketplace documents' },
-		product: {
-			description: 'Product type of this ticket; TICKET is the one the marketplace documents',
-		},
+		headers: ['product_type'],
+		panel: look(
+			'Product Type',
+			'string',
+			'Product type of the tickets; TICKET is the one the marketplace documents',
+		),
+		v1: { description: TICKET_TYPE },
+		product: { description: TICKET_TYPE },
 	},
 	{
-		parameter: 'productGa',
-		per: 'ticket',
-		api: 'ga',
-		schema: sheetBoolean,
+		...of('ticket', 'productGa', 'ga', sheetBoolean),
 		default: false,
-		headers: { names: ['ga', 'general_admission'], required: false },
-		place: 'main',
-		panel: {
-			displayName: 'General Admission',
-			type: 'boolean',
-			description: 'Whether this ticket has no assigned row and seat',
-		},
+		headers: ['ga', 'general_admission'],
+		panel: look('General Admission', 'boolean', 'Whether this ticket has no assigned row and seat'),
 		product: { description: 'Whether the ticket has no assigned row and seat' },
 	},
 ];

@@ -1,7 +1,4 @@
-/**
- * What the field table (fieldTable.ts) gives the rest of Listing → Create: its fields by kind and in reading
- * order, the recognised headers, where each field is read from, the schemas, the labels, and the API's shape.
- */
+/** The field table (fieldTable.ts) as the rest of Listing → Create reads it: by kind, labels, schemas, API shape. */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -28,7 +25,7 @@ const LABELS: Record<string, string> = {
 	...SOURCE_LABELS,
 };
 
-/** A field's label (or a product source's: `products.product`), as the panel shows it and every message names it. */
+/** A field's label (or a product source's: `products.product`), as the panel shows it and messages name it. */
 export function labelOf(name: string): string {
 	const label = LABELS[name];
 	if (label === undefined) throw new Error(`No field ${name}`);
@@ -41,23 +38,16 @@ export const READ_ORDER: Field[] = [
 	...FIELDS.filter((field) => field.parameter !== 'externalListingId'),
 ];
 
-/**
- * Map Automatically: the sheet's own headers stand for the node's fields, looked for in reading order. Headers are
- * compared without case, spaces, underscores, hyphens or a byte-order mark.
- */
+/** Map Automatically's headers, in reading order; a field without a default needs its column. */
 export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: boolean }> =
 	Object.fromEntries(
-		READ_ORDER.flatMap((field) =>
-			field.headers
-				? [[field.parameter, { headers: field.headers.names, required: field.headers.required }]]
-				: [],
+		READ_ORDER.flatMap(({ parameter, headers, default: value }) =>
+			headers ? [[parameter, { headers, required: value === undefined }]] : [],
 		),
 	);
 
-/** Choices under Options (a kind, a code, a language), not the row's data: they never make a row blank or not. */
-const NOT_ROW_DATA = new Set(
-	FIELDS.filter((field) => field.place !== 'main').map((field) => field.parameter),
-);
+/** Choices under Options, not the row's data: they never make a row blank or not. */
+const NOT_ROW_DATA = new Set(FIELDS.filter((f) => f.place !== 'main').map((f) => f.parameter));
 
 export function isRowData(parameter: string): boolean {
 	return !NOT_ROW_DATA.has(parameter);
@@ -70,18 +60,13 @@ export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 
 /** Where the fields under Options are read (ItemParameters' paths): `stockType` is `options.stockType`. */
 export function optionPaths(readsAsV1: boolean): Record<string, string> {
-	return Object.fromEntries(
-		FIELDS.filter((field) => isUnderOptions(field, readsAsV1)).map((field) => [
-			field.parameter,
-			`options.${field.parameter}`,
-		]),
-	);
+	const under = FIELDS.filter((field) => isUnderOptions(field, readsAsV1));
+	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-/** Each field's API path, split once: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
+/** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
 
-/** The outer key of a field's API path, and the inner one when it is nested. */
 export function apiPathOf(field: Field): string[] {
 	return API_PATHS.get(field) ?? field.api.split('.');
 }
@@ -95,27 +80,21 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as z.ZodType<
-	ListingLevel,
-	z.ZodTypeDef,
-	unknown
->;
+/** A schema that reads anything and gives a T. */
+type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
-const ticketSchema = schemaOf(TICKET_FIELDS);
+export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
 
-export const productSchema = ticketSchema.superRefine((product, ctx) => {
-	if (product.ga) return;
-	for (const field of ['row', 'seat'] as const) {
-		if (product[field] === undefined) {
+export const productSchema = schemaOf(TICKET_FIELDS).superRefine((product, ctx) => {
+	for (const field of product.ga ? [] : (['row', 'seat'] as const))
+		if (product[field] === undefined)
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
-		}
-	}
-}) as unknown as z.ZodType<Product, z.ZodTypeDef, unknown>;
+}) as unknown as Reads<Product>;
 
 /** A product's keys, as a JSON product writes them. */
 export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);
 
-/** Products typed as JSON are checked for unknown keys: a typo such as "Seat" would otherwise drop data silently. */
+/** A JSON product's unknown key is refused: a typo such as "Seat" would otherwise drop data silently. */
 export const jsonProductSchema = z
 	.object(Object.fromEntries(PRODUCT_KEYS.map((key) => [key, z.unknown()])))
 	.strict()
@@ -127,11 +106,8 @@ function labeller(labels: Array<[string, string]>): FieldLabeller {
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
 }
 
-/** The listing's own fields. */
-export const levelLabel = labeller(LISTING_FIELDS.map((f) => [f.api, f.panel.displayName]));
-
-/** The product of a ticket row ("Each Item Is a Ticket"). */
-export const ticketRowLabel = labeller(TICKET_FIELDS.map((f) => [f.api, f.panel.displayName]));
+/** The listing's own fields, and the product of a ticket row ("Each Item Is a Ticket"). */
+export const fieldLabel = labeller(FIELDS.map((f) => [f.api, f.panel.displayName]));
 
 /** A value of Products → Product. */
 export const productLabel = labeller(

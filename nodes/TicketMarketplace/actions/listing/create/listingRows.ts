@@ -1,8 +1,4 @@
-/**
- * The first stage of Listing → Create: one input item read, once, into a flat record of its fields keyed by
- * parameter name (listing-level fields, ticket fields or the products' source, none checked yet), or recognised as a
- * blank row. Both input shapes read here; checkListing.ts validates what is read.
- */
+/** One input item read once into its fields by parameter name, unchecked (checkListing.ts), or found blank. */
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
 import { fieldOf, isRowData, READ_ORDER } from './fields';
@@ -25,10 +21,7 @@ function readFields(
 	return into;
 }
 
-/**
- * Blank: at least one field reads the row, and every field that does is empty. Constant fields do not count. Every
- * operation that reads sheet rows skips blank ones by this rule (a sheet export's trailing rows).
- */
+/** Blank: some field reads the row and every one that does is empty (a sheet export's trailing rows). */
 export function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
 	let readsRow = false;
 	for (const [name, value] of Object.entries(fields)) {
@@ -46,10 +39,7 @@ function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
 }
 
-/**
- * What a listing per item gives for its products, read as they are: where they come from, the Product Type they
- * share (from 1.1 only), and the one source chosen. Seat ranges are expanded when the row is validated.
- */
+/** A listing per item's products, unexpanded: the source chosen, its value, the shared Product Type (from 1.1). */
 function readProductFields(
 	params: ParameterSource,
 	itemIndex: number,
@@ -73,8 +63,7 @@ export function readListingRow(
 	shape: InputShape,
 	sharedProductType = false,
 ): ListingRow | undefined {
-	// Read first: a row whose other parameters cannot be read still belongs to its listing, and blocks it (sent
-	// without the row, the listing could never get that seat added: its ID is remembered as sent).
+	// Read first: a row whose other parameters fail still blocks its listing, which once sent could never get its seat.
 	let rawListingId: unknown;
 	let listingIdRead = false;
 	try {

@@ -1,37 +1,30 @@
-/**
- * What Listing → Create reads an item into: a row, the listing its rows make (ready to send, or refused), and the
- * problems said about them. Types only, so that every stage can name them without depending on another stage.
- */
+/** What Listing → Create reads an item into. Types only, so every stage names them without another stage. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FieldLabeller } from '../../../schemas/listing';
 
 /** Something wrong with a value, in a sheet user's words; rows are said as ranges (problems.ts). */
 export interface Problem {
-	/** The node's field label ("Price Amount"), or '' for a problem of the listing as a whole. */
+	/** The field's label ("Price Amount"), or '' for the listing as a whole. */
 	field: string;
-	/** What is wrong, written to follow the label: `"49,90" is not a number: write 49.90, ...`. */
+	/** What is wrong, written to follow the label. */
 	text: string;
-	/** The input items (0-based, as n8n counts them) the problem concerns. */
+	/** The input items (0-based) it concerns. */
 	itemIndexes: number[];
 }
 
-/** The fields an item gives, read once, keyed by the node's parameter names. */
+/** The fields an item gives, read once, keyed by parameter name. */
 export type RowFields = Record<string, unknown>;
 
 /** One input item as read: never thrown, every problem kept with its row. */
 export interface ListingRow {
 	itemIndex: number;
-	/** The External Listing ID as read, for grouping: its number when usable, and its text as given. */
+	/** The External Listing ID, for grouping: its number when usable, and its text as given. */
 	listingId: { id?: number; text: string };
-	/** Every field the item gives, unchecked; absent when the parameters could not be read at all. */
+	/** Absent when the parameters could not be read at all. */
 	fields?: RowFields;
-	/** That the parameters could not be read; empty otherwise. */
 	problems: Problem[];
-	/**
-	 * Set when the External Listing ID itself could not be read (its expression failed), so the listing the row
-	 * belongs to is unknown: with its Event ID when that could be read and is valid.
-	 */
+	/** The External Listing ID's expression failed: its listing is unknown (with its Event ID when valid). */
 	unknownListing?: { error: string; eventId?: number };
 }
 
@@ -46,10 +39,7 @@ export type Product = IDataObject & {
 	ga: boolean;
 };
 
-/**
- * A product of a listing with where it came from, so that it never parts from its origin: `product` is as its
- * source gave it (`unknown`) until it is valid.
- */
+/** A product with where it came from; `product` is `unknown` until it is valid. */
 export interface ListedProduct<P = Product> {
 	product: P;
 	itemIndex: number;
@@ -57,7 +47,6 @@ export interface ListedProduct<P = Product> {
 	index: number;
 	/** Typed as JSON: checked for unknown keys. */
 	fromJson: boolean;
-	/** How a problem names its values. */
 	label: FieldLabeller;
 }
 
@@ -71,7 +60,6 @@ interface ListingBase {
 export interface ReadyListing extends ListingBase {
 	kind: 'ready';
 	externalListingId: number;
-	/** The listing-level fields, valid (listingRequest.ts makes them a request). */
 	level: ListingLevel;
 	products: ListedProduct[];
 }

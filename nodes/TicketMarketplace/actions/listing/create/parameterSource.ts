@@ -1,7 +1,4 @@
-/**
- * Where each field's value comes from, per item: the node's parameters (read at the cost of a sheet, not of an
- * expression engine), or the sheet's recognised headers (Map Automatically).
- */
+/** Where each field's value comes from, per item: the node's parameters, or the sheet's recognised headers. */
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -13,21 +10,16 @@ import type { InputShape } from './settings';
 /** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
 export interface ParameterSource {
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown;
-	/** Whether the parameter's value can differ per item (a column or an expression), rather than one for the run. */
+	/** Whether the value can differ per item (a column or an expression). */
 	readsItem(name: string): boolean;
 	/** The sheet column the parameter reads directly, when it does. */
 	columnOf(name: string): string | undefined;
 }
 
 /**
- * Per-item parameters at the cost of a sheet, not of an expression engine. n8n evaluates every parameter of every
- * item through its expression engine, which dominated large sheets (bench/README.md). Two
- * shapes cover almost every sheet workflow and need no engine at all:
- * - a parameter without any expression has the same value for every item: it is read once;
- * - a parameter that is exactly `{{ $json.column }}` (or `{{ $json["Column Name"] }}`) is that item's cell, which
- *   is what n8n's engine returns for it: the value is read from the item directly.
- * Anything else (a longer expression, a reference to another node, a function call) goes through n8n per item, so
- * what an expression means never changes.
+ * n8n's expression engine per item dominated large sheets (bench/README.md), so a parameter without an expression
+ * is read once, and one that is exactly `{{ $json.column }}` is read from the item's cell, as the engine would.
+ * Anything else goes through n8n per item, so what an expression means never changes.
  */
 type Plan =
 	| { kind: 'constant'; value: unknown }
@@ -41,8 +33,7 @@ const BARE_COLUMN_REFERENCE =
 export function bareColumnReference(raw: unknown): string | undefined {
 	if (typeof raw !== 'string') return undefined;
 	const match = BARE_COLUMN_REFERENCE.exec(raw);
-	if (!match) return undefined;
-	return match[1] ?? match[2] ?? match[3];
+	return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
 function containsExpression(raw: unknown): boolean {
@@ -65,11 +56,7 @@ function rawAt(parameters: unknown, path: string): unknown {
 export class ItemParameters implements ParameterSource {
 	private readonly plans = new Map<string, Plan>();
 
-	/**
-	 * `paths` says where a field lives when it is not a top-level parameter of its own name (from 1.1, Stock Type
-	 * and the other listing values with a default are under Options: `stockType` is `options.stockType`).
-	 * `recognised`: the sheet columns that stand for parameters under Map Automatically.
-	 */
+	/** `paths`: where a field under Options is (`options.stockType`); `recognised`: Map Automatically's columns. */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly items: INodeExecutionData[],
@@ -79,21 +66,15 @@ export class ItemParameters implements ParameterSource {
 
 	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
 		let plan = this.plans.get(name);
-		if (plan === undefined) {
-			plan = this.planFor(name, fallback);
-			this.plans.set(name, plan);
-		}
+		if (plan === undefined) this.plans.set(name, (plan = this.planFor(name, fallback)));
 		if (plan.kind === 'constant') return plan.value;
 		if (plan.kind === 'column') {
 			const json = this.items[itemIndex]?.json;
-			return json && Object.prototype.hasOwnProperty.call(json, plan.key)
-				? json[plan.key]
-				: undefined;
+			return json && Object.hasOwn(json, plan.key) ? json[plan.key] : undefined;
 		}
 		return this.fromNode(name, itemIndex, fallback);
 	}
 
-	/** The column a parameter reads directly, if it does (for messages that name the sheet's own column). */
 	columnOf(name: string): string | undefined {
 		return this.recognised.get(name) ?? bareColumnReference(this.raw(name));
 	}
@@ -132,21 +113,11 @@ export function normalizeHeader(header: string): string {
 
 /** Every column name the items have, in first-seen order. */
 function columnsOf(items: INodeExecutionData[]): string[] {
-	const seen = new Set<string>();
-	for (const item of items) {
-		for (const key of Object.keys(item.json ?? {})) seen.add(key);
-	}
-	return [...seen];
+	return [...new Set(items.flatMap((item) => Object.keys(item.json ?? {})))];
 }
 
-interface HeaderMatch {
-	/** Parameter name -> the sheet's column that stands for it. */
-	columns: Map<string, string>;
-	/** Required fields no column stands for. */
-	missing: string[];
-}
-
-export function recogniseHeaders(columns: string[]): HeaderMatch {
+/** Each parameter's column (`columns`), and the required fields no column stands for (`missing`). */
+export function recogniseHeaders(columns: string[]) {
 	const byNormalised = new Map<string, string>();
 	for (const column of columns) {
 		const key = normalizeHeader(column);
@@ -188,23 +159,17 @@ function recognisedColumns(
 	);
 }
 
-/** The columns of the rows a message names; the rest are counted. */
-const MAX_COLUMNS_LISTED = 20;
-
-/** The columns the rows have; an invisible byte-order mark before a name is said, not hidden. */
+/** The columns the rows have (20 named, the rest counted); a byte-order mark before a name is said, not hidden. */
 function columnsLine(rows: INodeExecutionData[]): string {
 	const names = columnsOf(rows).map((column) =>
 		column.startsWith('\uFEFF')
 			? `"${column.slice(1)}" (preceded by an invisible byte-order mark)`
 			: `"${column}"`,
 	);
-	return `The rows have the columns: ${names.length ? listFirst(names, MAX_COLUMNS_LISTED) : '(none)'}.`;
+	return `The rows have the columns: ${names.length ? listFirst(names, 20) : '(none)'}.`;
 }
 
-/**
- * Fields mapped to a column that is empty in every row: the column is missing or misnamed (a typo, a byte-order
- * mark from Excel, another sheet). Said once, with the columns the rows do have, instead of once per row.
- */
+/** Fields mapped to a column empty in every row (missing or misnamed): said once, with the columns there are. */
 export function missingColumns(
 	items: INodeExecutionData[],
 	source: ParameterSource,
@@ -219,10 +184,7 @@ export function missingColumns(
 		// An optional column may be empty throughout (Row and Seat of a standing-only sheet); it must exist, though.
 		const present = field.required
 			? rows.some((item) => !isBlank(item.json?.[column]))
-			: rows.some(
-					(item) =>
-						item.json !== undefined && Object.prototype.hasOwnProperty.call(item.json, column),
-				);
+			: rows.some((item) => item.json !== undefined && Object.hasOwn(item.json, column));
 		if (present) continue;
 		lines.push(
 			`${labelOf(parameter)} reads the column "${column}", which is ${field.required ? 'missing or empty' : 'missing'} in every row.`,
@@ -235,10 +197,7 @@ export function missingColumns(
 	return lines;
 }
 
-/**
- * Where each field's value comes from: the node's parameters, or the sheet's recognised headers. `paths`: where
- * this version of the node keeps the fields that are not top-level parameters of their own name.
- */
+/** `paths`: where this version keeps the fields that are not top-level parameters of their own name. */
 export function parameterSource(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],

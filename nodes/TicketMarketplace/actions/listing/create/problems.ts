@@ -1,15 +1,11 @@
-/**
- * Validation problems in a sheet user's words: the node's field label, what is wrong with the value, and the rows
- * it concerns. Rows are counted from 1 in the order the items reach the node (n8n's item 0 is row 1), and the same
- * problem on many rows is said once with the rows as ranges.
- */
+/** Validation problems in a sheet user's words: rows counted from 1, one problem of many rows said once. */
 import { errorText } from '../../../helpers/errors';
 import type { Problem } from './nouns';
 
 export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
 
 /** How many rows or ranges of rows a message names; the rest are counted. */
-export const MAX_RANGES_LISTED = 20;
+const MAX_RANGES_LISTED = 20;
 
 /** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
 export function rowsText(itemIndexes: number[]): string {
@@ -54,10 +50,7 @@ export function mergeProblems(problems: Problem[]): Problem[] {
 }
 
 function firstRow(problem: Problem): number {
-	return problem.itemIndexes.reduce(
-		(lowest, index) => Math.min(lowest, index),
-		Number.POSITIVE_INFINITY,
-	);
+	return problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Infinity);
 }
 
 /** That the parameters of an item could not be read: the whole of what is known about the row. */

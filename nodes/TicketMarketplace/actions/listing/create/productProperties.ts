@@ -7,10 +7,18 @@ import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
+/** An option of an `options` parameter. */
+export const choice = (name: string, value: string, description: string) => ({
+	name,
+	value,
+	description,
+});
+
 /** From 1.1, hidden for a standing ticket (n8n drops a hidden value, so version 1 keeps them shown). */
 const standing = { hide: { ga: [true] } };
 
-const byLabel = (a: INodeProperties, b: INodeProperties) =>
+/** n8n's alphabetical order of a collection's values. */
+export const byLabel = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
 
 /** A ticket field as a value of Products → Product: named by its API key, as a JSON product names it too. */
@@ -83,16 +91,8 @@ export const productsProperties: INodeProperties[] = [
 		displayOptions: { show: perItem },
 		options: [
 			{ name: 'Define Below', value: 'defined', description: 'Add each ticket by hand' },
-			{
-				name: 'JSON',
-				value: 'json',
-				description: 'A list of tickets, usually from an expression',
-			},
-			{
-				name: 'Seat Range',
-				value: 'seatRange',
-				description: 'Rows with a first and a last seat, one ticket per seat',
-			},
+			choice('JSON', 'json', 'A list of tickets, usually from an expression'),
+			choice('Seat Range', 'seatRange', 'Rows with a first and a last seat, one ticket per seat'),
 		],
 		description: "Where the listing's tickets come from",
 	},

@@ -1,8 +1,6 @@
 /**
- * The read stage of Listing → Create, from items to listings, with every check: read each row once
- * (listingRows.ts), group the rows of one listing (a listing per item is a group of one), validate each group
- * (checkListing.ts) into a listing ready to send or invalid with its problems, then what listings of one run must
- * not share (acrossListings.ts). Without Continue, an invalid listing stops the run here, before anything is sent.
+ * Create's read stage: read each row (listingRows.ts), group a listing's rows, validate each group
+ * (checkListing.ts), then across listings (acrossListings.ts). Without Continue, an invalid one stops the run here.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -30,19 +28,14 @@ import {
 import { NO_LIMITS, readListingLimits, readSendSettings } from './settings';
 import type { InputShape, ListingLimits, SendSettings } from './settings';
 
-/** What the read stage hands on: every listing, the blank rows, and how to send. */
+/** Every listing (in input order of first rows), the blank rows (skipped and counted), and how to send. */
 export interface ListingsRead {
-	/** In input order (of each listing's first row). */
 	listings: Listing[];
-	/** Rows whose every field read from the row was empty: not a listing, skipped and counted. */
 	blankRows: number[];
 	settings: SendSettings;
 }
 
-/**
- * Reads and checks every item. Blank rows are counted in a notice; an invalid listing throws the one validation
- * error, unless errors continue.
- */
+/** Reads and checks every item; an invalid listing throws the one validation error, unless errors continue. */
 export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -52,8 +45,7 @@ export function readListings(
 	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
 	const shape = context.getNodeParameter('inputShape', 0, defaultShape) as InputShape;
 	const source = parameterSource(context, items, shape, optionPaths(v1));
-	// From 1.1 one Product Type (under Options) applies to every ticket that does not set its own (a JSON product
-	// may); version 1 has a Product Type per ticket and per seat range.
+	// From 1.1 one Product Type (Options) applies to every ticket without its own; version 1 has one per ticket.
 	const { listings, blankRows } = listingsOf(source, items.length, shape, !v1, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
@@ -61,9 +53,6 @@ export function readListings(
 		throw validationError(context, items, source, listings, blankRows);
 	return { listings, blankRows, settings: readSendSettings(context) };
 }
-
-/** Problems spelled out in the one validation error; the rest are counted. */
-const MAX_PROBLEMS_LISTED = 10;
 
 function validationError(
 	context: IExecuteFunctions,
@@ -77,8 +66,8 @@ function validationError(
 	);
 	const columns = missingColumns(items, source, new Set(blankRows));
 	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
-	// A sheet with one wrong column fails on every row: show enough to fix it, and count the rest.
-	const shown = lines.slice(0, MAX_PROBLEMS_LISTED);
+	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
+	const shown = lines.slice(0, 10);
 	if (lines.length > shown.length)
 		shown.push(`… and ${lines.length - shown.length} more problems.`);
 	const noun = listings.length === 1 ? 'listing' : 'listings';
@@ -99,10 +88,7 @@ function validationError(
 	);
 }
 
-/**
- * Ticket rows that share an External Listing ID are one listing, named by it; an unusable id's own text groups
- * its rows.
- */
+/** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
 function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
 	const groups = new Map<string, ListingRow[]>();
 	for (const row of rows) {
@@ -140,17 +126,12 @@ export function listingsOf(
 		if (row) rows.push(row);
 		else blankRows.push(itemIndex);
 	}
-	if (shape === 'ticketPerItem') {
-		const validated = ticketListings(rows, limits);
-		return {
-			// A listing held back is not sent: its tickets hold no other listing back.
-			listings: refuseTicketsListedBefore(holdBackForUnknownRows(validated, rows)),
-			blankRows,
-		};
-	}
-	const listings = refuseRepeatedIds(
-		rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
-	);
-	// A listing refused for its repeated ID is not sent: its tickets hold no other listing back.
+	// A listing held back or refused for its repeated ID is not sent: its tickets hold no other listing back.
+	const listings =
+		shape === 'ticketPerItem'
+			? holdBackForUnknownRows(ticketListings(rows, limits), rows)
+			: refuseRepeatedIds(
+					rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
+				);
 	return { listings: refuseTicketsListedBefore(listings), blankRows };
 }

@@ -1,7 +1,4 @@
-/**
- * What the node's options say for the whole run, read once, and the panel's constants they are checked against.
- * A leaf: the panel (description.ts) and every stage read these without reading each other.
- */
+/** The run's options, read once, and the panel's constants: a leaf the panel and every stage read. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -9,11 +6,7 @@ import type { z } from 'zod';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/sheetValues';
 import type { PacingMode } from '../../../transport';
 
-/**
- * The most requests in flight by default; adaptive pacing finds the API's own pace below it. Higher is faster
- * against an API without a limit, but sends more into a per-second limit before its first 429 comes back
- * (bench/README.md has the figures).
- */
+/** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
 export const DEFAULT_CONCURRENCY = 48;
 export const MAX_CONCURRENCY = 100;
 
@@ -48,10 +41,7 @@ export function readSendSettings(context: IExecuteFunctions): SendSettings {
 	};
 }
 
-/**
- * What the seller allows one listing, whatever the sheet or an AI Agent's model passes: each absent when not set.
- * A minimum price is in its own currency, and a listing in any other is refused: 20 EUR says nothing of 25 JPY.
- */
+/** What the seller allows one listing, whatever a sheet or an AI Agent passes; a minimum price has its currency. */
 export interface ListingLimits {
 	minPrice?: number;
 	/** The only currency a listing may be priced in (upper case); set whenever minPrice is. */
@@ -61,11 +51,7 @@ export interface ListingLimits {
 
 export const NO_LIMITS: ListingLimits = {};
 
-/**
- * The limits as typed, checked as a listing's price and a count of tickets are: empty or 0 sets none. A limit that
- * cannot be used stops the run before anything is read or sent, rather than letting every listing through; so does
- * a minimum price without its currency, since no price can be compared to it.
- */
+/** The limits as typed (empty or 0 sets none); one that cannot be used stops the run before anything is read. */
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const stop = (message: string, description: string) =>
