@@ -1,53 +1,65 @@
 import {
-	sendNow,
-	startPacing,
-	step,
-} from '../../../../../nodes/TicketMarketplace/transport/pacingControl';
-import type { Send } from '../../../../../nodes/TicketMarketplace/transport/pacingTypes';
-import {
-	classifyRefusal,
-	type RefusalKind,
-} from '../../../../../nodes/TicketMarketplace/transport/refusalKind';
-import { markSend } from '../../../../../nodes/TicketMarketplace/transport/sendLog';
+	advance,
+	nextAt,
+	type Pace,
+	sendOf,
+	startPace,
+} from '../../../../../nodes/TicketMarketplace/transport/pace';
+import type { Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
 
 /**
- * The classifier of 429s, read from traces: what the gate told the controllers (each step at a time in ms: a new
- * request sent, or the send with that index answered or refused), and the kind of the trace's last step, a refusal.
+ * The pacer's rules read from traces, one pure `advance` at a time: what the gate told them (each step at a time in
+ * ms: a new request sent, or the send with that index answered or refused), and what the trace's last refusal was
+ * read as: a rate (every send paused), the concurrency (the limit lowered), or random (only its request waits).
  */
 type TraceStep =
 	| [at: number, what: 'send']
 	| [at: number, what: 'answer' | 'refuse', index: number];
 
-function kindOfLastRefusal(trace: TraceStep[]): RefusalKind {
-	let state = startPacing('adaptive', 48);
-	const sends = new Map<number, Send>();
-	const sendOf = (index: number) => {
+type RefusalKind = 'rate' | 'concurrency' | 'random';
+
+/** The state after a trace; `sends` the sends by index. */
+function replay(trace: TraceStep[], mode: 'adaptive' | 'fixed' = 'adaptive'): Pace {
+	let state = startPace(mode, 48);
+	const sends = new Map<number, Sent>();
+	const sendOfIndex = (index: number) => {
 		const send = sends.get(index);
 		if (!send) throw new Error(`no send ${index} in the trace`);
 		return send;
 	};
-	const last = trace[trace.length - 1];
-	if (last[1] !== 'refuse') throw new Error('a trace ends in a refusal');
-	for (const [at, what, index] of trace.slice(0, -1)) {
+	for (const [at, what, index] of trace) {
 		if (what === 'send') {
-			const send = sendNow(state, at);
+			const send = sendOf(state, at);
 			sends.set(send.index, send);
-			state = step(state, { kind: 'sent', send }, at);
+			state = advance(state, { kind: 'sent', send }, at);
 		} else if (what === 'answer') {
-			const send = sendOf(index);
-			const roundTripMs = at - send.at;
-			const event = { kind: 'answered', send, roundTripMs, final: false, waiting: 0 } as const;
-			state = step(state, event, at);
+			const send = sendOfIndex(index);
+			const event = {
+				kind: 'answered',
+				send,
+				roundTripMs: at - send.at,
+				accepted: true,
+				left: 0,
+			} as const;
+			state = advance(state, event, at);
 		} else
-			state = step(
+			state = advance(
 				state,
-				{ kind: 'refused', send: sendOf(index), retryAfterMs: 1000, final: false },
+				{ kind: 'refused', send: sendOfIndex(index), retryAfterMs: 1000, final: false },
 				at,
 			);
 	}
-	const send = sendOf(last[2]);
-	return classifyRefusal({ ...state, log: markSend(state.log, send, 'refused') }, send, last[0])
-		.kind;
+	return state;
+}
+
+function kindOfLastRefusal(trace: TraceStep[]): RefusalKind {
+	const last = trace[trace.length - 1];
+	if (last[1] !== 'refuse') throw new Error('a trace ends in a refusal');
+	const before = replay(trace.slice(0, -1));
+	const after = replay(trace);
+	if (after.limiter.refusals > before.limiter.refusals) return 'rate';
+	if (after.refusal !== before.refusal) return 'concurrency';
+	return 'random';
 }
 
 /** Sends 1 to `count`, 10 ms apart from `from`. */
@@ -122,7 +134,7 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 		kind: 'random',
 	},
 	{
-		name: 'a refusal in a quiet second after a busier one the API answered (9 against none): no per-second limit',
+		name: 'a refusal in a quiet second after a busier one the API answered (9 against none): no per-second limit, nothing pauses',
 		trace: [
 			...FIRST,
 			...sendsFrom(100, 8),
@@ -130,7 +142,7 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 			[1500, 'send'],
 			[1510, 'refuse', 10],
 		],
-		kind: 'concurrency',
+		kind: 'random',
 	},
 	{
 		name: 'two refusals of one burst (the second sent before the first came back): no evidence, random',
@@ -170,5 +182,52 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 describe('the kind of a 429, read from a trace of sends, answers and refusals', () => {
 	it.each(TRACES)('$name', ({ trace, kind }) => {
 		expect(kindOfLastRefusal(trace)).toBe(kind);
+	});
+
+	it('a rate pauses every send until the Retry-After; the concurrency and a lone 429 pause nothing', () => {
+		const rate = replay([...BELOW_ANSWERED, [230, 'send'], [250, 'refuse', 5]]);
+		expect(nextAt(rate, 250)).toBe(1250);
+		const lone = replay(BELOW_ANSWERED);
+		expect(nextAt(lone, 221)).toBeLessThan(300);
+	});
+
+	it('after a refusal at a level never answered, nothing goes until an answer comes back, then one probe', () => {
+		const held = replay([...FIRST, ...sendsFrom(100, 4), [150, 'refuse', 5]]);
+		expect(held.hold).toBeDefined();
+		expect(nextAt(held, 150)).toBe(Infinity);
+		const answered = replay([
+			...FIRST,
+			...sendsFrom(100, 4),
+			[150, 'refuse', 5],
+			[200, 'answer', 2],
+		]);
+		expect(nextAt(answered, 200)).toBeLessThan(Infinity);
+		expect(nextAt(replay(PROBE_SENT), 230)).toBe(Infinity);
+		// The probe answered: the refused level was the concurrency, and sends go on.
+		const proven = replay([...PROBE_SENT, [330, 'answer', 6]]);
+		expect(proven.proven).toBe(4);
+		expect(nextAt(proven, 330)).toBeLessThan(Infinity);
+	});
+
+	it('the first request goes alone; its answer opens 4 slots, and fixed mode the maximum', () => {
+		const first = replay([[0, 'send']]);
+		expect(nextAt(first, 0)).toBe(Infinity);
+		expect(replay(FIRST).limit).toBe(4);
+		expect(replay(FIRST, 'fixed').limit).toBe(48);
+	});
+
+	it('fixed mode reads nothing from a 429: no pause, no lower limit', () => {
+		const trace: TraceStep[] = [
+			...FIRST,
+			...sendsFrom(100, 3),
+			[220, 'answer', 4],
+			[221, 'refuse', 3],
+			[230, 'send'],
+			[250, 'refuse', 5],
+		];
+		const fixed = replay(trace, 'fixed');
+		expect(fixed.limit).toBe(48);
+		expect(fixed.limiter.refusals).toBe(0);
+		expect(nextAt(fixed, 250)).toBe(250);
 	});
 });

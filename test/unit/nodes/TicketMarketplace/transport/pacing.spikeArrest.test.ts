@@ -1,18 +1,10 @@
-import { SPIKE } from '../../../../../nodes/TicketMarketplace/transport/pacingConfig';
 import { RequestPacer } from '../../../../../nodes/TicketMarketplace/transport/pacing';
-import type { SendRecord } from '../../../../../nodes/TicketMarketplace/transport/pacingTypes';
-import type { SendLog } from '../../../../../nodes/TicketMarketplace/transport/sendLog';
-import {
-	NO_SPIKE,
-	spikeAnswered,
-	spikeRefused,
-} from '../../../../../nodes/TicketMarketplace/transport/spikeArrest';
 import { BusyClient, simulate } from '../../../../../support/simulatedApi';
 import { useRealSleeps } from '../../../../setup/sleeps';
 
 /**
  * The gateway's spike arrest and quota on fake time (support/simulatedApi.ts plays them as the sandbox does, and reads
- * their answers with the answer table, as the transport does). Pass/fail on counts and the gap kept, never on time.
+ * their answers with the answer table, as the transport does). The gap's rule itself: limiter.test.ts. Pass/fail on counts and the gap kept, never on time.
  */
 
 // The pacer's own wait (n8n's sleepWithAbort) as n8n has it, so that it runs on jest's fake clock below.
@@ -144,64 +136,5 @@ describe('a quota used up', () => {
 		expect(result.created).toBe(100);
 		expect(result.sentAfterQuota).toBe(0);
 		expect(result.notCreated).toBe(100);
-	});
-});
-
-describe('the gap (spikeArrest.ts, pure)', () => {
-	const send = (index: number, at: number) => ({ index, at, level: 1 });
-	const logOf = (...records: Array<[number, number, SendRecord['state']]>): SendLog => ({
-		records: records.map(([index, at, state]) => ({ index, at, level: 1, state })),
-		count: records.length,
-		lastSendAt: records.at(-1)?.[1] ?? Number.NEGATIVE_INFINITY,
-	});
-
-	it('reads the named rate: the interval and a margin; a refusal of a send that kept the gap widens it, up to a bound; earlier sends change nothing', () => {
-		const log = logOf([1, 0, 'answered'], [2, 10, 'refused']);
-		let spike = spikeRefused(NO_SPIKE, log, send(2, 10), 12, 40, true);
-		expect(spike.intervalMs).toBe(25);
-		expect(spike.spacingMs).toBeCloseTo(25 * (1 + SPIKE.margin));
-		// Sent before the gap was set: the same overshoot.
-		expect(spikeRefused(spike, log, send(3, 11), 13, 40, true).spacingMs).toBe(spike.spacingMs);
-		const widened = spikeRefused(spike, log, send(4, 50), 52, 40, true);
-		expect(widened.spacingMs).toBeCloseTo(spike.spacingMs + 25 * SPIKE.widen);
-		for (let at = 100; at < 2000; at += 100)
-			spike = spikeRefused(spike, log, send(5, at), at + 1, 40, true);
-		expect(spike.spacingMs).toBeCloseTo(25 * (1 + SPIKE.maxMargin));
-		expect(spike.refusals).toBe(20);
-	});
-
-	it('narrows with accepted answers down to the interval, never below', () => {
-		let spike = spikeRefused(NO_SPIKE, logOf([1, 0, 'answered']), send(2, 10), 12, 40, true);
-		const before = spike.spacingMs;
-		spike = spikeAnswered(spike);
-		expect(spike.spacingMs).toBeLessThan(before);
-		for (let answers = 0; answers < 1000; answers++) spike = spikeAnswered(spike);
-		expect(spike.spacingMs).toBe(25);
-		// Without a named rate the search keeps what it found.
-		const searched = spikeRefused(
-			NO_SPIKE,
-			logOf([1, 0, 'answered']),
-			send(2, 10),
-			12,
-			undefined,
-			true,
-		);
-		expect(spikeAnswered(searched)).toBe(searched);
-	});
-
-	it('without a named rate searches from below, never beyond a gap the gateway admitted; fixed mode does not search', () => {
-		// Admitted 25 ms apart, refused 12 ms after an admitted one.
-		const log = logOf(
-			[1, 0, 'answered'],
-			[2, 12, 'refused'],
-			[3, 25, 'answered'],
-			[4, 37, 'refused'],
-		);
-		const first = spikeRefused(NO_SPIKE, log, send(4, 37), 40, undefined, true);
-		expect(first.spacingMs).toBeCloseTo(12 * (1 + SPIKE.learnStep));
-		const again = spikeRefused(first, log, send(5, 41), 43, undefined, true);
-		expect(again.spacingMs).toBeGreaterThan(first.spacingMs);
-		expect(again.spacingMs).toBeLessThanOrEqual(25 * (1 + SPIKE.margin));
-		expect(spikeRefused(NO_SPIKE, log, send(4, 37), 40, undefined, false).spacingMs).toBe(0);
 	});
 });
