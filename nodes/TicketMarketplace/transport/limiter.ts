@@ -3,8 +3,6 @@
  * burst): one shared pause for a Retry-After, a per-second pace learned from 429s, a spike arrest's gap, and the ramp
  * that spreads sends over the round trip. The concurrency gate and the reading of a 429 are pace.ts's.
  */
-import { RETRY_POLICY } from './retryAfter';
-
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
 export const PACE = {
 	/** Slots once the first answer has settled the token: one round trip of climb saved against starting at 2. */
@@ -38,6 +36,25 @@ export interface Sent {
 	readonly state: 'inFlight' | 'answered' | 'refused' | 'failed';
 }
 
+export type PacingMode = 'adaptive' | 'fixed';
+
+export type PaceEvent =
+	/** `replaces`: sent again within its slot (a 401 re-sent): the earlier send, which the API answered. */
+	| { kind: 'sent'; send: Sent; replaces?: Sent }
+	/** A 2xx (`accepted`) or 4xx answer; `left`: requests still waiting for a slot. */
+	| { kind: 'answered'; send: Sent; roundTripMs: number; accepted: boolean; left: number }
+	| {
+			kind: 'refused';
+			send: Sent;
+			retryAfterMs?: number;
+			/** The request ends in an error: its Retry-After (too long to wait) pauses nothing. */
+			final: boolean;
+			spikeArrest?: boolean;
+			allowedPerSecond?: number;
+	  }
+	| { kind: 'failed'; send: Sent }
+	| { kind: 'pause'; until: number };
+
 export interface Limiter {
 	/** The shared pause: no send before this moment. */
 	readonly pausedUntil: number;
@@ -59,11 +76,9 @@ export interface Limiter {
 	readonly holdMs: number;
 	/** Growths refused in a row at the same rate: each asks the next to save one pause more. */
 	readonly refusedGrowths: number;
-	/** A spike arrest: the interval its fault named (0: none), the gap kept (0: none met), when the gap changed. */
-	readonly spikeIntervalMs: number;
-	readonly spikeGapMs: number;
-	readonly spikeChangedAt: number;
-	readonly spikeRefusals: number;
+	/** Accepted round trips: recent ones (the quiet latency is their lower quartile) and a smoothed one. */
+	readonly trips: readonly number[];
+	readonly smoothedMs?: number;
 	/** The ramp's bucket: tokens, and when they were counted. */
 	readonly tokens: number;
 	readonly tokensAt: number;
@@ -82,10 +97,7 @@ export const NEW_LIMITER: Limiter = {
 	since: -Infinity,
 	holdMs: PACE.windowMs,
 	refusedGrowths: 0,
-	spikeIntervalMs: 0,
-	spikeGapMs: 0,
-	spikeChangedAt: -Infinity,
-	spikeRefusals: 0,
+	trips: [],
 	tokens: 1,
 	tokensAt: 0,
 };
@@ -101,12 +113,7 @@ export function readyAt(limiter: Limiter, log: readonly Sent[], ramp: Ramp, now:
 	const last = log.length > 0 ? log[log.length - 1].at : -Infinity;
 	const tokens = refill(limiter, ramp, now);
 	const rampAt = ramp.perMs === undefined || tokens >= 1 ? now : now + (1 - tokens) / ramp.perMs;
-	return Math.max(
-		limiter.pausedUntil,
-		last + limiter.spikeGapMs,
-		rampAt,
-		paceAt(limiter, log, last, now),
-	);
+	return Math.max(limiter.pausedUntil, rampAt, paceAt(limiter, log, last, now));
 }
 
 /** A send goes now: one token less. */
@@ -188,53 +195,6 @@ export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	};
 }
 
-/**
- * A spike arrest refused `send` (marked refused in `log`): a named rate sets the gap (its interval and a margin),
- * widened by each refusal of a send that kept it, up to a bound; without one, `search` (adaptive mode) widens it from
- * below, never beyond a gap the gateway admitted. Never longer than the longest wait: a slower rate stops the run.
- */
-export function spikeRefused(
-	limiter: Limiter,
-	log: readonly Sent[],
-	send: Sent,
-	now: number,
-	allowedPerSecond: number | undefined,
-	search: boolean,
-): Limiter {
-	const named =
-		allowedPerSecond !== undefined && allowedPerSecond > 0 ? 1000 / allowedPerSecond : 0;
-	const interval = named || limiter.spikeIntervalMs;
-	const keptGap = send.at > limiter.spikeChangedAt;
-	let gap = limiter.spikeGapMs;
-	if (interval > 0 && interval !== limiter.spikeIntervalMs) gap = interval * (1 + PACE.spikeMargin);
-	else if (interval > 0 && keptGap)
-		gap = Math.min(interval * (1 + 4 * PACE.spikeMargin), gap + (interval * PACE.spikeMargin) / 2);
-	else if (interval === 0 && search && (keptGap || gap === 0)) {
-		const refusedGap = Math.max(2, gap, gapBefore(log, send));
-		gap = Math.min(
-			refusedGap * 1.25,
-			smallestAdmittedGap(log, refusedGap) * (1 + PACE.spikeMargin),
-		);
-	}
-	gap = Math.min(gap, RETRY_POLICY.maxWaitMs);
-	const changed = gap !== limiter.spikeGapMs || interval !== limiter.spikeIntervalMs;
-	return {
-		...limiter,
-		spikeRefusals: limiter.spikeRefusals + 1,
-		spikeIntervalMs: interval,
-		spikeGapMs: gap,
-		spikeChangedAt: changed ? now : limiter.spikeChangedAt,
-	};
-}
-
-/** An accepted answer narrows a named gap a little, down to the interval: refusals settle near 2.5 % of sends. */
-export function spikeAnswered(limiter: Limiter): Limiter {
-	const interval = limiter.spikeIntervalMs;
-	if (interval <= 0 || limiter.spikeGapMs <= interval) return limiter;
-	const narrowMs = (interval * PACE.spikeMargin) / 2 / 39;
-	return { ...limiter, spikeGapMs: Math.max(interval, limiter.spikeGapMs - narrowMs) };
-}
-
 /** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
 export function acceptedBefore(log: readonly Sent[], send: Sent): number {
 	const from = send.at - PACE.windowMs;
@@ -263,21 +223,49 @@ function refill(limiter: Limiter, ramp: Ramp, now: number): number {
 	return Math.min(ramp.burst, limiter.tokens + elapsed * ramp.perMs);
 }
 
-/** How long after the last send before it that the gateway did not refuse `send` went (0: none). */
-function gapBefore(log: readonly Sent[], send: Sent): number {
-	const before = log.filter((s) => s.index < send.index && s.state !== 'refused');
-	return before.length > 0 ? send.at - before[before.length - 1].at : 0;
+/** An accepted round trip; the run's first waited for the token: a sample of the quiet latency only. */
+export function timed(limiter: Limiter, roundTripMs: number, first: boolean): Limiter {
+	const trips = [...limiter.trips, roundTripMs].slice(-50);
+	const s = limiter.smoothedMs;
+	if (first) return { ...limiter, trips };
+	const smoothedMs = s === undefined ? roundTripMs : s + PACE.tolerance * (roundTripMs - s);
+	return { ...limiter, trips, smoothedMs };
 }
 
-/** The smallest gap of at least `atLeast` between two answered sends in a row: one the gateway admitted. */
-function smallestAdmittedGap(log: readonly Sent[], atLeast: number): number {
-	let smallest = Infinity;
-	let previous: number | undefined;
-	for (const s of log) {
-		if (s.state === 'refused') continue;
-		if (s.state === 'answered' && previous !== undefined && s.at - previous >= atLeast)
-			smallest = Math.min(smallest, s.at - previous);
-		previous = s.state === 'answered' ? s.at : undefined;
-	}
-	return smallest;
+/** The round trip to plan with: the smoothed one, else the quiet one (Infinity before any answer). */
+export function typicalMs(limiter: Limiter): number {
+	return limiter.smoothedMs ?? quietMs(limiter);
+}
+
+/** Round trips well above the quiet one (a floor of 5 ms: loopback jitter is no queueing): the API queues them. */
+export function queueing(limiter: Limiter): boolean {
+	if (limiter.trips.length < 5 || limiter.smoothedMs === undefined) return false;
+	return limiter.smoothedMs > PACE.queueing * Math.max(quietMs(limiter), 5);
+}
+
+/** A low percentile of recent accepted answers: fast refusals and one outlier cannot drag it down. */
+function quietMs(limiter: Limiter): number {
+	const sorted = [...limiter.trips].sort((a, b) => a - b);
+	return sorted.length === 0 ? Infinity : sorted[Math.floor(0.25 * (sorted.length - 1))];
+}
+
+/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
+export function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
+	const span = log.filter((s) => s.index >= from && s.index <= to);
+	const refusedCount = span.filter((s) => s.state === 'refused').length;
+	return refusedCount >= 3 && span.length - refusedCount <= 0.25 * span.length;
+}
+
+export function marked(log: readonly Sent[], send: Sent, kind: string): Sent[] {
+	const state = kind === 'answered' ? 'answered' : kind === 'refused' ? 'refused' : 'failed';
+	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
+}
+
+/** The ramp: none in fixed mode; in adaptive mode PACE.rampGain times the level a round trip, one at a time while
+ * slow start climbs into levels never tried. */
+export function rampOf(limiter: Limiter, limit: number, climbing: boolean): Ramp {
+	const trip = typicalMs(limiter);
+	if (!Number.isFinite(trip) || trip <= 0) return { burst: 1 };
+	const burst = climbing || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
+	return { perMs: (PACE.rampGain * limit) / trip, burst };
 }

@@ -1,48 +1,35 @@
 /**
- * The pacer's rules as one pure state and one `advance(state, event, now)`: a concurrency gate that finds the API's
- * in-flight limit, and the limiter (limiter.ts: the shared pause, a per-second rate, a spike arrest's gap, the ramp)
- * fed by the reading of each 429. The gate (pacing.ts) keeps the waiting requests and asks `nextAt(state, now)`.
- * - the first request goes alone (n8n fetches a missing token once per request: no single flight); its answer opens
- *   PACE.initialLimit slots (fixed mode: the maximum), then slow start adds one per answer;
- * - a 429 at a level the API never answered is its concurrency: the limit drops below that level, only the refused
- *   request waits, and nothing more goes until an answer comes back and one probe tells the kind: refused too, a rate;
- * - a 429 at a level it answered is alone (random) until another agrees; then it is a rate: every send pauses;
- * - a spike arrest is a gap between sends, no pause; fixed mode learns nothing but a gap the fault names.
+ * The pacer's rules as one pure state and `advance(state, event, now)`: a concurrency gate that finds the API's
+ * in-flight limit, a reading of each 429, and the limiter (limiter.ts) and spike arrest (spikeArrest.ts) it feeds. The
+ * gate (pacing.ts) keeps the waiting requests and asks `nextAt(state, now)`.
+ * - the first request goes alone (n8n has no single flight for a missing token); its answer opens PACE.initialLimit
+ *   slots (fixed mode: the maximum, and nothing learned but a gap a fault names), then slow start adds one an answer;
+ * - a 429 at a level never answered is the concurrency: the limit drops below it, only that request waits, and nothing
+ *   more goes until an answer comes back and one probe tells the kind (refused too: a rate);
+ * - a 429 at a level answered is alone (random) until another agrees; then it is a rate: every send pauses.
  */
 import {
 	acceptedBefore,
 	grown,
 	type Limiter,
+	marked,
 	NEW_LIMITER,
 	PACE,
+	type PaceEvent,
+	type PacingMode,
 	paused,
+	queueing,
 	type Ramp,
+	rampOf,
 	rateRefused,
 	readyAt,
+	refusedInARow,
 	type Sent,
-	spikeAnswered,
-	spikeRefused,
 	taken,
+	timed,
+	typicalMs,
 } from './limiter';
-
-export type PacingMode = 'adaptive' | 'fixed';
-
-export type PaceEvent =
-	/** `replaces`: sent again within its slot (a 401 re-sent): the earlier send, which the API answered. */
-	| { kind: 'sent'; send: Sent; replaces?: Sent }
-	/** A 2xx (`accepted`) or 4xx answer; `left`: requests still waiting for a slot. */
-	| { kind: 'answered'; send: Sent; roundTripMs: number; accepted: boolean; left: number }
-	| {
-			kind: 'refused';
-			send: Sent;
-			retryAfterMs?: number;
-			/** The request ends in an error: its Retry-After (too long to wait) pauses nothing. */
-			final: boolean;
-			spikeArrest?: boolean;
-			allowedPerSecond?: number;
-	  }
-	| { kind: 'failed'; send: Sent }
-	| { kind: 'pause'; until: number };
+import { NO_SPIKE, type Spike, spikeAnswered, spikeRefused } from './spikeArrest';
 
 export interface Pace {
 	readonly mode: PacingMode;
@@ -68,19 +55,13 @@ export interface Pace {
 	readonly suspect?: { readonly accepted: number; readonly index: number; readonly read: number };
 	readonly log: readonly Sent[];
 	readonly count: number;
-	/** Accepted round trips: recent ones (the quiet latency is their lower quartile) and a smoothed one. */
-	readonly trips: readonly number[];
-	readonly smoothedMs?: number;
 	readonly lastDecreaseAt: number;
 	readonly limiter: Limiter;
-	readonly stats: {
-		peakInFlight: number;
-		peakLimit: number;
-		decreases: number;
-		holds: number;
-		refused: number;
-	};
+	readonly spike: Spike;
+	readonly stats: Readonly<Record<Counted, number>>;
 }
+
+type Counted = 'peakInFlight' | 'peakLimit' | 'decreases' | 'holds' | 'refused';
 
 export function startPace(mode: PacingMode, maximum: number): Pace {
 	return {
@@ -97,9 +78,9 @@ export function startPace(mode: PacingMode, maximum: number): Pace {
 		highestAnswered: 0,
 		log: [],
 		count: 0,
-		trips: [],
 		lastDecreaseAt: -Infinity,
 		limiter: NEW_LIMITER,
+		spike: NO_SPIKE,
 		stats: { peakInFlight: 0, peakLimit: 1, decreases: 0, holds: 0, refused: 0 },
 	};
 }
@@ -115,7 +96,9 @@ export function nextAt(state: Pace, now: number): number {
 	const { hold } = state;
 	if (state.inFlight >= state.limit) return Infinity;
 	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
-	return readyAt(state.limiter, state.log, rampOf(state), now);
+	const last = state.log.length > 0 ? state.log[state.log.length - 1].at : -Infinity;
+	const limiterAt = readyAt(state.limiter, state.log, rampFor(state), now);
+	return Math.max(limiterAt, last + state.spike.gapMs);
 }
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
@@ -123,17 +106,11 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
 	const { send } = event;
 	const first = !state.opened;
-	let next: Pace = {
-		...state,
-		inFlight: state.inFlight - 1,
-		log: marked(state.log, send, event.kind),
-	};
+	const log = marked(state.log, send, event.kind);
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log };
 	// The first answer settles the token: from now on requests may overlap.
-	if (first)
-		next = setLimit(
-			{ ...next, opened: true },
-			next.mode === 'fixed' ? next.maximum : PACE.initialLimit,
-		);
+	const opening = next.mode === 'fixed' ? next.maximum : PACE.initialLimit;
+	if (first) next = setLimit({ ...next, opened: true }, opening);
 	if (event.kind === 'refused') next = refused(next, event, now);
 	else if (event.kind === 'answered') next = answered(next, event, now, first);
 	else {
@@ -159,7 +136,7 @@ function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 		log,
 		count: send.index,
 		inFlight,
-		limiter: taken(state.limiter, rampOf(state), now),
+		limiter: taken(state.limiter, rampFor(state), now),
 		...(hold && hold.probe === undefined && { hold: { ...hold, probe: send.index } }),
 		stats: { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) },
 	};
@@ -177,17 +154,9 @@ function answered(
 	if (hold?.probe === send.index)
 		next = { ...next, hold: undefined, proven: Math.min(next.proven ?? Infinity, hold.level) };
 	else if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
-	if (event.accepted) {
-		// The first answer waited for the token: a sample of the quiet latency, not of the smoothed one.
-		const s = next.smoothedMs;
-		const smoothedMs = first
-			? s
-			: s === undefined
-				? roundTripMs
-				: s + PACE.tolerance * (roundTripMs - s);
-		const trips = [...next.trips, roundTripMs].slice(-50);
-		next = { ...next, trips, smoothedMs, limiter: spikeAnswered(next.limiter) };
-	}
+	const { limiter, spike } = next;
+	if (event.accepted)
+		next = { ...next, limiter: timed(limiter, roundTripMs, first), spike: spikeAnswered(spike) };
 	if (first || next.mode === 'fixed') return next;
 	// Answered at or above the level refused: the API takes more now. Well above a level refused once, that refusal
 	// was random, and slow start climbs again, once a run.
@@ -198,7 +167,7 @@ function answered(
 		}
 		next = { ...next, ceiling: send.level + 1 };
 	}
-	if (queueing(next)) return lowered(next, (1 - PACE.tolerance) * next.limit, now);
+	if (queueing(next.limiter)) return lowered(next, (1 - PACE.tolerance) * next.limit, now);
 	if (next.limit >= next.maximum) return next;
 	// A level refused once is tried again; one refused twice only when the work left pays for a refusal.
 	if (next.limit + 1 >= next.ceiling && !climbPays(next, event.left)) return next;
@@ -213,10 +182,8 @@ function refused(state: Pace, event: Extract<PaceEvent, { kind: 'refused' }>, no
 	let next: Pace = { ...state, stats: { ...state.stats, refused: state.stats.refused + 1 } };
 	if (probe) next = { ...next, hold: undefined };
 	const learns = next.mode === 'adaptive';
-	if (event.spikeArrest === true) {
-		const limiter = spikeRefused(next.limiter, next.log, send, now, event.allowedPerSecond, learns);
-		return { ...next, limiter };
-	}
+	const spike = () => spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns);
+	if (event.spikeArrest === true) return { ...next, spike: spike() };
 	// A Retry-After too long to wait ends its request: it must never become every send's pause.
 	if (event.retryAfterMs !== undefined && !event.final)
 		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
@@ -246,9 +213,8 @@ function refused(state: Pace, event: Extract<PaceEvent, { kind: 'refused' }>, no
 }
 
 /**
- * Whether a 429 is the API's concurrency: a request alone never is; one at a level never answered is; so is one sent
- * before the last such refusal came back (the same overshoot), or at a level close to it (the pacer counts a request
- * until its answer is read, the API a little less).
+ * Whether a 429 is the API's concurrency: alone, never; at a level never answered, yes; so is one sent before the last
+ * such refusal came back, or at a level close to it (the pacer counts a request until its answer is read).
  */
 function isConcurrency(state: Pace, send: Sent, now: number): boolean {
 	if (send.level <= 1) return false;
@@ -277,11 +243,12 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
 	};
 	const { proven } = next;
 	const provenLevel = proven !== undefined && send.level >= proven - fuzz(proven);
+	const holds = next.stats.holds + 1;
 	if (!provenLevel && next.hold === undefined && next.limiter.pausedUntil <= now)
 		next = {
 			...next,
 			hold: { level: send.level, answered: false },
-			stats: { ...next.stats, holds: next.stats.holds + 1 },
+			stats: { ...next.stats, holds },
 		};
 	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
 	if (next.limit <= target) return next;
@@ -296,48 +263,16 @@ function recentRefusal(state: Pace, now: number): Pace['refusal'] {
 	return refusal && now - refusal.at <= 10 * PACE.windowMs ? refusal : undefined;
 }
 
-/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
-function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
-	const span = log.filter((s) => s.index >= from && s.index <= to);
-	const refusedCount = span.filter((s) => s.state === 'refused').length;
-	return refusedCount >= 3 && span.length - refusedCount <= 0.25 * span.length;
-}
-
-/** One more slot below a level refused once pays when more wait than are in flight; above one refused twice, when it
- * saves more round trips than a refusal's Retry-After costs. */
+/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
 function climbPays(state: Pace, left: number): boolean {
 	if (state.ceilingHits <= 1) return left > state.limit;
 	const roundsSaved = left / state.limit - left / (state.limit + 1);
-	return roundsSaved * typicalMs(state) > state.limiter.retryAfterMs;
-}
-
-/** The ramp: none in fixed mode; in adaptive mode PACE.rampGain times the level a round trip, one at a time while
- * slow start climbs into levels never tried. */
-function rampOf(state: Pace): Ramp {
-	const trip = typicalMs(state);
-	if (state.mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
-	const burst = state.slowStart || Number.isFinite(state.limiter.rate) ? 1 : PACE.burst;
-	return { perMs: (PACE.rampGain * state.limit) / trip, burst };
-}
-
-function quietMs(state: Pace): number {
-	const sorted = [...state.trips].sort((a, b) => a - b);
-	return sorted.length === 0 ? Infinity : sorted[Math.floor(0.25 * (sorted.length - 1))];
-}
-
-function typicalMs(state: Pace): number {
-	return state.smoothedMs ?? quietMs(state);
-}
-
-/** Round trips well above the quiet one (a floor of 5 ms: loopback jitter is no queueing): the API queues them. */
-function queueing(state: Pace): boolean {
-	if (state.trips.length < 5 || state.smoothedMs === undefined) return false;
-	return state.smoothedMs > PACE.queueing * Math.max(quietMs(state), 5);
+	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
 }
 
 /** Lowers the limit to `target`, at most once a round trip: the answers of one overshoot arrive together. */
 function lowered(state: Pace, target: number, now: number): Pace {
-	if (now - state.lastDecreaseAt < (state.smoothedMs ?? 0)) return state;
+	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
 	const stats = { ...state.stats, decreases: state.stats.decreases + 1 };
 	return setLimit(
 		{ ...state, lastDecreaseAt: now, slowStart: false, credit: 0, stats },
@@ -347,11 +282,8 @@ function lowered(state: Pace, target: number, now: number): Pace {
 
 function setLimit(state: Pace, value: number): Pace {
 	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
-	return {
-		...state,
-		limit,
-		stats: { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) },
-	};
+	const peakLimit = Math.max(state.stats.peakLimit, limit);
+	return { ...state, limit, stats: { ...state.stats, peakLimit } };
 }
 
 /** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
@@ -359,7 +291,9 @@ function fuzz(level: number): number {
 	return Math.max(1, Math.round(PACE.tolerance * level));
 }
 
-function marked(log: readonly Sent[], send: Sent, kind: string): Sent[] {
-	const state = kind === 'answered' ? 'answered' : kind === 'refused' ? 'refused' : 'failed';
-	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
+/** The ramp: none in fixed mode. */
+function rampFor(state: Pace): Ramp {
+	return state.mode === 'fixed'
+		? { burst: 1 }
+		: rampOf(state.limiter, state.limit, state.slowStart);
 }

@@ -2,19 +2,11 @@
  * The gate: the requests waiting for a slot, and one timer for the earliest moment one may go. It owns no rule: it
  * tells the pure rules (pace.ts) what happened and asks them when the next request may go.
  */
-import type { Sent } from './limiter';
-import {
-	advance,
-	nextAt,
-	type Pace,
-	type PaceEvent,
-	type PacingMode,
-	sendOf,
-	startPace,
-} from './pace';
+import type { PaceEvent, PacingMode, Sent } from './limiter';
+import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
-export type { PacingMode } from './pace';
+export type { PacingMode } from './limiter';
 
 /** What a run's pacing came to (the bench and the tests read it). */
 export interface PacerStats {
@@ -151,8 +143,8 @@ export class RequestPacer {
 			finalRate: limiter.rate,
 			lowestRate: limiter.lowestRate,
 			holds: stats.holds,
-			spikeRefusals: limiter.spikeRefusals,
-			spikeSpacingMs: limiter.spikeGapMs,
+			spikeRefusals: this.state.spike.refusals,
+			spikeSpacingMs: this.state.spike.gapMs,
 		};
 	}
 

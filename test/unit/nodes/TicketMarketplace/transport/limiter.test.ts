@@ -7,15 +7,11 @@ import {
 	rateRefused,
 	readyAt,
 	type Sent,
-	spikeAnswered,
-	spikeRefused,
 	taken,
 } from '../../../../../nodes/TicketMarketplace/transport/limiter';
-import { RETRY_POLICY } from '../../../../../nodes/TicketMarketplace/transport/retryAfter';
 
 /** The limiter's rules on fake time: pure functions, no clock, no pacer. */
 
-const send = (index: number, at: number): Sent => ({ index, at, level: 1, state: 'refused' });
 const logOf = (...records: Array<[number, number, Sent['state']]>): Sent[] =>
 	records.map(([index, at, state]) => ({ index, at, level: 1, state }));
 const NO_RAMP = { burst: 1 };
@@ -88,66 +84,6 @@ describe('a per-second rate', () => {
 		expect(grown(limiter, 5700, 1000).rate).toBe(10);
 		expect(grown(limiter, 6700, 200).rate).toBe(10);
 		expect(grown(limiter, 6700, 1000).rate).toBeCloseTo(11);
-	});
-});
-
-describe("a spike arrest's gap", () => {
-	it('reads the named rate: the interval and a margin; a refusal of a send that kept the gap widens it, up to a bound; earlier sends change nothing', () => {
-		const log = logOf([1, 0, 'answered'], [2, 10, 'refused']);
-		let limiter = spikeRefused(NEW_LIMITER, log, send(2, 10), 12, 40, true);
-		expect(limiter.spikeIntervalMs).toBe(25);
-		expect(limiter.spikeGapMs).toBeCloseTo(25 * (1 + PACE.spikeMargin));
-		// Sent before the gap was set: the same overshoot.
-		expect(spikeRefused(limiter, log, send(3, 11), 13, 40, true).spikeGapMs).toBe(
-			limiter.spikeGapMs,
-		);
-		const widened = spikeRefused(limiter, log, send(4, 50), 52, 40, true);
-		expect(widened.spikeGapMs).toBeCloseTo(limiter.spikeGapMs + (25 * PACE.spikeMargin) / 2);
-		for (let at = 100; at < 2000; at += 100)
-			limiter = spikeRefused(limiter, log, send(5, at), at + 1, 40, true);
-		expect(limiter.spikeGapMs).toBeCloseTo(25 * (1 + 4 * PACE.spikeMargin));
-		expect(limiter.spikeRefusals).toBe(20);
-		// The next send goes one gap after the last.
-		expect(readyAt(limiter, log, NO_RAMP, 10)).toBeCloseTo(10 + limiter.spikeGapMs);
-	});
-
-	it('narrows with accepted answers down to the interval, never below; a searched gap stays', () => {
-		let limiter = spikeRefused(NEW_LIMITER, logOf([1, 0, 'answered']), send(2, 10), 12, 40, true);
-		const before = limiter.spikeGapMs;
-		limiter = spikeAnswered(limiter);
-		expect(limiter.spikeGapMs).toBeLessThan(before);
-		for (let answers = 0; answers < 1000; answers++) limiter = spikeAnswered(limiter);
-		expect(limiter.spikeGapMs).toBe(25);
-		const searched = spikeRefused(
-			NEW_LIMITER,
-			logOf([1, 0, 'answered']),
-			send(2, 10),
-			12,
-			undefined,
-			true,
-		);
-		expect(spikeAnswered(searched)).toBe(searched);
-	});
-
-	it('without a named rate searches from below, never beyond a gap the gateway admitted; fixed mode does not search', () => {
-		// Admitted 25 ms apart, refused 12 ms after an admitted one.
-		const log = logOf(
-			[1, 0, 'answered'],
-			[2, 12, 'refused'],
-			[3, 25, 'answered'],
-			[4, 37, 'refused'],
-		);
-		const first = spikeRefused(NEW_LIMITER, log, send(4, 37), 40, undefined, true);
-		expect(first.spikeGapMs).toBeCloseTo(12 * 1.25);
-		const again = spikeRefused(first, log, send(5, 41), 43, undefined, true);
-		expect(again.spikeGapMs).toBeGreaterThan(first.spikeGapMs);
-		expect(again.spikeGapMs).toBeLessThanOrEqual(25 * (1 + PACE.spikeMargin));
-		expect(spikeRefused(NEW_LIMITER, log, send(4, 37), 40, undefined, false).spikeGapMs).toBe(0);
-	});
-
-	it('is never longer than the longest wait of the transport, whatever rate a fault names', () => {
-		const oneADay = spikeRefused(NEW_LIMITER, [], send(1, 0), 5, 1 / 86_400, true);
-		expect(oneADay.spikeGapMs).toBe(RETRY_POLICY.maxWaitMs);
 	});
 });
 

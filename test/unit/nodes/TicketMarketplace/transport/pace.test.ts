@@ -216,6 +216,24 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 		expect(replay(FIRST, 'fixed').limit).toBe(48);
 	});
 
+	it("a spike arrest's refusal keeps a gap between sends, in either mode, and pauses nothing", () => {
+		for (const mode of ['adaptive', 'fixed'] as const) {
+			let state = replay([...FIRST, ...sendsFrom(100, 3)], mode);
+			const send = state.log.find((s) => s.index === 3)!;
+			const event = {
+				kind: 'refused',
+				send,
+				final: false,
+				spikeArrest: true,
+				allowedPerSecond: 40,
+			} as const;
+			state = advance(state, event, 125);
+			expect(state.spike.gapMs).toBeGreaterThanOrEqual(25);
+			expect(nextAt(state, 125)).toBeCloseTo(120 + state.spike.gapMs);
+			expect(state.limiter.refusals).toBe(0);
+		}
+	});
+
 	it('fixed mode reads nothing from a 429: no pause, no lower limit', () => {
 		const trace: TraceStep[] = [
 			...FIRST,
