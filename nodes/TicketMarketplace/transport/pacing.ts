@@ -59,6 +59,12 @@ export class RequestPacer {
 	private readonly waiting: Waiter[] = [];
 	private closed = false;
 	private wakeAt?: number;
+	/**
+	 * How late the last wake-ups fired (ms): a timer never fires early, and on a busy event loop late, which would
+	 * add to every gap the rules ask for (a spike arrest's 25 ms is kept between sends, and each comes a few ms after).
+	 * Wake-ups aim the least of these early, so that they fire when the rules say.
+	 */
+	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
 	/** Aborted by close(): a request waiting to be tried again stops waiting, since nothing more is sent. */
@@ -189,9 +195,14 @@ export class RequestPacer {
 		this.wakeAt = at;
 		const wakeUp = new AbortController();
 		this.wakeUps.add(wakeUp);
-		this.wait(Math.max(1, Math.ceil(at - now)), wakeUp.signal).then(
+		// Aimed as early as the least lateness of the last wake-ups: it fires at `at`, or, rarely, a little before and
+		// waits once more (nothing goes before `at`).
+		const waitMs = Math.max(1, Math.ceil(at - now - this.earlyMs()));
+		this.wait(waitMs, wakeUp.signal).then(
 			() => {
 				this.wakeUps.delete(wakeUp);
+				this.lateMs.push(this.now() - now - waitMs);
+				if (this.lateMs.length > 8) this.lateMs.shift();
 				if (this.wakeAt === at) this.wakeAt = undefined;
 				this.admit();
 			},
@@ -199,6 +210,11 @@ export class RequestPacer {
 				// Aborted: the run has stopped.
 			},
 		);
+	}
+
+	private earlyMs(): number {
+		if (this.lateMs.length < 8) return 0;
+		return Math.min(4, Math.max(0, Math.min(...this.lateMs)));
 	}
 }
 
