@@ -195,6 +195,11 @@ export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	};
 }
 
+/** The highest in-flight level of the logged sends the API answered (refusals are no answer). */
+export function highestAnswered(log: readonly Sent[]): number {
+	return Math.max(0, ...log.filter((s) => s.state === 'answered').map((s) => s.level));
+}
+
 /** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
 export function acceptedBefore(log: readonly Sent[], send: Sent): number {
 	const from = send.at - PACE.windowMs;

@@ -11,6 +11,7 @@
 import {
 	acceptedBefore,
 	grown,
+	highestAnswered,
 	type Limiter,
 	marked,
 	NEW_LIMITER,
@@ -45,7 +46,6 @@ export interface Pace {
 	readonly ceiling: number;
 	readonly ceilingHits: number;
 	readonly resumed: boolean;
-	readonly highestAnswered: number;
 	/** The last 429 read as the concurrency: the lowest level of its overshoot and when it came. */
 	readonly refusal?: { readonly level: number; readonly at: number };
 	/** Sends held after one: until an answer comes, then one probe (its index); `proven` a level a probe confirmed. */
@@ -75,7 +75,6 @@ export function startPace(mode: PacingMode, maximum: number): Pace {
 		ceiling: Infinity,
 		ceilingHits: 0,
 		resumed: false,
-		highestAnswered: 0,
 		log: [],
 		count: 0,
 		lastDecreaseAt: -Infinity,
@@ -123,7 +122,8 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 }
 
 function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
-	const kept = state.log.filter((s) => now - s.at <= 1.5 * PACE.windowMs);
+	// Ten windows: the levels the API answered lately, the sends of the second before a refusal, and the gaps.
+	const kept = state.log.filter((s) => now - s.at <= 10 * PACE.windowMs);
 	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
 	const { hold } = state;
 	if (replaces) {
@@ -142,15 +142,13 @@ function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 	};
 }
 
-function answered(
-	state: Pace,
-	event: Extract<PaceEvent, { kind: 'answered' }>,
-	now: number,
-	first: boolean,
-): Pace {
+type Answered = Extract<PaceEvent, { kind: 'answered' }>;
+type Refused = Extract<PaceEvent, { kind: 'refused' }>;
+
+function answered(state: Pace, event: Answered, now: number, first: boolean): Pace {
 	const { send, roundTripMs } = event;
-	let next: Pace = { ...state, highestAnswered: Math.max(state.highestAnswered, send.level) };
-	const { hold } = next;
+	let next = state;
+	const { hold } = state;
 	if (hold?.probe === send.index)
 		next = { ...next, hold: undefined, proven: Math.min(next.proven ?? Infinity, hold.level) };
 	else if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
@@ -176,7 +174,7 @@ function answered(
 	return credit < 1 ? { ...next, credit } : setLimit({ ...next, credit: 0 }, next.limit + 1);
 }
 
-function refused(state: Pace, event: Extract<PaceEvent, { kind: 'refused' }>, now: number): Pace {
+function refused(state: Pace, event: Refused, now: number): Pace {
 	const { send } = event;
 	const probe = state.hold?.probe === send.index;
 	let next: Pace = { ...state, stats: { ...state.stats, refused: state.stats.refused + 1 } };
@@ -219,7 +217,7 @@ function refused(state: Pace, event: Extract<PaceEvent, { kind: 'refused' }>, no
 function isConcurrency(state: Pace, send: Sent, now: number): boolean {
 	if (send.level <= 1) return false;
 	const recent = recentRefusal(state, now);
-	if (recent === undefined) return send.level > state.highestAnswered;
+	if (recent === undefined) return send.level > highestAnswered(state.log);
 	return send.at <= recent.at || send.level >= recent.level - fuzz(recent.level);
 }
 

@@ -156,6 +156,11 @@ const TRACES: Array<{ name: string; trace: TraceStep[]; kind: RefusalKind }> = [
 		kind: 'random',
 	},
 	{
+		name: 'a level answered more than ten seconds ago is forgotten: a refusal there, the climb meeting a limit anew, is the concurrency',
+		trace: [...CLIMBED, ...sendsFrom(11_000, 3), [11_050, 'refuse', 8]],
+		kind: 'concurrency',
+	},
+	{
 		name: 'three of one burst refused in a run: a rate, without waiting for a send after the first 429',
 		trace: [
 			...CLIMBED,
