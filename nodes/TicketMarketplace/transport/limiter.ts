@@ -1,8 +1,10 @@
 /**
  * When the next request may go, as pure functions of a `Limiter` (in the mould of Go's x/time/rate: a rate and a
- * burst): one shared pause for a Retry-After, a per-second pace learned from 429s, a spike arrest's gap, and the ramp
- * that spreads sends over the round trip. The concurrency gate and the reading of a 429 are pace.ts's.
+ * burst): one shared pause for a Retry-After, a per-second pace learned from 429s, and the ramp that spreads sends
+ * over the round trip; the round trips it plans with; and the pacer's vocabulary (its tuning, a send, an event). The
+ * concurrency gate and the reading of a 429 are pace.ts's, a spike arrest's gap spikeArrest.ts's.
  */
+
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
 export const PACE = {
 	/** Slots once the first answer has settled the token: one round trip of climb saved against starting at 2. */
