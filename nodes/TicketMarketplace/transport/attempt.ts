@@ -6,8 +6,7 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { describeThrown, meaningOfFailure, tooLongToWait } from './httpFailure';
 import type { HttpFailure } from './httpFailure';
-import type { AttemptOutcome, RequestPacer } from './pacing';
-import type { Slot } from './pacingTypes';
+import type { AttemptOutcome, RequestPacer, Slot } from './pacing';
 import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
 import type { AuthenticatedAnswer } from './request';
 

@@ -1,41 +1,70 @@
 /**
- * How many listing requests go at once, and how fast. The API's real limits are not documented, so in adaptive mode
- * they are found, not configured: the rules are pure functions of one state (pacingControl.ts); this gate feeds
- * them what happens (a request sent, answered, refused with its Retry-After, failed) and holds the requests waiting
- * for a slot until the rules let one go, with one timer for the earliest moment one may. It owns no pacing rule.
+ * The gate: the requests waiting for a slot, and one timer for the earliest moment one may go. It owns no rule: it
+ * tells the pure rules (pace.ts) what happened and asks them when the next request may go.
  */
+import type { PaceEvent, PacingMode, Sent } from './limiter';
+import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
-import {
-	beforeAdmit,
-	hasRoom,
-	type PacerState,
-	pauseUntil,
-	readyAt,
-	sendNow,
-	startPacing,
-	statsOf,
-	step,
-} from './pacingControl';
-import {
-	eventOf,
-	type PacerEvent,
-	type PacerStats,
-	type PacingMode,
-	type Slot,
-} from './pacingTypes';
+export type { PacingMode } from './limiter';
 
-export type { AttemptOutcome, PacerStats, PacingMode, Slot } from './pacingTypes';
+/** What a run's pacing came to (the bench and the tests read it). */
+export interface PacerStats {
+	peakInFlight: number;
+	peakLimit: number;
+	finalLimit: number;
+	/** Rate refusals: 429s and a spike arrest's. */
+	rateLimited: number;
+	decreases: number;
+	/** 429s read as a per-second limit (every send paused), and the pace in requests a second (Infinity: none). */
+	rateRefusals: number;
+	finalRate: number;
+	lowestRate: number;
+	/** Holds: after a 429 at a level never answered, sends waited for an answer and one probe to tell the kind. */
+	holds: number;
+	/** Refusals by a spike arrest, and the gap kept between sends for it (ms; 0: none met). */
+	spikeRefusals: number;
+	spikeSpacingMs: number;
+}
+
+/** What an attempt tells the pacer as it frees its slot. */
+export type AttemptOutcome = (
+	| {
+			kind: 'answered';
+			roundTripMs: number;
+			/** A 2xx (absent: accepted); a 4xx tells no latency. */ accepted?: boolean;
+	  }
+	| {
+			/** A 429, or a spike arrest (500 or 429) naming the rate it allows where its fault does. */
+			kind: 'rateLimited';
+			retryAfterMs?: number;
+			spikeArrest?: boolean;
+			allowedPerSecond?: number;
+	  }
+	| { kind: 'failed' }
+) & { /** The request ends in an error (no retry follows). */ final?: boolean };
+
+export interface Slot {
+	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
+	sentAgain(): void;
+	/** Frees the slot and tells the pacer how the attempt went. Call exactly once. */
+	release(outcome: AttemptOutcome): void;
+}
 
 /** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
 type Waiter = (slot: Slot | null) => void;
 
 export class RequestPacer {
-	private state: PacerState;
+	private state: Pace;
 	private readonly waiting: Waiter[] = [];
 	private closed = false;
-	/** The time the pending wake-up (if any) is for. */
 	private wakeAt?: number;
+	/**
+	 * How late the last wake-ups fired (ms): a timer never fires early, and on a busy event loop late, which would
+	 * add to every gap the rules ask for (a spike arrest's 25 ms is kept between sends, and each comes a few ms after).
+	 * Wake-ups aim the least of these early, so that they fire when the rules say.
+	 */
+	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
 	/** Aborted by close(): a request waiting to be tried again stops waiting, since nothing more is sent. */
@@ -52,18 +81,14 @@ export class RequestPacer {
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');
-		this.state = startPacing(mode, maximum);
+		this.state = startPace(mode, maximum);
 	}
 
-	/**
-	 * Waits for a slot: null once the run has stopped, so the request is never sent. `first` puts a retried
-	 * request ahead of requests not yet sent.
-	 */
+	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
 	async acquire(first = false): Promise<Slot | null> {
 		if (this.closed) return null;
 		const now = this.now();
-		if (hasRoom(this.state) && this.waiting.length === 0 && this.readyAt(now) <= now)
-			return this.grant();
+		if (this.waiting.length === 0 && nextAt(this.state, now) <= now) return this.grant();
 		const slot = new Promise<Slot | null>((resolve) => {
 			if (first) this.waiting.unshift(resolve);
 			else this.waiting.push(resolve);
@@ -74,13 +99,10 @@ export class RequestPacer {
 
 	/** No request is sent before `epochMs` (the pacer's clock): the API asked every client to wait (Retry-After). */
 	pauseUntil(epochMs: number): void {
-		this.state = pauseUntil(this.state, epochMs);
+		this.tell({ kind: 'pause', until: epochMs });
 	}
 
-	/**
-	 * Closes the pacer when the run is stopped (n8n's cancel signal), so requests waiting out a pause end at once
-	 * instead of at its end. Returns what undoes the subscription.
-	 */
+	/** Closes the pacer when the run is stopped (n8n's cancel signal). Returns what undoes the subscription. */
 	closeOn(signal: AbortSignal | undefined): () => void {
 		if (signal === undefined) return () => {};
 		if (signal.aborted) {
@@ -107,36 +129,43 @@ export class RequestPacer {
 	}
 
 	get currentLimit(): number {
-		return this.state.level.limit;
+		return this.state.limit;
 	}
 
 	/** Requests per second the pacer keeps to; Infinity when no per-second limit has shown. */
 	get currentRate(): number {
-		return this.state.rate.rate;
+		return this.state.limiter.rate;
 	}
 
 	snapshot(): PacerStats {
-		return statsOf(this.state);
+		const { stats, limiter } = this.state;
+		return {
+			peakInFlight: stats.peakInFlight,
+			peakLimit: stats.peakLimit,
+			finalLimit: this.state.limit,
+			rateLimited: stats.refused,
+			decreases: stats.decreases,
+			rateRefusals: limiter.refusals,
+			finalRate: limiter.rate,
+			lowestRate: limiter.lowestRate,
+			holds: stats.holds,
+			spikeRefusals: this.state.spike.refusals,
+			spikeSpacingMs: this.state.spike.gapMs,
+		};
 	}
 
-	private tell(event: PacerEvent): void {
-		this.state = step(this.state, event, this.now());
-	}
-
-	private readyAt(now: number): number {
-		const ready = readyAt(this.state, now);
-		this.state = ready.state;
-		return ready.at;
+	private tell(event: PaceEvent): void {
+		this.state = advance(this.state, event, this.now());
 	}
 
 	private grant(): Slot {
-		let send = sendNow(this.state, this.now());
+		let send: Sent = sendOf(this.state, this.now());
 		this.tell({ kind: 'sent', send });
 		let released = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
-				const again = sendNow(this.state, this.now(), true);
+				const again = sendOf(this.state, this.now(), true);
 				this.tell({ kind: 'sent', send: again, replaces: send });
 				send = again;
 			},
@@ -151,14 +180,11 @@ export class RequestPacer {
 	}
 
 	private admit(): void {
-		while (!this.closed && this.waiting.length > 0 && hasRoom(this.state)) {
+		while (!this.closed && this.waiting.length > 0) {
 			const now = this.now();
-			this.state = beforeAdmit(this.state, now, this.waiting.length);
-			const at = this.readyAt(now);
-			if (now < at) {
-				this.wakeUpAt(at, now);
-				return;
-			}
+			const at = nextAt(this.state, now);
+			if (at === Infinity) return;
+			if (now < at) return this.wakeUpAt(at, now);
 			this.waiting.shift()!(this.grant());
 		}
 	}
@@ -169,9 +195,14 @@ export class RequestPacer {
 		this.wakeAt = at;
 		const wakeUp = new AbortController();
 		this.wakeUps.add(wakeUp);
-		this.wait(Math.max(1, Math.ceil(at - now)), wakeUp.signal).then(
+		// Aimed as early as the least lateness of the last wake-ups: it fires at `at`, or, rarely, a little before and
+		// waits once more (nothing goes before `at`).
+		const waitMs = Math.max(1, Math.ceil(at - now - this.earlyMs()));
+		this.wait(waitMs, wakeUp.signal).then(
 			() => {
 				this.wakeUps.delete(wakeUp);
+				this.lateMs.push(this.now() - now - waitMs);
+				if (this.lateMs.length > 8) this.lateMs.shift();
 				if (this.wakeAt === at) this.wakeAt = undefined;
 				this.admit();
 			},
@@ -180,4 +211,32 @@ export class RequestPacer {
 			},
 		);
 	}
+
+	private earlyMs(): number {
+		if (this.lateMs.length < 8) return 0;
+		return Math.min(4, Math.max(0, Math.min(...this.lateMs)));
+	}
+}
+
+function eventOf(outcome: AttemptOutcome, send: Sent, left: number): PaceEvent {
+	const final = outcome.final === true;
+	if (outcome.kind === 'failed') return { kind: 'failed', send };
+	if (outcome.kind === 'answered')
+		return {
+			kind: 'answered',
+			send,
+			roundTripMs: outcome.roundTripMs,
+			accepted: outcome.accepted !== false,
+			left,
+		};
+	return {
+		kind: 'refused',
+		send,
+		retryAfterMs: outcome.retryAfterMs,
+		final,
+		...(outcome.spikeArrest === true && {
+			spikeArrest: true,
+			allowedPerSecond: outcome.allowedPerSecond,
+		}),
+	};
 }

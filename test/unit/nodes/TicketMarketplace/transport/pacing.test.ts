@@ -206,3 +206,30 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 		expect(pacer.currentLimit).toBe(16);
 	});
 });
+
+describe('RequestPacer: wake-ups that fire late', () => {
+	it("aims its wake-ups as early as they came late, so a spike arrest's gap is kept, not the gap and the lateness", async () => {
+		let now = 0;
+		// A timer that fires 3 ms after it was due, as on a busy event loop.
+		const lateBy3 = async (ms: number) => {
+			now += ms + 3;
+		};
+		const pacer = new RequestPacer('fixed', 1, false, () => now, lateBy3);
+		const first = await take(pacer);
+		first.release({ kind: 'rateLimited', spikeArrest: true, allowedPerSecond: 40 });
+		const sentAt: number[] = [];
+		for (let sends = 0; sends < 30; sends++) {
+			const slot = await take(pacer);
+			sentAt.push(now);
+			slot.release({ kind: 'answered', roundTripMs: 0 });
+		}
+		const gaps = sentAt.slice(1).map((at, index) => at - sentAt[index]);
+		const gapMs = pacer.snapshot().spikeSpacingMs;
+		expect(gapMs).toBeGreaterThanOrEqual(25);
+		// The first wake-ups learn the lateness; from then on no send goes sooner than the gap, nor a millisecond later.
+		for (const gap of gaps.slice(10)) {
+			expect(gap).toBeGreaterThanOrEqual(gapMs);
+			expect(gap).toBeLessThanOrEqual(gapMs + 1);
+		}
+	});
+});

@@ -1,183 +1,40 @@
-import { SPIKE } from '../../../../../nodes/TicketMarketplace/transport/pacingConfig';
-import { RequestPacer } from '../../../../../nodes/TicketMarketplace/transport/pacing';
-import type { SendRecord } from '../../../../../nodes/TicketMarketplace/transport/pacingTypes';
-import type { SendLog } from '../../../../../nodes/TicketMarketplace/transport/sendLog';
+import { PACE, type Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
+import { RETRY_POLICY } from '../../../../../nodes/TicketMarketplace/transport/retryAfter';
 import {
 	NO_SPIKE,
 	spikeAnswered,
 	spikeRefused,
 } from '../../../../../nodes/TicketMarketplace/transport/spikeArrest';
-import { BusyClient, simulate } from '../../../../../support/simulatedApi';
-import { useRealSleeps } from '../../../../setup/sleeps';
 
-/**
- * The gateway's spike arrest and quota on fake time (support/simulatedApi.ts plays them as the sandbox does, and reads
- * their answers with the answer table, as the transport does). Pass/fail on counts and the gap kept, never on time.
- */
+/** The spike arrest's gap on fake time: pure functions, no clock, no pacer (whole runs: pacing.spikeArrest.test.ts). */
 
-// The pacer's own wait (n8n's sleepWithAbort) as n8n has it, so that it runs on jest's fake clock below.
-useRealSleeps();
+const send = (index: number, at: number): Sent => ({ index, at, level: 1, state: 'refused' });
+const logOf = (...records: Array<[number, number, Sent['state']]>): Sent[] =>
+	records.map(([index, at, state]) => ({ index, at, level: 1, state }));
 
-beforeEach(() => {
-	jest.useFakeTimers({ now: 0 });
-});
-
-afterEach(() => {
-	jest.useRealTimers();
-});
-
-const LISTINGS = 400;
-
-describe('a spike arrest (smoothed: 40ps is one request every 25 ms)', () => {
-	const cases: Array<{ status: 500 | 429; namesRate: boolean }> = [
-		{ status: 500, namesRate: true },
-		{ status: 429, namesRate: true },
-		{ status: 500, namesRate: false },
-		{ status: 429, namesRate: false },
-	];
-	it.each(cases)(
-		'answered $status, rate named in the fault: $namesRate: settles at the interval, at most 5 % refused, every listing created once',
-		async ({ status, namesRate }) => {
-			const pacer = new RequestPacer('adaptive', 48);
-			const result = await simulate({
-				pacer,
-				requests: LISTINGS,
-				latencyMs: 100,
-				jitterMs: 2,
-				spikeArrest: { perSecond: 40, status, namesRate },
-			});
-			expect(result.created).toBe(LISTINGS);
-			expect(result.notCreated).toBe(0);
-			// Every refusal was sent again in the same run; none lost, none created twice.
-			expect(result.arrivals).toBe(LISTINGS + result.refusals.length);
-			expect(result.refusals.length).toBeGreaterThan(0);
-			expect(result.refusals.length).toBeLessThanOrEqual(0.05 * result.arrivals);
-			// The gap settles at the interval (25 ms) and a margin, not a pause or a crawl.
-			expect(result.stats.spikeSpacingMs).toBeGreaterThanOrEqual(25);
-			expect(result.stats.spikeSpacingMs).toBeLessThanOrEqual(25 * 1.3);
-			// Nothing read as a per-second limit or the concurrency: no pause, no hold.
-			expect(result.stats.rateRefusals).toBe(0);
-			expect(result.stats.holds).toBe(0);
-			expect(result.stats.decreases).toBe(0);
-		},
-	);
-
-	it('reads the rate from the fault at the first refusal, whatever was learnt before', async () => {
-		const pacer = new RequestPacer('adaptive', 48);
-		const result = await simulate({
-			pacer,
-			requests: 100,
-			latencyMs: 100,
-			spikeArrest: { perSecond: 10, status: 500, namesRate: true },
-		});
-		expect(result.created).toBe(100);
-		// The interval and its margin at first; accepted answers narrow it towards the interval, never below.
-		expect(result.stats.spikeSpacingMs).toBeGreaterThanOrEqual(100);
-		expect(result.stats.spikeSpacingMs).toBeLessThanOrEqual(100 * 1.08);
-		// The sends sent before the first refusal came back are the only ones refused.
-		expect(result.refusals.length).toBeLessThanOrEqual(3);
-	});
-
-	it('a busy client (n8n reading answers late) still settles without a pause', async () => {
-		const client = new BusyClient(2, 2);
-		const pacer = new RequestPacer('adaptive', 48, false, () => Date.now(), client.wait);
-		const result = await simulate({
-			pacer,
-			client,
-			requests: LISTINGS,
-			latencyMs: 100,
-			spikeArrest: { perSecond: 40, status: 500, namesRate: true },
-		});
-		expect(result.created).toBe(LISTINGS);
-		expect(result.refusals.length).toBeLessThanOrEqual(0.05 * result.arrivals);
-		expect(result.stats.rateRefusals).toBe(0);
-	});
-
-	it('fixed mode keeps the gap the fault names too (it learns nothing, but reads the rate)', async () => {
-		const pacer = new RequestPacer('fixed', 10);
-		const result = await simulate({
-			pacer,
-			requests: 200,
-			latencyMs: 100,
-			jitterMs: 2,
-			spikeArrest: { perSecond: 40, status: 500, namesRate: true },
-		});
-		expect(result.created).toBe(200);
-		// The first burst of 10 at once meets the arrest before its first fault is read; then 5 % at most.
-		expect(result.refusals.length).toBeLessThanOrEqual(9 + 0.05 * result.arrivals);
-		expect(result.stats.spikeSpacingMs).toBeGreaterThanOrEqual(25);
-		expect(result.stats.rateRefusals).toBe(0);
-	});
-});
-
-describe('a quota used up', () => {
-	it.each([500, 429] as const)(
-		'answered %s: stops sending at once; requests in flight end, nothing new starts, no listing spends a second request on it',
-		async (status) => {
-			const pacer = new RequestPacer('adaptive', 48);
-			const result = await simulate({
-				pacer,
-				requests: LISTINGS,
-				latencyMs: 100,
-				quota: { limit: 150, status },
-			});
-			expect(result.created).toBe(150);
-			// Only requests already in flight when the first quota answer was read met the quota; none was sent after.
-			expect(result.sentAfterQuota).toBe(0);
-			expect(result.quotaRefused).toBeGreaterThan(0);
-			expect(result.quotaRefused).toBeLessThanOrEqual(48);
-			expect(result.arrivals).toBe(150 + result.quotaRefused);
-			expect(result.notCreated).toBe(LISTINGS - 150);
-		},
-	);
-
-	it('also under a spike arrest: a listing waiting to be sent again is not sent once the quota is used up', async () => {
-		const pacer = new RequestPacer('adaptive', 48);
-		const result = await simulate({
-			pacer,
-			requests: 200,
-			latencyMs: 100,
-			jitterMs: 2,
-			spikeArrest: { perSecond: 40, status: 500, namesRate: true },
-			quota: { limit: 100, status: 500 },
-		});
-		expect(result.created).toBe(100);
-		expect(result.sentAfterQuota).toBe(0);
-		expect(result.notCreated).toBe(100);
-	});
-});
-
-describe('the gap (spikeArrest.ts, pure)', () => {
-	const send = (index: number, at: number) => ({ index, at, level: 1 });
-	const logOf = (...records: Array<[number, number, SendRecord['state']]>): SendLog => ({
-		records: records.map(([index, at, state]) => ({ index, at, level: 1, state })),
-		count: records.length,
-		lastSendAt: records.at(-1)?.[1] ?? Number.NEGATIVE_INFINITY,
-	});
-
+describe("a spike arrest's gap", () => {
 	it('reads the named rate: the interval and a margin; a refusal of a send that kept the gap widens it, up to a bound; earlier sends change nothing', () => {
 		const log = logOf([1, 0, 'answered'], [2, 10, 'refused']);
 		let spike = spikeRefused(NO_SPIKE, log, send(2, 10), 12, 40, true);
 		expect(spike.intervalMs).toBe(25);
-		expect(spike.spacingMs).toBeCloseTo(25 * (1 + SPIKE.margin));
+		expect(spike.gapMs).toBeCloseTo(25 * (1 + PACE.spikeMargin));
 		// Sent before the gap was set: the same overshoot.
-		expect(spikeRefused(spike, log, send(3, 11), 13, 40, true).spacingMs).toBe(spike.spacingMs);
+		expect(spikeRefused(spike, log, send(3, 11), 13, 40, true).gapMs).toBe(spike.gapMs);
 		const widened = spikeRefused(spike, log, send(4, 50), 52, 40, true);
-		expect(widened.spacingMs).toBeCloseTo(spike.spacingMs + 25 * SPIKE.widen);
+		expect(widened.gapMs).toBeCloseTo(spike.gapMs + (25 * PACE.spikeMargin) / 2);
 		for (let at = 100; at < 2000; at += 100)
 			spike = spikeRefused(spike, log, send(5, at), at + 1, 40, true);
-		expect(spike.spacingMs).toBeCloseTo(25 * (1 + SPIKE.maxMargin));
+		expect(spike.gapMs).toBeCloseTo(25 * (1 + 4 * PACE.spikeMargin));
 		expect(spike.refusals).toBe(20);
 	});
 
-	it('narrows with accepted answers down to the interval, never below', () => {
+	it('narrows with accepted answers down to the interval, never below; a searched gap stays', () => {
 		let spike = spikeRefused(NO_SPIKE, logOf([1, 0, 'answered']), send(2, 10), 12, 40, true);
-		const before = spike.spacingMs;
+		const before = spike.gapMs;
 		spike = spikeAnswered(spike);
-		expect(spike.spacingMs).toBeLessThan(before);
+		expect(spike.gapMs).toBeLessThan(before);
 		for (let answers = 0; answers < 1000; answers++) spike = spikeAnswered(spike);
-		expect(spike.spacingMs).toBe(25);
-		// Without a named rate the search keeps what it found.
+		expect(spike.gapMs).toBe(25);
 		const searched = spikeRefused(
 			NO_SPIKE,
 			logOf([1, 0, 'answered']),
@@ -198,10 +55,15 @@ describe('the gap (spikeArrest.ts, pure)', () => {
 			[4, 37, 'refused'],
 		);
 		const first = spikeRefused(NO_SPIKE, log, send(4, 37), 40, undefined, true);
-		expect(first.spacingMs).toBeCloseTo(12 * (1 + SPIKE.learnStep));
+		expect(first.gapMs).toBeCloseTo(12 * 1.25);
 		const again = spikeRefused(first, log, send(5, 41), 43, undefined, true);
-		expect(again.spacingMs).toBeGreaterThan(first.spacingMs);
-		expect(again.spacingMs).toBeLessThanOrEqual(25 * (1 + SPIKE.margin));
-		expect(spikeRefused(NO_SPIKE, log, send(4, 37), 40, undefined, false).spacingMs).toBe(0);
+		expect(again.gapMs).toBeGreaterThan(first.gapMs);
+		expect(again.gapMs).toBeLessThanOrEqual(25 * (1 + PACE.spikeMargin));
+		expect(spikeRefused(NO_SPIKE, log, send(4, 37), 40, undefined, false).gapMs).toBe(0);
+	});
+
+	it('is never longer than the longest wait of the transport, whatever rate a fault names', () => {
+		const oneADay = spikeRefused(NO_SPIKE, [], send(1, 0), 5, 1 / 86_400, true);
+		expect(oneADay.gapMs).toBe(RETRY_POLICY.maxWaitMs);
 	});
 });
