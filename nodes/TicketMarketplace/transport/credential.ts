@@ -5,12 +5,12 @@ import type {
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
+import { anyKeptRefreshToken } from '../../shared/partnerApi/tokenRefresh';
 import {
-	anyKeptRefreshToken,
 	basicAuthorization,
 	loginValues,
 	normalizeBaseUrl,
-} from './fromCredential';
+} from '../../shared/partnerApi/partnerApi';
 import { TokenRenewal } from './tokenRenewal';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';

@@ -4,17 +4,16 @@
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { apiWords } from '../../shared/partnerApi/answerWords';
 import {
-	apiWords,
 	extractApiMessage,
 	headerValue,
 	networkFailureInWords,
-	oneLine,
 	redactSecrets,
 	redirectTarget,
-	subjectOf,
-} from './fromCredential';
-import type { ApiWordsContext } from './fromCredential';
+} from '../../shared/partnerApi/apiAnswers';
+import { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
+import type { ApiWordsContext } from '../../shared/partnerApi/answerWords';
 import { bodyInWords, bodyShown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';
 import { RETRY_POLICY } from './retryAfter';

@@ -1,16 +1,17 @@
 /** A failed request (an answer, or a network code) and what it means by the answer table. */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import {
-	failedTokenExchangeOf,
-	isJsonMediaType,
-	meaningOf,
-	readAnswer,
-	redactSecrets,
-} from './fromCredential';
-import type { AnswerFacts, AnswerMeaning, Outcome, TokenDiagnosis } from './fromCredential';
+import { failedTokenExchangeOf } from '../../shared/partnerApi/pastN8n';
+import { isJsonMediaType } from '../../shared/partnerApi/answerEvidence';
+import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
+import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
+import type { AnswerFacts, AnswerMeaning, Outcome } from '../../shared/partnerApi/answerTable';
+import type { TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
 
-export { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './fromCredential';
+export {
+	CONNECTION_FAILED_BEFORE_SEND,
+	REQUEST_NOT_BUILT,
+} from '../../shared/partnerApi/answerFacts';
 
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;

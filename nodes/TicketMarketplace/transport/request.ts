@@ -1,7 +1,7 @@
 /** A Partner API request, what became of one send of it, and the waits for its answer. */
 import type { IDataObject, IHttpRequestMethods, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import type { AnswerMeaning } from './fromCredential';
+import type { AnswerMeaning } from '../../shared/partnerApi/answerTable';
 
 /** As Validate Only shows it: relative to the Base URL. */
 export interface ApiRequest {

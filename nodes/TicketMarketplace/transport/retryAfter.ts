@@ -1,5 +1,5 @@
 /** When to try a request again: the retry limits, and the wait a 429's Retry-After asks for. */
-import { headerValue } from './fromCredential';
+import { headerValue } from '../../shared/partnerApi/apiAnswers';
 import type { HttpFailure } from './httpFailure';
 
 /** Rate refusals and refused connections never reached the API's business logic: retrying them is safe. */

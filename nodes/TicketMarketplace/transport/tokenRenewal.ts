@@ -8,15 +8,15 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 
 import { stoppedWhileWaiting } from './waitOrStop';
 
+import { accessTokenExpired, accessTokenForThisLogin } from '../../shared/partnerApi/tokenRefresh';
 import {
-	accessTokenExpired,
-	accessTokenForThisLogin,
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,
-	meaningOfDiagnosis,
-} from './fromCredential';
-import type { AnswerMeaning, FailedTokenExchange } from './fromCredential';
+} from '../../shared/partnerApi/pastN8n';
+import { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
+import type { AnswerMeaning } from '../../shared/partnerApi/answerTable';
+import type { FailedTokenExchange } from '../../shared/partnerApi/pastN8n';
 import { answerMeaning } from './httpFailure';
 import { settledOrStopped } from './request';
 import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './request';

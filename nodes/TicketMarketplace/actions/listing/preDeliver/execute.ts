@@ -3,9 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import { showsCreated } from '../../../helpers/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
-import { PARTNER_API_PATHS, subjectOf } from '../../../transport/fromCredential';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
+import { subjectOf } from '../../../../shared/partnerApi/answerSubjects';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';

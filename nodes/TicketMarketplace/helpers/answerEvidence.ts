@@ -1,1 +1,0 @@
-export { showsCreated } from '../transport/fromCredential';
