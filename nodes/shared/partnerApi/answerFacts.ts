@@ -135,9 +135,8 @@ export const isNoApiProduct = (facts: AnswerFacts) =>
 		: /no ?api ?product match/i.test(facts.words ?? '') ||
 			(facts.status === 403 && /resource forbidden/i.test(facts.words ?? ''));
 
-export const isTokenRefused = (facts: AnswerFacts) =>
-	facts.status === 401 ||
-	/keymanagement\.service\.(?:access_token_expired|invalid_access_token)/i.test(facts.code ?? '');
+// Only a 401: another status, whatever code it carries, may come from past the gateway, and a 500 is never resent.
+export const isTokenRefused = (facts: AnswerFacts) => facts.status === 401;
 
 /** Apigee answers a wrong key `invalid_client`, or `invalid_request` with "ClientId is Invalid". */
 export const isInvalidClient = (facts: AnswerFacts) =>

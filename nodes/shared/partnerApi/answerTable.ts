@@ -152,7 +152,8 @@ export function meaningOf(facts: AnswerFacts, context: AnswerContext): AnswerMea
 		outcome: found.outcome,
 		retry: found.retry,
 		stopsRun: found.stopsRun,
-		...(facts.code !== undefined && { code: facts.code }),
+		// A success's own fields are not the API's error code (support goes by that code).
+		...(facts.code !== undefined && !statusIn(facts, 200, 300) && { code: facts.code }),
 		...(facts.words !== undefined && { words: facts.words }),
 		...(allowedPerSecond !== undefined && { allowedPerSecond }),
 	};

@@ -335,6 +335,19 @@ const CASES: Case[] = [
 		want: { row: 'tokenRefused', retry: 'renewToken' },
 	},
 	{
+		// A 500 is never sent again, whatever code it carries: it may come from past the gateway.
+		name: 'a 500 carrying the expired-token code',
+		endpoint: 'api',
+		status: 500,
+		body: {
+			fault: {
+				faultstring: 'Access Token expired',
+				detail: { errorcode: 'keymanagement.service.access_token_expired' },
+			},
+		},
+		want: { row: 'serverError', outcome: 'unknown', retry: 'no' },
+	},
+	{
 		name: 'no API product match (gateway fault)',
 		endpoint: 'api',
 		status: 403,
