@@ -1,8 +1,7 @@
 /** What listings of one run must not share (an ID, a ticket), and rows whose listing is unknown. */
 import { seatIdentity } from '../../../schemas/listing';
-import { labelOf } from './fields';
+import { labelOf, rowsText } from './fields';
 import type { InvalidListing, ListedProduct, Listing, ListingRow, Problem, Product } from './nouns';
-import { rowsText } from './problems';
 
 /** A listing that is not sent after all, with why. */
 export function refused(listing: Listing, problems: Problem[]): InvalidListing {

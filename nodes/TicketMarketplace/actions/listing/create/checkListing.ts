@@ -14,10 +14,11 @@ import {
 	listingLevelSchema,
 	productLabel,
 	productSchema,
+	rowsText,
 	TICKET_FIELDS,
+	unreadable,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { rowsText, unreadable } from './problems';
 import { issuesOf, productsOf } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';

@@ -16,7 +16,7 @@ import {
 	requiredLabel,
 	sheetBoolean,
 	stockTypeList,
-} from '../../../schemas/sheetValues';
+} from '../../../schemas/listing';
 
 export interface Field {
 	/** The node's parameter name. */

@@ -1,7 +1,9 @@
 /** What Listing → Create reads an item into. Types only, so every stage names them without another stage. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { FieldLabeller } from '../../../schemas/listing';
+import type { Effect } from '../../../transport';
+import type { EarlierOutcome } from '../memory/runMemory';
 
 /** Something wrong with a value, in a sheet user's words; rows are said as ranges (problems.ts). */
 export interface Problem {
@@ -72,3 +74,20 @@ export interface InvalidListing extends ListingBase {
 }
 
 export type Listing = ReadyListing | InvalidListing;
+
+/** What became of a listing (outcome.ts names each kind). */
+/** A request that did not create the listing in this run, with the error that says why. */
+export interface Failure {
+	kind: Exclude<Effect, 'created'>;
+	error: NodeApiError | NodeOperationError;
+	/** The API's own error code, where its answer named one (kept beside its words for support). */
+	apiCode?: string;
+}
+
+export type Outcome =
+	| { kind: 'created'; /** The API's answer, secrets redacted. */ body: unknown }
+	| Failure
+	| { kind: 'notSent' }
+	/** `earlier`: what the memory knows of the earlier run's outcome. */
+	| { kind: 'skipped'; earlier: EarlierOutcome }
+	| { kind: 'invalid' };

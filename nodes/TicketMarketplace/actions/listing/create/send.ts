@@ -25,11 +25,9 @@ import {
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { earlierUnknownNotice } from './output';
-import { listingRequest } from './listingRequest';
-import type { Listing, ReadyListing } from './nouns';
-import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
-import type { Outcome } from './outcome';
-import { reportMemoryFailure } from './report';
+import { listingRequest } from './fields';
+import type { Listing, Outcome, ReadyListing } from './nouns';
+import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure } from './outcome';
 import type { SendSettings } from './settings';
 import { refuseTicketsOfEarlierRuns, ticketsOf } from './ticketsAcrossRuns';
 

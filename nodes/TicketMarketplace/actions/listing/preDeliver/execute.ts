@@ -8,7 +8,7 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
 import { subjectOf } from '../../../../shared/partnerApi/answerSubjects';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
-import type { Failure, Outcome } from '../create/outcome';
+import type { Failure, Outcome } from '../create/nouns';
 import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
