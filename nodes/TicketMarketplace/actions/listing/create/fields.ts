@@ -56,7 +56,6 @@ export function isRowData(parameter: string): boolean {
 	return !NOT_ROW_DATA.has(parameter);
 }
 
-/** Whether a field is under Options in this version of the node. */
 export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 	return field.place === 'options' || (field.place === 'optionsFromV1_1' && !readsAsV1);
 }
@@ -83,7 +82,6 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-/** A schema that reads anything and gives a T. */
 type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
@@ -94,7 +92,6 @@ export const productSchema = schemaOf(TICKET_FIELDS).superRefine((product, ctx) 
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
 }) as unknown as Reads<Product>;
 
-/** A product's keys, as a JSON product writes them. */
 export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);
 
 /** A JSON product's unknown key is refused: a typo such as "Seat" would otherwise drop data silently. */
@@ -120,19 +117,17 @@ export const productLabel = labeller(
 /** A value of Seat Ranges → Range. */
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
-/** The value at a field's API path. */
 export function apiValue(values: IDataObject, field: Field): unknown {
 	const [outer, inner] = apiPathOf(field);
 	const value = values[outer];
 	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 }
 
-/** The listing's own fields of a row in the API's shape, for their schema. */
+/** The listing's own fields of a row in the API's shape, for their schema; inApiShape nests dotted paths. */
 export function levelOf(fields: Record<string, unknown>): Record<string, unknown> {
 	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
-/** Values keyed by parameter, in the API's shape (nested by dotted path), for the fields' schema. */
 export function inApiShape(
 	fields: Field[],
 	valueOf: (field: Field) => unknown,

@@ -9,9 +9,7 @@ import type { EarlierOutcome } from '../memory/runMemory';
 export interface Problem {
 	/** The field's label ("Price Amount"), or '' for the listing as a whole. */
 	field: string;
-	/** What is wrong, written to follow the label. */
 	text: string;
-	/** The input items (0-based) it concerns. */
 	itemIndexes: number[];
 }
 
@@ -45,7 +43,6 @@ export type Product = IDataObject & {
 export interface ListedProduct<P = Product> {
 	product: P;
 	itemIndex: number;
-	/** Its place among its item's products. */
 	index: number;
 	/** Typed as JSON: checked for unknown keys. */
 	fromJson: boolean;
@@ -68,14 +65,12 @@ export interface ReadyListing extends ListingBase {
 
 export interface InvalidListing extends ListingBase {
 	kind: 'invalid';
-	/** Known when the id itself was valid. */
 	externalListingId?: number;
 	problems: Problem[];
 }
 
 export type Listing = ReadyListing | InvalidListing;
 
-/** What became of a listing (outcome.ts names each kind). */
 /** A request that did not create the listing in this run, with the error that says why. */
 export interface Failure {
 	kind: Exclude<Effect, 'created'>;

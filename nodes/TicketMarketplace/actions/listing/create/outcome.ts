@@ -26,21 +26,16 @@ export function outcomeOfRequest(sent: RequestResult): Outcome {
 	};
 }
 
+const REMEMBERED: Partial<Record<Outcome['kind'], 'created' | 'unknown' | 'notCreated'>> = {
+	created: 'created',
+	alreadyListed: 'created',
+	unknown: 'unknown',
+	notCreated: 'notCreated',
+	notSent: 'notCreated',
+};
+
 /** What the memory keeps of a listing sent: created (or held already), unknown, or nothing (forgotten). */
-export function rememberedAs(outcome: Outcome): 'created' | 'unknown' | 'notCreated' | undefined {
-	switch (outcome.kind) {
-		case 'created':
-		case 'alreadyListed':
-			return 'created';
-		case 'unknown':
-			return 'unknown';
-		case 'notCreated':
-		case 'notSent':
-			return 'notCreated';
-		default:
-			return undefined;
-	}
-}
+export const rememberedAs = (outcome: Outcome) => REMEMBERED[outcome.kind];
 
 /** Every listing with what became of it, in input order: invalid, skipped as sent before, or what its request did. */
 export function outcomesOf(
@@ -149,10 +144,6 @@ export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: bo
 	const created = group(kind('created'));
 	const refused = group(kind('notCreated'));
 	const unknown = group(kind('unknown'));
-	const notSent = group(kind('notSent'));
-	const skipped = group(skippedAs('created'));
-	const skippedUnknown = group(skippedAs('unknown'));
-	const alreadyListed = group(kind('alreadyListed'));
 	const lines: string[] = [
 		created.length
 			? `Created in this run: ${listed(created)}.`
@@ -164,16 +155,22 @@ export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: bo
 			...withReasons('Outcome unknown, may have been created', unknown),
 			'  Look these up on the marketplace by External Listing ID before sending them again.',
 		);
-	if (notSent.length) lines.push(`Not sent, the run stopped first: ${listed(notSent)}.`);
-	if (skipped.length) lines.push(`Skipped, already sent by this workflow: ${listed(skipped)}.`);
-	if (skippedUnknown.length)
-		lines.push(
-			`Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID): ${listed(skippedUnknown)}.`,
-		);
-	if (alreadyListed.length)
-		lines.push(
-			`Already listed (the API holds a listing with this External Listing ID), not created again: ${listed(alreadyListed)}.`,
-		);
+	const others: Array<[(outcome: Outcome) => boolean, string]> = [
+		[kind('notSent'), 'Not sent, the run stopped first'],
+		[skippedAs('created'), 'Skipped, already sent by this workflow'],
+		[
+			skippedAs('unknown'),
+			'Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID)',
+		],
+		[
+			kind('alreadyListed'),
+			'Already listed (the API holds a listing with this External Listing ID), not created again',
+		],
+	];
+	for (const [test, words] of others) {
+		const members = group(test);
+		if (members.length) lines.push(`${words}: ${listed(members)}.`);
+	}
 	if (skipAlreadySent)
 		lines.push(
 			'Skip Listings Already Sent is on: once the cause is fixed, run the workflow again; it sends only the listings not created and not sent, and skips the others.',
