@@ -5,7 +5,7 @@ import type { FieldLabeller } from '../../../schemas/listing';
 import type { Effect } from '../../../transport';
 import type { EarlierOutcome } from '../memory/runMemory';
 
-/** Something wrong with a value, in a sheet user's words; rows are said as ranges (problems.ts). */
+/** Something wrong with a value, in a sheet user's words; rows are said as ranges (fields.ts). */
 export interface Problem {
 	/** The field's label ("Price Amount"), or '' for the listing as a whole. */
 	field: string;

@@ -29,7 +29,7 @@ import { listingRequest } from './fields';
 import type { Listing, Outcome, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure } from './outcome';
 import type { SendSettings } from './settings';
-import { refuseTicketsOfEarlierRuns, ticketsOf } from './ticketsAcrossRuns';
+import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
 export async function sendListings(
