@@ -26,7 +26,6 @@ import type { InputShape, ListingLimits } from './settings';
 /** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
 interface Draft {
 	problems: Problem[];
-	/** Each row's level fields, when valid. */
 	levels: Array<ListingLevel | undefined>;
 	products: Array<ListedProduct<unknown>>;
 	readable: boolean;

@@ -23,7 +23,6 @@ const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
 /** Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0. */
 const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
 
-/** A field as a parameter: required when it has no default. */
 function parameterOf(field: Field): INodeProperties {
 	return {
 		...field.panel,

@@ -19,7 +19,6 @@ import {
 } from '../../../schemas/listing';
 
 export interface Field {
-	/** The node's parameter name. */
 	parameter: string;
 	/** `listing`: one value every row of a listing must agree on; `ticket`: each row's own. */
 	per: 'listing' | 'ticket';

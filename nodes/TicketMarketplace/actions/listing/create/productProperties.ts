@@ -7,7 +7,6 @@ import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
-/** An option of an `options` parameter. */
 export const choice = (name: string, value: string, description: string) => ({
 	name,
 	value,

@@ -7,7 +7,8 @@ import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
-import { errorText, oneLine } from '../../../helpers/errors';
+import { oneLine } from '../../../../shared/partnerApi/answerSubjects';
+import { errorText } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
