@@ -11,9 +11,6 @@ import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
 import type { ListingLevel, Problem, Product, ReadyListing } from './nouns';
 
-export { FIELDS } from './fieldTable';
-export type { Field } from './fieldTable';
-
 export const LISTING_FIELDS = FIELDS.filter((field) => field.per === 'listing');
 export const TICKET_FIELDS = FIELDS.filter((field) => field.per === 'ticket');
 
