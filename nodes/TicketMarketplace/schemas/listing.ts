@@ -38,12 +38,13 @@ function numberText(value: unknown): string | undefined {
 	return typeof value === 'string' ? value.trim() : undefined;
 }
 
-const TOO_LARGE = `is too large: whole numbers up to ${Number.MAX_SAFE_INTEGER} can be sent exactly`;
-
 export const positiveId = z.unknown().transform((value, ctx) => {
 	const text = numberText(value);
 	if (beyondExactRange(value, text) && !text?.startsWith('-'))
-		return refuse(ctx, `${TOO_LARGE} (got ${describe(value)})`);
+		return refuse(
+			ctx,
+			`is too large: whole numbers up to ${Number.MAX_SAFE_INTEGER} can be sent exactly (got ${describe(value)})`,
+		);
 	const parsed = text !== undefined && INTEGER_TEXT.test(text) ? Number(text) : Number.NaN;
 	if (!Number.isSafeInteger(parsed) || parsed < 1)
 		return refuse(
