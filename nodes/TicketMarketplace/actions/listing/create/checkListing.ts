@@ -1,7 +1,4 @@
-/**
- * One listing validated from its rows' fields: each row's level fields and products, what the rows must agree on,
- * the products (schema, then repeats), then the seller's limits. Problems name fields as the user knows them.
- */
+/** One listing checked from its rows: their fields, what they must agree on, the products, the seller's limits. */
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,

@@ -1,7 +1,4 @@
-/**
- * The field table of Listing → Create: one entry per field of a listing or of its tickets. The panel, the sheet
- * headers, every label a message names, the schemas and the request are derived from it (fields.ts).
- */
+/** One entry per field of a listing or its tickets: panel, headers, labels, schemas and request derive from it. */
 import type { INodeProperties, NodeParameterValueType, NodePropertyTypes } from 'n8n-workflow';
 import type { z } from 'zod';
 

@@ -48,10 +48,7 @@ const productLatest = ticketFields
 const rangeV1 = [...SEAT_RANGE_FIELDS].sort(byLabel);
 const rangeLatest = SEAT_RANGE_FIELDS.filter((field) => field.name !== 'productType');
 
-/**
- * A list of tickets or ranges, one version apart: version 1 lists its values in n8n's alphabetical order, with a
- * product type of their own; 1.1 takes the product type from Options.
- */
+/** A list of tickets or ranges: version 1 has a product type of its own; 1.1 takes it from Options. */
 function collection(
 	name: 'products' | 'seatRanges',
 	look: Pick<INodeProperties, 'placeholder' | 'description'>,

@@ -1,7 +1,4 @@
-/**
- * Create's read stage: read each row, group a listing's rows, validate each group (checkListing.ts), then across
- * listings (acrossListings.ts). Without Continue, an invalid listing stops the run here.
- */
+/** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
