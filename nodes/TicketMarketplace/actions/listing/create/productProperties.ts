@@ -2,7 +2,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { perVersion } from '../../versions';
-import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
+import { TICKET_FIELDS } from './fields';
+import { SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
@@ -33,12 +34,10 @@ function productValue(field: Field): INodeProperties {
 	};
 }
 
-const ticketFields = FIELDS.filter((field) => field.per === 'ticket');
 /** Version 1: every ticket value in n8n's alphabetical order, Row and Seat always shown. */
-const productV1 = ticketFields.map(productValue).sort(byLabel);
+const productV1 = TICKET_FIELDS.map(productValue).sort(byLabel);
 /** 1.1: the product type comes from Options; Row and Seat follow the General Admission switch. */
-const productLatest = ticketFields
-	.filter((field) => field.place === 'main')
+const productLatest = TICKET_FIELDS.filter((field) => field.place === 'main')
 	.map((field) => ({
 		...productValue(field),
 		...(field.seated && { displayOptions: standing }),
