@@ -18,3 +18,13 @@ export function showsListingCreated(
 		String(namedId).trim() === String(externalListingId)
 	);
 }
+
+/**
+ * The marketplace's ID of a created listing, read defensively from its answer (`id`, as Create outputs it): text
+ * or a whole number, never guessed; undefined otherwise.
+ */
+export function marketplaceIdOf(body: unknown): string | undefined {
+	const id = (body as Record<string, unknown> | null)?.id;
+	if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
+}

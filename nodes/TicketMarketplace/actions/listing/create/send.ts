@@ -21,7 +21,8 @@ import {
 	sendRequest,
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
-import { showsListingCreated } from './createdEvidence';
+import { seatName, type CreatedListing } from '../memory/createdListings';
+import { marketplaceIdOf, showsListingCreated } from './createdEvidence';
 import { earlierUnknownNotice } from './output';
 import { listingRequest } from './listingRequest';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
@@ -145,6 +146,7 @@ async function rememberOutcomes(
 		ids(rememberedAsThis('created')),
 		ids(rememberedAsThis('unknown')),
 		ids(notCreated),
+		withEvidence(sent),
 	);
 	if (!error) return undefined;
 	return {
@@ -153,6 +155,15 @@ async function rememberOutcomes(
 			notForgotten.includes(listing.externalListingId),
 		),
 	};
+}
+
+/** The listings created with evidence, with the marketplace's ID and their seats: Pre-deliver names them so. */
+function withEvidence(sent: Map<ReadyListing, Outcome>): CreatedListing[] {
+	return [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
+		const marketplaceId = outcome.kind === 'created' ? marketplaceIdOf(outcome.body) : undefined;
+		const seats = products.flatMap(({ product }) => seatName(product) ?? []);
+		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
+	});
 }
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */

@@ -17,7 +17,7 @@ export interface KeptValue {
 
 /** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
-const everyBit = (entry: string, width: number) =>
+export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
 
 /** A whole number's `width` lowest bits, lowest first. */
@@ -29,6 +29,11 @@ export function bitsNumber(bits: boolean[]): number {
 	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
 }
 
+/** The entries that keep a value: its name's, and one per bit set. */
+export function keysOf({ entry, bits }: KeptValue): string[] {
+	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
+}
+
 export class KeptBits {
 	private readonly store: VerifiedStore;
 	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
@@ -36,10 +41,6 @@ export class KeptBits {
 
 	constructor(context: IExecuteFunctions) {
 		this.store = new VerifiedStore(context);
-	}
-
-	private keysOf({ entry, bits }: KeptValue): string[] {
-		return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
 	}
 
 	/**
@@ -91,12 +92,10 @@ export class KeptBits {
 	async record(values: KeptValue[]): Promise<void> {
 		let toWrite = values;
 		for (let attempt = 1; toWrite.length > 0; attempt++) {
-			const keys = toWrite.flatMap((value) => this.keysOf(value));
+			const keys = toWrite.flatMap((value) => keysOf(value));
 			await this.ensureRoom(keys.length);
-			// A look's leftovers, and the bits of a value kept before under the same entry, would read back as
-			// another value: taken out first, or the look below fails.
-			const stale = toWrite.flatMap(({ entry, bits }) => everyBit(entry, bits.length));
-			const leftovers = [...this.store.leftovers, ...stale].filter(
+			// A look's leftovers would read back as another value: taken out first, or the look below fails.
+			const leftovers = this.store.leftovers.filter(
 				(key) => !keys.includes(key) && !this.recorded.has(key),
 			);
 			if (leftovers.length > 0) await this.store.removeOnce(leftovers);
@@ -116,7 +115,7 @@ export class KeptBits {
 	 * read back as another value).
 	 */
 	async forget(values: KeptValue[]): Promise<boolean> {
-		const keys = values.flatMap((value) => this.keysOf(value));
+		const keys = values.flatMap((value) => keysOf(value));
 		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
 		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
 		return done.ok;

@@ -4,6 +4,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { createdIdKeys, createdKeys, type CreatedListing } from './createdListings';
 import { failureOf, MemoryFailureError } from './memoryFailure';
 import type { MemoryFailure } from './memoryFailure';
 import {
@@ -176,7 +177,8 @@ export class RunMemory {
 		const looked = await this.store.recordMarked(keys.of(keys.all(), ['sent', 'old']));
 		const look = looked.ok ? looked.answer : undefined;
 		const held = new Set(look ? keys.ids(keys.of(look.processed, ['sent', 'old'])) : []);
-		const forgotten = await this.store.forget(keys.all());
+		const createdIds = ids.flatMap((id) => createdIdKeys(this.account, id));
+		const forgotten = await this.store.forget([...keys.all(), ...createdIds]);
 		if (!forgotten.ok) {
 			const left = look ? keys.ids(keys.of(look.new, ['sent', 'old'])) : ids;
 			throw forgetError(this.context, forgotten.failure, {
@@ -211,16 +213,19 @@ export class RunMemory {
 	/**
 	 * After sending: created IDs recorded again if another run's write erased them, and those of unknown outcome with
 	 * their "outcome unknown" entry; IDs the API provably did not create forgotten, and the "outcome unknown" entry
-	 * of created ones and whatever the run added only to look. Both are tried whatever the other did.
+	 * of created ones and whatever the run added only to look. Both are tried whatever the other did. The listings
+	 * created with evidence are kept with their marketplace ID and seats, in the same write (createdListings.ts).
 	 */
 	async afterSending(
 		created: number[],
 		unknown: number[],
 		notCreated: number[],
+		withEvidence: CreatedListing[] = [],
 	): Promise<AfterSending> {
 		const keysOf = (ids: number[], kinds: Array<'sent' | 'unknown'>) =>
 			new MemoryKeys(this.account, ids, kinds).all();
 		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, ['sent', 'unknown'])];
+		keep.push(...withEvidence.flatMap((listing) => createdKeys(this.account, listing)));
 		const kept = keep.length ? await this.store.record(keep) : undefined;
 		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
 		const forgotten = await this.store.forget([

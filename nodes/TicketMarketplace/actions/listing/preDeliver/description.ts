@@ -16,14 +16,44 @@ const properties: INodeProperties[] = [
 		description: 'The name of the input binary field holding the ticket PDF',
 	},
 	{
+		displayName: 'Listing',
+		name: 'listingBy',
+		type: 'options',
+		options: [
+			{
+				name: 'By External Listing ID',
+				value: 'externalId',
+				description: 'Your own ID of the listing, as Listing → Create sent it in this workflow',
+			},
+			{
+				name: 'By Marketplace Listing ID',
+				value: 'marketplaceId',
+				description: "The marketplace's ID of the listing: the ID Create outputs",
+			},
+		],
+		default: 'marketplaceId',
+	},
+	{
 		displayName: 'Listing ID',
 		name: 'listingId',
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. {{ $json.listingId }}',
 		required: true,
+		displayOptions: { show: { listingBy: ['marketplaceId'] } },
 		description:
 			"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
+	},
+	{
+		displayName: 'External Listing ID',
+		name: 'externalListingId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.listing_id }}',
+		required: true,
+		displayOptions: { show: { listingBy: ['externalId'] } },
+		description:
+			'Your own ID of the listing, as Listing → Create sent it: Create in this workflow must have created it, with Skip Listings Already Sent on',
 	},
 	{
 		displayName: 'General Admission',

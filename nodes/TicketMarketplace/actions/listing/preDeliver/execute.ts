@@ -16,6 +16,8 @@ import type { Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
+import type { MemoryAccount } from '../memory/sentListings';
+import { mapExternalIds } from './byExternalId';
 import { partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
@@ -23,13 +25,20 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const read = await readTickets(this, items);
+	const given = await readTickets(this, items);
+	const valid = given.some((ticket) => !(ticket instanceof Error));
+	const credential = valid ? await readRunCredential.call(this) : undefined;
+	const email = String(credential?.decrypted.data?.email ?? '');
+	const account = { baseUrl: credential?.baseUrl ?? '', email };
+	const read = credential ? await mapExternalIds(this, given, account) : given;
 	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
 	const settings = readSendSettings(this);
-	const outcomes = byListing.size ? await deliver(this, byListing, settings) : new Map();
+	const outcomes = byListing.size
+		? await deliver(this, byListing, settings, credential!, account)
+		: new Map();
 	const failed = [...outcomes].find(([, o]) => o.kind === 'unknown' || o.kind === 'notCreated');
 	if (failed && !this.continueOnFail()) {
 		const [listingId, outcome] = failed as [string, Extract<Outcome, { error: unknown }>];
@@ -53,10 +62,10 @@ async function deliver(
 	context: IExecuteFunctions,
 	byListing: Map<string, Ticket[]>,
 	settings: SendSettings,
+	credential: RunCredential,
+	{ baseUrl, email }: MemoryAccount,
 ): Promise<Map<string, Outcome>> {
-	const credential = await readRunCredential.call(context);
-	const email = String(credential.decrypted.data?.email ?? '');
-	const account = { baseUrl: `${credential.baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
+	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
 	const memory = settings.skipAlreadySent ? new RunMemory(context, account) : undefined;
 	// The memory keeps IDs as text in its keys; Create's are numbers, the marketplace's listing IDs need not be.
 	const asIds = (ids: string[]) => ids as unknown as number[];
@@ -142,11 +151,19 @@ const NOT_SENT = {
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
-	const { listingId, row, seat, fileName } = ticket;
+	const { listingId, externalListingId, row, seat, fileName } = ticket;
 	const part = partName(tickets.indexOf(ticket));
 	const unknownBefore = outcome.kind === 'skipped' && outcome.earlier === 'unknown';
 	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
-	const base = { status, listingId, row, seat, fileName: fileName ?? null, part };
+	const base = {
+		status,
+		listingId,
+		externalListingId,
+		row,
+		seat,
+		fileName: fileName ?? null,
+		part,
+	};
 	if (outcome.kind === 'created')
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED[outcome.earlier] };

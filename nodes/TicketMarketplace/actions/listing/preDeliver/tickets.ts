@@ -19,7 +19,9 @@ export type Refusal = ReturnType<typeof asNodeError>;
 
 export interface Ticket {
 	itemIndex: number;
+	/** The marketplace's listing ID (once mapped, for a ticket named by its External Listing ID). */
 	listingId: string;
+	externalListingId?: number;
 	row: string;
 	seat: string;
 	binaryPropertyName: string;
@@ -45,26 +47,37 @@ export async function readTickets(
 	return tickets;
 }
 
+/** An item refused before anything is sent, named. */
+export function refusal(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	what: string,
+) {
+	const description = `${what} Nothing was sent.`;
+	return new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
+		description,
+		itemIndex,
+	});
+}
+
+const ASK_ID =
+	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
+
 async function readTicket(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	seen: Map<string, number>,
 ): Promise<Ticket> {
-	const refuse = (message: string, description: string) =>
-		new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
-			description: `${description} Nothing was sent.`,
-			itemIndex,
-		});
+	const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	const listingId = text('listingId');
-	if (listingId === '')
-		throw refuse('no Listing ID', "Map the marketplace's listing ID (the ID Create outputs).");
+	const byExternalId = text('listingBy') === 'externalId';
+	const listingId = text(byExternalId ? 'externalListingId' : 'listingId');
+	const external = byExternalId ? Number(listingId) : undefined;
+	if (listingId === '') throw refuse('no Listing ID', ASK_ID);
 	// The address would drop a dot segment and post the files to another endpoint.
-	if (listingId === '.' || listingId === '..')
-		throw refuse(
-			`"${listingId}" is not a Listing ID`,
-			"Map the marketplace's listing ID (the ID Create outputs).",
-		);
+	if (listingId === '.' || listingId === '..' || (byExternalId && !isWholeId(listingId)))
+		throw refuse(`"${listingId}" is not a Listing ID`, ASK_ID);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
 	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
 	if (row === '' || seat === '')
@@ -78,18 +91,32 @@ async function readTicket(
 		throw refuse(`${file} is larger than 10 MB`, 'Send a smaller PDF of the ticket.');
 	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
-	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
+	const seatKey = JSON.stringify([byExternalId, listingId, row.toLowerCase(), seat.toLowerCase()]);
 	const before = seen.get(seatKey);
 	// GA in both is how the service names a general admission ticket, with or without the switch: it repeats.
-	const named = `${row} ${seat}`.toUpperCase() === 'GA GA';
-	if (!ga && !named && before !== undefined)
+	if (!isGa({ row, seat }) && before !== undefined)
 		throw refuse(
 			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
 			`Item ${before} has the same seat: give each seat one PDF.`,
 		);
 	seen.set(seatKey, itemIndex);
-	return { itemIndex, listingId, row, seat, binaryPropertyName, fileName: binary.fileName };
+	const { fileName } = binary;
+	return {
+		itemIndex,
+		listingId,
+		externalListingId: external,
+		row,
+		seat,
+		binaryPropertyName,
+		fileName,
+	};
 }
+
+/** External Listing IDs are whole numbers, as Create takes them. */
+const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
+
+export const isGa = ({ row, seat }: { row: string; seat: string }) =>
+	`${row} ${seat}`.toUpperCase() === 'GA GA';
 
 /** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
 export function ticketsTag(tickets: Ticket[]): string {
