@@ -165,7 +165,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		expect(error).toMatchObject({
 			message: "Item 1: this workflow's Listing → Create has no record of External Listing ID 9",
 		});
-		expect((error as { description: string }).description).toContain(
+		expect((error as unknown as { description: string }).description).toContain(
 			'choose Listing → By Marketplace Listing ID',
 		);
 		expect(uploads).toEqual([]);
