@@ -67,7 +67,7 @@ export async function sendListings(
 }
 
 /** One memory per marketplace account on one API. */
-function memoryAccount(credential: RunCredential): MemoryAccount {
+export function memoryAccount(credential: RunCredential): MemoryAccount {
 	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 

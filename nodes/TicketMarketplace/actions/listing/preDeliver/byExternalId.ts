@@ -11,6 +11,10 @@ import type { MemoryAccount } from '../memory/sentListings';
 import { isGa, refusal } from './tickets';
 import type { Refusal, Ticket } from './tickets';
 
+const NO_RECORD =
+	'Create records a listing it created when its Options → Skip Listings Already Sent is on, in the same workflow. Check the ID, or choose Listing → By Marketplace Listing ID and map the id Create output.';
+const NOT_A_SEAT =
+	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 const seatOf = (ticket: Ticket) => seatName({ ...ticket, ga: isGa(ticket) })!;
 
 /**
@@ -38,20 +42,14 @@ export async function mapExternalIds(
 		if (id === undefined) return ticket;
 		const { itemIndex, row, seat } = ticket as Ticket;
 		const listing = found.get(id);
+		const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 		const refused = !listing
-			? refusal(
-					context,
-					itemIndex,
+			? refuse(
 					`this workflow's Listing → Create has no record of External Listing ID ${id}`,
-					'Create records a listing it created when its Options → Skip Listings Already Sent is on, in the same workflow. Check the ID, or choose Listing → By Marketplace Listing ID and map the id Create output.',
+					NO_RECORD,
 				)
 			: !listing.seats.includes(seatOf(ticket as Ticket))
-				? refusal(
-						context,
-						itemIndex,
-						`listing ${id} holds no ticket at row ${row}, seat ${seat}`,
-						'Create recorded the seats of this listing and this is not one of them: check the row and seat.',
-					)
+				? refuse(`listing ${id} holds no ticket at row ${row}, seat ${seat}`, NOT_A_SEAT)
 				: undefined;
 		if (refused && !context.continueOnFail()) throw refused;
 		return refused ?? { ...(ticket as Ticket), listingId: listing!.marketplaceId };

@@ -20,16 +20,8 @@ const properties: INodeProperties[] = [
 		name: 'listingBy',
 		type: 'options',
 		options: [
-			{
-				name: 'By External Listing ID',
-				value: 'externalId',
-				description: 'Your own ID of the listing, as Listing → Create sent it in this workflow',
-			},
-			{
-				name: 'By Marketplace Listing ID',
-				value: 'marketplaceId',
-				description: "The marketplace's ID of the listing: the ID Create outputs",
-			},
+			{ name: 'By External Listing ID', value: 'externalId' },
+			{ name: 'By Marketplace Listing ID', value: 'marketplaceId' },
 		],
 		default: 'marketplaceId',
 	},

@@ -17,6 +17,8 @@ import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
 import type { MemoryAccount } from '../memory/sentListings';
+import { failureJson } from '../create/output';
+import { memoryAccount } from '../create/send';
 import { mapExternalIds } from './byExternalId';
 import { partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
@@ -28,16 +30,15 @@ export async function execute(
 	const given = await readTickets(this, items);
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
-	const email = String(credential?.decrypted.data?.email ?? '');
-	const account = { baseUrl: credential?.baseUrl ?? '', email };
-	const read = credential ? await mapExternalIds(this, given, account) : given;
+	const account = credential && memoryAccount(credential);
+	const read = account ? await mapExternalIds(this, given, account) : given;
 	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size
-		? await deliver(this, byListing, settings, credential!, account)
+		? await deliver(this, byListing, settings, credential!, account!)
 		: new Map();
 	const failed = [...outcomes].find(([, o]) => o.kind === 'unknown' || o.kind === 'notCreated');
 	if (failed && !this.continueOnFail()) {
@@ -168,15 +169,7 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED[outcome.earlier] };
 	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
-	const error = outcome.error as { description?: string | null; httpCode?: string | null };
-	return {
-		...base,
-		error: errorText(outcome.error),
-		description: error.description ?? null,
-		httpCode: error.httpCode ?? null,
-		...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
-		mayHaveBeenDelivered: outcome.kind === 'unknown',
-	};
+	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };
 }
 
 /** Every listing in one line of its group, for the error of a stopped run. */
