@@ -24,6 +24,7 @@ const properties: INodeProperties[] = [
 			{ name: 'By Marketplace Listing ID', value: 'marketplaceId' },
 		],
 		default: 'marketplaceId',
+		description: "How the ticket's listing is named: by the marketplace's ID, or by your own",
 	},
 	{
 		displayName: 'Listing ID',
@@ -45,7 +46,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { listingBy: ['externalId'] } },
 		description:
-			'Your own ID of the listing, as Listing → Create sent it: Create in this workflow must have created it, with Skip Listings Already Sent on',
+			'Your own ID of the listing, for one that Listing → Create created in this workflow',
 	},
 	{
 		displayName: 'General Admission',

@@ -48,18 +48,11 @@ export async function readTickets(
 }
 
 /** An item refused before anything is sent, named. */
-export function refusal(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	message: string,
-	what: string,
-) {
-	const description = `${what} Nothing was sent.`;
-	return new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
-		description,
-		itemIndex,
+export const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
+	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
+		description: `${what} Nothing was sent.`,
+		itemIndex: at,
 	});
-}
 
 const ASK_ID =
 	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
