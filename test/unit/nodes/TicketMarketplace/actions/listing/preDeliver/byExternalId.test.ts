@@ -61,6 +61,13 @@ async function createListings(
 	expect(nock.pendingMocks()).toEqual([]);
 }
 
+/** A memory in which Create recorded listing 7 as lst_7 and listing 8 as lst_8. */
+async function createdSevenAndEight(): Promise<MemoryDeduplicationStore> {
+	const store = new MemoryDeduplicationStore();
+	await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+	return store;
+}
+
 const PARAMETERS = {
 	binaryPropertyName: 'data',
 	listingBy: 'externalId',
@@ -135,8 +142,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 	});
 
 	it('refuses, before anything is sent, a seat the listing does not hold, naming the item', async () => {
-		const store = new MemoryDeduplicationStore();
-		await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+		const store = await createdSevenAndEight();
 		const uploads = acceptUploads();
 		const items = [
 			ticket({ listing: 7, row: 'A', seat: '1' }, 'A1'),
@@ -154,8 +160,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 	});
 
 	it('refuses an External Listing ID Create has no record of, saying what to do; sends nothing', async () => {
-		const store = new MemoryDeduplicationStore();
-		await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+		const store = await createdSevenAndEight();
 		const uploads = acceptUploads();
 		const items = [
 			ticket({ listing: 7, row: 'A', seat: '1' }, 'A1'),
@@ -172,8 +177,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 	});
 
 	it('with Continue On Fail, sends what Create recorded and says which items were refused', async () => {
-		const store = new MemoryDeduplicationStore();
-		await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+		const store = await createdSevenAndEight();
 		grantTokens('tok-pdf');
 		const uploads = acceptUploads();
 		const out = await deliver(
