@@ -24,6 +24,7 @@ import {
 	sendRequest,
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
+import { seatName, type CreatedListing } from '../memory/createdListings';
 import { earlierUnknownNotice } from './output';
 import { listingRequest } from './listingRequest';
 import type { Listing, ReadyListing } from './nouns';
@@ -41,11 +42,7 @@ export async function sendListings(
 ): Promise<Map<Listing, Outcome>> {
 	const valid = listings.filter((listing) => listing.kind === 'ready');
 	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
-	// One memory per marketplace account on one API.
-	const account: MemoryAccount | undefined = credential && {
-		baseUrl: credential.baseUrl,
-		email: String(credential.decrypted.data?.email ?? ''),
-	};
+	const account = credential && memoryAccount(credential);
 	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
 	const tickets = memory && runsAsAgentTool(context) && new TicketMemory(context, account!);
@@ -66,6 +63,11 @@ export async function sendListings(
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;
+}
+
+/** One memory per marketplace account on one API. */
+export function memoryAccount(credential: RunCredential): MemoryAccount {
+	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
 /** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
@@ -143,6 +145,7 @@ async function rememberOutcomes(
 		ids(rememberedAsThis('created')),
 		ids(rememberedAsThis('unknown')),
 		ids(notCreated),
+		withEvidence(sent),
 	);
 	if (!error) return undefined;
 	return {
@@ -151,6 +154,15 @@ async function rememberOutcomes(
 			notForgotten.includes(listing.externalListingId),
 		),
 	};
+}
+
+/** The listings created with evidence, with the marketplace's ID and their seats: Pre-deliver names them so. */
+function withEvidence(sent: Map<ReadyListing, Outcome>): CreatedListing[] {
+	return [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
+		const marketplaceId = outcome.kind === 'created' ? marketplaceIdOf(outcome.body) : undefined;
+		const seats = products.flatMap(({ product }) => seatName(product) ?? []);
+		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
+	});
 }
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
@@ -206,6 +218,16 @@ function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: nu
 		namedId === null ||
 		String(namedId).trim() === String(externalListingId)
 	);
+}
+
+/**
+ * The marketplace's ID of a created listing, read defensively from its answer (`id`, as Create outputs it): text
+ * or a whole number, never guessed; undefined otherwise.
+ */
+function marketplaceIdOf(body: unknown): string | undefined {
+	const id = (body as Record<string, unknown> | null)?.id;
+	if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
 /** An exception from handling one listing, as that listing's outcome: unknown, in words, without a secret. */

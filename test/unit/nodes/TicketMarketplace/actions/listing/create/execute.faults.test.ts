@@ -27,6 +27,7 @@ import {
 } from '../../../../../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { sentListingsOnly } from '../../../../../../../support/createdListings';
 
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
@@ -59,7 +60,9 @@ async function expectSentAndRemembered(store: MemoryDeduplicationStore) {
 		items,
 	);
 	expect(item.json).toEqual({ id: 1 });
-	expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+	expect(sentListingsOnly(store.entries.get('workflow'))).toEqual([
+		sentListingKey(MEMORY_ACCOUNT, 1),
+	]);
 }
 
 function idOf(body: unknown): number {
@@ -182,7 +185,7 @@ describe('Listing → Create under faults', () => {
 		expect(seen).toEqual([1, 2, 3, 4, 5]);
 		const notSent = output.filter((item) => String(item.json.error).startsWith('Not sent'));
 		expect(notSent).toHaveLength(25);
-		const remembered = fake.deduplication.entries.get('workflow') ?? new Set();
+		const remembered = sentListingsOnly(fake.deduplication.entries.get('workflow'));
 		// Listing 5 was in flight when the run stopped: its outcome is unknown, and remembered as such.
 		expect(output[4].json.mayHaveBeenCreated).toBe(true);
 		expect([...remembered].sort()).toEqual(
@@ -368,7 +371,9 @@ describe('Listing → Create under faults', () => {
 			});
 		const { items, parameters } = listings(1);
 		await execute.call(fakeRun({ parameters, items, deduplication: store }).context, items);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		expect(sentListingsOnly(store.entries.get('workflow'))).toEqual([
+			sentListingKey(MEMORY_ACCOUNT, 1),
+		]);
 	});
 
 	it('case 9: two runs that record one ID at the same moment send it once (each write is verified after a pause)', async () => {
@@ -405,7 +410,9 @@ describe('Listing → Create under faults', () => {
 		).toEqual(['created', 'unknown']);
 		// The two first writes collided (one erased the other), and the run that lost its write saw it.
 		expect(store.lostUpdates.length).toBeGreaterThan(0);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		expect(sentListingsOnly(store.entries.get('workflow'))).toEqual([
+			sentListingKey(MEMORY_ACCOUNT, 1),
+		]);
 		jest.mocked(sleep).mockImplementation(async () => undefined);
 	});
 
