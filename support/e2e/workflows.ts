@@ -215,6 +215,13 @@ function createThenPreDeliver(sheetToListings: WorkflowJson): WorkflowJson {
 		id: 'tmPreDeliverExtId',
 		name: 'E2E: Create, then Pre-deliver Tickets by External Listing ID',
 		webhookPath: 'ticket-marketplace/create-then-pre-deliver',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.parameters.options = {
+				...(node.parameters.options as object),
+				rememberForPreDeliver: true,
+			};
+		},
 	});
 	const deliver = preDeliverFromDisk('externalId');
 	const renamed = (name: string) => (name === 'Run over HTTP' ? 'Deliver over HTTP' : name);

@@ -36,7 +36,7 @@ const credentials = () => ({
 	password: SANDBOX_DEFAULTS.marketplaceAccount.password,
 });
 
-/** Listings 1 and 2 of event 5000, seats; returns the marketplace's IDs. */
+/** Listings 1 and 2 of event 5000 (remembered for Pre-deliver), seats; returns their IDs. */
 async function createTwoListings(
 	deduplication = new MemoryDeduplicationStore(),
 ): Promise<Map<number, string>> {
@@ -56,7 +56,8 @@ async function createTwoListings(
 		}),
 	);
 	const items = sheetRows(rows);
-	const parameters: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options: {} };
+	const options = { rememberForPreDeliver: true };
+	const parameters: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options };
 	const run = fakeRun({ parameters, items, apiCredentials: credentials(), deduplication });
 	await createListings.call(run.context, items);
 	return new Map(sandbox.state().listings.map((l) => [l.externalListingId as number, l.id]));

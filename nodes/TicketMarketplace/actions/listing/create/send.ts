@@ -25,7 +25,7 @@ import {
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
-import { earlierUnknownNotice } from './output';
+import { earlierUnknownNotice, howMany } from './output';
 import { listingRequest } from './listingRequest';
 import type { Listing, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
@@ -59,7 +59,9 @@ export async function sendListings(
 	const outcomes = outcomesOf(checked, alreadySent, sent);
 	if (memory && toSend.length === 0) await memory.release();
 	const memoryFailure =
-		memory && toSend.length > 0 ? await rememberOutcomes(memory, sent) : undefined;
+		memory && toSend.length > 0
+			? await rememberOutcomes(context, memory, sent, settings.rememberForPreDeliver)
+			: undefined;
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;
@@ -134,8 +136,10 @@ async function recordBeforeSending(
  * have erased any of them meanwhile.
  */
 async function rememberOutcomes(
+	context: IExecuteFunctions,
 	memory: RunMemory,
 	sent: Map<ReadyListing, Outcome>,
+	forPreDeliver: boolean,
 ): Promise<Parameters<typeof reportMemoryFailure>[1] | undefined> {
 	const rememberedAsThis = (as: ReturnType<typeof rememberedAs>) =>
 		[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
@@ -145,7 +149,7 @@ async function rememberOutcomes(
 		ids(rememberedAsThis('created')),
 		ids(rememberedAsThis('unknown')),
 		ids(notCreated),
-		withEvidence(sent),
+		forPreDeliver ? await createdRecord(context, memory, sent) : [],
 	);
 	if (!error) return undefined;
 	return {
@@ -156,13 +160,24 @@ async function rememberOutcomes(
 	};
 }
 
-/** The listings created with evidence, with the marketplace's ID and their seats: Pre-deliver names them so. */
-function withEvidence(sent: Map<ReadyListing, Outcome>): CreatedListing[] {
-	return [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
+/** The listings created with evidence, with the marketplace's ID and their seats, if the memory has room for them. */
+async function createdRecord(
+	context: IExecuteFunctions,
+	memory: RunMemory,
+	sent: Map<ReadyListing, Outcome>,
+): Promise<CreatedListing[]> {
+	const created = [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
 		const marketplaceId = outcome.kind === 'created' ? marketplaceIdOf(outcome.body) : undefined;
 		const seats = products.flatMap(({ product }) => seatName(product) ?? []);
 		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
 	});
+	if (created.length === 0 || (await memory.fitsCreated(created))) return created;
+	context.addExecutionHints({
+		message: `Not remembered for Pre-Deliver Tickets: the memory has no room left for the ${howMany(created)} this run created. Pre-Deliver Tickets cannot find them by External Listing ID: choose Listing → By Marketplace Listing ID there and map the id Create output, or forget listings you no longer list with Clear Sent Listings History.`,
+		location: 'outputPane',
+		type: 'warning',
+	});
+	return [];
 }
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */

@@ -173,6 +173,13 @@ export class RunMemory {
 		return { error: failed, notForgotten: notCreated };
 	}
 
+	/** Whether the listings' record for Pre-deliver fits under the cap (past it n8n drops the oldest IDs sent). */
+	async fitsCreated(listings: CreatedListing[]): Promise<boolean> {
+		const held = await this.store.count();
+		const needed = listings.flatMap((listing) => createdKeys(this.account, listing)).length;
+		return held !== undefined && held + needed + MARKERS_PER_WRITE <= SENT_LISTINGS_CAP;
+	}
+
 	/** A run that sent nothing takes out its markers and its looks. */
 	async release(): Promise<void> {
 		await this.store.forget(this.lookedOnly);

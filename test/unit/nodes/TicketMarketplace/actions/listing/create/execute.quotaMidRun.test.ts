@@ -17,7 +17,6 @@ import {
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
 import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
-import { sentListingsOnly } from '../../../../../../../support/createdListings';
 
 /** The plan's quota, as the gateway answers it (the sandbox's own body). */
 const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
@@ -76,8 +75,7 @@ async function run(
 	return { output, fake };
 }
 
-const remembered = (store: MemoryDeduplicationStore) =>
-	sentListingsOnly(store.entries.get('workflow'));
+const remembered = (store: MemoryDeduplicationStore) => [...(store.entries.get('workflow') ?? [])];
 
 afterEach(() => nock.cleanAll());
 

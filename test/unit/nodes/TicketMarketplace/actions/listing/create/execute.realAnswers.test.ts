@@ -22,7 +22,6 @@ import {
 import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
 import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
-import { sentListingsOnly } from '../../../../../../../support/createdListings';
 
 /** The plan's quota, as the gateway answers it (the sandbox's own body). */
 const QUOTA = gatewayFaultBody(GATEWAY_FAULT.quota);
@@ -79,8 +78,7 @@ async function run(
 	);
 }
 
-const remembered = (store: MemoryDeduplicationStore) =>
-	sentListingsOnly(store.entries.get('workflow'));
+const remembered = (store: MemoryDeduplicationStore) => [...(store.entries.get('workflow') ?? [])];
 
 beforeEach(() => grantTokens('tok-real-answers', 5));
 afterEach(() => nock.cleanAll());

@@ -1,6 +1,6 @@
 /**
- * Listing → Pre-deliver Tickets by External Listing ID: Create (its real execute(), its memory on) records the
- * marketplace's ID and the seats of each listing it created; Pre-deliver maps the ID through that record, and refuses
+ * Listing → Pre-deliver Tickets by External Listing ID: Create (its real execute(), its memory and Remember Listings
+ * for Pre-Deliver on) records the marketplace's ID and the seats of each listing it created; Pre-deliver maps the ID through that record, and refuses
  * before sending an ID Create has no record of, or a seat the listing does not hold.
  */
 import nock from 'nock';
@@ -10,6 +10,8 @@ import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/
 import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { MAX_ID_BYTES } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/createdListings';
 import { RunMemory } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/runMemory';
+import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
+import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import { execute as preDeliver } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';
 import {
 	BASE,
@@ -55,10 +57,12 @@ async function createListings(
 		productRow: column('row'),
 		productSeat: column('seat'),
 		productGa: column('ga'),
-		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
+		options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true, ...options },
 	};
-	await create.call(fakeRun({ parameters, items, deduplication: store }).context, items);
+	const fake = fakeRun({ parameters, items, deduplication: store });
+	await create.call(fake.context, items);
 	expect(nock.pendingMocks()).toEqual([]);
+	return fake.hints;
 }
 
 /** A memory in which Create recorded listing 7 as lst_7 and listing 8 as lst_8. */
@@ -214,6 +218,51 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 					`has no record of External Listing ID ${json.listing}`,
 				);
 		expect(uploads).toEqual([]);
+	});
+
+	it('with Remember Listings for Pre-Deliver off, Create keeps only its IDs sent, and Pre-deliver says to turn it on', async () => {
+		const off = new MemoryDeduplicationStore();
+		await createListings(off, { 7: 'lst_7', 8: 'lst_8' }, { rememberForPreDeliver: false });
+		// One entry per listing sent, nothing of the marketplace's IDs or of the seats.
+		expect([...(off.entries.get('workflow') ?? [])].sort()).toEqual(
+			[7, 8].map((id) => sentListingKey(MEMORY_ACCOUNT, id)).sort(),
+		);
+		// With it on, the same run keeps them (so the look above would see them).
+		const on = await createdSevenAndEight();
+		expect(
+			[...on.entries.get('workflow')!].filter((key) => key.includes(' marketplace listing')),
+		).not.toHaveLength(0);
+		const uploads = acceptUploads();
+		const error = await deliver(off, [ticket({ listing: 7, row: 'A', seat: '1' }, 'A1')]).catch(
+			(thrown: Error) => thrown,
+		);
+		expect(error).toMatchObject({
+			message: "Item 0: this workflow's Listing → Create has no record of External Listing ID 7",
+		});
+		expect((error as unknown as { description: string }).description).toContain(
+			'turn that option on in Create',
+		);
+		expect((error as unknown as { description: string }).description).toContain(
+			'Options → Remember Listings for Pre-Deliver',
+		);
+		expect(uploads).toEqual([]);
+	});
+
+	it('with no room left under the cap, Create keeps no record for Pre-deliver and says so', async () => {
+		const store = new MemoryDeduplicationStore();
+		const filler = new Set(
+			Array.from({ length: SENT_LISTINGS_CAP - 30 }, (_, i) => `other value ${i}`),
+		);
+		store.entries.set('workflow', new Set(filler));
+		const hints = await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+		const kept = [...store.entries.get('workflow')!].filter((key) => !filler.has(key));
+		expect(kept.sort()).toEqual([7, 8].map((id) => sentListingKey(MEMORY_ACCOUNT, id)).sort());
+		// Beside the notice that the memory is near its cap.
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			expect.stringMatching(
+				/^Not remembered for Pre-Deliver Tickets: .* 2 listings this run created/,
+			),
+		);
 	});
 
 	it('refuses an External Listing ID that is not a whole number', async () => {
