@@ -1,7 +1,6 @@
 /**
- * What Create created, for Pre-deliver to name a listing by its External Listing ID: the marketplace's listing ID
- * (text, not documented as a number: its UTF-8 bytes, with their count, kept as bits; keptBits.ts) and the
- * listing's seats, each an entry of its own. Written with the listings sent (runMemory.ts), under their keys.
+ * What Create created (when asked to remember it), for Pre-deliver to name a listing by its External Listing ID: the
+ * marketplace's listing ID (text: its UTF-8 bytes and their count, as bits; keptBits.ts) and each seat as an entry.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -22,13 +21,8 @@ export interface CreatedListing {
 }
 
 /** A ticket's seat as Create and Pre-deliver name it; undefined for a ticket with neither seat nor GA. */
-export function seatName(ticket: {
-	ga?: unknown;
-	row?: string;
-	seat?: string;
-}): string | undefined {
-	return ticket.ga ? 'GA' : seatIdentity(ticket);
-}
+export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) =>
+	ticket.ga ? 'GA' : seatIdentity(ticket);
 
 function textBits(text: string): boolean[] | undefined {
 	const bytes = Buffer.from(text, 'utf8');
@@ -62,10 +56,9 @@ const seatEntry =
 /** The entries that keep the listing; none for an ID too long to keep (Pre-deliver then finds no record). */
 export function createdKeys(account: MemoryAccount, listing: CreatedListing): string[] {
 	const bits = textBits(listing.marketplaceId);
+	if (!bits) return [];
 	const entry = idEntry(account, listing.externalListingId);
-	return bits
-		? [...keysOf({ entry, bits }), ...listing.seats.map(seatEntry(account, listing))]
-		: [];
+	return [...keysOf({ entry, bits }), ...listing.seats.map(seatEntry(account, listing))];
 }
 
 /** Every entry of the listing's marketplace ID, as forgetting the listing takes them out. */

@@ -1,8 +1,6 @@
 /**
- * Values kept in n8n's deduplication store, which keeps values only and answers only "held or not" for values named
- * exactly: a name is an entry of its own, and its value one entry per bit set beside it. A look names the entry and
- * every bit it may have, and reads the value back. The tickets an agent's runs list (ticketMemory.ts) and the
- * listings Create created (createdListings.ts) are kept so.
+ * Values in n8n's deduplication store, which answers only "held or not" for values named exactly: a name's entry and
+ * one per bit of its value set, read back by a look naming every bit (ticketMemory.ts, createdListings.ts).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -43,10 +41,7 @@ export class KeptBits {
 		this.store = new VerifiedStore(context);
 	}
 
-	/**
-	 * Past its cap n8n drops the oldest entries, whose listings later runs would send again: a write (a look writes
-	 * too, for a moment) that would not fit is refused, as the record of listings is.
-	 */
+	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
 	private async ensureRoom(keys: number): Promise<void> {
 		const held = await this.store.count();
 		const needed = keys + MARKERS_PER_WRITE;
@@ -61,20 +56,11 @@ export class KeptBits {
 		const found = await this.store.look([...widths.keys(), ...bits]);
 		// A look that failed tells nothing: nothing may then be taken for absent.
 		if (found === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
-		const held = new Map<string, boolean[]>();
-		for (const [entry, width] of widths)
-			if (found.has(entry))
-				held.set(
-					entry,
-					everyBit(entry, width).map((key) => found.has(key)),
-				);
-		return held;
+		const held = [...widths].filter(([entry]) => found.has(entry));
+		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
 	}
 
-	/**
-	 * The entries held, with their values. Another run's look writes for a moment, so what is found held is looked
-	 * at again after a pause, and only what is held both times, with the same value, counts.
-	 */
+	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
 	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
 		if (widths.size === 0) return new Map();
 		const first = await this.lookOnce(widths);
@@ -85,10 +71,7 @@ export class KeptBits {
 		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
 	}
 
-	/**
-	 * Records the values, verified like every write of the memory; then looks at them after a pause, since another
-	 * run's look that wrote an entry just before takes it out again just after.
-	 */
+	/** Records the values, verified; then looks after a pause, as another run's look may remove them. */
 	async record(values: KeptValue[]): Promise<void> {
 		let toWrite = values;
 		for (let attempt = 1; toWrite.length > 0; attempt++) {
@@ -110,14 +93,10 @@ export class KeptBits {
 		}
 	}
 
-	/**
-	 * Forgets the values, the run's markers, and what a look wrote and could not take out (left, a look's bits would
-	 * read back as another value).
-	 */
+	/** Forgets the values, the run's markers, and the looks' leftovers (they would misread). */
 	async forget(values: KeptValue[]): Promise<boolean> {
 		const keys = values.flatMap((value) => keysOf(value));
 		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
-		const done = await this.store.forget([...new Set([...keys, ...leftovers])]);
-		return done.ok;
+		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
 	}
 }

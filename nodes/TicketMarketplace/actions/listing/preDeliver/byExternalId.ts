@@ -12,7 +12,7 @@ import { isGa, refusal } from './tickets';
 import type { Refusal, Ticket } from './tickets';
 
 const NO_RECORD =
-	'Create remembers the listings it creates for Pre-Deliver only in the same workflow, with its Options → Remember Listings for Pre-Deliver on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
+	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
 const NOT_A_SEAT =
 	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 const seatOf = (ticket: Ticket) => seatName({ ...ticket, ga: isGa(ticket) })!;
