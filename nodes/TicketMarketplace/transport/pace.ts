@@ -9,22 +9,17 @@
  *   at what the API accepted in the second before, growing after each window that held;
  * - a spike arrest (a rate spread evenly) needs no pause: the pacer keeps a gap between sends.
  */
+import type { Limiter, PaceEvent, PacingMode, Sent, SendState, Spike } from './limiter';
 import {
 	grown,
-	type Limiter,
 	NEW_LIMITER,
 	NO_SPIKE,
 	PACE,
-	type PaceEvent,
-	type PacingMode,
 	paused,
 	queueing,
-	type Ramp,
+	rampOf,
 	rateRefused,
 	readyAt,
-	type Sent,
-	type SendState,
-	type Spike,
 	spikeAnswered,
 	spikeRefused,
 	taken,
@@ -295,13 +290,4 @@ function refusedInARow(log: readonly Sent[], from: number, to: number): boolean 
 
 function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
 	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
-}
-
-/** None in fixed mode; PACE.rampGain times the level a round trip, one at a time while slow start climbs into levels
- * never tried or a rate holds. */
-function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
-	const trip = typicalMs(limiter);
-	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
-	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
-	return { perMs: (PACE.rampGain * limit) / trip, burst };
 }
