@@ -30,16 +30,11 @@ export type PacingMode = 'adaptive' | 'fixed';
 export type PaceEvent =
 	| { kind: 'sent'; send: Sent; replaces?: Sent } // replaces: the same request's answered send
 	| { kind: 'answered'; send: Sent; roundTripMs: number; accepted: boolean; left: number }
-	| ({ kind: 'refused'; send: Sent } & RefusedBy)
+	| ({ kind: 'refused'; send: Sent; final: boolean } & Refusal) // final: its request ends in an error
 	| { kind: 'failed'; send: Sent }
 	| { kind: 'pause'; until: number };
-/** `final`: the request ends in an error, so its Retry-After (too long to wait) pauses nothing. */
-type RefusedBy = {
-	retryAfterMs?: number;
-	final: boolean;
-	spikeArrest?: boolean;
-	allowedPerSecond?: number;
-};
+/** A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does. */
+export type Refusal = { retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number };
 
 export const NEW_LIMITER = {
 	pausedUntil: -Infinity, // the shared pause

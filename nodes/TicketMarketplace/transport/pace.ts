@@ -55,12 +55,8 @@ export type Pace = Readonly<ReturnType<typeof startPace>>;
 
 /** The send that goes now: a new request, or (`again`) one sent again within its slot. */
 export function sendOf(state: Pace, now: number, again = false): Sent {
-	return {
-		at: now,
-		index: state.count + 1,
-		level: state.inFlight + (again ? 0 : 1),
-		state: 'inFlight',
-	};
+	const level = state.inFlight + (again ? 0 : 1);
+	return { at: now, index: state.count + 1, level, state: 'inFlight' };
 }
 
 /** The earliest moment the next request may go (Infinity: not until an answer comes). */
@@ -77,17 +73,11 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
 	const { send } = event;
 	const first = !state.opened;
-	let next: Pace = {
-		...state,
-		inFlight: state.inFlight - 1,
-		log: marked(state.log, send, event.kind),
-	};
+	const log = marked(state.log, send, event.kind);
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log };
 	// The first answer settles the token: from now on requests may overlap.
-	if (first)
-		next = setLimit(
-			{ ...next, opened: true },
-			next.mode === 'fixed' ? next.maximum : PACE.initialLimit,
-		);
+	const opening = next.mode === 'fixed' ? next.maximum : PACE.initialLimit;
+	if (first) next = setLimit({ ...next, opened: true }, opening);
 	if (event.kind === 'refused') next = refused(next, event, now);
 	else if (event.kind === 'answered') next = answered(next, event, now, first);
 	else {
@@ -119,17 +109,18 @@ function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 }
 
 function answered(state: Pace, event: Answered, now: number, first: boolean): Pace {
-	const { send, roundTripMs } = event;
-	let next = state;
+	const { send } = event;
 	const { hold } = state;
+	let next = state;
 	if (hold?.probe === send.index)
 		next = { ...next, hold: undefined, proven: Math.min(next.proven ?? Infinity, hold.level) };
 	else if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
+	const { limiter, spike } = next;
 	if (event.accepted)
 		next = {
 			...next,
-			limiter: timed(next.limiter, roundTripMs, first),
-			spike: spikeAnswered(next.spike),
+			limiter: timed(limiter, event.roundTripMs, first),
+			spike: spikeAnswered(spike),
 		};
 	if (first || next.mode === 'fixed') return next;
 	// Answered at or above the level refused: the API takes more now. Well above a level refused once, that refusal
@@ -181,11 +172,8 @@ function refused(state: Pace, event: Refused, now: number): Pace {
 		return { ...next, suspect: { accepted, index: send.index, read: next.count } };
 	if (!agrees && !refusedInARow(next.log, suspect!.index, send.index)) return next;
 	const pauseMs = event.final ? undefined : (event.retryAfterMs ?? limiter.retryAfterMs);
-	return {
-		...next,
-		suspect: undefined,
-		limiter: rateRefused(limiter, send.at, accepted, now, pauseMs),
-	};
+	const rate = rateRefused(limiter, send.at, accepted, now, pauseMs);
+	return { ...next, suspect: undefined, limiter: rate };
 }
 
 /** A 429 alone is never the concurrency; one at a level never answered is, and so is one of the same overshoot. */
@@ -213,16 +201,11 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
 		credit: 0,
 	};
 	const { proven, stats } = next;
-	if (
-		(proven === undefined || send.level < proven - fuzz(proven)) &&
-		!next.hold &&
-		next.limiter.pausedUntil <= now
-	)
-		next = {
-			...next,
-			hold: { level: send.level, answered: false },
-			stats: { ...stats, holds: stats.holds + 1 },
-		};
+	const unproven = proven === undefined || send.level < proven - fuzz(proven);
+	if (unproven && !next.hold && next.limiter.pausedUntil <= now) {
+		const hold = { level: send.level, answered: false };
+		next = { ...next, hold, stats: { ...stats, holds: stats.holds + 1 } };
+	}
 	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
 	return next.limit <= target ? next : decreased(next, target, now);
 }
@@ -243,11 +226,8 @@ function climbPays(state: Pace, left: number): boolean {
  * arrive together. */
 function lowered(state: Pace, now: number): Pace {
 	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
-	return decreased(
-		{ ...state, slowStart: false, credit: 0 },
-		(1 - PACE.tolerance) * state.limit,
-		now,
-	);
+	const target = (1 - PACE.tolerance) * state.limit;
+	return decreased({ ...state, slowStart: false, credit: 0 }, target, now);
 }
 
 function decreased(state: Pace, target: number, now: number): Pace {
@@ -257,11 +237,8 @@ function decreased(state: Pace, target: number, now: number): Pace {
 
 function setLimit(state: Pace, value: number): Pace {
 	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
-	return {
-		...state,
-		limit,
-		stats: { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) },
-	};
+	const stats = { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) };
+	return { ...state, limit, stats };
 }
 
 /** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
@@ -275,10 +252,8 @@ function highestAnswered(log: readonly Sent[]): number {
 
 /** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
 function acceptedBefore(log: readonly Sent[], send: Sent): number {
-	const from = send.at - PACE.windowMs;
-	return log.filter(
-		(s) => s.index !== send.index && s.state !== 'refused' && s.at < send.at && s.at >= from,
-	).length;
+	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
+	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
 }
 
 /** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */

@@ -2,7 +2,7 @@
  * The gate: the requests waiting for a slot, and one timer for the earliest moment one may go. It owns no rule: it
  * tells the pure rules (pace.ts) what happened and asks them when the next request may go.
  */
-import type { PaceEvent, PacingMode, Sent } from './limiter';
+import type { PaceEvent, PacingMode, Refusal, Sent } from './limiter';
 import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
@@ -11,7 +11,7 @@ export type { PacingMode } from './limiter';
 /** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
 export type AttemptOutcome = (
 	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
-	| { kind: 'rateLimited'; retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number }
+	| ({ kind: 'rateLimited' } & Refusal)
 	| { kind: 'failed' }
 ) & { final?: boolean };
 
