@@ -126,9 +126,8 @@ export function rateRefused(
 	const sameLimit =
 		Number.isFinite(refusedRate) && Math.abs(limit - refusedRate) <= PACE.tolerance * refusedRate;
 	const atHeldRate = limit + 1 >= rate && grownFrom === undefined && !sameOvershoot;
-	const next = atHeldRate
-		? rate
-		: Math.min(rate, Math.max(limit, Number.isFinite(rate) ? rate / 2 : 0));
+	const halved = Number.isFinite(rate) ? rate / 2 : 0;
+	const next = atHeldRate ? rate : Math.min(rate, Math.max(limit, halved));
 	const pausedUntil =
 		pauseMs === undefined ? limiter.pausedUntil : Math.max(limiter.pausedUntil, now + pauseMs);
 	return {
@@ -158,20 +157,18 @@ export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	const { rate } = limiter;
 	if (!Number.isFinite(rate) || now < limiter.pausedUntil) return limiter;
 	const step = Math.min(1, PACE.growth * 2 ** limiter.steps);
-	const holdMs = rate * (1 + step) > limiter.refusedRate ? limiter.holdMs : PACE.windowMs;
+	const stepped = rate * (1 + step);
+	const holdMs = stepped > limiter.refusedRate ? limiter.holdMs : PACE.windowMs;
 	if (now - limiter.since < holdMs) return limiter;
 	let next: Limiter = { ...limiter, bestHeld: Math.max(limiter.bestHeld, rate) };
 	// Held more whole requests a second than were refused: the limit has risen.
 	if (Math.floor(rate) > Math.floor(next.refusedRate))
 		next = { ...next, refusedRate: rate, refusedGrowths: 0, holdMs: PACE.windowMs };
 	const savedMs = (1000 * (left / rate) * step) / (1 + step);
-	if (
-		rate * (1 + step) > next.refusedRate &&
-		savedMs <= next.retryAfterMs * (1 + next.refusedGrowths)
-	)
-		return next;
-	const backToBest = rate < next.bestHeld && rate * (1 + step) > next.bestHeld;
-	const grownTo = backToBest ? next.bestHeld : rate * (1 + step);
+	const costMs = next.retryAfterMs * (1 + next.refusedGrowths);
+	if (stepped > next.refusedRate && savedMs <= costMs) return next;
+	const backToBest = rate < next.bestHeld && stepped > next.bestHeld;
+	const grownTo = backToBest ? next.bestHeld : stepped;
 	const steps = backToBest ? 0 : next.steps + 1;
 	// Past a request a millisecond there is nothing left to pace.
 	return { ...next, grownFrom: rate, since: now, steps, rate: grownTo > 1000 ? Infinity : grownTo };
@@ -182,11 +179,8 @@ export function timed(limiter: Limiter, roundTripMs: number, first: boolean): Li
 	const trips = [...limiter.trips, roundTripMs].slice(-PACE.trips);
 	const s = limiter.smoothedMs;
 	if (first) return { ...limiter, trips };
-	return {
-		...limiter,
-		trips,
-		smoothedMs: s === undefined ? roundTripMs : s + PACE.tolerance * (roundTripMs - s),
-	};
+	const smoothedMs = s === undefined ? roundTripMs : s + PACE.tolerance * (roundTripMs - s);
+	return { ...limiter, trips, smoothedMs };
 }
 
 /** The round trip to plan with: the smoothed one, else the quiet one (Infinity before any answer). */
@@ -242,10 +236,8 @@ export function spikeRefused(
 export function spikeAnswered(spike: Spike): Spike {
 	const interval = spike.intervalMs;
 	if (interval <= 0 || spike.gapMs <= interval) return spike;
-	return {
-		...spike,
-		gapMs: Math.max(interval, spike.gapMs - (interval * PACE.spikeMargin) / 2 / 39),
-	};
+	const gapMs = Math.max(interval, spike.gapMs - (interval * PACE.spikeMargin) / 2 / 39);
+	return { ...spike, gapMs };
 }
 
 /** How long after the last send before it that the gateway did not refuse `send` went (0: none). */

@@ -115,13 +115,10 @@ function answered(state: Pace, event: Answered, now: number, first: boolean): Pa
 	if (hold?.probe === send.index)
 		next = { ...next, hold: undefined, proven: Math.min(next.proven ?? Infinity, hold.level) };
 	else if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
-	const { limiter, spike } = next;
-	if (event.accepted)
-		next = {
-			...next,
-			limiter: timed(limiter, event.roundTripMs, first),
-			spike: spikeAnswered(spike),
-		};
+	if (event.accepted) {
+		const limiter = timed(next.limiter, event.roundTripMs, first);
+		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
+	}
 	if (first || next.mode === 'fixed') return next;
 	// Answered at or above the level refused: the API takes more now. Well above a level refused once, that refusal
 	// was random, and slow start climbs again, once a run.
