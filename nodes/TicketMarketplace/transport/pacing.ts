@@ -33,12 +33,11 @@ const MAX_EARLY_MS = 4;
 export class RequestPacer {
 	private state: Pace;
 	private readonly waiting: Waiter[] = [];
-	private closed = false;
 	private wakeAt?: number;
 	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
-	/** Aborted by close(): a request waiting to be tried again stops waiting, since nothing more is sent. */
+	/** Aborted by close(): nothing more is sent, so a request waiting to be tried again stops waiting. */
 	private readonly closing = new AbortController();
 
 	constructor(
@@ -57,7 +56,7 @@ export class RequestPacer {
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
 	async acquire(first = false): Promise<Slot | null> {
-		if (this.closed) return null;
+		if (this.closing.signal.aborted) return null;
 		const now = this.now();
 		if (this.waiting.length === 0 && nextAt(this.state, now) <= now) return this.grant();
 		const slot = new Promise<Slot | null>((resolve) =>
@@ -88,7 +87,6 @@ export class RequestPacer {
 
 	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
 	close(): void {
-		this.closed = true;
 		this.closing.abort();
 		for (const wakeUp of this.wakeUps) wakeUp.abort();
 		this.wakeUps.clear();
@@ -149,7 +147,7 @@ export class RequestPacer {
 	}
 
 	private admit(): void {
-		while (!this.closed && this.waiting.length > 0) {
+		while (!this.closing.signal.aborted && this.waiting.length > 0) {
 			const now = this.now();
 			const at = nextAt(this.state, now);
 			if (at === Infinity) return;
