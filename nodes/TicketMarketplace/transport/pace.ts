@@ -173,7 +173,8 @@ function refused(state: Pace, event: Refused, now: number): Pace {
 	return { ...next, suspect: undefined, limiter: rate };
 }
 
-/** A 429 alone is never the concurrency; one at a level never answered is, and so is one of the same overshoot. */
+/** A 429 alone is never the concurrency; one at a level never answered is, and so is one sent before the last such
+ * refusal came back or at a level close to it (the pacer counts a request until its answer is read). */
 function isConcurrency(state: Pace, send: Sent, now: number): boolean {
 	if (send.level <= 1) return false;
 	const recent = recentRefusal(state, now);
