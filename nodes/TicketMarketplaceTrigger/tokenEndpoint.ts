@@ -1,36 +1,35 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { issueAccessToken } from './accessToken';
+import {
+	cannotMatchClient,
+	issueAccessToken,
+	readCurrentCallbackClient,
+	rememberCallbackClient,
+} from './accessToken';
 import { constantTimeEqual, type CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
 	answerJson,
 	answerUnexpected,
+	firstLineOf,
 	headerCount,
 	isPlainObject,
 	mediaType,
+	warnOwner,
 } from './httpAnswer';
 import { nowInSeconds, readAudience, readTokenLifetime } from './options';
-import { firstLineOf, warnOwner } from './ownerLog';
-import {
-	cannotMatchClient,
-	readCurrentCallbackClient,
-	rememberCallbackClient,
-} from './recentCredential';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
-type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
-type TokenParameters = Partial<Record<TokenParameter, string>>;
-
-/** The names Subscribe registers (`oauthRequest`), which the marketplace may send as they are. */
-const SUBSCRIPTION_SPELLINGS: Partial<Record<TokenParameter, string>> = {
+/** The known token parameters, each with the name Subscribe registers (`oauthRequest`), also accepted. */
+const TOKEN_PARAMETERS = {
 	grant_type: 'grantType',
 	client_id: 'clientId',
 	client_secret: 'clientSecret',
-};
+	scope: undefined,
+} as const;
+type TokenParameters = Partial<Record<keyof typeof TOKEN_PARAMETERS, string>>;
 
 /** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
 const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
@@ -52,8 +51,8 @@ const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_clie
 const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
 /** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
-function readParameterValue(source: IDataObject, name: string): string | undefined {
-	const value = source[name];
+function readParameterValue(source: IDataObject, name: string | undefined): string | undefined {
+	const value = name === undefined ? undefined : source[name];
 	if (value === undefined || value === null) return undefined;
 	if (Array.isArray(value)) throw invalidRequest(`The parameter ${name} is repeated`);
 	if (typeof value !== 'string') throw invalidRequest(`The parameter ${name} must be a string`);
@@ -66,14 +65,13 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 	if (!isPlainObject(source))
 		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
 	const parameters: TokenParameters = {};
-	for (const name of TOKEN_PARAMETERS) {
+	for (const [name, otherName] of Object.entries(TOKEN_PARAMETERS)) {
 		const value = readParameterValue(source, name);
-		const otherName = SUBSCRIPTION_SPELLINGS[name];
-		const otherValue = otherName === undefined ? undefined : readParameterValue(source, otherName);
+		const otherValue = readParameterValue(source, otherName);
 		if (value !== undefined && otherValue !== undefined && value !== otherValue)
 			throw invalidRequest(`The parameters ${name} and ${otherName} differ`);
 		const either = value ?? otherValue;
-		if (either !== undefined) parameters[name] = either;
+		if (either !== undefined) parameters[name as keyof TokenParameters] = either;
 	}
 	return parameters;
 }
@@ -108,10 +106,9 @@ function readBasicClient(authorization: string | undefined): PresentedClient | u
 	return { ids: readings(decoded.slice(0, colon)), secrets: readings(decoded.slice(colon + 1)) };
 }
 
-function matchesAny(presented: string[], expected: string): boolean {
-	// Every reading is compared, so the time taken does not depend on which one matched.
-	return presented.map((text) => constantTimeEqual(text, expected)).includes(true);
-}
+// Every reading is compared, so the time taken does not depend on which one matched.
+const matchesAny = (presented: string[], expected: string) =>
+	presented.map((text) => constantTimeEqual(text, expected)).includes(true);
 
 /** RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query. */
 function readGrantType(body: TokenParameters, query: TokenParameters): string {
@@ -123,10 +120,7 @@ function readGrantType(body: TokenParameters, query: TokenParameters): string {
 	return grantType;
 }
 
-/**
- * The trigger's own configuration cannot be used: the owner is told in the log, the caller gets RFC 6749
- * 4.1.2.1's code for it (5.2 has none).
- */
+/** The trigger's own configuration cannot be used: the owner is told, the caller gets RFC 6749 4.1.2.1's code. */
 function unavailable(context: IWebhookFunctions, problem: string): IWebhookResponseData {
 	warnOwner(context, problem, 'Token requests are answered 503 until this is fixed.');
 	const description = 'The trigger cannot issue access tokens now';
@@ -148,20 +142,16 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
 		rememberCallbackClient(this, client, Date.now(), !(idMatches && secretMatches));
 		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
-		if (presented.grantType !== 'client_credentials')
-			throw new TokenRequestError(
-				400,
-				'unsupported_grant_type',
-				'Only client_credentials is supported',
-			);
+		if (presented.grantType !== 'client_credentials') {
+			const text = 'Only client_credentials is supported';
+			throw new TokenRequestError(400, 'unsupported_grant_type', text);
+		}
 		return issueToken(this, client);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
 		// RFC 6749 5.2: an invalid_client answer names the Basic scheme.
-		const headers =
-			error.status === 401
-				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }
-				: NO_STORE;
+		const challenge = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
+		const headers = error.status === 401 ? { ...NO_STORE, ...challenge } : NO_STORE;
 		const body = { error: error.error, error_description: error.description };
 		return answerJson(this, error.status, body, headers);
 	}
@@ -188,11 +178,10 @@ function readTokenRequest(context: IWebhookFunctions) {
 			'client_id in the body differs from the client authenticated with HTTP Basic',
 		);
 	const grantType = readGrantType(body, query);
-	const presented: PresentedClient | undefined =
-		basicClient ??
-		(body.client_id !== undefined && body.client_secret !== undefined
-			? { ids: [body.client_id], secrets: [body.client_secret] }
-			: undefined);
+	const { client_id: id, client_secret: secret } = body;
+	const bodyClient =
+		id !== undefined && secret !== undefined ? { ids: [id], secrets: [secret] } : undefined;
+	const presented: PresentedClient | undefined = basicClient ?? bodyClient;
 	if (presented === undefined) throw invalidClient('Client authentication is required');
 	return { ...presented, grantType };
 }
@@ -204,8 +193,7 @@ function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhoo
 	} catch (error) {
 		return unavailable(context, firstLineOf(error));
 	}
-	const { clientId, clientSecret } = client;
-	const subject = { audience: readAudience(context), clientId, clientSecret };
+	const subject = { audience: readAudience(context), ...client };
 	const accessToken = issueAccessToken(subject, lifetimeSeconds, nowInSeconds());
 	const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetimeSeconds };
 	return answerJson(context, 200, body, NO_STORE);

@@ -5,7 +5,7 @@
 import {
 	NOTIFICATION_WEBHOOK,
 	TOKEN_WEBHOOK,
-} from '../../../../TicketMarketplaceTrigger/webhookDescriptions';
+} from '../../../../TicketMarketplaceTrigger/options';
 
 const NOTIFICATIONS = NOTIFICATION_WEBHOOK.path.toLowerCase();
 const TOKEN = TOKEN_WEBHOOK.path.toLowerCase();
