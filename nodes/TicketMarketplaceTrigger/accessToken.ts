@@ -24,15 +24,13 @@ const SIGNATURE_LENGTH = 32;
 /** `audience` is the trigger node's webhook id: a token of one trigger is worthless at another. */
 type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
-type VerifyingSubject = Omit<TokenSubject, 'clientSecret'> &
+type Verifier = Omit<TokenSubject, 'clientSecret'> &
 	({ clientSecret: string } | { signingKey: Buffer });
 type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
 type TokenCheck = { valid: true; expiresAt: number } | { valid: false; reason: TokenRefusal };
 
-const signingKeyOf = (clientSecret: string) =>
-	Buffer.from(
-		hkdfSync('sha256', clientSecret, 'ticket-marketplace-trigger', 'access-token/v1', 32),
-	);
+const signingKeyOf = (secret: string) =>
+	Buffer.from(hkdfSync('sha256', secret, 'ticket-marketplace-trigger', 'access-token/v1', 32));
 const signature = (key: Buffer, signedPart: string) =>
 	createHmac('sha256', key).update(signedPart, 'utf8').digest();
 
@@ -77,11 +75,7 @@ function refusalBeforeSignature(token: string, audience: string, now: number) {
 	return parsed.claims.exp <= now ? refused('expired') : undefined;
 }
 
-export function verifyAccessToken(
-	token: string,
-	subject: VerifyingSubject,
-	now: number,
-): TokenCheck {
+export function verifyAccessToken(token: string, subject: Verifier, now: number): TokenCheck {
 	const parsed = parseToken(token);
 	if (parsed === undefined) return refused('malformed');
 	if (parsed.claims.aud !== subject.audience) return refused('audience');
@@ -123,7 +117,8 @@ function credentialIdOf(context: IWebhookFunctions): string | undefined {
 }
 
 /** What a read of this node's credential less than CREDENTIAL_REUSE_MS ago left, if any. */
-function recentCallbackClient(context: IWebhookFunctions, nowMs: number) {
+function recentCallbackClient(context: IWebhookFunctions) {
+	const nowMs = Date.now();
 	const id = credentialIdOf(context);
 	const entry = id === undefined ? undefined : recentReads.get(id);
 	if (id === undefined || entry === undefined) return undefined;
@@ -133,57 +128,65 @@ function recentCallbackClient(context: IWebhookFunctions, nowMs: number) {
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
-export function rememberCallbackClient(
+function rememberCallbackClient(
 	context: IWebhookFunctions,
 	{ clientId, clientSecret }: CallbackClient,
-	nowMs: number,
 	readForRefusal: boolean,
 ): void {
 	const id = credentialIdOf(context);
 	if (id === undefined) return;
+	const nowMs = Date.now();
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
-	const signingKey = signingKeyOf(clientSecret);
-	const client = {
-		clientId,
-		signingKey,
-		secretDigest: secretDigestOf(clientSecret),
-		readForRefusal,
-	};
+	const secretDigest = secretDigestOf(clientSecret);
+	const client = { clientId, signingKey: signingKeyOf(clientSecret), secretDigest, readForRefusal };
 	recentReads.set(id, { client, readAt: nowMs });
 }
+
+/** Every presented reading is compared, so the time taken does not depend on which one matched. */
+export const matchesAny = (presented: string[], expected: string) =>
+	presented.map((text) => constantTimeEqual(text, expected)).includes(true);
 
 /** What no usable callback credential holds: too short (an empty ID), a space at either end. */
 const cannotBeStored = (text: string, minLength: number) =>
 	text.length < minLength || text !== text.trim();
 
 /**
- * Whether a presented client (every reading of ID and secret) cannot match the credential, known without reading
- * it: no usable credential holds it, or the recent read differs. Every comparison runs, in constant time.
+ * The stored client when a presented one (every reading of ID and secret) matches it, false when not, or a sentence
+ * for the owner when the credential cannot be used. Every comparison runs, in constant time.
  */
-export function cannotMatchClient(
+export async function authenticateClient(
 	context: IWebhookFunctions,
 	ids: string[],
 	secrets: string[],
-	nowMs: number,
-): boolean {
-	if (ids.every((id) => cannotBeStored(id, 1))) return true;
-	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return true;
-	const recent = recentCallbackClient(context, nowMs);
-	if (recent === undefined) return false;
-	const idMatches = ids.map((id) => constantTimeEqual(id, recent.clientId));
-	const secretMatches = secrets.map((secret) =>
-		timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
-	);
-	return !idMatches.includes(true) || !secretMatches.includes(true);
+): Promise<CallbackClient | false | string> {
+	// Strangers cost no read of the credential (n8n 2.41 starts an expression sandbox for each): refused when no
+	// usable credential holds what they present, or the recent read differs.
+	if (ids.every((id) => cannotBeStored(id, 1))) return false;
+	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
+	const recent = recentCallbackClient(context);
+	if (recent !== undefined) {
+		const idMatches = matchesAny(ids, recent.clientId);
+		const secretMatches = secrets.map((secret) =>
+			timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
+		);
+		if (!idMatches || !secretMatches.includes(true)) return false;
+	}
+	const client = await readCurrentCallbackClient(context);
+	if (typeof client === 'string') return client;
+	const idMatches = matchesAny(ids, client.clientId);
+	const secretMatches = matchesAny(secrets, client.clientSecret);
+	// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
+	rememberCallbackClient(context, client, !(idMatches && secretMatches));
+	return idMatches && secretMatches && client;
 }
 
 const UNREADABLE_FIX =
 	"Open the trigger and choose a Ticket Marketplace Callback API credential that exists and that this workflow's project can use; on a webhook process, check that it has the same encryption key (N8N_ENCRYPTION_KEY) as the main process.";
 
 /** The callback client as stored now, or a sentence for the owner (no secret) saying why it cannot be used. */
-export async function readCurrentCallbackClient(
+async function readCurrentCallbackClient(
 	context: IWebhookFunctions,
 ): Promise<CallbackClient | string> {
 	let data: ICredentialDataDecryptedObject;
@@ -208,7 +211,7 @@ export async function checkAccessToken(
 	const audience = readAudience(context);
 	const refusal = refusalBeforeSignature(token, audience, nowInSeconds());
 	if (refusal !== undefined) return refusal;
-	const recent = recentCallbackClient(context, Date.now());
+	const recent = recentCallbackClient(context);
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
 		if (check.valid || recent.readForRefusal) return check;
@@ -216,6 +219,6 @@ export async function checkAccessToken(
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
-	rememberCallbackClient(context, client, Date.now(), !check.valid);
+	rememberCallbackClient(context, client, !check.valid);
 	return check;
 }

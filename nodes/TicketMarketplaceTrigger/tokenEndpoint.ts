@@ -1,12 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import {
-	cannotMatchClient,
-	issueAccessToken,
-	readCurrentCallbackClient,
-	rememberCallbackClient,
-} from './accessToken';
-import { constantTimeEqual, type CallbackClient } from '../shared/callbackCredential';
+import { authenticateClient, issueAccessToken, matchesAny } from './accessToken';
+import type { CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
 	answerJson,
@@ -106,10 +101,6 @@ function readBasicClient(authorization: string | undefined): PresentedClient | u
 	return { ids: readings(decoded.slice(0, colon)), secrets: readings(decoded.slice(colon + 1)) };
 }
 
-// Every reading is compared, so the time taken does not depend on which one matched.
-const matchesAny = (presented: string[], expected: string) =>
-	presented.map((text) => constantTimeEqual(text, expected)).includes(true);
-
 /** RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query. */
 function readGrantType(body: TokenParameters, query: TokenParameters): string {
 	const [inBody, inQuery] = [body.grant_type, query.grant_type];
@@ -132,16 +123,9 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
 		const presented = readTokenRequest(this);
-		// Strangers' requests cost no read of the credential (n8n 2.41 starts an expression sandbox for each).
-		if (cannotMatchClient(this, presented.ids, presented.secrets, Date.now()))
-			throw invalidClient('Client authentication failed');
-		const client = await readCurrentCallbackClient(this);
+		const client = await authenticateClient(this, presented.ids, presented.secrets);
 		if (typeof client === 'string') return unavailable(this, client);
-		const idMatches = matchesAny(presented.ids, client.clientId);
-		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
-		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-		rememberCallbackClient(this, client, Date.now(), !(idMatches && secretMatches));
-		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
+		if (client === false) throw invalidClient('Client authentication failed');
 		if (presented.grantType !== 'client_credentials') {
 			const text = 'Only client_credentials is supported';
 			throw new TokenRequestError(400, 'unsupported_grant_type', text);
