@@ -45,6 +45,12 @@ const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_clie
 
 const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
+/** One value said in two places: either will do, but they must agree. */
+function agreed(first: string | undefined, second: string | undefined, differ: string) {
+	if (first !== undefined && second !== undefined && first !== second) throw invalidRequest(differ);
+	return first ?? second;
+}
+
 /** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
 function readParameterValue(source: IDataObject, name: string | undefined): string | undefined {
 	const value = name === undefined ? undefined : source[name];
@@ -61,11 +67,8 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
 	const parameters: TokenParameters = {};
 	for (const [name, otherName] of Object.entries(TOKEN_PARAMETERS)) {
-		const value = readParameterValue(source, name);
-		const otherValue = readParameterValue(source, otherName);
-		if (value !== undefined && otherValue !== undefined && value !== otherValue)
-			throw invalidRequest(`The parameters ${name} and ${otherName} differ`);
-		const either = value ?? otherValue;
+		const [value, otherValue] = [name, otherName].map((key) => readParameterValue(source, key));
+		const either = agreed(value, otherValue, `The parameters ${name} and ${otherName} differ`);
 		if (either !== undefined) parameters[name as keyof TokenParameters] = either;
 	}
 	return parameters;
@@ -99,16 +102,6 @@ function readBasicClient(authorization: string | undefined): PresentedClient | u
 	const colon = decoded.indexOf(':');
 	if (colon < 0) throw invalidClient('The Basic credentials must be client_id:client_secret');
 	return { ids: readings(decoded.slice(0, colon)), secrets: readings(decoded.slice(colon + 1)) };
-}
-
-/** RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query. */
-function readGrantType(body: TokenParameters, query: TokenParameters): string {
-	const [inBody, inQuery] = [body.grant_type, query.grant_type];
-	if (inBody !== undefined && inQuery !== undefined && inBody !== inQuery)
-		throw invalidRequest('grant_type differs between the body and the URL');
-	const grantType = inBody ?? inQuery;
-	if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
-	return grantType;
 }
 
 /** The trigger's own configuration cannot be used: the owner is told, the caller gets RFC 6749 4.1.2.1's code. */
@@ -161,7 +154,10 @@ function readTokenRequest(context: IWebhookFunctions) {
 		throw invalidRequest(
 			'client_id in the body differs from the client authenticated with HTTP Basic',
 		);
-	const grantType = readGrantType(body, query);
+	// RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query.
+	const differ = 'grant_type differs between the body and the URL';
+	const grantType = agreed(body.grant_type, query.grant_type, differ);
+	if (!grantType) throw invalidRequest('grant_type is required');
 	const { client_id: id, client_secret: secret } = body;
 	const bodyClient =
 		id !== undefined && secret !== undefined ? { ids: [id], secrets: [secret] } : undefined;
