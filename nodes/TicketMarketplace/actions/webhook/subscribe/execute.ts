@@ -179,19 +179,10 @@ async function sendSubscription(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const secrets = [subscription.callback.auth.oauthRequest.clientSecret];
-	const request = buildRequest(
-		'POST',
-		PARTNER_API_PATHS.webhooks,
-		subscription as unknown as IDataObject,
-	);
+	const request = buildRequest('POST', PARTNER_API_PATHS.webhooks, { ...subscription });
 	// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
-	const answer = await apiRequest.call(this, {
-		request,
-		itemIndex,
-		secrets,
-		confirmedBy: showsCreated,
-	});
-	const response = redactSecrets(answer, secrets);
+	const sent = { request, itemIndex, secrets, confirmedBy: showsCreated };
+	const response = redactSecrets(await apiRequest.call(this, sent), secrets);
 	const found = findSubscriptionId(response);
 	return {
 		subscriptionId: found?.value ?? null,
