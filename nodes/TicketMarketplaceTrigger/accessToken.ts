@@ -15,7 +15,14 @@ import {
 	type CallbackClient,
 } from '../shared/callbackCredential';
 import { firstLineOf } from './httpAnswer';
-import { nowInSeconds, readAudience } from './options';
+
+/** The token's audience: the node's webhook id, or (served without one) its workflow id and node name. */
+function readAudience(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
+}
+
+const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 const TOKEN_VERSION = 'tmt1';
 /** A SHA-256 digest. */
@@ -39,6 +46,13 @@ export function issueAccessToken(subject: TokenSubject, lifetime: number, now: n
 	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
+
+/** A token for this trigger node and the stored client, valid for `lifetime` seconds from now. */
+export const accessTokenFor = (
+	context: IWebhookFunctions,
+	client: CallbackClient,
+	lifetime: number,
+) => issueAccessToken({ audience: readAudience(context), ...client }, lifetime, nowInSeconds());
 
 function parseClaims(encoded: string) {
 	try {

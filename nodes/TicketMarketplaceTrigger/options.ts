@@ -64,14 +64,6 @@ export function readIncludeHeaders(context: IWebhookFunctions): boolean {
 	);
 }
 
-/** The token's audience: the node's webhook id, or (served without one) its workflow id and node name. */
-export function readAudience(context: IWebhookFunctions): string {
-	const node = context.getNode();
-	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
-}
-
-export const nowInSeconds = () => Math.floor(Date.now() / 1000);
-
 /**
  * n8n 2.41+ reads a description field through a native resolver under this key (while the field holds its declared
  * template) instead of evaluating the template per request; older n8n and the editor ignore it.

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { authenticateClient, issueAccessToken, matchesAny } from './accessToken';
+import { accessTokenFor, authenticateClient, matchesAny } from './accessToken';
 import type { CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
@@ -12,7 +12,7 @@ import {
 	mediaType,
 	warnOwner,
 } from './httpAnswer';
-import { nowInSeconds, readAudience, readTokenLifetime } from './options';
+import { readTokenLifetime } from './options';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -173,8 +173,7 @@ function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhoo
 	} catch (error) {
 		return unavailable(context, firstLineOf(error));
 	}
-	const subject = { audience: readAudience(context), ...client };
-	const accessToken = issueAccessToken(subject, lifetimeSeconds, nowInSeconds());
+	const accessToken = accessTokenFor(context, client, lifetimeSeconds);
 	const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetimeSeconds };
 	return answerJson(context, 200, body, NO_STORE);
 }

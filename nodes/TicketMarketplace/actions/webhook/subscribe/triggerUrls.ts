@@ -13,6 +13,7 @@ const TEST_SEGMENT = 'webhook-test';
 /** Where the two URLs are in the subscription body (as zod names the fields). */
 const CALLBACK_URL = ['callback', 'url'];
 const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
+const FIELDS = [CALLBACK_URL, TOKEN_URL];
 type UrlProblem = { path: string[]; text: string };
 
 /**
@@ -54,16 +55,10 @@ export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlPr
 		problems.push(misplaced(CALLBACK_URL, TOKEN, 'Token URL', NOTIFICATIONS));
 	if (token?.path === NOTIFICATIONS)
 		problems.push(misplaced(TOKEN_URL, NOTIFICATIONS, 'notifications URL', TOKEN));
-	for (const [path, url] of [
-		[CALLBACK_URL, callback],
-		[TOKEN_URL, token],
-	] as const) {
-		if (url?.test)
-			problems.push({
-				path,
-				text: `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: copy the trigger's Production URL (…/webhook/…) and publish its workflow`,
-			});
-	}
+	[callback, token].forEach((url, index) => {
+		const text = `is a Test URL (/${TEST_SEGMENT}/), which answers only while the editor listens for a test event: copy the trigger's Production URL (…/webhook/…) and publish its workflow`;
+		if (url?.test) problems.push({ path: FIELDS[index], text });
+	});
 	if (callback && token && callback.trigger !== token.trigger)
 		problems.push({
 			path: TOKEN_URL,
@@ -90,16 +85,11 @@ export function urlOriginProblems(
 ): UrlProblem[] {
 	const [callback, token] = [new URL(callbackUrl), new URL(tokenUrl)];
 	const problems: UrlProblem[] = [];
-	for (const [path, url] of [
-		[CALLBACK_URL, callback],
-		[TOKEN_URL, token],
-	] as const) {
+	[callback, token].forEach((url, index) => {
+		const text = `starts with ${url.protocol}// and the marketplace would send the callback client secret there unencrypted: use the trigger's https:// Production URL (set n8n's public address, WEBHOOK_URL, to https://…); plain http:// is only for the sandbox on this machine`;
 		if (!plainHttpAllowed && url.protocol !== 'https:')
-			problems.push({
-				path,
-				text: `starts with ${url.protocol}// and the marketplace would send the callback client secret there unencrypted: use the trigger's https:// Production URL (set n8n's public address, WEBHOOK_URL, to https://…); plain http:// is only for the sandbox on this machine`,
-			});
-	}
+			problems.push({ path: FIELDS[index], text });
+	});
 	if (callback.origin !== token.origin)
 		problems.push({
 			path: TOKEN_URL,
