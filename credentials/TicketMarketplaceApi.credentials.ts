@@ -18,6 +18,7 @@ import {
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
+	TOKEN_REDIRECT_OPTIONS,
 } from '../nodes/shared/partnerApi/partnerApi';
 import {
 	diagnoseTokenConnectionError,
@@ -26,21 +27,18 @@ import {
 	readBody,
 } from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
+	anyKeptRefreshToken,
 	carriedCancelSignal,
 	failTokenExchange,
 	forgetTokenExchange,
+	keptRefreshToken,
 	loginJustFailed,
+	refreshRequestBody,
+	refreshTokenFieldAfter,
 	renewalWanted,
 	tokenForRequest,
 } from '../nodes/shared/partnerApi/pastN8n';
-import { TOKEN_REDIRECT_OPTIONS } from '../nodes/shared/partnerApi/tokenDestination';
 import { API_CREDENTIAL_PROPERTIES } from './common/apiCredentialProperties';
-import {
-	anyKeptRefreshToken,
-	keptRefreshToken,
-	refreshRequestBody,
-	refreshTokenFieldAfter,
-} from '../nodes/shared/partnerApi/tokenRefresh';
 
 /** What every request of one token exchange shares. */
 interface TokenExchange {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TRANSPORT_OPT_IN_FIELD } from '../../nodes/shared/partnerApi/tokenDestination';
+import { TRANSPORT_OPT_IN_FIELD } from '../../nodes/shared/partnerApi/partnerApi';
 
 /** The fields of the Ticket Marketplace API credential, as the editor shows them (the last two hidden). */
 export const API_CREDENTIAL_PROPERTIES: INodeProperties[] = [

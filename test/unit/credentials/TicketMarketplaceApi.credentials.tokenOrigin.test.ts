@@ -16,7 +16,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import {
 	accessTokenExpired,
 	refreshTokenFieldAfter,
-} from '../../../nodes/shared/partnerApi/tokenRefresh';
+} from '../../../nodes/shared/partnerApi/pastN8n';
 
 const OLD_BASE = 'https://api.stubcloudprod.test';
 const NEW_BASE = 'https://typo-stubcloud.test';

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';

@@ -20,7 +20,7 @@ import {
 	withMoreDescription,
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { findSubscriptionId } from './subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
