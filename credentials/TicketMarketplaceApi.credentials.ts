@@ -9,7 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { headerValue } from '../nodes/shared/partnerApi/apiAnswers';
+import { headerValue, readBody } from '../nodes/shared/partnerApi/apiAnswers';
 import {
 	basicAuthorization,
 	CREDENTIAL_ICON,
@@ -24,7 +24,6 @@ import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
-	readBody,
 } from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
 	anyKeptRefreshToken,

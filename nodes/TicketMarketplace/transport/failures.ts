@@ -12,7 +12,7 @@ import {
 	redactSecrets,
 	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
-import { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
+import { oneLine, subjectOf } from '../../shared/partnerApi/answerWords';
 import type { ApiWordsContext } from '../../shared/partnerApi/answerWords';
 import { bodyInWords, bodyShown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';

@@ -1,7 +1,7 @@
 /**
  * What became of a request to the Partner API (or its Apigee gateway), for the credential and every operation alike:
  * one row per kind of answer, first match wins. Retry, renewal and stopping read these fields and nothing else; the
- * words are keyed by the row's name (answerWords.ts, tokenWords.ts).
+ * words are keyed by the row's name (answerWords.ts, tokenDiagnosis.ts).
  */
 import {
 	allowedRateOf,

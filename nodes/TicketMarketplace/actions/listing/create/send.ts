@@ -222,7 +222,7 @@ async function sendThroughPacer(
 }
 
 /**
- * The evidence of a created listing: the Partner API's evidence of a request done (answerEvidence.ts of the contract), in
+ * The evidence of a created listing: the Partner API's evidence of a request done (apiAnswers.ts of the contract), in
  * an answer that names no other External Listing ID.
  */
 function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {

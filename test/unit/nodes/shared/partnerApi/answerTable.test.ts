@@ -8,7 +8,7 @@ import { meaningOf, readAnswer } from '../../../../../nodes/shared/partnerApi/an
 import { allowedRateOf } from '../../../../../nodes/shared/partnerApi/apiAnswers';
 import type { AnswerMeaning, Endpoint } from '../../../../../nodes/shared/partnerApi/answerTable';
 import { apiWords } from '../../../../../nodes/shared/partnerApi/answerWords';
-import { tokenWords } from '../../../../../nodes/shared/partnerApi/tokenWords';
+import { tokenWords } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';
 import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
