@@ -222,6 +222,6 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 /** No error reported: absent, null, false, or an empty text, list or object. */
 function isEmpty(value: unknown): boolean {
 	if (value === undefined || value === null || value === false || value === '') return true;
-	if (Array.isArray(value)) return value.length === 0;
+	// A list too: JSON has no holes, so its keys are its entries.
 	return typeof value === 'object' && Object.keys(value).length === 0;
 }

@@ -19,15 +19,10 @@ export interface TokenDiagnosis {
 	description: string;
 }
 
-/** What the token endpoint answered (whether a later login may pass is its row's, on the diagnosis). */
-export interface TokenEndpointAnswer {
-	status?: number;
-	retryAfter?: string;
-}
-
 export interface FailedTokenExchange {
 	diagnosis: TokenDiagnosis;
-	answer: TokenEndpointAnswer;
+	/** What the token endpoint answered (whether a later login may pass is its row's, on the diagnosis). */
+	answer: { status?: number; retryAfter?: string };
 	/** As the credential threw it. */
 	error: UserError;
 }
@@ -68,7 +63,7 @@ export function diagnosisText(diagnosis: TokenDiagnosis): string {
 export function failTokenExchange(
 	credential: object,
 	diagnosis: TokenDiagnosis,
-	answer: TokenEndpointAnswer = {},
+	answer: FailedTokenExchange['answer'] = {},
 ): UserError {
 	const error = new UserError(diagnosisText(diagnosis));
 	const failed: FailedTokenExchange = { diagnosis, answer, error };

@@ -105,7 +105,7 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 };
 
 /** With its row: the run's token renewal reads there whether a later login may pass. */
-export interface AnswerDiagnosis extends TokenDiagnosis {
+interface AnswerDiagnosis extends TokenDiagnosis {
 	meaning: AnswerMeaning;
 }
 
@@ -178,9 +178,8 @@ export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
 
 /** No HTTP answer: unreachable host, refused port, TLS or timeout. */
 export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): TokenDiagnosis {
-	const code =
-		(error as { code?: unknown; cause?: { code?: unknown } })?.code ??
-		(error as { cause?: { code?: unknown } })?.cause?.code;
+	const failed = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+	const code = failed?.code ?? failed?.cause?.code;
 	return {
 		title: `The Base URL could not be reached (${networkFailureInWords(code)})`,
 		description: `This n8n could not reach ${baseUrl || '(an empty Base URL)'}. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it (network, firewall, proxy).`,
