@@ -194,14 +194,12 @@ export function allowedRateOf(words: string | undefined): number | undefined {
 }
 
 /** application/json or a JSON-based type (application/problem+json). */
-export function isJsonMediaType(contentType: string): boolean {
-	return /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
-}
+export const isJsonMediaType = (contentType: string) =>
+	/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 
 /** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
-export function isProblemMediaType(contentType: string): boolean {
-	return /^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
-}
+export const isProblemMediaType = (contentType: string) =>
+	/^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
 
 /**
  * The evidence that the API did what a request asked (the `created` row reads it): a 200 or 201 with a JSON object

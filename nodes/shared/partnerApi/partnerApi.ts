@@ -31,9 +31,7 @@ export function isUsableAccessToken(token: string): boolean {
 }
 
 /** A paste often adds spaces around a field. */
-function trimmedField(value: unknown): string {
-	return String(value ?? '').trim();
-}
+const trimmedField = (value: unknown) => String(value ?? '').trim();
 
 /** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
 export function loginValues(credentials: Record<string, unknown>) {

@@ -144,9 +144,7 @@ export function diagnoseTokenResponse(
 	};
 }
 
-function hasSpacesAround(value: unknown): boolean {
-	return typeof value === 'string' && value !== value.trim();
-}
+const hasSpacesAround = (value: unknown) => typeof value === 'string' && value !== value.trim();
 
 const LABELS = Object.entries({
 	consumerKey: 'Consumer Key',
