@@ -55,9 +55,8 @@ export function carriedCancelSignal(credential: object): AbortSignal | undefined
 }
 
 /** As a credential test in n8n shows it. */
-export function diagnosisText(diagnosis: TokenDiagnosis): string {
-	return `${diagnosis.title}. ${diagnosis.description}`;
-}
+export const diagnosisText = (diagnosis: TokenDiagnosis) =>
+	`${diagnosis.title}. ${diagnosis.description}`;
 
 /** Notes a failed exchange on the credential, and returns the error to throw, carrying the same. */
 export function failTokenExchange(
@@ -72,9 +71,8 @@ export function failTokenExchange(
 	return error;
 }
 
-export function forgetTokenExchange(credential: object): void {
+export const forgetTokenExchange = (credential: object) =>
 	carry(credential, FAILED_EXCHANGE, undefined);
-}
 
 /** The last exchange noted on this object, when it failed (and none began since). */
 export function failedTokenExchange(holder: unknown): FailedTokenExchange | undefined {
@@ -99,9 +97,7 @@ export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | und
 const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring formData'.split(' ');
 
 /** Options for n8n's legacy request helper (the HTTP Request node's). */
-export function isLegacyRequest(options: object): boolean {
-	return LEGACY_OPTIONS.some((key) => key in options);
-}
+export const isLegacyRequest = (options: object) => LEGACY_OPTIONS.some((key) => key in options);
 
 /**
  * Whether preAuthentication should renew now: n8n's legacy helper calls it after any failure (a 500 alike) and
