@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
@@ -222,7 +222,7 @@ async function sendThroughPacer(
 }
 
 /**
- * The evidence of a created listing: the Partner API's evidence of a request done (answerEvidence.ts of the contract), in
+ * The evidence of a created listing: the Partner API's evidence of a request done (apiAnswers.ts of the contract), in
  * an answer that names no other External Listing ID.
  */
 function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {

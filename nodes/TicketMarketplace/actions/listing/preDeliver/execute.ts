@@ -3,11 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
-import { subjectOf } from '../../../../shared/partnerApi/answerSubjects';
+import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';

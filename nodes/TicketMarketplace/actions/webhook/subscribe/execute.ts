@@ -20,7 +20,7 @@ import {
 	withMoreDescription,
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
 import { redactSecrets } from '../../../../shared/partnerApi/redaction';
 import { labelIssues, pathKey } from '../../../schemas/listing';
