@@ -5,7 +5,7 @@ import type {
 	IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { anyKeptRefreshToken } from '../../shared/partnerApi/tokenRefresh';
+import { anyKeptRefreshToken } from '../../shared/partnerApi/pastN8n';
 import {
 	basicAuthorization,
 	loginValues,

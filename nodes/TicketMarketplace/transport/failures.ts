@@ -4,7 +4,7 @@
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { apiWords } from '../../shared/partnerApi/answerWords';
+import { apiWords, oneLine, subjectOf } from '../../shared/partnerApi/answerWords';
 import {
 	extractApiMessage,
 	headerValue,
@@ -12,7 +12,6 @@ import {
 	redactSecrets,
 	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
-import { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
 import type { ApiWordsContext } from '../../shared/partnerApi/answerWords';
 import { bodyInWords, bodyShown, meaningOfFailure } from './httpFailure';
 import type { Effect, HttpFailure } from './httpFailure';

@@ -2,16 +2,15 @@
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { failedTokenExchangeOf } from '../../shared/partnerApi/pastN8n';
-import { isJsonMediaType } from '../../shared/partnerApi/answerEvidence';
+import { isJsonMediaType, redactSecrets } from '../../shared/partnerApi/apiAnswers';
 import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
-import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
 import type { AnswerFacts, AnswerMeaning, Outcome } from '../../shared/partnerApi/answerTable';
 import type { TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
 
 export {
 	CONNECTION_FAILED_BEFORE_SEND,
 	REQUEST_NOT_BUILT,
-} from '../../shared/partnerApi/answerFacts';
+} from '../../shared/partnerApi/apiAnswers';
 
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;

@@ -31,7 +31,7 @@ export { PARTNER_API_PATHS } from '../../shared/partnerApi/partnerApi';
 export { redactSecrets } from '../../shared/partnerApi/redaction';
 export { CREDENTIAL_NAME, getBaseUrl, readRunCredential, runSecrets } from './credential';
 export type { RunCredential } from './credential';
-export { isJsonMediaType, isProblemMediaType } from '../../shared/partnerApi/answerEvidence';
+export { isJsonMediaType, isProblemMediaType } from '../../shared/partnerApi/apiAnswers';
 export type { Effect } from './httpFailure';
 export { buildRequest } from './request';
 export type { ApiRequest } from './request';

@@ -8,8 +8,9 @@ import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-w
 
 import { stoppedWhileWaiting } from './waitOrStop';
 
-import { accessTokenExpired, accessTokenForThisLogin } from '../../shared/partnerApi/tokenRefresh';
 import {
+	accessTokenExpired,
+	accessTokenForThisLogin,
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { oneLine } from '../../../../shared/partnerApi/answerSubjects';
+import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
 import { failureOf } from './memoryFailure';
 import type { MemoryFailure } from './memoryFailure';
