@@ -1,7 +1,7 @@
 /** Listings of Listing → Create and what became of them, as the tests of its output and stop summary use them. */
 import { NodeApiError } from 'n8n-workflow';
 
-import type { Outcome } from '../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../nodes/TicketMarketplace/actions/listing/create/nouns';
 import type { Listing } from '../nodes/TicketMarketplace/actions/listing/create/nouns';
 
 const NODE = {

@@ -6,10 +6,7 @@ export function runsAsAgentTool(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 
-/**
- * Refuses, before anything is read or sent, an operation an AI Agent must not run: `title` says what was refused,
- * `why` what it would do that the seller could not take back.
- */
+/** Refuses, before anything is read, an operation an AI Agent must not run: `why` says what it cannot undo. */
 export function refuseAsAgentTool(context: IExecuteFunctions, title: string, why: string): void {
 	if (!runsAsAgentTool(context)) return;
 	throw new NodeOperationError(context.getNode(), title, {

@@ -35,7 +35,6 @@ export function withMoreDescription(
 	return new NodeOperationError(node, error.message, { description, itemIndex });
 }
 
-/** The message of anything thrown. */
 export function errorText(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
@@ -51,5 +50,3 @@ export function listFirst(entries: Array<string | number>, shown = LISTED_IN_MES
 	if (texts.length <= 1) return texts.join('');
 	return `${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`;
 }
-
-export { oneLine } from '../../shared/partnerApi/answerWords';

@@ -1,8 +1,20 @@
-/** What listings of one run must not share (an ID, a ticket), and rows whose listing is unknown. */
+/** What listings must not share (an ID, a ticket), in one run or across runs; rows whose listing is unknown. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import { seatIdentity } from '../../../schemas/listing';
-import { labelOf } from './fields';
-import type { InvalidListing, ListedProduct, Listing, ListingRow, Problem, Product } from './nouns';
-import { rowsText } from './problems';
+import { failureOf } from '../memory/memoryFailure';
+import { beforeSendingError } from '../memory/memoryMessages';
+import type { HeldTicket, TicketMemory } from '../memory/ticketMemory';
+import { labelOf, rowsText } from './fields';
+import type {
+	InvalidListing,
+	ListedProduct,
+	Listing,
+	ListingRow,
+	Problem,
+	Product,
+	ReadyListing,
+} from './nouns';
 
 /** A listing that is not sent after all, with why. */
 export function refused(listing: Listing, problems: Problem[]): InvalidListing {
@@ -106,5 +118,49 @@ export function refuseRepeatedIds(listings: Listing[]): Listing[] {
 			listing,
 			listing.kind === 'invalid' ? [...listing.problems, problem] : [problem],
 		);
+	});
+}
+
+/** An AI Agent's tool runs once per call: the memory holds the tickets of earlier calls' listings. */
+export function ticketsOf(listings: ReadyListing[]): HeldTicket[] {
+	return listings.flatMap((listing) =>
+		listing.products.map(({ product }) => ({
+			ticket: ticketIdentity(listing.level.eventId, product),
+			listingId: listing.externalListingId,
+		})),
+	);
+}
+
+/**
+ * Refuses, before anything is sent, a listing with a ticket that another listing of an earlier run holds (the same
+ * listing sent again is the memory of sent listings' to skip). Nothing is sent when the memory cannot be read.
+ */
+export async function refuseTicketsOfEarlierRuns(
+	context: IExecuteFunctions,
+	memory: TicketMemory,
+	listings: Listing[],
+): Promise<Listing[]> {
+	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
+	let holders: Map<string, number>;
+	try {
+		holders = await memory.listedBefore([...new Set(ticketsOf(ready).map((held) => held.ticket))]);
+	} catch (error) {
+		const ids = ready.map((listing) => listing.externalListingId);
+		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: [] });
+	}
+	return listings.map((listing) => {
+		if (listing.kind !== 'ready') return listing;
+		const problems = ticketsOf([listing]).flatMap(({ ticket }, index) => {
+			const holder = holders.get(ticket);
+			return holder === undefined || holder === listing.externalListingId
+				? []
+				: [
+						ticketTaken(
+							listing.products[index],
+							`already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`,
+						),
+					];
+		});
+		return problems.length > 0 ? refused(listing, problems) : listing;
 	});
 }

@@ -1,7 +1,4 @@
-/**
- * One listing validated from its rows' fields: each row's level fields and products, what the rows must agree on,
- * the products (schema, then repeats), then the seller's limits. Problems name fields as the user knows them.
- */
+/** One listing checked from its rows: their fields, what they must agree on, the products, the seller's limits. */
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
@@ -14,10 +11,11 @@ import {
 	listingLevelSchema,
 	productLabel,
 	productSchema,
+	rowsText,
 	TICKET_FIELDS,
+	unreadable,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { rowsText, unreadable } from './problems';
 import { issuesOf, productsOf } from './rowProducts';
 import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
@@ -25,7 +23,6 @@ import type { InputShape, ListingLimits } from './settings';
 /** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
 interface Draft {
 	problems: Problem[];
-	/** Each row's level fields, when valid. */
 	levels: Array<ListingLevel | undefined>;
 	products: Array<ListedProduct<unknown>>;
 	readable: boolean;

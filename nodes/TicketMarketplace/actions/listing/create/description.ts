@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
-import { fieldOf, FIELDS, isUnderOptions } from './fields';
-import type { Field } from './fields';
+import { fieldOf, isUnderOptions } from './fields';
+import { FIELDS, property } from './fieldTable';
+import type { Field } from './fieldTable';
 import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
@@ -23,7 +24,6 @@ const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
 /** Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0. */
 const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
 
-/** A field as a parameter: required when it has no default. */
 function parameterOf(field: Field): INodeProperties {
 	return {
 		...field.panel,
@@ -66,48 +66,39 @@ const mainPanel = (names: string[]) => names.flatMap((name) => inMainPanel(field
 
 /** The options of a run, beside the fields under Options. */
 export const RUN_OPTIONS: INodeProperties[] = [
-	{
-		displayName: 'Max Listings at Once',
-		name: 'concurrency',
-		type: 'number',
-		default: DEFAULT_CONCURRENCY,
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-		description: `The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
-	},
-	{
-		displayName: LIMIT_OPTIONS.maxTicketsPerListing,
-		name: 'maxTicketsPerListing',
-		type: 'number',
-		default: '',
-		placeholder: 'e.g. 50',
-		typeOptions: { minValue: 0, numberPrecision: 0 },
-		description:
-			"Listings with more tickets than this are refused before sending, e.g. a pasted column or an AI Agent's mistake",
-	},
-	{
-		displayName: LIMIT_OPTIONS.minPricePerTicket,
-		name: 'minPricePerTicket',
-		type: 'number',
-		default: '',
-		placeholder: 'e.g. 20.00',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		description:
-			"Listings priced below this are refused before sending, e.g. a typo or an AI Agent's mistake; set its currency too",
-	},
-	{
-		displayName: LIMIT_OPTIONS.minPriceCurrency,
-		name: 'minPriceCurrency',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. EUR',
-		description:
-			'The currency of Minimum Price per Ticket; listings priced in any other currency are refused before sending',
-	},
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		default: 'listing',
+	property(
+		'Max Listings at Once',
+		'concurrency',
+		'number',
+		DEFAULT_CONCURRENCY,
+		`The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
+		{ typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY } },
+	),
+	property(
+		LIMIT_OPTIONS.maxTicketsPerListing,
+		'maxTicketsPerListing',
+		'number',
+		'',
+		"Listings with more tickets than this are refused before sending, e.g. a pasted column or an AI Agent's mistake",
+		{ placeholder: 'e.g. 50', typeOptions: { minValue: 0, numberPrecision: 0 } },
+	),
+	property(
+		LIMIT_OPTIONS.minPricePerTicket,
+		'minPricePerTicket',
+		'number',
+		'',
+		"Listings priced below this are refused before sending, e.g. a typo or an AI Agent's mistake; set its currency too",
+		{ placeholder: 'e.g. 20.00', typeOptions: { minValue: 0, numberPrecision: 2 } },
+	),
+	property(
+		LIMIT_OPTIONS.minPriceCurrency,
+		'minPriceCurrency',
+		'string',
+		'',
+		'The currency of Minimum Price per Ticket; listings priced in any other currency are refused before sending',
+		{ placeholder: 'e.g. EUR' },
+	),
+	property('Output', 'output', 'options', 'listing', 'What the node outputs', {
 		options: [
 			choice('One Item per Listing', 'listing', "The marketplace's answer for each listing"),
 			choice(
@@ -116,48 +107,48 @@ export const RUN_OPTIONS: INodeProperties[] = [
 				"Each input row with its listing's result, ready to write back to the sheet",
 			),
 		],
-		description: 'What the node outputs',
-	},
+	}),
+	property(
+		'Pace',
+		'concurrencyMode',
+		'options',
+		'adaptive',
+		'How the number of listings sent at the same time is chosen',
+		{
+			options: [
+				choice(
+					'Adaptive',
+					'adaptive',
+					'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
+				),
+				choice('Fixed', 'fixed', 'Always send Max Listings at Once at the same time'),
+			],
+		},
+	),
 	{
-		displayName: 'Pace',
-		name: 'concurrencyMode',
-		type: 'options',
-		default: 'adaptive',
-		options: [
-			choice(
-				'Adaptive',
-				'adaptive',
-				'Send more at once while the marketplace keeps up, and fewer when it asks to slow down',
-			),
-			choice('Fixed', 'fixed', 'Always send Max Listings at Once at the same time'),
-		],
-		description: 'How the number of listings sent at the same time is chosen',
-	},
-	{
-		displayName: 'Remember Listings for Pre-Deliver',
-		name: 'rememberForPreDeliver',
-		type: 'boolean',
-		default: false,
-		description:
+		...property(
+			'Remember Listings for Pre-Deliver',
+			'rememberForPreDeliver',
+			'boolean',
+			false,
 			'Whether Pre-Deliver Tickets in this workflow can find each listing created by its External Listing ID and check its seats',
+		),
 		hint: 'Each listing then takes about 80 places in the memory instead of 1, plus 1 per ticket; needs Skip Listings Already Sent on',
 	},
-	{
-		displayName: 'Skip Listings Already Sent',
-		name: 'skipAlreadySent',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to skip listings this workflow has sent before, so that a sheet run again lists nothing twice',
-	},
-	{
-		displayName: 'Validate Only',
-		name: 'validateOnly',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to only check the input and show the listings that would be sent, without sending anything',
-	},
+	property(
+		'Skip Listings Already Sent',
+		'skipAlreadySent',
+		'boolean',
+		true,
+		'Whether to skip listings this workflow has sent before, so that a sheet run again lists nothing twice',
+	),
+	property(
+		'Validate Only',
+		'validateOnly',
+		'boolean',
+		false,
+		'Whether to only check the input and show the listings that would be sent, without sending anything',
+	),
 ];
 
 /** Options in alphabetical order, as n8n lists them: the run's, and the fields under Options in that version. */

@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { validateOnlyItem } from './output';
 import { readListings } from './read';
-import { reportListings } from './report';
+import { reportListings } from './outcome';
 import { sendListings } from './send';
 
 export async function execute(

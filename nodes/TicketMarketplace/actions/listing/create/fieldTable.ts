@@ -1,7 +1,4 @@
-/**
- * The field table of Listing → Create: one entry per field of a listing or of its tickets. The panel, the sheet
- * headers, every label a message names, the schemas and the request are derived from it (fields.ts).
- */
+/** One entry per field of a listing or its tickets: panel, headers, labels, schemas and request derive from it. */
 import type { INodeProperties, NodeParameterValueType, NodePropertyTypes } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -16,10 +13,9 @@ import {
 	requiredLabel,
 	sheetBoolean,
 	stockTypeList,
-} from '../../../schemas/sheetValues';
+} from '../../../schemas/listing';
 
 export interface Field {
-	/** The node's parameter name. */
 	parameter: string;
 	/** `listing`: one value every row of a listing must agree on; `ticket`: each row's own. */
 	per: 'listing' | 'ticket';
@@ -192,43 +188,36 @@ export const SOURCE_LABELS: Record<string, string> = {
 	'seatRanges.range': 'Range',
 };
 
+/** A property in the panel's key order; `more` (placeholder, options, typeOptions) goes before the description. */
+export const property = (
+	displayName: string,
+	name: string,
+	type: NodePropertyTypes,
+	value: NodeParameterValueType,
+	description: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties => ({ displayName, name, type, default: value, ...more, description });
+
 /** A seat range's values, in the order one is read; Product Type is version 1's alone (from 1.1 it is shared). */
 export const SEAT_RANGE_FIELDS: INodeProperties[] = [
+	property('First Seat', 'firstSeat', 'number', 1, 'Number of the first seat of the range'),
+	property('Last Seat', 'lastSeat', 'number', 1, 'Number of the last seat of the range, included'),
+	property('Row', 'row', 'string', '', 'Row of every seat of the range', { placeholder: 'e.g. A' }),
 	{
-		displayName: 'First Seat',
-		name: 'firstSeat',
-		type: 'number',
-		default: 1,
-		description: 'Number of the first seat of the range',
-	},
-	{
-		displayName: 'Last Seat',
-		name: 'lastSeat',
-		type: 'number',
-		default: 1,
-		description: 'Number of the last seat of the range, included',
-	},
-	{
-		displayName: 'Row',
-		name: 'row',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. A',
-		description: 'Row of every seat of the range',
-	},
-	{
-		displayName: 'External ID Pattern',
-		name: 'externalIdPattern',
-		type: 'string',
-		default: '{listing}-{row}-{seat}',
-		description: "How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
+		...property(
+			'External ID Pattern',
+			'externalIdPattern',
+			'string',
+			'{listing}-{row}-{seat}',
+			"How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
+		),
 		hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2 and 7001-A-3',
 	},
-	{
-		displayName: 'Product Type',
-		name: 'productType',
-		type: 'string',
-		default: 'TICKET',
-		description: 'Product type of every seat of the range',
-	},
+	property(
+		'Product Type',
+		'productType',
+		'string',
+		'TICKET',
+		'Product type of every seat of the range',
+	),
 ];

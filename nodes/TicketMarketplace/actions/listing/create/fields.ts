@@ -1,15 +1,15 @@
-/** The field table (fieldTable.ts) as the rest of Listing → Create reads it: by kind, labels, schemas, API shape. */
+/** The field table (fieldTable.ts) as Listing → Create reads it: labels, schemas, and the request it sends. */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { errorText } from '../../../helpers/errors';
+import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
+import type { ApiRequest } from '../../../transport';
 import { pathKey, SEAT_NEEDED } from '../../../schemas/listing';
 import type { FieldLabeller } from '../../../schemas/listing';
 import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
-import type { ListingLevel, Product } from './nouns';
-
-export { FIELDS } from './fieldTable';
-export type { Field } from './fieldTable';
+import type { ListingLevel, Problem, Product, ReadyListing } from './nouns';
 
 export const LISTING_FIELDS = FIELDS.filter((field) => field.per === 'listing');
 export const TICKET_FIELDS = FIELDS.filter((field) => field.per === 'ticket');
@@ -53,7 +53,6 @@ export function isRowData(parameter: string): boolean {
 	return !NOT_ROW_DATA.has(parameter);
 }
 
-/** Whether a field is under Options in this version of the node. */
 export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 	return field.place === 'options' || (field.place === 'optionsFromV1_1' && !readsAsV1);
 }
@@ -67,9 +66,7 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 /** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
 
-export function apiPathOf(field: Field): string[] {
-	return API_PATHS.get(field) ?? field.api.split('.');
-}
+export const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
@@ -80,7 +77,6 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-/** A schema that reads anything and gives a T. */
 type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
@@ -91,7 +87,6 @@ export const productSchema = schemaOf(TICKET_FIELDS).superRefine((product, ctx) 
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message: SEAT_NEEDED });
 }) as unknown as Reads<Product>;
 
-/** A product's keys, as a JSON product writes them. */
 export const PRODUCT_KEYS = TICKET_FIELDS.map((field) => field.api);
 
 /** A JSON product's unknown key is refused: a typo such as "Seat" would otherwise drop data silently. */
@@ -117,19 +112,17 @@ export const productLabel = labeller(
 /** A value of Seat Ranges → Range. */
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
-/** The value at a field's API path. */
 export function apiValue(values: IDataObject, field: Field): unknown {
 	const [outer, inner] = apiPathOf(field);
 	const value = values[outer];
 	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 }
 
-/** The listing's own fields of a row in the API's shape, for their schema. */
+/** The listing's own fields of a row in the API's shape, for their schema; inApiShape nests dotted paths. */
 export function levelOf(fields: Record<string, unknown>): Record<string, unknown> {
 	return inApiShape(LISTING_FIELDS, (field) => fields[field.parameter]);
 }
 
-/** Values keyed by parameter, in the API's shape (nested by dotted path), for the fields' schema. */
 export function inApiShape(
 	fields: Field[],
 	valueOf: (field: Field) => unknown,
@@ -141,4 +134,91 @@ export function inApiShape(
 		else ((shaped[outer] ??= {}) as IDataObject)[inner] = valueOf(field) as IDataObject[string];
 	}
 	return shaped;
+}
+
+/** The API's keys of these fields (a dotted path's outer key once), in table order. */
+function keysOf(fields: Field[]): string[] {
+	return [...new Set(fields.map((field) => apiPathOf(field)[0]))];
+}
+
+/** The values at these keys, those without a value left out; a nested object copied. */
+function bodyOf(keys: string[], values: IDataObject, body: IDataObject = {}): IDataObject {
+	for (const key of keys) {
+		const value = values[key];
+		if (value === undefined) continue;
+		body[key] =
+			value !== null && typeof value === 'object' && !Array.isArray(value)
+				? { ...(value as IDataObject) }
+				: value;
+	}
+	return body;
+}
+
+/** The listing's fields in the body: the required ones come before the products, those with a default after. */
+const IN_BODY = LISTING_FIELDS.filter((field) => field.header === undefined);
+const BEFORE_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default === undefined));
+const AFTER_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default !== undefined));
+const IN_HEADERS = LISTING_FIELDS.filter((field) => field.header !== undefined);
+
+export function listingRequest({ level, products }: ReadyListing): ApiRequest {
+	const body = bodyOf(BEFORE_PRODUCTS, level);
+	body.products = products.map(({ product }) => bodyOf(PRODUCT_KEYS, product));
+	bodyOf(AFTER_PRODUCTS, level, body);
+	const headers: Record<string, string> = {};
+	for (const field of IN_HEADERS) headers[field.header!] = String(apiValue(level, field));
+	return buildRequest('POST', PARTNER_API_PATHS.listings, body, headers);
+}
+
+export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
+
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+export const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
+
+/** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
+export function rowsText(itemIndexes: number[]): string {
+	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
+	const ranges: number[][] = [];
+	for (let start = 0; start < rows.length; ) {
+		let end = start;
+		while (end + 1 < rows.length && rows[end + 1] === rows[end] + 1) end++;
+		if (end - start >= 2) ranges.push(rows.slice(start, end + 1));
+		else for (let index = start; index <= end; index++) ranges.push([rows[index]]);
+		start = end + 1;
+	}
+	const written = ranges.map((range) =>
+		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
+	);
+	const shown = written.slice(0, 20);
+	const more = ranges.slice(20).reduce((count, range) => count + range.length, 0);
+	const list = more
+		? `${shown.join(', ')} and ${more} more`
+		: shown.length > 1
+			? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`
+			: (shown[0] ?? '');
+	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
+}
+
+/** `Price Amount "49,90" is not a number ... (rows 1–2000)`. */
+export function problemLine(problem: Problem): string {
+	const subject = problem.field ? `${problem.field} ${problem.text}` : problem.text;
+	return `${subject} (${rowsText(problem.itemIndexes)})`;
+}
+
+/** Identical problems (same field, same words) of many rows become one, in the order of their first row. */
+export function mergeProblems(problems: Problem[]): Problem[] {
+	const merged = new Map<string, Problem>();
+	for (const problem of problems) {
+		const key = `${problem.field}\u0000${problem.text}`;
+		const existing = merged.get(key);
+		if (existing) existing.itemIndexes.push(...problem.itemIndexes);
+		else merged.set(key, { ...problem, itemIndexes: [...problem.itemIndexes] });
+	}
+	const firstRow = (problem: Problem) =>
+		problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Infinity);
+	return [...merged.values()].sort((a, b) => firstRow(a) - firstRow(b));
+}
+
+export function unreadable(error: unknown, itemIndex: number): Problem {
+	const text = `could not read the parameters: ${errorText(error)}`;
+	return { field: '', text, itemIndexes: [itemIndex] };
 }

@@ -1,15 +1,15 @@
 /** What Listing → Create reads an item into. Types only, so every stage names them without another stage. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { FieldLabeller } from '../../../schemas/listing';
+import type { Effect } from '../../../transport';
+import type { EarlierOutcome } from '../memory/runMemory';
 
-/** Something wrong with a value, in a sheet user's words; rows are said as ranges (problems.ts). */
+/** Something wrong with a value, in a sheet user's words; rows are said as ranges (fields.ts). */
 export interface Problem {
 	/** The field's label ("Price Amount"), or '' for the listing as a whole. */
 	field: string;
-	/** What is wrong, written to follow the label. */
 	text: string;
-	/** The input items (0-based) it concerns. */
 	itemIndexes: number[];
 }
 
@@ -43,7 +43,6 @@ export type Product = IDataObject & {
 export interface ListedProduct<P = Product> {
 	product: P;
 	itemIndex: number;
-	/** Its place among its item's products. */
 	index: number;
 	/** Typed as JSON: checked for unknown keys. */
 	fromJson: boolean;
@@ -66,9 +65,24 @@ export interface ReadyListing extends ListingBase {
 
 export interface InvalidListing extends ListingBase {
 	kind: 'invalid';
-	/** Known when the id itself was valid. */
 	externalListingId?: number;
 	problems: Problem[];
 }
 
 export type Listing = ReadyListing | InvalidListing;
+
+/** A request that did not create the listing in this run, with the error that says why. */
+export interface Failure {
+	kind: Exclude<Effect, 'created'>;
+	error: NodeApiError | NodeOperationError;
+	/** The API's own error code, where its answer named one (kept beside its words for support). */
+	apiCode?: string;
+}
+
+export type Outcome =
+	| { kind: 'created'; /** The API's answer, secrets redacted. */ body: unknown }
+	| Failure
+	| { kind: 'notSent' }
+	/** `earlier`: what the memory knows of the earlier run's outcome. */
+	| { kind: 'skipped'; earlier: EarlierOutcome }
+	| { kind: 'invalid' };

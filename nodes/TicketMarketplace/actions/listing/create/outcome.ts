@@ -1,31 +1,18 @@
 /**
- * What became of each listing of a run, in one word per meaning. Where a request was sent, the answer table's
- * outcome names (nodes/shared/partnerApi/answerTable.ts): created, alreadyListed (the API holds it already), unknown (it
- * may have been created), notCreated. Where none was: notSent (the run stopped first), skipped (an earlier run of
- * this workflow sent it), invalid. A run's outcomes are a Map from each listing to its outcome, in input order:
- * every output, summary and memory update reads it.
+ * What became of each listing of a run, and what the run then says. Where a request was sent, the answer table's
+ * outcome names (nodes/shared/partnerApi/answerTable.ts): created, alreadyListed, unknown (it may have been
+ * created), notCreated. Where none was: notSent (the run stopped first), skipped (an earlier run of this workflow
+ * sent it), invalid. A run's outcomes are a Map from each listing to its outcome, in input order.
  */
-import type { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
+import type { RequestResult } from '../../../transport';
+import { notCreatedStillRememberedLine, SentListingsStoreError } from '../memory/memoryMessages';
 import type { EarlierOutcome } from '../memory/runMemory';
-import type { Effect, RequestResult } from '../../../transport';
-import type { Listing, ReadyListing } from './nouns';
-
-/** A request that did not create the listing in this run, with the error that says why. */
-export interface Failure {
-	kind: Exclude<Effect, 'created'>;
-	error: NodeApiError | NodeOperationError;
-	/** The API's own error code, where its answer named one (kept beside its words for support). */
-	apiCode?: string;
-}
-
-export type Outcome =
-	| { kind: 'created'; /** The API's answer, secrets redacted. */ body: unknown }
-	| Failure
-	| { kind: 'notSent' }
-	/** `earlier`: what the memory knows of the earlier run's outcome. */
-	| { kind: 'skipped'; earlier: EarlierOutcome }
-	| { kind: 'invalid' };
+import type { Failure, Listing, Outcome, ReadyListing } from './nouns';
+import { howMany, ids, outputItems } from './output';
+import type { SendSettings } from './settings';
 
 /** The transport's answer for one request, in the outcome's words. */
 export function outcomeOfRequest(sent: RequestResult): Outcome {
@@ -39,21 +26,16 @@ export function outcomeOfRequest(sent: RequestResult): Outcome {
 	};
 }
 
+const REMEMBERED: Partial<Record<Outcome['kind'], 'created' | 'unknown' | 'notCreated'>> = {
+	created: 'created',
+	alreadyListed: 'created',
+	unknown: 'unknown',
+	notCreated: 'notCreated',
+	notSent: 'notCreated',
+};
+
 /** What the memory keeps of a listing sent: created (or held already), unknown, or nothing (forgotten). */
-export function rememberedAs(outcome: Outcome): 'created' | 'unknown' | 'notCreated' | undefined {
-	switch (outcome.kind) {
-		case 'created':
-		case 'alreadyListed':
-			return 'created';
-		case 'unknown':
-			return 'unknown';
-		case 'notCreated':
-		case 'notSent':
-			return 'notCreated';
-		default:
-			return undefined;
-	}
-}
+export const rememberedAs = (outcome: Outcome) => REMEMBERED[outcome.kind];
 
 /** Every listing with what became of it, in input order: invalid, skipped as sent before, or what its request did. */
 export function outcomesOf(
@@ -77,4 +59,121 @@ export function firstFailure(outcomes: Map<Listing, Outcome>): [Listing, Failure
 		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [listing, outcome];
 	}
 	return undefined;
+}
+
+/** The run's output, or the error of the first failed listing that stops it (without Continue). */
+export function reportListings(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	outcomes: Map<Listing, Outcome>,
+	read: { blankRows: number[]; settings: SendSettings },
+): INodeExecutionData[] {
+	const failed = context.continueOnFail() ? undefined : firstFailure(outcomes);
+	if (failed) {
+		const [listing, { error }] = failed;
+		const summary = stopSummary(outcomes, read.settings.skipAlreadySent);
+		throw withMoreDescription(context.getNode(), error, [summary], listing.rows[0]);
+	}
+	const errorOutput = context.getNode().onError === 'continueErrorOutput';
+	return outputItems(items, outcomes, read.blankRows, read.settings.perRow, errorOutput);
+}
+
+/**
+ * The memory could not be updated after sending: its error, with what became of every listing and the listings not
+ * created that it still holds (without this, later runs skip them unseen). It stops the run; with Continue it is a
+ * warning above the outputs, which still come out.
+ */
+export function reportMemoryFailure(
+	context: IExecuteFunctions,
+	failure: { error: SentListingsStoreError; stillRemembered: ReadyListing[] },
+	outcomes: Map<Listing, Outcome>,
+): void {
+	const { error: said, stillRemembered } = failure;
+	const error = new SentListingsStoreError(context.getNode(), said.message, {
+		description: [
+			said.description,
+			stillRemembered.length > 0 && notCreatedStillRememberedLine(ids(stillRemembered)),
+			stopSummary(outcomes, false),
+		]
+			.filter(Boolean)
+			.join('\n'),
+	});
+	if (!context.continueOnFail()) throw error;
+	const message = `${error.message}. ${error.description}`;
+	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
+}
+
+/** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */
+const MAX_REASONS_LISTED = 3;
+
+/**
+ * A group of failed listings with why: one reason on the group's line ("Not created: 1 listing (7): Login refused:
+ * …"), several on a line each, a few reasons at most.
+ */
+function withReasons(heading: string, members: Array<[Listing, Outcome]>): string[] {
+	const byReason = new Map<string, Listing[]>();
+	for (const [listing, outcome] of members) {
+		const reason = 'error' in outcome ? errorText(outcome.error) : '';
+		byReason.set(reason, [...(byReason.get(reason) ?? []), listing]);
+	}
+	const reasons = [...byReason];
+	if (reasons.length === 1) {
+		const [[reason, listings]] = reasons;
+		return [`${heading}: ${howMany(listings)} (${listFirst(ids(listings))}): ${reason}.`];
+	}
+	const lines = reasons
+		.slice(0, MAX_REASONS_LISTED)
+		.map(([reason, listings]) => `  - ${reason}: ${listFirst(ids(listings))}`);
+	const others = reasons.slice(MAX_REASONS_LISTED).flatMap(([, listings]) => listings);
+	if (others.length) lines.push(`  - for other reasons: ${listFirst(ids(others))}`);
+	return [`${heading}: ${howMany(members)}:`, ...lines];
+}
+
+/**
+ * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
+ * exist; requests ran at once, so no group claims an order. Each group counts its listings and names the first.
+ */
+export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: boolean): string {
+	const group = (test: (outcome: Outcome) => boolean) =>
+		[...outcomes].filter(([, outcome]) => test(outcome));
+	const listed = (members: Array<[Listing, Outcome]>) =>
+		`${howMany(members)} (${listFirst(ids(members.map(([listing]) => listing)))})`;
+	const kind = (word: Outcome['kind']) => (outcome: Outcome) => outcome.kind === word;
+	const skippedAs = (earlier: EarlierOutcome) => (outcome: Outcome) =>
+		outcome.kind === 'skipped' && outcome.earlier === earlier;
+	const created = group(kind('created'));
+	const refused = group(kind('notCreated'));
+	const unknown = group(kind('unknown'));
+	const lines: string[] = [
+		created.length
+			? `Created in this run: ${listed(created)}.`
+			: 'No listing was created in this run.',
+	];
+	if (refused.length) lines.push(...withReasons('Not created', refused));
+	if (unknown.length)
+		lines.push(
+			...withReasons('Outcome unknown, may have been created', unknown),
+			'  Look these up on the marketplace by External Listing ID before sending them again.',
+		);
+	const others: Array<[(outcome: Outcome) => boolean, string]> = [
+		[kind('notSent'), 'Not sent, the run stopped first'],
+		[skippedAs('created'), 'Skipped, already sent by this workflow'],
+		[
+			skippedAs('unknown'),
+			'Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID)',
+		],
+		[
+			kind('alreadyListed'),
+			'Already listed (the API holds a listing with this External Listing ID), not created again',
+		],
+	];
+	for (const [test, words] of others) {
+		const members = group(test);
+		if (members.length) lines.push(`${words}: ${listed(members)}.`);
+	}
+	if (skipAlreadySent)
+		lines.push(
+			'Skip Listings Already Sent is on: once the cause is fixed, run the workflow again; it sends only the listings not created and not sent, and skips the others.',
+		);
+	return lines.join('\n');
 }

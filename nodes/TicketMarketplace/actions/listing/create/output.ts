@@ -6,10 +6,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { EarlierOutcome } from '../memory/runMemory';
-import { listingRequest } from './listingRequest';
-import type { Failure, Outcome } from './outcome';
-import { mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './problems';
-import type { Listing } from './nouns';
+import { listingRequest, mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './fields';
+import type { Failure, Listing, Outcome } from './nouns';
 
 /**
  * The listing status an output item shows, from the one outcome: the outputs' own words, which say "failed" for a

@@ -2,12 +2,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { perVersion } from '../../versions';
-import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
+import { TICKET_FIELDS } from './fields';
+import { SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
-/** An option of an `options` parameter. */
 export const choice = (name: string, value: string, description: string) => ({
 	name,
 	value,
@@ -34,12 +34,10 @@ function productValue(field: Field): INodeProperties {
 	};
 }
 
-const ticketFields = FIELDS.filter((field) => field.per === 'ticket');
 /** Version 1: every ticket value in n8n's alphabetical order, Row and Seat always shown. */
-const productV1 = ticketFields.map(productValue).sort(byLabel);
+const productV1 = TICKET_FIELDS.map(productValue).sort(byLabel);
 /** 1.1: the product type comes from Options; Row and Seat follow the General Admission switch. */
-const productLatest = ticketFields
-	.filter((field) => field.place === 'main')
+const productLatest = TICKET_FIELDS.filter((field) => field.place === 'main')
 	.map((field) => ({
 		...productValue(field),
 		...(field.seated && { displayOptions: standing }),
@@ -49,10 +47,7 @@ const productLatest = ticketFields
 const rangeV1 = [...SEAT_RANGE_FIELDS].sort(byLabel);
 const rangeLatest = SEAT_RANGE_FIELDS.filter((field) => field.name !== 'productType');
 
-/**
- * A list of tickets or ranges, one version apart: version 1 lists its values in n8n's alphabetical order, with a
- * product type of their own; 1.1 takes the product type from Options.
- */
+/** A list of tickets or ranges: version 1 has a product type of its own; 1.1 takes it from Options. */
 function collection(
 	name: 'products' | 'seatRanges',
 	look: Pick<INodeProperties, 'placeholder' | 'description'>,

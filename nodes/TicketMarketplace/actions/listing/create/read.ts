@@ -1,10 +1,9 @@
-/**
- * Create's read stage: read each row (listingRows.ts), group a listing's rows, validate each group
- * (checkListing.ts), then across listings (acrossListings.ts). Without Continue, an invalid one stops the run here.
- */
+/** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorText } from '../../../helpers/errors';
+import { isBlank, positiveId } from '../../../schemas/listing';
 import { readsAsV1 } from '../../versions';
 import {
 	holdBackForUnknownRows,
@@ -12,24 +11,98 @@ import {
 	refuseTicketsListedBefore,
 } from './acrossListings';
 import { validateListing } from './checkListing';
-import { optionPaths } from './fields';
-import { readListingRow } from './listingRows';
-import type { InvalidListing, Listing, ListingRow } from './nouns';
-import { blankRowsNotice } from './output';
-import { missingColumns, parameterSource } from './parameterSource';
-import type { ParameterSource } from './parameterSource';
 import {
 	CONTINUE_SETTING,
+	fieldOf,
 	mergeProblems,
+	optionPaths,
 	problemLine,
+	READ_ORDER,
 	ROWS_CONVENTION,
 	rowsText,
-} from './problems';
-import { NO_LIMITS, readListingLimits, readSendSettings } from './settings';
-import type { InputShape, ListingLimits, SendSettings } from './settings';
+	unreadable,
+} from './fields';
+import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
+import { blankRowsNotice } from './output';
+import {
+	isBlankRow,
+	missingColumns,
+	NO_LIMITS,
+	parameterSource,
+	readListingLimits,
+	readSendSettings,
+} from './settings';
+import type { InputShape, ListingLimits, ParameterSource, SendSettings } from './settings';
+
+function listingIdOf(raw: unknown): ListingRow['listingId'] {
+	const parsed = positiveId.safeParse(raw);
+	if (parsed.success) return { id: parsed.data, text: String(parsed.data) };
+	return { text: isBlank(raw) ? '' : String(raw).trim() };
+}
+
+/** A listing per item's products, unexpanded: the source chosen, its value, the shared Product Type (from 1.1). */
+function readProductFields(
+	params: ParameterSource,
+	itemIndex: number,
+	shared: boolean,
+	into: RowFields,
+) {
+	const source = params.get('productsSource', itemIndex, 'defined');
+	into.productsSource = source;
+	if (shared)
+		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
+	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
+	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
+	else into.products = params.get('products', itemIndex, {});
+}
+
+/** One item read into its fields by parameter name, unchecked; undefined for a blank row. */
+function readListingRow(
+	params: ParameterSource,
+	itemIndex: number,
+	shape: InputShape,
+	sharedProductType: boolean,
+): ListingRow | undefined {
+	// Read first: a row whose other parameters fail still blocks its listing, which once sent could never get its seat.
+	let rawListingId: unknown;
+	let listingIdRead = false;
+	try {
+		rawListingId = params.get('externalListingId', itemIndex);
+		listingIdRead = true;
+		const fields: RowFields = { externalListingId: rawListingId };
+		for (const field of READ_ORDER) {
+			if (field.parameter in fields || (field.per === 'ticket' && shape !== 'ticketPerItem'))
+				continue;
+			fields[field.parameter] = params.get(field.parameter, itemIndex, field.default);
+		}
+		if (isBlankRow(params, fields)) return undefined;
+		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
+		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };
+	} catch (error) {
+		return {
+			itemIndex,
+			listingId: listingIdOf(rawListingId),
+			problems: [unreadable(error, itemIndex)],
+			...(!listingIdRead &&
+				shape === 'ticketPerItem' && {
+					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
+				}),
+		};
+	}
+}
+
+/** The row's Event ID, when it can be read and is valid (its expression may fail too). */
+function readableEventId(params: ParameterSource, itemIndex: number): number | undefined {
+	try {
+		const parsed = positiveId.safeParse(params.get('eventId', itemIndex));
+		return parsed.success ? parsed.data : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 /** Every listing (in input order of first rows), the blank rows (skipped and counted), and how to send. */
-export interface ListingsRead {
+interface ListingsRead {
 	listings: Listing[];
 	blankRows: number[];
 	settings: SendSettings;

@@ -90,10 +90,7 @@ function seatRangeProducts(
 	return { products, problems };
 }
 
-/**
- * Adds the products to `into`, seat ranges expanded for `listing` (its level fields, validated when valid); returns
- * why the source could not be read. May throw where the fields are not in n8n's shape.
- */
+/** Adds the products to `into`, seat ranges expanded for `listing`; returns why the source cannot be read. */
 export function productsOf(
 	fields: RowFields,
 	itemIndex: number,

@@ -7,7 +7,8 @@ import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
-import { errorText, oneLine } from '../../../helpers/errors';
+import { oneLine } from '../../../../shared/partnerApi/answerWords';
+import { errorText } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
@@ -26,13 +27,11 @@ import {
 import type { RunCredential } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
 import { earlierUnknownNotice, howMany } from './output';
-import { listingRequest } from './listingRequest';
-import type { Listing, ReadyListing } from './nouns';
-import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
-import type { Outcome } from './outcome';
-import { reportMemoryFailure } from './report';
+import { listingRequest } from './fields';
+import type { Listing, Outcome, ReadyListing } from './nouns';
+import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure } from './outcome';
 import type { SendSettings } from './settings';
-import { refuseTicketsOfEarlierRuns, ticketsOf } from './ticketsAcrossRuns';
+import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
 export async function sendListings(

@@ -10,9 +10,8 @@ import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { RunMemory } from '../memory/runMemory';
 import { countSent, forgetAllSent } from '../memory/sentListings';
 import { readRunCredential } from '../../../transport';
-import { ItemParameters } from '../create/parameterSource';
+import { isBlankRow, ItemParameters } from '../create/settings';
 import { blankRowsNotice } from '../create/output';
-import { isBlankRow } from '../create/listingRows';
 
 const ID_PARAMETER = 'forgetExternalListingId';
 /** What an AI Agent's call is told: the history keeps Create from listing a ticket twice. */

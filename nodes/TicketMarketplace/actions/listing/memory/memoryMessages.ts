@@ -1,7 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorText, listFirst, oneLine } from '../../../helpers/errors';
+import { oneLine } from '../../../../shared/partnerApi/answerWords';
+import { errorText, listFirst } from '../../../helpers/errors';
 import { failureOf } from './memoryFailure';
 import type { MemoryFailure } from './memoryFailure';
 

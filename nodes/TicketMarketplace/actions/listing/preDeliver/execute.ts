@@ -9,7 +9,7 @@ import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
-import type { Failure, Outcome } from '../create/outcome';
+import type { Failure, Outcome } from '../create/nouns';
 import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';

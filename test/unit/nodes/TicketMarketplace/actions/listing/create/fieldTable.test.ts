@@ -6,7 +6,7 @@
 import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Field } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fieldTable';
-import { optionalLabel } from '../../../../../../../nodes/TicketMarketplace/schemas/sheetValues';
+import { optionalLabel } from '../../../../../../../nodes/TicketMarketplace/schemas/listing';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import {
 	EXAMPLE_SHEET_PARAMETERS,

@@ -3,7 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { properties } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/description';
 import {
-	FIELDS,
 	labelOf,
 	productLabel,
 	seatRangeLabel,
@@ -11,6 +10,7 @@ import {
 	READ_ORDER,
 	RECOGNISED_HEADERS,
 } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fields';
+import { FIELDS } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fieldTable';
 
 /** The parameters a node of this version shows: the main panel's, and those under Options. */
 function parametersOf(version: 1 | 1.1): { main: string[]; options: string[] } {

@@ -10,7 +10,7 @@ import {
 	outcomeOfRequest,
 	rememberedAs,
 } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
-import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 
 const NODE = {
 	id: 'n',

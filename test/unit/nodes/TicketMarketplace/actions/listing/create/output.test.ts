@@ -1,5 +1,5 @@
 /** The output of Listing → Create: each listing's outcome as output items, paired with their rows. */
-import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import {
 	listingItem,

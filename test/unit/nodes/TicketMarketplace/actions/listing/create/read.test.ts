@@ -3,8 +3,8 @@
  * invalid with their problems), no context and no network.
  */
 import { listingsOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/read';
-import { listingRequest as requestOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/listingRequest';
-import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/parameterSource';
+import { listingRequest as requestOf } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/fields';
+import type { ParameterSource } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/settings';
 import { listingRequest } from '../../../../../../../support/listingBody';
 
 /** Every parameter a column of the item (as `{{ $json.x }}` would be), else its constant or the fallback. */

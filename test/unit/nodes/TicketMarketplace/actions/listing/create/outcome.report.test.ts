@@ -1,7 +1,7 @@
 /** The stop summary of Listing → Create: every listing in exactly one group, counted and named. */
-import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
+import type { Outcome } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
 import type { Listing } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/nouns';
-import { stopSummary } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/report';
+import { stopSummary } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/outcome';
 
 import {
 	ALREADY_LISTED,

@@ -11,7 +11,7 @@ import {
 	bareColumnReference,
 	normalizeHeader,
 	recogniseHeaders,
-} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/parameterSource';
+} from '../../../../../../../nodes/TicketMarketplace/actions/listing/create/settings';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import { listingBody } from '../../../../../../../support/listingBody';
 import {
