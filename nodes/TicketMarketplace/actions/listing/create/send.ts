@@ -1,7 +1,7 @@
 /**
  * The send stage of Listing → Create: skip what this workflow sent before (the memory of sent listings,
  * memory/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent (a memory
- * that fails to is reported here, report.ts says how).
+ * that fails to is reported here, outcome.ts says how).
  */
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
