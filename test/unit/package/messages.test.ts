@@ -35,7 +35,7 @@ import {
 	sentListingKey,
 	storeError,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
-import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/failures';
+import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
 import {

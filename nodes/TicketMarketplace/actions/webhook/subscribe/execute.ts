@@ -25,7 +25,7 @@ import { findSubscriptionId } from './subscriptionId';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
 import { readsAsV1 } from '../../versions';
-import { getBaseUrl } from '../../../transport/credential';
+import { getBaseUrl } from '../../../transport/tokenRenewal';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
