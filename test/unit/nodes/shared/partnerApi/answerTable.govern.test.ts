@@ -25,8 +25,10 @@ import {
 	stopsEverySend,
 } from '../../../../../nodes/TicketMarketplace/transport/attempt';
 import type { RetryCounts } from '../../../../../nodes/TicketMarketplace/transport/attempt';
-import { classifyFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
-import { meaningOfFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
+import {
+	classifyFailure,
+	meaningOfFailure,
+} from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
 import type { HttpFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
 import { TokenRenewal } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 
