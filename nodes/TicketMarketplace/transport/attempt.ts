@@ -1,49 +1,53 @@
 /**
- * One attempt at a request (sendRequest repeats it): its slot, its send through the run's token renewal, its answer
- * or failure, what the pacer learns from it, and the wait before trying again, if any.
+ * What one attempt at a request tells: its answer or its failure, what that means by the answer table, what the pacer
+ * learns from it, whether it stops every send, and how long to wait before trying it again, if at all.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-} from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import type { AnswerMeaning } from '../../shared/partnerApi/answerTable';
-import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
-import {
-	answerMeaning,
-	describeThrown,
-	meaningOfFailure,
-	UnreadableFileError,
-} from './httpFailure';
-import type { HttpFailure } from './httpFailure';
-import type { AttemptOutcome, RequestPacer } from './pacing';
+import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
+import type { AnswerFacts, AnswerMeaning } from '../../shared/partnerApi/answerTable';
+import { failedTokenExchangeOf, type TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
+import type { AttemptOutcome, RequestPacer, Slot } from './pacing';
 import { retryAfterOf, retryWait, RETRY_POLICY } from './retryAfter';
-import { CREDENTIAL_NAME } from './tokenRenewal';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions, RunCredential } from './tokenRenewal';
-import { withinDeadline } from './waitOrStop';
 
-/** As Validate Only shows it: relative to the Base URL. */
-export interface ApiRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	headers: Record<string, string>;
-	body?: IDataObject;
-	/** Read when sent: what waits for its turn holds no file in memory. */
-	upload?: () => Promise<Buffer>;
+export interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
+	message: string;
+	/** No token could be had (what the credential said): nothing was sent. */
+	tokenExchange?: TokenDiagnosis;
+	/** A file could not be read from n8n's binary data: nothing was sent. */
+	unreadableFile?: boolean;
+	/** A Retry-After, or a spike arrest's interval, longer than this node waits. */
+	retryAfterMs?: number;
+	spikeIntervalMs?: number;
+	/** A 401 to a token just issued, or after the run's last renewal (how many it made). */
+	refusedAfterRenewal?: boolean;
+	renewalsExhausted?: number;
+	/** Read once when it arrived; `refusal`: the rate refusal that asked for a wait too long, as first read. */
+	meaning?: AnswerMeaning;
+	refusal?: AnswerMeaning;
 }
 
-/** JSON both ways, plus the operation's own headers. */
-export function buildRequest(
-	method: IHttpRequestMethods,
-	path: string,
-	body?: IDataObject,
-	headers: Record<string, string> = {},
-): ApiRequest {
-	const json = { Accept: 'application/json', 'Content-Type': 'application/json' };
-	return { method, path, headers: { ...json, ...headers }, body };
+export type Answer = { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
+type Renewed = Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'>;
+
+export type AuthenticatedAnswer =
+	| (Answer & Renewed & { kind: 'response' })
+	| { kind: 'thrown'; error: unknown }
+	| { kind: 'notSent' };
+
+export interface AuthenticatedSendOptions {
+	/** Stop and the workflow timeout abort it. */
+	cancel?: AbortSignal;
+	/** Before an answered request goes again (the pacer counts it). */
+	onResend?: () => void;
+	/** Aborted once the run sends nothing more: no login and no resend either. */
+	closed?: AbortSignal;
+	/** Read once as it arrives: its row says whether a renewed token may mend it. */
+	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
 }
 
 /** The counts one request keeps across its attempts: they bound its retries and its failure reports them. */
@@ -54,120 +58,102 @@ export interface RetryCounts {
 	lastRetryAfterMs?: number;
 }
 
-/** One request across its attempts, with its last failure. */
-export interface Job {
-	request: ApiRequest;
-	credential: RunCredential;
-	/** What its answers are read against. */
-	rules: {
-		path: string;
-		confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
-		createsId?: string | number;
-	};
-	/** Read only to read an answer's words, which must never echo them. */
-	secrets: () => string[];
-	counts: RetryCounts;
-	pacer?: RequestPacer;
-	cancel?: AbortSignal;
-	failure?: HttpFailure;
+export interface MeaningContext {
+	path?: string;
+	createsId?: string | number;
+	secrets?: readonly string[];
 }
 
 /**
- * One attempt: the API's answer when its row says it created what it asked for; else its failure (kept in the job)
- * and the wait before trying again (undefined: it is not). Null: not sent, the run stopped first (and a stopped run
- * closes the pacer, so nothing more starts).
+ * What an answer, or the lack of one, means, with what the run learnt beside it (a renewal that failed, a wait too
+ * long). An answer `arriving` carries the caller's evidence: with it, a success reads nothing more.
  */
-export async function attempt(
-	context: IExecuteFunctions,
-	job: Job,
-	retryFirst: boolean,
-): Promise<{ answer: unknown } | { waitMs?: number } | null> {
-	const { pacer, cancel } = job;
-	const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
-	if (slot === null) return null;
-	if (cancel?.aborted) {
-		pacer?.close();
-		slot?.release({ kind: 'failed' });
-		return null;
-	}
-	const startedAt = Date.now();
-	const sent = await send(context, job, {
-		cancel,
-		onResend: () => slot?.sentAgain(),
-		closed: pacer?.closedSignal,
-		meaningOf: (response) => answerMeaning(response, job.rules, job.secrets),
-	});
-	if (sent.kind === 'notSent') {
-		// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
-		slot?.release({ kind: 'failed' });
-		return null;
-	}
-	if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
-		const roundTripMs = Date.now() - startedAt;
-		slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
-		return { answer: sent.response.body };
-	}
-	const failure = (job.failure = failureOf(sent, job));
-	const retryAfterMs = retryAfterOf(failure, Date.now());
-	const outcome = pacerOutcome(failure, retryAfterMs, startedAt);
-	const waitMs = retryWaitMs(failure, retryAfterMs, job.counts);
-	if (stopsEverySend(failure)) pacer?.close();
-	// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-	// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
-	const final = waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed';
-	slot?.release({ ...outcome, final });
-	return { waitMs };
+export function meaningOfFailure(
+	failure: HttpFailure,
+	context: MeaningContext,
+	arriving?: { evidence?: boolean },
+): AnswerMeaning {
+	const evidence = arriving ? arriving.evidence : false;
+	const { status, refusal, unreadableFile, tokenExchange, code } = failure;
+	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
+	const facts: AnswerFacts =
+		status === undefined
+			? { status: 0, failure: noAnswer ?? '' }
+			: evidence || refusal
+				? { status, code: refusal?.code, words: refusal?.words }
+				: readAnswer(status, failure.headers, failure.body, context.secrets);
+	facts.evidence = evidence;
+	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
+	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
+	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
+	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
+	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
 }
 
-/**
- * One send through the run's token renewal, its body read first (once: a 401's re-send goes with the same bytes).
- * A file that cannot be read fails before anything is sent or any login starts, in words that do not read as a
- * connection cut midway: nothing was sent, and the run's other requests go on.
- */
-async function send(
-	context: IExecuteFunctions,
-	{ request, credential }: Job,
-	options: AuthenticatedSendOptions,
-): Promise<AuthenticatedAnswer> {
-	let body: unknown;
-	try {
-		body = request.upload ? await request.upload() : request.body;
-	} catch (error) {
-		const said = error instanceof Error ? error.message : String(error);
-		return { kind: 'thrown', error: new UnreadableFileError(said) };
-	}
-	const httpOptions: IHttpRequestOptions = {
-		method: request.method,
-		url: `${credential.baseUrl}${request.path}`,
-		headers: request.headers,
-		body: body as IHttpRequestOptions['body'],
-		json: true,
-		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
-		// look like a created listing. A 3xx is reported instead.
-		disableFollowRedirect: true,
-		// An answer that never comes must not hold the run: the request then ends with its outcome unknown.
-		timeout: REQUEST_TIMEOUTS.apiMs,
-		// Not thrown: n8n's error for an HTTP status drops the headers, and Retry-After is needed.
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
+/** An answer as it arrives: the caller's evidence first. */
+export function answerMeaning(
+	response: IN8nHttpFullResponse,
+	rules: MeaningContext & { confirmedBy?: (answer: IN8nHttpFullResponse) => boolean },
+	secrets: () => readonly string[],
+): AnswerMeaning {
+	const evidence = rules.confirmedBy?.(response);
+	const { statusCode: status, body } = response;
+	const answer = {
+		status,
+		headers: response.headers as Record<string, unknown>,
+		body,
+		message: '',
 	};
-	const helpers = context.helpers;
-	const authenticated = { credentialsDecrypted: credential.decrypted };
-	const sendOnce = async () =>
-		await withinDeadline(
-			helpers.httpRequestWithAuthentication.call(
-				context,
-				CREDENTIAL_NAME,
-				{ ...httpOptions },
-				authenticated,
-			) as Promise<IN8nHttpFullResponse>,
-			REQUEST_TIMEOUTS.apiMs,
-		);
-	return await credential.renewal.send(sendOnce, options);
+	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, { evidence });
+}
+
+export class UnreadableFileError extends Error {}
+
+/**
+ * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
+ * in `context.data`, but drops the headers. An axios error itself is read too.
+ */
+export function describeThrown(error: unknown): HttpFailure {
+	if (error instanceof UnreadableFileError)
+		return { headers: {}, message: error.message, unreadableFile: true };
+	const thrown = (error ?? {}) as {
+		httpCode?: unknown;
+		code?: unknown;
+		context?: { data?: unknown };
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+		message?: unknown;
+		messages?: unknown;
+	};
+	// NodeApiError may swap the original words for a generic text; it keeps them in `messages`.
+	const original = Array.isArray(thrown.messages)
+		? thrown.messages.find((entry) => typeof entry === 'string')
+		: undefined;
+	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
+	const exchange = failedTokenExchangeOf(error);
+	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
+	if (thrown.response) {
+		const { status, headers, data } = thrown.response;
+		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
+		return { status, headers: headers ?? {}, body: data, code, message };
+	}
+	const rawCode = thrown.httpCode ?? thrown.code;
+	const code =
+		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+	const isStatus = code !== undefined && /^\d{3}$/.test(code);
+	return {
+		status: isStatus ? Number(code) : undefined,
+		headers: {},
+		body: thrown.context?.data,
+		code: isStatus ? undefined : code,
+		message,
+	};
 }
 
 /** A failed attempt, with what it means: as read on arrival, again only when a renewal said a 401 was no expiry. */
-function failureOf(sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>, job: Job): HttpFailure {
+export function readFailure(
+	sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>,
+	context: MeaningContext,
+): HttpFailure {
 	const failure: HttpFailure =
 		sent.kind === 'thrown'
 			? describeThrown(sent.error)
@@ -182,8 +168,32 @@ function failureOf(sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>, job:
 				};
 	const renewal = failure.refusedAfterRenewal || failure.renewalsExhausted !== undefined;
 	if (failure.meaning === undefined || renewal)
-		failure.meaning = meaningOfFailure(failure, { ...job.rules, secrets: job.secrets() });
+		failure.meaning = meaningOfFailure(failure, context);
 	return failure;
+}
+
+/**
+ * Ends a failed attempt: counts it, closes the pacer when it stops every send, and frees its slot with what the pacer
+ * should learn. Returns the wait before trying it again, or undefined when it is not.
+ */
+export function settleFailure(
+	failure: HttpFailure,
+	counts: RetryCounts,
+	startedAt: number,
+	pacer?: RequestPacer,
+	slot?: Slot,
+): number | undefined {
+	const retryAfterMs = retryAfterOf(failure, Date.now());
+	const outcome = pacerOutcome(failure, retryAfterMs, startedAt);
+	const waitMs = retryWaitMs(failure, retryAfterMs, counts);
+	if (stopsEverySend(failure)) pacer?.close();
+	// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
+	// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
+	slot?.release({
+		...outcome,
+		final: waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
+	});
+	return waitMs;
 }
 
 /** What the pacer learns from a failed attempt: a rate refusal (by the gateway), a round trip, or no answer. */

@@ -1,12 +1,11 @@
 /**
- * A failed request (an answer, or a network code), what it means by the answer table, and the one place that turns
- * it into a NodeApiError: its row's words, with what they tell beside it, secrets redacted.
+ * The one place that turns a failure into a NodeApiError: its row's words, with what they tell beside it (the
+ * request, the attempts, a redirect's target, a body), secrets redacted.
  */
-import { NodeApiError, type IN8nHttpFullResponse, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { isJsonMediaType } from '../../shared/partnerApi/answerEvidence';
-import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
-import type { AnswerFacts, AnswerMeaning, Outcome } from '../../shared/partnerApi/answerTable';
+import type { Outcome } from '../../shared/partnerApi/answerTable';
 import { apiWords } from '../../shared/partnerApi/answerWords';
 import { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
 import {
@@ -16,32 +15,12 @@ import {
 	redactSecrets,
 	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
-import { failedTokenExchangeOf, type TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
+import { meaningOfFailure } from './attempt';
+import type { HttpFailure } from './attempt';
 import { RETRY_POLICY } from './retryAfter';
 
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;
-
-export interface HttpFailure {
-	status?: number;
-	headers: Record<string, unknown>;
-	body?: unknown;
-	code?: string;
-	message: string;
-	/** No token could be had (what the credential said): nothing was sent. */
-	tokenExchange?: TokenDiagnosis;
-	/** A file could not be read from n8n's binary data: nothing was sent. */
-	unreadableFile?: boolean;
-	/** A Retry-After, or a spike arrest's interval, longer than this node waits. */
-	retryAfterMs?: number;
-	spikeIntervalMs?: number;
-	/** A 401 to a token just issued, or after the run's last renewal (how many it made). */
-	refusedAfterRenewal?: boolean;
-	renewalsExhausted?: number;
-	/** Read once when it arrived; `refusal`: the rate refusal that asked for a wait too long, as first read. */
-	meaning?: AnswerMeaning;
-	refusal?: AnswerMeaning;
-}
 
 /** What a failure's words tell beside it: the request, and how often it was refused and retried. */
 export interface FailureContext {
@@ -55,96 +34,6 @@ export interface FailureContext {
 	rateLimitAnswers: number;
 	connectionRetries: number;
 	lastRetryAfterMs?: number;
-}
-
-interface MeaningContext {
-	path?: string;
-	createsId?: string | number;
-	secrets?: readonly string[];
-}
-
-/**
- * What an answer, or the lack of one, means, with what the run learnt beside it (a renewal that failed, a wait too
- * long). Only a success carries the caller's `evidence`: with it, it reads nothing more.
- */
-export function meaningOfFailure(
-	failure: HttpFailure,
-	context: MeaningContext,
-	evidence: boolean | undefined = false,
-): AnswerMeaning {
-	const { status, refusal, unreadableFile, tokenExchange, code } = failure;
-	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
-	const facts: AnswerFacts =
-		status === undefined
-			? { status: 0, failure: noAnswer ?? '' }
-			: evidence || refusal
-				? { status, code: refusal?.code, words: refusal?.words }
-				: readAnswer(status, failure.headers, failure.body, context.secrets);
-	facts.evidence = evidence;
-	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
-	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
-	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
-	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
-	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
-}
-
-/** An answer as it arrives: the caller's evidence first. */
-export function answerMeaning(
-	response: IN8nHttpFullResponse,
-	rules: MeaningContext & { confirmedBy?: (answer: IN8nHttpFullResponse) => boolean },
-	secrets: () => readonly string[],
-): AnswerMeaning {
-	const evidence = rules.confirmedBy?.(response);
-	const { statusCode: status, body } = response;
-	const answer = {
-		status,
-		headers: response.headers as Record<string, unknown>,
-		body,
-		message: '',
-	};
-	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, evidence);
-}
-
-export class UnreadableFileError extends Error {}
-
-/**
- * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
- * in `context.data`, but drops the headers. An axios error itself is read too.
- */
-export function describeThrown(error: unknown): HttpFailure {
-	if (error instanceof UnreadableFileError)
-		return { headers: {}, message: error.message, unreadableFile: true };
-	const thrown = (error ?? {}) as {
-		httpCode?: unknown;
-		code?: unknown;
-		context?: { data?: unknown };
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-		message?: unknown;
-		messages?: unknown;
-	};
-	// NodeApiError may swap the original words for a generic text; it keeps them in `messages`.
-	const original = Array.isArray(thrown.messages)
-		? thrown.messages.find((entry) => typeof entry === 'string')
-		: undefined;
-	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
-	const exchange = failedTokenExchangeOf(error);
-	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
-	if (thrown.response) {
-		const { status, headers, data } = thrown.response;
-		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
-		return { status, headers: headers ?? {}, body: data, code, message };
-	}
-	const rawCode = thrown.httpCode ?? thrown.code;
-	const code =
-		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
-	const isStatus = code !== undefined && /^\d{3}$/.test(code);
-	return {
-		status: isStatus ? Number(code) : undefined,
-		headers: {},
-		body: thrown.context?.data,
-		code: isStatus ? undefined : code,
-		message,
-	};
 }
 
 /** The failure in words as n8n's error, and its row's outcome for the item. */

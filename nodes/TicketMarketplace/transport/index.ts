@@ -3,29 +3,61 @@
  * httpRequestWithAuthentication, with one renewal at a time for the run (tokenRenewal.ts); this module shapes the
  * request, paces it, retries only what provably created nothing, and returns what became of it.
  */
-import type { IExecuteFunctions, IN8nHttpFullResponse, NodeApiError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	NodeApiError,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
-import { attempt } from './attempt';
-import type { ApiRequest, Job } from './attempt';
+import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
+import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
+import type {
+	AuthenticatedAnswer,
+	AuthenticatedSendOptions,
+	HttpFailure,
+	RetryCounts,
+} from './attempt';
 import { classifyFailure } from './httpFailure';
 import type { Effect } from './httpFailure';
 import type { RequestPacer } from './pacing';
-import { readRunCredential, runSecrets } from './tokenRenewal';
+import { CREDENTIAL_NAME, readRunCredential, runSecrets } from './tokenRenewal';
 import type { RunCredential } from './tokenRenewal';
-import { stoppedWhileWaiting } from './waitOrStop';
+import { stoppedWhileWaiting, withinDeadline } from './waitOrStop';
 
 export { PARTNER_API_PATHS } from '../../shared/partnerApi/partnerApi';
 export { redactSecrets } from '../../shared/partnerApi/redaction';
-export { buildRequest } from './attempt';
-export type { ApiRequest } from './attempt';
 export type { Effect } from './httpFailure';
 export { RequestPacer } from './pacing';
 export type { PacingMode } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 export { credentialSecrets, getBaseUrl, readRunCredential, runSecrets } from './tokenRenewal';
 export type { RunCredential } from './tokenRenewal';
+
+/** As Validate Only shows it: relative to the Base URL. */
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	headers: Record<string, string>;
+	body?: IDataObject;
+	/** Read when sent: what waits for its turn holds no file in memory. */
+	upload?: () => Promise<Buffer>;
+}
+
+/** JSON both ways, plus the operation's own headers. */
+export function buildRequest(
+	method: IHttpRequestMethods,
+	path: string,
+	body?: IDataObject,
+	headers: Record<string, string> = {},
+): ApiRequest {
+	const json = { Accept: 'application/json', 'Content-Type': 'application/json' };
+	return { method, path, headers: { ...json, ...headers }, body };
+}
 
 export interface SendOptions {
 	request: ApiRequest;
@@ -43,6 +75,17 @@ export interface SendOptions {
 	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
 	/** What the request creates (the External Listing ID): "it exists already" must name it to mean "already listed". */
 	createsId?: string | number;
+}
+
+/** One request across its attempts, with its last failure. */
+interface Job extends SendOptions {
+	credential: RunCredential;
+	path: string;
+	/** Read only to read an answer's words, which must never echo them. */
+	secretsNow: () => string[];
+	counts: RetryCounts;
+	cancel?: AbortSignal;
+	failure?: HttpFailure;
 }
 
 /**
@@ -70,15 +113,13 @@ export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
 ): Promise<RequestResult> {
-	const { request, pacer, itemIndex } = options;
 	// Read once per call at least: its values are what an answer must never echo into an output.
 	const credential = options.credential ?? (await readRunCredential.call(this));
 	const job: Job = {
-		request,
+		...options,
 		credential,
-		pacer,
-		rules: { path: request.path, confirmedBy: options.confirmedBy, createsId: options.createsId },
-		secrets: () => [...runSecrets(credential), ...(options.secrets ?? [])],
+		path: options.request.path,
+		secretsNow: () => [...runSecrets(credential), ...(options.secrets ?? [])],
 		counts: { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 },
 		// Stop and the workflow timeout abort it; a request not yet sent then never is.
 		cancel: this.getExecutionCancelSignal?.(),
@@ -86,23 +127,117 @@ export async function sendRequest(
 	for (let retryFirst = false; ; retryFirst = true) {
 		const done = await attempt(this, job, retryFirst);
 		if (done !== null && 'answer' in done) {
-			const body = redactSecrets(done.answer, job.secrets());
+			const body = redactSecrets(done.answer, job.secretsNow());
 			return { kind: 'answered', body, effect: 'created' };
 		}
 		// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run, or
 		// an answer that stops every send (the quota), ends it at once: the retry is then never sent.
-		if (done?.waitMs === undefined || (await stoppedWhileWaiting(done.waitMs, job.cancel, pacer)))
+		if (
+			done?.waitMs === undefined ||
+			(await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer))
+		)
 			break;
 	}
 	// Never sent: "not sent". Refused (a 429, a connection refused): that answer says what became of it.
 	if (!job.failure) return { kind: 'notSent', effect: 'notCreated' };
-	const { method } = request;
-	const context = { ...job.counts, ...job.rules, method, baseUrl: credential.baseUrl, itemIndex };
+	const context = {
+		...job.counts,
+		...job,
+		method: job.request.method,
+		baseUrl: credential.baseUrl,
+	};
 	const failed = classifyFailure(this.getNode(), job.failure, {
 		...context,
-		secrets: job.secrets(),
+		secrets: job.secretsNow(),
 	});
 	return { kind: 'failed', ...failed };
+}
+
+/**
+ * One attempt: the API's answer when its row says it created what it asked for; else its failure (kept in the job)
+ * and the wait before trying again (undefined: it is not). Null: not sent, the run stopped first (and a stopped run
+ * closes the pacer, so nothing more starts).
+ */
+async function attempt(
+	context: IExecuteFunctions,
+	job: Job,
+	retryFirst: boolean,
+): Promise<{ answer: unknown } | { waitMs?: number } | null> {
+	const { pacer, cancel } = job;
+	const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
+	if (slot === null) return null;
+	if (cancel?.aborted) {
+		pacer?.close();
+		slot?.release({ kind: 'failed' });
+		return null;
+	}
+	const startedAt = Date.now();
+	const sent = await send(context, job, {
+		cancel,
+		onResend: () => slot?.sentAgain(),
+		closed: pacer?.closedSignal,
+		meaningOf: (response) => answerMeaning(response, job, job.secretsNow),
+	});
+	if (sent.kind === 'notSent') {
+		// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
+		slot?.release({ kind: 'failed' });
+		return null;
+	}
+	if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
+		const roundTripMs = Date.now() - startedAt;
+		slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
+		return { answer: sent.response.body };
+	}
+	job.failure = readFailure(sent, { ...job, secrets: job.secretsNow() });
+	const waitMs = settleFailure(job.failure, job.counts, startedAt, pacer, slot);
+	return { waitMs };
+}
+
+/**
+ * One send through the run's token renewal, its body read first (once: a 401's re-send goes with the same bytes).
+ * A file that cannot be read fails before anything is sent or any login starts, in words that do not read as a
+ * connection cut midway: nothing was sent, and the run's other requests go on.
+ */
+async function send(
+	context: IExecuteFunctions,
+	{ request, credential }: Job,
+	options: AuthenticatedSendOptions,
+): Promise<AuthenticatedAnswer> {
+	let body: unknown;
+	try {
+		body = request.upload ? await request.upload() : request.body;
+	} catch (error) {
+		const said = error instanceof Error ? error.message : String(error);
+		return { kind: 'thrown', error: new UnreadableFileError(said) };
+	}
+	const httpOptions: IHttpRequestOptions = {
+		method: request.method,
+		url: `${credential.baseUrl}${request.path}`,
+		headers: request.headers,
+		body: body as IHttpRequestOptions['body'],
+		json: true,
+		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
+		// look like a created listing. A 3xx is reported instead.
+		disableFollowRedirect: true,
+		// An answer that never comes must not hold the run: the request then ends with its outcome unknown.
+		timeout: REQUEST_TIMEOUTS.apiMs,
+		// Not thrown: n8n's error for an HTTP status drops the headers, and Retry-After is needed.
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+	const helpers = context.helpers;
+	const authenticated = { credentialsDecrypted: credential.decrypted };
+	const sendOnce = async () =>
+		await withinDeadline(
+			helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_NAME,
+				{ ...httpOptions },
+				authenticated,
+			) as Promise<IN8nHttpFullResponse>,
+			REQUEST_TIMEOUTS.apiMs,
+		);
+	return await credential.renewal.send(sendOnce, options);
 }
 
 /** For operations that stop at the first failure: the API's answer, or the failure thrown. */

@@ -1,9 +1,8 @@
 /**
- * The Partner API credential as a run uses it, and one renewal of its access token at a time for the whole run: n8n
- * has no single flight, so every listing in flight that met an expired token would log in with the seller's
- * password. The first request to meet it empties the field (n8n logs in before re-sending it); the others wait for
- * its answer. A 401 to a token just issued, or a refused login, stops sending (failed logins could lock the
- * account); a token endpoint's 429 or 5xx is retried, bounded.
+ * The credential as a run uses it, and one renewal of its access token at a time for the whole run: n8n has no
+ * single flight, so every listing in flight that met an expired token would log in with the seller's password. The
+ * first request to meet it empties the field (n8n logs in before re-sending it); the others wait for its answer. A
+ * 401 to a token just issued, or a refused login, stops sending (failed logins could lock the account).
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -12,7 +11,6 @@ import type {
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
-import type { AnswerMeaning } from '../../shared/partnerApi/answerTable';
 import {
 	basicAuthorization,
 	loginValues,
@@ -29,8 +27,8 @@ import {
 	accessTokenForThisLogin,
 	anyKeptRefreshToken,
 } from '../../shared/partnerApi/tokenRefresh';
-import { answerMeaning } from './httpFailure';
-import type { HttpFailure } from './httpFailure';
+import { answerMeaning } from './attempt';
+import type { AuthenticatedAnswer, AuthenticatedSendOptions, Answer } from './attempt';
 import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
 import { stoppedWhileWaiting, unlessAborted } from './waitOrStop';
 
@@ -88,25 +86,6 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const long = (value: string) => value.length >= 4;
-
-type Answer = { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
-type Renewed = Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'>;
-
-export type AuthenticatedAnswer =
-	| (Answer & Renewed & { kind: 'response' })
-	| { kind: 'thrown'; error: unknown }
-	| { kind: 'notSent' };
-
-export interface AuthenticatedSendOptions {
-	/** Stop and the workflow timeout abort it. */
-	cancel?: AbortSignal;
-	/** Before an answered request goes again (the pacer counts it). */
-	onResend?: () => void;
-	/** Aborted once the run sends nothing more: no login and no resend either. */
-	closed?: AbortSignal;
-	/** Read once as it arrives: its row says whether a renewed token may mend it. */
-	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
-}
 
 const READ_ALONE = (response: IN8nHttpFullResponse) =>
 	answerMeaning(response, { path: '' }, () => []);

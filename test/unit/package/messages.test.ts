@@ -36,7 +36,7 @@ import {
 	storeError,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
-import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
+import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/attempt';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
 import {
 	readAcceptedKinds,
