@@ -9,7 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { headerValue } from '../nodes/shared/partnerApi/apiAnswers';
+import { headerValue, readBody } from '../nodes/shared/partnerApi/apiAnswers';
 import {
 	basicAuthorization,
 	CREDENTIAL_ICON,
@@ -18,29 +18,26 @@ import {
 	normalizeBaseUrl,
 	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
+	TOKEN_REDIRECT_OPTIONS,
+	TRANSPORT_OPT_IN_FIELD,
 } from '../nodes/shared/partnerApi/partnerApi';
 import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,
 	diagnoseUnusableToken,
-	readBody,
 } from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
+	anyKeptRefreshToken,
 	carriedCancelSignal,
 	failTokenExchange,
 	forgetTokenExchange,
+	keptRefreshToken,
 	loginJustFailed,
+	refreshRequestBody,
+	refreshTokenFieldAfter,
 	renewalWanted,
 	tokenForRequest,
 } from '../nodes/shared/partnerApi/pastN8n';
-import { TOKEN_REDIRECT_OPTIONS } from '../nodes/shared/partnerApi/tokenDestination';
-import { API_CREDENTIAL_PROPERTIES } from './common/apiCredentialProperties';
-import {
-	anyKeptRefreshToken,
-	keptRefreshToken,
-	refreshRequestBody,
-	refreshTokenFieldAfter,
-} from '../nodes/shared/partnerApi/tokenRefresh';
 
 /** What every request of one token exchange shares. */
 interface TokenExchange {
@@ -51,12 +48,10 @@ interface TokenExchange {
 	common: Partial<IHttpRequestOptions>;
 }
 
-/** What the token exchange saves into the credential. */
+/** Saved into the credential by n8n. */
 type IssuedTokens = { accessToken: string; refreshToken: string };
 
-function tokenRequestOptions(
-	credentials: ICredentialDataDecryptedObject,
-): Partial<IHttpRequestOptions> {
+function tokenRequestOptions(abortSignal?: AbortSignal): Partial<IHttpRequestOptions> {
 	return {
 		method: 'POST',
 		json: true,
@@ -69,7 +64,7 @@ function tokenRequestOptions(
 		sendCredentialsOnCrossOriginRedirect: false,
 		// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
 		timeout: REQUEST_TIMEOUTS.tokenMs,
-		abortSignal: carriedCancelSignal(credentials),
+		abortSignal,
 	};
 }
 
@@ -77,10 +72,8 @@ function tokenRequestOptions(
 function issued(response: IN8nHttpFullResponse) {
 	const { json } = readBody(response.body);
 	const accessToken = json?.access_token;
-	const success = response.statusCode >= 200 && response.statusCode < 300;
-	return success && typeof accessToken === 'string' && accessToken !== ''
-		? { json, accessToken }
-		: undefined;
+	const ok = response.statusCode >= 200 && response.statusCode < 300 && accessToken !== '';
+	return ok && typeof accessToken === 'string' ? { json, accessToken } : undefined;
 }
 
 /** The new access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
@@ -96,9 +89,6 @@ function tokenHeaders(authorization: string, contentType: string) {
 	return { Authorization: authorization, 'Content-Type': contentType, Accept: 'application/json' };
 }
 
-/** No answer to a refresh: the login is tried, and says what is wrong if it fails too. */
-const noAnswer = () => undefined;
-
 /** A new token for the refresh token kept for this login; undefined when there is none, or it is refused. */
 async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | undefined> {
 	const { helper, credentials, baseUrl, authorization, common } = exchange;
@@ -112,7 +102,11 @@ async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | u
 			body: refreshRequestBody(refreshToken),
 			json: false,
 		} as IHttpRequestOptions)
-		.then((response) => issued(response as IN8nHttpFullResponse), noAnswer);
+		// No answer to a refresh: the login is tried, and says what is wrong if it fails too.
+		.then(
+			(response) => issued(response as IN8nHttpFullResponse),
+			() => undefined,
+		);
 	if (!refreshed || !isUsableAccessToken(refreshed.accessToken)) return undefined;
 	return saved(credentials, refreshed, refreshToken);
 }
@@ -134,15 +128,13 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
 		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
 	}
-
 	const token = issued(response);
+	const status = response.statusCode;
 	if (token) {
 		// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
 		if (isUsableAccessToken(token.accessToken)) return saved(credentials, token, undefined);
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
-		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), {
-			status: response.statusCode,
-		});
+		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), { status });
 	}
 	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
 	const secrets = [
@@ -155,10 +147,89 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	].filter((value): value is string => typeof value === 'string' && value !== '');
 	const diagnosis = diagnoseTokenResponse(baseUrl, response, secrets, credentials);
 	throw failTokenExchange(credentials, diagnosis, {
-		status: response.statusCode,
+		status,
 		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
 	});
 }
+
+/** The fields of the Ticket Marketplace API credential, as the editor shows them (the last two hidden). */
+const API_CREDENTIAL_PROPERTIES: INodeProperties[] = [
+	{
+		displayName:
+			'Two logins are needed: your app on the developer portal (key and secret), and your marketplace account where tickets are sold (e-mail and password).',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Base URL',
+		name: 'baseUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://api.example.com',
+		description:
+			"The marketplace API's address, without a path; for the sandbox, the one it prints",
+	},
+	{
+		displayName: 'Consumer Key',
+		name: 'consumerKey',
+		type: 'string',
+		default: '',
+		required: true,
+		description: "Shown on your app's page of the developer portal",
+	},
+	{
+		displayName: 'Consumer Secret',
+		name: 'consumerSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description: "Shown on your app's page of the developer portal, next to the consumer key",
+	},
+	{
+		displayName: 'Marketplace Account E-Mail',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		required: true,
+		description:
+			'E-mail of your marketplace account (where tickets are bought and sold), not of your developer-portal account',
+	},
+	{
+		displayName: 'Marketplace Account Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description: 'Password of your marketplace account, exactly as you type it to log in',
+	},
+	{
+		displayName: 'Allow Proxy or Ignored SSL Issues',
+		name: TRANSPORT_OPT_IN_FIELD,
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether to send the token when the request node's Proxy or Ignore SSL Issues (Insecure) option is set; https:// only",
+	},
+	{
+		displayName: 'Access Token',
+		name: 'accessToken',
+		type: 'hidden',
+		typeOptions: { expirable: true, password: true },
+		default: '',
+	},
+	{
+		displayName: 'Refresh Token',
+		name: 'refreshToken',
+		type: 'hidden',
+		typeOptions: { password: true },
+		default: '',
+	},
+];
 
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
@@ -182,7 +253,7 @@ export class TicketMarketplaceApi implements ICredentialType {
 			credentials,
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
 			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
-			common: tokenRequestOptions(credentials),
+			common: tokenRequestOptions(carriedCancelSignal(credentials)),
 		};
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}
@@ -213,12 +284,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 			url: PARTNER_API_PATHS.grant,
 			method: 'POST',
 			qs: { grant_type: 'client_credentials' },
-			headers: {
-				Authorization:
-					'={{ "Basic " + (String($credentials.consumerKey).trim() + ":" + String($credentials.consumerSecret).trim()).base64Encode() }}',
-				'Content-Type': 'application/json',
-				Accept: 'application/json',
-			},
+			headers: tokenHeaders(
+				'={{ "Basic " + (String($credentials.consumerKey).trim() + ":" + String($credentials.consumerSecret).trim()).base64Encode() }}',
+				'application/json',
+			),
 			body: {
 				username: '={{ String($credentials.email).trim() }}',
 				password: '={{ $credentials.password }}',

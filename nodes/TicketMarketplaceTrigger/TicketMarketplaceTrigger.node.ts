@@ -15,9 +15,10 @@ import {
 	DEFAULT_TOKEN_LIFETIME_SECONDS,
 	MAX_TOKEN_LIFETIME_SECONDS,
 	MIN_TOKEN_LIFETIME_SECONDS,
+	NOTIFICATION_WEBHOOK,
+	TOKEN_WEBHOOK,
 } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
-import { NOTIFICATION_WEBHOOK, TOKEN_WEBHOOK } from './webhookDescriptions';
 
 export class TicketMarketplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,9 +35,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 		subtitle: 'Listing notifications',
 		description:
 			'Starts the workflow when the ticket marketplace sends a listing notification, such as a sale',
-		defaults: {
-			name: 'Ticket Marketplace Trigger',
-		},
+		defaults: { name: 'Ticket Marketplace Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -1,14 +1,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { firstLineOf, warnOwner } from './ownerLog';
-
 /** Shown in WWW-Authenticate challenges of both endpoints. */
 export const REALM = 'Ticket Marketplace Trigger';
 
-/**
- * Answers the request itself, with plain Node response methods (Express and bare http alike); without workflowData
- * n8n starts no execution and does not answer again.
- */
+/** Plain Node response methods (Express and bare http alike); without workflowData n8n starts nothing. */
 export function answerJson(
 	context: IWebhookFunctions,
 	status: number,
@@ -21,14 +16,12 @@ export function answerJson(
 	return { noWebhookResponse: true };
 }
 
-/** Returns the media type of a Content-Type header without parameters, lower-cased. */
-export function mediaType(contentType: string | undefined): string {
-	return (contentType ?? '').split(';')[0].trim().toLowerCase();
-}
+/** A Content-Type header's media type, without parameters, lower-cased. */
+export const mediaType = (contentType: string | undefined) =>
+	(contentType ?? '').split(';')[0].trim().toLowerCase();
 
-export function isPlainObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isPlainObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** How many times the request carried a header: Node's parsed headers keep only the first Authorization. */
 export function headerCount(context: IWebhookFunctions, name: string): number {
@@ -39,12 +32,8 @@ export function headerCount(context: IWebhookFunctions, name: string): number {
 
 /** The last resort for an unexpected error: logged for the owner and answered 500, never a failed execution. */
 export function answerUnexpected(context: IWebhookFunctions, error: unknown): IWebhookResponseData {
-	warnOwner(
-		context,
-		`Unexpected error (${firstLineOf(error)})`,
-		'The request was answered 500.',
-		'unexpected error',
-	);
+	const problem = `Unexpected error (${firstLineOf(error)})`;
+	warnOwner(context, problem, 'The request was answered 500.', 'unexpected error');
 	try {
 		const text = 'The trigger could not answer this request';
 		const body: IDataObject =
@@ -57,4 +46,43 @@ export function answerUnexpected(context: IWebhookFunctions, error: unknown): IW
 		// Nothing more can be answered; n8n must still not be handed an error.
 	}
 	return { noWebhookResponse: true };
+}
+
+/** How often one trigger logs one problem, per process: strangers reach both URLs and must not flood the log. */
+const OWNER_LOG_INTERVAL_MS = 60_000;
+/** More distinct problems than this at once means something else is wrong; start counting afresh. */
+const MAX_REMEMBERED = 1_000;
+const lastLogged = new Map<string, number>();
+
+/** The first line of what was thrown, short: n8n's own messages name no secret. */
+export function firstLineOf(error: unknown): string {
+	const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
+	return firstLine.length > 300 ? `${firstLine.slice(0, 297)}...` : firstLine;
+}
+
+/**
+ * Tells the owner, in n8n's log, why a request was refused; no secret in `problem` or `answered`. `kind` is what
+ * the repeat limit counts by: a fixed name when `problem` quotes text a request chose. Never throws.
+ */
+export function warnOwner(
+	context: IWebhookFunctions,
+	problem: string,
+	answered: string,
+	kind: string = problem,
+): void {
+	try {
+		const nodeName = context.getNode().name;
+		const workflowId = context.getWorkflow().id ?? '';
+		const key = `${workflowId}\n${nodeName}\n${kind}`;
+		const nowMs = Date.now();
+		const last = lastLogged.get(key);
+		if (last !== undefined && nowMs >= last && nowMs - last < OWNER_LOG_INTERVAL_MS) return;
+		if (lastLogged.size >= MAX_REMEMBERED) lastLogged.clear();
+		lastLogged.set(key, nowMs);
+		const end = problem.endsWith('.') ? '' : '.';
+		const where = `Ticket Marketplace Trigger "${nodeName}" in workflow ${workflowId}`;
+		context.logger.warn(`${where}: ${problem}${end} ${answered}`, { workflowId, nodeName });
+	} catch {
+		// A log that cannot be written must not turn the answer into a failed execution.
+	}
 }

@@ -1,47 +1,20 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { refusalBeforeSignature, verifyAccessToken, type TokenCheck } from './accessToken';
-import { REALM, answerJson, headerCount, isPlainObject, mediaType } from './httpAnswer';
-import { isAcceptedKind, readNotificationKind, type NotificationKind } from './notificationKind';
-import { nowInSeconds, readAcceptedKinds, readAudience, readIncludeHeaders } from './options';
-import { firstLineOf, warnOwner } from './ownerLog';
+import { checkAccessToken } from './accessToken';
 import {
-	readCurrentCallbackClient,
-	recentCallbackClient,
-	rememberCallbackClient,
-} from './recentCredential';
+	REALM,
+	answerJson,
+	firstLineOf,
+	headerCount,
+	isPlainObject,
+	mediaType,
+	warnOwner,
+} from './httpAnswer';
+import { isAcceptedKind, readNotificationKind, type NotificationKind } from './notificationKind';
+import { readAcceptedKinds, readIncludeHeaders } from './options';
 
 /** Headers never copied into the item: they carry the access token. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
-
-/** undefined when no Bearer credentials were presented at all (RFC 6750 3.1: then no error code). */
-function readBearerToken(authorization: string | undefined): string | undefined {
-	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
-	return match === null ? undefined : (match[1] ?? '').trim();
-}
-
-/**
- * Checks the token against the callback credential: one that cannot be ours costs no read; a recent read is reused
- * to accept, and to refuse once a refusal read it. A sentence for the owner when the credential cannot be used.
- */
-async function checkAccessToken(
-	context: IWebhookFunctions,
-	token: string,
-): Promise<TokenCheck | string> {
-	const audience = readAudience(context);
-	const refusal = refusalBeforeSignature(token, audience, nowInSeconds());
-	if (refusal !== undefined) return { valid: false, reason: refusal };
-	const recent = recentCallbackClient(context, Date.now());
-	if (recent !== undefined) {
-		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
-		if (check.valid || recent.readForRefusal) return check;
-	}
-	const client = await readCurrentCallbackClient(context);
-	if (typeof client === 'string') return client;
-	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
-	rememberCallbackClient(context, client, Date.now(), !check.valid);
-	return check;
-}
 
 /** The `default` webhook: listing notifications, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -54,21 +27,19 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		return answerJson(this, 400, { message: 'The notification body must be a JSON object' });
 	const options = readNotificationOptions(this);
 	if (options === undefined) {
-		return answerJson(this, 503, {
-			message: 'The trigger cannot take notifications now; send it again later',
-		});
+		const message = 'The trigger cannot take notifications now; send it again later';
+		return answerJson(this, 503, { message });
 	}
 	const { acceptedKinds, includeHeaders } = options;
 	const kind = readNotificationKind(body);
-	// Only a kind told plainly, and plainly no sale, is skipped: answered 200 so the marketplace does not retry it.
-	if (kind.kind !== null && kind.sale !== null && acceptedKinds.length > 0) {
-		if (!isAcceptedKind(kind.kind, acceptedKinds)) {
-			return answerJson(this, 200, {
-				received: true,
-				started: false,
-				message: `Not started: kind "${kind.kind}" (from ${kind.field}) is not among this trigger's Accepted Kinds (${acceptedKinds.join(', ')}). The marketplace will not send it again.`,
-			});
-		}
+	// Only a kind told plainly is skipped: answered 200 so the marketplace does not send it again.
+	const told = kind.sale !== null && kind.kind !== null ? kind.kind : undefined;
+	if (told !== undefined && acceptedKinds.length > 0 && !isAcceptedKind(told, acceptedKinds)) {
+		return answerJson(this, 200, {
+			received: true,
+			started: false,
+			message: `Not started: kind "${kind.kind}" (from ${kind.field}) is not among this trigger's Accepted Kinds (${acceptedKinds.join(', ')}). The marketplace will not send it again.`,
+		});
 	}
 	return {
 		workflowData: [[{ json: notificationItem(body, kind, headers, includeHeaders) }]],
@@ -79,11 +50,11 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 /** The notification unchanged, and beside it the kind read (a body with its own notificationKind keeps it). */
 function notificationItem(
 	body: IDataObject,
-	kind: NotificationKind,
+	{ kind, field, sale }: NotificationKind,
 	headers: object,
 	includeHeaders: boolean,
 ): IDataObject {
-	const notificationKind: IDataObject = { kind: kind.kind, field: kind.field, sale: kind.sale };
+	const notificationKind: IDataObject = { kind, field, sale };
 	if (!includeHeaders) return 'notificationKind' in body ? body : { ...body, notificationKind };
 	const shown: IDataObject = {};
 	for (const [name, value] of Object.entries(headers))
@@ -92,25 +63,19 @@ function notificationItem(
 }
 
 /** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
-async function refusedAccess(
-	context: IWebhookFunctions,
-	authorization: string | undefined,
-): Promise<IWebhookResponseData | undefined> {
+async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
 	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
 	if (headerCount(context, 'authorization') > 1) {
 		const description = 'The request has more than one Authorization header';
 		return bearerError(context, 400, 'invalid_request', description);
 	}
-	const token = readBearerToken(authorization);
-	if (token === undefined) {
-		return answerJson(
-			context,
-			401,
-			{ message: 'A Bearer access token from the token endpoint is required' },
-			{ 'WWW-Authenticate': `Bearer realm="${REALM}"` },
-		);
+	// No Bearer credentials at all: RFC 6750 3.1 gives the challenge no error code.
+	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
+	if (match === null) {
+		const message = 'A Bearer access token from the token endpoint is required';
+		return answerJson(context, 401, { message }, { 'WWW-Authenticate': `Bearer realm="${REALM}"` });
 	}
-	let check = await checkAccessToken(context, token);
+	let check = await checkAccessToken(context, (match[1] ?? '').trim());
 	if (typeof check === 'string') {
 		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
 		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');

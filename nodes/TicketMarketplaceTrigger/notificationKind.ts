@@ -1,13 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from './httpAnswer';
+
 /**
  * The notification's kind, read defensively: the payload is undocumented and a dropped sale is lost for good. A kind
  * is told only when every field naming one agrees; otherwise it cannot be told and the notification starts.
  */
 
+const words = (text: string) => text.split(' ');
+
 /** Top-level fields that may name the kind, in the order shown on the item. */
-const KIND_FIELDS = 'eventType event_type notificationType notification_type kind type event'.split(
-	' ',
+const KIND_FIELDS = words(
+	'eventType event_type notificationType notification_type kind type event',
 );
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
@@ -17,15 +21,12 @@ const MAX_KIND_LENGTH = 64;
 const SEVERAL_WORDS = /[._:/]/;
 
 /** Sale spellings (compared normalised); a provisional sale and a cancellation are other kinds. */
-const SALE_SPELLINGS = (
-	'listing_sale listing_sold sale sales sold sale_created sale_confirmed sale_completed ' +
-	'sales_created sales_confirmed sales_completed'
-).split(' ');
+const SALE_SPELLINGS = words(
+	'listing_sale listing_sold sale sales sold sale_created sale_confirmed sale_completed sales_created sales_confirmed sales_completed',
+);
 /** Words that make a told kind plainly another than a sale (a slug or a category may be no kind at all). */
 const KIND_WORDS = new Set(
-	'listing listings ticket tickets inventory payout refund shipment delivery webhook ping'.split(
-		' ',
-	),
+	words('listing listings ticket tickets inventory payout refund shipment delivery webhook ping'),
 );
 const SALE_WORDS = ['sale', 'sales', 'sold'];
 /** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
@@ -46,58 +47,39 @@ export function isKindShaped(text: string): boolean {
 }
 
 function kindText(value: unknown, field: string): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim();
+	const text = typeof value === 'string' ? value.trim() : '';
 	if (!isKindShaped(text)) return undefined;
-	if (field === 'event' && !SEVERAL_WORDS.test(text)) return undefined;
-	return text;
+	return field === 'event' && !SEVERAL_WORDS.test(text) ? undefined : text;
 }
 
 /** One spelling of every kind: lower case, separators as `_`. */
-function normalizeKind(kind: string): string {
-	return kind.toLowerCase().replace(/[.:/-]/g, '_');
-}
-
-function isSaleKind(kind: string): boolean {
-	return SALE_SPELLINGS.includes(normalizeKind(kind));
-}
+const normalizeKind = (kind: string) => kind.toLowerCase().replace(/[.:/-]/g, '_');
+const isSaleKind = (kind: string) => SALE_SPELLINGS.includes(normalizeKind(kind));
+/** Sale spellings are one kind; any other kind is itself. */
+const kindClass = (kind: string) => (isSaleKind(kind) ? 'listing_sale' : normalizeKind(kind));
 
 /** true for a sale spelling, false for a kind plainly another, null when the kind does not plainly say. */
 function saleOf(kind: string): boolean | null {
 	if (isSaleKind(kind)) return true;
-	const words = normalizeKind(kind).split('_');
-	if (words.some((word) => SALE_WORDS.includes(word)))
-		return words.some((word) => NOT_A_SALE_WORDS.includes(word)) ? false : null;
-	return words.some((word) => KIND_WORDS.has(word)) ? false : null;
+	const parts = normalizeKind(kind).split('_');
+	if (parts.some((part) => SALE_WORDS.includes(part)))
+		return parts.some((part) => NOT_A_SALE_WORDS.includes(part)) ? false : null;
+	return parts.some((part) => KIND_WORDS.has(part)) ? false : null;
 }
+
+type Candidate = { kind: string; field: string };
 
 /** Every field that names a kind, in order: the top-level ones, then topic with action, then meta.type. */
-function kindCandidates(body: IDataObject): Array<{ kind: string; field: string }> {
-	const found: Array<{ kind: string; field: string }> = [];
-	for (const field of KIND_FIELDS) {
-		const kind = kindText(body[field], field);
-		if (kind !== undefined) found.push({ kind, field });
-	}
+function kindCandidates(body: IDataObject): Candidate[] {
+	const found = KIND_FIELDS.map((field) => ({ kind: kindText(body[field], field), field }));
 	const topic = kindText(body.topic, 'topic');
-	const action = kindText(body.action, 'action');
+	const action = topic === undefined ? undefined : kindText(body.action, 'action');
 	// An action alone ("created") says nothing of what was created.
-	if (topic !== undefined)
-		found.push(
-			action === undefined
-				? { kind: topic, field: 'topic' }
-				: { kind: `${topic}.${action}`, field: 'topic + action' },
-		);
-	const meta = body.meta;
-	if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) {
-		const kind = kindText((meta as IDataObject).type, 'meta.type');
-		if (kind !== undefined) found.push({ kind, field: 'meta.type' });
-	}
-	return found;
-}
-
-/** Sale spellings are one kind; any other kind is itself. */
-function kindClass(kind: string): string {
-	return isSaleKind(kind) ? 'listing_sale' : normalizeKind(kind);
+	if (action === undefined) found.push({ kind: topic, field: 'topic' });
+	else found.push({ kind: `${topic}.${action}`, field: 'topic + action' });
+	const metaType = isPlainObject(body.meta) ? body.meta.type : undefined;
+	found.push({ kind: kindText(metaType, 'meta.type'), field: 'meta.type' });
+	return found.filter((candidate): candidate is Candidate => candidate.kind !== undefined);
 }
 
 export function readNotificationKind(body: IDataObject): NotificationKind {

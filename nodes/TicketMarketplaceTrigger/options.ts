@@ -1,4 +1,9 @@
-import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type INodeParameters,
+	type IWebhookDescription,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
 
 import { isKindShaped } from './notificationKind';
 
@@ -11,10 +16,9 @@ export const DEFAULT_ACCEPTED_KINDS = '';
 export const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
 
 /** An option that cannot be used: what is wrong, and what to set under the trigger's Options. */
-function optionError(context: IWebhookFunctions, message: string, fix: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), message, {
-		description: `Open the trigger's Options → ${fix}`,
-	});
+function optionError(context: IWebhookFunctions, message: string, fix: string) {
+	const description = `Open the trigger's Options → ${fix}`;
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
@@ -39,12 +43,9 @@ export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 			'Accepted Kinds and type the kinds separated by commas (for example listing_sale), or leave it empty to accept every kind.',
 		);
 	}
-	const kinds = value
-		.split(',')
-		.map((kind) => kind.trim().toLowerCase())
-		.filter((kind) => kind !== '');
-	const notAKind = kinds.find((kind) => !isKindShaped(kind));
-	if (notAKind === undefined) return kinds;
+	const kinds = value.split(',').map((kind) => kind.trim().toLowerCase());
+	const notAKind = kinds.find((kind) => kind !== '' && !isKindShaped(kind));
+	if (notAKind === undefined) return kinds.filter((kind) => kind !== '');
 	throw optionError(
 		context,
 		`Accepted Kinds holds "${notAKind.slice(0, 64)}", which is not a kind`,
@@ -63,12 +64,46 @@ export function readIncludeHeaders(context: IWebhookFunctions): boolean {
 	);
 }
 
-/** The token's audience: the node's webhook id, or (served without one) its workflow id and node name. */
-export function readAudience(context: IWebhookFunctions): string {
-	const node = context.getNode();
-	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
+/**
+ * n8n 2.41+ reads a description field through a native resolver under this key (while the field holds its declared
+ * template) instead of evaluating the template per request; older n8n and the editor ignore it.
+ */
+export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+/** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */
+export interface ResolvableField {
+	template: string;
+	resolve: (parameters: INodeParameters) => string;
 }
 
-export function nowInSeconds(): number {
-	return Math.floor(Date.now() / 1000);
-}
+/** A field that follows the Respond parameter: one value when the workflow's end answers, another otherwise. */
+const followsRespond = (whenFinished: string, immediately: string): ResolvableField => ({
+	template: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "${whenFinished}" : "${immediately}"}}`,
+	resolve: (parameters) =>
+		parameters.respond === RESPOND.whenFinished ? whenFinished : immediately,
+});
+
+/** The token endpoint: answered by the node itself, it never starts an execution. Plain values only. */
+export const TOKEN_WEBHOOK: IWebhookDescription = {
+	name: 'setup',
+	httpMethod: 'POST',
+	responseMode: 'onReceived',
+	responseData: '',
+	path: 'token',
+};
+
+const NOTIFICATION_FIELDS = {
+	// lastNode answers 500 when the run failed, so the marketplace sends the notification again.
+	responseMode: followsRespond('lastNode', 'onReceived'),
+	// onReceived: empty lets webhookResponse through (n8n 2.8 would send "firstEntryJson"); noData sends nothing back.
+	responseData: followsRespond('noData', ''),
+};
+
+export const NOTIFICATION_WEBHOOK: IWebhookDescription = {
+	name: 'default',
+	httpMethod: 'POST',
+	responseMode: NOTIFICATION_FIELDS.responseMode.template,
+	responseData: NOTIFICATION_FIELDS.responseData.template,
+	path: 'notifications',
+	[WEBHOOK_RESOLVERS]: NOTIFICATION_FIELDS,
+};

@@ -1,36 +1,30 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { issueAccessToken } from './accessToken';
-import { constantTimeEqual, type CallbackClient } from '../shared/callbackCredential';
+import { accessTokenFor, authenticateClient, matchesAny } from './accessToken';
+import type { CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
 	answerJson,
 	answerUnexpected,
+	firstLineOf,
 	headerCount,
 	isPlainObject,
 	mediaType,
+	warnOwner,
 } from './httpAnswer';
-import { nowInSeconds, readAudience, readTokenLifetime } from './options';
-import { firstLineOf, warnOwner } from './ownerLog';
-import {
-	cannotMatchClient,
-	readCurrentCallbackClient,
-	rememberCallbackClient,
-} from './recentCredential';
+import { readTokenLifetime } from './options';
 
 /** RFC 6749 5.1: token responses, and (by good practice) their errors, must not be cached. */
 const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-const TOKEN_PARAMETERS = ['grant_type', 'client_id', 'client_secret', 'scope'] as const;
-type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
-type TokenParameters = Partial<Record<TokenParameter, string>>;
-
-/** The names Subscribe registers (`oauthRequest`), which the marketplace may send as they are. */
-const SUBSCRIPTION_SPELLINGS: Partial<Record<TokenParameter, string>> = {
+/** The known token parameters, each with the name Subscribe registers (`oauthRequest`), also accepted. */
+const TOKEN_PARAMETERS = {
 	grant_type: 'grantType',
 	client_id: 'clientId',
 	client_secret: 'clientSecret',
-};
+	scope: undefined,
+} as const;
+type TokenParameters = Partial<Record<keyof typeof TOKEN_PARAMETERS, string>>;
 
 /** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
 const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
@@ -51,9 +45,15 @@ const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_clie
 
 const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
+/** One value said in two places: either will do, but they must agree. */
+function agreed(first: string | undefined, second: string | undefined, differ: string) {
+	if (first !== undefined && second !== undefined && first !== second) throw invalidRequest(differ);
+	return first ?? second;
+}
+
 /** One spelling of a parameter: undefined when absent; JSON null counts as absent, as many clients write it. */
-function readParameterValue(source: IDataObject, name: string): string | undefined {
-	const value = source[name];
+function readParameterValue(source: IDataObject, name: string | undefined): string | undefined {
+	const value = name === undefined ? undefined : source[name];
 	if (value === undefined || value === null) return undefined;
 	if (Array.isArray(value)) throw invalidRequest(`The parameter ${name} is repeated`);
 	if (typeof value !== 'string') throw invalidRequest(`The parameter ${name} must be a string`);
@@ -66,14 +66,10 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 	if (!isPlainObject(source))
 		throw invalidRequest(`The ${where} must hold form-encoded or JSON parameters`);
 	const parameters: TokenParameters = {};
-	for (const name of TOKEN_PARAMETERS) {
-		const value = readParameterValue(source, name);
-		const otherName = SUBSCRIPTION_SPELLINGS[name];
-		const otherValue = otherName === undefined ? undefined : readParameterValue(source, otherName);
-		if (value !== undefined && otherValue !== undefined && value !== otherValue)
-			throw invalidRequest(`The parameters ${name} and ${otherName} differ`);
-		const either = value ?? otherValue;
-		if (either !== undefined) parameters[name] = either;
+	for (const [name, otherName] of Object.entries(TOKEN_PARAMETERS)) {
+		const [value, otherValue] = [name, otherName].map((key) => readParameterValue(source, key));
+		const either = agreed(value, otherValue, `The parameters ${name} and ${otherName} differ`);
+		if (either !== undefined) parameters[name as keyof TokenParameters] = either;
 	}
 	return parameters;
 }
@@ -108,25 +104,7 @@ function readBasicClient(authorization: string | undefined): PresentedClient | u
 	return { ids: readings(decoded.slice(0, colon)), secrets: readings(decoded.slice(colon + 1)) };
 }
 
-function matchesAny(presented: string[], expected: string): boolean {
-	// Every reading is compared, so the time taken does not depend on which one matched.
-	return presented.map((text) => constantTimeEqual(text, expected)).includes(true);
-}
-
-/** RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query. */
-function readGrantType(body: TokenParameters, query: TokenParameters): string {
-	const [inBody, inQuery] = [body.grant_type, query.grant_type];
-	if (inBody !== undefined && inQuery !== undefined && inBody !== inQuery)
-		throw invalidRequest('grant_type differs between the body and the URL');
-	const grantType = inBody ?? inQuery;
-	if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
-	return grantType;
-}
-
-/**
- * The trigger's own configuration cannot be used: the owner is told in the log, the caller gets RFC 6749
- * 4.1.2.1's code for it (5.2 has none).
- */
+/** The trigger's own configuration cannot be used: the owner is told, the caller gets RFC 6749 4.1.2.1's code. */
 function unavailable(context: IWebhookFunctions, problem: string): IWebhookResponseData {
 	warnOwner(context, problem, 'Token requests are answered 503 until this is fixed.');
 	const description = 'The trigger cannot issue access tokens now';
@@ -138,30 +116,19 @@ function unavailable(context: IWebhookFunctions, problem: string): IWebhookRespo
 export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
 		const presented = readTokenRequest(this);
-		// Strangers' requests cost no read of the credential (n8n 2.41 starts an expression sandbox for each).
-		if (cannotMatchClient(this, presented.ids, presented.secrets, Date.now()))
-			throw invalidClient('Client authentication failed');
-		const client = await readCurrentCallbackClient(this);
+		const client = await authenticateClient(this, presented.ids, presented.secrets);
 		if (typeof client === 'string') return unavailable(this, client);
-		const idMatches = matchesAny(presented.ids, client.clientId);
-		const secretMatches = matchesAny(presented.secrets, client.clientSecret);
-		// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-		rememberCallbackClient(this, client, Date.now(), !(idMatches && secretMatches));
-		if (!idMatches || !secretMatches) throw invalidClient('Client authentication failed');
-		if (presented.grantType !== 'client_credentials')
-			throw new TokenRequestError(
-				400,
-				'unsupported_grant_type',
-				'Only client_credentials is supported',
-			);
+		if (client === false) throw invalidClient('Client authentication failed');
+		if (presented.grantType !== 'client_credentials') {
+			const text = 'Only client_credentials is supported';
+			throw new TokenRequestError(400, 'unsupported_grant_type', text);
+		}
 		return issueToken(this, client);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
 		// RFC 6749 5.2: an invalid_client answer names the Basic scheme.
-		const headers =
-			error.status === 401
-				? { ...NO_STORE, 'WWW-Authenticate': `Basic realm="${REALM}"` }
-				: NO_STORE;
+		const challenge = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
+		const headers = error.status === 401 ? { ...NO_STORE, ...challenge } : NO_STORE;
 		const body = { error: error.error, error_description: error.description };
 		return answerJson(this, error.status, body, headers);
 	}
@@ -187,12 +154,14 @@ function readTokenRequest(context: IWebhookFunctions) {
 		throw invalidRequest(
 			'client_id in the body differs from the client authenticated with HTTP Basic',
 		);
-	const grantType = readGrantType(body, query);
-	const presented: PresentedClient | undefined =
-		basicClient ??
-		(body.client_id !== undefined && body.client_secret !== undefined
-			? { ids: [body.client_id], secrets: [body.client_secret] }
-			: undefined);
+	// RFC 6749 puts grant_type in the body; the marketplace's own token API takes it in the query.
+	const differ = 'grant_type differs between the body and the URL';
+	const grantType = agreed(body.grant_type, query.grant_type, differ);
+	if (!grantType) throw invalidRequest('grant_type is required');
+	const { client_id: id, client_secret: secret } = body;
+	const bodyClient =
+		id !== undefined && secret !== undefined ? { ids: [id], secrets: [secret] } : undefined;
+	const presented: PresentedClient | undefined = basicClient ?? bodyClient;
 	if (presented === undefined) throw invalidClient('Client authentication is required');
 	return { ...presented, grantType };
 }
@@ -204,9 +173,7 @@ function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhoo
 	} catch (error) {
 		return unavailable(context, firstLineOf(error));
 	}
-	const { clientId, clientSecret } = client;
-	const subject = { audience: readAudience(context), clientId, clientSecret };
-	const accessToken = issueAccessToken(subject, lifetimeSeconds, nowInSeconds());
+	const accessToken = accessTokenFor(context, client, lifetimeSeconds);
 	const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetimeSeconds };
 	return answerJson(context, 200, body, NO_STORE);
 }

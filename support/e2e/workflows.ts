@@ -185,6 +185,7 @@ export function suiteWorkflows() {
 		sheetToListings,
 		sheetErrorOutput,
 		preDeliverFromDisk: preDeliverFromDisk(),
+		createThenPreDeliver: createThenPreDeliver(sheetToListings),
 		preDeliverDrive,
 		preDeliverForm,
 		subscribe,
@@ -206,11 +207,43 @@ export function suiteWorkflows() {
 }
 
 /**
+ * The sheet example and, in the same workflow (Create's record of what it created is the workflow's), Pre-deliver
+ * Tickets naming each listing by its External Listing ID, on a webhook of its own.
+ */
+function createThenPreDeliver(sheetToListings: WorkflowJson): WorkflowJson {
+	const workflow = variantOf(sheetToListings, {
+		id: 'tmPreDeliverExtId',
+		name: 'E2E: Create, then Pre-deliver Tickets by External Listing ID',
+		webhookPath: 'ticket-marketplace/create-then-pre-deliver',
+		changeNodes: (node) => {
+			if (node.type !== ACTION_NODE_TYPE) return;
+			node.parameters.options = {
+				...(node.parameters.options as object),
+				rememberForPreDeliver: true,
+			};
+		},
+	});
+	const deliver = preDeliverFromDisk('externalId');
+	const renamed = (name: string) => (name === 'Run over HTTP' ? 'Deliver over HTTP' : name);
+	for (const node of deliver.nodes) {
+		node.name = renamed(node.name);
+		if (node.type === 'n8n-nodes-base.webhook') {
+			node.parameters.path = 'ticket-marketplace/create-then-pre-deliver/deliver';
+			node.webhookId = 'tmPreDeliverExtId-deliver';
+		}
+	}
+	workflow.nodes.push(...deliver.nodes.map((node) => ({ ...node, id: `${node.id}-by-id` })));
+	for (const [from, to] of Object.entries(deliver.connections))
+		workflow.connections[renamed(from)] = to;
+	return workflow;
+}
+
+/**
  * Pre-deliver Tickets with files read by n8n's own Read/Write Files from Disk: the caller posts
  * `{tickets: [{listingId, row, seat, file}]}` (file: a full path under n8n's files folder); one item per ticket,
  * whose PDF the file node reads; the node's output is the answer.
  */
-function preDeliverFromDisk(): WorkflowJson {
+function preDeliverFromDisk(listingBy = 'marketplaceId'): WorkflowJson {
 	const node = (
 		name: string,
 		type: string,
@@ -254,7 +287,9 @@ function preDeliverFromDisk(): WorkflowJson {
 				resource: 'listing',
 				operation: 'preDeliver',
 				binaryPropertyName: 'data',
-				listingId: ticket('listingId'),
+				...(listingBy === 'externalId'
+					? { listingBy, externalListingId: ticket('externalListingId') }
+					: { listingId: ticket('listingId') }),
 				generalAdmission: "={{ $('Tickets').item.json.ga === true }}",
 				row: ticket('row'),
 				seat: ticket('seat'),

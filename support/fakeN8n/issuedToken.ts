@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { refreshTokenFieldAfter } from '../../nodes/shared/partnerApi/tokenRefresh';
+import { refreshTokenFieldAfter } from '../../nodes/shared/partnerApi/pastN8n';
 
 /**
  * The credential as n8n keeps it after a login: the access token, and the hidden field that says which login it came

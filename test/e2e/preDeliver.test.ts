@@ -94,6 +94,58 @@ describe('Pre-deliver Tickets in a real n8n', () => {
 	}, 180_000);
 });
 
+describe('Pre-deliver Tickets by External Listing ID in a real n8n', () => {
+	it("names the listing by the seller's own ID, through what Create in the workflow recorded", async () => {
+		const harness = e2e();
+		const id = nextListingId(9_740_000);
+		const seat = (n: number): SeatRow => ({
+			listing_id: id,
+			event_id: 7023,
+			price: '32.00',
+			currency: 'EUR',
+			row: 'C',
+			seat: n,
+			ticket_id: `${id}-C-${n}`,
+		});
+		const workflow = workflows.createThenPreDeliver;
+		const sheet = writeSheet(harness, 'by-external-id.csv', [seat(1), seat(2)]);
+		await postWebhook(harness, webhookPath(workflow), { sheet });
+		const listing = () =>
+			harness.sandbox.state().then((s) => s.listings.find((l) => l.externalListingId === id)!);
+		const marketplaceId = (await listing()).id;
+
+		const files = [1, 2, 9].map((n) => {
+			const file = join(harness.context.filesFolder, `by-external-id-${id}-${n}.pdf`);
+			writeFileSync(file, pdf(`C${n}`, 60));
+			return { externalListingId: String(id), row: 'C', seat: String(n), file };
+		});
+		const deliverPath = 'ticket-marketplace/create-then-pre-deliver/deliver';
+		const before = (await harness.n8n.executions(workflow.id)).length;
+		// Seat 9 is not one of the listing's: refused before sending (the node continues on error), the others go.
+		await postWebhook(harness, deliverPath, { tickets: files });
+		const [latest] = await waitForExecutions(harness, workflow.id, before + 1);
+		const out = nodeOutput(await harness.n8n.execution(latest.id), 'Pre-deliver tickets');
+		expect(out.map((item) => [item.status, item.listingId, item.externalListingId])).toEqual([
+			['delivered', marketplaceId, id],
+			['delivered', marketplaceId, id],
+			['invalid', undefined, undefined],
+		]);
+		expect(String(out[2].error)).toContain(`listing ${id} holds no ticket at row C, seat 9`);
+		const uploads = (await harness.sandbox.state()).requests.filter(
+			(r) => r.endpoint === 'pdfs' && r.path.endsWith(`/${marketplaceId}`),
+		);
+		expect(uploads.map((request) => [request.path, request.status])).toEqual([
+			[`/sellers/listings/pdf/v3/${marketplaceId}`, 200],
+		]);
+		const held = await listing();
+		expect(held.preDelivered).toBe(true);
+		expect(held.products.map((p) => p.pdf?.sha256)).toEqual([
+			sha(pdf('C1', 60)),
+			sha(pdf('C2', 60)),
+		]);
+	}, 180_000);
+});
+
 describe('the ticket PDF form example in a real n8n', () => {
 	it("a seller's submissions, one per ticket: each page says what happened, the listing ends pre-delivered", async () => {
 		const harness = e2e();

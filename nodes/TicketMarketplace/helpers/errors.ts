@@ -52,4 +52,4 @@ export function listFirst(entries: Array<string | number>, shown = LISTED_IN_MES
 	return `${texts.slice(0, -1).join(', ')} and ${texts[texts.length - 1]}`;
 }
 
-export { oneLine } from '../../shared/partnerApi/answerSubjects';
+export { oneLine } from '../../shared/partnerApi/answerWords';

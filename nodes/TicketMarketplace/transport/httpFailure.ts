@@ -4,13 +4,12 @@
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { isJsonMediaType } from '../../shared/partnerApi/answerEvidence';
 import type { Outcome } from '../../shared/partnerApi/answerTable';
-import { apiWords } from '../../shared/partnerApi/answerWords';
-import { oneLine, subjectOf } from '../../shared/partnerApi/answerSubjects';
+import { apiWords, oneLine, subjectOf } from '../../shared/partnerApi/answerWords';
 import {
 	extractApiMessage,
 	headerValue,
+	isJsonMediaType,
 	networkFailureInWords,
 	redactSecrets,
 	redirectTarget,

@@ -2,47 +2,18 @@
  * The gate: the requests waiting for a slot, and one timer for the earliest moment one may go. It owns no rule: it
  * tells the pure rules (pace.ts) what happened and asks them when the next request may go.
  */
-import type { PaceEvent, PacingMode, Sent } from './limiter';
+import type { PaceEvent, PacingMode, Refusal, Sent } from './limiter';
 import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
 export type { PacingMode } from './limiter';
 
-/** What a run's pacing came to (the bench and the tests read it). */
-export interface PacerStats {
-	peakInFlight: number;
-	peakLimit: number;
-	finalLimit: number;
-	/** Rate refusals: 429s and a spike arrest's. */
-	rateLimited: number;
-	decreases: number;
-	/** 429s read as a per-second limit (every send paused), and the pace in requests a second (Infinity: none). */
-	rateRefusals: number;
-	finalRate: number;
-	lowestRate: number;
-	/** Holds: after a 429 at a level never answered, sends waited for an answer and one probe to tell the kind. */
-	holds: number;
-	/** Refusals by a spike arrest, and the gap kept between sends for it (ms; 0: none met). */
-	spikeRefusals: number;
-	spikeSpacingMs: number;
-}
-
-/** What an attempt tells the pacer as it frees its slot. */
+/** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
 export type AttemptOutcome = (
-	| {
-			kind: 'answered';
-			roundTripMs: number;
-			/** A 2xx (absent: accepted); a 4xx tells no latency. */ accepted?: boolean;
-	  }
-	| {
-			/** A 429, or a spike arrest (500 or 429) naming the rate it allows where its fault does. */
-			kind: 'rateLimited';
-			retryAfterMs?: number;
-			spikeArrest?: boolean;
-			allowedPerSecond?: number;
-	  }
+	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
+	| ({ kind: 'rateLimited' } & Refusal)
 	| { kind: 'failed' }
-) & { /** The request ends in an error (no retry follows). */ final?: boolean };
+) & { final?: boolean };
 
 export interface Slot {
 	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
@@ -54,20 +25,19 @@ export interface Slot {
 /** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
 type Waiter = (slot: Slot | null) => void;
 
+/** Wake-ups aim early by the least lateness of this many recent ones (a busy event loop fires timers late)... */
+const LATE_SAMPLES = 8;
+/** ...by at most this much: a timer that fires early waits once more. */
+const MAX_EARLY_MS = 4;
+
 export class RequestPacer {
 	private state: Pace;
 	private readonly waiting: Waiter[] = [];
-	private closed = false;
 	private wakeAt?: number;
-	/**
-	 * How late the last wake-ups fired (ms): a timer never fires early, and on a busy event loop late, which would
-	 * add to every gap the rules ask for (a spike arrest's 25 ms is kept between sends, and each comes a few ms after).
-	 * Wake-ups aim the least of these early, so that they fire when the rules say.
-	 */
 	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
-	/** Aborted by close(): a request waiting to be tried again stops waiting, since nothing more is sent. */
+	/** Aborted by close(): nothing more is sent, so a request waiting to be tried again stops waiting. */
 	private readonly closing = new AbortController();
 
 	constructor(
@@ -76,7 +46,7 @@ export class RequestPacer {
 		/** Without Continue On Fail, the first request that ends in an error stops the run. */
 		private readonly stopOnFailure = false,
 		private readonly now: () => number = Date.now,
-		/** Waits until a pause or the spacing between sends is over (n8n's sleep; tests pass fake time). */
+		/** Waits until a pause or the gap between sends is over (n8n's sleep; tests pass fake time). */
 		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
@@ -86,13 +56,12 @@ export class RequestPacer {
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
 	async acquire(first = false): Promise<Slot | null> {
-		if (this.closed) return null;
+		if (this.closing.signal.aborted) return null;
 		const now = this.now();
 		if (this.waiting.length === 0 && nextAt(this.state, now) <= now) return this.grant();
-		const slot = new Promise<Slot | null>((resolve) => {
-			if (first) this.waiting.unshift(resolve);
-			else this.waiting.push(resolve);
-		});
+		const slot = new Promise<Slot | null>((resolve) =>
+			first ? this.waiting.unshift(resolve) : this.waiting.push(resolve),
+		);
 		this.admit();
 		return await slot;
 	}
@@ -104,11 +73,8 @@ export class RequestPacer {
 
 	/** Closes the pacer when the run is stopped (n8n's cancel signal). Returns what undoes the subscription. */
 	closeOn(signal: AbortSignal | undefined): () => void {
-		if (signal === undefined) return () => {};
-		if (signal.aborted) {
-			this.close();
-			return () => {};
-		}
+		if (signal?.aborted) this.close();
+		if (signal === undefined || signal.aborted) return () => {};
 		const onAbort = () => this.close();
 		signal.addEventListener('abort', onAbort, { once: true });
 		return () => signal.removeEventListener('abort', onAbort);
@@ -121,7 +87,6 @@ export class RequestPacer {
 
 	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
 	close(): void {
-		this.closed = true;
 		this.closing.abort();
 		for (const wakeUp of this.wakeUps) wakeUp.abort();
 		this.wakeUps.clear();
@@ -137,20 +102,22 @@ export class RequestPacer {
 		return this.state.limiter.rate;
 	}
 
-	snapshot(): PacerStats {
-		const { stats, limiter } = this.state;
+	/** What a run's pacing came to (the bench and the tests read it). */
+	snapshot() {
+		const { stats, limiter, spike } = this.state;
+		const { peakInFlight, peakLimit, decreases, holds } = stats;
 		return {
-			peakInFlight: stats.peakInFlight,
-			peakLimit: stats.peakLimit,
+			peakInFlight,
+			peakLimit,
 			finalLimit: this.state.limit,
-			rateLimited: stats.refused,
-			decreases: stats.decreases,
-			rateRefusals: limiter.refusals,
+			rateLimited: stats.refused, // 429s and a spike arrest's refusals
+			decreases,
+			rateRefusals: limiter.refusals, // 429s read as a per-second limit
 			finalRate: limiter.rate,
 			lowestRate: limiter.lowestRate,
-			holds: stats.holds,
-			spikeRefusals: this.state.spike.refusals,
-			spikeSpacingMs: this.state.spike.gapMs,
+			holds,
+			spikeRefusals: spike.refusals,
+			spikeSpacingMs: spike.gapMs,
 		};
 	}
 
@@ -180,7 +147,7 @@ export class RequestPacer {
 	}
 
 	private admit(): void {
-		while (!this.closed && this.waiting.length > 0) {
+		while (!this.closing.signal.aborted && this.waiting.length > 0) {
 			const now = this.now();
 			const at = nextAt(this.state, now);
 			if (at === Infinity) return;
@@ -195,48 +162,29 @@ export class RequestPacer {
 		this.wakeAt = at;
 		const wakeUp = new AbortController();
 		this.wakeUps.add(wakeUp);
-		// Aimed as early as the least lateness of the last wake-ups: it fires at `at`, or, rarely, a little before and
-		// waits once more (nothing goes before `at`).
-		const waitMs = Math.max(1, Math.ceil(at - now - this.earlyMs()));
+		const { lateMs } = this;
+		const earlyMs = lateMs.length < LATE_SAMPLES ? 0 : Math.max(0, Math.min(...lateMs));
+		const waitMs = Math.max(1, Math.ceil(at - now - Math.min(MAX_EARLY_MS, earlyMs)));
 		this.wait(waitMs, wakeUp.signal).then(
 			() => {
 				this.wakeUps.delete(wakeUp);
-				this.lateMs.push(this.now() - now - waitMs);
-				if (this.lateMs.length > 8) this.lateMs.shift();
+				lateMs.push(this.now() - now - waitMs);
+				if (lateMs.length > LATE_SAMPLES) lateMs.shift();
 				if (this.wakeAt === at) this.wakeAt = undefined;
 				this.admit();
 			},
-			() => {
-				// Aborted: the run has stopped.
-			},
+			() => {}, // aborted: the run has stopped
 		);
-	}
-
-	private earlyMs(): number {
-		if (this.lateMs.length < 8) return 0;
-		return Math.min(4, Math.max(0, Math.min(...this.lateMs)));
 	}
 }
 
 function eventOf(outcome: AttemptOutcome, send: Sent, left: number): PaceEvent {
-	const final = outcome.final === true;
 	if (outcome.kind === 'failed') return { kind: 'failed', send };
-	if (outcome.kind === 'answered')
-		return {
-			kind: 'answered',
-			send,
-			roundTripMs: outcome.roundTripMs,
-			accepted: outcome.accepted !== false,
-			left,
-		};
-	return {
-		kind: 'refused',
-		send,
-		retryAfterMs: outcome.retryAfterMs,
-		final,
-		...(outcome.spikeArrest === true && {
-			spikeArrest: true,
-			allowedPerSecond: outcome.allowedPerSecond,
-		}),
-	};
+	if (outcome.kind === 'answered') {
+		const accepted = outcome.accepted !== false;
+		return { kind: 'answered', send, roundTripMs: outcome.roundTripMs, accepted, left };
+	}
+	const { retryAfterMs, spikeArrest, allowedPerSecond } = outcome;
+	const spike = spikeArrest === true && { spikeArrest, allowedPerSecond };
+	return { kind: 'refused', send, retryAfterMs, final: outcome.final === true, ...spike };
 }

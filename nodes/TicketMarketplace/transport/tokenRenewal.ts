@@ -17,18 +17,16 @@ import {
 	normalizeBaseUrl,
 } from '../../shared/partnerApi/partnerApi';
 import {
+	accessTokenExpired,
+	accessTokenForThisLogin,
+	anyKeptRefreshToken,
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,
 } from '../../shared/partnerApi/pastN8n';
 import { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
-import {
-	accessTokenExpired,
-	accessTokenForThisLogin,
-	anyKeptRefreshToken,
-} from '../../shared/partnerApi/tokenRefresh';
 import { answerMeaning } from './attempt';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions, Answer } from './attempt';
+import type { Answer, AuthenticatedAnswer, AuthenticatedSendOptions } from './attempt';
 import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
 import { stoppedWhileWaiting, unlessAborted } from './waitOrStop';
 

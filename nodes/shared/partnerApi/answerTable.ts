@@ -1,26 +1,159 @@
 /**
  * What became of a request to the Partner API (or its Apigee gateway), for the credential and every operation alike:
  * one row per kind of answer, first match wins. Retry, renewal and stopping read these fields and nothing else; the
- * words are keyed by the row's name (answerWords.ts, tokenWords.ts).
+ * words are keyed by the row's name (answerWords.ts, tokenDiagnosis.ts).
  */
 import {
 	allowedRateOf,
-	codeIs,
+	asRecord,
 	CONNECTION_FAILED_BEFORE_SEND,
-	isAlreadyListed,
-	isInvalidClient,
-	isNoApiProduct,
-	isQuota,
-	isSpikeArrest,
-	isTokenRefused,
-	isUnavailable,
+	extractApiMessage,
+	firstText,
+	headerValue,
+	nestedCode,
+	readBody,
 	REQUEST_NOT_BUILT,
-	statusIn,
-} from './answerFacts';
-import type { AnswerContext, AnswerFacts } from './answerFacts';
-import { isPreDeliverPath } from './partnerApi';
+} from './apiAnswers';
+import { isPreDeliverPath, PARTNER_API_PATHS } from './partnerApi';
 
-export * from './answerFacts';
+/** One request's answer as the rows read it, or what kept an answer from coming. */
+export interface AnswerFacts {
+	/** 0 when no answer came (see `failure`). */
+	status: number;
+	code?: string;
+	/** The API's own words (secrets redacted, bounded). */
+	words?: string;
+	wwwAuthenticate?: string;
+	/** The body is the gateway's own fault (`{"fault": {...}}`). */
+	gatewayFault?: boolean;
+	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
+	failure?: string;
+	/** A 2xx that shows the request was done (the caller's evidence rule). */
+	evidence?: boolean;
+	/** The run's renewal of a 401: a token refused as soon as issued, or the renewals ran out. */
+	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
+	/** A rate refusal asks for a longer wait than this node takes. */
+	tooLong?: 'retryAfter' | 'spikeInterval';
+}
+
+export interface AnswerContext {
+	endpoint: 'token' | 'api';
+	path?: string;
+	/** The External Listing ID the request would create: "already exists" counts only when it names it. */
+	createsId?: string | number;
+}
+
+const MAX_WORDS = 300;
+
+/** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
+export function readAnswer(
+	status: number,
+	headers: Record<string, unknown> | undefined,
+	body: unknown,
+	secrets?: readonly string[],
+): AnswerFacts {
+	const { json } = readBody(body, headerValue(headers, 'content-type'));
+	const fault = asRecord(json?.fault);
+	const detail = asRecord(fault?.detail);
+	const code =
+		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
+		nestedCode(body, json);
+	const said = firstText(
+		json?.description,
+		json?.Error,
+		fault?.faultstring,
+		json?.error_description,
+	);
+	// The found words go through extractApiMessage too, which redacts and bounds them.
+	const words = extractApiMessage(said ?? json ?? body, secrets)
+		?.replace(/\s+/g, ' ')
+		.slice(0, MAX_WORDS);
+	return {
+		status,
+		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
+		words: words === code ? undefined : words,
+		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
+		gatewayFault: fault !== undefined,
+	};
+}
+
+/** The answer's code in any letter case (Apigee and OAuth write them both ways). */
+const codeIs = (facts: AnswerFacts, code: string) => facts.code?.toLowerCase() === code;
+
+const statusIn = (facts: AnswerFacts, from: number, to: number) =>
+	facts.status >= from && facts.status < to;
+
+/**
+ * A gateway limit: by its policy's code; without one, only by the gateway's own fault opening with the policy's
+ * sentence. Words that merely mention a quota (a per-event limit, a page, a 5xx) are not the gateway's limit.
+ */
+const gatewayLimit = (policy: string, opening: string) => (facts: AnswerFacts) =>
+	facts.code !== undefined
+		? new RegExp(`^(policies\\.ratelimit\\.)?${policy}$`, 'i').test(facts.code)
+		: facts.gatewayFault === true && new RegExp(`^${opening}\\b`, 'i').test(facts.words ?? '');
+
+const isQuota = gatewayLimit('QuotaViolation', 'rate limit quota violation');
+const isSpikeArrest = gatewayLimit('SpikeArrestViolation', 'spike arrest violation');
+
+/** A 503 (or Apigee's ServiceUnavailable): not handled (RFC 9110), so nothing was created and it may go again. */
+const isUnavailable = (facts: AnswerFacts) =>
+	facts.status === 503 ||
+	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
+
+/** The app lacks the API product: by the gateway's code, else by the words. */
+const isNoApiProduct = (facts: AnswerFacts) =>
+	facts.code !== undefined
+		? /NoApiProductMatch/i.test(facts.code)
+		: /no ?api ?product match/i.test(facts.words ?? '') ||
+			(facts.status === 403 && /resource forbidden/i.test(facts.words ?? ''));
+
+/** Apigee answers a wrong key `invalid_client`, or `invalid_request` with "ClientId is Invalid". */
+const isInvalidClient = (facts: AnswerFacts) =>
+	codeIs(facts, 'invalid_client') ||
+	/client ?id is invalid|invalid client ?id|invalid consumer key/i.test(facts.words ?? '') ||
+	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate ?? ''));
+
+const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
+const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;
+// A seat taken is not this listing's ID taken.
+const ABOUT_SEATS = /seat|\brow\b|section|product|barcode/i;
+
+/**
+ * Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
+ * `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
+ */
+const ID_BEFORE = `(?<=^|[\\s"'\`([{<:#=,])`;
+const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
+
+export function namesId(text: string, id: string | number): boolean {
+	const wanted = String(id).trim();
+	if (wanted === '') return false;
+	const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return new RegExp(`${ID_BEFORE}${escaped}${ID_AFTER}`).test(text);
+}
+
+/** A code that says the listing or its External Listing ID exists (never a seat, a row or a barcode). */
+const CODE_SAYS_LISTED =
+	/^(?:duplicate(?:External)?(?:Listing)?Id|duplicateListing|(?:external)?(?:listing)?(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
+
+/**
+ * The API holds a listing with this External Listing ID: a 400 or 409 that names this ID, and whose code's last part
+ * says the listing exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
+ */
+function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
+	if (context.path !== PARTNER_API_PATHS.listings) return false;
+	if ((facts.status !== 400 && facts.status !== 409) || context.createsId === undefined)
+		return false;
+	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
+	if (!namesId(text, context.createsId)) return false;
+	if (facts.code !== undefined)
+		return CODE_SAYS_LISTED.test(
+			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
+		);
+	return (
+		SAYS_EXISTS.test(text) && (NAMES_EXTERNAL_LISTING_ID.test(text) || !ABOUT_SEATS.test(text))
+	);
+}
 
 export type Outcome = 'created' | 'alreadyListed' | 'unknown' | 'notCreated';
 
@@ -99,7 +232,8 @@ const API_ROWS = [
 	row('quota', isQuota, 'stops'),
 	row('spikeArrest', isSpikeArrest, 'rateLimit'),
 	row('noApiProduct', isNoApiProduct),
-	row('tokenRefused', isTokenRefused, 'renewToken'),
+	// Only a 401: another status, whatever code it carries, may come from past the gateway; a 500 is never resent.
+	row('tokenRefused', is(401), 'renewToken'),
 	row('forbidden', is(403)),
 	// Pre-deliver: the service documents a 404 as "no such listing", not a wrong address.
 	row('noSuchListing', (f, context) => isPreDeliverPath(context.path) && f.status === 404),

@@ -1,4 +1,11 @@
-/** Reading what the API answered, whatever shape it chose: its error bodies are not documented (spec 7). */
+/**
+ * Reading what the API answered, whatever shape it chose: its error bodies are not documented (spec 7). Bodies read:
+ * `{code, description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail:
+ * {errorcode}}}` (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its
+ * status alone.
+ */
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
 import { redactSecrets } from './redaction';
 
 export { redactSecrets } from './redaction';
@@ -79,6 +86,36 @@ export function readBody(body: unknown, contentType = ''): ReadBody {
 	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 }
 
+/** The first of these values that is text, trimmed. */
+export function firstText(...values: unknown[]): string | undefined {
+	for (const value of values)
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	return undefined;
+}
+
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
+}
+
+/** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
+export function nestedCode(
+	body: unknown,
+	json: Record<string, unknown> | undefined,
+): string | undefined {
+	let list: unknown = json?.errors ?? body;
+	if (typeof list === 'string' && list.trimStart().startsWith('[')) {
+		try {
+			list = JSON.parse(list);
+		} catch {
+			list = undefined;
+		}
+	}
+	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
+	return firstText(record?.code, record?.errorCode);
+}
+
 /** Network failures in words: n8n swaps a message holding a raw code (ECONNREFUSED) for a generic text. */
 const NETWORK_FAILURES: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
@@ -124,4 +161,65 @@ export function redirectTarget(
 	} catch {
 		return undefined;
 	}
+}
+
+/** The request never left this machine: a retry is safe. */
+export const CONNECTION_FAILED_BEFORE_SEND = new Set(
+	'ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH EADDRNOTAVAIL'.split(' '),
+);
+
+/** Node.js refused to build the request (a header with a line break): nothing sent, and a retry fails alike. */
+export const REQUEST_NOT_BUILT = new Set(
+	'ERR_INVALID_CHAR ERR_HTTP_INVALID_HEADER_VALUE ERR_INVALID_HTTP_TOKEN ERR_UNESCAPED_CHARACTERS'.split(
+		' ',
+	),
+);
+
+/** A spike arrest's rate per second: "Allowed rate : 40ps", "600pm", or Apigee Edge's spelled-out MessageRate. */
+export function allowedRateOf(words: string | undefined): number | undefined {
+	const text = words ?? '';
+	const short = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(text);
+	const spelled =
+		/messagesPerPeriod\s*=\s*(\d+(?:\.\d+)?)[^}]*?periodInMicroseconds\s*=\s*(\d+(?:\.\d+)?)/i.exec(
+			text,
+		);
+	const perSecond = short
+		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
+		: spelled
+			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
+			: undefined;
+	return perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
+		? perSecond
+		: undefined;
+}
+
+/** application/json or a JSON-based type (application/problem+json). */
+export const isJsonMediaType = (contentType: string) =>
+	/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
+
+/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
+export const isProblemMediaType = (contentType: string) =>
+	/^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
+
+/**
+ * The evidence that the API did what a request asked (the `created` row reads it): a 200 or 201 with a JSON object
+ * that reports no error. No field is required (the answers are not documented); anything else is outcome unknown.
+ */
+export function showsCreated(answer: IN8nHttpFullResponse): boolean {
+	const { statusCode, body } = answer;
+	if (statusCode !== 200 && statusCode !== 201) return false;
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
+	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
+	const fields = body as Record<string, unknown>;
+	if (!['error', 'errors', 'fault'].every((field) => isEmpty(fields[field]))) return false;
+	// The service's own error document (`{code: "inventory.listings.systemError"}`).
+	return !(typeof fields.code === 'string' && /^inventory\./i.test(fields.code));
+}
+
+/** No error reported: absent, null, false, or an empty text, list or object. */
+function isEmpty(value: unknown): boolean {
+	if (value === undefined || value === null || value === false || value === '') return true;
+	// A list too: JSON has no holes, so its keys are its entries.
+	return typeof value === 'object' && Object.keys(value).length === 0;
 }

@@ -1,4 +1,4 @@
-import type { Icon } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, Icon } from 'n8n-workflow';
 
 /** The Partner API's endpoints (spec 4), relative to the Base URL. */
 export const PARTNER_API_PATHS = {
@@ -31,9 +31,7 @@ export function isUsableAccessToken(token: string): boolean {
 }
 
 /** A paste often adds spaces around a field. */
-function trimmedField(value: unknown): string {
-	return String(value ?? '').trim();
-}
+const trimmedField = (value: unknown) => String(value ?? '').trim();
 
 /** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
 export function loginValues(credentials: Record<string, unknown>) {
@@ -51,3 +49,98 @@ export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown
 
 /** Generous, never forever (an object so tests can shorten them); an API time-out leaves the outcome unknown. */
 export const REQUEST_TIMEOUTS = { apiMs: 120_000, tokenMs: 30_000 };
+
+/**
+ * Where the seller's token may go: the Base URL's origin only, however n8n's helpers read the request; through a
+ * proxy or with certificates unchecked, only to https and when the credential allows it.
+ */
+/** axios's test for an absolute URL. */
+const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+function originOf(address: string, base?: string): string | undefined {
+	try {
+		const url = new URL(address, base);
+		return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function textOf(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	return value instanceof URL ? value.href : String(value);
+}
+
+/** axios's buildFullPath. */
+function axiosFullPath(address: string | undefined, base: string | undefined): string {
+	if (base && (address === undefined || !AXIOS_ABSOLUTE.test(address)))
+		return address ? `${base.replace(/\/?\/$/, '')}/${address.replace(/^\/+/, '')}` : base;
+	return address ?? '';
+}
+
+/** Every origin the request could reach (undefined: no http(s) URL), as either helper and axios or URL read it. */
+function requestOrigins(options: object): Array<string | undefined> {
+	const { url, uri, baseURL } = options as Record<string, unknown>;
+	const base = textOf(baseURL);
+	const modern = textOf(url);
+	const legacy = textOf(uri) ?? modern;
+	const readings: string[] = [];
+	if (modern !== undefined || base !== undefined) readings.push(axiosFullPath(modern, base));
+	if (legacy !== undefined) readings.push(axiosFullPath(legacy, base));
+	if (readings.length === 0) readings.push('');
+	const origins = readings.map((reading) => originOf(reading));
+	for (const address of [modern, textOf(uri)])
+		if (address !== undefined) origins.push(originOf(address, base));
+	return origins;
+}
+
+export function baseUrlOrigin(baseUrl: unknown): string | undefined {
+	return originOf(normalizeBaseUrl(baseUrl));
+}
+
+/** The credential's opt-in to the HTTP Request node's Proxy or Ignore SSL Issues option. */
+export const TRANSPORT_OPT_IN_FIELD = 'allowProxyOrIgnoredSsl';
+
+/** The request's option (as the HTTP Request node names it) that takes the token off a verified connection. */
+function transportOption(options: object): string | undefined {
+	const { proxy, rejectUnauthorized, skipSslCertificateValidation, agentOptions } =
+		options as Record<string, unknown>;
+	if (proxy !== undefined && proxy !== null && proxy !== '' && proxy !== false) return 'Proxy';
+	const agentChecks = (agentOptions as { rejectUnauthorized?: unknown } | undefined)
+		?.rejectUnauthorized;
+	const unchecked = [rejectUnauthorized, agentChecks].includes(false);
+	return unchecked || skipSslCertificateValidation === true
+		? 'Ignore SSL Issues (Insecure)'
+		: undefined;
+}
+
+/** Why the request may not carry the token, naming origins only (no path or user-info); undefined when it may. */
+export function tokenDestinationRefusal(
+	credentials: ICredentialDataDecryptedObject,
+	options: object,
+): string | undefined {
+	const allowed = baseUrlOrigin(credentials.baseUrl);
+	if (allowed === undefined)
+		return "This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.";
+	const origins = requestOrigins(options);
+	if (!origins.every((origin) => origin === allowed)) {
+		const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
+		const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
+		return `This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`;
+	}
+	const option = transportOption(options);
+	if (option === undefined) return undefined;
+	if (!allowed.startsWith('https:'))
+		return `This request's ${option} option is set, and this credential's Base URL is not https://, so its token could be read on the way: it was not sent. Turn the ${option} option off.`;
+	if (credentials[TRANSPORT_OPT_IN_FIELD] !== true)
+		return `This request's ${option} option is set, so it was not sent: this credential sends its token that way only when its "Allow Proxy or Ignored SSL Issues" option is on. Turn the ${option} option off, or turn that credential option on.`;
+	return undefined;
+}
+
+/** Both helpers' options that keep the token from following a redirect. */
+export const TOKEN_REDIRECT_OPTIONS = {
+	disableFollowRedirect: true,
+	followRedirect: false,
+	followAllRedirects: false,
+	sendCredentialsOnCrossOriginRedirect: false,
+} as const;

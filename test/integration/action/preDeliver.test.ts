@@ -36,8 +36,10 @@ const credentials = () => ({
 	password: SANDBOX_DEFAULTS.marketplaceAccount.password,
 });
 
-/** Listings 1 and 2 of event 5000, seats; returns the marketplace's IDs. */
-async function createTwoListings(): Promise<Map<number, string>> {
+/** Listings 1 and 2 of event 5000 (remembered for Pre-deliver), seats; returns their IDs. */
+async function createTwoListings(
+	deduplication = new MemoryDeduplicationStore(),
+): Promise<Map<number, string>> {
 	const rows = [1, 2].flatMap((listing) =>
 		[1, 2].map((n) => {
 			const seat = String((listing - 1) * 2 + n);
@@ -54,16 +56,23 @@ async function createTwoListings(): Promise<Map<number, string>> {
 		}),
 	);
 	const items = sheetRows(rows);
-	const parameters: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options: {} };
-	const run = fakeRun({ parameters, items, apiCredentials: credentials() });
+	const options = { rememberForPreDeliver: true };
+	const parameters: Record<string, ParameterValue> = { ...GROUPED_SHEET_PARAMETERS, options };
+	const run = fakeRun({ parameters, items, apiCredentials: credentials(), deduplication });
 	await createListings.call(run.context, items);
 	return new Map(sandbox.state().listings.map((l) => [l.externalListingId as number, l.id]));
 }
 
-async function upload(items: INodeExecutionData[], options: Partial<FakeRunOptions> = {}) {
+async function upload(
+	items: INodeExecutionData[],
+	options: Partial<FakeRunOptions> = {},
+	listingBy = 'marketplaceId',
+) {
 	const parameters = {
 		binaryPropertyName: 'data',
+		listingBy,
 		listingId: column('listing'),
+		externalListingId: column('listing'),
 		generalAdmission: false,
 		row: column('row'),
 		seat: column('seat'),
@@ -145,5 +154,33 @@ describe('Listing → Pre-deliver Tickets against the sandbox', () => {
 			fileItem({ listing: ids.get(1)!, row: 'A', seat: '1' }, pdfBytes('A1'), 'a1.pdf'),
 		];
 		await expect(upload(items)).rejects.toThrow(/Outcome unknown/);
+	});
+
+	it("by External Listing ID: Create's record names the listing; a seat it does not hold is refused unsent", async () => {
+		const deduplication = new MemoryDeduplicationStore();
+		const ids = await createTwoListings(deduplication);
+		const [a1, a2, z9] = ['A1', 'A2', 'Z9'].map(pdfBytes);
+		const items = [
+			fileItem({ listing: '1', row: 'A', seat: '1' }, a1, 'a1.pdf'),
+			fileItem({ listing: '1', row: 'A', seat: '2' }, a2, 'a2.pdf'),
+		];
+		const out = await upload(items, { deduplication }, 'externalId');
+		expect(out.map((item) => [item.json.status, item.json.listingId])).toEqual([
+			['delivered', ids.get(1)],
+			['delivered', ids.get(1)],
+		]);
+		const one = sandbox.state().listings.find((l) => l.id === ids.get(1))!;
+		expect(one.preDelivered).toBe(true);
+		expect(one.products.map((p) => p.pdf?.sha256)).toEqual([sha(a1), sha(a2)]);
+
+		const wrong = [fileItem({ listing: '2', row: 'Z', seat: '9' }, z9, 'z9.pdf')];
+		await expect(upload(wrong, { deduplication }, 'externalId')).rejects.toThrow(
+			'Item 0: listing 2 holds no ticket at row Z, seat 9',
+		);
+		const unknown = [fileItem({ listing: '3', row: 'A', seat: '1' }, z9, 'z9.pdf')];
+		await expect(upload(unknown, { deduplication }, 'externalId')).rejects.toThrow(
+			'has no record of External Listing ID 3',
+		);
+		expect(pdfPosts()).toHaveLength(1);
 	});
 });

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { SANDBOX_DEFAULTS, startSandbox } from '../../../sandbox/index';
 import type { Sandbox } from '../../../sandbox/index';
 import type { ParameterValue } from '../../../support/fakeN8n/actionContext';

@@ -4,7 +4,7 @@
  */
 import { ClientCredentials, type ModuleOptions } from 'simple-oauth2';
 
-import { CREDENTIAL_REUSE_MS } from '../../../nodes/TicketMarketplaceTrigger/recentCredential';
+import { CREDENTIAL_REUSE_MS } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
 
 const CLIENT_ID = 'marketplace client';

@@ -14,7 +14,7 @@ import { requestWithAuthentication } from 'n8n-core/dist/execution-engine/node-e
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
-import { TRANSPORT_OPT_IN_FIELD } from '../../../nodes/shared/partnerApi/tokenDestination';
+import { TRANSPORT_OPT_IN_FIELD } from '../../../nodes/shared/partnerApi/partnerApi';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 const TOKEN = 'tok-six-months-9f3b';

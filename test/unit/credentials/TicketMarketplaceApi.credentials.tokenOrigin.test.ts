@@ -16,7 +16,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import {
 	accessTokenExpired,
 	refreshTokenFieldAfter,
-} from '../../../nodes/shared/partnerApi/tokenRefresh';
+} from '../../../nodes/shared/partnerApi/pastN8n';
 
 const OLD_BASE = 'https://api.stubcloudprod.test';
 const NEW_BASE = 'https://typo-stubcloud.test';
@@ -102,7 +102,7 @@ describe('the access token after the Base URL is edited', () => {
 			)
 			.catch(() => undefined);
 		// Today: "Bearer six-months-production-token" reaches the new origin. The refresh token is tied to the
-		// Base URL (tokenRefresh.ts loginFingerprint); the access token is not.
+		// Base URL (pastN8n.ts loginFingerprint); the access token is not.
 		expect(seenAuthorization).not.toBe(`Bearer ${TOKEN}`);
 	});
 });

@@ -23,7 +23,7 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { execute as create } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { router } from '../../../nodes/TicketMarketplace/actions/router';
 import {
 	blankRowItem,

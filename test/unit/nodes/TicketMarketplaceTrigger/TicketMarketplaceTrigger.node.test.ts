@@ -25,7 +25,7 @@ import {
 import {
 	WEBHOOK_RESOLVERS,
 	type ResolvableField,
-} from '../../../../nodes/TicketMarketplaceTrigger/webhookDescriptions';
+} from '../../../../nodes/TicketMarketplaceTrigger/options';
 
 const trigger = new TicketMarketplaceTrigger();
 const { description } = trigger;

@@ -1,7 +1,9 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
-import { issueAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { CREDENTIAL_REUSE_MS } from '../../../../nodes/TicketMarketplaceTrigger/recentCredential';
+import {
+	CREDENTIAL_REUSE_MS,
+	issueAccessToken,
+} from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
 import {
 	expectNoExecution,
 	RecordingResponse,

@@ -1,7 +1,9 @@
 import type { IWebhookResponseData } from 'n8n-workflow';
 
-import { verifyAccessToken } from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
-import { CREDENTIAL_REUSE_MS } from '../../../../nodes/TicketMarketplaceTrigger/recentCredential';
+import {
+	CREDENTIAL_REUSE_MS,
+	verifyAccessToken,
+} from '../../../../nodes/TicketMarketplaceTrigger/accessToken';
 import {
 	expectNoExecution,
 	RecordingResponse,

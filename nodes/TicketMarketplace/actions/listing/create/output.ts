@@ -61,8 +61,8 @@ export function earlierUnknownNotice(listings: Listing[]): string {
 	return `Skipped, outcome unknown: ${howMany(listings)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(ids(listings))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Clear Sent Listings History, then run the workflow again.`;
 }
 
-/** A failed request's error, as an output item says it. */
-function failureJson(outcome: Failure): IDataObject {
+/** A failed request's error, as an output item says it (Pre-deliver's says what may have been delivered). */
+export function failureJson(outcome: Failure, mayHave = 'mayHaveBeenCreated'): IDataObject {
 	const failure = outcome.error as { description?: string | null; httpCode?: string | null };
 	return {
 		error: errorText(outcome.error),
@@ -70,7 +70,7 @@ function failureJson(outcome: Failure): IDataObject {
 		httpCode: failure?.httpCode ?? null,
 		// The service's own code, beside its words: support and the service's docs go by it.
 		...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
-		mayHaveBeenCreated: outcome.kind === 'unknown',
+		[mayHave]: outcome.kind === 'unknown',
 	};
 }
 

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { errorText, oneLine } from '../../../helpers/errors';
 import { RunMemory } from '../memory/runMemory';
 import type { EarlierOutcome } from '../memory/runMemory';
@@ -24,7 +24,8 @@ import {
 	sendRequest,
 } from '../../../transport';
 import type { RunCredential } from '../../../transport';
-import { earlierUnknownNotice } from './output';
+import { seatName, type CreatedListing } from '../memory/createdListings';
+import { earlierUnknownNotice, howMany } from './output';
 import { listingRequest } from './listingRequest';
 import type { Listing, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs } from './outcome';
@@ -41,11 +42,7 @@ export async function sendListings(
 ): Promise<Map<Listing, Outcome>> {
 	const valid = listings.filter((listing) => listing.kind === 'ready');
 	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
-	// One memory per marketplace account on one API.
-	const account: MemoryAccount | undefined = credential && {
-		baseUrl: credential.baseUrl,
-		email: String(credential.decrypted.data?.email ?? ''),
-	};
+	const account = credential && memoryAccount(credential);
 	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
 	const tickets = memory && runsAsAgentTool(context) && new TicketMemory(context, account!);
@@ -62,10 +59,17 @@ export async function sendListings(
 	const outcomes = outcomesOf(checked, alreadySent, sent);
 	if (memory && toSend.length === 0) await memory.release();
 	const memoryFailure =
-		memory && toSend.length > 0 ? await rememberOutcomes(memory, sent) : undefined;
+		memory && toSend.length > 0
+			? await rememberOutcomes(context, memory, sent, settings.rememberForPreDeliver)
+			: undefined;
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;
+}
+
+/** One memory per marketplace account on one API. */
+export function memoryAccount(credential: RunCredential): MemoryAccount {
+	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
 /** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
@@ -132,8 +136,10 @@ async function recordBeforeSending(
  * have erased any of them meanwhile.
  */
 async function rememberOutcomes(
+	context: IExecuteFunctions,
 	memory: RunMemory,
 	sent: Map<ReadyListing, Outcome>,
+	forPreDeliver: boolean,
 ): Promise<Parameters<typeof reportMemoryFailure>[1] | undefined> {
 	const rememberedAsThis = (as: ReturnType<typeof rememberedAs>) =>
 		[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
@@ -143,6 +149,7 @@ async function rememberOutcomes(
 		ids(rememberedAsThis('created')),
 		ids(rememberedAsThis('unknown')),
 		ids(notCreated),
+		forPreDeliver ? await createdRecord(context, memory, sent) : [],
 	);
 	if (!error) return undefined;
 	return {
@@ -151,6 +158,26 @@ async function rememberOutcomes(
 			notForgotten.includes(listing.externalListingId),
 		),
 	};
+}
+
+/** The listings created with evidence, with the marketplace's ID and their seats, if the memory has room for them. */
+async function createdRecord(
+	context: IExecuteFunctions,
+	memory: RunMemory,
+	sent: Map<ReadyListing, Outcome>,
+): Promise<CreatedListing[]> {
+	const created = [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
+		const marketplaceId = outcome.kind === 'created' ? marketplaceIdOf(outcome.body) : undefined;
+		const seats = products.flatMap(({ product }) => seatName(product) ?? []);
+		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
+	});
+	if (created.length === 0 || (await memory.fitsCreated(created))) return created;
+	context.addExecutionHints({
+		message: `Not remembered for Pre-Deliver Tickets: the memory has no room left for the ${howMany(created)} this run created. Pre-Deliver Tickets cannot find them by External Listing ID: choose Listing → By Marketplace Listing ID there and map the id Create output, or forget listings you no longer list with Clear Sent Listings History.`,
+		location: 'outputPane',
+		type: 'warning',
+	});
+	return [];
 }
 
 /** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
@@ -195,7 +222,7 @@ async function sendThroughPacer(
 }
 
 /**
- * The evidence of a created listing: the Partner API's evidence of a request done (answerEvidence.ts of the contract), in
+ * The evidence of a created listing: the Partner API's evidence of a request done (apiAnswers.ts of the contract), in
  * an answer that names no other External Listing ID.
  */
 function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {
@@ -206,6 +233,16 @@ function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: nu
 		namedId === null ||
 		String(namedId).trim() === String(externalListingId)
 	);
+}
+
+/**
+ * The marketplace's ID of a created listing, read defensively from its answer (`id`, as Create outputs it): text
+ * or a whole number, never guessed; undefined otherwise.
+ */
+function marketplaceIdOf(body: unknown): string | undefined {
+	const id = (body as Record<string, unknown> | null)?.id;
+	if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
+	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
 }
 
 /** An exception from handling one listing, as that listing's outcome: unknown, in words, without a secret. */

@@ -24,6 +24,8 @@ export interface SendSettings {
 	mode: PacingMode;
 	maxConcurrency: number;
 	skipAlreadySent: boolean;
+	/** Opt-in: each listing's record for Pre-deliver takes about 80 entries of the memory instead of 1. */
+	rememberForPreDeliver: boolean;
 	perRow: boolean;
 }
 
@@ -37,6 +39,7 @@ export function readSendSettings(context: IExecuteFunctions): SendSettings {
 			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
 			: DEFAULT_CONCURRENCY,
 		skipAlreadySent: options.skipAlreadySent !== false,
+		rememberForPreDeliver: options.rememberForPreDeliver === true,
 		perRow: options.output === 'row',
 	};
 }

@@ -1,6 +1,7 @@
 /** How a run uses the memory of listings sent; the protocol is verifiedStore.ts, the words memoryMessages.ts. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { createdIdKeys, createdKeys, type CreatedListing } from './createdListings';
 import { failureOf, MemoryFailureError } from './memoryFailure';
 import {
 	beforeSendingError,
@@ -128,7 +129,8 @@ export class RunMemory {
 		const looked = await this.store.recordMarked(keys.of(keys.all(), ['sent', 'old']));
 		const look = looked.ok ? looked.answer : undefined;
 		const held = new Set(look ? keys.ids(keys.of(look.processed, ['sent', 'old'])) : []);
-		const forgotten = await this.store.forget(keys.all());
+		const createdIds = ids.flatMap((id) => createdIdKeys(this.account, id));
+		const forgotten = await this.store.forget([...keys.all(), ...createdIds]);
 		if (!forgotten.ok) {
 			const left = look ? keys.ids(keys.of(look.new, ['sent', 'old'])) : ids;
 			throw forgetError(this.context, forgotten.failure, look !== undefined, left, held);
@@ -147,15 +149,18 @@ export class RunMemory {
 	/**
 	 * After sending: created and unknown IDs recorded again, unknown with their entry; the not created forgotten, with
 	 * the created's "unknown" entry and the looks, whatever the record did. `notForgotten`: not created, still held.
+	 * The listings created with evidence are kept with their marketplace ID and seats, in the same write.
 	 */
 	async afterSending(
 		created: number[],
 		unknown: number[],
 		notCreated: number[],
+		withEvidence: CreatedListing[] = [],
 	): Promise<{ error?: SentListingsStoreError; notForgotten: number[] }> {
 		const keysOf = (ids: number[], kinds: KeyKind[]) =>
 			new MemoryKeys(this.account, ids, kinds).all();
 		const keep = [...keysOf(created, ['sent']), ...keysOf(unknown, RECORDED)];
+		keep.push(...withEvidence.flatMap((listing) => createdKeys(this.account, listing)));
 		const kept = keep.length ? await this.store.record(keep) : undefined;
 		const error = kept?.ok === false ? memoryError(this.context, kept.failure, 'after') : undefined;
 		const forgotten = await this.store.forget([
@@ -166,6 +171,13 @@ export class RunMemory {
 		if (forgotten.ok) return { error, notForgotten: [] };
 		const failed = error ?? memoryError(this.context, forgotten.failure, 'after');
 		return { error: failed, notForgotten: notCreated };
+	}
+
+	/** Whether the listings' record for Pre-deliver fits under the cap (past it n8n drops the oldest IDs sent). */
+	async fitsCreated(listings: CreatedListing[]): Promise<boolean> {
+		const held = await this.store.count();
+		const needed = listings.flatMap((listing) => createdKeys(this.account, listing)).length;
+		return held !== undefined && held + needed + MARKERS_PER_WRITE <= SENT_LISTINGS_CAP;
 	}
 
 	/** A run that sent nothing takes out its markers and its looks. */

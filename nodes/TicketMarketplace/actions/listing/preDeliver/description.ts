@@ -30,14 +30,37 @@ export const description = updateDisplayOptions(
 			description: 'The name of the input binary field holding the ticket PDF',
 		},
 		{
+			displayName: 'Listing',
+			name: 'listingBy',
+			type: 'options',
+			options: [
+				{ name: 'By External Listing ID', value: 'externalId' },
+				{ name: 'By Marketplace Listing ID', value: 'marketplaceId' },
+			],
+			default: 'marketplaceId',
+			description: "How the ticket's listing is named: by the marketplace's ID, or by your own",
+		},
+		{
 			displayName: 'Listing ID',
 			name: 'listingId',
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. {{ $json.listingId }}',
 			required: true,
+			displayOptions: { show: { listingBy: ['marketplaceId'] } },
 			description:
 				"The marketplace's ID of the listing the ticket belongs to: the ID Create outputs, not the External Listing ID",
+		},
+		{
+			displayName: 'External Listing ID',
+			name: 'externalListingId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. {{ $json.listing_id }}',
+			required: true,
+			displayOptions: { show: { listingBy: ['externalId'] } },
+			description:
+				'Your own ID of the listing, for one that Listing → Create created in this workflow',
 		},
 		{
 			displayName: 'General Admission',

@@ -3,15 +3,20 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
+import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
-import { subjectOf } from '../../../../shared/partnerApi/answerSubjects';
+import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/outcome';
 import { readSendSettings } from '../create/settings';
 import type { SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
+import type { MemoryAccount } from '../memory/sentListings';
+import { failureJson } from '../create/output';
+import { memoryAccount } from '../create/send';
+import { mapExternalIds } from './byExternalId';
 import { partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
@@ -21,14 +26,18 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const read = await readTickets(this, items);
+	const given = await readTickets(this, items);
+	const valid = given.some((ticket) => !(ticket instanceof Error));
+	const credential = valid ? await readRunCredential.call(this) : undefined;
+	const account = credential && memoryAccount(credential);
+	const read = account ? await mapExternalIds(this, given, account) : given;
 	const byListing: Listings = new Map();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size
-		? await deliver(this, byListing, settings)
+		? await deliver(this, byListing, settings, credential!, account!)
 		: new Map<string, Outcome>();
 	const failed = [...outcomes].find((entry): entry is [string, Failure] =>
 		['unknown', 'notCreated'].includes(entry[1].kind),
@@ -50,10 +59,14 @@ export async function execute(
 }
 
 /** Uploads every listing this workflow has not delivered before; returns each listing's outcome. */
-async function deliver(context: IExecuteFunctions, byListing: Listings, settings: SendSettings) {
-	const credential = await readRunCredential.call(context);
-	const email = String(credential.decrypted.data?.email ?? '');
-	const account = { baseUrl: `${credential.baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
+async function deliver(
+	context: IExecuteFunctions,
+	byListing: Listings,
+	settings: SendSettings,
+	credential: RunCredential,
+	{ baseUrl, email }: MemoryAccount,
+) {
+	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
 	const memory = settings.skipAlreadySent ? new RunMemory(context, account) : undefined;
 	// Remembered with its tickets (another ticket sends it again, whole); IDs as text, as the memory's keys hold them.
 	const keyOf = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
@@ -111,10 +124,11 @@ const SKIPPED = {
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
-	const { listingId, row, seat, fileName = null } = ticket;
+	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
 	const unknownBefore = outcome.kind === 'skipped' && outcome.earlier === 'unknown';
 	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
-	const base = { status, listingId, row, seat, fileName, part: partName(tickets.indexOf(ticket)) };
+	const part = partName(tickets.indexOf(ticket));
+	const base = { status, listingId, externalListingId, row, seat, fileName, part };
 	if (outcome.kind === 'created')
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED[outcome.earlier] };
@@ -124,15 +138,7 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 			error: 'Not sent: the run stopped before this listing was sent',
 			description: 'Nothing was sent for it: run the workflow again.',
 		};
-	const error: { description?: string | null; httpCode?: string | null } = outcome.error;
-	return {
-		...base,
-		error: errorText(error),
-		description: error.description ?? null,
-		httpCode: error.httpCode ?? null,
-		...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
-		mayHaveBeenDelivered: outcome.kind === 'unknown',
-	};
+	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };
 }
 
 /** Every listing in one line of its group, for the error of a stopped run. */

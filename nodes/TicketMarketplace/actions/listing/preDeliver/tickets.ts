@@ -11,9 +11,14 @@ import type { ApiRequest } from '../../../transport';
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const PDF_START = Buffer.from('%PDF-');
 
+/** An item refused before sending: n8n's error, naming the item. */
+export type Refusal = ReturnType<typeof asNodeError>;
+
 export interface Ticket {
 	itemIndex: number;
+	/** The marketplace's listing ID (once mapped, for a ticket named by its External Listing ID). */
 	listingId: string;
+	externalListingId?: number;
 	row: string;
 	seat: string;
 	binaryPropertyName: string;
@@ -24,7 +29,7 @@ export interface Ticket {
 export async function readTickets(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<Array<Ticket | ReturnType<typeof asNodeError>>> {
+): Promise<Array<Ticket | Refusal>> {
 	const seen = new Map<string, number>();
 	const tickets = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -36,24 +41,28 @@ export async function readTickets(
 	return tickets;
 }
 
+/** An item refused before anything is sent, named. */
+export const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
+	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
+		description: `${what} Nothing was sent.`,
+		itemIndex: at,
+	});
+
+const ASK_ID =
+	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
+
 async function readTicket(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	seen: Map<string, number>,
 ): Promise<Ticket> {
-	const refuse = (message: string, description: string) =>
-		new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${message}`, {
-			description: `${description} Nothing was sent.`,
-			itemIndex,
-		});
+	const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	const listingId = text('listingId');
+	const byExternalId = text('listingBy') === 'externalId';
+	const listingId = text(byExternalId ? 'externalListingId' : 'listingId');
 	// A dot segment would be dropped from the address, posting the files to another endpoint.
-	if (['', '.', '..'].includes(listingId))
-		throw refuse(
-			listingId ? `"${listingId}" is not a Listing ID` : 'no Listing ID',
-			"Map the marketplace's listing ID (the ID Create outputs).",
-		);
+	if (['', '.', '..'].includes(listingId) || (byExternalId && !isWholeId(listingId)))
+		throw refuse(listingId ? `"${listingId}" is not a Listing ID` : 'no Listing ID', ASK_ID);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
 	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
 	if (row === '' || seat === '')
@@ -67,17 +76,25 @@ async function readTicket(
 		throw refuse(`${file} is larger than 10 MB`, 'Send a smaller PDF of the ticket.');
 	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
-	const seatKey = JSON.stringify([listingId, row.toLowerCase(), seat.toLowerCase()]);
+	const seatKey = JSON.stringify([byExternalId, listingId, row.toLowerCase(), seat.toLowerCase()]);
 	const before = seen.get(seatKey);
 	// Row and seat GA is how the service names a general admission ticket, switch or not: it repeats.
-	if (`${row} ${seat}`.toUpperCase() !== 'GA GA' && before !== undefined)
+	if (!isGa({ row, seat }) && before !== undefined)
 		throw refuse(
 			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
 			`Item ${before} has the same seat: give each seat one PDF.`,
 		);
 	seen.set(seatKey, itemIndex);
-	return { itemIndex, listingId, row, seat, binaryPropertyName, fileName: binary.fileName };
+	const externalListingId = byExternalId ? Number(listingId) : undefined;
+	const { fileName } = binary;
+	return { itemIndex, listingId, externalListingId, row, seat, binaryPropertyName, fileName };
 }
+
+/** External Listing IDs are whole numbers, as Create takes them. */
+const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
+
+export const isGa = ({ row, seat }: { row: string; seat: string }) =>
+	`${row} ${seat}`.toUpperCase() === 'GA GA';
 
 /** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
 export function ticketsTag(tickets: Ticket[]): string {

@@ -1,11 +1,11 @@
 /** Webhook → Subscribe: every item is checked before the first is sent; each returns the ID to e-mail support. */
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
+import {
+	NodeOperationError,
+	type ICredentialDataDecryptedObject,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import {
@@ -20,12 +20,13 @@ import {
 	withMoreDescription,
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
-import { showsCreated } from '../../../../shared/partnerApi/answerEvidence';
-import { findSubscriptionId } from './subscriptionId';
+import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
+import { redactSecrets } from '../../../../shared/partnerApi/redaction';
 import { labelIssues, pathKey } from '../../../schemas/listing';
-import { apiRequest, buildRequest, PARTNER_API_PATHS, redactSecrets } from '../../../transport';
-import { readsAsV1 } from '../../versions';
+import { apiRequest, buildRequest } from '../../../transport';
 import { getBaseUrl } from '../../../transport/tokenRenewal';
+import { readsAsV1 } from '../../versions';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
 export const NEXT_STEP_WITH_ID = (id: string) =>
@@ -66,6 +67,17 @@ const subscriptionSchema = z.object({
 		listing: z.array(requiredText).min(1, 'needs at least one kind, such as listing_sale'),
 	}),
 });
+type Subscription = z.output<typeof subscriptionSchema>;
+
+/** The node's labels for the fields of the subscription body. */
+const SUBSCRIPTION_LABELS: Record<string, string> = {
+	'callback.url': 'Callback URL',
+	'callback.auth.tokenEndPoint': 'Token URL',
+	'callback.auth.authType': 'Options → Auth Type',
+	'callback.auth.oauthRequest.grantType': 'Options → Grant Type',
+	'subscription.listing': 'Subscription Kinds',
+};
+const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 
 function kindsFrom(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
@@ -79,42 +91,26 @@ async function readClientCredentials(this: IExecuteFunctions, itemIndex: number)
 	const client = readCallbackClient(
 		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
 	);
-	if (typeof client === 'string') {
-		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
-			description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
-			itemIndex,
-		});
-	}
-	return client;
+	if (typeof client !== 'string') return client;
+	throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
+		description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
+		itemIndex,
+	});
 }
 
-type Subscription = z.output<typeof subscriptionSchema>;
-
-/** The node's labels for the fields of the subscription body. */
-const SUBSCRIPTION_LABELS: Record<string, string> = {
-	'callback.url': 'Callback URL',
-	'callback.auth.tokenEndPoint': 'Token URL',
-	'callback.auth.authType': 'Options → Auth Type',
-	'callback.auth.oauthRequest.grantType': 'Options → Grant Type',
-	'subscription.listing': 'Subscription Kinds',
-};
-
 /** What keeps the URLs from being one trigger's, safe for the secret; plain http:// only for a local sandbox. */
-async function urlProblems(this: IExecuteFunctions, subscription: Subscription) {
-	const { url, auth } = subscription.callback;
-	const plain = [url, auth.tokenEndPoint].some((address) => !/^https:/i.test(address));
+async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) {
+	const [url, tokenUrl] = [callback.url, callback.auth.tokenEndPoint];
+	const plain = [url, tokenUrl].some((address) => !/^https:/i.test(address));
 	const plainHttpAllowed = plain && isLoopbackUrl(await getBaseUrl.call(this));
 	return [
-		...triggerUrlProblems(url, auth.tokenEndPoint),
-		...urlOriginProblems(url, auth.tokenEndPoint, plainHttpAllowed),
-	];
+		...triggerUrlProblems(url, tokenUrl),
+		...urlOriginProblems(url, tokenUrl, plainHttpAllowed),
+	].map((problem) => ({ field: label(problem.path), text: problem.text }));
 }
 
 /** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
-async function prepareSubscription(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<Subscription> {
+async function prepareSubscription(this: IExecuteFunctions, itemIndex: number) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await readClientCredentials.call(this, itemIndex);
 	// From 1.1, Auth Type and Grant Type have their one documented value and the kinds are under Options.
@@ -122,43 +118,58 @@ async function prepareSubscription(
 	const kinds = asV1
 		? this.getNodeParameter('subscriptionKinds', itemIndex, ['listing_sale'])
 		: (options.subscriptionKinds ?? ['listing_sale']);
-	const draft = {
+	const parsed = subscriptionSchema.safeParse({
 		callback: {
 			url: this.getNodeParameter('callbackUrl', itemIndex, ''),
 			auth: {
 				authType: asV1 ? (options.authType ?? 'oauth') : 'oauth',
 				tokenEndPoint: this.getNodeParameter('callbackAuthUrl', itemIndex, ''),
 				oauthRequest: {
-					clientId: client.clientId,
-					clientSecret: client.clientSecret,
+					...client,
 					grantType: asV1 ? (options.grantType ?? 'client_credentials') : 'client_credentials',
 				},
 			},
 		},
 		subscription: { listing: kindsFrom(kinds) },
-	};
-	const parsed = subscriptionSchema.safeParse(draft);
-	const label = (path: Array<string | number>) =>
-		SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
+	});
 	const problems = parsed.success
-		? (await urlProblems.call(this, parsed.data)).map((problem) => ({
-				field: label(problem.path),
-				text: problem.text,
-			}))
+		? await urlProblems.call(this, parsed.data)
 		: labelIssues(parsed.error, label);
-	if (!parsed.success || problems.length > 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`,
-			{
-				description: ['Fix these fields in the node, then run it again:']
-					.concat(problems.map((issue) => `${issue.field} ${issue.text}`))
-					.join('\n'),
-				itemIndex,
-			},
-		);
+	if (parsed.success && problems.length === 0) return parsed.data;
+	const fixes = problems.map((issue) => `${issue.field} ${issue.text}`);
+	const message = `Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`;
+	throw new NodeOperationError(this.getNode(), message, {
+		description: ['Fix these fields in the node, then run it again:', ...fixes].join('\n'),
+		itemIndex,
+	});
+}
+
+/** The spec says the answer holds a unique identifier but not under which name: these are the likely ones. */
+const ID_KEYS =
+	'subscriptionId subscription_id webhookId webhook_id id uuid identifier uniqueId'.split(' ');
+const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown) =>
+	(typeof value === 'string' && value.trim() !== '') ||
+	(typeof value === 'number' && Number.isFinite(value));
+
+/** Looks at the top level first, then one level into the usual wrappers (data.id, subscription.id, ...). */
+export function findSubscriptionId(
+	response: unknown,
+): { value: string; field: string } | undefined {
+	// A bare text answer counts only if it looks like an identifier (has a digit), not like "Created".
+	if (typeof response === 'string' && /^[\w-]{6,}$/.test(response.trim()) && /\d/.test(response))
+		return { value: response.trim(), field: '(whole response)' };
+	if (!isRecord(response)) return undefined;
+	const places = CONTAINER_KEYS.map((key): [string, unknown] => [`${key}.`, response[key]]);
+	for (const [prefix, place] of [['', response] as [string, unknown], ...places]) {
+		if (!isRecord(place)) continue;
+		const key = ID_KEYS.find((name) => isId(place[name]));
+		if (key !== undefined) return { value: String(place[key]), field: `${prefix}${key}` };
 	}
-	return parsed.data;
+	return undefined;
 }
 
 async function sendSubscription(
@@ -167,17 +178,10 @@ async function sendSubscription(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const secrets = [subscription.callback.auth.oauthRequest.clientSecret];
-	const body = subscription as unknown as IDataObject;
-	const response = redactSecrets(
-		await apiRequest.call(this, {
-			request: buildRequest('POST', PARTNER_API_PATHS.webhooks, body),
-			itemIndex,
-			secrets,
-			// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
-			confirmedBy: showsCreated,
-		}),
-		secrets,
-	);
+	const request = buildRequest('POST', PARTNER_API_PATHS.webhooks, { ...subscription });
+	// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
+	const sent = { request, itemIndex, secrets, confirmedBy: showsCreated };
+	const response = redactSecrets(await apiRequest.call(this, sent), secrets);
 	const found = findSubscriptionId(response);
 	return {
 		subscriptionId: found?.value ?? null,
@@ -243,17 +247,14 @@ export async function execute(
 	}
 	const results: INodeExecutionData[] = [];
 	// Sequential on purpose: each subscription needs its own activation e-mail, and there are only ever a few.
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const entry = prepared[itemIndex];
+	for (const [itemIndex, entry] of prepared.entries()) {
 		if ('failure' in entry) {
 			results.push(errorItem(entry.failure, itemIndex, errorOutput));
 			continue;
 		}
 		try {
-			results.push({
-				json: await sendSubscription.call(this, entry, itemIndex),
-				pairedItem: { item: itemIndex },
-			});
+			const json = await sendSubscription.call(this, entry, itemIndex);
+			results.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex, errorOutput));

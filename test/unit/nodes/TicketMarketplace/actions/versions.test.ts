@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as create } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import type { ParameterValue } from '../../../../../support/fakeN8n/actionContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';

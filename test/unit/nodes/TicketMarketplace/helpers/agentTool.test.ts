@@ -9,7 +9,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as create } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { runsAsAgentTool } from '../../../../../nodes/TicketMarketplace/helpers/agentTool';
 import { sentListingKey } from '../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {

@@ -4,7 +4,7 @@ import { useRealSleeps } from '../../../../setup/sleeps';
 
 /**
  * The gateway's spike arrest and quota on fake time (support/simulatedApi.ts plays them as the sandbox does, and reads
- * their answers with the answer table, as the transport does). The gap's rule itself: limiter.test.ts. Pass/fail on counts and the gap kept, never on time.
+ * their answers with the answer table, as the transport does). The gap's rule itself: limiter.spikeArrest.test.ts. Pass/fail on counts and the gap kept, never on time.
  */
 
 // The pacer's own wait (n8n's sleepWithAbort) as n8n has it, so that it runs on jest's fake clock below.

@@ -3,7 +3,7 @@
  * copy, never its prototype, so what the user sees is what the API said, and nothing is read from a hidden field.
  */
 import { redactSecrets } from '../../../../../nodes/shared/partnerApi/apiAnswers';
-import { findSubscriptionId } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/subscriptionId';
+import { findSubscriptionId } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 
 const ANSWER = '{"__proto__": {"id": "HIDDEN-7", "polluted": true}, "status": "submitted"}';
 

@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { NodeApiError } from 'n8n-workflow';
 
-import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import {
 	BASE,
 	CALLBACK_CREDENTIALS,

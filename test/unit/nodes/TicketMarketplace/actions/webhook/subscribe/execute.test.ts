@@ -3,10 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import {
-	description,
 	execute,
 	NEXT_STEP_WITHOUT_ID,
-} from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe.operation';
+} from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
+import { description } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/Webhook.resource';
 import { readCallbackClient } from '../../../../../../../nodes/shared/callbackCredential';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import {

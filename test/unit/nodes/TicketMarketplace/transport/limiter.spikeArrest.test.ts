@@ -1,10 +1,11 @@
-import { PACE, type Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
-import { RETRY_POLICY } from '../../../../../nodes/TicketMarketplace/transport/retryAfter';
 import {
 	NO_SPIKE,
+	PACE,
+	type Sent,
 	spikeAnswered,
 	spikeRefused,
-} from '../../../../../nodes/TicketMarketplace/transport/spikeArrest';
+} from '../../../../../nodes/TicketMarketplace/transport/limiter';
+import { RETRY_POLICY } from '../../../../../nodes/TicketMarketplace/transport/retryAfter';
 
 /** The spike arrest's gap on fake time: pure functions, no clock, no pacer (whole runs: pacing.spikeArrest.test.ts). */
 

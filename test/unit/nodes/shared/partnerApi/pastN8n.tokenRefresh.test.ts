@@ -9,7 +9,7 @@ import {
 	accessTokenForThisLogin,
 	MIN_KNOWN_LIFETIME_S,
 	refreshTokenFieldAfter,
-} from '../../../../../nodes/shared/partnerApi/tokenRefresh';
+} from '../../../../../nodes/shared/partnerApi/pastN8n';
 
 const NOW = 1_700_000_000_000;
 const LOGIN: ICredentialDataDecryptedObject = {

@@ -1,5 +1,5 @@
 /** Where the subscription's identifier is found in the API's answer, whatever name it goes by. */
-import { findSubscriptionId } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/subscriptionId';
+import { findSubscriptionId } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 
 describe('findSubscriptionId', () => {
 	it.each([

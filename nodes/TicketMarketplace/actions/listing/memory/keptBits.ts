@@ -1,0 +1,102 @@
+/**
+ * Values in n8n's deduplication store, which answers only "held or not" for values named exactly: a name's entry and
+ * one per bit of its value set, read back by a look naming every bit (ticketMemory.ts, createdListings.ts).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { MemoryFailureError } from './memoryFailure';
+import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
+
+/** A name's entry and its value's bits, lowest first. */
+export interface KeptValue {
+	entry: string;
+	bits: boolean[];
+}
+
+/** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
+const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
+export const everyBit = (entry: string, width: number) =>
+	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
+
+/** A whole number's `width` lowest bits, lowest first. */
+export function numberBits(value: number, width: number): boolean[] {
+	return Array.from({ length: width }, (_, bit) => Math.floor(value / 2 ** bit) % 2 === 1);
+}
+
+export function bitsNumber(bits: boolean[]): number {
+	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
+}
+
+/** The entries that keep a value: its name's, and one per bit set. */
+export function keysOf({ entry, bits }: KeptValue): string[] {
+	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
+}
+
+export class KeptBits {
+	private readonly store: VerifiedStore;
+	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
+	private readonly recorded = new Set<string>();
+
+	constructor(context: IExecuteFunctions) {
+		this.store = new VerifiedStore(context);
+	}
+
+	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
+	private async ensureRoom(keys: number): Promise<void> {
+		const held = await this.store.count();
+		const needed = keys + MARKERS_PER_WRITE;
+		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
+			throw new MemoryFailureError({ kind: 'full', held, needed, cap: SENT_LISTINGS_CAP });
+	}
+
+	/** One look at the entries (each with the width of its value): the bits of each entry held. */
+	private async lookOnce(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
+		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
+		await this.ensureRoom(widths.size + bits.length);
+		const found = await this.store.look([...widths.keys(), ...bits]);
+		// A look that failed tells nothing: nothing may then be taken for absent.
+		if (found === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
+		const held = [...widths].filter(([entry]) => found.has(entry));
+		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
+	}
+
+	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
+	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
+		if (widths.size === 0) return new Map();
+		const first = await this.lookOnce(widths);
+		if (first.size === 0) return first;
+		await this.store.pause();
+		const second = await this.lookOnce(new Map([...first.keys()].map((e) => [e, widths.get(e)!])));
+		const same = (entry: string, bits: boolean[]) => String(first.get(entry)) === String(bits);
+		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
+	}
+
+	/** Records the values, verified; then looks after a pause, as another run's look may remove them. */
+	async record(values: KeptValue[]): Promise<void> {
+		let toWrite = values;
+		for (let attempt = 1; toWrite.length > 0; attempt++) {
+			const keys = toWrite.flatMap((value) => keysOf(value));
+			await this.ensureRoom(keys.length);
+			// A look's leftovers would read back as another value: taken out first, or the look below fails.
+			const leftovers = this.store.leftovers.filter(
+				(key) => !keys.includes(key) && !this.recorded.has(key),
+			);
+			if (leftovers.length > 0) await this.store.removeOnce(leftovers);
+			const written = await this.store.record(keys);
+			keys.forEach((key) => this.recorded.add(key));
+			if (!written.ok) throw new MemoryFailureError(written.failure);
+			await this.store.pause();
+			const found = await this.lookOnce(new Map(toWrite.map((v) => [v.entry, v.bits.length])));
+			toWrite = toWrite.filter(({ entry, bits }) => String(found.get(entry)) !== String(bits));
+			if (toWrite.length > 0 && attempt === MARKERS_PER_WRITE - 1)
+				throw new MemoryFailureError({ kind: 'contended', attempts: attempt });
+		}
+	}
+
+	/** Forgets the values, the run's markers, and the looks' leftovers (they would misread). */
+	async forget(values: KeptValue[]): Promise<boolean> {
+		const keys = values.flatMap((value) => keysOf(value));
+		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
+		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
+	}
+}

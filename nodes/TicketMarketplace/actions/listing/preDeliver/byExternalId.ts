@@ -1,0 +1,57 @@
+/**
+ * Tickets named by their listing's External Listing ID, mapped through what Create recorded in this workflow's
+ * memory (memory/createdListings.ts): the marketplace's listing ID, and the seats the listing holds.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorText } from '../../../helpers/errors';
+import { findCreated, seatName } from '../memory/createdListings';
+import type { MemoryAccount } from '../memory/sentListings';
+import { isGa, refusal } from './tickets';
+import type { Refusal, Ticket } from './tickets';
+
+const NO_RECORD =
+	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
+const NOT_A_SEAT =
+	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
+const seatOf = (ticket: Ticket) => seatName({ ...ticket, ga: isGa(ticket) })!;
+
+/**
+ * Each ticket named by External Listing ID with its marketplace listing ID; refused (without Continue On Fail, the
+ * first refusal stops the run) when Create recorded no such listing, or recorded its seats without this one.
+ */
+export async function mapExternalIds(
+	context: IExecuteFunctions,
+	tickets: Array<Ticket | Refusal>,
+	account: MemoryAccount,
+): Promise<Array<Ticket | Refusal>> {
+	const asked = new Map<number, string[]>();
+	for (const ticket of tickets) {
+		const id = ticket instanceof Error ? undefined : ticket.externalListingId;
+		if (id !== undefined) asked.set(id, [...(asked.get(id) ?? []), seatOf(ticket as Ticket)]);
+	}
+	if (asked.size === 0) return tickets;
+	const found = await findCreated(context, account, asked).catch((error) => {
+		const message = `Could not read which listings Create created: ${errorText(error)}`;
+		const description = `Nothing was sent. Run the workflow again, or choose Listing → By Marketplace Listing ID.`;
+		throw new NodeOperationError(context.getNode(), message, { description });
+	});
+	return tickets.map((ticket) => {
+		const id = ticket instanceof Error ? undefined : ticket.externalListingId;
+		if (id === undefined) return ticket;
+		const { itemIndex, row, seat } = ticket as Ticket;
+		const listing = found.get(id);
+		const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
+		const refused = !listing
+			? refuse(
+					`this workflow's Listing → Create has no record of External Listing ID ${id}`,
+					NO_RECORD,
+				)
+			: !listing.seats.includes(seatOf(ticket as Ticket))
+				? refuse(`listing ${id} holds no ticket at row ${row}, seat ${seat}`, NOT_A_SEAT)
+				: undefined;
+		if (refused && !context.continueOnFail()) throw refused;
+		return refused ?? { ...(ticket as Ticket), listingId: listing!.marketplaceId };
+	});
+}
