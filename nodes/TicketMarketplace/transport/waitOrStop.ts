@@ -28,19 +28,24 @@ export async function stoppedWhileWaiting(
 	cancel?: AbortSignal,
 	pacer?: { closedSignal?: AbortSignal },
 ): Promise<boolean> {
-	const signals = [cancel, pacer?.closedSignal].filter((signal) => signal !== undefined);
-	if (signals.some((signal) => signal.aborted)) return true;
-	// Not AbortSignal.any: it leaks where a source signal lives long, as the run's does.
-	const either = new AbortController();
-	const abort = () => either.abort();
-	for (const signal of signals) signal.addEventListener('abort', abort, { once: true });
-	try {
-		return await waitOrStop(waitMs, either.signal).then(
+	const closed = pacer?.closedSignal;
+	if (cancel?.aborted || closed?.aborted) return true;
+	const waited = async (signal?: AbortSignal) =>
+		await waitOrStop(waitMs, signal).then(
 			() => false,
 			() => true,
 		);
+	if (cancel === undefined || closed === undefined) return await waited(cancel ?? closed);
+	// Not AbortSignal.any: it leaks where a source signal lives long, as the run's does.
+	const either = new AbortController();
+	const abort = () => either.abort();
+	cancel.addEventListener('abort', abort, { once: true });
+	closed.addEventListener('abort', abort, { once: true });
+	try {
+		return await waited(either.signal);
 	} finally {
-		for (const signal of signals) signal.removeEventListener('abort', abort);
+		cancel.removeEventListener('abort', abort);
+		closed.removeEventListener('abort', abort);
 	}
 }
 
