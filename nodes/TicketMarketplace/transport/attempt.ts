@@ -1,14 +1,54 @@
 /**
- * What one attempt at a request tells (sendRequest sends it): its answer or its failure, what the pacer learns from
- * it, whether it stops every send, and how long to wait before trying it again, if at all.
+ * What one attempt at a request tells: its answer or its failure, what that means by the answer table, what the pacer
+ * learns from it, whether it stops every send, and how long to wait before trying it again, if at all.
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { describeThrown, meaningOfFailure, tooLongToWait } from './httpFailure';
-import type { HttpFailure } from './httpFailure';
+import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
+import type { AnswerFacts, AnswerMeaning } from '../../shared/partnerApi/answerTable';
+import { failedTokenExchangeOf, type TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
 import type { AttemptOutcome, RequestPacer, Slot } from './pacing';
-import { backoffMs, rateRetryWaitMs, retryAfterOf, RETRY_POLICY } from './retryAfter';
-import type { AuthenticatedAnswer } from './request';
+import { retryAfterOf, retryWait, RETRY_POLICY } from './retryAfter';
+
+export interface HttpFailure {
+	status?: number;
+	headers: Record<string, unknown>;
+	body?: unknown;
+	code?: string;
+	message: string;
+	/** No token could be had (what the credential said): nothing was sent. */
+	tokenExchange?: TokenDiagnosis;
+	/** A file could not be read from n8n's binary data: nothing was sent. */
+	unreadableFile?: boolean;
+	/** A Retry-After, or a spike arrest's interval, longer than this node waits. */
+	retryAfterMs?: number;
+	spikeIntervalMs?: number;
+	/** A 401 to a token just issued, or after the run's last renewal (how many it made). */
+	refusedAfterRenewal?: boolean;
+	renewalsExhausted?: number;
+	/** Read once when it arrived; `refusal`: the rate refusal that asked for a wait too long, as first read. */
+	meaning?: AnswerMeaning;
+	refusal?: AnswerMeaning;
+}
+
+export type Answer = { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
+type Renewed = Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'>;
+
+export type AuthenticatedAnswer =
+	| (Answer & Renewed & { kind: 'response' })
+	| { kind: 'thrown'; error: unknown }
+	| { kind: 'notSent' };
+
+export interface AuthenticatedSendOptions {
+	/** Stop and the workflow timeout abort it. */
+	cancel?: AbortSignal;
+	/** Before an answered request goes again (the pacer counts it). */
+	onResend?: () => void;
+	/** Aborted once the run sends nothing more: no login and no resend either. */
+	closed?: AbortSignal;
+	/** Read once as it arrives: its row says whether a renewed token may mend it. */
+	meaningOf?: (response: IN8nHttpFullResponse) => AnswerMeaning;
+}
 
 /** The counts one request keeps across its attempts: they bound its retries and its failure reports them. */
 export interface RetryCounts {
@@ -18,44 +58,102 @@ export interface RetryCounts {
 	lastRetryAfterMs?: number;
 }
 
-/**
- * The pacer's slot for the next attempt (undefined without a pacer), or null when the run stopped before it: a
- * stopped run closes the pacer, so nothing more starts.
- */
-export async function slotForAttempt(
-	pacer: RequestPacer | undefined,
-	retryFirst: boolean,
-	cancel?: AbortSignal,
-): Promise<Slot | undefined | null> {
-	const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
-	if (slot === null) return null;
-	if (cancel?.aborted) {
-		pacer?.close();
-		slot?.release({ kind: 'failed' });
-		return null;
-	}
-	return slot;
-}
-
-/** What an attempt is checked against: the request's path and, if any, its confirmation and what it creates. */
-export interface AttemptRules {
-	path: string;
-	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
+export interface MeaningContext {
+	path?: string;
 	createsId?: string | number;
+	secrets?: readonly string[];
 }
 
 /**
- * An attempt that went out: the API's answer when its row says it created what it asked for, else the failure with
- * what it means (read once, as it arrived; again only when the renewal says a 401 was no expiry). `secrets` are read
- * only to read an answer's words, which must never echo them.
+ * What an answer, or the lack of one, means, with what the run learnt beside it (a renewal that failed, a wait too
+ * long). An answer `arriving` carries the caller's evidence: with it, a success reads nothing more.
  */
-export function readAttempt(
+export function meaningOfFailure(
+	failure: HttpFailure,
+	context: MeaningContext,
+	arriving?: { evidence?: boolean },
+): AnswerMeaning {
+	const evidence = arriving ? arriving.evidence : false;
+	const { status, refusal, unreadableFile, tokenExchange, code } = failure;
+	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
+	const facts: AnswerFacts =
+		status === undefined
+			? { status: 0, failure: noAnswer ?? '' }
+			: evidence || refusal
+				? { status, code: refusal?.code, words: refusal?.words }
+				: readAnswer(status, failure.headers, failure.body, context.secrets);
+	facts.evidence = evidence;
+	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
+	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
+	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
+	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
+	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
+}
+
+/** An answer as it arrives: the caller's evidence first. */
+export function answerMeaning(
+	response: IN8nHttpFullResponse,
+	rules: MeaningContext & { confirmedBy?: (answer: IN8nHttpFullResponse) => boolean },
+	secrets: () => readonly string[],
+): AnswerMeaning {
+	const evidence = rules.confirmedBy?.(response);
+	const { statusCode: status, body } = response;
+	const answer = {
+		status,
+		headers: response.headers as Record<string, unknown>,
+		body,
+		message: '',
+	};
+	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, { evidence });
+}
+
+export class UnreadableFileError extends Error {}
+
+/**
+ * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
+ * in `context.data`, but drops the headers. An axios error itself is read too.
+ */
+export function describeThrown(error: unknown): HttpFailure {
+	if (error instanceof UnreadableFileError)
+		return { headers: {}, message: error.message, unreadableFile: true };
+	const thrown = (error ?? {}) as {
+		httpCode?: unknown;
+		code?: unknown;
+		context?: { data?: unknown };
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+		message?: unknown;
+		messages?: unknown;
+	};
+	// NodeApiError may swap the original words for a generic text; it keeps them in `messages`.
+	const original = Array.isArray(thrown.messages)
+		? thrown.messages.find((entry) => typeof entry === 'string')
+		: undefined;
+	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
+	const exchange = failedTokenExchangeOf(error);
+	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
+	if (thrown.response) {
+		const { status, headers, data } = thrown.response;
+		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
+		return { status, headers: headers ?? {}, body: data, code, message };
+	}
+	const rawCode = thrown.httpCode ?? thrown.code;
+	const code =
+		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
+	const isStatus = code !== undefined && /^\d{3}$/.test(code);
+	return {
+		status: isStatus ? Number(code) : undefined,
+		headers: {},
+		body: thrown.context?.data,
+		code: isStatus ? undefined : code,
+		message,
+	};
+}
+
+/** A failed attempt, with what it means: as read on arrival, again only when a renewal said a 401 was no expiry. */
+export function readFailure(
 	sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>,
-	rules: AttemptRules,
-	secrets: () => string[],
-): { answer: unknown; failure?: undefined } | { answer?: undefined; failure: HttpFailure } {
-	if (sent.kind === 'response' && sent.meaning.outcome === 'created')
-		return { answer: sent.response.body };
+	context: MeaningContext,
+): HttpFailure {
 	const failure: HttpFailure =
 		sent.kind === 'thrown'
 			? describeThrown(sent.error)
@@ -70,44 +168,56 @@ export function readAttempt(
 				};
 	const renewal = failure.refusedAfterRenewal || failure.renewalsExhausted !== undefined;
 	if (failure.meaning === undefined || renewal)
-		failure.meaning = meaningOfFailure(failure, {
-			path: rules.path,
-			createsId: rules.createsId,
-			secrets: secrets(),
-		});
-	return { failure };
+		failure.meaning = meaningOfFailure(failure, context);
+	return failure;
 }
 
 /**
- * What the pacer learns from an attempt: a rate refusal (a 429 or a spike arrest: the gateway refused it before the
- * API saw it), an answer and its round trip, or a failure without an answer.
+ * Ends a failed attempt: counts it, closes the pacer when it stops every send, and frees its slot with what the pacer
+ * should learn. Returns the wait before trying it again, or undefined when it is not.
  */
-export function attemptOutcome(
-	failure: HttpFailure | undefined,
+export function settleFailure(
+	failure: HttpFailure,
+	counts: RetryCounts,
+	startedAt: number,
+	pacer?: RequestPacer,
+	slot?: Slot,
+): number | undefined {
+	const retryAfterMs = retryAfterOf(failure, Date.now());
+	const outcome = pacerOutcome(failure, retryAfterMs, startedAt);
+	const waitMs = retryWaitMs(failure, retryAfterMs, counts);
+	if (stopsEverySend(failure)) pacer?.close();
+	// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
+	// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
+	slot?.release({
+		...outcome,
+		final: waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
+	});
+	return waitMs;
+}
+
+/** What the pacer learns from a failed attempt: a rate refusal (by the gateway), a round trip, or no answer. */
+function pacerOutcome(
+	{ meaning, status }: HttpFailure,
 	retryAfterMs: number | undefined,
 	startedAt: number,
 ): AttemptOutcome {
-	if (failure?.meaning?.retry === 'rateLimit')
+	if (meaning?.retry === 'rateLimit') {
+		const { allowedPerSecond } = meaning;
 		return {
 			kind: 'rateLimited',
 			retryAfterMs,
-			spikeArrest: failure.meaning.row === 'spikeArrest',
-			allowedPerSecond: failure.meaning.allowedPerSecond,
+			spikeArrest: meaning.row === 'spikeArrest',
+			allowedPerSecond,
 		};
-	if (failure === undefined || failure.status !== undefined)
-		return {
-			kind: 'answered',
-			roundTripMs: Date.now() - startedAt,
-			accepted: failure === undefined,
-		};
-	return { kind: 'failed' };
+	}
+	if (status === undefined) return { kind: 'failed' };
+	return { kind: 'answered', roundTripMs: Date.now() - startedAt, accepted: false };
 }
 
 /**
- * The wait before trying a failed attempt again, or undefined when it is not tried again: as its row says (only what
- * provably created nothing is retried: rate refusals and connections refused before the request left), within the
- * policy's budgets. Counts the attempt in `counts`; a wait longer than this node takes turns the failure into its
- * own row (tooLongToWait), to be reported.
+ * The wait before trying a failed attempt again (undefined: it is not), as its row says, within the policy's budgets,
+ * counted. A wait longer than this node takes turns the failure into its own row.
  */
 export function retryWaitMs(
 	failure: HttpFailure,
@@ -118,59 +228,28 @@ export function retryWaitMs(
 	if (meaning?.retry === 'rateLimit') {
 		counts.rateLimitAnswers++;
 		const allowed = meaning.allowedPerSecond;
-		if (allowed !== undefined && 1000 / allowed > RETRY_POLICY.maxWaitMs) {
-			failure.spikeIntervalMs = 1000 / allowed;
-			tooLongToWait(failure, 'spikeInterval');
-			return undefined;
-		}
+		if (allowed !== undefined && 1000 / allowed > RETRY_POLICY.maxWaitMs)
+			return tooLongToWait(failure, meaning, { spikeIntervalMs: 1000 / allowed });
 		if (retryAfterMs !== undefined) counts.lastRetryAfterMs = retryAfterMs;
-		if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs) {
-			failure.retryAfterMs = retryAfterMs;
-			tooLongToWait(failure, 'retryAfter');
-			return undefined;
-		}
-		if (counts.rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
-		// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
-		return rateRetryWaitMs(retryAfterMs, counts.rateLimitRetries++, allowed);
+		if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
+			return tooLongToWait(failure, meaning, { retryAfterMs });
 	}
-	if (
-		meaning?.retry === 'reconnect' &&
-		counts.connectionRetries < RETRY_POLICY.maxConnectionRetries
-	)
-		return backoffMs(counts.connectionRetries++);
+	// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
+	return retryWait(meaning?.retry, counts, retryAfterMs, meaning?.allowedPerSecond);
+}
+
+/** A rate refusal asking for a longer wait than this node takes: its own row from now on, the refusal kept. */
+function tooLongToWait(
+	failure: HttpFailure,
+	refusal: AnswerMeaning,
+	wait: { retryAfterMs: number } | { spikeIntervalMs: number },
+): undefined {
+	Object.assign(failure, wait, { refusal });
+	failure.meaning = meaningOfFailure(failure, {});
 	return undefined;
 }
 
-/**
- * Whether a failure stops every send: its row says (a refused login, where one failed login per listing could lock
- * the seller's account; a token refused right after it was issued, or once the run's renewals ran out; the plan's
- * quota used up; a spike arrest that admits one request less often than this node ever waits).
- */
+/** Whether a failure stops every send (a refused login could lock the account; the quota is used up): its row says. */
 export function stopsEverySend(failure: HttpFailure): boolean {
 	return failure.meaning?.stopsRun === true;
-}
-
-/**
- * Ends an attempt that was answered or failed: counts it, closes the pacer when it stops every send, and frees its
- * slot with what the pacer should learn. Returns the wait before trying it again, or undefined when it is not.
- */
-export function settleAttempt(
-	failure: HttpFailure | undefined,
-	startedAt: number,
-	counts: RetryCounts,
-	pacer?: RequestPacer,
-	slot?: Slot,
-): number | undefined {
-	const retryAfterMs = failure ? retryAfterOf(failure, Date.now()) : undefined;
-	const attempt = attemptOutcome(failure, retryAfterMs, startedAt);
-	const waitMs = failure ? retryWaitMs(failure, retryAfterMs, counts) : undefined;
-	if (failure && stopsEverySend(failure)) pacer?.close();
-	// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-	// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
-	slot?.release({
-		...attempt,
-		final:
-			failure !== undefined && waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
-	});
-	return waitMs;
 }

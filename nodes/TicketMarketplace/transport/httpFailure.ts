@@ -1,44 +1,121 @@
-/** A failed request (an answer, or a network code) and what it means by the answer table. */
-import type { IN8nHttpFullResponse } from 'n8n-workflow';
+/**
+ * The one place that turns a failure into a NodeApiError: its row's words, with what they tell beside it (the
+ * request, the attempts, a redirect's target, a body), secrets redacted.
+ */
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { failedTokenExchangeOf } from '../../shared/partnerApi/pastN8n';
-import { isJsonMediaType, redactSecrets } from '../../shared/partnerApi/apiAnswers';
-import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
-import type { AnswerFacts, AnswerMeaning, Outcome } from '../../shared/partnerApi/answerTable';
-import type { TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
-
-export {
-	CONNECTION_FAILED_BEFORE_SEND,
-	REQUEST_NOT_BUILT,
+import type { Outcome } from '../../shared/partnerApi/answerTable';
+import { apiWords, oneLine, subjectOf } from '../../shared/partnerApi/answerWords';
+import {
+	extractApiMessage,
+	headerValue,
+	isJsonMediaType,
+	networkFailureInWords,
+	redactSecrets,
+	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
+import { meaningOfFailure } from './attempt';
+import type { HttpFailure } from './attempt';
+import { RETRY_POLICY } from './retryAfter';
 
 /** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
 export type Effect = Outcome;
 
-/** Its answer, or what kept one from coming, with what the run learnt (a renewal that failed, a wait too long). */
-export function meaningOfFailure(
-	failure: HttpFailure,
-	context: { path: string; createsId?: string | number; secrets?: readonly string[] },
-): AnswerMeaning {
-	const { status, unreadableFile, tokenExchange, code } = failure;
-	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
-	const facts: AnswerFacts =
-		status === undefined
-			? { status: 0, failure: noAnswer ?? '' }
-			: readAnswer(status, failure.headers, failure.body, context.secrets);
-	// A failure is never the evidence that the request was done.
-	facts.evidence = false;
-	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
-	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
-	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
-	else if (failure.retryAfterMs !== undefined) facts.tooLong = 'retryAfter';
-	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
+/** What a failure's words tell beside it: the request, and how often it was refused and retried. */
+export interface FailureContext {
+	method: string;
+	path: string;
+	baseUrl: string;
+	itemIndex: number;
+	secrets?: string[];
+	createsId?: string | number;
+	/** Rate refusals (429, spike arrest) this request met. */
+	rateLimitAnswers: number;
+	connectionRetries: number;
+	lastRetryAfterMs?: number;
 }
 
-const MAX_BODY_SHOWN = 300;
+/** The failure in words as n8n's error, and its row's outcome for the item. */
+export function classifyFailure(
+	node: INode,
+	failure: HttpFailure,
+	context: FailureContext,
+): { error: NodeApiError; effect: Effect; apiCode?: string } {
+	const { secrets } = context;
+	const apiMessage = extractApiMessage(failure.body, secrets);
+	const meaning = failure.meaning ?? meaningOfFailure(failure, context);
+	const apiSaid = apiMessage ? `The API said: "${oneLine(apiMessage)}".` : '';
+	const words = apiWords(meaning, { ...wordsContext(failure, context), apiSaid });
+	const details = [words.advice];
+	if (meaning.outcome === 'unknown') {
+		const subject = subjectOf(context.path);
+		details.push(
+			`The request may have reached the API: ${subject.what} may or may not have been created. It was not sent again, so nothing was created twice. ${subject.howToCheck}`,
+		);
+	}
+	if (failure.code) details.push(`Network error code: ${failure.code}.`);
+	const safeBody = redactSecrets(failure.body, secrets);
+	const error = new NodeApiError(
+		node,
+		{ httpCode: failure.status ?? null, body: (safeBody ?? null) as JsonObject } as JsonObject,
+		{
+			message: words.title,
+			description: details.filter(Boolean).join(' ') || apiMessage,
+			httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+			itemIndex: context.itemIndex,
+		},
+	);
+	return {
+		error,
+		effect: meaning.outcome,
+		...(meaning.code !== undefined && { apiCode: meaning.code }),
+	};
+}
+
+/** What the words tell beside the row. */
+function wordsContext(failure: HttpFailure, context: FailureContext) {
+	const { secrets, baseUrl } = context;
+	const location = headerValue(failure.headers, 'location');
+	const diagnosis = failure.tokenExchange;
+	return {
+		path: context.path,
+		method: context.method,
+		status: failure.status ?? 0,
+		rateRefusals: context.rateLimitAnswers,
+		lastWait: inWords(context.lastRetryAfterMs),
+		nodeSaid: redactSecrets(failure.message, secrets),
+		network: networkFailureInWords(failure.code),
+		baseUrl,
+		connectionRetries: context.connectionRetries,
+		redirectTo: location
+			? (redirectTarget(location, baseUrl, secrets) ?? '(an address that is not a URL)')
+			: undefined,
+		bodyKind: bodyInWords(failure.body, headerValue(failure.headers, 'content-type')),
+		bodyShown: bodyShown(failure.body, secrets),
+		wait: inWords(failure.spikeIntervalMs ?? failure.retryAfterMs),
+		longestWait: inWords(
+			failure.spikeIntervalMs !== undefined ? RETRY_POLICY.maxWaitMs : RETRY_POLICY.maxRetryAfterMs,
+		),
+		waitFor: failure.refusal?.row === 'unavailable' ? 'service unavailable' : 'rate limit',
+		diagnosis: diagnosis && {
+			title: redactSecrets(diagnosis.title, secrets),
+			description: redactSecrets(diagnosis.description, secrets),
+		},
+		renewals: failure.renewalsExhausted,
+	};
+}
+
+/** A wait in words: "45 s", "10 min", "24 h". */
+function inWords(ms: number | undefined): string | undefined {
+	if (ms === undefined) return undefined;
+	const seconds = Math.ceil(ms / 1000);
+	if (seconds < 120) return `${seconds} s`;
+	const minutes = Math.ceil(seconds / 60);
+	return minutes < 120 ? `${minutes} min` : `${Math.ceil(minutes / 60)} h`;
+}
 
 /** What kind of body a 2xx came with, in words. */
-export function bodyInWords(body: unknown, contentType: string): string {
+function bodyInWords(body: unknown, contentType: string): string {
 	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === ''))
 		return 'an empty body';
 	if (/html/i.test(contentType)) return 'an HTML page';
@@ -49,8 +126,10 @@ export function bodyInWords(body: unknown, contentType: string): string {
 	return 'a bare JSON value';
 }
 
+const MAX_BODY_SHOWN = 300;
+
 /** The body as text, redacted before it is cut (a cut must not leave part of a secret). */
-export function bodyShown(body: unknown, secrets: string[] | undefined): string {
+function bodyShown(body: unknown, secrets: string[] | undefined): string {
 	let text: string;
 	try {
 		text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
@@ -59,103 +138,4 @@ export function bodyShown(body: unknown, secrets: string[] | undefined): string 
 	}
 	text = redactSecrets(text, secrets).replace(/\s+/g, ' ').trim();
 	return text.length > MAX_BODY_SHOWN ? `${text.slice(0, MAX_BODY_SHOWN)}…` : text;
-}
-
-export interface HttpFailure {
-	status?: number;
-	headers: Record<string, unknown>;
-	body?: unknown;
-	code?: string;
-	message: string;
-	/** No token could be had (what the credential said): nothing was sent. */
-	tokenExchange?: TokenDiagnosis;
-	/** A Retry-After longer than the policy honours. */
-	retryAfterMs?: number;
-	/** A spike arrest's interval (ms), longer than the longest wait this node takes. */
-	spikeIntervalMs?: number;
-	/** A 401 to a token just issued. */
-	refusedAfterRenewal?: boolean;
-	/** A 401 after the run's last renewal: how many it made. */
-	renewalsExhausted?: number;
-	/** Read once when it arrived. */
-	meaning?: AnswerMeaning;
-	/** The rate refusal that asked for a wait too long to take, as first read. */
-	refusal?: AnswerMeaning;
-	/** A file could not be read from n8n's binary data: nothing was sent. */
-	unreadableFile?: boolean;
-}
-
-export class UnreadableFileError extends Error {}
-
-/**
- * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
- * in `context.data`, but drops the headers. An axios error itself is read too.
- */
-export function describeThrown(error: unknown): HttpFailure {
-	if (error instanceof UnreadableFileError)
-		return { headers: {}, message: error.message, unreadableFile: true };
-	const thrown = (error ?? {}) as {
-		httpCode?: unknown;
-		code?: unknown;
-		context?: { data?: unknown };
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-		message?: unknown;
-		messages?: unknown;
-	};
-	// NodeApiError may swap the original words for a generic text; it keeps them in `messages`.
-	const original = Array.isArray(thrown.messages)
-		? thrown.messages.find((entry) => typeof entry === 'string')
-		: undefined;
-	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
-	const exchange = failedTokenExchangeOf(error);
-	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
-	if (thrown.response) {
-		return {
-			status: thrown.response.status,
-			headers: thrown.response.headers ?? {},
-			body: thrown.response.data,
-			code: typeof thrown.code === 'string' ? thrown.code : undefined,
-			message,
-		};
-	}
-	const rawCode = thrown.httpCode ?? thrown.code;
-	const code =
-		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
-	const isStatus = code !== undefined && /^\d{3}$/.test(code);
-	return {
-		status: isStatus ? Number(code) : undefined,
-		headers: {},
-		body: thrown.context?.data,
-		code: isStatus ? undefined : code,
-		message,
-	};
-}
-
-/** An answer as it arrives: the caller's evidence first; a success reads nothing more. */
-export function answerMeaning(
-	response: IN8nHttpFullResponse,
-	rules: {
-		path: string;
-		confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
-		createsId?: string | number;
-	},
-	secrets: () => readonly string[],
-): AnswerMeaning {
-	const evidence = rules.confirmedBy?.(response);
-	const { statusCode: status, headers, body } = response;
-	const facts = evidence
-		? { status, evidence }
-		: { ...readAnswer(status, headers as Record<string, unknown>, body, secrets()), evidence };
-	return meaningOf(facts, { endpoint: 'api', path: rules.path, createsId: rules.createsId });
-}
-
-/** A rate refusal asking for a longer wait than this node takes: its own row from now on, the refusal kept. */
-export function tooLongToWait(failure: HttpFailure, tooLong: 'retryAfter' | 'spikeInterval'): void {
-	const refusal = failure.meaning;
-	failure.refusal = refusal;
-	const said = { code: refusal?.code, words: refusal?.words };
-	failure.meaning = meaningOf(
-		{ ...said, status: failure.status ?? 0, tooLong },
-		{ endpoint: 'api' },
-	);
 }

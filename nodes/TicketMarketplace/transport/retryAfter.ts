@@ -1,6 +1,6 @@
 /** When to try a request again: the retry limits, and the wait a 429's Retry-After asks for. */
+import type { AnswerMeaning, Retry } from '../../shared/partnerApi/answerTable';
 import { headerValue } from '../../shared/partnerApi/apiAnswers';
-import type { HttpFailure } from './httpFailure';
 
 /** Rate refusals and refused connections never reached the API's business logic: retrying them is safe. */
 export const RETRY_POLICY = {
@@ -31,6 +31,22 @@ export function rateRetryWaitMs(
 	return backoffMs(retryNumber);
 }
 
+/** The wait before retrying as the row says, within the policy's budgets (counted); undefined: no retry. */
+export function retryWait(
+	retry: Retry | undefined,
+	counts: { rateLimitRetries: number; connectionRetries: number },
+	retryAfterMs?: number,
+	allowedPerSecond?: number,
+): number | undefined {
+	if (retry === 'rateLimit')
+		return counts.rateLimitRetries < RETRY_POLICY.maxRateLimitRetries
+			? rateRetryWaitMs(retryAfterMs, counts.rateLimitRetries++, allowedPerSecond)
+			: undefined;
+	if (retry === 'reconnect' && counts.connectionRetries < RETRY_POLICY.maxConnectionRetries)
+		return backoffMs(counts.connectionRetries++);
+	return undefined;
+}
+
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
 	const text = Array.isArray(value)
@@ -47,7 +63,10 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 }
 
 /** A rate refusal's Retry-After, in ms from now. */
-export function retryAfterOf(failure: HttpFailure, nowMs: number): number | undefined {
+export function retryAfterOf(
+	failure: { meaning?: AnswerMeaning; headers: Record<string, unknown> },
+	nowMs: number,
+): number | undefined {
 	if (failure.meaning?.retry !== 'rateLimit') return undefined;
 	const header = headerValue(failure.headers, 'retry-after');
 	return parseRetryAfter(header === '' ? undefined : header, nowMs);

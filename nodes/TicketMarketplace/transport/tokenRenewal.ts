@@ -1,56 +1,111 @@
 /**
- * One renewal of the access token at a time for a whole run: n8n has no single flight, so every listing in flight
- * that met an expired token would log in with the seller's password. The first request to meet it empties the field
- * (n8n logs in before re-sending it); the others wait for its answer. A 401 to a token just issued, or a refused
- * login, stops sending (failed logins could lock the account); a token endpoint's 429 or 5xx is retried, bounded.
+ * The credential as a run uses it, and one renewal of its access token at a time for the whole run: n8n has no
+ * single flight, so every listing in flight that met an expired token would log in with the seller's password. The
+ * first request to meet it empties the field (n8n logs in before re-sending it); the others wait for its answer. A
+ * 401 to a token just issued, or a refused login, stops sending (failed logins could lock the account).
  */
-import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
 
-import { stoppedWhileWaiting } from './waitOrStop';
-
+import {
+	basicAuthorization,
+	loginValues,
+	normalizeBaseUrl,
+} from '../../shared/partnerApi/partnerApi';
 import {
 	accessTokenExpired,
 	accessTokenForThisLogin,
+	anyKeptRefreshToken,
 	carryCancelSignal,
 	failedTokenExchange,
 	forgetTokenExchange,
 } from '../../shared/partnerApi/pastN8n';
 import { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
-import type { AnswerMeaning } from '../../shared/partnerApi/answerTable';
-import type { FailedTokenExchange } from '../../shared/partnerApi/pastN8n';
-import { answerMeaning } from './httpFailure';
-import { settledOrStopped } from './request';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions } from './request';
-import { backoffMs, parseRetryAfter, rateRetryWaitMs, RETRY_POLICY } from './retryAfter';
+import { answerMeaning } from './attempt';
+import type { Answer, AuthenticatedAnswer, AuthenticatedSendOptions } from './attempt';
+import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
+import { stoppedWhileWaiting, unlessAborted } from './waitOrStop';
+
+export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 
 /** More means something else keeps invalidating the token (another workflow renewing it), and each is a login. */
 export const MAX_RENEWALS_PER_RUN = 3;
 
+/**
+ * Read once for a run: otherwise n8n decrypts it from its database on every request (as costly as the rest of one),
+ * and the shared object carries a renewed token to every later request.
+ */
+export interface RunCredential {
+	baseUrl: string;
+	decrypted: ICredentialsDecrypted;
+	renewal: TokenRenewal;
+}
+
+export async function readRunCredential(this: IExecuteFunctions): Promise<RunCredential> {
+	const data = await this.getCredentials(CREDENTIAL_NAME);
+	const reference = this.getNode().credentials?.[CREDENTIAL_NAME];
+	return {
+		baseUrl: normalizeBaseUrl(data.baseUrl),
+		decrypted: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data,
+		},
+		renewal: new TokenRenewal(data, this.getExecutionCancelSignal?.()),
+	};
+}
+
+export async function getBaseUrl(this: IExecuteFunctions): Promise<string> {
+	return normalizeBaseUrl((await this.getCredentials(CREDENTIAL_NAME)).baseUrl);
+}
+
+/** Never echoed into an output: the credential's values, and every token the run's requests carried. */
+export function runSecrets({ decrypted, renewal }: RunCredential): string[] {
+	return [...new Set([...credentialSecrets(decrypted.data), ...renewal.carried])].filter(long);
+}
+
+/** Every value an answer could echo (the Basic key:secret and refresh token too), read when asked. */
+export function credentialSecrets(data: ICredentialDataDecryptedObject | undefined): string[] {
+	if (!data) return [];
+	const values = ['consumerKey', 'consumerSecret', 'email', 'password', 'accessToken']
+		.map((key) => data[key])
+		.filter((value): value is string => typeof value === 'string');
+	// As sent, too (trimmed).
+	values.push(...Object.values(loginValues(data)));
+	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
+	values.push(...anyKeptRefreshToken(data));
+	return [...new Set(values)].filter(long);
+}
+
+/** Shorter values are not redacted: they would blank out ordinary words and numbers. */
+const long = (value: string) => value.length >= 4;
+
 const READ_ALONE = (response: IN8nHttpFullResponse) =>
 	answerMeaning(response, { path: '' }, () => []);
 
+/** One request through the renewal: whether it carries the renewal under way, the API's last 401 to it, its retries. */
 interface Attempt {
-	/** This request carries the renewal under way. */
 	renewing: boolean;
-	/** The API's last refusal of this request's token. */
-	refusal?: { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
+	refusal?: Answer;
 	rateLimitRetries: number;
-	serverErrorRetries: number;
+	connectionRetries: number;
 }
 
 export class TokenRenewal {
-	/** Settles when the renewal under way ends. */
-	private underWay?: Promise<void>;
-	private endRenewal = () => {};
-	/** Renewing is hopeless (login refused, fresh token refused, renewals exhausted): nothing more is sent. */
-	private givenUp = false;
-	private freshTokenRefused = false;
-	private renewalsExhausted = false;
+	/** The renewal under way: settles when it ends. */
+	private underWay?: { done: Promise<void>; end: () => void };
+	/** Why renewing is hopeless, once it is: nothing more is sent. */
+	private gaveUp?: 'login' | 'freshTokenRefused' | 'renewalsExhausted';
 	/** A token this run obtained that no answer has accepted yet. */
 	private unconfirmed?: string;
 	private renewals = 0;
 	/** Every token this run's requests carried: an answer read after a renewal may echo the one it replaced. */
-	private readonly carried = new Set<string>();
+	readonly carried = new Set<string>();
 
 	constructor(
 		/** n8n reads the token from it and writes a new one into it. */
@@ -60,29 +115,26 @@ export class TokenRenewal {
 		carryCancelSignal(credential, cancel);
 	}
 
-	tokensCarried(): string[] {
-		return [...this.carried];
-	}
-
 	private get token(): string {
 		const token = this.credential.accessToken;
 		return typeof token === 'string' ? token : '';
 	}
 
-	private begin(): void {
+	private begin(attempt: Attempt): void {
+		attempt.renewing = true;
 		this.renewals++;
 		forgetTokenExchange(this.credential);
-		this.underWay = new Promise<void>((resolve) => {
-			this.endRenewal = resolve;
-		});
+		let end = () => {};
+		const done = new Promise<void>((resolve) => (end = resolve));
+		this.underWay = { done, end };
 	}
 
 	/** Ends the renewal under way; `confirmed` when an answer other than 401 has accepted the new token. */
-	private end({ givenUp, confirmed = false }: { givenUp: boolean; confirmed?: boolean }): void {
-		if (givenUp) this.givenUp = true;
+	private end(givenUp: boolean, confirmed = false): void {
+		if (givenUp) this.gaveUp ??= 'login';
 		else this.unconfirmed = confirmed || this.token === '' ? undefined : this.token;
+		this.underWay?.end();
 		this.underWay = undefined;
-		this.endRenewal();
 	}
 
 	/** Sends through n8n's httpRequestWithAuthentication (which logs in when the field is empty), renewing as above. */
@@ -90,12 +142,12 @@ export class TokenRenewal {
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
 		{ cancel, onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
-		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, serverErrorRetries: 0 };
+		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, connectionRetries: 0 };
 		for (;;) {
 			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
 				return this.notSent(attempt);
 			if (closed?.aborted) {
-				if (attempt.renewing) this.end({ givenUp: false });
+				if (attempt.renewing) this.end(false);
 				return this.notSent(attempt);
 			}
 			const tokenAtSend = this.token;
@@ -112,7 +164,7 @@ export class TokenRenewal {
 			} catch (error) {
 				if (!attempt.renewing) return { kind: 'thrown', error };
 				if (stoppedBeforeToken) {
-					this.end({ givenUp: false });
+					this.end(false);
 					return this.notSent(attempt);
 				}
 				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
@@ -136,19 +188,17 @@ export class TokenRenewal {
 	/** Waits out a renewal under way, and begins one when the token must be renewed; false: send nothing. */
 	private async takeTurn(attempt: Attempt, cancel?: AbortSignal): Promise<boolean> {
 		while (this.underWay) {
-			if (!(await settledOrStopped(this.underWay, cancel))) return false;
+			const settled = this.underWay.done.then(() => true);
+			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
-		if (this.givenUp || cancel?.aborted) return false;
+		if (this.gaveUp || cancel?.aborted) return false;
 		// Not sent: another login's token (the credential was edited), or one past its lifetime (within the run's
 		// limit of renewals; past that, the API's 401 decides).
 		const stale = () =>
 			accessTokenForThisLogin(this.credential) === '' ||
 			(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
 		if (this.token !== '' && stale()) this.credential.accessToken = '';
-		if (this.token === '') {
-			attempt.renewing = true;
-			this.begin();
-		}
+		if (this.token === '') this.begin(attempt);
 		return true;
 	}
 
@@ -161,89 +211,63 @@ export class TokenRenewal {
 	): Promise<AuthenticatedAnswer | undefined> {
 		const exchange = this.token === '' ? failedTokenExchange(this.credential) : undefined;
 		if (exchange === undefined) {
-			this.end({ givenUp: this.token === '' });
+			this.end(this.token === '');
 			return { kind: 'thrown', error };
 		}
-		const waitMs = this.retryWait(exchange, attempt);
+		// A login the token endpoint may accept later goes again after a wait, as its row says, within budget.
+		const retry = meaningOfDiagnosis(exchange.diagnosis)?.retry;
+		const said = retry === 'rateLimit' ? exchange.answer.retryAfter || undefined : undefined;
+		const retryAfterMs = parseRetryAfter(said, Date.now());
+		const tooLong = retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs;
+		const waitMs = tooLong ? undefined : retryWait(retry, attempt, retryAfterMs);
 		if (waitMs === undefined) {
-			this.end({ givenUp: true });
+			this.end(true);
 			return { kind: 'thrown', error: exchange.error };
 		}
-		const pacer = closed === undefined ? undefined : { closedSignal: closed };
-		if (!(await stoppedWhileWaiting(waitMs, cancel, pacer))) {
+		if (!(await stoppedWhileWaiting(waitMs, cancel, { closedSignal: closed }))) {
 			forgetTokenExchange(this.credential);
 			return undefined;
 		}
-		this.end({ givenUp: false });
+		this.end(false);
 		return this.notSent(attempt);
 	}
 
 	/** The answer, unless a renewed token may mend it (undefined: the request goes again). */
 	private afterAnswer(
-		answer: { response: IN8nHttpFullResponse; meaning: AnswerMeaning },
+		answer: Answer,
 		tokenAtSend: string,
 		attempt: Attempt,
 	): AuthenticatedAnswer | undefined {
 		if (answer.meaning.retry !== 'renewToken') {
-			if (attempt.renewing) this.end({ givenUp: false, confirmed: true });
+			if (attempt.renewing) this.end(false, true);
 			else if (tokenAtSend === this.unconfirmed) this.unconfirmed = undefined;
 			return { kind: 'response', ...answer, refusedAfterRenewal: false };
 		}
-		const refusedFreshToken =
-			attempt.renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed);
-		const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
-		if (refusedFreshToken) {
-			this.freshTokenRefused = true;
-			if (attempt.renewing) this.end({ givenUp: true });
-			else this.givenUp = true;
+		if (attempt.renewing || (tokenAtSend !== '' && tokenAtSend === this.unconfirmed)) {
+			this.gaveUp = 'freshTokenRefused';
+			if (attempt.renewing) this.end(true);
 			return { kind: 'response', ...answer, refusedAfterRenewal: true };
 		}
+		const replaced = this.underWay !== undefined || tokenAtSend !== this.token;
 		if (!replaced && this.renewals >= MAX_RENEWALS_PER_RUN) {
-			this.renewalsExhausted = true;
-			this.givenUp = true;
-			return {
-				kind: 'response',
-				...answer,
-				refusedAfterRenewal: false,
-				renewalsExhausted: this.renewals,
-			};
+			// A fresh token refused says more: it stays the reason.
+			if (this.gaveUp !== 'freshTokenRefused') this.gaveUp = 'renewalsExhausted';
+			const renewalsExhausted = this.renewals;
+			return { kind: 'response', ...answer, refusedAfterRenewal: false, renewalsExhausted };
 		}
 		attempt.refusal = answer;
 		if (replaced) return undefined;
 		// The token in use has expired: this request renews it.
-		attempt.renewing = true;
-		this.begin();
+		this.begin(attempt);
 		this.credential.accessToken = '';
 		return undefined;
 	}
 
 	/** Not sent (again): the API's last 401 to this request, if any, is what became of it. */
-	private notSent(attempt: Attempt): AuthenticatedAnswer {
-		return attempt.refusal
-			? {
-					kind: 'response',
-					...attempt.refusal,
-					refusedAfterRenewal: this.freshTokenRefused,
-					...(this.renewalsExhausted && { renewalsExhausted: this.renewals }),
-				}
-			: { kind: 'notSent' };
-	}
-
-	/** The wait before logging in again as the answer's row says, within budget (counted); undefined: final. */
-	private retryWait(
-		{ diagnosis, answer }: FailedTokenExchange,
-		attempt: Attempt,
-	): number | undefined {
-		const retry = meaningOfDiagnosis(diagnosis)?.retry;
-		if (retry === 'rateLimit') {
-			if (attempt.rateLimitRetries >= RETRY_POLICY.maxRateLimitRetries) return undefined;
-			const retryAfterMs = parseRetryAfter(answer.retryAfter || undefined, Date.now());
-			if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
-				return undefined;
-			return rateRetryWaitMs(retryAfterMs, attempt.rateLimitRetries++);
-		}
-		if (retry !== 'reconnect' || attempt.serverErrorRetries >= RETRY_POLICY.maxConnectionRetries)
-			return undefined;
-		return backoffMs(attempt.serverErrorRetries++);
+	private notSent({ refusal }: Attempt): AuthenticatedAnswer {
+		if (!refusal) return { kind: 'notSent' };
+		const refusedAfterRenewal = this.gaveUp === 'freshTokenRefused';
+		const exhausted = this.gaveUp === 'renewalsExhausted' && { renewalsExhausted: this.renewals };
+		return { kind: 'response', ...refusal, refusedAfterRenewal, ...exhausted };
 	}
 }

@@ -11,7 +11,7 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
 import { refreshTokenFieldAfter } from '../../../nodes/shared/partnerApi/pastN8n';
-import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
+import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/tokenRenewal';
 
 const BASE = 'https://partner.api.test';
 const AS_PASTED = {

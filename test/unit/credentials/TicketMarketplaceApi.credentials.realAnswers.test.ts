@@ -21,7 +21,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
 import { failedTokenExchange } from '../../../nodes/shared/partnerApi/pastN8n';
 import { meaningOfDiagnosis } from '../../../nodes/shared/partnerApi/tokenDiagnosis';
-import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/credential';
+import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/tokenRenewal';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 
 const BASE = 'https://partner.api.test';

@@ -35,8 +35,8 @@ import {
 	sentListingKey,
 	storeError,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
-import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/failures';
-import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
+import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
+import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/attempt';
 import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
 import {
 	readAcceptedKinds,

@@ -24,9 +24,8 @@ import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
 import { redactSecrets } from '../../../../shared/partnerApi/redaction';
 import { labelIssues, pathKey } from '../../../schemas/listing';
-import { apiRequest } from '../../../transport';
-import { getBaseUrl } from '../../../transport/credential';
-import { buildRequest } from '../../../transport/request';
+import { apiRequest, buildRequest } from '../../../transport';
+import { getBaseUrl } from '../../../transport/tokenRenewal';
 import { readsAsV1 } from '../../versions';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 

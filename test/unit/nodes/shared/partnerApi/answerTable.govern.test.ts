@@ -21,13 +21,15 @@ import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partne
 import { diagnoseTokenResponse } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';
 import { failTokenExchange } from '../../../../../nodes/shared/partnerApi/pastN8n';
 import {
+	meaningOfFailure,
 	retryWaitMs,
 	stopsEverySend,
 } from '../../../../../nodes/TicketMarketplace/transport/attempt';
-import type { RetryCounts } from '../../../../../nodes/TicketMarketplace/transport/attempt';
-import { classifyFailure } from '../../../../../nodes/TicketMarketplace/transport/failures';
-import { meaningOfFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
-import type { HttpFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
+import type {
+	HttpFailure,
+	RetryCounts,
+} from '../../../../../nodes/TicketMarketplace/transport/attempt';
+import { classifyFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
 import { TokenRenewal } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
