@@ -267,6 +267,41 @@ describe('Pre-deliver review 49: the words the README quotes', () => {
 	});
 });
 
+describe('Pre-deliver review 49: a ticket Create listed at row GA, seat GA', () => {
+	it('is found by External Listing ID, given that same row and seat', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-create');
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 'lst_8', externalListingId: 8 });
+		// A sheet that writes GA in its row and seat columns, General Admission not ticked.
+		const rows = [{ json: { listing: 8, ticket: 'G1', row: 'GA', seat: 'GA' } }];
+		const parameters: Record<string, ParameterValue> = {
+			inputShape: 'ticketPerItem',
+			eventId: 55,
+			externalListingId: column('listing'),
+			priceAmount: 10,
+			priceCurrency: 'EUR',
+			productExternalId: column('ticket'),
+			productRow: column('row'),
+			productSeat: column('seat'),
+			productGa: column('ga'),
+			options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true },
+		};
+		const created = fakeRun({ parameters, items: rows, deduplication: store });
+		await create.call(created.context, rows);
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads();
+		const items = [fileItem({ listing: '8', row: 'GA', seat: 'GA' }, A1, 'ga.pdf')];
+		const out = await run(
+			items,
+			{ deduplication: store, continueOnFail: true },
+			BY_EXTERNAL_ID,
+		).output();
+		const { status, error } = out[0].json;
+		expect({ status, error }).toEqual({ status: 'delivered', error: undefined });
+		expect(uploads.map((u) => u.path)).toEqual(['/sellers/listings/pdf/v3/lst_8']);
+	});
+});
+
 describe('Pre-deliver review 49: a marketplace ID the address would drop, learnt from Create', () => {
 	it.each([['..'], ['.']])(
 		'refuses, by External Listing ID, a listing Create learnt as %j: the files would go to another address',
