@@ -379,6 +379,28 @@ describe('Pre-deliver review 49: a Listing ID no address can hold', () => {
 		expect(uploads.map((u) => u.path)).toEqual(['/sellers/listings/pdf/v3/9002']);
 	});
 
+	it('a lone surrogate in the Listing ID: no upload goes on after the node has ended', async () => {
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads();
+		const items = [
+			fileItem({ listing: 'lst\ud800', row: 'A', seat: '1' }, A1, 'a1.pdf'),
+			fileItem({ listing: '9002', row: 'A', seat: '1' }, A1_AGAIN, 'b.pdf'),
+		];
+		const ended = await run(items)
+			.output()
+			.then(
+				() => 'returned',
+				(error: Error) => `threw ${error.name}: ${error.message}`,
+			);
+		const atEnd = uploads.map((u) => u.path);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		expect({ ended, atEnd, later: uploads.map((u) => u.path) }).toEqual({
+			ended,
+			atEnd,
+			later: atEnd,
+		});
+	});
+
 	it('a lone surrogate in the Listing ID leaves no "outcome unknown" behind: nothing was sent', async () => {
 		const store = new MemoryDeduplicationStore();
 		grantTokens('tok-pdf', 2);
