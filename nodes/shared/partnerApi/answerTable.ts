@@ -221,11 +221,7 @@ const API_ROWS = [
 	row('created', (f) => statusIn(f, 200, 300) && f.evidence !== false, 'created'),
 	row('unconfirmed', (f) => statusIn(f, 200, 300), 'unknown'),
 	// A 303, or a 302 to an upload (post/redirect/get as many servers answer it), may follow a processed request.
-	row(
-		'seeOther',
-		(f, context) => f.status === 303 || (f.status === 302 && isUpload(context)),
-		'unknown',
-	),
+	row('seeOther', (f, c) => f.status === 303 || (f.status === 302 && isUpload(c)), 'unknown'),
 	row('redirected', (f) => statusIn(f, 300, 400)),
 	row('unexpected', (f) => f.status < 200),
 	// A rate refusal that asks for more than this node waits (the transport's RETRY_POLICY).
@@ -242,9 +238,9 @@ const API_ROWS = [
 	row('tokenRefused', is(401), 'renewToken'),
 	row('forbidden', is(403)),
 	// Pre-deliver: the service documents a 404 as "no such listing", not a wrong address.
-	row('noSuchListing', (f, context) => isUpload(context) && f.status === 404),
+	row('noSuchListing', (f, c) => isUpload(c) && f.status === 404),
 	// Pre-deliver: a conflict may mean the tickets have their PDFs already, this upload's or an earlier one.
-	row('uploadConflict', (f, context) => isUpload(context) && f.status === 409, 'unknown'),
+	row('uploadConflict', (f, c) => isUpload(c) && f.status === 409, 'unknown'),
 	row('alreadyListed', isAlreadyListed, 'alreadyListed'),
 	row('conflict', is(409)),
 	row('notFound', is(404, 405)),
