@@ -173,7 +173,7 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 				Buffer.concat([E151, Buffer.alloc(MAX_PDF_BYTES)]),
 				'big.pdf',
 			),
-			/Item 1: The file "big.pdf" is larger than 10 MB/,
+			/Item 1: The file "big.pdf" is larger than 10 MiB \(10,485,760 bytes\)/,
 		],
 		[
 			'a missing binary property',
