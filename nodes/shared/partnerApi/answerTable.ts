@@ -199,6 +199,7 @@ const row = <Name extends string>(
 });
 
 const noAnswer = (f: AnswerFacts) => f.status === 0;
+const isUpload = (context: AnswerContext) => isPreDeliverPath(context.path);
 const failedWith = (f: AnswerFacts, codes: Set<string>) => codes.has(f.failure ?? '');
 const is =
 	(...statuses: number[]) =>
@@ -219,7 +220,8 @@ const API_ROWS = [
 	// The evidence is the caller's (showsCreated): without one, every 2xx shows it.
 	row('created', (f) => statusIn(f, 200, 300) && f.evidence !== false, 'created'),
 	row('unconfirmed', (f) => statusIn(f, 200, 300), 'unknown'),
-	row('seeOther', is(303), 'unknown'),
+	// A 303, or a 302 to an upload (post/redirect/get as many servers answer it), may follow a processed request.
+	row('seeOther', (f, c) => f.status === 303 || (f.status === 302 && isUpload(c)), 'unknown'),
 	row('redirected', (f) => statusIn(f, 300, 400)),
 	row('unexpected', (f) => f.status < 200),
 	// A rate refusal that asks for more than this node waits (the transport's RETRY_POLICY).
@@ -236,7 +238,9 @@ const API_ROWS = [
 	row('tokenRefused', is(401), 'renewToken'),
 	row('forbidden', is(403)),
 	// Pre-deliver: the service documents a 404 as "no such listing", not a wrong address.
-	row('noSuchListing', (f, context) => isPreDeliverPath(context.path) && f.status === 404),
+	row('noSuchListing', (f, c) => isUpload(c) && f.status === 404),
+	// Pre-deliver: a conflict may mean the tickets have their PDFs already, this upload's or an earlier one.
+	row('uploadConflict', (f, c) => isUpload(c) && f.status === 409, 'unknown'),
 	row('alreadyListed', isAlreadyListed, 'alreadyListed'),
 	row('conflict', is(409)),
 	row('notFound', is(404, 405)),

@@ -61,13 +61,16 @@ const REFUSED: Say = (q, c, s) => [
 	q || 'The API gave no reason.',
 	`Nothing was created. ${s.fix}`,
 ];
-const REDIRECTED: Say = (_q, c) => [
-	`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
-	`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
-	c.status === 303
-		? 'A 303 may follow a request the API processed.'
-		: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
-];
+/** `processed`: the redirect may follow a request the API processed (the seeOther row). */
+const redirected =
+	(processed: boolean): Say =>
+	(_q, c, s) => [
+		`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
+		`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
+		processed
+			? `A ${c.status} may follow a request the API processed.${c.status === 303 ? '' : ` ${s.howToCheck}`}`
+			: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
+	];
 const LOGIN_FAILED = 'The Ticket Marketplace API credential could not log in';
 
 /** The credential's diagnosis, when it fits a title; else what n8n kept of it. */
@@ -113,8 +116,8 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		`That answer does not show that ${s.what} was created.`,
 		c.bodyShown && `It answered: ${c.bodyShown}`,
 	],
-	seeOther: REDIRECTED,
-	redirected: REDIRECTED,
+	seeOther: redirected(true),
+	redirected: redirected(false),
 	unexpected: (_q, c) => [`The Partner API answered HTTP ${c.status}`, c.apiSaid],
 	waitTooLong: (_q, c) => [
 		`The Partner API asked to wait ${c.wait} (${c.waitFor}), longer than this node waits`,
@@ -177,6 +180,11 @@ const WORDS: Partial<Record<RowName, Say>> = {
 					q,
 					`Nothing new was created. ${s.howToCheck}`,
 				],
+	uploadConflict: (q, _c, s) => [
+		'Outcome unknown: the Partner API answered the upload with a conflict (HTTP 409)',
+		q,
+		`The tickets may have their PDFs already. ${s.howToCheck}`,
+	],
 	notFound: (_q, c) => [
 		`The Partner API has no such address (HTTP ${c.status})`,
 		"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",

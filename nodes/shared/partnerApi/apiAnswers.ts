@@ -212,10 +212,18 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
 	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
 	const fields = body as Record<string, unknown>;
-	if (!['error', 'errors', 'fault'].every((field) => isEmpty(fields[field]))) return false;
-	// The service's own error document (`{code: "inventory.listings.systemError"}`).
-	return !(typeof fields.code === 'string' && /^inventory\./i.test(fields.code));
+	const reported = Object.keys(fields).some(
+		(field) => ERROR_FIELDS.includes(field.toLowerCase()) && !isEmpty(fields[field]),
+	);
+	if (reported || fields.success === false) return false;
+	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.
+	const code = typeof fields.code === 'string' ? fields.code : undefined;
+	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
+	return !(code !== undefined && (/^inventory\./i.test(code) || words));
 }
+
+/** Fields that report an error in any letter case (`ErrorCode` is Apigee's, `errorMessage` others'). */
+const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
 
 /** No error reported: absent, null, false, or an empty text, list or object. */
 function isEmpty(value: unknown): boolean {

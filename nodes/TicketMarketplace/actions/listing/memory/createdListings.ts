@@ -20,9 +20,16 @@ export interface CreatedListing {
 	seats: string[];
 }
 
-/** A ticket's seat as Create and Pre-deliver name it; undefined for a ticket with neither seat nor GA. */
-export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) =>
-	ticket.ga ? 'GA' : seatIdentity(ticket);
+const GA_SEAT = seatIdentity({ row: 'GA', seat: 'GA' });
+
+/**
+ * A ticket's seat as Create and Pre-deliver name it; undefined for a ticket with neither seat nor GA. Row and seat GA
+ * is general admission too: the service names a general admission ticket so.
+ */
+export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) => {
+	const seat = seatIdentity(ticket);
+	return ticket.ga || seat === GA_SEAT ? 'GA' : seat;
+};
 
 function textBits(text: string): boolean[] | undefined {
 	const bytes = Buffer.from(text, 'utf8');

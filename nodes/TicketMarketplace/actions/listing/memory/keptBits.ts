@@ -15,6 +15,11 @@ export interface KeptValue {
 
 /** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
+/** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
+export const LOOK_ENTRIES = 100;
+/** The room a look needs beside what the memory holds. */
+export const LOOK_ROOM = LOOK_ENTRIES + MARKERS_PER_WRITE;
+
 export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
 
@@ -52,10 +57,15 @@ export class KeptBits {
 	/** One look at the entries (each with the width of its value): the bits of each entry held. */
 	private async lookOnce(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
 		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
-		await this.ensureRoom(widths.size + bits.length);
-		const found = await this.store.look([...widths.keys(), ...bits]);
-		// A look that failed tells nothing: nothing may then be taken for absent.
-		if (found === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
+		const keys = [...widths.keys(), ...bits];
+		await this.ensureRoom(Math.min(keys.length, LOOK_ENTRIES));
+		const found = new Set<string>();
+		for (let at = 0; at < keys.length; at += LOOK_ENTRIES) {
+			const held = await this.store.look(keys.slice(at, at + LOOK_ENTRIES));
+			// A look that failed tells nothing: nothing may then be taken for absent.
+			if (held === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
+			held.forEach((key) => found.add(key));
+		}
 		const held = [...widths].filter(([entry]) => found.has(entry));
 		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
 	}

@@ -2,6 +2,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { createdIdKeys, createdKeys, type CreatedListing } from './createdListings';
+import { LOOK_ROOM } from './keptBits';
 import { failureOf, MemoryFailureError } from './memoryFailure';
 import {
 	beforeSendingError,
@@ -173,11 +174,14 @@ export class RunMemory {
 		return { error: failed, notForgotten: notCreated };
 	}
 
-	/** Whether the listings' record for Pre-deliver fits under the cap (past it n8n drops the oldest IDs sent). */
+	/**
+	 * Whether the listings' record for Pre-deliver fits under the cap (past it n8n drops the oldest IDs sent), with
+	 * room left for Pre-deliver's look (it writes too), so that a listing recorded can be looked up.
+	 */
 	async fitsCreated(listings: CreatedListing[]): Promise<boolean> {
 		const held = await this.store.count();
 		const needed = listings.flatMap((listing) => createdKeys(this.account, listing)).length;
-		return held !== undefined && held + needed + MARKERS_PER_WRITE <= SENT_LISTINGS_CAP;
+		return held !== undefined && held + needed + MARKERS_PER_WRITE + LOOK_ROOM <= SENT_LISTINGS_CAP;
 	}
 
 	/** A run that sent nothing takes out its markers and its looks. */

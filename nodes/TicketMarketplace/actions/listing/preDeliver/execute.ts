@@ -17,7 +17,7 @@ import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
 import { memoryAccount } from '../create/send';
 import { mapExternalIds } from './byExternalId';
-import { partName, readTickets, ticketsTag, uploadRequest } from './tickets';
+import { partName, readTickets, refuseRepeatedSeats, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 type Listings = Map<string, Ticket[]>;
@@ -30,7 +30,10 @@ export async function execute(
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const account = credential && memoryAccount(credential);
-	const read = account ? await mapExternalIds(this, given, account) : given;
+	const read = refuseRepeatedSeats(
+		this,
+		account ? await mapExternalIds(this, given, account) : given,
+	);
 	const byListing: Listings = new Map();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
@@ -53,7 +56,10 @@ export async function execute(
 				? { status: 'invalid', error: ticket.message, description: ticket.description ?? null }
 				: ticketJson(ticket, byListing.get(ticket.listingId)!, outcomes.get(ticket.listingId)!);
 		const routed = errorOutput && typeof json.error === 'string';
-		const said = routed ? { error: json.error, message: String(json.description ?? '') } : json;
+		// n8n sends an item with an empty message to the success output.
+		const said = routed
+			? { error: json.error, message: String(json.description || json.error) }
+			: json;
 		return { json: said, pairedItem: { item } };
 	});
 }
@@ -82,7 +88,17 @@ async function deliver(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
-		const request = uploadRequest(context, tickets);
+		let request;
+		try {
+			request = uploadRequest(context, tickets);
+		} catch (thrown) {
+			if (!context.continueOnFail()) pacer.close();
+			const message = `Not sent: the upload of listing ${listingId} could not be built: ${errorText(thrown)}`;
+			const description = 'Nothing was sent for this listing.';
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind: 'notCreated', error });
+			return;
+		}
 		try {
 			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));

@@ -3,12 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../../helpers/errors';
+import { asNodeError, errorText } from '../../../helpers/errors';
 import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
 import type { ApiRequest } from '../../../transport';
+import { seatName } from '../memory/createdListings';
 
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
+const MAX_PDF_WORDS = '10 MiB (10,485,760 bytes)';
 const PDF_START = Buffer.from('%PDF-');
 
 /** An item refused before sending: n8n's error, naming the item. */
@@ -30,11 +32,10 @@ export async function readTickets(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<Array<Ticket | Refusal>> {
-	const seen = new Map<string, number>();
 	const tickets = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const refuse = (error: unknown) => asNodeError(context.getNode(), error, itemIndex);
-		const ticket = await readTicket(context, itemIndex, seen).catch(refuse);
+		const ticket = await readTicket(context, itemIndex).catch(refuse);
 		if (ticket instanceof Error && !context.continueOnFail()) throw ticket;
 		tickets.push(ticket);
 	}
@@ -51,40 +52,45 @@ export const refusal = (context: IExecuteFunctions, at: number, message: string,
 const ASK_ID =
 	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
 
-async function readTicket(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	seen: Map<string, number>,
-): Promise<Ticket> {
+async function readTicket(context: IExecuteFunctions, itemIndex: number): Promise<Ticket> {
 	const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
-	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
+	const value = (name: string) => context.getNodeParameter(name, itemIndex, '');
+	const text = (name: string) => String(value(name) ?? '').trim();
 	const byExternalId = text('listingBy') === 'externalId';
-	const listingId = text(byExternalId ? 'externalListingId' : 'listingId');
-	// A dot segment would be dropped from the address, posting the files to another endpoint.
-	if (['', '.', '..'].includes(listingId) || (byExternalId && !isWholeId(listingId)))
-		throw refuse(listingId ? `"${listingId}" is not a Listing ID` : 'no Listing ID', ASK_ID);
+	const idField = byExternalId ? 'externalListingId' : 'listingId';
+	// An object would be sent as "[object Object]".
+	if (typeof value(idField) === 'object' && value(idField) !== null)
+		throw refuse('the Listing ID is a list or an object, not a Listing ID', ASK_ID);
+	const listingId = text(idField);
+	const notWhole = byExternalId && !isWholeId(listingId) && `"${listingId}" is not a Listing ID`;
+	const wrongId = notAListingId(listingId) ?? (notWhole || undefined);
+	if (wrongId !== undefined) throw refuse(wrongId, ASK_ID);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
 	const [row, seat] = ga ? ['GA', 'GA'] : [text('row'), text('seat')];
 	if (row === '' || seat === '')
 		throw refuse('no row or seat', 'Map the row and seat, or turn on General Admission.');
 	const binaryPropertyName = text('binaryPropertyName');
-	const binary = context.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const bytes = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
+	const binary = context.getInputData()[itemIndex]?.binary?.[binaryPropertyName];
+	if (!binary)
+		throw refuse(
+			`The item has no binary field '${binaryPropertyName}'`,
+			'Set Input Binary Field to the name of the binary field the previous node outputs the PDF in.',
+		);
 	const file = `The file${binary.fileName ? ` "${binary.fileName}"` : ''}`;
+	const bytes = await context.helpers
+		.getBinaryDataBuffer(itemIndex, binaryPropertyName)
+		.catch((error: unknown) => {
+			// Its cause goes in the description: n8n rewrites a message that holds a code such as ENOENT.
+			throw refuse(
+				`${file} (binary field '${binaryPropertyName}') could not be read`,
+				`n8n's binary data store could not give it (${errorText(error)}): run the node that gives the file again.`,
+			);
+		});
 	if (bytes.length === 0) throw refuse(`${file} is empty`, 'Give each ticket its PDF.');
 	if (bytes.length > MAX_PDF_BYTES)
-		throw refuse(`${file} is larger than 10 MB`, 'Send a smaller PDF of the ticket.');
+		throw refuse(`${file} is larger than ${MAX_PDF_WORDS}`, 'Send a smaller PDF of the ticket.');
 	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
-	const seatKey = JSON.stringify([byExternalId, listingId, row.toLowerCase(), seat.toLowerCase()]);
-	const before = seen.get(seatKey);
-	// Row and seat GA is how the service names a general admission ticket, switch or not: it repeats.
-	if (!isGa({ row, seat }) && before !== undefined)
-		throw refuse(
-			`row ${row}, seat ${seat} of listing ${listingId} is given twice`,
-			`Item ${before} has the same seat: give each seat one PDF.`,
-		);
-	seen.set(seatKey, itemIndex);
 	const externalListingId = byExternalId ? Number(listingId) : undefined;
 	const { fileName } = binary;
 	return { itemIndex, listingId, externalListingId, row, seat, binaryPropertyName, fileName };
@@ -93,8 +99,50 @@ async function readTicket(
 /** External Listing IDs are whole numbers, as Create takes them. */
 const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
 
-export const isGa = ({ row, seat }: { row: string; seat: string }) =>
-	`${row} ${seat}`.toUpperCase() === 'GA GA';
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why a marketplace listing ID (typed, or learnt from Create) cannot name the upload's address; undefined if it can. */
+export function notAListingId(id: string): string | undefined {
+	if (id === '') return 'no Listing ID';
+	// No address can hold it (encoding it throws).
+	if (LONE_SURROGATE.test(id))
+		return `the Listing ID ${JSON.stringify(id)} is not well-formed text`;
+	// A dot segment would be dropped from the address, posting the files to another endpoint.
+	return ['.', '..'].includes(id) ? `"${id}" is not a Listing ID` : undefined;
+}
+
+/** Row and seat GA is how the service names a general admission ticket, switch or not. */
+export const isGa = (ticket: { row: string; seat: string }) => seatName(ticket) === 'GA';
+
+/**
+ * The same seat twice for one listing is refused (without Continue On Fail, the first refusal stops the run), seats
+ * compared as Create compares them, listings by the marketplace's ID: two External Listing IDs may name one listing.
+ * General admission tickets repeat.
+ */
+export function refuseRepeatedSeats(
+	context: IExecuteFunctions,
+	tickets: Array<Ticket | Refusal>,
+): Array<Ticket | Refusal> {
+	const seen = new Map<string, number>();
+	return tickets.map((ticket) => {
+		if (ticket instanceof Error || isGa(ticket)) return ticket;
+		const { itemIndex, listingId, externalListingId, row, seat } = ticket;
+		const key = JSON.stringify([listingId, seatName(ticket)]);
+		const before = seen.get(key);
+		if (before === undefined) {
+			seen.set(key, itemIndex);
+			return ticket;
+		}
+		const refused = refusal(
+			context,
+			itemIndex,
+			`row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`,
+			`Item ${before} has the same seat: give each seat one PDF.`,
+		);
+		if (!context.continueOnFail()) throw refused;
+		return refused;
+	});
+}
 
 /** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
 export function ticketsTag(tickets: Ticket[]): string {

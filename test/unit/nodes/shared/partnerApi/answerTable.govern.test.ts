@@ -83,6 +83,7 @@ const SAMPLES: Record<ApiRow, [Partial<HttpFailure>, string?]> = {
 	forbidden: [{ status: 403 }],
 	noSuchListing: [{ status: 404 }, `${PARTNER_API_PATHS.preDeliver}/55`],
 	alreadyListed: [{ status: 409, body: { description: 'External listing ID 7 already exists' } }],
+	uploadConflict: [{ status: 409 }, `${PARTNER_API_PATHS.preDeliver}/55`],
 	conflict: [{ status: 409 }],
 	notFound: [{ status: 405 }],
 	tooManyRequests: [{ status: 429 }],

@@ -265,6 +265,37 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		);
 	});
 
+	it('keeps no record for Pre-deliver while the memory lacks room for the look beside it', async () => {
+		const store = new MemoryDeduplicationStore();
+		// Room for the record (some 60 entries), not for it and one look (105 more).
+		const filler = new Set(
+			Array.from({ length: SENT_LISTINGS_CAP - 150 }, (_, i) => `other value ${i}`),
+		);
+		store.entries.set('workflow', new Set(filler));
+		const hints = await createListings(store, { 7: 'lst_7', 8: 'lst_8' });
+		const kept = [...store.entries.get('workflow')!].filter((key) => !filler.has(key));
+		expect(kept.sort()).toEqual([7, 8].map((id) => sentListingKey(MEMORY_ACCOUNT, id)).sort());
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			expect.stringMatching(/^Not remembered for Pre-Deliver Tickets/),
+		);
+	});
+
+	it('with no room to look, says what helps (not "run again") and sends nothing', async () => {
+		const store = await createdSevenAndEight();
+		const held = store.entries.get('workflow')!;
+		for (let i = 0; held.size < SENT_LISTINGS_CAP - 20; i++) held.add(`other value ${i}`);
+		const uploads = acceptUploads();
+		const error = await deliver(store, [ticket({ listing: 7, row: 'A', seat: '1' }, 'A1')]).catch(
+			(thrown: Error & { description?: string }) => thrown,
+		);
+		expect(error).toMatchObject({ message: expect.stringMatching(/memory .* is full/) });
+		const { description } = error as { description: string };
+		expect(description).toContain('Clear Sent Listings History');
+		expect(description).toContain('By Marketplace Listing ID');
+		expect(description).not.toMatch(/run the workflow again/i);
+		expect(uploads).toEqual([]);
+	});
+
 	it('refuses an External Listing ID that is not a whole number', async () => {
 		const uploads = acceptUploads();
 		const items = [ticket({ listing: 'lst_7', row: 'A', seat: '1' }, 'A1')];

@@ -173,7 +173,7 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 				Buffer.concat([E151, Buffer.alloc(MAX_PDF_BYTES)]),
 				'big.pdf',
 			),
-			/Item 1: The file "big.pdf" is larger than 10 MB/,
+			/Item 1: The file "big.pdf" is larger than 10 MiB \(10,485,760 bytes\)/,
 		],
 		[
 			'a missing binary property',
@@ -187,6 +187,11 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 		],
 		['no row', good({ listing: '1', seat: '2' }), /Item 1: no row or seat/],
 		['no listing', good({ row: 'A', seat: '2' }), /Item 1: no Listing ID/],
+		[
+			'a listing ID that is an object',
+			good({ listing: { id: 1 }, row: 'A', seat: '2' }),
+			/Item 1: the Listing ID is a list or an object/,
+		],
 	];
 
 	it.each(cases)('refuses %s, naming the item, and sends nothing', async (_name, bad, message) => {
