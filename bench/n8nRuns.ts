@@ -14,7 +14,7 @@ import {
 	type E2e,
 	type SeatRow,
 } from '../support/e2e/helpers';
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { webhookPath } from '../support/e2e/workflows';
 import type { ApiSetup, N8nCase } from './n8nWorkflows';
 import type { Plan } from './plan';

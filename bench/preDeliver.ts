@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { SANDBOX_DEFAULTS } from '../sandbox/index';
 import { postJson } from '../support/e2e/helpers';
 import { ACTION_NODE_TYPE } from '../support/e2e/workflows';

@@ -16,11 +16,11 @@ import {
 	isUsableAccessToken,
 	loginValues,
 	normalizeBaseUrl,
-	PARTNER_API_PATHS,
 	REQUEST_TIMEOUTS,
 	TOKEN_REDIRECT_OPTIONS,
 	TRANSPORT_OPT_IN_FIELD,
 } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import {
 	diagnoseTokenConnectionError,
 	diagnoseTokenResponse,

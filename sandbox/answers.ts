@@ -11,9 +11,6 @@ import { FAULT_ENDPOINTS } from './faults';
 import type { FaultEndpoint, PartnerEndpoint } from './faults';
 import { sendJson } from './http';
 
-/** The service's refresh endpoint (documented): a new access token for a refresh token. */
-export const REFRESH_PATH = '/sellers/oauth/refresh_accesstoken';
-
 /** `service`: the real service's shapes (default). `spec`: the sandbox's own shapes of before, for tests that use them. */
 export const ANSWER_SHAPES = ['service', 'spec'] as const;
 export type AnswerShapes = (typeof ANSWER_SHAPES)[number];

@@ -4,6 +4,7 @@
  * the published package: starts the sandbox (default command) or drives a running one. Run with --help for every
  * flag.
  */
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { drive } from './cliCommands';
 import {
 	COMMAND,
@@ -41,10 +42,10 @@ credential, then run:
   TM_CALLBACK_CLIENT_SECRET='<client secret>' ${COMMAND} sample-sale \\
     --token-url <.../token URL> --callback-url <.../notifications URL> --client-id <client id>
 
-Partner API:  POST /sellers/oauth/accesstoken?grant_type=client_credentials
-              POST /sellers/oauth/refresh_accesstoken
-              POST /partners/webhooks/v3
-              POST /sellers/inventory/listings/v3
+Partner API:  POST ${PARTNER_API_PATHS.grant}?grant_type=client_credentials
+              POST ${PARTNER_API_PATHS.refresh}
+              POST ${PARTNER_API_PATHS.webhooks}
+              POST ${PARTNER_API_PATHS.listings}
 Admin API:    GET  ${url}/__sandbox (routes)   GET ${url}/__sandbox/state
 Sell a listing (notifies active subscriptions): ${COMMAND} sell --url ${url} --listing <listing id>
 

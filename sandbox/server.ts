@@ -9,9 +9,9 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { handleAdmin, isAdminPath } from './admin';
 import { admitLimits } from './admission';
-import { REFRESH_PATH } from './answers';
 import { ERROR_CODE, ID_PREFIX } from './choices';
 import { parseFaultRule } from './faults';
 import type { PartnerEndpoint } from './faults';
@@ -34,11 +34,11 @@ import { SandboxStore } from './store';
 import type { RequestLogEntry, Sandbox, SandboxOptions } from './types';
 
 const PARTNER_ROUTES: Record<string, PartnerEndpoint> = {
-	'/sellers/oauth/accesstoken': 'token',
+	[PARTNER_API_PATHS.grant]: 'token',
 	// The refresh endpoint belongs to the token resource: faults and limits on `token` apply to it too.
-	[REFRESH_PATH]: 'token',
-	'/partners/webhooks/v3': 'webhooks',
-	'/sellers/inventory/listings/v3': 'listings',
+	[PARTNER_API_PATHS.refresh]: 'token',
+	[PARTNER_API_PATHS.webhooks]: 'webhooks',
+	[PARTNER_API_PATHS.listings]: 'listings',
 };
 
 function loggableBody(req: http.IncomingMessage, buffer: Buffer, tooLarge: boolean): unknown {
@@ -159,7 +159,8 @@ async function handle(
 	if (!admitLimits(store, res, endpoint, appliedFaults)) return;
 	const faulted = await applyFaults(store, req, res, endpoint, appliedFaults);
 	if (!faulted) return;
-	if (url.pathname === REFRESH_PATH) handleRefresh(store, req, res, read.buffer, faulted.issue);
+	if (url.pathname === PARTNER_API_PATHS.refresh)
+		handleRefresh(store, req, res, read.buffer, faulted.issue);
 	else if (endpoint === 'token') handleToken(store, req, res, url, read.buffer, faulted.issue);
 	else if (endpoint === 'webhooks') handleWebhook(store, req, res, read.buffer);
 	else if (endpoint === 'pdfs') handlePdfUpload(store, req, res, url.pathname, read.buffer);

@@ -2,7 +2,7 @@
  * Spec 2.4's listing body, as the tests expect our node to send it: written once here, from the spec, not from the
  * node's code. stockType and paymentType default to the node's defaults (["PDF"] and 1).
  */
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 
 export interface ExpectedProduct {
 	externalId: unknown;

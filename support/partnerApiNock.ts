@@ -5,7 +5,7 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { BASE } from './fakeN8n/actionContext';
 
 /** The token exchange answers `times` requests (any query) with `token`. */

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import { SANDBOX_DEFAULTS } from '../sandbox/index';
 import type { Sandbox } from '../sandbox/index';
 

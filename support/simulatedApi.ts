@@ -13,7 +13,7 @@
  * table, as the transport reads them: a spike arrest is retried after the transport's wait, a quota stops the run.
  */
 import { meaningOf, readAnswer } from '../nodes/shared/partnerApi/answerTable';
-import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
 import type { RequestPacer } from '../nodes/TicketMarketplace/transport/pacing';
 import { rateRetryWaitMs } from '../nodes/TicketMarketplace/transport/retryAfter';
 import { GATEWAY_FAULT, spikeArrestFault } from '../sandbox/answers';

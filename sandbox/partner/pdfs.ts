@@ -7,12 +7,13 @@
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
 
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { sendInventoryError } from '../answers';
 import { isPlainObject, sendJson } from '../http';
 import type { SandboxStore } from '../store';
 import { requireBearer } from './tokens';
 
-export const PDF_PATH_PREFIX = '/sellers/listings/pdf/v3/';
+export const PDF_PATH_PREFIX = `${PARTNER_API_PATHS.preDeliver}/`;
 /** Several PDFs of up to 10 MB each go in one request: the sandbox's usual body limit would refuse them. */
 export const PDF_MAX_BODY_BYTES = 64 * 1024 * 1024;
 

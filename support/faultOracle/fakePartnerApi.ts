@@ -6,7 +6,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthorization, PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { basicAuthorization } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
 
 export const LISTING_PATH = PARTNER_API_PATHS.listings;

@@ -8,7 +8,8 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { basicAuthorization, PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { basicAuthorization } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { GATEWAY_FAULT, gatewayFaultBody, spikeArrestFault } from '../../sandbox/answers';
 import { BASE } from '../fakeN8n/actionContext';
 

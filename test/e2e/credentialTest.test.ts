@@ -5,7 +5,7 @@
 import { SANDBOX_DEFAULTS } from '../../sandbox/index';
 import { ownerSessionCookie, testCredentialAsEditor } from '../../support/harness/n8n';
 import { useE2e } from '../../support/e2e/helpers';
-import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 
 const e2e = useE2e();
 

@@ -20,7 +20,7 @@ import {
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, triggerWebhookId, webhookPath } from '../../support/e2e/workflows';
 import { listingBody } from '../../support/listingBody';
-import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

@@ -5,7 +5,7 @@
  * workflow on a credential of its own, which holds no token yet: the run's first request logs in, so the token
  * requests counted are exactly the run's own.
  */
-import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { pollUntil, n8nRest, type ExecutionSummary } from '../../support/harness/n8n';
 import {
 	executionError,

@@ -17,7 +17,7 @@ import {
 } from '../../support/e2e/helpers';
 import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
 import { WRONG_MARKETPLACE_PASSWORD } from '../../support/harness/harness';
-import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 
 const e2e = useE2e();
 const workflows = suiteWorkflows();

@@ -29,7 +29,6 @@ import { CREDENTIAL_NAME, readRunCredential, runSecrets } from './tokenRenewal';
 import type { RunCredential } from './tokenRenewal';
 import { stoppedWhileWaiting, withinDeadline } from './waitOrStop';
 
-export { PARTNER_API_PATHS } from '../../shared/partnerApi/partnerApi';
 export { redactSecrets } from '../../shared/partnerApi/redaction';
 export type { Effect } from './httpFailure';
 export { RequestPacer } from './pacing';

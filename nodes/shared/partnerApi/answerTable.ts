@@ -14,7 +14,8 @@ import {
 	readBody,
 	REQUEST_NOT_BUILT,
 } from './apiAnswers';
-import { isPreDeliverPath, PARTNER_API_PATHS } from './partnerApi';
+import { isPreDeliverPath } from './partnerApi';
+import { PARTNER_API_PATHS } from './paths';
 
 /** One request's answer as the rows read it, or what kept an answer from coming. */
 export interface AnswerFacts {

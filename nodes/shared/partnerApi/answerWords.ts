@@ -3,7 +3,8 @@
  * title, then what to do, always saying whether anything was created (an unknown outcome: the caller adds how to check).
  */
 import type { AnswerMeaning, RowName } from './answerTable';
-import { isPreDeliverPath, PARTNER_API_PATHS } from './partnerApi';
+import { isPreDeliverPath } from './partnerApi';
+import { PARTNER_API_PATHS } from './paths';
 
 /** What a message tells beside the row, in words, secrets redacted. */
 export interface ApiWordsContext {

@@ -1,14 +1,6 @@
 import type { ICredentialDataDecryptedObject, Icon } from 'n8n-workflow';
 
-/** The Partner API's endpoints (spec 4), relative to the Base URL. */
-export const PARTNER_API_PATHS = {
-	grant: '/sellers/oauth/accesstoken',
-	refresh: '/sellers/oauth/refresh_accesstoken',
-	webhooks: '/partners/webhooks/v3',
-	listings: '/sellers/inventory/listings/v3',
-	/** Followed by `/{listingId}`: the ticket PDFs of one listing (Pre-deliver Pdf). */
-	preDeliver: '/sellers/listings/pdf/v3',
-} as const;
+import { PARTNER_API_PATHS } from './paths';
 
 export function isPreDeliverPath(path: string | undefined): boolean {
 	return path?.startsWith(`${PARTNER_API_PATHS.preDeliver}/`) === true;

@@ -9,7 +9,7 @@ import type { ReadBody } from './apiAnswers';
 import { meaningOf, readAnswer } from './answerTable';
 import type { AnswerMeaning, RowName } from './answerTable';
 import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
-import { PARTNER_API_PATHS } from './partnerApi';
+import { PARTNER_API_PATHS } from './paths';
 import type { TokenDiagnosis } from './pastN8n';
 
 /** Where the marketplace login goes wrong most: the developer-portal login typed instead. */

@@ -13,7 +13,7 @@ import {
 	MemoryDeduplicationStore,
 	sheetRows,
 } from '../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 
 // Retry waits return at once; what was asked is recorded.
 jest.mock('n8n-workflow', () => ({

@@ -28,6 +28,12 @@ import { getToken, startReceiver, type Receiver } from '../../../support/sandbox
 
 const ROOT = join(__dirname, '..', '..', '..');
 const PACKAGE_DIR = join(ROOT, 'sandbox');
+/** The one file of the nodes the sandbox compiles in: the Partner API's paths (dist/nodes/...). */
+const SHARED_PATHS = join(ROOT, 'nodes', 'shared', 'partnerApi', 'paths.ts');
+const SHARED_FILES = [
+	'dist/nodes/shared/partnerApi/paths.js',
+	'dist/nodes/shared/partnerApi/paths.d.ts',
+];
 const NAME = 'ticket-marketplace-sandbox';
 
 /** The newest modification time under `dir` (recursively), of files whose name passes `keep`. */
@@ -41,18 +47,18 @@ function newestMtime(dir: string, keep: (name: string) => boolean): number {
 	return newest;
 }
 
-/** Fails early, with what to run, when the package was not built or is older than sandbox/. */
+/** Fails early, with what to run, when the package was not built or is older than its sources. */
 function assertBuilt(): void {
-	const cli = join(PACKAGE_DIR, 'dist', 'cli.js');
+	const cli = join(PACKAGE_DIR, 'dist', 'sandbox', 'cli.js');
 	if (!existsSync(cli))
 		throw new Error('sandbox/dist is missing: run npm run build:sandbox (npm test does)');
 	const built = newestMtime(join(PACKAGE_DIR, 'dist'), (name) => name.endsWith('.js'));
-	const source = newestMtime(
-		PACKAGE_DIR,
-		(name) => name.endsWith('.ts') && !name.endsWith('.d.ts'),
+	const source = Math.max(
+		newestMtime(PACKAGE_DIR, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts')),
+		statSync(SHARED_PATHS).mtimeMs,
 	);
 	if (source > built)
-		throw new Error('sandbox/dist is older than sandbox/: run npm run build:sandbox');
+		throw new Error('sandbox/dist is older than its sources: run npm run build:sandbox');
 }
 
 /** The caller's environment without npm's and jest's variables, and without any node_modules/.bin on PATH. */
@@ -84,7 +90,8 @@ describe('the ticket-marketplace-sandbox package', () => {
 		workDir = mkdtempSync(join(tmpdir(), 'tm-sandbox-package-'));
 		const env = userEnv();
 
-		// npm pack: only the compiled command and library, the README and the license.
+		// npm pack: only the compiled command and library (with the paths it shares with the nodes), the README and
+		// the license.
 		const packed = await runCommand('npm', ['pack', '--json', '--pack-destination', workDir], {
 			cwd: PACKAGE_DIR,
 			env,
@@ -97,13 +104,19 @@ describe('the ticket-marketplace-sandbox package', () => {
 		}>;
 		const files = pack.files.map((file) => file.path);
 		expect(files).toEqual(
-			expect.arrayContaining(['package.json', 'README.md', 'LICENSE.md', 'dist/cli.js']),
+			expect.arrayContaining([
+				'package.json',
+				'README.md',
+				'LICENSE.md',
+				'dist/sandbox/cli.js',
+				...SHARED_FILES,
+			]),
 		);
 		expect(
 			files.filter(
 				(file) =>
-					!['package.json', 'README.md', 'LICENSE.md'].includes(file) &&
-					!/^dist\/.+\.(js|d\.ts)$/.test(file),
+					!['package.json', 'README.md', 'LICENSE.md', ...SHARED_FILES].includes(file) &&
+					!/^dist\/sandbox\/.+\.(js|d\.ts)$/.test(file),
 			),
 		).toEqual([]);
 

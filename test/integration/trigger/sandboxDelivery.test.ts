@@ -10,7 +10,7 @@ import {
 	type SandboxOptions,
 } from '../../../sandbox/index';
 import { serveTrigger, type ServedTrigger } from '../../../support/fakeN8n/serveTrigger';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 
 const CALLBACK_CLIENT = {
 	clientId: 'marketplace-callback',

@@ -19,7 +19,7 @@ import {
 	requestWithAuthentication,
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { refreshTokenFieldAfter } from '../../../nodes/shared/partnerApi/pastN8n';
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';

@@ -9,7 +9,7 @@ import { Workflow } from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { refreshTokenFieldAfter } from '../../../nodes/shared/partnerApi/pastN8n';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/tokenRenewal';
 

@@ -13,7 +13,7 @@ import type {
 import { requestWithAuthentication } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { TRANSPORT_OPT_IN_FIELD } from '../../../nodes/shared/partnerApi/partnerApi';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 

@@ -18,7 +18,7 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { failedTokenExchange } from '../../../nodes/shared/partnerApi/pastN8n';
 import { meaningOfDiagnosis } from '../../../nodes/shared/partnerApi/tokenDiagnosis';
 import { credentialSecrets } from '../../../nodes/TicketMarketplace/transport/tokenRenewal';

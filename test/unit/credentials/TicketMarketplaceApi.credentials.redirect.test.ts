@@ -7,7 +7,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 
 const BASE = 'https://partner.api.test';
 const ELSEWHERE = 'https://elsewhere.example.test';

@@ -12,7 +12,7 @@ import {
 } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { apiCredentialsHelper } from '../../../support/fakeN8n/apiCredentialsHelper';
-import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { withTokenIssued } from '../../../support/fakeN8n/issuedToken';
 
 // n8n-core's real httpRequestWithAuthentication (Bearer, one retry after a 401) with a credentials helper that

@@ -1,7 +1,7 @@
 /**
  * How the repository's TypeScript imports its own modules.
  * - sandbox/ is also the folder of the sandbox's npm package: its package.json sends an import of the folder itself
- *   (`'../sandbox'`) to the compiled dist/index.js, an older copy once built, so the repository imports
+ *   (`'../sandbox'`) to the compiled dist/sandbox/index.js, an older copy once built, so the repository imports
  *   `sandbox/index` instead.
  * - The modules of sandbox/, nodes/ and credentials/ import one another without a circle (type imports count too):
  *   shared types live where every importer can reach them one way.

@@ -37,7 +37,7 @@ import {
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/attempt';
-import { PARTNER_API_PATHS } from '../../../nodes/TicketMarketplace/transport';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import {
 	readAcceptedKinds,
 	readTokenLifetime,

@@ -138,8 +138,8 @@ describe('sandbox/package.json', () => {
 
 	it('ships its compiled command only, needs no dependency, and is no community node', () => {
 		expect(sandboxManifest.name).toBe('ticket-marketplace-sandbox');
-		expect(sandboxManifest.bin).toEqual({ 'ticket-marketplace-sandbox': 'dist/cli.js' });
-		expect(sandboxManifest.main).toBe('dist/index.js');
+		expect(sandboxManifest.bin).toEqual({ 'ticket-marketplace-sandbox': 'dist/sandbox/cli.js' });
+		expect(sandboxManifest.main).toBe('dist/sandbox/index.js');
 		expect(sandboxManifest.files).toEqual(['dist']);
 		expect(sandboxManifest.dependencies ?? {}).toEqual({});
 		expect(sandboxManifest.keywords).not.toContain('n8n-community-node-package');

@@ -30,7 +30,7 @@ import {
 import { listingBody } from '../../../../support/listingBody';
 import { withTokenIssued } from '../../../../support/fakeN8n/issuedToken';
 import { useRealSleeps } from '../../../setup/sleeps';
-import { PARTNER_API_PATHS } from '../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../nodes/shared/partnerApi/paths';
 
 // n8n's own sleeps (the run memory's settle pauses among them), as in a real run.
 useRealSleeps();

@@ -6,7 +6,7 @@ import { TicketMarketplace } from '../../../../nodes/TicketMarketplace/TicketMar
 import { OPERATIONS } from '../../../../nodes/TicketMarketplace/actions/router';
 import packageJson from '../../../../package.json';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../nodes/shared/partnerApi/paths';
 
 const { description } = new TicketMarketplace();
 

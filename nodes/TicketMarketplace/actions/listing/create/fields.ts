@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
-import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
+import { buildRequest } from '../../../transport';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import type { ApiRequest } from '../../../transport';
 import { pathKey, SEAT_NEEDED } from '../../../schemas/listing';
 import type { FieldLabeller } from '../../../schemas/listing';

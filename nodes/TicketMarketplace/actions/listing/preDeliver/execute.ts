@@ -6,7 +6,7 @@ import { errorText, listFirst, withMoreDescription } from '../../../helpers/erro
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
-import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/nouns';

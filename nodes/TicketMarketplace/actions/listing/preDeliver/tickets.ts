@@ -4,7 +4,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
-import { buildRequest, PARTNER_API_PATHS } from '../../../transport';
+import { buildRequest } from '../../../transport';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import type { ApiRequest } from '../../../transport';
 import { seatName } from '../memory/createdListings';
 

@@ -21,7 +21,7 @@ import {
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
-import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { redactSecrets } from '../../../../shared/partnerApi/redaction';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest } from '../../../transport';

@@ -10,7 +10,7 @@ import { execute as create } from '../../../../../nodes/TicketMarketplace/action
 import { execute as subscribe } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import type { ParameterValue } from '../../../../../support/fakeN8n/actionContext';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 afterEach(() => {
 	nock.cleanAll();

@@ -13,7 +13,7 @@ import {
 	sendRequest,
 } from '../../../../../nodes/TicketMarketplace/transport';
 import { BASE, fakeRun } from '../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const sleepMock = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 const BODY = { eventId: 1, externalListingId: 2 };

@@ -7,10 +7,10 @@ import nock from 'nock';
 
 import {
 	buildRequest,
-	PARTNER_API_PATHS,
 	RequestPacer,
 	sendRequest,
 } from '../../../../../nodes/TicketMarketplace/transport';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 import { BASE, fakeRun } from '../../../../../support/fakeN8n/actionContext';
 
 afterEach(() => nock.cleanAll());

@@ -10,7 +10,7 @@ import {
 	sendRequest,
 } from '../../../../../nodes/TicketMarketplace/transport';
 import { API_CREDENTIALS, BASE, fakeRun } from '../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 // Retries wait through n8n-workflow's sleepWithAbort; here it returns at once and records what it was asked to wait.
 const sleepMock = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;

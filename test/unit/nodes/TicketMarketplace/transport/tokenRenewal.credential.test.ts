@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { BASE, column, fakeRun } from '../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const ITEMS = Array.from({ length: 6 }, (_, index) => ({
 	json: { listing: String(9100 + index) },

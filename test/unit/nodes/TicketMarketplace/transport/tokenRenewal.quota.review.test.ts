@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 import { fakeRun, BASE, oneSeatListings } from '../../../../../support/fakeN8n/actionContext';
 import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../sandbox/answers';
 import { useSleeps } from '../../../../setup/sleeps';

@@ -7,10 +7,8 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import {
-	PARTNER_API_PATHS,
-	REQUEST_TIMEOUTS,
-} from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { REQUEST_TIMEOUTS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 import { MAX_RENEWALS_PER_RUN } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 import {
 	BASE,

@@ -3,7 +3,7 @@
  * wherever the answer puts it; a 503 is not handled (RFC 9110), whatever its body says.
  */
 import { meaningOf, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const SEAT_TAKEN = 'inventory.listings.duplicateSectionRowSeat';
 /** A seat refusal whose sentence also says "external listing id 123 … already exists". */

@@ -17,7 +17,7 @@ import type {
 	Retry,
 	RowName,
 } from '../../../../../nodes/shared/partnerApi/answerTable';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 import { diagnoseTokenResponse } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';
 import { failTokenExchange } from '../../../../../nodes/shared/partnerApi/pastN8n';
 import {

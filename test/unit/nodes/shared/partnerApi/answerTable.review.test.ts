@@ -3,7 +3,7 @@
  * turn it into `it` with the fix.
  */
 import { meaningOf, namesId, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 

@@ -9,7 +9,7 @@ import { allowedRateOf } from '../../../../../nodes/shared/partnerApi/apiAnswers
 import type { AnswerMeaning, Endpoint } from '../../../../../nodes/shared/partnerApi/answerTable';
 import { apiWords } from '../../../../../nodes/shared/partnerApi/answerWords';
 import { tokenWords } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
 

@@ -8,7 +8,7 @@ import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-conte
 
 import { TicketMarketplaceApi } from '../../../../../credentials/TicketMarketplaceApi.credentials';
 import { echoedForms, findEchoes } from '../../../../../support/errorScan';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const BASE = 'https://partner.api.test';
 const SECRETS = {

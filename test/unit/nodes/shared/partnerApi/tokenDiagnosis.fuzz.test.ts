@@ -10,7 +10,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-wor
 import { httpRequest } from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions';
 
 import { TicketMarketplaceApi } from '../../../../../credentials/TicketMarketplaceApi.credentials';
-import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';
 
 const BASE = 'https://partner.api.test';
 const OTHER_HOST = 'https://elsewhere.example.test';

@@ -25,7 +25,7 @@ import {
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
 const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;

@@ -23,7 +23,7 @@ import {
 import { listingBody } from '../../../../../../../support/listingBody';
 import { BASE, fakeRun } from '../../../../../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const INVALID_RUNS = 1000;
 const VALID_RUNS = 100;

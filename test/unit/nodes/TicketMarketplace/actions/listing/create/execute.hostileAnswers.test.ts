@@ -17,7 +17,7 @@ import {
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
 import { echoedForms, findEchoes } from '../../../../../../../support/errorScan';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const TOKEN = 'tok-hostile-0123456789';
 const DEPTH = 100_000;

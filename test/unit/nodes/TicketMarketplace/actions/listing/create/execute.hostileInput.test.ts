@@ -8,7 +8,7 @@ import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/TicketMarketplace/transport';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import {
 	BASE,
 	EXAMPLE_SHEET_PARAMETERS,

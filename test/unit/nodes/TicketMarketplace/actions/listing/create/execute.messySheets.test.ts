@@ -15,7 +15,7 @@ import {
 	sheetRows,
 } from '../../../../../../../support/fakeN8n/actionContext';
 import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { acceptListings, grantTokens } from '../../../../../../../support/partnerApiNock';
 
 function seat(

@@ -20,7 +20,7 @@ import {
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
 import { GATEWAY_FAULT, gatewayFaultBody } from '../../../../../../../sandbox/answers';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
 /** The plan's quota, as the gateway answers it (the sandbox's own body). */

@@ -12,7 +12,7 @@ import {
 	GROUPED_SHEET_PARAMETERS,
 	sheetRows,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const TOKEN = 'tok-listing';
 

@@ -7,7 +7,7 @@ import nock from 'nock';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as subscribe } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/TicketMarketplace/transport';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import {
 	BASE,
 	CALLBACK_CREDENTIALS,

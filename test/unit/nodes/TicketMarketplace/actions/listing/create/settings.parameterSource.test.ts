@@ -22,7 +22,7 @@ import {
 	MemoryDeduplicationStore,
 	sheetRows,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
 const tokenApi = () => grantTokens('tok', 10);

@@ -13,7 +13,7 @@ import {
 	MemoryDeduplicationStore,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 /** A store that counts its calls, each of which reads (and but for the count, rewrites) the whole list. */
 class CountingStore extends MemoryDeduplicationStore {

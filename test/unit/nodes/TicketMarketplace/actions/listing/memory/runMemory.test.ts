@@ -16,7 +16,7 @@ import {
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
 import { SharedRowStore } from '../../../../../../../support/fakeN8n/sharedRowStore';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const LISTING_PATH = PARTNER_API_PATHS.listings;
 /** How the version before per-account memories wrote an ID (credential Base URL as typed, trailing slash cut). */

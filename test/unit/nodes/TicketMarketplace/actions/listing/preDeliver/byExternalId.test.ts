@@ -6,7 +6,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { MAX_ID_BYTES } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/createdListings';
 import { RunMemory } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/runMemory';

@@ -14,7 +14,7 @@ import {
 	CALLBACK_CREDENTIALS,
 	fakeRun,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const PARAMETERS: Record<string, ParameterValue> = {
 	callbackUrl: 'https://n8n.example.test/webhook/abc/notification',

@@ -13,7 +13,7 @@ import {
 	CALLBACK_CREDENTIALS,
 	fakeRun,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const N8N = 'https://n8n.example.test';
 const ID = '0f3c2f8e-5b7a-4f6e-9a43-1d2c3b4a5e6f';
