@@ -1,0 +1,235 @@
+/**
+ * Listing → Pre-deliver Tickets, a second hostile review (of the first review's fixes): each test asserts what docs/listing-pre-deliver.md and the
+ * README promise, through the real execute(), Create's real execute() and memory, n8n-core's request helpers and nock.
+ */
+import nock from 'nock';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
+import { execute as preDeliver } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';
+import {
+	BASE,
+	column,
+	fakeRun,
+	MemoryDeduplicationStore,
+} from '../../../../../../../support/fakeN8n/actionContext';
+import type {
+	FakeRunOptions,
+	ParameterValue,
+} from '../../../../../../../support/fakeN8n/actionContext';
+import {
+	fileItem,
+	pdfBytes,
+	withBinaryHelpers,
+} from '../../../../../../../support/fakeN8n/binaryItems';
+import { grantTokens } from '../../../../../../../support/partnerApiNock';
+
+interface Upload {
+	path: string;
+	body: string;
+}
+
+/** The upload endpoint answers `status` and `answer`; each request's path and body (latin1) fill the array. */
+function acceptUploads(
+	status = 200,
+	answer: unknown = { ok: true },
+	headers: Record<string, string> = { 'Content-Type': 'application/json' },
+	times = 10,
+): Upload[] {
+	const uploads: Upload[] = [];
+	nock(BASE)
+		.post(/^\/sellers\/listings\/pdf\/v3\//)
+		.times(times)
+		.reply((path, body) => {
+			uploads.push({ path, body: Buffer.from(String(body), 'hex').toString('latin1') });
+			return [status, answer as nock.Body, headers];
+		});
+	return uploads;
+}
+
+/** The products of an upload's `listing` part. */
+const productsOf = (upload: Upload) =>
+	JSON.parse(/\r\n\r\n(\{"products".*?\})\r\n--/s.exec(upload.body)![1]).products as IDataObject[];
+
+const BY_MARKETPLACE_ID = {
+	binaryPropertyName: 'data',
+	listingId: column('listing'),
+	generalAdmission: column('ga'),
+	row: column('row'),
+	seat: column('seat'),
+	options: { concurrencyMode: 'fixed', concurrency: 1 },
+};
+const BY_EXTERNAL_ID = {
+	...BY_MARKETPLACE_ID,
+	listingBy: 'externalId',
+	externalListingId: column('listing'),
+};
+
+function run(
+	items: INodeExecutionData[],
+	options: Partial<FakeRunOptions> = {},
+	parameters: Record<string, ParameterValue> = BY_MARKETPLACE_ID,
+) {
+	const fake = fakeRun({ parameters, items, ...options });
+	withBinaryHelpers(fake.context, items);
+	return { fake, output: async () => await preDeliver.call(fake.context, items) };
+}
+
+/** Listing → Create (Remember Listings for Pre-Deliver on) of listing 7, seats A-1 and A-2, answered with `id`. */
+async function createSeven(store: MemoryDeduplicationStore, id = 'lst_7') {
+	grantTokens('tok-create');
+	nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id, externalListingId: 7 });
+	const items = [
+		{ json: { listing: 7, ticket: 'T1', row: 'A', seat: '1' } },
+		{ json: { listing: 7, ticket: 'T2', row: 'A', seat: '2' } },
+	];
+	const parameters: Record<string, ParameterValue> = {
+		inputShape: 'ticketPerItem',
+		eventId: 55,
+		externalListingId: column('listing'),
+		priceAmount: 10,
+		priceCurrency: 'EUR',
+		productExternalId: column('ticket'),
+		productRow: column('row'),
+		productSeat: column('seat'),
+		productGa: column('ga'),
+		options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true },
+	};
+	const fake = fakeRun({ parameters, items, deduplication: store });
+	await create.call(fake.context, items);
+	expect(nock.pendingMocks()).toEqual([]);
+}
+
+/**
+ * Whether n8n sends an output item to the error output of a node set to "Continue (using error output)": as
+ * n8n-core's WorkflowExecute.handleNodeErrorOutput decides it (an `error`, alone or beside a non-empty `message`).
+ */
+function goesToErrorOutput({ json }: INodeExecutionData): boolean {
+	const keys = Object.keys(json).length;
+	return !!json.error && (keys === 1 || (keys === 2 && !!json.message));
+}
+
+const A1 = pdfBytes('A1');
+const A1_AGAIN = pdfBytes('A1 again');
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('Pre-deliver review 49b: Skip Listings Already Delivered, seats compared as Create compares them', () => {
+	it.each([
+		['its row spaced differently', 'Block  A'],
+		['a full-width letter in its row', 'Block Ａ'],
+		['a zero-width space in its row', 'Block A\u200b'],
+	])(
+		'does not upload a delivered listing again when a re-run gives the same seat with %s',
+		async (_name, row) => {
+			const store = new MemoryDeduplicationStore();
+			grantTokens('tok-pdf', 2);
+			const first = acceptUploads(200, { ok: true }, undefined, 1);
+			const once = [fileItem({ listing: '9001', row: 'Block A', seat: '1' }, A1, 'a1.pdf')];
+			const out = await run(once, { deduplication: store }).output();
+			expect(out[0].json.status).toBe('delivered');
+			expect(first).toHaveLength(1);
+			const again = acceptUploads();
+			const twice = [fileItem({ listing: '9001', row, seat: '1' }, A1, 'a1.pdf')];
+			const rerun = await run(twice, { deduplication: store }).output();
+			expect({ status: rerun[0].json.status, uploadedAgain: again.length }).toEqual({
+				status: 'skipped',
+				uploadedAgain: 0,
+			});
+		},
+	);
+});
+
+describe('Pre-deliver review 49b: a re-run of an upload whose outcome is unknown', () => {
+	it('sends the re-run\'s "unknown" item to the error output, as the docs say unknown items go', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(
+			409,
+			{ code: 'conflict', description: 'Tickets already have PDFs' },
+			undefined,
+			1,
+		);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const options = { continueOnFail: true, onError: 'continueErrorOutput', deduplication: store };
+		const first = await run(items, options as Partial<FakeRunOptions>).output();
+		expect(first.map(goesToErrorOutput)).toEqual([true]);
+		const again = acceptUploads();
+		const rerun = await run(items, options as Partial<FakeRunOptions>).output();
+		expect(again).toHaveLength(0);
+		expect({ json: rerun[0].json, toErrorOutput: rerun.map(goesToErrorOutput) }).toEqual({
+			json: rerun[0].json,
+			toErrorOutput: [true],
+		});
+	});
+
+	it("the re-run's words say how to upload the tickets once the listing shows they have no PDFs", async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(
+			409,
+			{ code: 'conflict', description: 'Tickets already have PDFs' },
+			undefined,
+			1,
+		);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		await run(items, { continueOnFail: true, deduplication: store }).output();
+		acceptUploads();
+		const rerun = await run(items, { continueOnFail: true, deduplication: store }).output();
+		const said = JSON.stringify(rerun[0].json);
+		expect(said).toMatch(/Skip Listings Already Delivered/);
+	});
+});
+
+describe('Pre-deliver review 49b: an unknown re-run without On Error → Continue', () => {
+	it('stops the run, as the docs say a failed or unknown listing does', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(
+			409,
+			{ code: 'conflict', description: 'Tickets already have PDFs' },
+			undefined,
+			1,
+		);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		await run(items, { deduplication: store })
+			.output()
+			.catch(() => undefined);
+		acceptUploads();
+		const rerun = run(items, { deduplication: store })
+			.output()
+			.then((out) => `returned ${String(out[0].json.status)}`);
+		await expect(rerun).rejects.toThrow(/unknown|no answer/i);
+	});
+});
+
+describe('Pre-deliver review 49b: a file readable at the check, gone when its upload goes', () => {
+	it('is "failed" (nothing was sent), in the error output with words, and sent by the next run', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const options = { continueOnFail: true, onError: 'continueErrorOutput', deduplication: store };
+		const { fake, output } = run(items, options as Partial<FakeRunOptions>);
+		const read = fake.context.helpers.getBinaryDataBuffer;
+		let reads = 0;
+		fake.context.helpers.getBinaryDataBuffer = async (itemIndex, property) => {
+			if (++reads > 1)
+				throw Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
+			return await read(itemIndex, property);
+		};
+		const uploads = acceptUploads();
+		const out = await output();
+		expect(uploads).toHaveLength(0);
+		expect(out[0].json).toEqual({
+			error: expect.any(String),
+			message: expect.stringMatching(/\S/),
+		});
+		expect(out.map(goesToErrorOutput)).toEqual([true]);
+		const rerun = await run(items, { deduplication: store }).output();
+		expect(rerun[0].json.status).toBe('delivered');
+		expect(uploads).toHaveLength(1);
+	});
+});
