@@ -233,3 +233,76 @@ describe('Pre-deliver review 49b: a file readable at the check, gone when its up
 		expect(uploads).toHaveLength(1);
 	});
 });
+
+describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', () => {
+	it.each([
+		[
+			'a numeric code beside a message (the docs: no `code` beside a message)',
+			{ code: 400, message: 'Invalid PDF for seat A-1' },
+		],
+		[
+			'snake-case error fields',
+			{ error_code: 'PDF_INVALID', error_message: 'File is not a ticket' },
+		],
+		[
+			'an error nested under result',
+			{ result: { errors: [{ code: 'PDF_INVALID', message: 'File is not a ticket' }] } },
+		],
+	])('%s is not "delivered"', async (_name, answer) => {
+		grantTokens('tok-pdf');
+		acceptUploads(200, answer);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const out = await run(items, { continueOnFail: true }).output();
+		expect(out[0].json.status).not.toBe('delivered');
+	});
+
+	it.each([
+		['empty errors and a null error', { errors: [], error: null, uploaded: 1 }],
+		['an empty fault and success true', { fault: {}, success: true }],
+		['errorCode null', { errorCode: null, errorMessage: '' }],
+	])('a success with %s is "delivered"', async (_name, answer) => {
+		grantTokens('tok-pdf');
+		acceptUploads(200, answer);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const out = await run(items, { continueOnFail: true }).output();
+		expect(out[0].json.status).toBe('delivered');
+	});
+
+	it.each([
+		['a byte-order mark', '\ufeff{"uploaded":1}', 'application/json'],
+		['a charset in its type', '{"uploaded":1}', 'application/json; charset=utf-8'],
+		['a JSON-based type', '{"uploaded":1}', 'application/vnd.api+json'],
+	])('a 201 JSON object with %s is "delivered"', async (_name, answer, type) => {
+		grantTokens('tok-pdf');
+		acceptUploads(201, answer, { 'Content-Type': type });
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const out = await run(items, { continueOnFail: true }).output();
+		expect({ status: out[0].json.status, error: out[0].json.error }).toEqual({
+			status: 'delivered',
+			error: undefined,
+		});
+	});
+
+	it('Create: a 200 with a numeric code beside a message is not "created"', async () => {
+		grantTokens('tok-create');
+		nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.reply(200, { code: 400, message: 'Event is not active' });
+		const items = [{ json: { listing: 7, ticket: 'T1', row: 'A', seat: '1' } }];
+		const parameters: Record<string, ParameterValue> = {
+			inputShape: 'ticketPerItem',
+			eventId: 55,
+			externalListingId: column('listing'),
+			priceAmount: 10,
+			priceCurrency: 'EUR',
+			productExternalId: column('ticket'),
+			productRow: column('row'),
+			productSeat: column('seat'),
+			productGa: column('ga'),
+			options: { concurrencyMode: 'fixed', concurrency: 1, output: 'row' },
+		};
+		const fake = fakeRun({ parameters, items, continueOnFail: true });
+		const out = await create.call(fake.context, items);
+		expect(out[0].json.listingStatus).not.toBe('created');
+	});
+});
