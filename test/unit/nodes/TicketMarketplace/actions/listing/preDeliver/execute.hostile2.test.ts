@@ -265,6 +265,7 @@ describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', (
 		acceptUploads(200, answer);
 		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
 		const out = await run(items, { continueOnFail: true }).output();
+		console.log(JSON.stringify(out[0].json));
 		expect(out[0].json.status).toBe('delivered');
 	});
 
@@ -304,5 +305,56 @@ describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', (
 		const fake = fakeRun({ parameters, items, continueOnFail: true });
 		const out = await create.call(fake.context, items);
 		expect(out[0].json.listingStatus).not.toBe('created');
+	});
+});
+
+describe('Pre-deliver review 49b: a look whose clean-up the store fails once', () => {
+	/** Pre-deliver of listing 7, seat A-1, by External Listing ID, while the store fails to remove a look's bits. */
+	async function lookNotCleanedUp(store: MemoryDeduplicationStore) {
+		const once = [fileItem({ listing: '7', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const first = run(once, { deduplication: store, continueOnFail: true }, BY_EXTERNAL_ID);
+		const remove = first.fake.context.helpers.removeProcessed;
+		// The store fails to take out what the look wrote (a database hiccup, both tries).
+		first.fake.context.helpers.removeProcessed = async (values, scope, options) => {
+			if (values.some((value) => String(value).includes(' listing bit ')))
+				throw new Error('SQLITE_BUSY: database is locked');
+			return await remove(values, scope, options);
+		};
+		return await first.output();
+	}
+
+	it('does not tell the user Create has no record of a listing Create recorded', async () => {
+		const store = new MemoryDeduplicationStore();
+		await createSeven(store);
+		grantTokens('tok-pdf');
+		acceptUploads();
+		const out = await lookNotCleanedUp(store);
+		expect(String(out[0].json.error ?? '')).not.toMatch(/has no record of External Listing ID 7/);
+	});
+
+	it('leaves the listing findable by External Listing ID in the next run', async () => {
+		const store = new MemoryDeduplicationStore();
+		await createSeven(store);
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads();
+		await lookNotCleanedUp(store);
+		const both = [
+			fileItem({ listing: '7', row: 'A', seat: '1' }, A1, 'a1.pdf'),
+			fileItem({ listing: '7', row: 'A', seat: '2' }, A1_AGAIN, 'a2.pdf'),
+		];
+		const rerun = await run(
+			both,
+			{ deduplication: store, continueOnFail: true },
+			BY_EXTERNAL_ID,
+		).output();
+		expect({
+			statuses: rerun.map((item) => item.json.status),
+			errors: rerun.map((item) => item.json.error),
+			paths: [...new Set(uploads.map((u) => u.path))],
+		}).toEqual({
+			statuses: ['delivered', 'delivered'],
+			errors: [undefined, undefined],
+			paths: ['/sellers/listings/pdf/v3/lst_7'],
+		});
 	});
 });
