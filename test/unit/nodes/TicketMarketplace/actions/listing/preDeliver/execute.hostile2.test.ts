@@ -358,3 +358,34 @@ describe('Pre-deliver review 49b: a look whose clean-up the store fails once', (
 		});
 	});
 });
+
+describe('Pre-deliver review 49b: two runs pre-delivering one listing by External Listing ID at once', () => {
+	it('neither is told Create has no record of it', async () => {
+		const store = new MemoryDeduplicationStore();
+		await createSeven(store);
+		grantTokens('tok-pdf', 2);
+		acceptUploads();
+		// Two e-mails, one ticket each, trigger the workflow at the same moment; the store is slow to remove.
+		const x = run(
+			[fileItem({ listing: '7', row: 'A', seat: '1' }, A1, 'a1.pdf')],
+			{ deduplication: store, continueOnFail: true, deduplicationCaller: 'x' },
+			BY_EXTERNAL_ID,
+		);
+		const y = run(
+			[fileItem({ listing: '7', row: 'A', seat: '2' }, A1_AGAIN, 'a2.pdf')],
+			{ deduplication: store, continueOnFail: true, deduplicationCaller: 'y' },
+			BY_EXTERNAL_ID,
+		);
+		const remove = x.fake.context.helpers.removeProcessed;
+		x.fake.context.helpers.removeProcessed = async (values, scope, options) => {
+			await new Promise((resolve) => setTimeout(resolve, 40));
+			return await remove(values, scope, options);
+		};
+		const outs = await Promise.all([
+			x.output(),
+			new Promise((resolve) => setTimeout(resolve, 10)).then(async () => await y.output()),
+		]);
+		const errors = outs.map((out) => String(out[0].json.error ?? ''));
+		expect(errors.filter((error) => /has no record/.test(error))).toEqual([]);
+	});
+});
