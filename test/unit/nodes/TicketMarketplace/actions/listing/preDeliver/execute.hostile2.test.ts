@@ -389,3 +389,4 @@ describe('Pre-deliver review 49b: two runs pre-delivering one listing by Externa
 		expect(errors.filter((error) => /has no record/.test(error))).toEqual([]);
 	});
 });
+
