@@ -390,3 +390,38 @@ describe('Pre-deliver review 49b: two runs pre-delivering one listing by Externa
 	});
 });
 
+describe('Pre-deliver review 49b: looks near the cap', () => {
+	it('two runs looking at once never take the memory past the cap (n8n would drop the oldest listings sent)', async () => {
+		const store = new MemoryDeduplicationStore();
+		await createSeven(store);
+		const held = store.entries.get('workflow')!;
+		// Room for one look (105 places) and a little more, as the docs promise Create leaves it.
+		for (let i = 0; held.size < SENT_LISTINGS_CAP - 110; i++) held.add(`other value ${i}`);
+		grantTokens('tok-pdf', 2);
+		acceptUploads();
+		let peak = held.size;
+		const runs = ['x', 'y'].map((caller, at) => {
+			const one = run(
+				[fileItem({ listing: '7', row: 'A', seat: String(at + 1) }, A1, `a${at + 1}.pdf`)],
+				{ deduplication: store, continueOnFail: true, deduplicationCaller: caller },
+				BY_EXTERNAL_ID,
+			);
+			const { helpers } = one.fake.context;
+			const record = helpers.checkProcessedAndRecord;
+			helpers.checkProcessedAndRecord = async (values, scope, options) => {
+				const answer = await record(values, scope, options);
+				peak = Math.max(peak, store.entries.get('workflow')!.size);
+				return answer;
+			};
+			// A store slow to remove (a busy database): the two looks overlap.
+			const remove = helpers.removeProcessed;
+			helpers.removeProcessed = async (values, scope, options) => {
+				await new Promise((resolve) => setTimeout(resolve, 40));
+				return await remove(values, scope, options);
+			};
+			return one;
+		});
+		await Promise.all(runs.map(async (one) => await one.output().catch(() => undefined)));
+		expect(peak).toBeLessThanOrEqual(SENT_LISTINGS_CAP);
+	});
+});
