@@ -425,3 +425,30 @@ describe('Pre-deliver review 49b: looks near the cap', () => {
 		expect(peak).toBeLessThanOrEqual(SENT_LISTINGS_CAP);
 	});
 });
+
+describe("Pre-deliver review 49b: the room Create leaves for Pre-deliver's look", () => {
+	it('a listing Create recorded can still be looked up after Pre-deliver delivered a dozen others', async () => {
+		const store = new MemoryDeduplicationStore();
+		const filler = Array.from({ length: SENT_LISTINGS_CAP - 146 }, (_, i) => `other value ${i}`);
+		store.entries.set('workflow', new Set(filler));
+		await createSeven(store);
+		// Create had room for the record and a look beside it, and kept listing 7 for Pre-deliver.
+		const kept = [...store.entries.get('workflow')!].filter((key) =>
+			key.includes(' marketplace listing'),
+		);
+		expect(kept.length).toBeGreaterThan(0);
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads(200, { ok: true }, undefined, 20);
+		// Twelve other listings' tickets, by their marketplace IDs, from another sheet.
+		const others = Array.from({ length: 12 }, (_, i) =>
+			fileItem({ listing: `lst_${100 + i}`, row: 'B', seat: '1' }, A1, `b${i}.pdf`),
+		);
+		await run(others, { deduplication: store }).output();
+		expect(uploads).toHaveLength(12);
+		const items = [fileItem({ listing: '7', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const out = await run(items, { deduplication: store, continueOnFail: true }, BY_EXTERNAL_ID)
+			.output()
+			.catch((error: Error) => [{ json: { thrown: error.message } as IDataObject }]);
+		expect(out[0].json).toMatchObject({ status: 'delivered', listingId: 'lst_7' });
+	});
+});
