@@ -265,7 +265,6 @@ describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', (
 		acceptUploads(200, answer);
 		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
 		const out = await run(items, { continueOnFail: true }).output();
-		console.log(JSON.stringify(out[0].json));
 		expect(out[0].json.status).toBe('delivered');
 	});
 
@@ -450,5 +449,36 @@ describe("Pre-deliver review 49b: the room Create leaves for Pre-deliver's look"
 			.output()
 			.catch((error: Error) => [{ json: { thrown: error.message } as IDataObject }]);
 		expect(out[0].json).toMatchObject({ status: 'delivered', listingId: 'lst_7' });
+	});
+});
+
+describe('Pre-deliver review 49b: a look while Create records the listing it looks for', () => {
+	it("leaves Create's record whole: the next run uploads to the listing Create created", async () => {
+		const store = new MemoryDeduplicationStore();
+		const id = 'lst_0123456789abcdefghij';
+		const items = [fileItem({ listing: '7', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const early = run(items, { deduplication: store, continueOnFail: true }, BY_EXTERNAL_ID);
+		const remove = early.fake.context.helpers.removeProcessed;
+		let created = false;
+		// The ticket's e-mail arrives while Create of listing 7 runs: Create's record lands between a look's
+		// write and its clean-up (a busy database makes that window long).
+		early.fake.context.helpers.removeProcessed = async (values, scope, options) => {
+			if (!created && values.some((value) => String(value).endsWith(' listing bit 99'))) {
+				created = true;
+				await createSeven(store, id);
+			}
+			return await remove(values, scope, options);
+		};
+		await early.output().catch(() => undefined);
+		expect(created).toBe(true);
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads();
+		const out = await run(items, { deduplication: store, continueOnFail: true }, BY_EXTERNAL_ID)
+			.output()
+			.catch((error: Error) => [{ json: { thrown: error.message } as IDataObject }]);
+		expect({ paths: uploads.map((u) => u.path), listingId: out[0].json.listingId }).toEqual({
+			paths: [`/sellers/listings/pdf/v3/${id}`],
+			listingId: id,
+		});
 	});
 });
