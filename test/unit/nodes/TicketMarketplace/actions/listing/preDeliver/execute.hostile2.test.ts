@@ -482,3 +482,19 @@ describe('Pre-deliver review 49b: a look while Create records the listing it loo
 		});
 	});
 });
+
+describe('Pre-deliver review 49b: the words of an upload answered with a redirect', () => {
+	it.each([[302], [303]])(
+		'a %i says to check the listing on the marketplace before uploading again',
+		async (status) => {
+			grantTokens('tok-pdf');
+			acceptUploads(status, '', { Location: `${BASE}/sellers/listings/9001` }, 1);
+			const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+			const out = await run(items, { continueOnFail: true }).output();
+			expect(out[0].json).toMatchObject({ status: 'unknown', mayHaveBeenDelivered: true });
+			expect(`${out[0].json.error} ${out[0].json.description}`).toMatch(
+				/check whether its tickets show as delivered before uploading them again/,
+			);
+		},
+	);
+});
