@@ -49,10 +49,6 @@ function acceptUploads(
 	return uploads;
 }
 
-/** The products of an upload's `listing` part. */
-const productsOf = (upload: Upload) =>
-	JSON.parse(/\r\n\r\n(\{"products".*?\})\r\n--/s.exec(upload.body)![1]).products as IDataObject[];
-
 const BY_MARKETPLACE_ID = {
 	binaryPropertyName: 'data',
 	listingId: column('listing'),
