@@ -494,3 +494,21 @@ describe('Pre-deliver review 49b: the words of an upload answered with a redirec
 		},
 	);
 });
+
+describe('Pre-deliver review 49b: the same tickets in two runs at once', () => {
+	it('are uploaded once, by Marketplace Listing ID', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads();
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		const outs = await Promise.all(
+			['x', 'y'].map(
+				async (caller) =>
+					await run(items, { deduplication: store, deduplicationCaller: caller }).output(),
+			),
+		);
+		expect(uploads).toHaveLength(1);
+		// The other run sees the upload in flight as an earlier run's unknown outcome.
+		expect(outs.map((out) => out[0].json.status).sort()).toEqual(['delivered', 'unknown']);
+	});
+});
