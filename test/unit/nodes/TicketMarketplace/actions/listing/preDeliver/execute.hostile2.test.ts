@@ -512,3 +512,30 @@ describe('Pre-deliver review 49b: the same tickets in two runs at once', () => {
 		expect(outs.map((out) => out[0].json.status).sort()).toEqual(['delivered', 'unknown']);
 	});
 });
+
+describe('Pre-deliver review 49b: an unknown outcome settled by uploading with the option off', () => {
+	it('is not reported as "unknown, no answer" by a later run once an upload was delivered', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 3);
+		acceptUploads(
+			409,
+			{ code: 'conflict', description: 'Tickets already have PDFs' },
+			undefined,
+			1,
+		);
+		const items = [fileItem({ listing: '9001', row: 'A', seat: '1' }, A1, 'a1.pdf')];
+		await run(items, { continueOnFail: true, deduplication: store }).output();
+		// The listing shows no PDFs: uploaded again with Skip Listings Already Delivered off, as the docs say.
+		acceptUploads(200, { ok: true }, undefined, 1);
+		const optionOff = {
+			...BY_MARKETPLACE_ID,
+			options: { concurrencyMode: 'fixed', concurrency: 1, skipAlreadySent: false },
+		};
+		const forced = await run(items, { deduplication: store }, optionOff).output();
+		expect(forced[0].json.status).toBe('delivered');
+		const later = acceptUploads();
+		const out = await run(items, { continueOnFail: true, deduplication: store }).output();
+		expect(later).toHaveLength(0);
+		expect(out[0].json.status).not.toBe('unknown');
+	});
+});
