@@ -217,7 +217,7 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 /** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
 const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
 /** Objects an answer wraps its content in (Subscribe reads its ID under `data`): an error there is one too. */
-const WRAPPERS = ['data', 'result', 'response', 'payload'];
+const WRAPPERS = ['data', 'result', 'response', 'payload', 'subscription', 'webhook'];
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
 
 /** An error field, `success: false`, or the service's error document, at the top or in a wrapper. */
