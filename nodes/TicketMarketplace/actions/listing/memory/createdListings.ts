@@ -120,14 +120,18 @@ async function readCopies(
 	asked: number[],
 ): Promise<CopiesRead> {
 	const read: CopiesRead = { ids: new Map(), held: new Set(), spoiled: new Set(), stuck: false };
-	// The later copies' entries first, each in its own write: a record landing in one look's window spoils one copy.
+	// The later copies' entries first, apart from the first copy's look: a record landing in one look spoils one copy.
 	const laterHeld = new Set<string>();
-	for (const entry of copies
-		.slice(1)
-		.flatMap((c) => asked.map((id) => copyEntry(account, id, c)))) {
-		const look = await kept.readOnce(new Map([[entry, 0]]));
-		if (look.held.has(entry)) laterHeld.add(entry);
+	for (const copy of copies.slice(1)) {
+		const entries = asked.map((id) => copyEntry(account, id, copy));
+		const look = await kept.readOnce(new Map(entries.map((entry) => [entry, 0])));
+		look.held.forEach((_, entry) => laterHeld.add(entry));
 		if (!look.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
+	}
+	for (const id of asked) {
+		const later = copies.slice(1).map((c) => laterHeld.has(copyEntry(account, id, c)));
+		if (later.some(Boolean)) read.held.add(id);
+		if (later.some((held) => !held)) read.spoiled.add(id);
 	}
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
@@ -142,12 +146,10 @@ async function readCopies(
 			if (marketplaceId) read.ids.set(id, marketplaceId);
 			else read.spoiled.add(id);
 		}
-		if (!look.cleanedUp) return { ...read, stuck: true };
-	}
-	for (const id of asked) {
-		const later = copies.slice(1).map((c) => laterHeld.has(copyEntry(account, id, c)));
-		if (later.some(Boolean)) read.held.add(id);
-		if (later.some((held) => !held)) read.spoiled.add(id);
+		if (look.cleanedUp) continue;
+		// What the look left reads as bits set in this copy: mended from the ID it read, if it read one.
+		wanted.forEach((id) => read.spoiled.add(id));
+		return { ...read, stuck: true };
 	}
 	return read;
 }
