@@ -211,19 +211,33 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
 	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
-	const fields = body as Record<string, unknown>;
-	const reported = Object.keys(fields).some(
-		(field) => ERROR_FIELDS.includes(field.toLowerCase()) && !isEmpty(fields[field]),
-	);
-	if (reported || fields.success === false) return false;
-	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.
-	const code = typeof fields.code === 'string' ? fields.code : undefined;
-	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
-	return !(code !== undefined && (/^inventory\./i.test(code) || words));
+	return !reportsError(body as Record<string, unknown>, 0);
 }
 
-/** Fields that report an error in any letter case (`ErrorCode` is Apigee's, `errorMessage` others'). */
+/** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
 const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
+/** Objects an answer wraps its content in (Subscribe reads its ID under `data`): an error there is one too. */
+const WRAPPERS = ['data', 'result', 'response', 'payload', 'subscription', 'webhook'];
+const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
+
+/** An error field, `success: false`, or the service's error document, at the top or in a wrapper. */
+function reportsError(fields: Record<string, unknown>, depth: number): boolean {
+	const reported = Object.keys(fields).some(
+		(field) => ERROR_FIELDS.includes(fieldName(field)) && !isEmpty(fields[field]),
+	);
+	if (reported || fields.success === false) return true;
+	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.
+	const code = typeof fields.code === 'number' ? String(fields.code) : fields.code;
+	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
+	if (typeof code === 'string' && code !== '' && (/^inventory\./i.test(code) || words)) return true;
+	return (
+		depth < 2 &&
+		Object.keys(fields).some((field) => {
+			const nested = WRAPPERS.includes(fieldName(field)) ? asRecord(fields[field]) : undefined;
+			return nested !== undefined && reportsError(nested, depth + 1);
+		})
+	);
+}
 
 /** No error reported: absent, null, false, or an empty text, list or object. */
 function isEmpty(value: unknown): boolean {

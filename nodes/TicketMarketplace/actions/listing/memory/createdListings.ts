@@ -2,6 +2,7 @@
  * What Create created (when asked to remember it), for Pre-deliver to name a listing by its External Listing ID: the
  * marketplace's listing ID (text: its UTF-8 bytes and their count, as bits; keptBits.ts) and each seat as an entry.
  */
+import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
@@ -11,7 +12,6 @@ import { sentListingKey, type MemoryAccount } from './sentListings';
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
 export const MAX_ID_BYTES = 40;
 const LENGTH_BITS = 6;
-const ID_WIDTH = LENGTH_BITS + 8 * MAX_ID_BYTES;
 
 export interface CreatedListing {
 	externalListingId: number;
@@ -31,22 +31,39 @@ export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) 
 	return ticket.ga || seat === GA_SEAT ? 'GA' : seat;
 };
 
+/** Bits of a hash of the ID beside it: a copy a look left wrong, or another look's bits, read as no ID. */
+const CHECK_BITS = 16;
+const ID_WIDTH = LENGTH_BITS + 8 * MAX_ID_BYTES + CHECK_BITS;
+/**
+ * The ID is kept twice, each copy looked at in its own writes: a look's write that could not be taken out, or one
+ * that took out what Create recorded meanwhile, spoils one copy only, and the next look repairs it from the other.
+ */
+const COPIES = 2;
+
+const checkOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest().readUInt16BE(0);
+
 function textBits(text: string): boolean[] | undefined {
 	const bytes = Buffer.from(text, 'utf8');
 	if (bytes.length === 0 || bytes.length > MAX_ID_BYTES) return undefined;
 	const padded = [...bytes, ...Array<number>(MAX_ID_BYTES - bytes.length).fill(0)];
-	return [...numberBits(bytes.length, LENGTH_BITS), ...padded.flatMap((b) => numberBits(b, 8))];
+	return [
+		...numberBits(bytes.length, LENGTH_BITS),
+		...padded.flatMap((b) => numberBits(b, 8)),
+		...numberBits(checkOf(bytes), CHECK_BITS),
+	];
 }
 
-/** The ID back from its bits; undefined for bits no ID has (a length out of range, stray bits, not UTF-8). */
+/** The ID back from its bits; undefined for bits no ID has (a length out of range, stray bits, a wrong check). */
 function bitsText(bits: boolean[]): string | undefined {
 	const length = bitsNumber(bits.slice(0, LENGTH_BITS));
 	const bytes = Array.from({ length: MAX_ID_BYTES }, (_, i) =>
 		bitsNumber(bits.slice(LENGTH_BITS + 8 * i, LENGTH_BITS + 8 * i + 8)),
 	);
 	if (length === 0 || length > MAX_ID_BYTES || bytes.slice(length).some(Boolean)) return undefined;
+	const text = Buffer.from(bytes.slice(0, length));
+	if (bitsNumber(bits.slice(ID_WIDTH - CHECK_BITS)) !== checkOf(text)) return undefined;
 	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(bytes.slice(0, length)));
+		return new TextDecoder('utf-8', { fatal: true }).decode(text);
 	} catch {
 		return undefined;
 	}
@@ -54,47 +71,135 @@ function bitsText(bits: boolean[]): string | undefined {
 
 const idEntry = (account: MemoryAccount, id: number) =>
 	`${sentListingKey(account, id)} marketplace listing`;
+const copyEntry = (account: MemoryAccount, id: number, copy: number) =>
+	`${idEntry(account, id)} copy ${copy}`;
 /** Under the marketplace ID too: the seats of a listing forgotten and created again do not mix. */
 const seatEntry =
 	(account: MemoryAccount, { externalListingId, marketplaceId }: CreatedListing) =>
 	(seat: string) =>
 		`${idEntry(account, externalListingId)} ${JSON.stringify([marketplaceId, seat])}`;
 
+const copies = Array.from({ length: COPIES }, (_, i) => i + 1);
+
 /** The entries that keep the listing; none for an ID too long to keep (Pre-deliver then finds no record). */
 export function createdKeys(account: MemoryAccount, listing: CreatedListing): string[] {
 	const bits = textBits(listing.marketplaceId);
 	if (!bits) return [];
-	const entry = idEntry(account, listing.externalListingId);
-	return [...keysOf({ entry, bits }), ...listing.seats.map(seatEntry(account, listing))];
+	const id = listing.externalListingId;
+	const kept = copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	return [...kept, ...listing.seats.map(seatEntry(account, listing))];
 }
 
 /** Every entry of the listing's marketplace ID, as forgetting the listing takes them out. */
-export const createdIdKeys = (account: MemoryAccount, id: number) => [
-	idEntry(account, id),
-	...everyBit(idEntry(account, id), ID_WIDTH),
-];
+export const createdIdKeys = (account: MemoryAccount, id: number) =>
+	copies.flatMap((copy) => {
+		const entry = copyEntry(account, id, copy);
+		return [entry, ...everyBit(entry, ID_WIDTH)];
+	});
+
+/** What a look found: the listings recorded, and those whose record is held but could not be read. */
+export interface FoundListings {
+	found: Map<number, CreatedListing>;
+	unreadable: Set<number>;
+}
+
+interface CopiesRead {
+	ids: Map<number, string>;
+	/** Held, valid or not. */
+	held: Set<number>;
+	/** Found with a copy spoiled: absent or not reading as an ID. */
+	spoiled: Set<number>;
+	/** A look's writes stayed behind: looking again would spoil another copy. */
+	stuck: boolean;
+}
+
+/** Looks at the copies of the IDs a few entries at a time; stops (spoiling no more copies) once a look stays behind. */
+async function readCopies(
+	kept: KeptBits,
+	account: MemoryAccount,
+	asked: number[],
+): Promise<CopiesRead> {
+	const read: CopiesRead = { ids: new Map(), held: new Set(), spoiled: new Set(), stuck: false };
+	// The later copies' entries first, apart from the first copy's look: a record landing in one look spoils one copy.
+	const laterHeld = new Set<string>();
+	for (const copy of copies.slice(1)) {
+		const entries = asked.map((id) => copyEntry(account, id, copy));
+		const look = await kept.readOnce(new Map(entries.map((entry) => [entry, 0])));
+		look.held.forEach((_, entry) => laterHeld.add(entry));
+		if (!look.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
+	}
+	for (const id of asked) {
+		const later = copies.slice(1).map((c) => laterHeld.has(copyEntry(account, id, c)));
+		if (later.some(Boolean)) read.held.add(id);
+		if (later.some((held) => !held)) read.spoiled.add(id);
+	}
+	for (const copy of copies) {
+		const entryOf = (id: number) => copyEntry(account, id, copy);
+		const wanted = asked.filter(
+			(id) => !read.ids.has(id) && (copy === 1 || laterHeld.has(entryOf(id))),
+		);
+		const look = await kept.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
+		for (const id of wanted) {
+			const bits = look.held.get(entryOf(id));
+			const marketplaceId = bits && bitsText(bits);
+			if (bits) read.held.add(id);
+			if (marketplaceId) read.ids.set(id, marketplaceId);
+			else read.spoiled.add(id);
+		}
+		if (look.cleanedUp) continue;
+		// What the look left reads as bits set in this copy: mended from the ID it read, if it read one.
+		wanted.forEach((id) => read.spoiled.add(id));
+		return { ...read, stuck: true };
+	}
+	return read;
+}
+
+/** Rewrites the copies of a listing found from one of them, so that a spoiled copy does not stay spoiled. */
+async function repair(kept: KeptBits, account: MemoryAccount, id: number, marketplaceId: string) {
+	const bits = textBits(marketplaceId)!;
+	const add = copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	const remove = copies.flatMap((copy) =>
+		everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
+	);
+	await kept.rewrite(add, remove);
+}
+
+/** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
+const READS = 3;
 
 /** The listings Create recorded among these, each with its marketplace ID and which of the seats asked it holds. */
 export async function findCreated(
 	context: IExecuteFunctions,
 	account: MemoryAccount,
 	asked: Map<number, string[]>,
-): Promise<Map<number, CreatedListing>> {
+): Promise<FoundListings> {
 	const kept = new KeptBits(context);
-	const ids = await kept.held(
-		new Map([...asked.keys()].map((id) => [idEntry(account, id), ID_WIDTH])),
-	);
+	const ids = new Map<number, string>();
+	let unreadable = new Set<number>();
+	const spoiled = new Set<number>();
+	let toRead = [...asked.keys()];
+	for (let read = 1; read <= READS && toRead.length > 0; read++) {
+		if (read > 1) await kept.pause();
+		const copy = await readCopies(kept, account, toRead);
+		copy.ids.forEach((marketplaceId, id) => ids.set(id, marketplaceId));
+		copy.spoiled.forEach((id) => spoiled.add(id));
+		unreadable = new Set([...copy.held].filter((id) => !copy.ids.has(id)));
+		toRead = copy.stuck ? [] : [...unreadable];
+	}
+	// Unverified: a repair that fails leaves the copy as it was, and the other still reads.
+	for (const [id, marketplaceId] of ids)
+		if (spoiled.has(id)) await repair(kept, account, id, marketplaceId).catch(() => undefined);
 	const found = [...asked].flatMap(([externalListingId, seats]) => {
-		const bits = ids.get(idEntry(account, externalListingId));
-		const marketplaceId = bits && bitsText(bits);
+		const marketplaceId = ids.get(externalListingId);
 		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
 	});
 	const entries = found.flatMap((listing) => listing.seats.map(seatEntry(account, listing)));
 	const seats = await kept.held(new Map(entries.map((entry) => [entry, 0])));
-	return new Map(
+	const listings = new Map(
 		found.map((listing) => {
 			const held = listing.seats.filter((seat) => seats.has(seatEntry(account, listing)(seat)));
 			return [listing.externalListingId, { ...listing, seats: held }];
 		}),
 	);
+	return { found: listings, unreadable };
 }

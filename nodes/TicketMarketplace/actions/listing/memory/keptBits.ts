@@ -17,8 +17,12 @@ export interface KeptValue {
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
 /** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
 export const LOOK_ENTRIES = 100;
-/** The room a look needs beside what the memory holds. */
-export const LOOK_ROOM = LOOK_ENTRIES + MARKERS_PER_WRITE;
+/** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
+export const SMALL_LOOK_ENTRIES = 20;
+/** Looks for created listings that fit in the room Create keeps, at once. */
+const LOOKS_AT_ONCE = 2;
+/** The room Create keeps beside its record for Pre-deliver's looks. */
+export const LOOK_ROOM = LOOKS_AT_ONCE * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
 export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
@@ -55,19 +59,46 @@ export class KeptBits {
 	}
 
 	/** One look at the entries (each with the width of its value): the bits of each entry held. */
-	private async lookOnce(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
+	private async lookOnce(
+		widths: Map<string, number>,
+		chunk = LOOK_ENTRIES,
+	): Promise<Map<string, boolean[]>> {
 		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
 		const keys = [...widths.keys(), ...bits];
-		await this.ensureRoom(Math.min(keys.length, LOOK_ENTRIES));
 		const found = new Set<string>();
-		for (let at = 0; at < keys.length; at += LOOK_ENTRIES) {
-			const held = await this.store.look(keys.slice(at, at + LOOK_ENTRIES));
+		for (let at = 0; at < keys.length; at += chunk) {
+			// Counted before each write: other runs' looks may have taken room meanwhile.
+			await this.ensureRoom(Math.min(keys.length - at, chunk));
+			const held = await this.store.look(keys.slice(at, at + chunk));
 			// A look that failed tells nothing: nothing may then be taken for absent.
 			if (held === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
 			held.forEach((key) => found.add(key));
 		}
 		const held = [...widths].filter(([entry]) => found.has(entry));
 		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
+	}
+
+	/**
+	 * One look, a few entries at a time (values that carry their own check need no second look); `cleanedUp` false:
+	 * the store kept some of what the look wrote, which now read as bits set.
+	 */
+	async readOnce(
+		widths: Map<string, number>,
+	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
+		const before = this.store.leftovers.length;
+		const held = widths.size ? await this.lookOnce(widths, SMALL_LOOK_ENTRIES) : new Map();
+		return { held, cleanedUp: this.store.leftovers.length === before };
+	}
+
+	/** Writes and takes out entries once, unverified: the repair of a copy a look left wrong. */
+	async rewrite(add: string[], remove: string[]): Promise<void> {
+		if (remove.length) await this.store.removeOnce(remove);
+		if (add.length) await this.store.recordOnce(add);
+	}
+
+	/** Waits as between two looks. */
+	async pause(): Promise<void> {
+		await this.store.pause();
 	}
 
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */

@@ -19,6 +19,7 @@ const FULL = `Looking a listing up writes to the memory for a moment, and it has
 const RETRY = `Run the workflow again, or ${BY_ID}.`;
 const BAD_RECORD =
 	"The marketplace answered Create with an ID no upload address can hold: choose Listing → By Marketplace Listing ID and map the listing's ID as the marketplace shows it.";
+const UNREADABLE = `Create's record of it is in the memory, but it read differently at each look (another run looking at the same moment, or n8n's database failing to take out what a look wrote): run the workflow again, or ${BY_ID}.`;
 const NOT_A_SEAT =
 	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 const seatOf = (ticket: Ticket) => seatName(ticket)!;
@@ -38,7 +39,7 @@ export async function mapExternalIds(
 		if (id !== undefined) asked.set(id, [...(asked.get(id) ?? []), seatOf(ticket as Ticket)]);
 	}
 	if (asked.size === 0) return tickets;
-	const found = await findCreated(context, account, asked).catch((error) => {
+	const { found, unreadable } = await findCreated(context, account, asked).catch((error) => {
 		// Running again does not make room: only forgetting does, or not looking.
 		const full = failureOf(error).kind === 'full';
 		const message = `Could not read which listings Create created: ${full ? "n8n's memory of this workflow is full" : errorText(error)}`;
@@ -52,16 +53,18 @@ export async function mapExternalIds(
 		const listing = found.get(id);
 		const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 		const wrongId = listing && notAListingId(listing.marketplaceId);
-		const refused = !listing
-			? refuse(
-					`this workflow's Listing → Create has no record of External Listing ID ${id}`,
-					NO_RECORD,
-				)
-			: wrongId !== undefined
-				? refuse(`listing ${id} was created as ${wrongId}`, BAD_RECORD)
-				: !listing.seats.includes(seatOf(ticket as Ticket))
-					? refuse(`listing ${id} holds no ticket at row ${row}, seat ${seat}`, NOT_A_SEAT)
-					: undefined;
+		const refused = unreadable.has(id)
+			? refuse(`Create's record of External Listing ID ${id} could not be read`, UNREADABLE)
+			: !listing
+				? refuse(
+						`this workflow's Listing → Create has no record of External Listing ID ${id}`,
+						NO_RECORD,
+					)
+				: wrongId !== undefined
+					? refuse(`listing ${id} was created as ${wrongId}`, BAD_RECORD)
+					: !listing.seats.includes(seatOf(ticket as Ticket))
+						? refuse(`listing ${id} holds no ticket at row ${row}, seat ${seat}`, NOT_A_SEAT)
+						: undefined;
 		if (refused && !context.continueOnFail()) throw refused;
 		return refused ?? { ...(ticket as Ticket), listingId: listing!.marketplaceId };
 	});

@@ -73,12 +73,13 @@ async function deliver(
 	{ baseUrl, email }: MemoryAccount,
 ) {
 	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
-	const memory = settings.skipAlreadySent ? new RunMemory(context, account) : undefined;
+	const memory = new RunMemory(context, account);
+	const skip = settings.skipAlreadySent;
 	// Remembered with its tickets (another ticket sends it again, whole); IDs as text, as the memory's keys hold them.
 	const keyOf = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
 	const listingOf = new Map([...keyOf].map(([id, key]) => [key, id]));
 	const keys = (ids: string[]) => ids.map((id) => keyOf.get(id)) as unknown as number[];
-	const recorded = memory && (await memory.recordBeforeSending(keys([...keyOf.keys()])));
+	const recorded = skip ? await memory.recordBeforeSending(keys([...keyOf.keys()])) : undefined;
 	const outcomes = new Map<string, Outcome>();
 	for (const [key, earlier] of recorded?.alreadySent ?? [])
 		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
@@ -112,15 +113,47 @@ async function deliver(
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
-	if (memory && toSend.length === 0) await memory.release();
-	if (!memory || toSend.length === 0) return outcomes;
+	warnOfUnknownBefore(context, outcomes);
+	const sent = toSend.map(([id]) => [keyOf.get(id)!, outcomes.get(id)!] as const);
+	await remember(context, { memory, skip, sent, outcomes });
+	return outcomes;
+}
+
+/** What the memory keeps of the listings sent (with the option off, deliveries only: they settle an unknown outcome). */
+async function remember(
+	context: IExecuteFunctions,
+	{ memory, skip, sent, outcomes }: Remembered,
+): Promise<void> {
+	if (sent.length === 0) return skip ? await memory.release() : undefined;
 	const as = (word: string) =>
-		keys(toSend.filter(([id]) => rememberedAs(outcomes.get(id)!) === word).map(([id]) => id));
+		(skip || word === 'created' ? sent : [])
+			.filter(([, outcome]) => rememberedAs(outcome) === word)
+			.map(([key]) => key) as unknown as number[];
 	const { error } = await memory.afterSending(as('created'), as('unknown'), as('notCreated'));
-	if (error && !context.continueOnFail())
+	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
-	return outcomes;
+}
+
+interface Remembered {
+	memory: RunMemory;
+	skip: boolean;
+	/** Each listing sent, by its key in the memory. */
+	sent: ReadonlyArray<readonly [string, Outcome]>;
+	outcomes: Map<string, Outcome>;
+}
+
+/** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
+function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
+	const unknownBefore = [...outcomes.values()].filter(
+		(outcome) => outcome.kind === 'skipped' && outcome.earlier === 'unknown',
+	).length;
+	if (unknownBefore > 0)
+		context.addExecutionHints({
+			message: `Not sent, outcome unknown: ${unknownBefore} listing${unknownBefore === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
+			location: 'outputPane',
+			type: 'warning',
+		});
 }
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
@@ -131,11 +164,16 @@ const WORDS: Partial<Record<Outcome['kind'], [status: string, group: string]>> =
 	notSent: ['notSent', 'Not sent, the run stopped first'],
 	skipped: ['skipped', 'Skipped, sent by this workflow before'],
 };
-const SKIPPED = {
-	created:
-		'Not sent: this workflow delivered these tickets before. To upload them again, turn off Options → Skip Listings Already Delivered.',
-	unknown:
-		'Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. Check the listing on the marketplace.',
+const SKIPPED =
+	'Not sent: this workflow delivered these tickets before. To upload them again, turn off Options → Skip Listings Already Delivered.';
+const CHECK_UNKNOWN =
+	'Check the listing on the marketplace: if its tickets show no PDFs, upload them again by running once with Options → Skip Listings Already Delivered off.';
+const UNKNOWN_BEFORE = {
+	error:
+		'Not sent, outcome unknown: an earlier run uploaded these tickets and got no answer saying whether they were delivered',
+	description: `They may have been delivered. ${CHECK_UNKNOWN}`,
+	message: `Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
+	mayHaveBeenDelivered: true,
 };
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
@@ -147,7 +185,8 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
 	if (outcome.kind === 'created')
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
-	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED[outcome.earlier] };
+	if (unknownBefore) return { ...base, ...UNKNOWN_BEFORE };
+	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED };
 	if (!('error' in outcome))
 		return {
 			...base,

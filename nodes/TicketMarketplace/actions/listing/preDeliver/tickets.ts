@@ -112,6 +112,8 @@ export function notAListingId(id: string): string | undefined {
 	return ['.', '..'].includes(id) ? `"${id}" is not a Listing ID` : undefined;
 }
 
+const seatOf = (ticket: Ticket) => seatName(ticket)!;
+
 /** Row and seat GA is how the service names a general admission ticket, switch or not. */
 export const isGa = (ticket: { row: string; seat: string }) => seatName(ticket) === 'GA';
 
@@ -145,9 +147,9 @@ export function refuseRepeatedSeats(
 	});
 }
 
-/** A listing's tickets as its memory names them: the same seats, in any order or case, give the same tag. */
+/** A listing's tickets as its memory names them: the same seats as Create compares them, in any order, give one tag. */
 export function ticketsTag(tickets: Ticket[]): string {
-	const seats = tickets.map(({ row, seat }) => JSON.stringify([row, seat]).toLowerCase()).sort();
+	const seats = tickets.map((ticket) => JSON.stringify(seatOf(ticket))).sort();
 	return createHash('sha256').update(seats.join('\n')).digest('hex').slice(0, 16);
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Webhook → Subscribe, a second hostile review of the evidence it shares with Create and Pre-deliver (showsCreated):
+ * answers that report an error in shapes the rule does not read, checked as docs/subscribe.md promises.
+ */
+import nock from 'nock';
+
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
+import {
+	BASE,
+	CALLBACK_CREDENTIALS,
+	fakeRun,
+} from '../../../../../../../support/fakeN8n/actionContext';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+
+const PARAMETERS = {
+	callbackUrl: 'https://n8n.example.test/webhook/abc/notifications',
+	callbackAuthUrl: 'https://n8n.example.test/webhook/abc/token',
+	subscriptionKinds: ['listing_sale'],
+	options: {},
+};
+
+afterEach(() => nock.cleanAll());
+
+describe('Webhook → Subscribe review 49b: a 2xx JSON that reports an error', () => {
+	it.each([
+		[
+			'an error beside the identifier it reads under data',
+			{ data: { subscriptionId: 'sub-7', error: 'Callback URL unreachable' } },
+		],
+		[
+			'a numeric code beside a message',
+			{ id: 'req-1', code: 400, message: 'Callback not allowed' },
+		],
+	])('%s is no submitted subscription', async (_name, body) => {
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(200, { access_token: 'tok-evidence' });
+		nock(BASE)
+			.post(PARTNER_API_PATHS.webhooks)
+			.reply(201, body, { 'Content-Type': 'application/json' });
+		const items = [{ json: {} }];
+		const fake = fakeRun({
+			parameters: PARAMETERS,
+			items,
+			continueOnFail: true,
+			callbackCredentials: CALLBACK_CREDENTIALS,
+		});
+		const output = await execute.call(fake.context, items);
+		expect(output[0].json).not.toHaveProperty('subscriptionId');
+	});
+});
