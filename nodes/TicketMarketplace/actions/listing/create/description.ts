@@ -133,7 +133,7 @@ export const RUN_OPTIONS: INodeProperties[] = [
 			false,
 			'Whether Pre-Deliver Tickets in this workflow can find each listing created by its External Listing ID and check its seats',
 		),
-		hint: 'Each listing then takes about 80 places in the memory instead of 1, plus 1 per ticket; needs Skip Listings Already Sent on',
+		hint: 'Each listing then takes about 180 places in the memory instead of 1, plus 1 per ticket; needs Skip Listings Already Sent on',
 	},
 	property(
 		'Skip Listings Already Sent',

@@ -32,7 +32,7 @@ export interface SendSettings {
 	mode: PacingMode;
 	maxConcurrency: number;
 	skipAlreadySent: boolean;
-	/** Opt-in: each listing's record for Pre-deliver takes about 80 entries of the memory instead of 1. */
+	/** Opt-in: each listing's record for Pre-deliver takes about 180 entries of the memory instead of 1. */
 	rememberForPreDeliver: boolean;
 	perRow: boolean;
 }

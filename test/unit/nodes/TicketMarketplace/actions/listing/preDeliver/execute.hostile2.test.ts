@@ -5,7 +5,7 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import { execute as preDeliver } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';

@@ -10,7 +10,7 @@ import {
 	CALLBACK_CREDENTIALS,
 	fakeRun,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/partnerApi';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 
 const PARAMETERS = {
 	callbackUrl: 'https://n8n.example.test/webhook/abc/notifications',
