@@ -405,7 +405,12 @@ describe('Listing → Create under faults', () => {
 		).toEqual(['created', 'unknown']);
 		// The two first writes collided (one erased the other), and the run that lost its write saw it.
 		expect(store.lostUpdates.length).toBeGreaterThan(0);
-		expect([...(store.entries.get('workflow') ?? [])]).toEqual([sentListingKey(MEMORY_ACCOUNT, 1)]);
+		// The listing is held once, as sent. A run's markers may outlive it: its last, unverified removal can be undone
+		// by the other run's stale write, depending on when nock's reply timer fires against the store's turns.
+		const held = [...(store.entries.get('workflow') ?? [])];
+		expect(held.filter((key) => !key.startsWith('ticket-marketplace run '))).toEqual([
+			sentListingKey(MEMORY_ACCOUNT, 1),
+		]);
 		jest.mocked(sleep).mockImplementation(async () => undefined);
 	});
 
