@@ -61,6 +61,12 @@ export async function sendListings(
 		memory && toSend.length > 0
 			? await rememberOutcomes(context, memory, sent, settings.rememberForPreDeliver)
 			: undefined;
+	if (settings.rememberForPreDeliver && !memory && sent.size > 0)
+		context.addExecutionHints({
+			message: `Not remembered for Pre-Deliver Tickets: Remember Listings for Pre-Deliver needs the memory of sent listings, and Skip Listings Already Sent is off. Turn it on, or in Pre-Deliver Tickets choose Listing → By Marketplace Listing ID and map the id Create output.`,
+			location: 'outputPane',
+			type: 'warning',
+		});
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;

@@ -13,7 +13,7 @@ import { notAListingId, refusal } from './tickets';
 import type { Refusal, Ticket } from './tickets';
 
 const NO_RECORD =
-	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
+	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
 const BY_ID = 'choose Listing → By Marketplace Listing ID and map the id Create output';
 const FULL = `Looking a listing up writes to the memory for a moment, and it has no room left: forget listings you no longer list with Listing → Clear Sent Listings History, or ${BY_ID}.`;
 const RETRY = `Run the workflow again, or ${BY_ID}.`;

@@ -265,6 +265,21 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		);
 	});
 
+	it('with Skip Listings Already Sent off, records nothing and says why above the output', async () => {
+		const store = new MemoryDeduplicationStore();
+		const hints = await createListings(
+			store,
+			{ 7: 'lst_7', 8: 'lst_8' },
+			{ skipAlreadySent: false },
+		);
+		expect(store.entries.get('workflow') ?? new Set()).toEqual(new Set());
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			expect.stringMatching(
+				/^Not remembered for Pre-Deliver Tickets: .*Skip Listings Already Sent is off/,
+			),
+		);
+	});
+
 	it('keeps no record for Pre-deliver while the memory lacks room for the look beside it', async () => {
 		const store = new MemoryDeduplicationStore();
 		// Room for the record (some 60 entries), not for it and one look (105 more).
