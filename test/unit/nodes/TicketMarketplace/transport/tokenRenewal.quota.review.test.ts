@@ -32,15 +32,14 @@ beforeEach(() => {
 	nock.disableNetConnect();
 	quota = new Promise<void>((resolve) => (quotaAnswered = resolve));
 });
-// Every wait (a Retry-After, a backoff) lasts until the quota has been read, or ends when its signal aborts.
+// Every wait (a Retry-After, a backoff) ends when its signal aborts: the quota, once read, aborts it. A node that
+// does not abort it sees its wait end two seconds after the quota answered (real time, not event-loop turns: nock
+// hands an answer over on a timer, which a few idle turns can outrun), and sends again.
 useSleeps({
 	sleepWithAbort: async (_ms, signal) =>
 		await new Promise<void>((resolve, reject) => {
 			signal?.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
-			void quota.then(async () => {
-				await turns(50);
-				resolve();
-			});
+			void quota.then(() => setTimeout(resolve, 2000));
 		}),
 });
 afterEach(() => nock.cleanAll());
@@ -67,11 +66,9 @@ it('a 401 answered after the quota neither logs in nor sends its listing again',
 				quotaAnswered();
 				return;
 			}
-			// Listing 2 (and any resend of it): the token expired, answered once the quota has been read.
-			void quota.then(async () => {
-				await turns(50);
-				callback(null, [401, EXPIRED]);
-			});
+			// Listing 2 (and any resend of it): the token expired, answered once the quota has been read (a timer set
+			// after nock's own fires after it, and the answer's reading takes no timer).
+			void quota.then(() => setTimeout(() => callback(null, [401, EXPIRED]), 100));
 		});
 	const { items, parameters } = oneSeatListings([1, 2, 3], { concurrency: 2 });
 	const fake = fakeRun({ items, parameters, continueOnFail: true, accessToken: 'stored-token' });
