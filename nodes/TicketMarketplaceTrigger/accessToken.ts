@@ -1,10 +1,9 @@
 /**
  * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
- * client secret, so any webhook process can check them, and a new secret revokes them all. Checked against recent
- * reads of the callback credential, kept without the secret.
+ * client secret, so any webhook process can check them, and a new secret revokes them all.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	CALLBACK_CREDENTIAL_TYPE,
@@ -16,19 +15,17 @@ import {
 } from '../shared/callbackCredential';
 import { firstLineOf } from './httpAnswer';
 
-/** The token's audience: the node's webhook id, or (served without one) its workflow id and node name. */
+const TOKEN_VERSION = 'tmt1';
+/** A SHA-256 digest. */
+const SIGNATURE_LENGTH = 32;
+const nowInSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The audience: the node's webhook id (else workflow id/node name); one trigger's token is worthless at another. */
 function readAudience(context: IWebhookFunctions): string {
 	const node = context.getNode();
 	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
 }
 
-const nowInSeconds = () => Math.floor(Date.now() / 1000);
-
-const TOKEN_VERSION = 'tmt1';
-/** A SHA-256 digest. */
-const SIGNATURE_LENGTH = 32;
-
-/** `audience` is the trigger node's webhook id: a token of one trigger is worthless at another. */
 type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
 type Verifier = Omit<TokenSubject, 'clientSecret'> &
@@ -57,42 +54,34 @@ export const accessTokenFor = (
 function parseClaims(encoded: string) {
 	try {
 		const parsed: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-		if (typeof parsed !== 'object' || parsed === null) return undefined;
-		const { aud, cid, iat, exp } = parsed as Record<string, unknown>;
+		const { aud, cid, iat, exp } = (parsed ?? {}) as Record<string, unknown>;
 		if (typeof aud !== 'string' || typeof cid !== 'string') return undefined;
-		if (typeof iat !== 'number' || typeof exp !== 'number') return undefined;
-		return { aud, cid, exp };
+		return typeof iat === 'number' && typeof exp === 'number' ? { aud, cid, exp } : undefined;
 	} catch {
 		return undefined; // Claims that do not parse are no token of ours.
 	}
 }
 
-/** The token's claims and signature, or undefined when it is not shaped as one of ours. */
-function parseToken(token: string) {
+const refused = (reason: TokenRefusal) => ({ valid: false, reason }) as const;
+
+/** The token's parts, or why it is no token of ours for `audience`: judged without the secret, so only to refuse. */
+function parseToken(token: string, audience: string) {
 	const [version, claimsPart, signaturePart, ...rest] = token.split('.');
-	if (version !== TOKEN_VERSION || signaturePart === undefined || rest.length > 0) return undefined;
+	if (version !== TOKEN_VERSION || signaturePart === undefined || rest.length > 0)
+		return refused('malformed');
 	const presented = Buffer.from(signaturePart, 'base64url');
 	// Node's base64url decoder skips stray characters; only the canonical spelling of a signature is accepted.
 	if (presented.length !== SIGNATURE_LENGTH || presented.toString('base64url') !== signaturePart)
-		return undefined;
+		return refused('malformed');
 	const claims = parseClaims(claimsPart);
-	return claims && { claims, presented, signedPart: `${version}.${claimsPart}` };
-}
-
-const refused = (reason: TokenRefusal): TokenCheck => ({ valid: false, reason });
-
-/** A token that cannot be ours, judged without the secret (so only to refuse); undefined when it may be. */
-function refusalBeforeSignature(token: string, audience: string, now: number) {
-	const parsed = parseToken(token);
-	if (parsed === undefined) return refused('malformed');
-	if (parsed.claims.aud !== audience) return refused('audience');
-	return parsed.claims.exp <= now ? refused('expired') : undefined;
+	if (claims === undefined) return refused('malformed');
+	if (claims.aud !== audience) return refused('audience');
+	return { claims, presented, signedPart: `${version}.${claimsPart}` };
 }
 
 export function verifyAccessToken(token: string, subject: Verifier, now: number): TokenCheck {
-	const parsed = parseToken(token);
-	if (parsed === undefined) return refused('malformed');
-	if (parsed.claims.aud !== subject.audience) return refused('audience');
+	const parsed = parseToken(token, subject.audience);
+	if ('reason' in parsed) return parsed;
 	// An expired token is told so only once its signature shows it is ours.
 	const key = 'signingKey' in subject ? subject.signingKey : signingKeyOf(subject.clientSecret);
 	if (!timingSafeEqual(parsed.presented, signature(key, parsed.signedPart)))
@@ -102,41 +91,30 @@ export function verifyAccessToken(token: string, subject: Verifier, now: number)
 	return { valid: true, expiresAt: parsed.claims.exp };
 }
 
-/**
- * How long a read of the callback credential is reused: n8n 2.41 starts an expression sandbox for each read
- * (bench/README.md). A new client secret takes effect within this time.
- */
+/** How long a credential read is reused (n8n 2.41 starts an expression sandbox per read, bench/README.md). */
 export const CREDENTIAL_REUSE_MS = 10_000;
 
-/** What a read leaves behind, without the secret: the key that checks tokens, and a digest of the secret. */
+/** What a read leaves behind, without the secret (its signing key also checks a presented secret). */
 interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
-	secretDigest: Buffer;
 	/** The read refused a token or client: further refusals reuse it, so forged tokens cost one read per period. */
 	readForRefusal: boolean;
 }
 
-/** Never leaves this process: a digest kept under it cannot be tried against guesses elsewhere. */
-const DIGEST_KEY = randomBytes(32);
-const secretDigestOf = (secret: string) =>
-	createHmac('sha256', DIGEST_KEY).update(secret, 'utf8').digest();
-
 /** Per credential id, in this process: what the last read left, and when. */
 const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
 
-function credentialIdOf(context: IWebhookFunctions): string | undefined {
-	const id = context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id;
-	return typeof id === 'string' && id !== '' ? id : undefined;
-}
+const credentialIdOf = (context: IWebhookFunctions) =>
+	context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id || undefined;
 
 /** What a read of this node's credential less than CREDENTIAL_REUSE_MS ago left, if any. */
 function recentCallbackClient(context: IWebhookFunctions) {
-	const nowMs = Date.now();
 	const id = credentialIdOf(context);
 	const entry = id === undefined ? undefined : recentReads.get(id);
 	if (id === undefined || entry === undefined) return undefined;
-	if (nowMs - entry.readAt < CREDENTIAL_REUSE_MS && nowMs >= entry.readAt) return entry.client;
+	const ageMs = Date.now() - entry.readAt;
+	if (ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS) return entry.client;
 	recentReads.delete(id);
 	return undefined;
 }
@@ -153,8 +131,7 @@ function rememberCallbackClient(
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
-	const secretDigest = secretDigestOf(clientSecret);
-	const client = { clientId, signingKey: signingKeyOf(clientSecret), secretDigest, readForRefusal };
+	const client = { clientId, signingKey: signingKeyOf(clientSecret), readForRefusal };
 	recentReads.set(id, { client, readAt: nowMs });
 }
 
@@ -166,10 +143,7 @@ export const matchesAny = (presented: string[], expected: string) =>
 const cannotBeStored = (text: string, minLength: number) =>
 	text.length < minLength || text !== text.trim();
 
-/**
- * The stored client when a presented one (every reading of ID and secret) matches it, false when not, or a sentence
- * for the owner when the credential cannot be used. Every comparison runs, in constant time.
- */
+/** The stored client if any presented reading matches it (all compared in constant time), else false or why not. */
 export async function authenticateClient(
 	context: IWebhookFunctions,
 	ids: string[],
@@ -183,48 +157,40 @@ export async function authenticateClient(
 	if (recent !== undefined) {
 		const idMatches = matchesAny(ids, recent.clientId);
 		const secretMatches = secrets.map((secret) =>
-			timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
+			timingSafeEqual(signingKeyOf(secret), recent.signingKey),
 		);
 		if (!idMatches || !secretMatches.includes(true)) return false;
 	}
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
 	const idMatches = matchesAny(ids, client.clientId);
-	const secretMatches = matchesAny(secrets, client.clientSecret);
+	const matches = matchesAny(secrets, client.clientSecret) && idMatches;
 	// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-	rememberCallbackClient(context, client, !(idMatches && secretMatches));
-	return idMatches && secretMatches && client;
+	rememberCallbackClient(context, client, !matches);
+	return matches && client;
 }
-
-const UNREADABLE_FIX =
-	"Open the trigger and choose a Ticket Marketplace Callback API credential that exists and that this workflow's project can use; on a webhook process, check that it has the same encryption key (N8N_ENCRYPTION_KEY) as the main process.";
 
 /** The callback client as stored now, or a sentence for the owner (no secret) saying why it cannot be used. */
-async function readCurrentCallbackClient(
-	context: IWebhookFunctions,
-): Promise<CallbackClient | string> {
-	let data: ICredentialDataDecryptedObject;
+async function readCurrentCallbackClient(context: IWebhookFunctions) {
 	try {
-		data = await context.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE);
+		const data = await context.getCredentials(CALLBACK_CREDENTIAL_TYPE);
+		const client = readStoredCallbackClient(data);
+		return typeof client === 'string' ? `${client}. ${CALLBACK_FIX}` : client;
 	} catch (error) {
 		// Deleted, not shared with the workflow's project, or not decryptable with this process's key.
-		return `n8n could not read its Ticket Marketplace Callback API credential (${firstLineOf(error)}). ${UNREADABLE_FIX}`;
+		return `n8n could not read its Ticket Marketplace Callback API credential (${firstLineOf(error)}). Open the trigger and choose a Ticket Marketplace Callback API credential that exists and that this workflow's project can use; on a webhook process, check that it has the same encryption key (N8N_ENCRYPTION_KEY) as the main process.`;
 	}
-	const client = readStoredCallbackClient(data);
-	return typeof client === 'string' ? `${client}. ${CALLBACK_FIX}` : client;
 }
 
-/**
- * Checks a notification's token: one that cannot be ours costs no read of the credential; a recent read is reused
- * to accept, and to refuse once a refusal read it. A sentence for the owner when the credential cannot be used.
- */
+/** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
 export async function checkAccessToken(
 	context: IWebhookFunctions,
 	token: string,
 ): Promise<TokenCheck | string> {
 	const audience = readAudience(context);
-	const refusal = refusalBeforeSignature(token, audience, nowInSeconds());
-	if (refusal !== undefined) return refusal;
+	const parsed = parseToken(token, audience);
+	if ('reason' in parsed) return parsed;
+	if (parsed.claims.exp <= nowInSeconds()) return refused('expired');
 	const recent = recentCallbackClient(context);
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
