@@ -26,22 +26,18 @@ const TOKEN_PARAMETERS = {
 } as const;
 type TokenParameters = Partial<Record<keyof typeof TOKEN_PARAMETERS, string>>;
 
-/** Media types whose parsed body holds token parameters: RFC 6749's form encoding, and JSON. */
-const PARAMETER_MEDIA_TYPES = new Set(['application/x-www-form-urlencoded', 'application/json']);
-
 /** Each as raw text and, per RFC 6749 2.3.1, its form-urlencoding-decoded reading (Basic only). */
 type PresentedClient = { ids: string[]; secrets: string[] };
 
-/** A refused token request: RFC 6749 5.2's status, code and description. */
+/** A refused token request: RFC 6749 5.2's code (invalid_client answered 401, the others 400) and description. */
 class TokenRequestError {
 	constructor(
-		readonly status: 400 | 401,
 		readonly error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type',
 		readonly description: string,
 	) {}
 }
-const invalidRequest = (text: string) => new TokenRequestError(400, 'invalid_request', text);
-const invalidClient = (text: string) => new TokenRequestError(401, 'invalid_client', text);
+const invalidRequest = (text: string) => new TokenRequestError('invalid_request', text);
+const invalidClient = (text: string) => new TokenRequestError('invalid_client', text);
 
 const isAbsent = (value: unknown) => value === undefined || value === null || value === '';
 
@@ -78,12 +74,12 @@ function readTokenParameters(source: unknown, where: string): TokenParameters {
 function tokenRequestBody(context: IWebhookFunctions): unknown {
 	const body = context.getBodyData() as unknown;
 	const empty = isPlainObject(body) ? Object.keys(body).length === 0 : isAbsent(body);
-	if (empty || PARAMETER_MEDIA_TYPES.has(mediaType(context.getHeaderData()['content-type'])))
+	const type = mediaType(context.getHeaderData()['content-type']);
+	if (empty || ['application/x-www-form-urlencoded', 'application/json'].includes(type))
 		return body;
 	throw invalidRequest('The body must be form-encoded (application/x-www-form-urlencoded) or JSON');
 }
 
-/** The text and, when it differs, its form-decoded reading. */
 function readings(text: string): string[] {
 	try {
 		const decoded = decodeURIComponent(text.replace(/\+/g, ' '));
@@ -119,23 +115,21 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		const client = await authenticateClient(this, presented.ids, presented.secrets);
 		if (typeof client === 'string') return unavailable(this, client);
 		if (client === false) throw invalidClient('Client authentication failed');
-		if (presented.grantType !== 'client_credentials') {
-			const text = 'Only client_credentials is supported';
-			throw new TokenRequestError(400, 'unsupported_grant_type', text);
-		}
+		if (presented.grantType !== 'client_credentials')
+			throw new TokenRequestError('unsupported_grant_type', 'Only client_credentials is supported');
 		return issueToken(this, client);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
+		const body = { error: error.error, error_description: error.description };
+		if (error.error !== 'invalid_client') return answerJson(this, 400, body, NO_STORE);
 		// RFC 6749 5.2: an invalid_client answer names the Basic scheme.
 		const challenge = { 'WWW-Authenticate': `Basic realm="${REALM}"` };
-		const headers = error.status === 401 ? { ...NO_STORE, ...challenge } : NO_STORE;
-		const body = { error: error.error, error_description: error.description };
-		return answerJson(this, error.status, body, headers);
+		return answerJson(this, 401, body, { ...NO_STORE, ...challenge });
 	}
 }
 
 /** The client a token request presents, and its grant type; refused (TokenRequestError) when malformed. */
-function readTokenRequest(context: IWebhookFunctions) {
+function readTokenRequest(context: IWebhookFunctions): PresentedClient & { grantType: string } {
 	// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
 	if (headerCount(context, 'authorization') > 1)
 		throw invalidRequest('The request has more than one Authorization header');
@@ -158,12 +152,11 @@ function readTokenRequest(context: IWebhookFunctions) {
 	const differ = 'grant_type differs between the body and the URL';
 	const grantType = agreed(body.grant_type, query.grant_type, differ);
 	if (!grantType) throw invalidRequest('grant_type is required');
+	if (basicClient) return { ...basicClient, grantType };
 	const { client_id: id, client_secret: secret } = body;
-	const bodyClient =
-		id !== undefined && secret !== undefined ? { ids: [id], secrets: [secret] } : undefined;
-	const presented: PresentedClient | undefined = basicClient ?? bodyClient;
-	if (presented === undefined) throw invalidClient('Client authentication is required');
-	return { ...presented, grantType };
+	if (id === undefined || secret === undefined)
+		throw invalidClient('Client authentication is required');
+	return { ids: [id], secrets: [secret], grantType };
 }
 
 function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhookResponseData {
