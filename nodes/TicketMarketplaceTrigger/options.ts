@@ -5,8 +5,6 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { isKindShaped } from './notificationKind';
-
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
@@ -14,6 +12,12 @@ export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
 export const DEFAULT_ACCEPTED_KINDS = '';
 /** The Respond parameter's values: when the marketplace gets its answer to a notification. */
 export const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
+
+/** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
+const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
+
+/** Whether a text can be a kind: what Accepted Kinds must hold, lest a typo drop every sale for good. */
+export const isKindShaped = (text: string) => text.length <= 64 && KIND_SHAPE.test(text);
 
 /** An option that cannot be used: what is wrong, and what to set under the trigger's Options. */
 function optionError(context: IWebhookFunctions, message: string, fix: string) {
