@@ -1,6 +1,5 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-/** Shown in WWW-Authenticate challenges of both endpoints. */
 export const REALM = 'Ticket Marketplace Trigger';
 
 /** Plain Node response methods (Express and bare http alike); without workflowData n8n starts nothing. */
@@ -23,11 +22,11 @@ export const mediaType = (contentType: string | undefined) =>
 export const isPlainObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** How many times the request carried a header: Node's parsed headers keep only the first Authorization. */
-export function headerCount(context: IWebhookFunctions, name: string): number {
+/** Whether the request has several Authorization headers: Node's parsed headers keep only the first. */
+export function hasSeveralAuthorizations(context: IWebhookFunctions): boolean {
 	const rawHeaders = (context.getRequestObject() as { rawHeaders?: string[] }).rawHeaders ?? [];
-	return rawHeaders.filter((header, index) => index % 2 === 0 && header.toLowerCase() === name)
-		.length;
+	const names = rawHeaders.filter((_, index) => index % 2 === 0);
+	return names.filter((name) => name.toLowerCase() === 'authorization').length > 1;
 }
 
 /** The last resort for an unexpected error: logged for the owner and answered 500, never a failed execution. */
@@ -48,7 +47,7 @@ export function answerUnexpected(context: IWebhookFunctions, error: unknown): IW
 	return { noWebhookResponse: true };
 }
 
-/** How often one trigger logs one problem, per process: strangers reach both URLs and must not flood the log. */
+/** Strangers reach both URLs and must not flood the log: one problem of one trigger per minute, per process. */
 const OWNER_LOG_INTERVAL_MS = 60_000;
 /** More distinct problems than this at once means something else is wrong; start counting afresh. */
 const MAX_REMEMBERED = 1_000;
@@ -60,10 +59,7 @@ export function firstLineOf(error: unknown): string {
 	return firstLine.length > 300 ? `${firstLine.slice(0, 297)}...` : firstLine;
 }
 
-/**
- * Tells the owner, in n8n's log, why a request was refused; no secret in `problem` or `answered`. `kind` is what
- * the repeat limit counts by: a fixed name when `problem` quotes text a request chose. Never throws.
- */
+/** Logs why a request was refused (no secret in it), once a minute per `kind`: fixed when `problem` quotes a request. */
 export function warnOwner(
 	context: IWebhookFunctions,
 	problem: string,

@@ -5,7 +5,7 @@ import {
 	REALM,
 	answerJson,
 	firstLineOf,
-	headerCount,
+	hasSeveralAuthorizations,
 	isPlainObject,
 	mediaType,
 	warnOwner,
@@ -24,12 +24,18 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 	const body: unknown = this.getBodyData();
 	if (mediaType(headers['content-type']) !== 'application/json' || !isPlainObject(body))
 		return answerJson(this, 400, { message: 'The notification body must be a JSON object' });
-	const options = readNotificationOptions(this);
-	if (options === undefined) {
+	let acceptedKinds: string[];
+	let includeHeaders: boolean;
+	try {
+		acceptedKinds = readAcceptedKinds(this);
+		includeHeaders = readIncludeHeaders(this);
+	} catch (error) {
+		const answered =
+			'Notifications with a valid token are answered 503 and start nothing until this is fixed.';
+		warnOwner(this, firstLineOf(error), answered);
 		const message = 'The trigger cannot take notifications now; send it again later';
 		return answerJson(this, 503, { message });
 	}
-	const { acceptedKinds, includeHeaders } = options;
 	const kind = readNotificationKind(body);
 	// Only a kind told plainly is skipped: answered 200 so the marketplace does not send it again.
 	const told = kind.sale !== null && kind.kind !== null ? kind.kind : undefined;
@@ -64,7 +70,7 @@ function notificationItem(
 /** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
 async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
 	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
-	if (headerCount(context, 'authorization') > 1) {
+	if (hasSeveralAuthorizations(context)) {
 		const description = 'The request has more than one Authorization header';
 		return bearerError(context, 400, 'invalid_request', description);
 	}
@@ -96,21 +102,6 @@ function bearerError(
 	const challenge = `Bearer realm="${REALM}", error="${error}", error_description="${description}"`;
 	const body = { error, error_description: description };
 	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });
-}
-
-/** The options, or undefined (the owner told) when they cannot be read: a 503 lets the marketplace resend. */
-function readNotificationOptions(context: IWebhookFunctions) {
-	try {
-		return {
-			acceptedKinds: readAcceptedKinds(context),
-			includeHeaders: readIncludeHeaders(context),
-		};
-	} catch (error) {
-		const answered =
-			'Notifications with a valid token are answered 503 and start nothing until this is fixed.';
-		warnOwner(context, firstLineOf(error), answered);
-		return undefined;
-	}
 }
 
 /*
@@ -187,8 +178,7 @@ function kindCandidates(body: IDataObject): Candidate[] {
 function readNotificationKind(body: IDataObject): NotificationKind {
 	const candidates = kindCandidates(body);
 	if (candidates.length === 0) return { kind: null, field: null, sale: null };
-	const classes = new Set(candidates.map((candidate) => kindClass(candidate.kind)));
-	if (classes.size > 1) {
+	if (new Set(candidates.map((candidate) => kindClass(candidate.kind))).size > 1) {
 		const fields = candidates.map((candidate) => candidate.field).join(', ');
 		return { kind: null, field: `${fields} disagree`, sale: null };
 	}
@@ -197,7 +187,5 @@ function readNotificationKind(body: IDataObject): NotificationKind {
 }
 
 /** Whether a told kind is among Accepted Kinds (lower case, as read): a sale spelling there accepts every sale. */
-function isAcceptedKind(kind: string, acceptedKinds: string[]): boolean {
-	const wanted = kindClass(kind);
-	return acceptedKinds.some((accepted) => kindClass(accepted) === wanted);
-}
+const isAcceptedKind = (kind: string, acceptedKinds: string[]) =>
+	acceptedKinds.map(kindClass).includes(kindClass(kind));

@@ -7,7 +7,7 @@ import {
 	answerJson,
 	answerUnexpected,
 	firstLineOf,
-	headerCount,
+	hasSeveralAuthorizations,
 	isPlainObject,
 	mediaType,
 	warnOwner,
@@ -131,7 +131,7 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 /** The client a token request presents, and its grant type; refused (TokenRequestError) when malformed. */
 function readTokenRequest(context: IWebhookFunctions): PresentedClient & { grantType: string } {
 	// RFC 6749 2.3: one authentication method per request; two Authorization headers are two (Node keeps one).
-	if (headerCount(context, 'authorization') > 1)
+	if (hasSeveralAuthorizations(context))
 		throw invalidRequest('The request has more than one Authorization header');
 	const body = readTokenParameters(tokenRequestBody(context), 'body');
 	const query = readTokenParameters(context.getQueryData(), 'URL query');

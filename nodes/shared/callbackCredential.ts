@@ -1,10 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	INodeCredentialTestResult,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8n-workflow';
 
 export const CALLBACK_CREDENTIAL_TYPE = 'ticketMarketplaceCallbackApi';
 
@@ -56,19 +51,14 @@ export function readCallbackClient(
 	return client;
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 /** Constant-time string equality: hashed first, so the secret's length does not show either. */
-export function constantTimeEqual(presented: string, expected: string): boolean {
-	const presentedDigest = createHash('sha256').update(presented, 'utf8').digest();
-	const expectedDigest = createHash('sha256').update(expected, 'utf8').digest();
-	return timingSafeEqual(presentedDigest, expectedDigest);
-}
+export const constantTimeEqual = (presented: string, expected: string) =>
+	timingSafeEqual(sha256(presented), sha256(expected));
 
 /** Local check for the callback credential (nothing remote to call); Subscribe reuses it too. */
-export async function testCallbackCredential(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
+export const testCallbackCredential: ICredentialTestFunction = async (credential) => {
 	const client = readCallbackClient(credential.data);
 	if (typeof client === 'string') return { status: 'Error', message: `${client}. ${CALLBACK_FIX}` };
 	return { status: 'OK', message: 'The client ID and secret can be used by the trigger' };
-}
+};
