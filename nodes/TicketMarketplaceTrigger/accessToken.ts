@@ -16,8 +16,6 @@ import {
 import { firstLineOf } from './httpAnswer';
 
 const TOKEN_VERSION = 'tmt1';
-/** A SHA-256 digest. */
-const SIGNATURE_LENGTH = 32;
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The audience: the node's webhook id (else workflow id/node name); one trigger's token is worthless at another. */
@@ -70,8 +68,8 @@ function parseToken(token: string, audience: string) {
 	if (version !== TOKEN_VERSION || signaturePart === undefined || rest.length > 0)
 		return refused('malformed');
 	const presented = Buffer.from(signaturePart, 'base64url');
-	// Node's base64url decoder skips stray characters; only the canonical spelling of a signature is accepted.
-	if (presented.length !== SIGNATURE_LENGTH || presented.toString('base64url') !== signaturePart)
+	// A SHA-256 digest; Node's base64url decoder skips stray characters, so only its canonical spelling is accepted.
+	if (presented.length !== 32 || presented.toString('base64url') !== signaturePart)
 		return refused('malformed');
 	const claims = parseClaims(claimsPart);
 	if (claims === undefined) return refused('malformed');
@@ -105,14 +103,15 @@ interface RecentClient {
 /** Per credential id, in this process: what the last read left, and when. */
 const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
 
+/** The id of this node's callback credential; '' (none) is never remembered. */
 const credentialIdOf = (context: IWebhookFunctions) =>
-	context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id || undefined;
+	context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id ?? '';
 
 /** What a read of this node's credential less than CREDENTIAL_REUSE_MS ago left, if any. */
-function recentCallbackClient(context: IWebhookFunctions) {
+function recentRead(context: IWebhookFunctions) {
 	const id = credentialIdOf(context);
-	const entry = id === undefined ? undefined : recentReads.get(id);
-	if (id === undefined || entry === undefined) return undefined;
+	const entry = recentReads.get(id);
+	if (entry === undefined) return undefined;
 	const ageMs = Date.now() - entry.readAt;
 	if (ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS) return entry.client;
 	recentReads.delete(id);
@@ -120,19 +119,16 @@ function recentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
-function rememberCallbackClient(
-	context: IWebhookFunctions,
-	{ clientId, clientSecret }: CallbackClient,
-	readForRefusal: boolean,
-): void {
+function rememberRead(context: IWebhookFunctions, client: CallbackClient, readForRefusal: boolean) {
 	const id = credentialIdOf(context);
-	if (id === undefined) return;
+	if (id === '') return;
 	const nowMs = Date.now();
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
-	const client = { clientId, signingKey: signingKeyOf(clientSecret), readForRefusal };
-	recentReads.set(id, { client, readAt: nowMs });
+	const { clientId, clientSecret } = client;
+	const recent = { clientId, signingKey: signingKeyOf(clientSecret), readForRefusal };
+	recentReads.set(id, { client: recent, readAt: nowMs });
 }
 
 /** Every presented reading is compared, so the time taken does not depend on which one matched. */
@@ -153,7 +149,7 @@ export async function authenticateClient(
 	// usable credential holds what they present, or the recent read differs.
 	if (ids.every((id) => cannotBeStored(id, 1))) return false;
 	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
-	const recent = recentCallbackClient(context);
+	const recent = recentRead(context);
 	if (recent !== undefined) {
 		const idMatches = matchesAny(ids, recent.clientId);
 		const secretMatches = secrets.map((secret) =>
@@ -166,7 +162,7 @@ export async function authenticateClient(
 	const idMatches = matchesAny(ids, client.clientId);
 	const matches = matchesAny(secrets, client.clientSecret) && idMatches;
 	// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
-	rememberCallbackClient(context, client, !matches);
+	rememberRead(context, client, !matches);
 	return matches && client;
 }
 
@@ -183,15 +179,12 @@ async function readCurrentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
-export async function checkAccessToken(
-	context: IWebhookFunctions,
-	token: string,
-): Promise<TokenCheck | string> {
+export async function checkAccessToken(context: IWebhookFunctions, token: string) {
 	const audience = readAudience(context);
 	const parsed = parseToken(token, audience);
 	if ('reason' in parsed) return parsed;
 	if (parsed.claims.exp <= nowInSeconds()) return refused('expired');
-	const recent = recentCallbackClient(context);
+	const recent = recentRead(context);
 	if (recent !== undefined) {
 		const check = verifyAccessToken(token, { audience, ...recent }, nowInSeconds());
 		if (check.valid || recent.readForRefusal) return check;
@@ -199,6 +192,6 @@ export async function checkAccessToken(
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
-	rememberCallbackClient(context, client, !check.valid);
+	rememberRead(context, client, !check.valid);
 	return check;
 }

@@ -40,13 +40,12 @@ export function readTokenLifetime(context: IWebhookFunctions): number {
 /** The subscription kinds to start executions for; an empty list accepts every kind. */
 export function readAcceptedKinds(context: IWebhookFunctions): string[] {
 	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
-	if (typeof value !== 'string') {
+	if (typeof value !== 'string')
 		throw optionError(
 			context,
 			'Accepted Kinds must be text: kinds separated by commas',
 			'Accepted Kinds and type the kinds separated by commas (for example listing_sale), or leave it empty to accept every kind.',
 		);
-	}
 	const kinds = value.split(',').map((kind) => kind.trim().toLowerCase());
 	const notAKind = kinds.find((kind) => kind !== '' && !isKindShaped(kind));
 	if (notAKind === undefined) return kinds.filter((kind) => kind !== '');
@@ -68,10 +67,7 @@ export function readIncludeHeaders(context: IWebhookFunctions): boolean {
 	);
 }
 
-/**
- * n8n 2.41+ reads a description field through a native resolver under this key (while the field holds its declared
- * template) instead of evaluating the template per request; older n8n and the editor ignore it.
- */
+/** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
 export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
 /** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */

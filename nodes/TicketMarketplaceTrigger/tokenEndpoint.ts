@@ -138,11 +138,10 @@ function readTokenRequest(context: IWebhookFunctions): PresentedClient & { grant
 	if (query.client_id !== undefined || query.client_secret !== undefined)
 		throw invalidRequest('Client credentials must not be sent in the URL');
 	const basicClient = readBasicClient(context.getHeaderData().authorization);
-	if (basicClient !== undefined && body.client_secret !== undefined) {
+	if (basicClient !== undefined && body.client_secret !== undefined)
 		throw invalidRequest(
 			'Use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both',
 		);
-	}
 	// RFC 6749 3.2.1 lets a client that authenticates with Basic also name itself with client_id in the body.
 	if (basicClient && body.client_id !== undefined && !matchesAny(basicClient.ids, body.client_id))
 		throw invalidRequest(
