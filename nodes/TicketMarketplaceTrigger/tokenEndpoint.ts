@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { accessTokenFor, authenticateClient, matchesAny } from './accessToken';
-import type { CallbackClient } from '../shared/callbackCredential';
 import {
 	REALM,
 	answerJson,
@@ -117,7 +116,15 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		if (client === false) throw invalidClient('Client authentication failed');
 		if (presented.grantType !== 'client_credentials')
 			throw new TokenRequestError('unsupported_grant_type', 'Only client_credentials is supported');
-		return issueToken(this, client);
+		let lifetime: number;
+		try {
+			lifetime = readTokenLifetime(this);
+		} catch (error) {
+			return unavailable(this, firstLineOf(error));
+		}
+		const accessToken = accessTokenFor(this, client, lifetime);
+		const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime };
+		return answerJson(this, 200, body, NO_STORE);
 	} catch (error) {
 		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
 		const body = { error: error.error, error_description: error.description };
@@ -156,16 +163,4 @@ function readTokenRequest(context: IWebhookFunctions): PresentedClient & { grant
 	if (id === undefined || secret === undefined)
 		throw invalidClient('Client authentication is required');
 	return { ids: [id], secrets: [secret], grantType };
-}
-
-function issueToken(context: IWebhookFunctions, client: CallbackClient): IWebhookResponseData {
-	let lifetimeSeconds: number;
-	try {
-		lifetimeSeconds = readTokenLifetime(context);
-	} catch (error) {
-		return unavailable(context, firstLineOf(error));
-	}
-	const accessToken = accessTokenFor(context, client, lifetimeSeconds);
-	const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetimeSeconds };
-	return answerJson(context, 200, body, NO_STORE);
 }
