@@ -104,11 +104,6 @@ function bearerError(
 	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });
 }
 
-/*
- * The notification's kind, read defensively: the payload is undocumented and a dropped sale is lost for good. A kind
- * is told only when every field naming one agrees; otherwise it cannot be told and the notification starts.
- */
-
 const words = (text: string) => text.split(' ');
 
 /** Top-level fields that may name the kind, in the order shown on the item. */
@@ -175,6 +170,10 @@ function kindCandidates(body: IDataObject): Candidate[] {
 	return found.filter((candidate): candidate is Candidate => candidate.kind !== undefined);
 }
 
+/**
+ * The notification's kind, read defensively: the payload is undocumented and a dropped sale is lost for good. A kind
+ * is told only when every field naming one agrees; otherwise it cannot be told and the notification starts.
+ */
 function readNotificationKind(body: IDataObject): NotificationKind {
 	const candidates = kindCandidates(body);
 	if (candidates.length === 0) return { kind: null, field: null, sale: null };
