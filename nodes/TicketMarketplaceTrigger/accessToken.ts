@@ -26,8 +26,7 @@ function readAudience(context: IWebhookFunctions): string {
 
 type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
-type Verifier = Omit<TokenSubject, 'clientSecret'> &
-	({ clientSecret: string } | { signingKey: Buffer });
+type Verifier = TokenSubject | (Omit<TokenSubject, 'clientSecret'> & { signingKey: Buffer });
 type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
 type TokenCheck = { valid: true; expiresAt: number } | { valid: false; reason: TokenRefusal };
 

@@ -47,20 +47,15 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 		});
 	}
 	return {
-		workflowData: [[{ json: notificationItem(body, kind, headers, includeHeaders) }]],
+		workflowData: [[{ json: notificationItem(body, kind, includeHeaders ? headers : undefined) }]],
 		webhookResponse: { received: true },
 	};
 }
 
 /** The notification unchanged, and beside it the kind read (a body with its own notificationKind keeps it). */
-function notificationItem(
-	body: IDataObject,
-	{ kind, field, sale }: NotificationKind,
-	headers: object,
-	includeHeaders: boolean,
-): IDataObject {
-	const notificationKind: IDataObject = { kind, field, sale };
-	if (!includeHeaders) return 'notificationKind' in body ? body : { ...body, notificationKind };
+function notificationItem(body: IDataObject, kind: NotificationKind, headers?: object) {
+	const notificationKind = { ...kind };
+	if (!headers) return 'notificationKind' in body ? body : { ...body, notificationKind };
 	const shown: IDataObject = {};
 	for (const [name, value] of Object.entries(headers))
 		if (!SECRET_HEADERS.has(name.toLowerCase())) shown[name] = value;
