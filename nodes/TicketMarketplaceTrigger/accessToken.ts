@@ -41,7 +41,6 @@ export function issueAccessToken(subject: TokenSubject, lifetime: number, now: n
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
 
-/** A token for this trigger node and the stored client, valid for `lifetime` seconds from now. */
 export const accessTokenFor = (
 	context: IWebhookFunctions,
 	client: CallbackClient,
@@ -106,7 +105,6 @@ const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
 const credentialIdOf = (context: IWebhookFunctions) =>
 	context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id ?? '';
 
-/** What a read of this node's credential less than CREDENTIAL_REUSE_MS ago left, if any. */
 function recentRead(context: IWebhookFunctions) {
 	const id = credentialIdOf(context);
 	const entry = recentReads.get(id);

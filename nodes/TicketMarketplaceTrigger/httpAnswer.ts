@@ -15,7 +15,6 @@ export function answerJson(
 	return { noWebhookResponse: true };
 }
 
-/** A Content-Type header's media type, without parameters, lower-cased. */
 export const mediaType = (contentType: string | undefined) =>
 	(contentType ?? '').split(';')[0].trim().toLowerCase();
 

@@ -135,7 +135,6 @@ function kindText(value: unknown, field: string): string | undefined {
 	return field === 'event' && !SEVERAL_WORDS.test(text) ? undefined : text;
 }
 
-/** One spelling of every kind: lower case, separators as `_`. */
 const normalizeKind = (kind: string) => kind.toLowerCase().replace(/[.:/-]/g, '_');
 const isSaleKind = (kind: string) => SALE_SPELLINGS.includes(normalizeKind(kind));
 /** Sale spellings are one kind; any other kind is itself. */

@@ -19,7 +19,6 @@ const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-
 /** Whether a text can be a kind: what Accepted Kinds must hold, lest a typo drop every sale for good. */
 export const isKindShaped = (text: string) => text.length <= 64 && KIND_SHAPE.test(text);
 
-/** An option that cannot be used: what is wrong, and what to set under the trigger's Options. */
 function optionError(context: IWebhookFunctions, message: string, fix: string) {
 	const description = `Open the trigger's Options → ${fix}`;
 	return new NodeOperationError(context.getNode(), message, { description });

@@ -11,7 +11,6 @@ export interface CallbackClient {
 	clientSecret: string;
 }
 
-/** What to do about a callback credential that cannot be used, whatever is wrong with it. */
 export const CALLBACK_FIX =
 	'Open the Ticket Marketplace Callback API credential and fix it: a client ID without a colon and without spaces at either end, and a client secret of at least 16 characters (a long random string is best), both of letters, digits, spaces and the punctuation on a US keyboard.';
 
