@@ -2,7 +2,7 @@
  * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
  * client secret, so any webhook process can check them, and a new secret revokes them all.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import {
@@ -90,13 +90,19 @@ export function verifyAccessToken(token: string, subject: Verifier, now: number)
 /** How long a credential read is reused (n8n 2.41 starts an expression sandbox per read, bench/README.md). */
 export const CREDENTIAL_REUSE_MS = 10_000;
 
-/** What a read leaves behind, without the secret (its signing key also checks a presented secret). */
+/** What a read leaves behind, without the secret: the key that checks tokens, and a digest of the secret. */
 interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
+	secretDigest: Buffer;
 	/** The read refused a token or client: further refusals reuse it, so forged tokens cost one read per period. */
 	readForRefusal: boolean;
 }
+
+/** Never leaves this process: a digest kept under it cannot be tried against guesses elsewhere. */
+const DIGEST_KEY = randomBytes(32);
+const secretDigestOf = (secret: string) =>
+	createHmac('sha256', DIGEST_KEY).update(secret, 'utf8').digest();
 
 /** Per credential id, in this process: what the last read left, and when. */
 const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
@@ -124,7 +130,8 @@ function rememberRead(context: IWebhookFunctions, client: CallbackClient, readFo
 	for (const [otherId, entry] of recentReads)
 		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
 	const { clientId, clientSecret } = client;
-	const recent = { clientId, signingKey: signingKeyOf(clientSecret), readForRefusal };
+	const secretDigest = secretDigestOf(clientSecret);
+	const recent = { clientId, signingKey: signingKeyOf(clientSecret), secretDigest, readForRefusal };
 	recentReads.set(id, { client: recent, readAt: nowMs });
 }
 
@@ -150,7 +157,7 @@ export async function authenticateClient(
 	if (recent !== undefined) {
 		const idMatches = matchesAny(ids, recent.clientId);
 		const secretMatches = secrets.map((secret) =>
-			timingSafeEqual(signingKeyOf(secret), recent.signingKey),
+			timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
 		);
 		if (!idMatches || !secretMatches.includes(true)) return false;
 	}
