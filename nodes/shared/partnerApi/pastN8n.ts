@@ -32,10 +32,7 @@ const FAILED_EXCHANGE = Symbol.for('n8n-nodes-ticket-marketplace.failedTokenExch
 const HANDED_REQUEST = Symbol.for('n8n-nodes-ticket-marketplace.handedRequest');
 
 /** What `authenticate` did with the last request: refused it, held it for a new token, or sent it (and how). */
-type HandedRequest =
-	| { kind: 'refused' }
-	| { kind: 'needsToken' }
-	| { kind: 'sent'; legacy: boolean };
+type HandedRequest = 'refused' | 'needsToken' | 'sent' | 'sentLegacy';
 
 function carry(holder: object, key: symbol, value: unknown): void {
 	// Not enumerable (the default): never copied, saved or shown.
@@ -107,9 +104,7 @@ export function renewalWanted(credential: ICredentialDataDecryptedObject): boole
 	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
 	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
-	if (handed === undefined || handed.kind === 'needsToken') return true;
-	if (handed.kind === 'refused') return false;
-	return !handed.legacy;
+	return handed !== 'refused' && handed !== 'sentLegacy';
 }
 
 /** The login that just failed, when no request came since: the legacy helper would only repeat it. */
@@ -128,25 +123,23 @@ export function tokenForRequest(
 ): string {
 	const refusal = tokenDestinationRefusal(credentials, options);
 	if (refusal !== undefined) {
-		carry(credentials, HANDED_REQUEST, { kind: 'refused' });
+		carry(credentials, HANDED_REQUEST, 'refused' satisfies HandedRequest);
 		throw new UserError(refusal);
 	}
 	const legacy = isLegacyRequest(options);
 	const token = accessTokenForThisLogin(credentials);
 	if (legacy && (token === '' || accessTokenExpired(credentials, Date.now()))) {
-		carry(credentials, HANDED_REQUEST, { kind: 'needsToken' });
+		carry(credentials, HANDED_REQUEST, 'needsToken' satisfies HandedRequest);
 		throw new UserError(
 			'The stored access token is not for this credential as it is now, or has expired: it was not sent. n8n logs in and sends the request with a new one.',
 		);
 	}
-	carry(credentials, HANDED_REQUEST, { kind: 'sent', legacy });
+	carry(credentials, HANDED_REQUEST, (legacy ? 'sentLegacy' : 'sent') satisfies HandedRequest);
 	return token;
 }
 
-/**
- * The refresh token, in a hidden field tied by a hash to its login, as is the access token: after an edit to another
- * account (n8n keeps hidden fields), neither is used.
- */
+// The refresh token's hidden field, tied by a hash to its login as is the access token: after an edit to another
+// account (n8n keeps hidden fields), neither is used.
 const REFRESH_TOKEN_FIELD = 'refreshToken';
 
 /** The login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
@@ -183,15 +176,13 @@ function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 }
 
 export function keptRefreshToken(credentials: ICredentialDataDecryptedObject): string | undefined {
-	const token = keptForThisLogin(credentials)?.token;
-	return token ? token : undefined;
+	return keptForThisLogin(credentials)?.token || undefined;
 }
 
 /** The access token if issued for this very login, else ''. */
 export function accessTokenForThisLogin(credentials: ICredentialDataDecryptedObject): string {
 	const token = credentials.accessToken;
-	if (typeof token !== 'string' || token === '') return '';
-	return keptForThisLogin(credentials) === undefined ? '' : token;
+	return typeof token === 'string' && keptForThisLogin(credentials) !== undefined ? token : '';
 }
 
 /** Past the lifetime its answer gave; false when not known. */
@@ -234,13 +225,6 @@ export function refreshTokenFieldAfter(
 		token,
 		...(expiresAt !== undefined && { expiresAt }),
 	} satisfies KeptRefreshToken);
-}
-
-export function refreshRequestBody(refreshToken: string): string {
-	return new URLSearchParams({
-		grant_type: 'refresh_token',
-		refresh_token: refreshToken,
-	}).toString();
 }
 
 /** The answer's lifetime in seconds, as a number or text (Apigee sends `"expires_in": "15551999"`). */

@@ -13,7 +13,7 @@ const ENTITY: Record<string, string> = {
 	"'": 'apos',
 };
 
-function escapeForRegExp(text: string): string {
+export function escapeForRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
