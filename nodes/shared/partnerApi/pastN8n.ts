@@ -96,10 +96,7 @@ const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring f
 /** Options for n8n's legacy request helper (the HTTP Request node's). */
 export const isLegacyRequest = (options: object) => LEGACY_OPTIONS.some((key) => key in options);
 
-/**
- * Whether preAuthentication should renew now: n8n's legacy helper calls it after any failure (a 500 alike) and
- * resends; after a request it sent, or one refused unsent, nothing is renewed. Used once.
- */
+/** Renew now? n8n's legacy helper asks after any failure (a 500 alike): not for a request it sent, or one refused. */
 export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
 	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
@@ -113,10 +110,7 @@ export function loginJustFailed(credential: object): UserError | undefined {
 	return failedTokenExchange(credential)?.error;
 }
 
-/**
- * The token for this request ('' for none), noted for renewalWanted. Throws, nothing sent, when it may not go, or
- * (legacy helper) is another login's or expired: n8n then logs in and resends once.
- */
+/** The token for this request ('' for none), noted for renewalWanted; throws, nothing sent, when it may not go. */
 export function tokenForRequest(
 	credentials: ICredentialDataDecryptedObject,
 	options: object,
@@ -214,10 +208,14 @@ export function refreshTokenFieldAfter(
 ): string {
 	const given = answer?.refresh_token;
 	const token = typeof given === 'string' && given.trim() !== '' ? given : (keep ?? '');
-	const seconds = expiresInSeconds(answer);
+	// A number or text (Apigee sends `"expires_in": "15551999"`).
+	const lifetime = answer?.expires_in;
+	const isNumberText = typeof lifetime === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(lifetime);
+	const seconds = isNumberText ? Number(lifetime) : lifetime;
+	const known = typeof seconds === 'number' && Number.isFinite(seconds);
 	// A little early (a tenth, at most a minute): a token sent just before its end may arrive after it.
 	const expiresAt =
-		seconds !== undefined && seconds >= MIN_KNOWN_LIFETIME_S
+		known && seconds >= MIN_KNOWN_LIFETIME_S
 			? now + (seconds - Math.min(60, seconds / 10)) * 1000
 			: undefined;
 	return JSON.stringify({
@@ -225,12 +223,4 @@ export function refreshTokenFieldAfter(
 		token,
 		...(expiresAt !== undefined && { expiresAt }),
 	} satisfies KeptRefreshToken);
-}
-
-/** The answer's lifetime in seconds, as a number or text (Apigee sends `"expires_in": "15551999"`). */
-function expiresInSeconds(answer: Record<string, unknown> | undefined): number | undefined {
-	const value = answer?.expires_in;
-	const isNumberText = typeof value === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(value);
-	const seconds = typeof value === 'number' ? value : isNumberText ? Number(value) : undefined;
-	return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }

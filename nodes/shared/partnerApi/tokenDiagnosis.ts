@@ -125,10 +125,10 @@ export function diagnoseTokenResponse(
 	const meaning = meaningOf(readAnswer(status, headers, response.body, secrets), {
 		endpoint: 'token',
 	});
-	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
+	const { shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
-	if (meaning.row !== 'tokenRedirected' && (!json || shape !== 'object')) {
-		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
+	if (meaning.row !== 'tokenRedirected' && shape !== 'object') {
+		const body = BODY_SHAPE_WORDS[shape];
 		return {
 			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
