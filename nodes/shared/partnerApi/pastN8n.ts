@@ -23,7 +23,6 @@ export interface FailedTokenExchange {
 	diagnosis: TokenDiagnosis;
 	/** What the token endpoint answered (whether a later login may pass is its row's, on the diagnosis). */
 	answer: { status?: number; retryAfter?: string };
-	/** As the credential threw it. */
 	error: UserError;
 }
 
