@@ -33,7 +33,6 @@ import {
 	forgetTokenExchange,
 	keptRefreshToken,
 	loginJustFailed,
-	refreshRequestBody,
 	refreshTokenFieldAfter,
 	renewalWanted,
 	tokenForRequest,
@@ -51,37 +50,16 @@ interface TokenExchange {
 /** Saved into the credential by n8n. */
 type IssuedTokens = { accessToken: string; refreshToken: string };
 
-function tokenRequestOptions(abortSignal?: AbortSignal): Partial<IHttpRequestOptions> {
-	return {
-		method: 'POST',
-		json: true,
-		// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
-		encoding: 'text',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		// A redirect is diagnosed, not followed: n8n would re-send the Authorization header (and the password).
-		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
-		// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
-		timeout: REQUEST_TIMEOUTS.tokenMs,
-		abortSignal,
-	};
-}
-
-/** The token answer's JSON and access token, when it is a success that carries one. */
-function issued(response: IN8nHttpFullResponse) {
+/** A success's access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
+function issued(
+	credentials: ICredentialDataDecryptedObject,
+	response: IN8nHttpFullResponse,
+	keep: string | undefined,
+): IssuedTokens | undefined {
 	const { json } = readBody(response.body);
 	const accessToken = json?.access_token;
-	const ok = response.statusCode >= 200 && response.statusCode < 300 && accessToken !== '';
-	return ok && typeof accessToken === 'string' ? { json, accessToken } : undefined;
-}
-
-/** The new access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
-function saved(
-	credentials: ICredentialDataDecryptedObject,
-	{ json, accessToken }: NonNullable<ReturnType<typeof issued>>,
-	keep: string | undefined,
-): IssuedTokens {
+	if (response.statusCode < 200 || response.statusCode >= 300) return undefined;
+	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
 	return { accessToken, refreshToken: refreshTokenFieldAfter(credentials, json, keep, Date.now()) };
 }
 
@@ -99,16 +77,18 @@ async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | u
 			...common,
 			url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
 			headers: tokenHeaders(authorization, 'application/x-www-form-urlencoded'),
-			body: refreshRequestBody(refreshToken),
+			body: new URLSearchParams({
+				grant_type: 'refresh_token',
+				refresh_token: refreshToken,
+			}).toString(),
 			json: false,
 		} as IHttpRequestOptions)
 		// No answer to a refresh: the login is tried, and says what is wrong if it fails too.
 		.then(
-			(response) => issued(response as IN8nHttpFullResponse),
+			(response) => issued(credentials, response as IN8nHttpFullResponse, refreshToken),
 			() => undefined,
 		);
-	if (!refreshed || !isUsableAccessToken(refreshed.accessToken)) return undefined;
-	return saved(credentials, refreshed, refreshToken);
+	return refreshed && isUsableAccessToken(refreshed.accessToken) ? refreshed : undefined;
 }
 
 /** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
@@ -128,11 +108,11 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
 		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
 	}
-	const token = issued(response);
+	// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
+	const token = issued(credentials, response, undefined);
 	const status = response.statusCode;
 	if (token) {
-		// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
-		if (isUsableAccessToken(token.accessToken)) return saved(credentials, token, undefined);
+		if (isUsableAccessToken(token.accessToken)) return token;
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), { status });
 	}
@@ -152,92 +132,90 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	});
 }
 
-/** The fields of the Ticket Marketplace API credential, as the editor shows them (the last two hidden). */
-const API_CREDENTIAL_PROPERTIES: INodeProperties[] = [
-	{
-		displayName:
-			'Two logins are needed: your app on the developer portal (key and secret), and your marketplace account where tickets are sold (e-mail and password).',
-		name: 'notice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Base URL',
-		name: 'baseUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. https://api.example.com',
-		description:
-			"The marketplace API's address, without a path; for the sandbox, the one it prints",
-	},
-	{
-		displayName: 'Consumer Key',
-		name: 'consumerKey',
-		type: 'string',
-		default: '',
-		required: true,
-		description: "Shown on your app's page of the developer portal",
-	},
-	{
-		displayName: 'Consumer Secret',
-		name: 'consumerSecret',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		required: true,
-		description: "Shown on your app's page of the developer portal, next to the consumer key",
-	},
-	{
-		displayName: 'Marketplace Account E-Mail',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: '',
-		required: true,
-		description:
-			'E-mail of your marketplace account (where tickets are bought and sold), not of your developer-portal account',
-	},
-	{
-		displayName: 'Marketplace Account Password',
-		name: 'password',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		required: true,
-		description: 'Password of your marketplace account, exactly as you type it to log in',
-	},
-	{
-		displayName: 'Allow Proxy or Ignored SSL Issues',
-		name: TRANSPORT_OPT_IN_FIELD,
-		type: 'boolean',
-		default: false,
-		description:
-			"Whether to send the token when the request node's Proxy or Ignore SSL Issues (Insecure) option is set; https:// only",
-	},
-	{
-		displayName: 'Access Token',
-		name: 'accessToken',
-		type: 'hidden',
-		typeOptions: { expirable: true, password: true },
-		default: '',
-	},
-	{
-		displayName: 'Refresh Token',
-		name: 'refreshToken',
-		type: 'hidden',
-		typeOptions: { password: true },
-		default: '',
-	},
-];
-
 export class TicketMarketplaceApi implements ICredentialType {
 	name = 'ticketMarketplaceApi';
 	displayName = 'Ticket Marketplace API';
 	icon: Icon = CREDENTIAL_ICON;
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
-	properties: INodeProperties[] = API_CREDENTIAL_PROPERTIES;
+	// As the editor shows them (the last two hidden).
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Two logins are needed: your app on the developer portal (key and secret), and your marketplace account where tickets are sold (e-mail and password).',
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. https://api.example.com',
+			description:
+				"The marketplace API's address, without a path; for the sandbox, the one it prints",
+		},
+		{
+			displayName: 'Consumer Key',
+			name: 'consumerKey',
+			type: 'string',
+			default: '',
+			required: true,
+			description: "Shown on your app's page of the developer portal",
+		},
+		{
+			displayName: 'Consumer Secret',
+			name: 'consumerSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: "Shown on your app's page of the developer portal, next to the consumer key",
+		},
+		{
+			displayName: 'Marketplace Account E-Mail',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			description:
+				'E-mail of your marketplace account (where tickets are bought and sold), not of your developer-portal account',
+		},
+		{
+			displayName: 'Marketplace Account Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Password of your marketplace account, exactly as you type it to log in',
+		},
+		{
+			displayName: 'Allow Proxy or Ignored SSL Issues',
+			name: TRANSPORT_OPT_IN_FIELD,
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to send the token when the request node's Proxy or Ignore SSL Issues (Insecure) option is set; https:// only",
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+	];
 
 	/**
 	 * Gets a Bearer token with the kept refresh token, else (or when refused) with the key, secret and login (spec 4.1
@@ -253,7 +231,20 @@ export class TicketMarketplaceApi implements ICredentialType {
 			credentials,
 			baseUrl: normalizeBaseUrl(credentials.baseUrl),
 			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
-			common: tokenRequestOptions(carriedCancelSignal(credentials)),
+			common: {
+				method: 'POST',
+				json: true,
+				// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
+				encoding: 'text',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				// A redirect is diagnosed, not followed: n8n would re-send the Authorization header (and the password).
+				disableFollowRedirect: true,
+				sendCredentialsOnCrossOriginRedirect: false,
+				// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
+				timeout: REQUEST_TIMEOUTS.tokenMs,
+				abortSignal: carriedCancelSignal(credentials),
+			},
 		};
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}

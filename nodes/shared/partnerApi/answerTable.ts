@@ -16,6 +16,7 @@ import {
 } from './apiAnswers';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
+import { escapeForRegExp } from './redaction';
 
 /** One request's answer as the rows read it, or what kept an answer from coming. */
 export interface AnswerFacts {
@@ -44,8 +45,6 @@ export interface AnswerContext {
 	createsId?: string | number;
 }
 
-const MAX_WORDS = 300;
-
 /** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
 export function readAnswer(
 	status: number,
@@ -68,7 +67,7 @@ export function readAnswer(
 	// The found words go through extractApiMessage too, which redacts and bounds them.
 	const words = extractApiMessage(said ?? json ?? body, secrets)
 		?.replace(/\s+/g, ' ')
-		.slice(0, MAX_WORDS);
+		.slice(0, 300);
 	return {
 		status,
 		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
@@ -83,11 +82,16 @@ const codeIs = (facts: AnswerFacts, code: string) => facts.code?.toLowerCase() =
 
 const statusIn = (facts: AnswerFacts, from: number, to: number) =>
 	facts.status >= from && facts.status < to;
+const is =
+	(...statuses: number[]) =>
+	(f: AnswerFacts) =>
+		statuses.includes(f.status);
+const noAnswer = (f: AnswerFacts) => f.status === 0;
+const isUpload = (context: AnswerContext) => isPreDeliverPath(context.path);
+const failedWith = (f: AnswerFacts, codes: Set<string>) => codes.has(f.failure ?? '');
 
-/**
- * A gateway limit: by its policy's code; without one, only by the gateway's own fault opening with the policy's
- * sentence. Words that merely mention a quota (a per-event limit, a page, a 5xx) are not the gateway's limit.
- */
+// By the policy's code, else by the gateway's own fault opening with its sentence: words that merely mention a
+// quota (a per-event limit, a page, a 5xx) are not the gateway's limit.
 const gatewayLimit = (policy: string, opening: string) => (facts: AnswerFacts) =>
 	facts.code !== undefined
 		? new RegExp(`^(policies\\.ratelimit\\.)?${policy}$`, 'i').test(facts.code)
@@ -119,34 +123,27 @@ const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;
 // A seat taken is not this listing's ID taken.
 const ABOUT_SEATS = /seat|\brow\b|section|product|barcode/i;
 
-/**
- * Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
- * `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
- */
+// Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
+// `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
 const ID_BEFORE = `(?<=^|[\\s"'\`([{<:#=,])`;
 const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
 
 export function namesId(text: string, id: string | number): boolean {
 	const wanted = String(id).trim();
 	if (wanted === '') return false;
-	const escaped = wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	return new RegExp(`${ID_BEFORE}${escaped}${ID_AFTER}`).test(text);
+	return new RegExp(`${ID_BEFORE}${escapeForRegExp(wanted)}${ID_AFTER}`).test(text);
 }
 
 /** A code that says the listing or its External Listing ID exists (never a seat, a row or a barcode). */
 const CODE_SAYS_LISTED =
 	/^(?:duplicate(?:External)?(?:Listing)?Id|duplicateListing|(?:external)?(?:listing)?(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
 
-/**
- * The API holds a listing with this External Listing ID: a 400 or 409 that names this ID, and whose code's last part
- * says the listing exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
- */
-function isAlreadyListed(facts: AnswerFacts, context: AnswerContext): boolean {
-	if (context.path !== PARTNER_API_PATHS.listings) return false;
-	if ((facts.status !== 400 && facts.status !== 409) || context.createsId === undefined)
-		return false;
+// The API holds a listing with this ID: a 400 or 409 that names it, and whose code's last part says the listing
+// exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
+function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext): boolean {
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
-	if (!namesId(text, context.createsId)) return false;
+	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
+	if (createsId === undefined || !namesId(text, createsId)) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
@@ -198,14 +195,6 @@ const row = <Name extends string>(
 	retry: (RETRIES.includes(how ?? '') ? how : 'no') as Retry,
 	stopsRun: how === 'stops',
 });
-
-const noAnswer = (f: AnswerFacts) => f.status === 0;
-const isUpload = (context: AnswerContext) => isPreDeliverPath(context.path);
-const failedWith = (f: AnswerFacts, codes: Set<string>) => codes.has(f.failure ?? '');
-const is =
-	(...statuses: number[]) =>
-	(f: AnswerFacts) =>
-		statuses.includes(f.status);
 
 const API_ROWS = [
 	row('unreadableFile', (f) => noAnswer(f) && f.failure === 'unreadableFile'),

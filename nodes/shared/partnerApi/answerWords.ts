@@ -197,11 +197,8 @@ const WORDS: Partial<Record<RowName, Say>> = {
 };
 
 export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): AnswerWords {
-	const [title, ...advice] = (WORDS[meaning.row] ?? REFUSED)(
-		quoteApi(meaning),
-		context,
-		subjectOf(context.path),
-	);
+	const say = WORDS[meaning.row] ?? REFUSED;
+	const [title, ...advice] = say(quoteApi(meaning), context, subjectOf(context.path));
 	return { title, advice: joined(...advice) };
 }
 
@@ -260,8 +257,7 @@ export function subjectOf(path: string | undefined): Subject {
 }
 
 /** `The API said: "…" (code …).` */
-export function quoteApi(meaning: { code?: string; words?: string }): string {
-	const { code, words } = meaning;
+export function quoteApi({ code, words }: { code?: string; words?: string }): string {
 	if (words && code) return `The API said: "${words}" (code ${code}).`;
 	if (words) return `The API said: "${words}".`;
 	if (code) return `The API answered with the code ${code}.`;

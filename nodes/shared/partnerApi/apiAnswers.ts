@@ -21,21 +21,18 @@ export function headerValue(headers: Record<string, unknown> | undefined, name: 
 }
 
 const MESSAGE_KEYS =
-	'error_description Error faultstring message errorMessage detail title description';
+	'error_description Error faultstring message errorMessage detail title description'.split(' ');
 const NESTED_KEYS = ['error', 'errors', 'fault'];
-
-const MAX_API_MESSAGE = 500;
+const MESSAGE_SEARCH = { depth: 8, entries: 20 };
 
 /** The API's words in an error body, redacted before the cut (a cut must not leave part of a secret). */
 export function extractApiMessage(body: unknown, secrets?: readonly string[]): string | undefined {
 	const found = findApiMessage(body, 0);
-	return found === undefined ? undefined : redactSecrets(found, secrets).slice(0, MAX_API_MESSAGE);
+	return found === undefined ? undefined : redactSecrets(found, secrets).slice(0, 500);
 }
 
-const MESSAGE_SEARCH = { depth: 8, entries: 20 };
-
 function findApiMessage(body: unknown, depth: number): string | undefined {
-	if (typeof body === 'string') return body.trim() ? body.trim() : undefined;
+	if (typeof body === 'string') return body.trim() || undefined;
 	if (!body || typeof body !== 'object' || depth >= MESSAGE_SEARCH.depth) return undefined;
 	if (Array.isArray(body)) {
 		const parts = body
@@ -45,10 +42,8 @@ function findApiMessage(body: unknown, depth: number): string | undefined {
 		return parts.length ? parts.join('; ') : undefined;
 	}
 	const record = body as Record<string, unknown>;
-	for (const key of MESSAGE_KEYS.split(' ')) {
-		const value = record[key];
-		if (typeof value === 'string' && value.trim()) return value.trim();
-	}
+	const said = firstText(...MESSAGE_KEYS.map((key) => record[key]));
+	if (said) return said;
 	for (const key of NESTED_KEYS) {
 		const nested = findApiMessage(record[key], depth + 1);
 		if (nested) return nested;
@@ -65,25 +60,20 @@ export interface ReadBody {
 
 /** A body as n8n hands it over (parsed, text or bytes), read as JSON where it is JSON, whatever its type. */
 export function readBody(body: unknown, contentType = ''): ReadBody {
+	const parsed = (value: unknown, text: string): ReadBody => {
+		const json = asRecord(value);
+		return json ? { json, text, shape: 'object' } : { text, shape: 'json-not-object' };
+	};
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
-	if (body === null) return { text: 'null', shape: 'json-not-object' };
-	if (typeof body === 'object' && !Buffer.isBuffer(body)) {
-		return Array.isArray(body)
-			? { text: '', shape: 'json-not-object' }
-			: { json: body as Record<string, unknown>, text: '', shape: 'object' };
-	}
+	if (body === null) return parsed(body, 'null');
+	if (typeof body === 'object' && !Buffer.isBuffer(body)) return parsed(body, '');
 	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
 	if (text.trim() === '') return { text, shape: 'empty' };
 	try {
-		const parsed: unknown = JSON.parse(text);
-		if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-			return { json: parsed as Record<string, unknown>, text, shape: 'object' };
-		}
-		return { text, shape: 'json-not-object' };
+		return parsed(JSON.parse(text), text);
 	} catch {
-		// Not JSON.
+		return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 	}
-	return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 }
 
 /** The first of these values that is text, trimmed. */
@@ -145,10 +135,7 @@ export function networkFailureInWords(code: unknown): string {
 	return NETWORK_FAILURES[code] ?? 'network error';
 }
 
-/**
- * Where a redirect points, as origin and path only, redacted before parsing (which respells a host or path) and
- * after, then cut. Undefined without a Location, or for one that is not a URL.
- */
+/** Where a redirect points, as origin and path, redacted before parsing (which respells a host or path) and after. */
 export function redirectTarget(
 	location: string,
 	from: string,
@@ -197,20 +184,16 @@ export function allowedRateOf(words: string | undefined): number | undefined {
 export const isJsonMediaType = (contentType: string) =>
 	/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 
-/** An error document (RFC 9457, application/problem+json): JSON, but never the thing asked for. */
-export const isProblemMediaType = (contentType: string) =>
-	/^application\/problem\+json\s*(?:;|$)/i.test(contentType.trim());
+/** An error document (RFC 9457): JSON, but never the thing asked for. */
+const PROBLEM_MEDIA_TYPE = /^application\/problem\+json\s*(?:;|$)/i;
 
-/**
- * The evidence that the API did what a request asked (the `created` row reads it): a 200 or 201 with a JSON object
- * that reports no error. No field is required (the answers are not documented); anything else is outcome unknown.
- */
+/** The `created` row's evidence: a 200 or 201 JSON object that reports no error (no field required: undocumented). */
 export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	const { statusCode, body } = answer;
 	if (statusCode !== 200 && statusCode !== 201) return false;
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
-	if (!isJsonMediaType(contentType) || isProblemMediaType(contentType)) return false;
+	if (!isJsonMediaType(contentType) || PROBLEM_MEDIA_TYPE.test(contentType.trim())) return false;
 	return !reportsError(body as Record<string, unknown>, 0);
 }
 

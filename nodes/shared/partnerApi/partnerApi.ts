@@ -22,7 +22,7 @@ export function isUsableAccessToken(token: string): boolean {
 	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
 }
 
-/** A paste often adds spaces around a field. */
+// A paste often adds spaces around a field.
 const trimmedField = (value: unknown) => String(value ?? '').trim();
 
 /** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
@@ -42,10 +42,9 @@ export function basicAuthorization(consumerKey: unknown, consumerSecret: unknown
 /** Generous, never forever (an object so tests can shorten them); an API time-out leaves the outcome unknown. */
 export const REQUEST_TIMEOUTS = { apiMs: 120_000, tokenMs: 30_000 };
 
-/**
- * Where the seller's token may go: the Base URL's origin only, however n8n's helpers read the request; through a
- * proxy or with certificates unchecked, only to https and when the credential allows it.
- */
+// Where the seller's token may go: the Base URL's origin only, however n8n's helpers read the request; through a
+// proxy or with certificates unchecked, only to https and when the credential allows it.
+
 /** axios's test for an absolute URL. */
 const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
 
@@ -58,10 +57,8 @@ function originOf(address: string, base?: string): string | undefined {
 	}
 }
 
-function textOf(value: unknown): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	return value instanceof URL ? value.href : String(value);
-}
+const textOf = (value: unknown) =>
+	value === undefined || value === null ? undefined : String(value);
 
 /** axios's buildFullPath. */
 function axiosFullPath(address: string | undefined, base: string | undefined): string {

@@ -23,7 +23,6 @@ export interface FailedTokenExchange {
 	diagnosis: TokenDiagnosis;
 	/** What the token endpoint answered (whether a later login may pass is its row's, on the diagnosis). */
 	answer: { status?: number; retryAfter?: string };
-	/** As the credential threw it. */
 	error: UserError;
 }
 
@@ -32,10 +31,7 @@ const FAILED_EXCHANGE = Symbol.for('n8n-nodes-ticket-marketplace.failedTokenExch
 const HANDED_REQUEST = Symbol.for('n8n-nodes-ticket-marketplace.handedRequest');
 
 /** What `authenticate` did with the last request: refused it, held it for a new token, or sent it (and how). */
-type HandedRequest =
-	| { kind: 'refused' }
-	| { kind: 'needsToken' }
-	| { kind: 'sent'; legacy: boolean };
+type HandedRequest = 'refused' | 'needsToken' | 'sent' | 'sentLegacy';
 
 function carry(holder: object, key: symbol, value: unknown): void {
 	// Not enumerable (the default): never copied, saved or shown.
@@ -99,17 +95,12 @@ const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring f
 /** Options for n8n's legacy request helper (the HTTP Request node's). */
 export const isLegacyRequest = (options: object) => LEGACY_OPTIONS.some((key) => key in options);
 
-/**
- * Whether preAuthentication should renew now: n8n's legacy helper calls it after any failure (a 500 alike) and
- * resends; after a request it sent, or one refused unsent, nothing is renewed. Used once.
- */
+/** Renew now? n8n's legacy helper asks after any failure (a 500 alike): not for a request it sent, or one refused. */
 export function renewalWanted(credential: ICredentialDataDecryptedObject): boolean {
 	const handed = carried(credential, HANDED_REQUEST) as HandedRequest | undefined;
 	carry(credential, HANDED_REQUEST, undefined);
 	if (credential.accessToken === '' || credential.accessToken === undefined) return true;
-	if (handed === undefined || handed.kind === 'needsToken') return true;
-	if (handed.kind === 'refused') return false;
-	return !handed.legacy;
+	return handed !== 'refused' && handed !== 'sentLegacy';
 }
 
 /** The login that just failed, when no request came since: the legacy helper would only repeat it. */
@@ -118,35 +109,30 @@ export function loginJustFailed(credential: object): UserError | undefined {
 	return failedTokenExchange(credential)?.error;
 }
 
-/**
- * The token for this request ('' for none), noted for renewalWanted. Throws, nothing sent, when it may not go, or
- * (legacy helper) is another login's or expired: n8n then logs in and resends once.
- */
+/** The token for this request ('' for none), noted for renewalWanted; throws, nothing sent, when it may not go. */
 export function tokenForRequest(
 	credentials: ICredentialDataDecryptedObject,
 	options: object,
 ): string {
 	const refusal = tokenDestinationRefusal(credentials, options);
 	if (refusal !== undefined) {
-		carry(credentials, HANDED_REQUEST, { kind: 'refused' });
+		carry(credentials, HANDED_REQUEST, 'refused' satisfies HandedRequest);
 		throw new UserError(refusal);
 	}
 	const legacy = isLegacyRequest(options);
 	const token = accessTokenForThisLogin(credentials);
 	if (legacy && (token === '' || accessTokenExpired(credentials, Date.now()))) {
-		carry(credentials, HANDED_REQUEST, { kind: 'needsToken' });
+		carry(credentials, HANDED_REQUEST, 'needsToken' satisfies HandedRequest);
 		throw new UserError(
 			'The stored access token is not for this credential as it is now, or has expired: it was not sent. n8n logs in and sends the request with a new one.',
 		);
 	}
-	carry(credentials, HANDED_REQUEST, { kind: 'sent', legacy });
+	carry(credentials, HANDED_REQUEST, (legacy ? 'sentLegacy' : 'sent') satisfies HandedRequest);
 	return token;
 }
 
-/**
- * The refresh token, in a hidden field tied by a hash to its login, as is the access token: after an edit to another
- * account (n8n keeps hidden fields), neither is used.
- */
+// The refresh token's hidden field, tied by a hash to its login as is the access token: after an edit to another
+// account (n8n keeps hidden fields), neither is used.
 const REFRESH_TOKEN_FIELD = 'refreshToken';
 
 /** The login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
@@ -183,15 +169,13 @@ function keptForThisLogin(credentials: ICredentialDataDecryptedObject) {
 }
 
 export function keptRefreshToken(credentials: ICredentialDataDecryptedObject): string | undefined {
-	const token = keptForThisLogin(credentials)?.token;
-	return token ? token : undefined;
+	return keptForThisLogin(credentials)?.token || undefined;
 }
 
 /** The access token if issued for this very login, else ''. */
 export function accessTokenForThisLogin(credentials: ICredentialDataDecryptedObject): string {
 	const token = credentials.accessToken;
-	if (typeof token !== 'string' || token === '') return '';
-	return keptForThisLogin(credentials) === undefined ? '' : token;
+	return typeof token === 'string' && keptForThisLogin(credentials) !== undefined ? token : '';
 }
 
 /** Past the lifetime its answer gave; false when not known. */
@@ -223,10 +207,14 @@ export function refreshTokenFieldAfter(
 ): string {
 	const given = answer?.refresh_token;
 	const token = typeof given === 'string' && given.trim() !== '' ? given : (keep ?? '');
-	const seconds = expiresInSeconds(answer);
+	// A number or text (Apigee sends `"expires_in": "15551999"`).
+	const lifetime = answer?.expires_in;
+	const isNumberText = typeof lifetime === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(lifetime);
+	const seconds = isNumberText ? Number(lifetime) : lifetime;
+	const known = typeof seconds === 'number' && Number.isFinite(seconds);
 	// A little early (a tenth, at most a minute): a token sent just before its end may arrive after it.
 	const expiresAt =
-		seconds !== undefined && seconds >= MIN_KNOWN_LIFETIME_S
+		known && seconds >= MIN_KNOWN_LIFETIME_S
 			? now + (seconds - Math.min(60, seconds / 10)) * 1000
 			: undefined;
 	return JSON.stringify({
@@ -234,19 +222,4 @@ export function refreshTokenFieldAfter(
 		token,
 		...(expiresAt !== undefined && { expiresAt }),
 	} satisfies KeptRefreshToken);
-}
-
-export function refreshRequestBody(refreshToken: string): string {
-	return new URLSearchParams({
-		grant_type: 'refresh_token',
-		refresh_token: refreshToken,
-	}).toString();
-}
-
-/** The answer's lifetime in seconds, as a number or text (Apigee sends `"expires_in": "15551999"`). */
-function expiresInSeconds(answer: Record<string, unknown> | undefined): number | undefined {
-	const value = answer?.expires_in;
-	const isNumberText = typeof value === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(value);
-	const seconds = typeof value === 'number' ? value : isNumberText ? Number(value) : undefined;
-	return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }

@@ -4,6 +4,7 @@ const ANSWER_TOO_LARGE = '[answer too large]';
 const REDACTED = '[redacted]';
 /** Nesting, values (entries of arrays and objects), text. */
 const ANSWER_BOUNDS = { depth: 32, values: 10_000, characters: 1_000_000 };
+const PLAIN_PROPERTY = { enumerable: true, writable: true, configurable: true };
 
 const ENTITY: Record<string, string> = {
 	'&': 'amp',
@@ -13,18 +14,13 @@ const ENTITY: Record<string, string> = {
 	"'": 'apos',
 };
 
-function escapeForRegExp(text: string): string {
+export function escapeForRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Hex digits matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
-function hexPattern(hex: string): string {
-	return [...hex]
-		.map((digit) =>
-			/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit,
-		)
-		.join('');
-}
+const hexPattern = (hex: string) =>
+	hex.replace(/[a-f]/gi, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
 
 /**
  * One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
@@ -69,8 +65,7 @@ function base64Forms(secret: string): string[] {
 }
 
 function formCharacterPattern(char: string, anyCase: boolean): string {
-	if (!anyCase) return characterPattern(char);
-	const variants = [...new Set([char, char.toLowerCase(), char.toUpperCase()])];
+	const variants = anyCase ? [...new Set([char, char.toLowerCase(), char.toUpperCase()])] : [char];
 	if (variants.length === 1) return characterPattern(char);
 	return `(?:${variants.map((variant) => [...variant].map(characterPattern).join('')).join('|')})`;
 }
@@ -110,13 +105,10 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 	const redact = (text: string) => (matcher ? text.replace(matcher, REDACTED) : text);
 	const keep = (text: string) => {
 		const safe = redact(text);
-		if (safe.length <= charactersLeft) {
-			charactersLeft -= safe.length;
-			return safe;
-		}
-		const cut = `${safe.slice(0, charactersLeft)} ${ANSWER_TOO_LARGE}`;
-		charactersLeft = 0;
-		return cut;
+		const shown =
+			safe.length <= charactersLeft ? safe : `${safe.slice(0, charactersLeft)} ${ANSWER_TOO_LARGE}`;
+		charactersLeft = Math.max(0, charactersLeft - safe.length);
+		return shown;
 	};
 	const ancestors = new Set<object>();
 	const walk = (node: unknown, depth: number): unknown => {
@@ -143,10 +135,8 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 					safeKey = `${redact(key)} ${suffix}`;
 				// Defined, not assigned: a "__proto__" key in an answer stays a key, never the copy's prototype.
 				Object.defineProperty(record, safeKey, {
+					...PLAIN_PROPERTY,
 					value: walk(entry, depth + 1),
-					enumerable: true,
-					writable: true,
-					configurable: true,
 				});
 			}
 			if (dropped) record[ANSWER_TOO_LARGE] = `${dropped} more`;

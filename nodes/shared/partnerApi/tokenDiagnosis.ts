@@ -122,13 +122,12 @@ export function diagnoseTokenResponse(
 ): AnswerDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
-	const meaning = meaningOf(readAnswer(status, headers, response.body, secrets), {
-		endpoint: 'token',
-	});
-	const { json, shape } = readBody(response.body, headerValue(headers, 'content-type'));
+	const facts = readAnswer(status, headers, response.body, secrets);
+	const meaning = meaningOf(facts, { endpoint: 'token' });
+	const { shape } = readBody(response.body, headerValue(headers, 'content-type'));
 	const where = `${baseUrl}${PARTNER_API_PATHS.grant}`;
-	if (meaning.row !== 'tokenRedirected' && (!json || shape !== 'object')) {
-		const body = shape === 'object' ? BODY_SHAPE_WORDS['not-json'] : BODY_SHAPE_WORDS[shape];
+	if (meaning.row !== 'tokenRedirected' && shape !== 'object') {
+		const body = BODY_SHAPE_WORDS[shape];
 		return {
 			title: `The Base URL does not answer like the Partner API (HTTP ${status}, ${body})`,
 			description: `${where} returned ${body}, not the API's answer. ${BASE_URL_HINT}`,
@@ -136,12 +135,8 @@ export function diagnoseTokenResponse(
 		};
 	}
 	const target = redirectTarget(headerValue(headers, 'location'), where, secrets);
-	const words = tokenWords(meaning, status, where, target ? ` to ${target}` : '');
-	return {
-		title: words.title,
-		description: `${words.advice}${pastedSpacesHint(meaning.row, typed)}`,
-		meaning,
-	};
+	const { title, advice } = tokenWords(meaning, status, where, target ? ` to ${target}` : '');
+	return { title, description: `${advice}${pastedSpacesHint(meaning.row, typed)}`, meaning };
 }
 
 const hasSpacesAround = (value: unknown) => typeof value === 'string' && value !== value.trim();
