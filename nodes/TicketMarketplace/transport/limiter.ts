@@ -1,7 +1,7 @@
 /**
- * When the next request may go, as pure functions (in the mould of Go's x/time/rate: a rate and a burst): one shared
- * pause for a Retry-After, a per-second rate learned from 429s, the ramp that spreads sends over the round trip, the
- * round trips it plans with, and a spike arrest's gap; and the pacer's vocabulary. The reading of each 429: pace.ts.
+ * When the next request may go, as pure functions in the mould of Go's x/time/rate (a rate and a burst): the shared
+ * pause for a Retry-After, a per-second rate learned from 429s, the ramp over the round trip, the round trips it plans
+ * with, a spike arrest's gap; and the pacer's vocabulary. How each 429 is read: pace.ts.
  */
 import { RETRY_POLICY } from './retryAfter';
 
@@ -84,8 +84,7 @@ function refill(limiter: Limiter, ramp: Ramp, now: number): number {
 }
 
 type RampOf = Readonly<{ mode: PacingMode; limiter: Limiter; limit: number; slowStart: boolean }>;
-/** None in fixed mode; PACE.rampGain times the level a round trip, one at a time while slow start climbs into levels
- * never tried or a rate holds. */
+/** PACE.rampGain times the level a round trip (none in fixed mode), one at a time in slow start or under a rate. */
 export function rampOf({ mode, limiter, limit, slowStart }: RampOf): Ramp {
 	const trip = typicalMs(limiter);
 	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
@@ -108,11 +107,8 @@ export function paused(limiter: Limiter, until: number): Limiter {
 	return { ...limiter, pausedUntil: Math.max(limiter.pausedUntil, until) };
 }
 
-/**
- * A 429 read as a per-second limit: everything waits `pauseMs` (none when its request ends in an error), then goes at
- * `accepted` (in the second before the refused send), at most halved by one refusal. Refused as the send that filled a
- * rate that held, the rate stays; the refusals of one overshoot only ever lower it.
- */
+/** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`
+ * (in the second before the refused send), at most halved; the refusals of one overshoot only ever lower it. */
 export function rateRefused(
 	limiter: Limiter,
 	sentAt: number,
@@ -128,8 +124,7 @@ export function rateRefused(
 	const atHeldRate = limit + 1 >= rate && grownFrom === undefined && !sameOvershoot;
 	const halved = Number.isFinite(rate) ? rate / 2 : 0;
 	const next = atHeldRate ? rate : Math.min(rate, Math.max(limit, halved));
-	const pausedUntil =
-		pauseMs === undefined ? limiter.pausedUntil : Math.max(limiter.pausedUntil, now + pauseMs);
+	const pausedUntil = Math.max(limiter.pausedUntil, now + (pauseMs ?? -Infinity));
 	return {
 		...limiter,
 		pausedUntil,
@@ -148,11 +143,8 @@ export function rateRefused(
 	};
 }
 
-/**
- * A rate that held a window grows by 10 %, then 20, 40, 80, 100 % a step; back up to the best rate that held, no
- * further in one step. Above the rate last refused it holds longer, and grows only when the `left` requests save more
- * than the pauses a refusal costs (one more for each growth refused in a row there).
- */
+/** A rate that held a window grows 10, 20, 40, 80, then 100 % a step, back to the best that held in one; above the rate
+ * refused it holds longer, and grows only if the `left` requests save more than the pauses a refusal costs. */
 export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	const { rate } = limiter;
 	if (!Number.isFinite(rate) || now < limiter.pausedUntil) return limiter;
@@ -177,10 +169,9 @@ export function grown(limiter: Limiter, now: number, left: number): Limiter {
 /** An accepted round trip; the run's first waited for the token: a sample of the quiet latency only. */
 export function timed(limiter: Limiter, roundTripMs: number, first: boolean): Limiter {
 	const trips = [...limiter.trips, roundTripMs].slice(-PACE.trips);
-	const s = limiter.smoothedMs;
 	if (first) return { ...limiter, trips };
-	const smoothedMs = s === undefined ? roundTripMs : s + PACE.tolerance * (roundTripMs - s);
-	return { ...limiter, trips, smoothedMs };
+	const smoothed = limiter.smoothedMs ?? roundTripMs;
+	return { ...limiter, trips, smoothedMs: smoothed + PACE.tolerance * (roundTripMs - smoothed) };
 }
 
 /** The round trip to plan with: the smoothed one, else the quiet one (Infinity before any answer). */
@@ -200,11 +191,8 @@ function quietMs(limiter: Limiter): number {
 	return sorted.length === 0 ? Infinity : sorted[Math.floor((sorted.length - 1) / 4)];
 }
 
-/**
- * A spike arrest refused `send`: a named rate sets the gap (its interval and a margin), widened by each refusal of a
- * send that kept it, up to a bound; without one, `search` (adaptive mode) widens it from below, never beyond a gap the
- * gateway admitted. Never longer than the longest wait: a slower rate stops the run.
- */
+/** A spike arrest refused `send`: a named rate sets the gap (interval and margin), widened by each refusal of a send
+ * that kept it; without one, `search` widens it from below, never beyond a gap admitted nor the longest wait. */
 export function spikeRefused(
 	spike: Spike,
 	log: readonly Sent[],

@@ -1,6 +1,5 @@
 /**
- * The pacer's rules as one state and a pure `advance(state, event, now)`: the gate (pacing.ts) asks `nextAt(state,
- * now)`; the rate, the ramp and a spike arrest's gap (limiter.ts) are fed from here.
+ * The pacer's rules as one state and a pure `advance(state, event, now)`; the gate (pacing.ts) asks `nextAt`.
  * - the first request goes alone (n8n has no single flight for a missing token); its answer opens PACE.initialLimit
  *   slots (fixed mode: the maximum, and nothing learned but a spike arrest's gap), then slow start adds one an answer;
  * - a 429 at a level never answered is the concurrency: the limit drops below it, and nothing more goes until an answer
@@ -91,21 +90,14 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 	const kept = state.log.filter((s) => now - s.at <= PACE.memory * PACE.windowMs);
 	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
+	// The probe is the send after a hold, or the same request sent again.
 	const { hold } = state;
-	if (replaces) {
-		const probe = hold?.probe === replaces.index ? { hold: { ...hold, probe: send.index } } : {};
-		return { ...state, log, count: send.index, ...probe };
-	}
+	const probe = hold && hold.probe === replaces?.index && { hold: { ...hold, probe: send.index } };
+	const next = { ...state, log, count: send.index, ...probe };
+	if (replaces) return next;
 	const inFlight = state.inFlight + 1;
-	return {
-		...state,
-		log,
-		count: send.index,
-		inFlight,
-		limiter: taken(state.limiter, rampOf(state), now),
-		...(hold && hold.probe === undefined && { hold: { ...hold, probe: send.index } }),
-		stats: { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) },
-	};
+	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) };
+	return { ...next, inFlight, limiter: taken(state.limiter, rampOf(state), now), stats };
 }
 
 function answered(state: Pace, event: Answered, now: number, first: boolean): Pace {
@@ -178,7 +170,8 @@ function refused(state: Pace, event: Refused, now: number): Pace {
 function isConcurrency(state: Pace, send: Sent, now: number): boolean {
 	if (send.level <= 1) return false;
 	const recent = recentRefusal(state, now);
-	if (recent === undefined) return send.level > highestAnswered(state.log);
+	if (recent === undefined)
+		return !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
 	return send.at <= recent.at || send.level >= recent.level - fuzz(recent.level);
 }
 
@@ -242,10 +235,6 @@ function setLimit(state: Pace, value: number): Pace {
 /** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
 function fuzz(level: number): number {
 	return Math.max(1, Math.round(PACE.tolerance * level));
-}
-
-function highestAnswered(log: readonly Sent[]): number {
-	return Math.max(0, ...log.filter((s) => s.state === 'answered').map((s) => s.level));
 }
 
 /** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */

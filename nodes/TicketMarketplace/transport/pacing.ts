@@ -1,7 +1,4 @@
-/**
- * The gate: the requests waiting for a slot, and one timer for the earliest moment one may go. It owns no rule: it
- * tells the pure rules (pace.ts) what happened and asks them when the next request may go.
- */
+/** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
 import type { PaceEvent, PacingMode, Refusal, Sent } from './limiter';
 import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
@@ -180,11 +177,8 @@ export class RequestPacer {
 
 function eventOf(outcome: AttemptOutcome, send: Sent, left: number): PaceEvent {
 	if (outcome.kind === 'failed') return { kind: 'failed', send };
-	if (outcome.kind === 'answered') {
-		const accepted = outcome.accepted !== false;
-		return { kind: 'answered', send, roundTripMs: outcome.roundTripMs, accepted, left };
-	}
-	const { retryAfterMs, spikeArrest, allowedPerSecond } = outcome;
-	const spike = spikeArrest === true && { spikeArrest, allowedPerSecond };
-	return { kind: 'refused', send, retryAfterMs, final: outcome.final === true, ...spike };
+	if (outcome.kind === 'rateLimited')
+		return { ...outcome, kind: 'refused', send, final: !!outcome.final };
+	const accepted = outcome.accepted !== false;
+	return { kind: 'answered', send, roundTripMs: outcome.roundTripMs, accepted, left };
 }
