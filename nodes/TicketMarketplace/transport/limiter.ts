@@ -61,8 +61,7 @@ export type Limiter = Readonly<typeof NEW_LIMITER>;
 export const NO_SPIKE = { intervalMs: 0, gapMs: 0, changedAt: -Infinity, refusals: 0 };
 export type Spike = Readonly<typeof NO_SPIKE>;
 
-/** The ramp: sends a millisecond (undefined: none), and how many may go at once. */
-export type Ramp = Readonly<{ perMs?: number; burst: number }>;
+export type Ramp = Readonly<{ perMs?: number; burst: number }>; // sends a millisecond (none: no ramp), at once
 
 /** The earliest time the next send may go, `log` the recent sends, oldest first. */
 export function readyAt(limiter: Limiter, log: readonly Sent[], ramp: Ramp, now: number): number {

@@ -47,7 +47,7 @@ export function startPace(mode: PacingMode, maximum: number) {
 		lastDecreaseAt: -Infinity,
 		limiter: NEW_LIMITER as Limiter,
 		spike: NO_SPIKE as Spike,
-		stats: { peakInFlight: 0, peakLimit: 1, decreases: 0, holds: 0, refused: 0 },
+		stats: { peakInFlight: 0, peakLimit: 1, decreases: 0, holds: 0, rateLimited: 0 },
 	};
 }
 export type Pace = Readonly<ReturnType<typeof startPace>>;
@@ -134,14 +134,14 @@ type Refused = Extract<PaceEvent, { kind: 'refused' }>;
 function refused(state: Pace, event: Refused, now: number): Pace {
 	const { send } = event;
 	const probe = state.hold?.probe === send.index;
-	let next: Pace = { ...state, stats: { ...state.stats, refused: state.stats.refused + 1 } };
+	const stats = { ...state.stats, rateLimited: state.stats.rateLimited + 1 };
+	let next: Pace = { ...state, stats };
 	if (probe) next = { ...next, hold: undefined };
 	const learns = next.mode === 'adaptive';
-	if (event.spikeArrest === true)
-		return {
-			...next,
-			spike: spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns),
-		};
+	if (event.spikeArrest === true) {
+		const spike = spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns);
+		return { ...next, spike };
+	}
 	// A Retry-After too long to wait ends its request: it must never become every send's pause.
 	if (event.retryAfterMs !== undefined && !event.final)
 		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
@@ -213,8 +213,7 @@ function climbPays(state: Pace, left: number): boolean {
 	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
 }
 
-/** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip: one overshoot's answers
- * arrive together. */
+/** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip (an overshoot answers at once). */
 function lowered(state: Pace, now: number): Pace {
 	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
 	const target = (1 - PACE.tolerance) * state.limit;

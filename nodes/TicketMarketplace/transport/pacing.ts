@@ -101,18 +101,13 @@ export class RequestPacer {
 
 	/** What a run's pacing came to (the bench and the tests read it). */
 	snapshot() {
-		const { stats, limiter, spike } = this.state;
-		const { peakInFlight, peakLimit, decreases, holds } = stats;
+		const { stats, limiter, spike, limit } = this.state;
 		return {
-			peakInFlight,
-			peakLimit,
-			finalLimit: this.state.limit,
-			rateLimited: stats.refused, // 429s and a spike arrest's refusals
-			decreases,
+			...stats, // rateLimited: 429s and a spike arrest's refusals
+			finalLimit: limit,
 			rateRefusals: limiter.refusals, // 429s read as a per-second limit
 			finalRate: limiter.rate,
 			lowestRate: limiter.lowestRate,
-			holds,
 			spikeRefusals: spike.refusals,
 			spikeSpacingMs: spike.gapMs,
 		};
