@@ -20,6 +20,8 @@ export const PACE = {
 	confirmWithinSends: 8, // a lone 429 is confirmed by a refusal this many sends after it was read
 	queueing: 2, // a round trip this many times the quiet one: requests queue at the API
 	spikeMargin: 0.08, // a spike arrest's gap above its interval: sends reach the gateway early or late
+	lateSamples: 8, // wake-ups aim early by the least lateness of this many (a busy event loop fires timers late)
+	maxEarlyMs: 4, // ...by at most this much: a timer that fires early waits once more
 };
 
 /** One request sent: when, the how-manieth of the run, at which in-flight level (itself included), how it went. */

@@ -1,5 +1,5 @@
 /** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
-import type { PaceEvent, PacingMode, Refusal, Sent } from './limiter';
+import { PACE, type PaceEvent, type PacingMode, type Refusal, type Sent } from './limiter';
 import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
@@ -21,11 +21,6 @@ export interface Slot {
 
 /** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
 type Waiter = (slot: Slot | null) => void;
-
-/** Wake-ups aim early by the least lateness of this many recent ones (a busy event loop fires timers late)... */
-const LATE_SAMPLES = 8;
-/** ...by at most this much: a timer that fires early waits once more. */
-const MAX_EARLY_MS = 4;
 
 export class RequestPacer {
 	private state: Pace;
@@ -155,13 +150,13 @@ export class RequestPacer {
 		const wakeUp = new AbortController();
 		this.wakeUps.add(wakeUp);
 		const { lateMs } = this;
-		const earlyMs = lateMs.length < LATE_SAMPLES ? 0 : Math.max(0, Math.min(...lateMs));
-		const waitMs = Math.max(1, Math.ceil(at - now - Math.min(MAX_EARLY_MS, earlyMs)));
+		const earlyMs = lateMs.length < PACE.lateSamples ? 0 : Math.max(0, Math.min(...lateMs));
+		const waitMs = Math.max(1, Math.ceil(at - now - Math.min(PACE.maxEarlyMs, earlyMs)));
 		this.wait(waitMs, wakeUp.signal).then(
 			() => {
 				this.wakeUps.delete(wakeUp);
 				lateMs.push(this.now() - now - waitMs);
-				if (lateMs.length > LATE_SAMPLES) lateMs.shift();
+				if (lateMs.length > PACE.lateSamples) lateMs.shift();
 				if (this.wakeAt === at) this.wakeAt = undefined;
 				this.admit();
 			},
