@@ -63,7 +63,8 @@ export type Limiter = Readonly<typeof NEW_LIMITER>;
 export const NO_SPIKE = { intervalMs: 0, gapMs: 0, changedAt: -Infinity, refusals: 0 };
 export type Spike = Readonly<typeof NO_SPIKE>;
 
-export type Ramp = Readonly<{ perMs?: number; burst: number }>; // sends a millisecond (none: no ramp), at once
+/** The ramp: sends a millisecond (undefined: none), and how many may go at once. */
+export type Ramp = Readonly<{ perMs?: number; burst: number }>;
 
 /** The earliest time the next send may go, `log` the recent sends, oldest first. */
 export function readyAt(limiter: Limiter, log: readonly Sent[], ramp: Ramp, now: number): number {
@@ -109,7 +110,7 @@ export function paused(limiter: Limiter, until: number): Limiter {
 }
 
 /** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`
- * (in the second before the refused send), at most halved; the refusals of one overshoot only ever lower it. */
+ * (in the second before), at most halved; the send that filled a held rate keeps it, one overshoot only lowers it. */
 export function rateRefused(
 	limiter: Limiter,
 	sentAt: number,
@@ -145,7 +146,8 @@ export function rateRefused(
 }
 
 /** A rate that held a window grows 10, 20, 40, 80, then 100 % a step, back to the best that held in one; above the rate
- * refused it holds longer, and grows only if the `left` requests save more than the pauses a refusal costs. */
+ * refused it holds longer, and grows only if the `left` requests save more than the pauses a refusal costs (one more
+ * for each growth refused in a row there). */
 export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	const { rate } = limiter;
 	if (!Number.isFinite(rate) || now < limiter.pausedUntil) return limiter;
@@ -192,8 +194,9 @@ function quietMs(limiter: Limiter): number {
 	return sorted.length === 0 ? Infinity : sorted[Math.floor((sorted.length - 1) / 4)];
 }
 
-/** A spike arrest refused `send`: a named rate sets the gap (interval and margin), widened by each refusal of a send
- * that kept it; without one, `search` widens it from below, never beyond a gap admitted nor the longest wait. */
+/** A spike arrest refused `send`: a named rate sets the gap (interval and margin), widened up to a bound by each
+ * refusal of a send that kept it; else `search` (adaptive mode) widens it from below, never past a gap the gateway
+ * admitted. Never longer than the longest wait: a slower rate stops the run. */
 export function spikeRefused(
 	spike: Spike,
 	log: readonly Sent[],
