@@ -49,10 +49,7 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 
 /** Choices under Options, not the row's data: they never make a row blank or not. */
 const NOT_ROW_DATA = new Set(FIELDS.filter((f) => f.place !== 'main').map((f) => f.parameter));
-
-export function isRowData(parameter: string): boolean {
-	return !NOT_ROW_DATA.has(parameter);
-}
+export const isRowData = (parameter: string) => !NOT_ROW_DATA.has(parameter);
 
 export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 	return field.place === 'options' || (field.place === 'optionsFromV1_1' && !readsAsV1);
@@ -78,7 +75,7 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+export type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
 

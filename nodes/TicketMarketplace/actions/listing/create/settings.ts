@@ -6,12 +6,12 @@ import type {
 	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { z } from 'zod';
 
 import { listFirst } from '../../../helpers/errors';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/listing';
 import type { PacingMode } from '../../../transport';
 import { isRowData, labelOf, RECOGNISED_HEADERS } from './fields';
+import type { Reads } from './fields';
 import type { RowFields } from './nouns';
 
 /** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
@@ -62,8 +62,6 @@ export interface ListingLimits {
 
 export const NO_LIMITS: ListingLimits = {};
 
-type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
-
 /** The limits as typed (empty or 0 sets none); one that cannot be used stops the run before anything is read. */
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
@@ -98,13 +96,7 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	};
 }
 
-/** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
-export interface ParameterSource {
-	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown;
-	/** A column or an expression: the value can differ per item. */
-	readsItem(name: string): boolean;
-	columnOf(name: string): string | undefined;
-}
+export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
 
 /**
  * n8n's expression engine per item dominated large sheets (bench/README.md), so a parameter without an expression
@@ -133,7 +125,8 @@ function containsExpression(raw: unknown): boolean {
 	return false;
 }
 
-export class ItemParameters implements ParameterSource {
+/** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
+export class ItemParameters {
 	private readonly plans = new Map<string, Plan>();
 
 	/** `paths`: where a field under Options is (`options.stockType`); `recognised`: Map Automatically's columns. */
@@ -159,6 +152,7 @@ export class ItemParameters implements ParameterSource {
 		return this.recognised.get(name) ?? bareColumnReference(this.raw(name));
 	}
 
+	/** A column or an expression: the value can differ per item. */
 	readsItem(name: string): boolean {
 		const plan = this.plans.get(name);
 		if (plan) return plan.kind !== 'constant';
