@@ -16,9 +16,6 @@ const perTicket = { inputShape: ['ticketPerItem'] };
 /** Fields recognised headers replace: `hide`, as "Each Item Is a Listing" has no Columns value to show on. */
 const recognisedByHeader = { columnMapping: ['auto'] };
 
-/** Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0. */
-const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
-
 function parameterOf(field: Field): INodeProperties {
 	return {
 		...field.panel,
@@ -39,8 +36,9 @@ function inMainPanel(field: Field): INodeProperties[] {
 		...(Object.keys(displayOptions).length > 0 && { displayOptions }),
 	};
 	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
+	// Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0.
 	if (field.default === undefined && field.panel.type === 'number')
-		return perVersion(property, emptyUntilSet);
+		return perVersion(property, { v1: { default: 0 }, latest: { default: '' } });
 	if (!field.seated) return [property];
 	// From 1.1, Row and Seat hide while General Admission is `true` (mapped to a column, they stay shown). Version 1
 	// keeps them shown: n8n drops a hidden field's value, and its workflows would stop sending a Row and Seat.

@@ -27,7 +27,6 @@ import { blankRowsNotice } from './output';
 import {
 	isBlankRow,
 	missingColumns,
-	NO_LIMITS,
 	parameterSource,
 	readListingLimits,
 	readSendSettings,
@@ -190,7 +189,7 @@ export function listingsOf(
 	itemCount: number,
 	shape: InputShape,
 	sharedProductType = false,
-	limits: ListingLimits = NO_LIMITS,
+	limits: ListingLimits = {},
 ): Omit<ListingsRead, 'settings'> {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];

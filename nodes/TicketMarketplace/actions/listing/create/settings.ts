@@ -60,8 +60,6 @@ export interface ListingLimits {
 	maxTickets?: number;
 }
 
-export const NO_LIMITS: ListingLimits = {};
-
 /** The limits as typed (empty or 0 sets none); one that cannot be used stops the run before anything is read. */
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
