@@ -242,8 +242,6 @@ export const seatRangeSchema = z
 			issue('must contain {seat} so that every product gets its own id', 'externalIdPattern');
 	});
 
-export type SeatRange = z.output<typeof seatRangeSchema>;
-
 const MAX_SEATS_PER_RANGE = 1000;
 /** What an External ID Pattern may hold, in the order they are filled: listing, event, row, seat. */
 export const SEAT_PATTERN_PLACEHOLDERS = ['{listing}', '{event}', '{row}', '{seat}'];

@@ -64,7 +64,7 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 /** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
 
-export const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
+const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
