@@ -158,10 +158,7 @@ export class ItemParameters {
 	}
 
 	private fromNode(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
-		const path = this.paths[name] ?? name;
-		return fallback === undefined
-			? this.context.getNodeParameter(path, itemIndex)
-			: this.context.getNodeParameter(path, itemIndex, fallback);
+		return this.context.getNodeParameter(this.paths[name] ?? name, itemIndex, fallback);
 	}
 
 	/** The parameter as typed, at a path such as `options.stockType`. */
