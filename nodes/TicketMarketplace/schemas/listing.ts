@@ -154,10 +154,9 @@ export const optionalLabel = z.unknown().transform((value, ctx) => {
 });
 
 export const requiredLabel = (example: string) =>
-	optionalLabel.transform((value, ctx) => {
-		if (value === undefined) return refuse(ctx, `is required (text such as ${example})`);
-		return value;
-	});
+	optionalLabel.transform(
+		(value, ctx) => value ?? refuse(ctx, `is required (text such as ${example})`),
+	);
 
 export const sheetBoolean = z.unknown().transform((value, ctx) => {
 	if (isBlank(value)) return false;

@@ -109,16 +109,14 @@ function checkProducts(
 	shape: InputShape,
 	problems: Problem[],
 ): ListedProduct[] {
-	if (entries.length === 0) {
-		problems.push({
+	const parsed: ListedProduct[] = [];
+	const found: Problem[] = [];
+	if (entries.length === 0)
+		found.push({
 			field: labelOf('products'),
 			text: 'must hold at least one product',
 			itemIndexes: rows,
 		});
-		return [];
-	}
-	const parsed: ListedProduct[] = [];
-	const found: Problem[] = [];
 	for (const entry of entries) {
 		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
 		if (result.success) parsed.push({ ...entry, product: result.data });
