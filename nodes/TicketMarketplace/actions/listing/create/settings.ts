@@ -87,11 +87,7 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 			`Add Options → ${LIMIT_OPTIONS.minPriceCurrency}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
 		);
 	const maxTickets = limit('maxTicketsPerListing', positiveId);
-	return {
-		...(minPrice !== undefined && { minPrice }),
-		...(currency !== undefined && { currency }),
-		...(maxTickets !== undefined && { maxTickets }),
-	};
+	return { minPrice, currency, maxTickets };
 }
 
 export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
