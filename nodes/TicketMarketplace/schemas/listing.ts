@@ -102,13 +102,11 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 		);
 	// A computed number may carry binary noise (54.890000000000004): that is still two decimals.
 	const cents = parsed * 10 ** MAX_PRICE_DECIMALS;
-	const decimals =
+	const tooPrecise =
 		typeof value === 'string'
-			? (text?.split('.')[1]?.length ?? 0)
-			: Math.abs(cents - Math.round(cents)) < 1e-6
-				? 0
-				: 3;
-	if (decimals > MAX_PRICE_DECIMALS)
+			? (text?.split('.')[1]?.length ?? 0) > MAX_PRICE_DECIMALS
+			: Math.abs(cents - Math.round(cents)) >= 1e-6;
+	if (tooPrecise)
 		return refuse(
 			ctx,
 			`${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
