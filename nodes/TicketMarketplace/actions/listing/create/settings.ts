@@ -186,18 +186,15 @@ function columnsOf(items: INodeExecutionData[]): string[] {
 }
 
 export function recogniseHeaders(columns: string[]) {
-	const byNormalised = new Map<string, string>();
-	for (const column of columns) {
-		const key = normalizeHeader(column);
-		if (!byNormalised.has(key)) byNormalised.set(key, column);
-	}
+	const normalised = columns.map(normalizeHeader);
 	const matched = new Map<string, string>();
 	const missing: string[] = [];
 	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
-		const column = field.headers
-			.map((header) => byNormalised.get(normalizeHeader(header)))
-			.find((found) => found !== undefined);
-		if (column !== undefined) matched.set(parameter, column);
+		// The first column of the first header that has one.
+		const at = field.headers
+			.map((header) => normalised.indexOf(normalizeHeader(header)))
+			.find((index) => index >= 0);
+		if (at !== undefined) matched.set(parameter, columns[at]);
 		else if (field.required) missing.push(parameter);
 	}
 	return { columns: matched, missing };
