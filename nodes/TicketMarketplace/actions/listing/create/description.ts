@@ -38,7 +38,7 @@ function inMainPanel(field: Field): INodeProperties[] {
 	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
 	// Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0.
 	if (field.default === undefined && field.panel.type === 'number')
-		return perVersion(property, { v1: { default: 0 }, latest: { default: '' } });
+		return perVersion(property, { v1: { default: 0 } });
 	if (!field.seated) return [property];
 	// From 1.1, Row and Seat hide while General Admission is `true` (mapped to a column, they stay shown). Version 1
 	// keeps them shown: n8n drops a hidden field's value, and its workflows would stop sending a Row and Seat.
@@ -168,7 +168,7 @@ export const properties: INodeProperties[] = [
 			],
 			description: 'What each input item stands for',
 		},
-		{ v1: { default: 'listingPerItem' }, latest: { default: 'ticketPerItem' } },
+		{ v1: { default: 'listingPerItem' } },
 	),
 	{
 		displayName: 'Columns',
