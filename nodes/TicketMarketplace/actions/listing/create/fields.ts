@@ -92,7 +92,6 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
-/** A labeller for zod paths: the path's keys name the label. */
 function labeller(labels: Array<[string, string]>): FieldLabeller {
 	const byKey = Object.fromEntries(labels);
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
@@ -101,12 +100,10 @@ function labeller(labels: Array<[string, string]>): FieldLabeller {
 /** The listing's own fields, and the product of a ticket row ("Each Item Is a Ticket"). */
 export const fieldLabel = labeller(FIELDS.map((f) => [f.api, f.panel.displayName]));
 
-/** A value of Products → Product. */
 export const productLabel = labeller(
 	TICKET_FIELDS.map((f) => [f.api, f.product?.displayName ?? f.panel.displayName]),
 );
 
-/** A value of Seat Ranges → Range. */
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
 export function apiValue(values: IDataObject, field: Field): unknown {
