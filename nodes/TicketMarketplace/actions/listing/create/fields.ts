@@ -69,8 +69,9 @@ const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.')
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape = inApiShape(fields, (field) => field.schema);
-	for (const [key, value] of Object.entries(shape))
-		if (!(value instanceof z.ZodType)) shape[key] = z.object(value as z.ZodRawShape);
+	const nested = fields.filter((field) => apiPathOf(field).length > 1);
+	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
+		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
 	return z.object(shape as z.ZodRawShape);
 }
 
