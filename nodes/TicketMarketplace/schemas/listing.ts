@@ -102,13 +102,11 @@ export const positiveAmount = z.unknown().transform((value, ctx) => {
 		);
 	// A computed number may carry binary noise (54.890000000000004): that is still two decimals.
 	const cents = parsed * 10 ** MAX_PRICE_DECIMALS;
-	const decimals =
+	const tooPrecise =
 		typeof value === 'string'
-			? (text?.split('.')[1]?.length ?? 0)
-			: Math.abs(cents - Math.round(cents)) < 1e-6
-				? 0
-				: 3;
-	if (decimals > MAX_PRICE_DECIMALS)
+			? (text?.split('.')[1]?.length ?? 0) > MAX_PRICE_DECIMALS
+			: Math.abs(cents - Math.round(cents)) >= 1e-6;
+	if (tooPrecise)
 		return refuse(
 			ctx,
 			`${describe(value)} has more than ${MAX_PRICE_DECIMALS} decimals: a price is in currency units and cents, such as ${(Math.round(cents) / 10 ** MAX_PRICE_DECIMALS).toFixed(MAX_PRICE_DECIMALS)}`,
@@ -154,10 +152,9 @@ export const optionalLabel = z.unknown().transform((value, ctx) => {
 });
 
 export const requiredLabel = (example: string) =>
-	optionalLabel.transform((value, ctx) => {
-		if (value === undefined) return refuse(ctx, `is required (text such as ${example})`);
-		return value;
-	});
+	optionalLabel.transform(
+		(value, ctx) => value ?? refuse(ctx, `is required (text such as ${example})`),
+	);
 
 export const sheetBoolean = z.unknown().transform((value, ctx) => {
 	if (isBlank(value)) return false;
@@ -241,8 +238,6 @@ export const seatRangeSchema = z
 		if (!placeholders.includes('{seat}'))
 			issue('must contain {seat} so that every product gets its own id', 'externalIdPattern');
 	});
-
-export type SeatRange = z.output<typeof seatRangeSchema>;
 
 const MAX_SEATS_PER_RANGE = 1000;
 /** What an External ID Pattern may hold, in the order they are filled: listing, event, row, seat. */

@@ -17,7 +17,7 @@ import {
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { issuesOf, productsOf } from './rowProducts';
-import { LIMIT_OPTIONS, NO_LIMITS } from './settings';
+import { LIMIT_OPTIONS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 
 /** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
@@ -41,18 +41,17 @@ function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
 	try {
 		const rawLevel = levelOf(fields);
 		const level = listingLevelSchema.safeParse(rawLevel);
-		const products: Array<ListedProduct<unknown>> = [];
 		let sourceProblems: Problem[] = [];
 		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
 		const listing = level.success ? level.data : rawLevel;
+		// A row that cannot be read leaves its listing unreadable, so products added before that are never used.
 		if (shape === 'ticketPerItem') {
 			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
-			products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
-		} else sourceProblems = productsOf(fields, itemIndex, listing, products);
+			draft.products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
+		} else sourceProblems = productsOf(fields, itemIndex, listing, draft.products);
 		draft.levels.push(level.success ? level.data : undefined);
 		if (!level.success) draft.problems.push(...issuesOf(level.error, fieldLabel, [itemIndex]));
 		draft.problems.push(...sourceProblems);
-		draft.products.push(...products);
 		draft.sourcesRead &&= sourceProblems.length === 0;
 	} catch (error) {
 		// Fields not in the shape n8n gives them: as if they could not be read.
@@ -110,16 +109,14 @@ function checkProducts(
 	shape: InputShape,
 	problems: Problem[],
 ): ListedProduct[] {
-	if (entries.length === 0) {
-		problems.push({
+	const parsed: ListedProduct[] = [];
+	const found: Problem[] = [];
+	if (entries.length === 0)
+		found.push({
 			field: labelOf('products'),
 			text: 'must hold at least one product',
 			itemIndexes: rows,
 		});
-		return [];
-	}
-	const parsed: ListedProduct[] = [];
-	const found: Problem[] = [];
 	for (const entry of entries) {
 		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
 		if (result.success) parsed.push({ ...entry, product: result.data });
@@ -191,7 +188,7 @@ export function validateListing(
 	rows: ListingRow[],
 	label: string,
 	shape: InputShape,
-	limits: ListingLimits = NO_LIMITS,
+	limits: ListingLimits,
 ): Listing {
 	const draft: Draft = {
 		problems: [],

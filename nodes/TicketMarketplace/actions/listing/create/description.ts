@@ -15,14 +15,6 @@ export { RECOGNISED_HEADERS } from './fields';
 const perTicket = { inputShape: ['ticketPerItem'] };
 /** Fields recognised headers replace: `hide`, as "Each Item Is a Listing" has no Columns value to show on. */
 const recognisedByHeader = { columnMapping: ['auto'] };
-/**
- * From 1.1, Row and Seat hide while General Admission is `true` (mapped to a column, they stay shown). Version 1
- * keeps them shown: n8n drops a hidden field's value, and its workflows would stop sending a Row and Seat.
- */
-const hiddenForStanding = { ...recognisedByHeader, productGa: [true] };
-
-/** Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0. */
-const emptyUntilSet = { v1: { default: 0 }, latest: { default: '' } };
 
 function parameterOf(field: Field): INodeProperties {
 	return {
@@ -44,25 +36,18 @@ function inMainPanel(field: Field): INodeProperties[] {
 		...(Object.keys(displayOptions).length > 0 && { displayOptions }),
 	};
 	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
+	// Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0.
 	if (field.default === undefined && field.panel.type === 'number')
-		return perVersion(property, emptyUntilSet);
-	if (field.seated) {
-		return perVersion(property, {
-			latest: { displayOptions: { ...displayOptions, hide: hiddenForStanding } },
-		});
-	}
-	return [property];
+		return perVersion(property, { v1: { default: 0 } });
+	if (!field.seated) return [property];
+	// From 1.1, Row and Seat hide while General Admission is `true` (mapped to a column, they stay shown). Version 1
+	// keeps them shown: n8n drops a hidden field's value, and its workflows would stop sending a Row and Seat.
+	const hide = { ...recognisedByHeader, productGa: [true] };
+	return perVersion(property, { latest: { displayOptions: { ...displayOptions, hide } } });
 }
 
 /** Where the main panel shows the table's fields (those under Options are sorted there by label). */
-const MAIN_PANEL = {
-	listing: ['eventId', 'externalListingId', 'priceAmount', 'priceCurrency'],
-	/** General Admission before Row and Seat, which it hides; then version 1's values with a default. */
-	ticket: ['productExternalId', 'productGa', 'productRow', 'productSeat', 'productType'],
-	v1Defaults: ['stockType', 'paymentType', 'acceptLanguage'],
-};
-
-const mainPanel = (names: string[]) => names.flatMap((name) => inMainPanel(fieldOf(name)));
+const mainPanel = (...names: string[]) => names.flatMap((name) => inMainPanel(fieldOf(name)));
 
 /** The options of a run, beside the fields under Options. */
 export const RUN_OPTIONS: INodeProperties[] = [
@@ -183,7 +168,7 @@ export const properties: INodeProperties[] = [
 			],
 			description: 'What each input item stands for',
 		},
-		{ v1: { default: 'listingPerItem' }, latest: { default: 'ticketPerItem' } },
+		{ v1: { default: 'listingPerItem' } },
 	),
 	{
 		displayName: 'Columns',
@@ -223,10 +208,11 @@ export const properties: INodeProperties[] = [
 		// Only in the tool variant (n8n names it with "Tool"); Map Automatically has a notice of its own.
 		displayOptions: { show: { '@tool': [true] }, hide: { columnMapping: ['auto'] } },
 	},
-	...mainPanel(MAIN_PANEL.listing),
+	...mainPanel('eventId', 'externalListingId', 'priceAmount', 'priceCurrency'),
 	...productsProperties,
-	...mainPanel(MAIN_PANEL.ticket),
-	...mainPanel(MAIN_PANEL.v1Defaults),
+	// General Admission before Row and Seat, which it hides; then version 1's values with a default.
+	...mainPanel('productExternalId', 'productGa', 'productRow', 'productSeat', 'productType'),
+	...mainPanel('stockType', 'paymentType', 'acceptLanguage'),
 	...optionsProperties,
 ];
 

@@ -53,7 +53,6 @@ const look = (
 	description,
 });
 
-/** A field's identity: whose value it is, its parameter, its API path, its schema, and where the panel shows it. */
 const of = (
 	per: Field['per'],
 	parameter: string,

@@ -49,10 +49,7 @@ export const RECOGNISED_HEADERS: Record<string, { headers: string[]; required: b
 
 /** Choices under Options, not the row's data: they never make a row blank or not. */
 const NOT_ROW_DATA = new Set(FIELDS.filter((f) => f.place !== 'main').map((f) => f.parameter));
-
-export function isRowData(parameter: string): boolean {
-	return !NOT_ROW_DATA.has(parameter);
-}
+export const isRowData = (parameter: string) => !NOT_ROW_DATA.has(parameter);
 
 export function isUnderOptions(field: Field, readsAsV1: boolean): boolean {
 	return field.place === 'options' || (field.place === 'optionsFromV1_1' && !readsAsV1);
@@ -67,7 +64,7 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 /** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
 
-export const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
+const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
@@ -78,7 +75,7 @@ function schemaOf(fields: Field[]): z.AnyZodObject {
 	return z.object(shape as z.ZodRawShape);
 }
 
-type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+export type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
 
 export const listingLevelSchema = schemaOf(LISTING_FIELDS) as unknown as Reads<ListingLevel>;
 
@@ -96,7 +93,6 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
-/** A labeller for zod paths: the path's keys name the label. */
 function labeller(labels: Array<[string, string]>): FieldLabeller {
 	const byKey = Object.fromEntries(labels);
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
@@ -105,12 +101,10 @@ function labeller(labels: Array<[string, string]>): FieldLabeller {
 /** The listing's own fields, and the product of a ticket row ("Each Item Is a Ticket"). */
 export const fieldLabel = labeller(FIELDS.map((f) => [f.api, f.panel.displayName]));
 
-/** A value of Products → Product. */
 export const productLabel = labeller(
 	TICKET_FIELDS.map((f) => [f.api, f.product?.displayName ?? f.panel.displayName]),
 );
 
-/** A value of Seat Ranges → Range. */
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
 export function apiValue(values: IDataObject, field: Field): unknown {

@@ -5,9 +5,8 @@ import type { FieldLabeller } from '../../../schemas/listing';
 import type { Effect } from '../../../transport';
 import type { EarlierOutcome } from '../memory/runMemory';
 
-/** Something wrong with a value, in a sheet user's words; rows are said as ranges (fields.ts). */
+/** Something wrong with a value, in a sheet user's words; `field` is its label, or '' for the whole listing. */
 export interface Problem {
-	/** The field's label ("Price Amount"), or '' for the listing as a whole. */
 	field: string;
 	text: string;
 	itemIndexes: number[];
@@ -44,7 +43,6 @@ export interface ListedProduct<P = Product> {
 	product: P;
 	itemIndex: number;
 	index: number;
-	/** Typed as JSON: checked for unknown keys. */
 	fromJson: boolean;
 	label: FieldLabeller;
 }
@@ -71,11 +69,10 @@ export interface InvalidListing extends ListingBase {
 
 export type Listing = ReadyListing | InvalidListing;
 
-/** A request that did not create the listing in this run, with the error that says why. */
+/** A request that did not create the listing in this run; `apiCode` is kept beside the words for support. */
 export interface Failure {
 	kind: Exclude<Effect, 'created'>;
 	error: NodeApiError | NodeOperationError;
-	/** The API's own error code, where its answer named one (kept beside its words for support). */
 	apiCode?: string;
 }
 

@@ -14,9 +14,6 @@ export const choice = (name: string, value: string, description: string) => ({
 	description,
 });
 
-/** From 1.1, hidden for a standing ticket (n8n drops a hidden value, so version 1 keeps them shown). */
-const standing = { hide: { ga: [true] } };
-
 /** n8n's alphabetical order of a collection's values. */
 export const byLabel = (a: INodeProperties, b: INodeProperties) =>
 	a.displayName.localeCompare(b.displayName);
@@ -40,7 +37,8 @@ const productV1 = TICKET_FIELDS.map(productValue).sort(byLabel);
 const productLatest = TICKET_FIELDS.filter((field) => field.place === 'main')
 	.map((field) => ({
 		...productValue(field),
-		...(field.seated && { displayOptions: standing }),
+		// Hidden for a standing ticket (n8n drops a hidden value, so version 1 keeps them shown).
+		...(field.seated && { displayOptions: { hide: { ga: [true] } } }),
 	}))
 	.sort(byLabel);
 

@@ -27,7 +27,6 @@ import { blankRowsNotice } from './output';
 import {
 	isBlankRow,
 	missingColumns,
-	NO_LIMITS,
 	parameterSource,
 	readListingLimits,
 	readSendSettings,
@@ -63,27 +62,23 @@ function readListingRow(
 	shape: InputShape,
 	sharedProductType: boolean,
 ): ListingRow | undefined {
-	// Read first: a row whose other parameters fail still blocks its listing, which once sent could never get its seat.
-	let rawListingId: unknown;
-	let listingIdRead = false;
+	// READ_ORDER reads the External Listing ID first: a row whose other parameters fail still blocks its listing,
+	// which once sent could never get its seat.
+	const fields: RowFields = {};
 	try {
-		rawListingId = params.get('externalListingId', itemIndex);
-		listingIdRead = true;
-		const fields: RowFields = { externalListingId: rawListingId };
 		for (const field of READ_ORDER) {
-			if (field.parameter in fields || (field.per === 'ticket' && shape !== 'ticketPerItem'))
-				continue;
+			if (field.per === 'ticket' && shape !== 'ticketPerItem') continue;
 			fields[field.parameter] = params.get(field.parameter, itemIndex, field.default);
 		}
 		if (isBlankRow(params, fields)) return undefined;
 		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
-		return { itemIndex, listingId: listingIdOf(rawListingId), fields, problems: [] };
+		return { itemIndex, listingId: listingIdOf(fields.externalListingId), fields, problems: [] };
 	} catch (error) {
 		return {
 			itemIndex,
-			listingId: listingIdOf(rawListingId),
+			listingId: listingIdOf(fields.externalListingId),
 			problems: [unreadable(error, itemIndex)],
-			...(!listingIdRead &&
+			...(!('externalListingId' in fields) &&
 				shape === 'ticketPerItem' && {
 					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
 				}),
@@ -190,7 +185,7 @@ export function listingsOf(
 	itemCount: number,
 	shape: InputShape,
 	sharedProductType = false,
-	limits: ListingLimits = NO_LIMITS,
+	limits: ListingLimits = {},
 ): Omit<ListingsRead, 'settings'> {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];

@@ -9,7 +9,7 @@ import {
 	SEAT_PATTERN_PLACEHOLDERS,
 	seatRangeSchema,
 } from '../../../schemas/listing';
-import type { FieldLabeller, SeatRange } from '../../../schemas/listing';
+import type { FieldLabeller } from '../../../schemas/listing';
 import { labelOf, PRODUCT_KEYS, productLabel, seatRangeLabel } from './fields';
 import type { ListedProduct, Problem, RowFields } from './nouns';
 
@@ -22,24 +22,6 @@ function withProductType(raw: unknown, productType: unknown): unknown {
 
 export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
 	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
-}
-
-function expandSeatRange(
-	range: SeatRange,
-	listing: { externalListingId?: unknown; eventId?: unknown },
-) {
-	const products: Array<Record<string, unknown>> = [];
-	for (let seat = range.firstSeat; seat <= range.lastSeat; seat++) {
-		// One placeholder after the other, as written: a row may itself hold "{seat}".
-		const values = [listing.externalListingId, listing.eventId, range.row, seat];
-		const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
-			(id, placeholder, index) => id.split(placeholder).join(String(values[index])),
-			range.externalIdPattern,
-		);
-		const { row, productType } = range;
-		products.push({ externalId, row, seat: String(seat), productType, ga: false });
-	}
-	return products;
 }
 
 /** How a problem names a value of the index-th entry of a list: "Products → Product 2 → Seat". */
@@ -76,10 +58,22 @@ function seatRangeProducts(
 	const ranges = ((fields.seatRanges as IDataObject).range ?? []) as IDataObject[];
 	const products: unknown[] = [];
 	const problems: Problem[] = [];
-	ranges.forEach((range, index) => {
-		const parsed = seatRangeSchema.safeParse(withProductType(range, fields.productType));
-		if (parsed.success) products.push(...expandSeatRange(parsed.data, listing));
-		else problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+	ranges.forEach((raw, index) => {
+		const parsed = seatRangeSchema.safeParse(withProductType(raw, fields.productType));
+		if (!parsed.success) {
+			problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+			return;
+		}
+		const { row, productType, firstSeat, lastSeat, externalIdPattern } = parsed.data;
+		for (let seat = firstSeat; seat <= lastSeat; seat++) {
+			// One placeholder after the other, as written: a row may itself hold "{seat}".
+			const values = [listing.externalListingId, listing.eventId, row, seat];
+			const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
+				(id, placeholder, at) => id.split(placeholder).join(String(values[at])),
+				externalIdPattern,
+			);
+			products.push({ externalId, row, seat: String(seat), productType, ga: false });
+		}
 	});
 	if (ranges.length === 0)
 		problems.push({

@@ -6,12 +6,12 @@ import type {
 	NodeParameterValueType,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { z } from 'zod';
 
 import { listFirst } from '../../../helpers/errors';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/listing';
 import type { PacingMode } from '../../../transport';
 import { isRowData, labelOf, RECOGNISED_HEADERS } from './fields';
+import type { Reads } from './fields';
 import type { RowFields } from './nouns';
 
 /** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
@@ -60,10 +60,6 @@ export interface ListingLimits {
 	maxTickets?: number;
 }
 
-export const NO_LIMITS: ListingLimits = {};
-
-type Reads<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
-
 /** The limits as typed (empty or 0 sets none); one that cannot be used stops the run before anything is read. */
 export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
@@ -91,20 +87,10 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 			`Add Options → ${LIMIT_OPTIONS.minPriceCurrency}, the three-letter code the minimum is in (such as EUR); listings priced in any other currency are then refused. Nothing was sent.`,
 		);
 	const maxTickets = limit('maxTicketsPerListing', positiveId);
-	return {
-		...(minPrice !== undefined && { minPrice }),
-		...(currency !== undefined && { currency }),
-		...(maxTickets !== undefined && { maxTickets }),
-	};
+	return { minPrice, currency, maxTickets };
 }
 
-/** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
-export interface ParameterSource {
-	get(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown;
-	/** A column or an expression: the value can differ per item. */
-	readsItem(name: string): boolean;
-	columnOf(name: string): string | undefined;
-}
+export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
 
 /**
  * n8n's expression engine per item dominated large sheets (bench/README.md), so a parameter without an expression
@@ -133,7 +119,8 @@ function containsExpression(raw: unknown): boolean {
 	return false;
 }
 
-export class ItemParameters implements ParameterSource {
+/** Reads a node parameter for an item: n8n's expression result, or a sheet cell the parameter stands for. */
+export class ItemParameters {
 	private readonly plans = new Map<string, Plan>();
 
 	/** `paths`: where a field under Options is (`options.stockType`); `recognised`: Map Automatically's columns. */
@@ -159,6 +146,7 @@ export class ItemParameters implements ParameterSource {
 		return this.recognised.get(name) ?? bareColumnReference(this.raw(name));
 	}
 
+	/** A column or an expression: the value can differ per item. */
 	readsItem(name: string): boolean {
 		const plan = this.plans.get(name);
 		if (plan) return plan.kind !== 'constant';
@@ -166,10 +154,7 @@ export class ItemParameters implements ParameterSource {
 	}
 
 	private fromNode(name: string, itemIndex: number, fallback?: NodeParameterValueType): unknown {
-		const path = this.paths[name] ?? name;
-		return fallback === undefined
-			? this.context.getNodeParameter(path, itemIndex)
-			: this.context.getNodeParameter(path, itemIndex, fallback);
+		return this.context.getNodeParameter(this.paths[name] ?? name, itemIndex, fallback);
 	}
 
 	/** The parameter as typed, at a path such as `options.stockType`. */
@@ -201,18 +186,15 @@ function columnsOf(items: INodeExecutionData[]): string[] {
 }
 
 export function recogniseHeaders(columns: string[]) {
-	const byNormalised = new Map<string, string>();
-	for (const column of columns) {
-		const key = normalizeHeader(column);
-		if (!byNormalised.has(key)) byNormalised.set(key, column);
-	}
+	const normalised = columns.map(normalizeHeader);
 	const matched = new Map<string, string>();
 	const missing: string[] = [];
 	for (const [parameter, field] of Object.entries(RECOGNISED_HEADERS)) {
-		const column = field.headers
-			.map((header) => byNormalised.get(normalizeHeader(header)))
-			.find((found) => found !== undefined);
-		if (column !== undefined) matched.set(parameter, column);
+		// The first column of the first header that has one.
+		const at = field.headers
+			.map((header) => normalised.indexOf(normalizeHeader(header)))
+			.find((index) => index >= 0);
+		if (at !== undefined) matched.set(parameter, columns[at]);
 		else if (field.required) missing.push(parameter);
 	}
 	return { columns: matched, missing };
