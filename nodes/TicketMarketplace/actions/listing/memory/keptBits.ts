@@ -1,7 +1,4 @@
-/**
- * Values in n8n's deduplication store, which answers only "held or not" for values named exactly: a name's entry and
- * one per bit of its value set, read back by a look naming every bit (ticketMemory.ts, createdListings.ts).
- */
+/** Values in n8n's deduplication store, which answers only "held or not": an entry per name and per bit set. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryFailureError } from './memoryFailure';
@@ -16,9 +13,9 @@ export interface KeptValue {
 /** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
 /** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
-export const LOOK_ENTRIES = 100;
+const LOOK_ENTRIES = 100;
 /** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
-export const SMALL_LOOK_ENTRIES = 20;
+const SMALL_LOOK_ENTRIES = 20;
 /** Looks for created listings that fit in the room Create keeps, at once. */
 const LOOKS_AT_ONCE = 2;
 /** The room Create keeps beside its record for Pre-deliver's looks. */
@@ -66,6 +63,7 @@ export class KeptBits {
 		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
 		const keys = [...widths.keys(), ...bits];
 		const found = new Set<string>();
+		const has = (key: string) => found.has(key);
 		for (let at = 0; at < keys.length; at += chunk) {
 			// Counted before each write: other runs' looks may have taken room meanwhile.
 			await this.ensureRoom(Math.min(keys.length - at, chunk));
@@ -75,13 +73,10 @@ export class KeptBits {
 			held.forEach((key) => found.add(key));
 		}
 		const held = [...widths].filter(([entry]) => found.has(entry));
-		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
+		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
 	}
 
-	/**
-	 * One look, a few entries at a time (values that carry their own check need no second look); `cleanedUp` false:
-	 * the store kept some of what the look wrote, which now read as bits set.
-	 */
+	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
 	async readOnce(
 		widths: Map<string, number>,
 	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {

@@ -16,8 +16,7 @@ import { RunMemory } from '../memory/runMemory';
 import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
 import { memoryAccount } from '../create/send';
-import { mapExternalIds } from './byExternalId';
-import { partName, readTickets, refuseRepeatedSeats, ticketsTag, uploadRequest } from './tickets';
+import { checkedTickets, partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 type Listings = Map<string, Ticket[]>;
@@ -30,10 +29,7 @@ export async function execute(
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const account = credential && memoryAccount(credential);
-	const read = refuseRepeatedSeats(
-		this,
-		account ? await mapExternalIds(this, given, account) : given,
-	);
+	const read = await checkedTickets(this, given, account);
 	const byListing: Listings = new Map();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
