@@ -1,7 +1,4 @@
-/**
- * The memory over n8n's deduplication store, which has no lock: every write carries a new marker, looked for after a
- * pause and written again if another run's stale write erased it; removals likewise. Failures are returned, typed.
- */
+/** n8n's deduplication store has no lock: a write's marker is looked for after a pause, and written again if erased. */
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 

@@ -74,8 +74,8 @@ async function deliver(
 	// Remembered with its tickets (another ticket sends it again, whole); IDs as text, as the memory's keys hold them.
 	const keyOf = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
 	const listingOf = new Map([...keyOf].map(([id, key]) => [key, id]));
-	const keys = (ids: string[]) => ids.map((id) => keyOf.get(id)) as unknown as number[];
-	const recorded = skip ? await memory.recordBeforeSending(keys([...keyOf.keys()])) : undefined;
+	const keys = [...keyOf.values()] as unknown as number[];
+	const recorded = skip ? await memory.recordBeforeSending(keys) : undefined;
 	const outcomes = new Map<string, Outcome>();
 	for (const [key, earlier] of recorded?.alreadySent ?? [])
 		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
@@ -85,27 +85,25 @@ async function deliver(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
+		const fail = (kind: Failure['kind'], message: string, description: string) => {
+			if (!context.continueOnFail()) pacer.close();
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind, error });
+		};
 		let request;
 		try {
 			request = uploadRequest(context, tickets);
 		} catch (thrown) {
-			if (!context.continueOnFail()) pacer.close();
 			const message = `Not sent: the upload of listing ${listingId} could not be built: ${errorText(thrown)}`;
-			const description = 'Nothing was sent for this listing.';
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind: 'notCreated', error });
-			return;
+			return fail('notCreated', message, 'Nothing was sent for this listing.');
 		}
 		try {
 			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
 		} catch (thrown) {
 			// Where it failed is unknown, so it may have gone; the other listings still get their turn.
-			if (!context.continueOnFail()) pacer.close();
 			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
-			const description = subjectOf(request.path).howToCheck;
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind: 'unknown', error });
+			fail('unknown', message, subjectOf(request.path).howToCheck);
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
