@@ -133,14 +133,16 @@ async function readCopies(
 	return read;
 }
 
-/** Rewrites the copies of a listing found from one of them, so that a spoiled copy does not stay spoiled. */
+/** Rewrites (unverified) the copies of a listing found from one of them, so that a spoiled one does not stay so. */
 async function repair(kept: KeptBits, account: MemoryAccount, id: number, marketplaceId: string) {
 	const bits = textBits(marketplaceId)!;
 	const add = copyKeys(account, id, bits);
 	const remove = copies.flatMap((copy) =>
 		everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
 	);
-	await kept.rewrite(add, remove);
+	// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
+	await kept.store.removeOnce(remove);
+	await kept.store.recordOnce(add);
 }
 
 /** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
@@ -158,7 +160,7 @@ export async function findCreated(
 	const spoiled = new Set<number>();
 	let toRead = [...asked.keys()];
 	for (let read = 1; read <= READS && toRead.length > 0; read++) {
-		if (read > 1) await kept.pause();
+		if (read > 1) await kept.store.pause();
 		const copy = await readCopies(kept, account, toRead);
 		copy.ids.forEach((marketplaceId, id) => ids.set(id, marketplaceId));
 		copy.spoiled.forEach((id) => spoiled.add(id));

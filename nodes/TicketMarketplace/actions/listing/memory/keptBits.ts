@@ -39,7 +39,7 @@ export function keysOf({ entry, bits }: KeptValue): string[] {
 }
 
 export class KeptBits {
-	private readonly store: VerifiedStore;
+	readonly store: VerifiedStore;
 	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
 	private readonly recorded = new Set<string>();
 
@@ -83,17 +83,6 @@ export class KeptBits {
 		const before = this.store.leftovers.length;
 		const held = widths.size ? await this.lookOnce(widths, SMALL_LOOK_ENTRIES) : new Map();
 		return { held, cleanedUp: this.store.leftovers.length === before };
-	}
-
-	/** Writes and takes out entries once, unverified: the repair of a copy a look left wrong. */
-	async rewrite(add: string[], remove: string[]): Promise<void> {
-		if (remove.length) await this.store.removeOnce(remove);
-		if (add.length) await this.store.recordOnce(add);
-	}
-
-	/** Waits as between two looks. */
-	async pause(): Promise<void> {
-		await this.store.pause();
 	}
 
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */

@@ -109,14 +109,18 @@ async function deliver(
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
 	warnOfUnknownBefore(context, outcomes);
 	const sent = toSend.map(([id]) => [keyOf.get(id)!, outcomes.get(id)!] as const);
-	await remember(context, { memory, skip, sent, outcomes });
+	await remember(context, memory, skip, sent, outcomes);
 	return outcomes;
 }
 
 /** What the memory keeps of the listings sent (with the option off, deliveries only: they settle an unknown outcome). */
 async function remember(
 	context: IExecuteFunctions,
-	{ memory, skip, sent, outcomes }: Remembered,
+	memory: RunMemory,
+	skip: boolean,
+	/** Each listing sent, by its key in the memory. */
+	sent: ReadonlyArray<readonly [string, Outcome]>,
+	outcomes: Map<string, Outcome>,
 ): Promise<void> {
 	if (sent.length === 0) return skip ? await memory.release() : undefined;
 	const as = (word: string) =>
@@ -127,14 +131,6 @@ async function remember(
 	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
-}
-
-interface Remembered {
-	memory: RunMemory;
-	skip: boolean;
-	/** Each listing sent, by its key in the memory. */
-	sent: ReadonlyArray<readonly [string, Outcome]>;
-	outcomes: Map<string, Outcome>;
 }
 
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */

@@ -1,4 +1,4 @@
-/** Pre-deliver's tickets, checked (and mapped from Create's record) before anything is sent, and one listing's upload. */
+/** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -243,13 +243,9 @@ function whyNotMapped(
 	unreadable: boolean,
 ): [message: string, what: string] | undefined {
 	const { externalListingId: id, row, seat } = ticket;
-	if (unreadable)
-		return [`Create's record of External Listing ID ${id} could not be read`, UNREADABLE];
-	if (!listing)
-		return [
-			`this workflow's Listing → Create has no record of External Listing ID ${id}`,
-			NO_RECORD,
-		];
+	const named = `External Listing ID ${id}`;
+	if (unreadable) return [`Create's record of ${named} could not be read`, UNREADABLE];
+	if (!listing) return [`this workflow's Listing → Create has no record of ${named}`, NO_RECORD];
 	const wrongId = notAListingId(listing.marketplaceId);
 	if (wrongId !== undefined) return [`listing ${id} was created as ${wrongId}`, BAD_RECORD];
 	if (!listing.seats.includes(seatOf(ticket)))
