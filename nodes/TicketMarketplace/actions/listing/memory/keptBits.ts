@@ -81,13 +81,12 @@ export class KeptBits {
 		widths: Map<string, number>,
 	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
 		const before = this.store.leftovers.length;
-		const held = widths.size ? await this.lookOnce(widths, SMALL_LOOK_ENTRIES) : new Map();
+		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
 		return { held, cleanedUp: this.store.leftovers.length === before };
 	}
 
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
 	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
-		if (widths.size === 0) return new Map();
 		const first = await this.lookOnce(widths);
 		if (first.size === 0) return first;
 		await this.store.pause();

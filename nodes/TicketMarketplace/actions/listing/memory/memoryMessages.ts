@@ -3,8 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
-import { failureOf } from './memoryFailure';
-import type { MemoryFailure } from './memoryFailure';
+import { failureOf, type MemoryFailure } from './memoryFailure';
 
 /** The memory's failures in the user's words: what happened, was done, why, what to do (never: turn the memory off). */
 export class SentListingsStoreError extends NodeOperationError {}

@@ -10,8 +10,7 @@ import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/nouns';
-import { readSendSettings } from '../create/settings';
-import type { SendSettings } from '../create/settings';
+import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
 import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
@@ -133,17 +132,15 @@ async function remember(
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
 }
 
+const isUnknownBefore = (outcome: Outcome) =>
+	outcome.kind === 'skipped' && outcome.earlier === 'unknown';
+
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
 function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const unknownBefore = [...outcomes.values()].filter(
-		(outcome) => outcome.kind === 'skipped' && outcome.earlier === 'unknown',
-	).length;
-	if (unknownBefore > 0)
-		context.addExecutionHints({
-			message: `Not sent, outcome unknown: ${unknownBefore} listing${unknownBefore === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
-			location: 'outputPane',
-			type: 'warning',
-		});
+	const count = [...outcomes.values()].filter(isUnknownBefore).length;
+	if (count === 0) return;
+	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`;
+	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
@@ -165,11 +162,15 @@ const UNKNOWN_BEFORE = {
 	message: `Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
 	mayHaveBeenDelivered: true,
 };
+const NOT_SENT = {
+	error: 'Not sent: the run stopped before this listing was sent',
+	description: 'Nothing was sent for it: run the workflow again.',
+};
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
-	const unknownBefore = outcome.kind === 'skipped' && outcome.earlier === 'unknown';
+	const unknownBefore = isUnknownBefore(outcome);
 	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
 	const part = partName(tickets.indexOf(ticket));
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
@@ -177,12 +178,7 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
 	if (unknownBefore) return { ...base, ...UNKNOWN_BEFORE };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED };
-	if (!('error' in outcome))
-		return {
-			...base,
-			error: 'Not sent: the run stopped before this listing was sent',
-			description: 'Nothing was sent for it: run the workflow again.',
-		};
+	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
 	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };
 }
 

@@ -4,9 +4,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
-import { buildRequest } from '../../../transport';
+import { buildRequest, type ApiRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import type { ApiRequest } from '../../../transport';
 import { findCreated, seatName, type CreatedListing } from '../memory/createdListings';
 import { failureOf } from '../memory/memoryFailure';
 import type { MemoryAccount } from '../memory/sentListings';
