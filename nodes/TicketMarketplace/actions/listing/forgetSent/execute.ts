@@ -25,6 +25,10 @@ type Entry =
 	| { kind: 'blank'; itemIndex: number }
 	| { kind: 'id'; itemIndex: number; id: number };
 
+const MAP_IDS =
+	'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.';
+const BLANK = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
+
 type Items = INodeExecutionData[];
 
 export async function execute(this: IExecuteFunctions, items: Items): Promise<Items> {
@@ -64,15 +68,9 @@ function readEntries(context: IExecuteFunctions, items: Items): Entry[] {
 		if (isBlankRow(source, { [ID_PARAMETER]: value })) return { kind: 'blank', itemIndex };
 		const parsed = positiveId.safeParse(value);
 		if (parsed.success) return { kind: 'id', itemIndex, id: parsed.data };
-		const error = new NodeOperationError(
-			context.getNode(),
-			`External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`,
-			{
-				description:
-					'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.',
-				itemIndex,
-			},
-		);
+		const message = `External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`;
+		const description = MAP_IDS;
+		const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
 		if (!context.continueOnFail()) throw error;
 		const json: IDataObject = { error: error.message };
 		return { kind: 'refused', item: { json, pairedItem: { item: itemIndex }, error } };
@@ -83,14 +81,9 @@ function readEntries(context: IExecuteFunctions, items: Items): Entry[] {
 function outputOf(entry: Entry, forgotten: Set<number>): INodeExecutionData {
 	if (entry.kind === 'refused') return entry.item;
 	const pairedItem = { item: entry.itemIndex };
-	if (entry.kind === 'blank') {
-		const message = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
-		return { json: { skipped: 'blank', message }, pairedItem };
-	}
+	if (entry.kind === 'blank') return { json: { skipped: 'blank', message: BLANK }, pairedItem };
 	const { id } = entry;
 	const message = `Nothing to forget: External Listing ID ${id} is not remembered for this account and Base URL`;
-	return {
-		json: forgotten.has(id) ? { forgotten: id } : { notRemembered: id, message },
-		pairedItem,
-	};
+	const json = forgotten.has(id) ? { forgotten: id } : { notRemembered: id, message };
+	return { json, pairedItem };
 }
