@@ -85,19 +85,14 @@ export class RunMemory {
 	private async ensureRoom(keys: MemoryKeys): Promise<number | undefined> {
 		const held = await this.store.count();
 		if (held === undefined) return held;
-		const room = SENT_LISTINGS_CAP - held;
+		const cap = SENT_LISTINGS_CAP;
+		const room = cap - held;
 		const needed = (keptHeld: number, writes: number) =>
 			keys.all().length - keptHeld + (writes + 1) * MARKERS_PER_WRITE;
 		if (needed(0, 0) <= room) return held;
 		const [keptHeld, writes] = await this.heldAlready(keys, room);
-		const full = {
-			kind: 'full',
-			held,
-			needed: needed(keptHeld, 0),
-			cap: SENT_LISTINGS_CAP,
-		} as const;
-		if (needed(keptHeld, writes) > room) throw new MemoryFailureError(full);
-		return held;
+		if (needed(keptHeld, writes) <= room) return held;
+		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0), cap });
 	}
 
 	/** Near the cap, how many of the IDs' keys are held already (a sheet run again), by a look; 0 if it cannot tell. */

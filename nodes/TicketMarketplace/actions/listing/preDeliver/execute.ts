@@ -18,8 +18,6 @@ import { memoryAccount } from '../create/send';
 import { checkedTickets, partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
-type Listings = Map<string, Ticket[]>;
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -29,7 +27,7 @@ export async function execute(
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const account = credential && memoryAccount(credential);
 	const read = await checkedTickets(this, given, account);
-	const byListing: Listings = new Map();
+	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
@@ -62,7 +60,7 @@ export async function execute(
 /** Uploads every listing this workflow has not delivered before; returns each listing's outcome. */
 async function deliver(
 	context: IExecuteFunctions,
-	byListing: Listings,
+	byListing: Map<string, Ticket[]>,
 	settings: SendSettings,
 	credential: RunCredential,
 	{ baseUrl, email }: MemoryAccount,
