@@ -1,7 +1,4 @@
-/**
- * "Nothing listed twice, across runs": the IDs this workflow has sent, in n8n's deduplication store, one memory per
- * account (a hash of its e-mail) and API (the Base URL's origin). How and why: docs/sent-listings-memory.md.
- */
+/** The IDs sent, one memory per account (its e-mail's hash) and API (Base URL origin): docs/sent-listings-memory.md */
 import { createHash } from 'node:crypto';
 
 import { nearCapWords } from './memoryMessages';

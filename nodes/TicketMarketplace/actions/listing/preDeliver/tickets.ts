@@ -1,7 +1,6 @@
 /** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest } from '../../../transport';
@@ -191,33 +190,21 @@ const UNREADABLE = `Create's record of it is in the memory, but it read differen
 const NOT_A_SEAT =
 	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 
-/** The tickets read, mapped by External Listing ID (for a credential's account), and their seats checked. */
+/**
+ * The tickets read, checked: one named by External Listing ID gets the marketplace listing ID Create recorded
+ * (memory/createdListings.ts) or is refused, as is a seat given twice; without Continue On Fail a refusal stops the run.
+ */
 export async function checkedTickets(
 	context: IExecuteFunctions,
 	tickets: Array<Ticket | Refusal>,
 	account: MemoryAccount | undefined,
-): Promise<Array<Ticket | Refusal>> {
-	return refuseRepeatedSeats(
-		context,
-		account ? await mapExternalIds(context, tickets, account) : tickets,
-	);
-}
-
-/**
- * Tickets named by External Listing ID get the marketplace listing ID Create recorded (memory/createdListings.ts);
- * refused (without Continue On Fail, the first refusal stops the run) for no record, or a seat it does not hold.
- */
-async function mapExternalIds(
-	context: IExecuteFunctions,
-	tickets: Array<Ticket | Refusal>,
-	account: MemoryAccount,
 ): Promise<Array<Ticket | Refusal>> {
 	const asked = new Map<number, string[]>();
 	for (const ticket of tickets) {
 		const id = ticket instanceof Error ? undefined : ticket.externalListingId;
 		if (id !== undefined) asked.set(id, [...(asked.get(id) ?? []), seatOf(ticket as Ticket)]);
 	}
-	if (asked.size === 0) return tickets;
+	if (!account || asked.size === 0) return refuseRepeatedSeats(context, tickets);
 	const { found, unreadable } = await findCreated(context, account, asked).catch((error) => {
 		// Running again does not make room: only forgetting does, or not looking.
 		const full = failureOf(error).kind === 'full';
@@ -225,7 +212,7 @@ async function mapExternalIds(
 		const description = `Nothing was sent. ${full ? FULL : `Run the workflow again, or ${BY_ID}.`}`;
 		throw new NodeOperationError(context.getNode(), message, { description });
 	});
-	return tickets.map((ticket) => {
+	const mapped = tickets.map((ticket) => {
 		if (ticket instanceof Error || ticket.externalListingId === undefined) return ticket;
 		const listing = found.get(ticket.externalListingId);
 		const why = whyNotMapped(ticket, listing, unreadable.has(ticket.externalListingId));
@@ -233,6 +220,7 @@ async function mapExternalIds(
 		if (refused && !context.continueOnFail()) throw refused;
 		return refused || { ...ticket, listingId: listing!.marketplaceId };
 	});
+	return refuseRepeatedSeats(context, mapped);
 }
 
 /** Why a ticket named by External Listing ID is refused, and what to do; undefined when its listing is found. */
