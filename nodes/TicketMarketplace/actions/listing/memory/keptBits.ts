@@ -16,10 +16,8 @@ const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
 const LOOK_ENTRIES = 100;
 /** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
 const SMALL_LOOK_ENTRIES = 20;
-/** Looks for created listings that fit in the room Create keeps, at once. */
-const LOOKS_AT_ONCE = 2;
-/** The room Create keeps beside its record for Pre-deliver's looks. */
-export const LOOK_ROOM = LOOKS_AT_ONCE * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
+/** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
+export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
 export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
