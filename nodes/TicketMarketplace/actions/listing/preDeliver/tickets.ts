@@ -115,9 +115,8 @@ function notAListingId(id: string): string | undefined {
 const seatOf = (ticket: Ticket) => seatName(ticket)!;
 
 /**
- * The same seat twice for one listing is refused (without Continue On Fail, the first refusal stops the run), seats
- * compared as Create compares them, listings by the marketplace's ID: two External Listing IDs may name one listing.
- * General admission tickets repeat.
+ * The same seat twice for one listing is refused, seats compared as Create compares them, listings by the marketplace's
+ * ID: two External Listing IDs may name one listing. General admission tickets repeat.
  */
 function refuseRepeatedSeats(
 	context: IExecuteFunctions,
@@ -134,12 +133,9 @@ function refuseRepeatedSeats(
 			seen.set(key, itemIndex);
 			return ticket;
 		}
-		const refused = refusal(
-			context,
-			itemIndex,
-			`row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`,
-			`Item ${before} has the same seat: give each seat one PDF.`,
-		);
+		const twice = `row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`;
+		const what = `Item ${before} has the same seat: give each seat one PDF.`;
+		const refused = refusal(context, itemIndex, twice, what);
 		if (!context.continueOnFail()) throw refused;
 		return refused;
 	});
@@ -191,8 +187,8 @@ const NOT_A_SEAT =
 	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 
 /**
- * The tickets read, checked: one named by External Listing ID gets the marketplace listing ID Create recorded
- * (memory/createdListings.ts) or is refused, as is a seat given twice; without Continue On Fail a refusal stops the run.
+ * The tickets read, checked: one named by External Listing ID gets the marketplace ID Create recorded (see
+ * memory/createdListings.ts) or is refused, as is a seat given twice; without Continue On Fail a refusal stops the run.
  */
 export async function checkedTickets(
 	context: IExecuteFunctions,
