@@ -134,12 +134,9 @@ export class VerifiedStore {
 
 	/** The keys held, by a record whose new keys leave again; not retried (a retry would find its own keys). */
 	async look(keys: string[]): Promise<Set<string> | undefined> {
-		let answer: IDeduplicationOutput;
-		try {
-			answer = await this.timed(async () => await this.storeRecord(keys));
-		} catch {
-			return undefined;
-		}
+		const call = this.timed(async () => await this.storeRecord(keys));
+		const answer = await call.catch(() => undefined);
+		if (answer === undefined) return undefined;
 		const added = answer.new.map(String);
 		if (added.length > 0) await this.remove(added).catch(() => this.leftovers.push(...added));
 		return new Set(answer.processed.map(String));
