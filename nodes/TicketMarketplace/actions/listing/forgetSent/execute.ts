@@ -1,17 +1,16 @@
-/**
- * Listing → Clear Sent Listings History: forgets every ID the workflow remembers, or the ID of each input item, so
- * that Create sends those listings again. Items are read as Create reads sheet rows: a blank row is skipped.
- */
+/** Listing → Clear Sent Listings History: forgets every ID, or each item's (read as Create reads a sheet's rows). */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { positiveId } from '../../../schemas/listing';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { RunMemory } from '../memory/runMemory';
-import { countSent, forgetAllSent } from '../memory/sentListings';
+import { storeError } from '../memory/memoryMessages';
+import { SCOPE, STORE_OPTIONS } from '../memory/verifiedStore';
 import { readRunCredential } from '../../../transport';
 import { isBlankRow, ItemParameters } from '../create/settings';
 import { blankRowsNotice } from '../create/output';
+import { memoryAccount } from '../create/send';
 
 const ID_PARAMETER = 'forgetExternalListingId';
 /** What an AI Agent's call is told: the history keeps Create from listing a ticket twice. */
@@ -26,16 +25,18 @@ type Entry =
 	| { kind: 'blank'; itemIndex: number }
 	| { kind: 'id'; itemIndex: number; id: number };
 
+const MAP_IDS =
+	'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.';
+const BLANK = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
+
 type Items = INodeExecutionData[];
 
 export async function execute(this: IExecuteFunctions, items: Items): Promise<Items> {
 	refuseAsAgentTool(this, ...AS_TOOL);
 	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
-		const entries = await countSent(this);
-		await forgetAllSent(this);
-		return [
-			{ json: { forgotten: 'all', entries }, pairedItem: items.map((_, item) => ({ item })) },
-		];
+		const entries = await forgetAll(this);
+		const pairedItem = items.map((_, item) => ({ item }));
+		return [{ json: { forgotten: 'all', entries }, pairedItem }];
 	}
 	const entries = readEntries(this, items);
 	const blankRows = entries.flatMap((entry) => (entry.kind === 'blank' ? [entry.itemIndex] : []));
@@ -43,10 +44,20 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 		this.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
 	const requested = entries.flatMap((entry) => (entry.kind === 'id' ? [entry.id] : []));
 	// The memory of the credential's account on its API, as Create keeps it.
-	const { baseUrl, decrypted } = await readRunCredential.call(this);
-	const memory = new RunMemory(this, { baseUrl, email: String(decrypted.data?.email ?? '') });
+	const memory = new RunMemory(this, memoryAccount(await readRunCredential.call(this)));
 	const forgotten = await memory.forgetOnRequest(requested);
 	return entries.map((entry) => outputOf(entry, forgotten));
+}
+
+/** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */
+async function forgetAll(context: IExecuteFunctions): Promise<number> {
+	try {
+		const entries = await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+		await context.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
+		return entries;
+	} catch (error) {
+		throw storeError(context, error, 'forget');
+	}
 }
 
 /** Each item's ID, read as Create reads a sheet; one not valid stops the run, or with Continue On Fail is its error. */
@@ -57,15 +68,9 @@ function readEntries(context: IExecuteFunctions, items: Items): Entry[] {
 		if (isBlankRow(source, { [ID_PARAMETER]: value })) return { kind: 'blank', itemIndex };
 		const parsed = positiveId.safeParse(value);
 		if (parsed.success) return { kind: 'id', itemIndex, id: parsed.data };
-		const error = new NodeOperationError(
-			context.getNode(),
-			`External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`,
-			{
-				description:
-					'Map External Listing ID to a column of whole numbers (for example {{ $json.listing_id }}), then run the workflow again.',
-				itemIndex,
-			},
-		);
+		const message = `External Listing ID ${parsed.error.issues[0]?.message ?? 'is not valid'}; nothing was forgotten`;
+		const description = MAP_IDS;
+		const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
 		if (!context.continueOnFail()) throw error;
 		const json: IDataObject = { error: error.message };
 		return { kind: 'refused', item: { json, pairedItem: { item: itemIndex }, error } };
@@ -76,14 +81,9 @@ function readEntries(context: IExecuteFunctions, items: Items): Entry[] {
 function outputOf(entry: Entry, forgotten: Set<number>): INodeExecutionData {
 	if (entry.kind === 'refused') return entry.item;
 	const pairedItem = { item: entry.itemIndex };
-	if (entry.kind === 'blank') {
-		const message = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
-		return { json: { skipped: 'blank', message }, pairedItem };
-	}
+	if (entry.kind === 'blank') return { json: { skipped: 'blank', message: BLANK }, pairedItem };
 	const { id } = entry;
 	const message = `Nothing to forget: External Listing ID ${id} is not remembered for this account and Base URL`;
-	return {
-		json: forgotten.has(id) ? { forgotten: id } : { notRemembered: id, message },
-		pairedItem,
-	};
+	const json = forgotten.has(id) ? { forgotten: id } : { notRemembered: id, message };
+	return { json, pairedItem };
 }

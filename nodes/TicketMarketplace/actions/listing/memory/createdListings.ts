@@ -1,7 +1,4 @@
-/**
- * What Create created (when asked to remember it), for Pre-deliver to name a listing by its External Listing ID: the
- * marketplace's listing ID (text: its UTF-8 bytes and their count, as bits; keptBits.ts) and each seat as an entry.
- */
+/** What Create created, for Pre-deliver: the marketplace ID (its UTF-8 bytes as bits: keptBits.ts), an entry a seat. */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
@@ -12,6 +9,11 @@ import { sentListingKey, type MemoryAccount } from './sentListings';
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
 export const MAX_ID_BYTES = 40;
 const LENGTH_BITS = 6;
+/** Bits of a hash of the ID beside it: a copy a look left wrong, or another look's bits, read as no ID. */
+const CHECK_BITS = 16;
+const ID_WIDTH = LENGTH_BITS + 8 * MAX_ID_BYTES + CHECK_BITS;
+/** The ID is kept twice, each looked at in its own writes: a look that spoils one, the next repairs from the other. */
+const copies = [1, 2];
 
 export interface CreatedListing {
 	externalListingId: number;
@@ -22,23 +24,11 @@ export interface CreatedListing {
 
 const GA_SEAT = seatIdentity({ row: 'GA', seat: 'GA' });
 
-/**
- * A ticket's seat as Create and Pre-deliver name it; undefined for a ticket with neither seat nor GA. Row and seat GA
- * is general admission too: the service names a general admission ticket so.
- */
+/** A ticket's seat as Create and Pre-deliver name it (row and seat GA is general admission too); else undefined. */
 export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) => {
 	const seat = seatIdentity(ticket);
 	return ticket.ga || seat === GA_SEAT ? 'GA' : seat;
 };
-
-/** Bits of a hash of the ID beside it: a copy a look left wrong, or another look's bits, read as no ID. */
-const CHECK_BITS = 16;
-const ID_WIDTH = LENGTH_BITS + 8 * MAX_ID_BYTES + CHECK_BITS;
-/**
- * The ID is kept twice, each copy looked at in its own writes: a look's write that could not be taken out, or one
- * that took out what Create recorded meanwhile, spoils one copy only, and the next look repairs it from the other.
- */
-const COPIES = 2;
 
 const checkOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest().readUInt16BE(0);
 
@@ -73,20 +63,19 @@ const idEntry = (account: MemoryAccount, id: number) =>
 	`${sentListingKey(account, id)} marketplace listing`;
 const copyEntry = (account: MemoryAccount, id: number, copy: number) =>
 	`${idEntry(account, id)} copy ${copy}`;
+const copyKeys = (account: MemoryAccount, id: number, bits: boolean[]) =>
+	copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
 /** Under the marketplace ID too: the seats of a listing forgotten and created again do not mix. */
 const seatEntry =
 	(account: MemoryAccount, { externalListingId, marketplaceId }: CreatedListing) =>
 	(seat: string) =>
 		`${idEntry(account, externalListingId)} ${JSON.stringify([marketplaceId, seat])}`;
 
-const copies = Array.from({ length: COPIES }, (_, i) => i + 1);
-
 /** The entries that keep the listing; none for an ID too long to keep (Pre-deliver then finds no record). */
 export function createdKeys(account: MemoryAccount, listing: CreatedListing): string[] {
 	const bits = textBits(listing.marketplaceId);
 	if (!bits) return [];
-	const id = listing.externalListingId;
-	const kept = copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	const kept = copyKeys(account, listing.externalListingId, bits);
 	return [...kept, ...listing.seats.map(seatEntry(account, listing))];
 }
 
@@ -120,24 +109,14 @@ async function readCopies(
 	asked: number[],
 ): Promise<CopiesRead> {
 	const read: CopiesRead = { ids: new Map(), held: new Set(), spoiled: new Set(), stuck: false };
-	// The later copies' entries first, apart from the first copy's look: a record landing in one look spoils one copy.
-	const laterHeld = new Set<string>();
-	for (const copy of copies.slice(1)) {
-		const entries = asked.map((id) => copyEntry(account, id, copy));
-		const look = await kept.readOnce(new Map(entries.map((entry) => [entry, 0])));
-		look.held.forEach((_, entry) => laterHeld.add(entry));
-		if (!look.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
-	}
-	for (const id of asked) {
-		const later = copies.slice(1).map((c) => laterHeld.has(copyEntry(account, id, c)));
-		if (later.some(Boolean)) read.held.add(id);
-		if (later.some((held) => !held)) read.spoiled.add(id);
-	}
+	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
+	const second = await kept.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
+	if (!second.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
+	const inSecond = asked.filter((id) => second.held.has(copyEntry(account, id, 2)));
+	for (const id of asked) read[inSecond.includes(id) ? 'held' : 'spoiled'].add(id);
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
-		const wanted = asked.filter(
-			(id) => !read.ids.has(id) && (copy === 1 || laterHeld.has(entryOf(id))),
-		);
+		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !read.ids.has(id));
 		const look = await kept.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
 			const bits = look.held.get(entryOf(id));
@@ -154,14 +133,16 @@ async function readCopies(
 	return read;
 }
 
-/** Rewrites the copies of a listing found from one of them, so that a spoiled copy does not stay spoiled. */
+/** Rewrites (unverified) the copies of a listing found from one of them, so that a spoiled one does not stay so. */
 async function repair(kept: KeptBits, account: MemoryAccount, id: number, marketplaceId: string) {
 	const bits = textBits(marketplaceId)!;
-	const add = copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	const add = copyKeys(account, id, bits);
 	const remove = copies.flatMap((copy) =>
 		everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
 	);
-	await kept.rewrite(add, remove);
+	// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
+	await kept.store.removeOnce(remove);
+	await kept.store.recordOnce(add);
 }
 
 /** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
@@ -179,7 +160,7 @@ export async function findCreated(
 	const spoiled = new Set<number>();
 	let toRead = [...asked.keys()];
 	for (let read = 1; read <= READS && toRead.length > 0; read++) {
-		if (read > 1) await kept.pause();
+		if (read > 1) await kept.store.pause();
 		const copy = await readCopies(kept, account, toRead);
 		copy.ids.forEach((marketplaceId, id) => ids.set(id, marketplaceId));
 		copy.spoiled.forEach((id) => spoiled.add(id));
@@ -194,12 +175,13 @@ export async function findCreated(
 		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
 	});
 	const entries = found.flatMap((listing) => listing.seats.map(seatEntry(account, listing)));
-	const seats = await kept.held(new Map(entries.map((entry) => [entry, 0])));
-	const listings = new Map(
-		found.map((listing) => {
-			const held = listing.seats.filter((seat) => seats.has(seatEntry(account, listing)(seat)));
-			return [listing.externalListingId, { ...listing, seats: held }];
-		}),
+	const held = await kept.held(new Map(entries.map((entry) => [entry, 0])));
+	const withSeatsHeld = (listing: CreatedListing) => ({
+		...listing,
+		seats: listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat))),
+	});
+	const listings = found.map(
+		(listing) => [listing.externalListingId, withSeatsHeld(listing)] as const,
 	);
-	return { found: listings, unreadable };
+	return { found: new Map(listings), unreadable };
 }

@@ -1,7 +1,4 @@
-/**
- * Values in n8n's deduplication store, which answers only "held or not" for values named exactly: a name's entry and
- * one per bit of its value set, read back by a look naming every bit (ticketMemory.ts, createdListings.ts).
- */
+/** Values in n8n's deduplication store, which answers only "held or not": an entry per name and per bit set. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryFailureError } from './memoryFailure';
@@ -16,13 +13,11 @@ export interface KeptValue {
 /** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
 /** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
-export const LOOK_ENTRIES = 100;
+const LOOK_ENTRIES = 100;
 /** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
-export const SMALL_LOOK_ENTRIES = 20;
-/** Looks for created listings that fit in the room Create keeps, at once. */
-const LOOKS_AT_ONCE = 2;
-/** The room Create keeps beside its record for Pre-deliver's looks. */
-export const LOOK_ROOM = LOOKS_AT_ONCE * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
+const SMALL_LOOK_ENTRIES = 20;
+/** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
+export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
 export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
@@ -42,7 +37,7 @@ export function keysOf({ entry, bits }: KeptValue): string[] {
 }
 
 export class KeptBits {
-	private readonly store: VerifiedStore;
+	readonly store: VerifiedStore;
 	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
 	private readonly recorded = new Set<string>();
 
@@ -66,6 +61,7 @@ export class KeptBits {
 		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
 		const keys = [...widths.keys(), ...bits];
 		const found = new Set<string>();
+		const has = (key: string) => found.has(key);
 		for (let at = 0; at < keys.length; at += chunk) {
 			// Counted before each write: other runs' looks may have taken room meanwhile.
 			await this.ensureRoom(Math.min(keys.length - at, chunk));
@@ -75,35 +71,20 @@ export class KeptBits {
 			held.forEach((key) => found.add(key));
 		}
 		const held = [...widths].filter(([entry]) => found.has(entry));
-		return new Map(held.map(([entry, w]) => [entry, everyBit(entry, w).map((k) => found.has(k))]));
+		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
 	}
 
-	/**
-	 * One look, a few entries at a time (values that carry their own check need no second look); `cleanedUp` false:
-	 * the store kept some of what the look wrote, which now read as bits set.
-	 */
+	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
 	async readOnce(
 		widths: Map<string, number>,
 	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
 		const before = this.store.leftovers.length;
-		const held = widths.size ? await this.lookOnce(widths, SMALL_LOOK_ENTRIES) : new Map();
+		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
 		return { held, cleanedUp: this.store.leftovers.length === before };
-	}
-
-	/** Writes and takes out entries once, unverified: the repair of a copy a look left wrong. */
-	async rewrite(add: string[], remove: string[]): Promise<void> {
-		if (remove.length) await this.store.removeOnce(remove);
-		if (add.length) await this.store.recordOnce(add);
-	}
-
-	/** Waits as between two looks. */
-	async pause(): Promise<void> {
-		await this.store.pause();
 	}
 
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
 	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
-		if (widths.size === 0) return new Map();
 		const first = await this.lookOnce(widths);
 		if (first.size === 0) return first;
 		await this.store.pause();

@@ -3,13 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
-import { failureOf } from './memoryFailure';
-import type { MemoryFailure } from './memoryFailure';
+import { failureOf, type MemoryFailure } from './memoryFailure';
 
-/**
- * The user's words for the memory of sent listings: what happened (the title), what was done, why and what to do.
- * Never advises turning the memory off: that would relist earlier runs' work.
- */
+/** The memory's failures in the user's words: what happened, was done, why, what to do (never: turn the memory off). */
 export class SentListingsStoreError extends NodeOperationError {}
 
 /** Where the run was: before sending, after sending, or forgetting on request. */
@@ -71,9 +67,8 @@ const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
 /**
- * Nothing was sent: the failure, and every ID the memory may now hold wrongly or have lost: the run's `ids` (a write
- * that failed may have recorded them), IDs sent before that it forgot while marking them recent, and IDs it
- * recorded and could not forget.
+ * Nothing was sent: the failure, and each ID the memory may now hold wrongly or have lost: the run's `ids` (a failed
+ * write may have recorded them), IDs sent before it forgot while marking them recent, IDs it could not forget.
  */
 export function beforeSendingError(
 	context: IExecuteFunctions,
@@ -103,10 +98,7 @@ export function beforeSendingError(
 export const notCreatedStillRememberedLine = (ids: Array<string | number>) =>
 	stillRemembered('Not created', ids);
 
-/**
- * A forget on request whose removal failed, and what it may have left: `left`, every ID whose keys may remain; of
- * those, the ones not `held` were written by the look, the held ones only under an earlier version's key.
- */
+/** A failed forget: `left`, IDs whose keys may remain (not `held`: the look wrote them; held: an old key's). */
 export function forgetError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
@@ -131,14 +123,10 @@ export function forgetError(
 }
 
 /** Forget Sent Listings forgot every ID, but the store never said which it held. */
-export function forgetUnansweredError(
-	context: IExecuteFunctions,
-	ids: number[],
-): SentListingsStoreError {
-	return new SentListingsStoreError(context.getNode(), TITLE, {
+export const forgetUnansweredError = (context: IExecuteFunctions, ids: number[]) =>
+	new SentListingsStoreError(context.getNode(), TITLE, {
 		description: `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`,
 	});
-}
 
 /** The notice once the memory holds most of what n8n keeps. */
 export function nearCapWords(count: number, cap: number): string {

@@ -85,19 +85,14 @@ export class RunMemory {
 	private async ensureRoom(keys: MemoryKeys): Promise<number | undefined> {
 		const held = await this.store.count();
 		if (held === undefined) return held;
-		const room = SENT_LISTINGS_CAP - held;
+		const cap = SENT_LISTINGS_CAP;
+		const room = cap - held;
 		const needed = (keptHeld: number, writes: number) =>
 			keys.all().length - keptHeld + (writes + 1) * MARKERS_PER_WRITE;
 		if (needed(0, 0) <= room) return held;
 		const [keptHeld, writes] = await this.heldAlready(keys, room);
-		if (needed(keptHeld, writes) > room)
-			throw new MemoryFailureError({
-				kind: 'full',
-				held,
-				needed: needed(keptHeld, 0),
-				cap: SENT_LISTINGS_CAP,
-			});
-		return held;
+		if (needed(keptHeld, writes) <= room) return held;
+		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0), cap });
 	}
 
 	/** Near the cap, how many of the IDs' keys are held already (a sheet run again), by a look; 0 if it cannot tell. */
@@ -148,9 +143,8 @@ export class RunMemory {
 	}
 
 	/**
-	 * After sending: created and unknown IDs recorded again, unknown with their entry; the not created forgotten, with
-	 * the created's "unknown" entry and the looks, whatever the record did. `notForgotten`: not created, still held.
-	 * The listings created with evidence are kept with their marketplace ID and seats, in the same write.
+	 * After sending: created and unknown IDs (with evidence, their marketplace ID and seats) recorded again; the not
+	 * created forgotten, with the created's "unknown" entry and the looks. `notForgotten`: not created, still held.
 	 */
 	async afterSending(
 		created: number[],
@@ -174,10 +168,7 @@ export class RunMemory {
 		return { error: failed, notForgotten: notCreated };
 	}
 
-	/**
-	 * Whether the listings' record for Pre-deliver fits under the cap (past it n8n drops the oldest IDs sent), with
-	 * room left for Pre-deliver's look (it writes too), so that a listing recorded can be looked up.
-	 */
+	/** Whether the listings' record for Pre-deliver fits under the cap, with room left for its look (a look writes). */
 	async fitsCreated(listings: CreatedListing[]): Promise<boolean> {
 		const held = await this.store.count();
 		const needed = listings.flatMap((listing) => createdKeys(this.account, listing)).length;

@@ -1,14 +1,11 @@
-/**
- * "Nothing listed twice, across runs": the IDs this workflow has sent, in n8n's deduplication store, one memory per
- * account (a hash of its e-mail) and API (the Base URL's origin). How and why: docs/sent-listings-memory.md.
- */
+/** The IDs sent, one memory per account (its e-mail's hash) and API (Base URL origin): docs/sent-listings-memory.md */
 import { createHash } from 'node:crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { nearCapWords, storeError } from './memoryMessages';
-import { SCOPE, SENT_LISTINGS_CAP, STORE_OPTIONS } from './verifiedStore';
+import { nearCapWords } from './memoryMessages';
+import { SENT_LISTINGS_CAP } from './verifiedStore';
 
-export { SENT_LISTINGS_CAP, storeError };
+export { SENT_LISTINGS_CAP };
+export { storeError } from './memoryMessages';
 export { ContendedMemoryError } from './memoryFailure';
 
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
@@ -82,27 +79,6 @@ export class MemoryKeys {
 		return [...new Set(keys.flatMap((key) => this.byKey.get(String(key))?.id ?? []))];
 	}
 }
-
-async function forgetStep<T>(context: IExecuteFunctions, call: () => Promise<T>): Promise<T> {
-	try {
-		return await call();
-	} catch (error) {
-		throw storeError(context, error, 'forget');
-	}
-}
-
-export const countSent = async (context: IExecuteFunctions) =>
-	await forgetStep(
-		context,
-		async () => await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS),
-	);
-
-/** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */
-export const forgetAllSent = async (context: IExecuteFunctions) =>
-	await forgetStep(
-		context,
-		async () => await context.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS),
-	);
 
 /** Whether the memory holds most of what n8n keeps (false when it could not count). */
 export function nearCap(count: number | undefined): count is number {

@@ -1,7 +1,4 @@
-/**
- * "One ticket in one listing" across an AI Agent's calls (each a run of its own), in the store of listings sent.
- * A ticket's listing is kept as the bits of its ID beside the ticket's entry (keptBits.ts).
- */
+/** "One ticket in one listing" across an AI Agent's calls (runs of their own): its listing ID as bits (keptBits.ts). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { bitsNumber, KeptBits, numberBits } from './keptBits';

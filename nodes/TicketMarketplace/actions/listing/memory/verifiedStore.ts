@@ -1,7 +1,4 @@
-/**
- * The memory over n8n's deduplication store, which has no lock: every write carries a new marker, looked for after a
- * pause and written again if another run's stale write erased it; removals likewise. Failures are returned, typed.
- */
+/** n8n's deduplication store has no lock: a write's marker is looked for after a pause, and written again if erased. */
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
@@ -137,12 +134,9 @@ export class VerifiedStore {
 
 	/** The keys held, by a record whose new keys leave again; not retried (a retry would find its own keys). */
 	async look(keys: string[]): Promise<Set<string> | undefined> {
-		let answer: IDeduplicationOutput;
-		try {
-			answer = await this.timed(async () => await this.storeRecord(keys));
-		} catch {
-			return undefined;
-		}
+		const call = this.timed(async () => await this.storeRecord(keys));
+		const answer = await call.catch(() => undefined);
+		if (answer === undefined) return undefined;
 		const added = answer.new.map(String);
 		if (added.length > 0) await this.remove(added).catch(() => this.leftovers.push(...added));
 		return new Set(answer.processed.map(String));

@@ -1,5 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../optionsCollection';
 import { RUN_OPTIONS } from '../create/description';

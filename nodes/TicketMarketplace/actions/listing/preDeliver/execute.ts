@@ -10,17 +10,13 @@ import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/nouns';
-import { readSendSettings } from '../create/settings';
-import type { SendSettings } from '../create/settings';
+import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory } from '../memory/runMemory';
 import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
 import { memoryAccount } from '../create/send';
-import { mapExternalIds } from './byExternalId';
-import { partName, readTickets, refuseRepeatedSeats, ticketsTag, uploadRequest } from './tickets';
+import { checkedTickets, partName, readTickets, ticketsTag, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
-
-type Listings = Map<string, Ticket[]>;
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -30,11 +26,8 @@ export async function execute(
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const account = credential && memoryAccount(credential);
-	const read = refuseRepeatedSeats(
-		this,
-		account ? await mapExternalIds(this, given, account) : given,
-	);
-	const byListing: Listings = new Map();
+	const read = await checkedTickets(this, given, account);
+	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
@@ -67,7 +60,7 @@ export async function execute(
 /** Uploads every listing this workflow has not delivered before; returns each listing's outcome. */
 async function deliver(
 	context: IExecuteFunctions,
-	byListing: Listings,
+	byListing: Map<string, Ticket[]>,
 	settings: SendSettings,
 	credential: RunCredential,
 	{ baseUrl, email }: MemoryAccount,
@@ -78,8 +71,8 @@ async function deliver(
 	// Remembered with its tickets (another ticket sends it again, whole); IDs as text, as the memory's keys hold them.
 	const keyOf = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
 	const listingOf = new Map([...keyOf].map(([id, key]) => [key, id]));
-	const keys = (ids: string[]) => ids.map((id) => keyOf.get(id)) as unknown as number[];
-	const recorded = skip ? await memory.recordBeforeSending(keys([...keyOf.keys()])) : undefined;
+	const keys = [...keyOf.values()] as unknown as number[];
+	const recorded = skip ? await memory.recordBeforeSending(keys) : undefined;
 	const outcomes = new Map<string, Outcome>();
 	for (const [key, earlier] of recorded?.alreadySent ?? [])
 		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
@@ -89,40 +82,42 @@ async function deliver(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
+		const fail = (kind: Failure['kind'], message: string, description: string) => {
+			if (!context.continueOnFail()) pacer.close();
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind, error });
+		};
 		let request;
 		try {
 			request = uploadRequest(context, tickets);
 		} catch (thrown) {
-			if (!context.continueOnFail()) pacer.close();
 			const message = `Not sent: the upload of listing ${listingId} could not be built: ${errorText(thrown)}`;
-			const description = 'Nothing was sent for this listing.';
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind: 'notCreated', error });
-			return;
+			return fail('notCreated', message, 'Nothing was sent for this listing.');
 		}
 		try {
 			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
 		} catch (thrown) {
 			// Where it failed is unknown, so it may have gone; the other listings still get their turn.
-			if (!context.continueOnFail()) pacer.close();
 			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
-			const description = subjectOf(request.path).howToCheck;
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind: 'unknown', error });
+			fail('unknown', message, subjectOf(request.path).howToCheck);
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
 	warnOfUnknownBefore(context, outcomes);
 	const sent = toSend.map(([id]) => [keyOf.get(id)!, outcomes.get(id)!] as const);
-	await remember(context, { memory, skip, sent, outcomes });
+	await remember(context, memory, skip, sent, outcomes);
 	return outcomes;
 }
 
 /** What the memory keeps of the listings sent (with the option off, deliveries only: they settle an unknown outcome). */
 async function remember(
 	context: IExecuteFunctions,
-	{ memory, skip, sent, outcomes }: Remembered,
+	memory: RunMemory,
+	skip: boolean,
+	/** Each listing sent, by its key in the memory. */
+	sent: ReadonlyArray<readonly [string, Outcome]>,
+	outcomes: Map<string, Outcome>,
 ): Promise<void> {
 	if (sent.length === 0) return skip ? await memory.release() : undefined;
 	const as = (word: string) =>
@@ -135,25 +130,15 @@ async function remember(
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
 }
 
-interface Remembered {
-	memory: RunMemory;
-	skip: boolean;
-	/** Each listing sent, by its key in the memory. */
-	sent: ReadonlyArray<readonly [string, Outcome]>;
-	outcomes: Map<string, Outcome>;
-}
+const isUnknownBefore = (outcome: Outcome) =>
+	outcome.kind === 'skipped' && outcome.earlier === 'unknown';
 
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
 function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const unknownBefore = [...outcomes.values()].filter(
-		(outcome) => outcome.kind === 'skipped' && outcome.earlier === 'unknown',
-	).length;
-	if (unknownBefore > 0)
-		context.addExecutionHints({
-			message: `Not sent, outcome unknown: ${unknownBefore} listing${unknownBefore === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
-			location: 'outputPane',
-			type: 'warning',
-		});
+	const count = [...outcomes.values()].filter(isUnknownBefore).length;
+	if (count === 0) return;
+	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`;
+	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
@@ -175,11 +160,15 @@ const UNKNOWN_BEFORE = {
 	message: `Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
 	mayHaveBeenDelivered: true,
 };
+const NOT_SENT = {
+	error: 'Not sent: the run stopped before this listing was sent',
+	description: 'Nothing was sent for it: run the workflow again.',
+};
 
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
-	const unknownBefore = outcome.kind === 'skipped' && outcome.earlier === 'unknown';
+	const unknownBefore = isUnknownBefore(outcome);
 	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
 	const part = partName(tickets.indexOf(ticket));
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
@@ -187,12 +176,7 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
 	if (unknownBefore) return { ...base, ...UNKNOWN_BEFORE };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED };
-	if (!('error' in outcome))
-		return {
-			...base,
-			error: 'Not sent: the run stopped before this listing was sent',
-			description: 'Nothing was sent for it: run the workflow again.',
-		};
+	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
 	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };
 }
 

@@ -1,13 +1,13 @@
-/** Pre-deliver's tickets, checked before anything is sent, and one listing's multipart upload as documented. */
+/** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
-import { buildRequest } from '../../../transport';
+import { buildRequest, type ApiRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import type { ApiRequest } from '../../../transport';
-import { seatName } from '../memory/createdListings';
+import { findCreated, seatName, type CreatedListing } from '../memory/createdListings';
+import { failureOf } from '../memory/memoryFailure';
+import type { MemoryAccount } from '../memory/sentListings';
 
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
@@ -44,7 +44,7 @@ export async function readTickets(
 }
 
 /** An item refused before anything is sent, named. */
-export const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
+const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
 	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
 		description: `${what} Nothing was sent.`,
 		itemIndex: at,
@@ -103,7 +103,7 @@ const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(N
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why a marketplace listing ID (typed, or learnt from Create) cannot name the upload's address; undefined if it can. */
-export function notAListingId(id: string): string | undefined {
+function notAListingId(id: string): string | undefined {
 	if (id === '') return 'no Listing ID';
 	// No address can hold it (encoding it throws).
 	if (LONE_SURROGATE.test(id))
@@ -114,34 +114,28 @@ export function notAListingId(id: string): string | undefined {
 
 const seatOf = (ticket: Ticket) => seatName(ticket)!;
 
-/** Row and seat GA is how the service names a general admission ticket, switch or not. */
-export const isGa = (ticket: { row: string; seat: string }) => seatName(ticket) === 'GA';
-
 /**
- * The same seat twice for one listing is refused (without Continue On Fail, the first refusal stops the run), seats
- * compared as Create compares them, listings by the marketplace's ID: two External Listing IDs may name one listing.
- * General admission tickets repeat.
+ * The same seat twice for one listing is refused, seats compared as Create compares them, listings by the marketplace's
+ * ID: two External Listing IDs may name one listing. General admission tickets repeat.
  */
-export function refuseRepeatedSeats(
+function refuseRepeatedSeats(
 	context: IExecuteFunctions,
 	tickets: Array<Ticket | Refusal>,
 ): Array<Ticket | Refusal> {
 	const seen = new Map<string, number>();
 	return tickets.map((ticket) => {
-		if (ticket instanceof Error || isGa(ticket)) return ticket;
+		// Row and seat GA is how the service names a general admission ticket, switch or not.
+		if (ticket instanceof Error || seatOf(ticket) === 'GA') return ticket;
 		const { itemIndex, listingId, externalListingId, row, seat } = ticket;
-		const key = JSON.stringify([listingId, seatName(ticket)]);
+		const key = JSON.stringify([listingId, seatOf(ticket)]);
 		const before = seen.get(key);
 		if (before === undefined) {
 			seen.set(key, itemIndex);
 			return ticket;
 		}
-		const refused = refusal(
-			context,
-			itemIndex,
-			`row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`,
-			`Item ${before} has the same seat: give each seat one PDF.`,
-		);
+		const twice = `row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`;
+		const what = `Item ${before} has the same seat: give each seat one PDF.`;
+		const refused = refusal(context, itemIndex, twice, what);
 		if (!context.continueOnFail()) throw refused;
 		return refused;
 	});
@@ -180,4 +174,64 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 		return Buffer.concat([...parts, Buffer.from(`\r\n--${boundary}--\r\n`)]);
 	};
 	return request;
+}
+
+const NO_RECORD =
+	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
+const BY_ID = 'choose Listing → By Marketplace Listing ID and map the id Create output';
+const FULL = `Looking a listing up writes to the memory for a moment, and it has no room left: forget listings you no longer list with Listing → Clear Sent Listings History, or ${BY_ID}.`;
+const BAD_RECORD =
+	"The marketplace answered Create with an ID no upload address can hold: choose Listing → By Marketplace Listing ID and map the listing's ID as the marketplace shows it.";
+const UNREADABLE = `Create's record of it is in the memory, but it read differently at each look (another run looking at the same moment, or n8n's database failing to take out what a look wrote): run the workflow again, or ${BY_ID}.`;
+const NOT_A_SEAT =
+	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
+
+/**
+ * The tickets read, checked: one named by External Listing ID gets the marketplace ID Create recorded (see
+ * memory/createdListings.ts) or is refused, as is a seat given twice; without Continue On Fail a refusal stops the run.
+ */
+export async function checkedTickets(
+	context: IExecuteFunctions,
+	tickets: Array<Ticket | Refusal>,
+	account: MemoryAccount | undefined,
+): Promise<Array<Ticket | Refusal>> {
+	const asked = new Map<number, string[]>();
+	for (const ticket of tickets) {
+		const id = ticket instanceof Error ? undefined : ticket.externalListingId;
+		if (id !== undefined) asked.set(id, [...(asked.get(id) ?? []), seatOf(ticket as Ticket)]);
+	}
+	if (!account || asked.size === 0) return refuseRepeatedSeats(context, tickets);
+	const { found, unreadable } = await findCreated(context, account, asked).catch((error) => {
+		// Running again does not make room: only forgetting does, or not looking.
+		const full = failureOf(error).kind === 'full';
+		const message = `Could not read which listings Create created: ${full ? "n8n's memory of this workflow is full" : errorText(error)}`;
+		const description = `Nothing was sent. ${full ? FULL : `Run the workflow again, or ${BY_ID}.`}`;
+		throw new NodeOperationError(context.getNode(), message, { description });
+	});
+	const mapped = tickets.map((ticket) => {
+		if (ticket instanceof Error || ticket.externalListingId === undefined) return ticket;
+		const listing = found.get(ticket.externalListingId);
+		const why = whyNotMapped(ticket, listing, unreadable.has(ticket.externalListingId));
+		const refused = why && refusal(context, ticket.itemIndex, ...why);
+		if (refused && !context.continueOnFail()) throw refused;
+		return refused || { ...ticket, listingId: listing!.marketplaceId };
+	});
+	return refuseRepeatedSeats(context, mapped);
+}
+
+/** Why a ticket named by External Listing ID is refused, and what to do; undefined when its listing is found. */
+function whyNotMapped(
+	ticket: Ticket,
+	listing: CreatedListing | undefined,
+	unreadable: boolean,
+): [message: string, what: string] | undefined {
+	const { externalListingId: id, row, seat } = ticket;
+	const named = `External Listing ID ${id}`;
+	if (unreadable) return [`Create's record of ${named} could not be read`, UNREADABLE];
+	if (!listing) return [`this workflow's Listing → Create has no record of ${named}`, NO_RECORD];
+	const wrongId = notAListingId(listing.marketplaceId);
+	if (wrongId !== undefined) return [`listing ${id} was created as ${wrongId}`, BAD_RECORD];
+	if (!listing.seats.includes(seatOf(ticket)))
+		return [`listing ${id} holds no ticket at row ${row}, seat ${seat}`, NOT_A_SEAT];
+	return undefined;
 }
