@@ -133,7 +133,7 @@ export async function sendRequest(
 		// an answer that stops every send (the quota), ends it at once: the retry is then never sent.
 		if (
 			done?.waitMs === undefined ||
-			(await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer))
+			(await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer?.closedSignal))
 		)
 			break;
 	}

@@ -216,7 +216,7 @@ export class TokenRenewal {
 		}
 		// A login the token endpoint may accept later goes again after a wait, as its row says, within budget.
 		const retry = meaningOfDiagnosis(exchange.diagnosis)?.retry;
-		const said = retry === 'rateLimit' ? exchange.answer.retryAfter || undefined : undefined;
+		const said = retry === 'rateLimit' ? exchange.answer.retryAfter : undefined;
 		const retryAfterMs = parseRetryAfter(said, Date.now());
 		const tooLong = retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs;
 		const waitMs = tooLong ? undefined : retryWait(retry, attempt, retryAfterMs);
@@ -224,7 +224,7 @@ export class TokenRenewal {
 			this.end(true);
 			return { kind: 'thrown', error: exchange.error };
 		}
-		if (!(await stoppedWhileWaiting(waitMs, cancel, { closedSignal: closed }))) {
+		if (!(await stoppedWhileWaiting(waitMs, cancel, closed))) {
 			forgetTokenExchange(this.credential);
 			return undefined;
 		}
