@@ -1,8 +1,7 @@
 /**
- * The credential as a run uses it, and one renewal of its access token at a time for the whole run: n8n has no
- * single flight, so every listing in flight that met an expired token would log in with the seller's password. The
- * first request to meet it empties the field (n8n logs in before re-sending it); the others wait for its answer. A
- * 401 to a token just issued, or a refused login, stops sending (failed logins could lock the account).
+ * The credential as a run uses it, and one renewal of its token at a time for the run (n8n has no single flight):
+ * the first request to meet an expired token empties the field (n8n then logs in), the others wait for it. A 401 to
+ * a token just issued, or a refused login, stops sending (failed logins could lock the account).
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -35,10 +34,7 @@ export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 /** More means something else keeps invalidating the token (another workflow renewing it), and each is a login. */
 export const MAX_RENEWALS_PER_RUN = 3;
 
-/**
- * Read once for a run: otherwise n8n decrypts it from its database on every request (as costly as the rest of one),
- * and the shared object carries a renewed token to every later request.
- */
+/** Read once for a run: n8n would decrypt it for each request, and one object carries a renewed token to all. */
 export interface RunCredential {
 	baseUrl: string;
 	decrypted: ICredentialsDecrypted;
@@ -84,9 +80,6 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const long = (value: string) => value.length >= 4;
-
-const READ_ALONE = (response: IN8nHttpFullResponse) =>
-	answerMeaning(response, { path: '' }, () => []);
 
 /** One request through the renewal: whether it carries the renewal under way, the API's last 401 to it, its retries. */
 interface Attempt {
@@ -140,16 +133,18 @@ export class TokenRenewal {
 	/** Sends through n8n's httpRequestWithAuthentication (which logs in when the field is empty), renewing as above. */
 	async send(
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
-		{ cancel, onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
+		{
+			cancel,
+			onResend,
+			closed,
+			meaningOf = (response) => answerMeaning(response, { path: '' }, () => []),
+		}: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, connectionRetries: 0 };
 		for (;;) {
 			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
 				return this.notSent(attempt);
-			if (closed?.aborted) {
-				if (attempt.renewing) this.end(false);
-				return this.notSent(attempt);
-			}
+			if (closed?.aborted) return this.notSent(attempt);
 			const tokenAtSend = this.token;
 			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// Stopped during the login: the field, still empty then, shows the request never left.
@@ -163,10 +158,7 @@ export class TokenRenewal {
 				response = await sendOnce();
 			} catch (error) {
 				if (!attempt.renewing) return { kind: 'thrown', error };
-				if (stoppedBeforeToken) {
-					this.end(false);
-					return this.notSent(attempt);
-				}
+				if (stoppedBeforeToken) return this.notSent(attempt);
 				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
 				if (failed) return failed;
 				continue;
@@ -175,11 +167,8 @@ export class TokenRenewal {
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}
-			const answered = this.afterAnswer(
-				{ response, meaning: meaningOf(response) },
-				tokenAtSend,
-				attempt,
-			);
+			const answer = { response, meaning: meaningOf(response) };
+			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
 			if (answered) return answered;
 			onResend?.();
 		}
@@ -224,12 +213,9 @@ export class TokenRenewal {
 			this.end(true);
 			return { kind: 'thrown', error: exchange.error };
 		}
-		if (!(await stoppedWhileWaiting(waitMs, cancel, closed))) {
-			forgetTokenExchange(this.credential);
-			return undefined;
-		}
-		this.end(false);
-		return this.notSent(attempt);
+		if (await stoppedWhileWaiting(waitMs, cancel, closed)) return this.notSent(attempt);
+		forgetTokenExchange(this.credential);
+		return undefined;
 	}
 
 	/** The answer, unless a renewed token may mend it (undefined: the request goes again). */
@@ -263,8 +249,9 @@ export class TokenRenewal {
 		return undefined;
 	}
 
-	/** Not sent (again): the API's last 401 to this request, if any, is what became of it. */
-	private notSent({ refusal }: Attempt): AuthenticatedAnswer {
+	/** Not sent (again), ending the renewal it carried: the API's last 401 to it, if any, is what became of it. */
+	private notSent({ renewing, refusal }: Attempt): AuthenticatedAnswer {
+		if (renewing) this.end(false);
 		if (!refusal) return { kind: 'notSent' };
 		const refusedAfterRenewal = this.gaveUp === 'freshTokenRefused';
 		const exhausted = this.gaveUp === 'renewalsExhausted' && { renewalsExhausted: this.renewals };
