@@ -29,10 +29,9 @@ export interface HttpFailure {
 }
 
 export type Answer = { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
-type Renewed = Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'>;
 
 export type AuthenticatedAnswer =
-	| (Answer & Renewed & { kind: 'response' })
+	| (Answer & Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'> & { kind: 'response' })
 	| { kind: 'thrown'; error: unknown }
 	| { kind: 'notSent' };
 
@@ -91,13 +90,8 @@ export function answerMeaning(
 	secrets: () => readonly string[],
 ): AnswerMeaning {
 	const evidence = rules.confirmedBy?.(response);
-	const { statusCode: status, body } = response;
-	const answer = {
-		status,
-		headers: response.headers as Record<string, unknown>,
-		body,
-		message: '',
-	};
+	const headers = response.headers as Record<string, unknown>;
+	const answer = { status: response.statusCode, headers, body: response.body, message: '' };
 	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, { evidence });
 }
 
@@ -187,8 +181,7 @@ export function settleFailure(
 				: { kind: 'answered', roundTripMs: Date.now() - startedAt, accepted: false };
 	const waitMs = retryWaitMs(failure, retryAfterMs, counts);
 	if (stopsEverySend(failure)) pacer?.close();
-	// A request ending in an error says so as it frees its slot, so a stopping run starts nothing new; a taken ID
-	// ends this request only.
+	// Said as the slot is freed, so a stopping run starts nothing new; a taken ID ends this request only.
 	slot?.release({
 		...outcome,
 		final: waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
@@ -227,7 +220,7 @@ function tooLongToWait(
 	return undefined;
 }
 
-/** Whether a failure stops every send (a refused login could lock the account; the quota is used up): its row says. */
+/** Whether a failure stops every send (a refused login could lock the account, the quota is used up). */
 export function stopsEverySend(failure: HttpFailure): boolean {
 	return failure.meaning?.stopsRun === true;
 }

@@ -12,21 +12,16 @@ import {
 	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
 import { meaningOfFailure } from './attempt';
-import type { HttpFailure } from './attempt';
+import type { HttpFailure, MeaningContext, RetryCounts } from './attempt';
 import { RETRY_POLICY } from './retryAfter';
 
 /** What a failure's words tell beside it: the request, and how often it was refused and retried. */
-export interface FailureContext {
+export interface FailureContext extends MeaningContext, Omit<RetryCounts, 'rateLimitRetries'> {
 	method: string;
 	path: string;
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	createsId?: string | number;
-	/** Rate refusals (429, spike arrest) this request met. */
-	rateLimitAnswers: number;
-	connectionRetries: number;
-	lastRetryAfterMs?: number;
 }
 
 /** The failure in words as n8n's error, and its row's outcome for the item. */

@@ -1,7 +1,4 @@
-/**
- * The one request path to the Partner API: it shapes the request, paces it, retries only what provably created
- * nothing, and says what became of it. Auth is n8n's (httpRequestWithAuthentication), renewed by tokenRenewal.ts.
- */
+/** The one request path to the Partner API; auth is n8n's, with the run's token renewal (tokenRenewal.ts). */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,6 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Outcome } from '../../shared/partnerApi/answerTable';
 import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
 import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
+import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
 import type {
 	AuthenticatedAnswer,
@@ -82,23 +80,13 @@ interface Job extends SendOptions {
 	failure?: HttpFailure;
 }
 
-/** What became of one request (answered, failed, never sent), with its effect on what it would create. */
+/** What became of one request, with its effect; `apiCode`: the API's own error code, kept for support. */
 export type RequestResult =
 	| { kind: 'answered'; body: unknown; effect: 'created' }
-	| {
-			kind: 'failed';
-			error: NodeApiError;
-			effect: Effect;
-			/** The API's own error code, where its answer named one (kept beside its words for support). */
-			apiCode?: string;
-	  }
+	| { kind: 'failed'; error: NodeApiError; effect: Effect; apiCode?: string }
 	| { kind: 'notSent'; effect: 'notCreated' };
 
-/**
- * Sends one request and says what became of it (the answer table's rows say what an answer means). Only failures
- * that provably created nothing are retried: rate refusals, connections refused, and a 401 re-sent by the run's
- * token renewal with a new token (the API refused the first, so nothing is created twice).
- */
+/** Sends one request, retrying only what provably created nothing, and says what became of it. */
 export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
@@ -174,10 +162,7 @@ async function attempt(
 	return { waitMs: settleFailure(job.failure, job.counts, startedAt, pacer, slot) };
 }
 
-/**
- * One send through the run's token renewal, its body read first (once: a 401's re-send goes with the same bytes).
- * A file that cannot be read fails before anything is sent or any login starts, and the run's other requests go on.
- */
+/** Reads the body once (a 401's re-send goes with the same bytes), then sends it through the token renewal. */
 async function send(
 	context: IExecuteFunctions,
 	{ request, credential }: Job,
@@ -187,8 +172,7 @@ async function send(
 	try {
 		body = request.upload ? await request.upload() : request.body;
 	} catch (error) {
-		const said = error instanceof Error ? error.message : String(error);
-		return { kind: 'thrown', error: new UnreadableFileError(said) };
+		return { kind: 'thrown', error: new UnreadableFileError(errorText(error)) };
 	}
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,

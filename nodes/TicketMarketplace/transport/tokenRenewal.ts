@@ -181,8 +181,7 @@ export class TokenRenewal {
 			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
 		if (this.gaveUp || cancel?.aborted) return false;
-		// Not sent: another login's token (the credential was edited), or one past its lifetime (within the run's
-		// limit of renewals; past that, the API's 401 decides).
+		// Not sent: another login's token (the credential was edited), or an expired one while renewals are left.
 		const stale = () =>
 			accessTokenForThisLogin(this.credential) === '' ||
 			(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
