@@ -81,6 +81,9 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 /** Shorter values are not redacted: they would blank out ordinary words and numbers. */
 const long = (value: string) => value.length >= 4;
 
+const READ_ALONE = (response: IN8nHttpFullResponse) =>
+	answerMeaning(response, { path: '' }, () => []);
+
 /** One request through the renewal: whether it carries the renewal under way, the API's last 401 to it, its retries. */
 interface Attempt {
 	renewing: boolean;
@@ -133,12 +136,7 @@ export class TokenRenewal {
 	/** Sends through n8n's httpRequestWithAuthentication (which logs in when the field is empty), renewing as above. */
 	async send(
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
-		{
-			cancel,
-			onResend,
-			closed,
-			meaningOf = (response) => answerMeaning(response, { path: '' }, () => []),
-		}: AuthenticatedSendOptions = {},
+		{ cancel, onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, connectionRetries: 0 };
 		for (;;) {
