@@ -63,7 +63,7 @@ export interface SendOptions {
 	pacer?: RequestPacer;
 	/** The credential read once for the run (see readRunCredential); without one, each request reads it. */
 	credential?: RunCredential;
-	/** Whether a 2xx shows the request was done (else its outcome is unknown; without it, every 2xx does). */
+	/** Whether a 2xx shows the request was done (without it, every 2xx does); read before its slot is freed. */
 	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
 	/** What the request creates (the External Listing ID): "it exists already" must name it to mean "already listed". */
 	createsId?: string | number;

@@ -64,7 +64,7 @@ export async function unlessAborted<T>(
 
 /**
  * A time-out error once `ms` have passed: the request's own `timeout` ends a silent connection, not an answer that
- * trickles in (n8n gives the request no signal but the run's, so it is left to its own time-out).
+ * trickles in; n8n gives it no signal but the run's, so the request itself is left to its own time-out.
  */
 export async function withinDeadline<T>(request: Promise<T>, ms: number): Promise<T> {
 	return await unlessAborted(request, AbortSignal.timeout(ms), async () => {
