@@ -53,11 +53,8 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	return {
-		error,
-		effect: meaning.outcome,
-		...(meaning.code !== undefined && { apiCode: meaning.code }),
-	};
+	const apiCode = meaning.code;
+	return { error, effect: meaning.outcome, ...(apiCode !== undefined && { apiCode }) };
 }
 
 function wordsContext(failure: HttpFailure, context: FailureContext) {
