@@ -1,5 +1,4 @@
-import type { INode } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 /** Errors leave the node as n8n's own types; ours already are, anything else is wrapped with its item. */
 export function asNodeError(
@@ -13,10 +12,7 @@ export function asNodeError(
 	});
 }
 
-/**
- * An error of ours with lines added to its description, as a new error of the same kind that keeps the message,
- * the HTTP code and the API's answer: an error is built complete where it is thrown, never patched afterwards.
- */
+/** The error with lines added to its description, rebuilt whole: an error is never patched after it is thrown. */
 export function withMoreDescription(
 	node: INode,
 	error: NodeApiError | NodeOperationError,
@@ -24,15 +20,14 @@ export function withMoreDescription(
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	const description = [error.description, ...lines].filter(Boolean).join('\n');
-	if (error instanceof NodeApiError) {
-		return new NodeApiError(node, error.errorResponse ?? {}, {
-			message: error.message,
-			description,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex,
-		});
-	}
-	return new NodeOperationError(node, error.message, { description, itemIndex });
+	if (error instanceof NodeOperationError)
+		return new NodeOperationError(node, error.message, { description, itemIndex });
+	return new NodeApiError(node, error.errorResponse ?? {}, {
+		message: error.message,
+		description,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+	});
 }
 
 export function errorText(error: unknown): string {

@@ -1,7 +1,4 @@
-/**
- * What one attempt at a request tells: its answer or its failure, what that means by the answer table, what the pacer
- * learns from it, whether it stops every send, and how long to wait before trying it again, if at all.
- */
+/** What one attempt tells: its answer or failure, its meaning by the answer table, and the wait before a retry. */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
@@ -32,10 +29,9 @@ export interface HttpFailure {
 }
 
 export type Answer = { response: IN8nHttpFullResponse; meaning: AnswerMeaning };
-type Renewed = Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'>;
 
 export type AuthenticatedAnswer =
-	| (Answer & Renewed & { kind: 'response' })
+	| (Answer & Pick<HttpFailure, 'refusedAfterRenewal' | 'renewalsExhausted'> & { kind: 'response' })
 	| { kind: 'thrown'; error: unknown }
 	| { kind: 'notSent' };
 
@@ -64,10 +60,7 @@ export interface MeaningContext {
 	secrets?: readonly string[];
 }
 
-/**
- * What an answer, or the lack of one, means, with what the run learnt beside it (a renewal that failed, a wait too
- * long). An answer `arriving` carries the caller's evidence: with it, a success reads nothing more.
- */
+/** What a failure means, with what the run learnt beside it; an answer `arriving` carries the caller's evidence. */
 export function meaningOfFailure(
 	failure: HttpFailure,
 	context: MeaningContext,
@@ -97,22 +90,14 @@ export function answerMeaning(
 	secrets: () => readonly string[],
 ): AnswerMeaning {
 	const evidence = rules.confirmedBy?.(response);
-	const { statusCode: status, body } = response;
-	const answer = {
-		status,
-		headers: response.headers as Record<string, unknown>,
-		body,
-		message: '',
-	};
+	const headers = response.headers as Record<string, unknown>;
+	const answer = { status: response.statusCode, headers, body: response.body, message: '' };
 	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, { evidence });
 }
 
 export class UnreadableFileError extends Error {}
 
-/**
- * What a thrown error still tells: n8n's NodeApiError keeps the status or network code in `httpCode` and a JSON body
- * in `context.data`, but drops the headers. An axios error itself is read too.
- */
+/** What a thrown error tells: NodeApiError keeps the status or network code and the body, not the headers. */
 export function describeThrown(error: unknown): HttpFailure {
 	if (error instanceof UnreadableFileError)
 		return { headers: {}, message: error.message, unreadableFile: true };
@@ -149,7 +134,7 @@ export function describeThrown(error: unknown): HttpFailure {
 	};
 }
 
-/** A failed attempt, with what it means: as read on arrival, again only when a renewal said a 401 was no expiry. */
+/** A failed attempt and its meaning: as read on arrival, again only when a renewal said a 401 was no expiry. */
 export function readFailure(
 	sent: Exclude<AuthenticatedAnswer, { kind: 'notSent' }>,
 	context: MeaningContext,
@@ -172,10 +157,7 @@ export function readFailure(
 	return failure;
 }
 
-/**
- * Ends a failed attempt: counts it, closes the pacer when it stops every send, and frees its slot with what the pacer
- * should learn. Returns the wait before trying it again, or undefined when it is not.
- */
+/** Ends a failed attempt: counts it, closes the pacer if it stops every send, frees its slot; the wait, if any. */
 export function settleFailure(
 	failure: HttpFailure,
 	counts: RetryCounts,
@@ -183,12 +165,23 @@ export function settleFailure(
 	pacer?: RequestPacer,
 	slot?: Slot,
 ): number | undefined {
+	const { meaning, status } = failure;
 	const retryAfterMs = retryAfterOf(failure, Date.now());
-	const outcome = pacerOutcome(failure, retryAfterMs, startedAt);
+	// What the pacer learns: a rate refusal (by the gateway), a round trip, or no answer.
+	const outcome: AttemptOutcome =
+		meaning?.retry === 'rateLimit'
+			? {
+					kind: 'rateLimited',
+					retryAfterMs,
+					spikeArrest: meaning.row === 'spikeArrest',
+					allowedPerSecond: meaning.allowedPerSecond,
+				}
+			: status === undefined
+				? { kind: 'failed' }
+				: { kind: 'answered', roundTripMs: Date.now() - startedAt, accepted: false };
 	const waitMs = retryWaitMs(failure, retryAfterMs, counts);
 	if (stopsEverySend(failure)) pacer?.close();
-	// A request that ends in an error says so as it frees its slot, so a stopping run starts nothing new.
-	// A taken ID ends this request only: the API holds what it would create, which stops nothing else.
+	// Said as the slot is freed, so a stopping run starts nothing new; a taken ID ends this request only.
 	slot?.release({
 		...outcome,
 		final: waitMs === undefined && failure.meaning?.outcome !== 'alreadyListed',
@@ -196,29 +189,7 @@ export function settleFailure(
 	return waitMs;
 }
 
-/** What the pacer learns from a failed attempt: a rate refusal (by the gateway), a round trip, or no answer. */
-function pacerOutcome(
-	{ meaning, status }: HttpFailure,
-	retryAfterMs: number | undefined,
-	startedAt: number,
-): AttemptOutcome {
-	if (meaning?.retry === 'rateLimit') {
-		const { allowedPerSecond } = meaning;
-		return {
-			kind: 'rateLimited',
-			retryAfterMs,
-			spikeArrest: meaning.row === 'spikeArrest',
-			allowedPerSecond,
-		};
-	}
-	if (status === undefined) return { kind: 'failed' };
-	return { kind: 'answered', roundTripMs: Date.now() - startedAt, accepted: false };
-}
-
-/**
- * The wait before trying a failed attempt again (undefined: it is not), as its row says, within the policy's budgets,
- * counted. A wait longer than this node takes turns the failure into its own row.
- */
+/** The wait before a retry (undefined: none), as its row says, counted; one too long becomes its own row. */
 export function retryWaitMs(
 	failure: HttpFailure,
 	retryAfterMs: number | undefined,
@@ -249,7 +220,7 @@ function tooLongToWait(
 	return undefined;
 }
 
-/** Whether a failure stops every send (a refused login could lock the account; the quota is used up): its row says. */
+/** Whether a failure stops every send (a refused login could lock the account, the quota is used up). */
 export function stopsEverySend(failure: HttpFailure): boolean {
 	return failure.meaning?.stopsRun === true;
 }

@@ -1,7 +1,4 @@
-/**
- * The one place that turns a failure into a NodeApiError: its row's words, with what they tell beside it (the
- * request, the attempts, a redirect's target, a body), secrets redacted.
- */
+/** The one place a failure becomes a NodeApiError: its row's words and what they tell, secrets redacted. */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import type { Outcome } from '../../shared/partnerApi/answerTable';
@@ -15,24 +12,16 @@ import {
 	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
 import { meaningOfFailure } from './attempt';
-import type { HttpFailure } from './attempt';
+import type { HttpFailure, MeaningContext, RetryCounts } from './attempt';
 import { RETRY_POLICY } from './retryAfter';
 
-/** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
-export type Effect = Outcome;
-
 /** What a failure's words tell beside it: the request, and how often it was refused and retried. */
-export interface FailureContext {
+export interface FailureContext extends MeaningContext, Omit<RetryCounts, 'rateLimitRetries'> {
 	method: string;
 	path: string;
 	baseUrl: string;
 	itemIndex: number;
 	secrets?: string[];
-	createsId?: string | number;
-	/** Rate refusals (429, spike arrest) this request met. */
-	rateLimitAnswers: number;
-	connectionRetries: number;
-	lastRetryAfterMs?: number;
 }
 
 /** The failure in words as n8n's error, and its row's outcome for the item. */
@@ -40,20 +29,19 @@ export function classifyFailure(
 	node: INode,
 	failure: HttpFailure,
 	context: FailureContext,
-): { error: NodeApiError; effect: Effect; apiCode?: string } {
+): { error: NodeApiError; effect: Outcome; apiCode?: string } {
 	const { secrets } = context;
 	const apiMessage = extractApiMessage(failure.body, secrets);
 	const meaning = failure.meaning ?? meaningOfFailure(failure, context);
 	const apiSaid = apiMessage ? `The API said: "${oneLine(apiMessage)}".` : '';
 	const words = apiWords(meaning, { ...wordsContext(failure, context), apiSaid });
-	const details = [words.advice];
-	if (meaning.outcome === 'unknown') {
-		const subject = subjectOf(context.path);
-		details.push(
+	const subject = subjectOf(context.path);
+	const details = [
+		words.advice,
+		meaning.outcome === 'unknown' &&
 			`The request may have reached the API: ${subject.what} may or may not have been created. It was not sent again, so nothing was created twice. ${subject.howToCheck}`,
-		);
-	}
-	if (failure.code) details.push(`Network error code: ${failure.code}.`);
+		failure.code && `Network error code: ${failure.code}.`,
+	];
 	const safeBody = redactSecrets(failure.body, secrets);
 	const error = new NodeApiError(
 		node,
@@ -65,14 +53,10 @@ export function classifyFailure(
 			itemIndex: context.itemIndex,
 		},
 	);
-	return {
-		error,
-		effect: meaning.outcome,
-		...(meaning.code !== undefined && { apiCode: meaning.code }),
-	};
+	const apiCode = meaning.code;
+	return { error, effect: meaning.outcome, ...(apiCode !== undefined && { apiCode }) };
 }
 
-/** What the words tell beside the row. */
 function wordsContext(failure: HttpFailure, context: FailureContext) {
 	const { secrets, baseUrl } = context;
 	const location = headerValue(failure.headers, 'location');

@@ -1,8 +1,4 @@
-/**
- * The one request path to the Partner API. Auth (token exchange, Bearer header) is n8n's job through
- * httpRequestWithAuthentication, with one renewal at a time for the run (tokenRenewal.ts); this module shapes the
- * request, paces it, retries only what provably created nothing, and returns what became of it.
- */
+/** The one request path to the Partner API; auth is n8n's, with the run's token renewal (tokenRenewal.ts). */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -13,8 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Outcome } from '../../shared/partnerApi/answerTable';
 import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
 import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
+import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
 import type {
 	AuthenticatedAnswer,
@@ -23,19 +21,17 @@ import type {
 	RetryCounts,
 } from './attempt';
 import { classifyFailure } from './httpFailure';
-import type { Effect } from './httpFailure';
 import type { RequestPacer } from './pacing';
-import { CREDENTIAL_NAME, readRunCredential, runSecrets } from './tokenRenewal';
-import type { RunCredential } from './tokenRenewal';
+import { CREDENTIAL_NAME, readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
 import { stoppedWhileWaiting, withinDeadline } from './waitOrStop';
 
 export { redactSecrets } from '../../shared/partnerApi/redaction';
-export type { Effect } from './httpFailure';
-export { RequestPacer } from './pacing';
-export type { PacingMode } from './pacing';
+export { RequestPacer, type PacingMode } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
-export { credentialSecrets, getBaseUrl, readRunCredential, runSecrets } from './tokenRenewal';
-export type { RunCredential } from './tokenRenewal';
+export { readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
+
+/** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
+export type Effect = Outcome;
 
 /** As Validate Only shows it: relative to the Base URL. */
 export interface ApiRequest {
@@ -67,10 +63,7 @@ export interface SendOptions {
 	pacer?: RequestPacer;
 	/** The credential read once for the run (see readRunCredential); without one, each request reads it. */
 	credential?: RunCredential;
-	/**
-	 * Whether a 2xx shows the request did what it asked (else its outcome is unknown); without it, every 2xx does.
-	 * Read before the slot is freed, so that a run stopping on it starts nothing more.
-	 */
+	/** Whether a 2xx shows the request was done (without it, every 2xx does); read before its slot is freed. */
 	confirmedBy?: (answer: IN8nHttpFullResponse) => boolean;
 	/** What the request creates (the External Listing ID): "it exists already" must name it to mean "already listed". */
 	createsId?: string | number;
@@ -87,27 +80,13 @@ interface Job extends SendOptions {
 	failure?: HttpFailure;
 }
 
-/**
- * What became of one request: the API's answer, a failure in words, or never sent; each with its effect, what it
- * means for the thing the request would create (created, unknown or not created).
- */
+/** What became of one request, with its effect; `apiCode`: the API's own error code, kept for support. */
 export type RequestResult =
 	| { kind: 'answered'; body: unknown; effect: 'created' }
-	| {
-			kind: 'failed';
-			error: NodeApiError;
-			effect: Effect;
-			/** The API's own error code, where its answer named one (kept beside its words for support). */
-			apiCode?: string;
-	  }
+	| { kind: 'failed'; error: NodeApiError; effect: Effect; apiCode?: string }
 	| { kind: 'notSent'; effect: 'notCreated' };
 
-/**
- * Sends one request and says what became of it. Only failures that provably created nothing are retried: rate
- * refusals and connections refused. What an answer means is the answer table's (nodes/shared/partnerApi/answerTable.ts).
- * A 401 goes to the run's token renewal, which re-sends it with a new token: the API refused the first one, so
- * nothing can be created twice.
- */
+/** Sends one request, retrying only what provably created nothing, and says what became of it. */
 export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
@@ -129,33 +108,25 @@ export async function sendRequest(
 			const body = redactSecrets(done.answer, job.secretsNow());
 			return { kind: 'answered', body, effect: 'created' };
 		}
-		// The wait happens outside any slot: requests that are doing well keep going meanwhile. A stopped run, or
-		// an answer that stops every send (the quota), ends it at once: the retry is then never sent.
-		if (
-			done?.waitMs === undefined ||
-			(await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer))
-		)
-			break;
+		// The wait holds no slot. A stopped run, or an answer that stops every send (the quota), ends it at once.
+		if (done?.waitMs === undefined) break;
+		if (await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer?.closedSignal)) break;
 	}
 	// Never sent: "not sent". Refused (a 429, a connection refused): that answer says what became of it.
 	if (!job.failure) return { kind: 'notSent', effect: 'notCreated' };
-	const context = {
+	const failed = classifyFailure(this.getNode(), job.failure, {
 		...job.counts,
 		...job,
 		method: job.request.method,
 		baseUrl: credential.baseUrl,
-	};
-	const failed = classifyFailure(this.getNode(), job.failure, {
-		...context,
 		secrets: job.secretsNow(),
 	});
 	return { kind: 'failed', ...failed };
 }
 
 /**
- * One attempt: the API's answer when its row says it created what it asked for; else its failure (kept in the job)
- * and the wait before trying again (undefined: it is not). Null: not sent, the run stopped first (and a stopped run
- * closes the pacer, so nothing more starts).
+ * One attempt: the answer when its row says it created what it asked for; else its failure (kept in the job) and
+ * the wait before a retry (undefined: none). Null: the run stopped first (and closed the pacer), nothing was sent.
  */
 async function attempt(
 	context: IExecuteFunctions,
@@ -188,15 +159,10 @@ async function attempt(
 		return { answer: sent.response.body };
 	}
 	job.failure = readFailure(sent, { ...job, secrets: job.secretsNow() });
-	const waitMs = settleFailure(job.failure, job.counts, startedAt, pacer, slot);
-	return { waitMs };
+	return { waitMs: settleFailure(job.failure, job.counts, startedAt, pacer, slot) };
 }
 
-/**
- * One send through the run's token renewal, its body read first (once: a 401's re-send goes with the same bytes).
- * A file that cannot be read fails before anything is sent or any login starts, in words that do not read as a
- * connection cut midway: nothing was sent, and the run's other requests go on.
- */
+/** Reads the body once (a 401's re-send goes with the same bytes), then sends it through the token renewal. */
 async function send(
 	context: IExecuteFunctions,
 	{ request, credential }: Job,
@@ -206,8 +172,7 @@ async function send(
 	try {
 		body = request.upload ? await request.upload() : request.body;
 	} catch (error) {
-		const said = error instanceof Error ? error.message : String(error);
-		return { kind: 'thrown', error: new UnreadableFileError(said) };
+		return { kind: 'thrown', error: new UnreadableFileError(errorText(error)) };
 	}
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
@@ -215,8 +180,7 @@ async function send(
 		headers: request.headers,
 		body: body as IHttpRequestOptions['body'],
 		json: true,
-		// n8n would follow a redirect and send the Bearer token along; a POST redirected to a GET could even
-		// look like a created listing. A 3xx is reported instead.
+		// n8n would follow a redirect with the Bearer token, and a POST redirected to a GET could look created.
 		disableFollowRedirect: true,
 		// An answer that never comes must not hold the run: the request then ends with its outcome unknown.
 		timeout: REQUEST_TIMEOUTS.apiMs,
@@ -224,11 +188,10 @@ async function send(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	const helpers = context.helpers;
 	const authenticated = { credentialsDecrypted: credential.decrypted };
 	const sendOnce = async () =>
 		await withinDeadline(
-			helpers.httpRequestWithAuthentication.call(
+			context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_NAME,
 				{ ...httpOptions },

@@ -15,7 +15,7 @@ export const RETRY_POLICY = {
 };
 
 /** Doubling from 0, bounded. */
-export function backoffMs(retryNumber: number): number {
+function backoffMs(retryNumber: number): number {
 	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }
 
@@ -48,18 +48,13 @@ export function retryWait(
 }
 
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
-export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const text = Array.isArray(value)
-		? String(value[0])
-		: typeof value === 'string'
-			? value.trim()
-			: undefined;
-	if (text === undefined || text === '') return undefined;
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+	const text = value?.trim();
+	if (!text) return undefined;
 	if (/^\d+$/.test(text)) return Number(text) * 1000;
 	if (/^[-+]?\d/.test(text)) return undefined;
 	const dateMs = Date.parse(text);
-	if (Number.isNaN(dateMs)) return undefined;
-	return Math.max(0, dateMs - nowMs);
+	return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
 }
 
 /** A rate refusal's Retry-After, in ms from now. */
@@ -68,6 +63,5 @@ export function retryAfterOf(
 	nowMs: number,
 ): number | undefined {
 	if (failure.meaning?.retry !== 'rateLimit') return undefined;
-	const header = headerValue(failure.headers, 'retry-after');
-	return parseRetryAfter(header === '' ? undefined : header, nowMs);
+	return parseRetryAfter(headerValue(failure.headers, 'retry-after'), nowMs);
 }

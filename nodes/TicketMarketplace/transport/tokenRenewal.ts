@@ -1,8 +1,7 @@
 /**
- * The credential as a run uses it, and one renewal of its access token at a time for the whole run: n8n has no
- * single flight, so every listing in flight that met an expired token would log in with the seller's password. The
- * first request to meet it empties the field (n8n logs in before re-sending it); the others wait for its answer. A
- * 401 to a token just issued, or a refused login, stops sending (failed logins could lock the account).
+ * The credential as a run uses it, and one renewal of its token at a time for the run (n8n has no single flight):
+ * the first request to meet an expired token empties the field (n8n then logs in), the others wait for it. A 401 to
+ * a token just issued, or a refused login, stops sending (failed logins could lock the account).
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -35,10 +34,7 @@ export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 /** More means something else keeps invalidating the token (another workflow renewing it), and each is a login. */
 export const MAX_RENEWALS_PER_RUN = 3;
 
-/**
- * Read once for a run: otherwise n8n decrypts it from its database on every request (as costly as the rest of one),
- * and the shared object carries a renewed token to every later request.
- */
+/** Read once for a run: n8n would decrypt it for each request, and one object carries a renewed token to all. */
 export interface RunCredential {
 	baseUrl: string;
 	decrypted: ICredentialsDecrypted;
@@ -146,10 +142,7 @@ export class TokenRenewal {
 		for (;;) {
 			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
 				return this.notSent(attempt);
-			if (closed?.aborted) {
-				if (attempt.renewing) this.end(false);
-				return this.notSent(attempt);
-			}
+			if (closed?.aborted) return this.notSent(attempt);
 			const tokenAtSend = this.token;
 			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// Stopped during the login: the field, still empty then, shows the request never left.
@@ -163,10 +156,7 @@ export class TokenRenewal {
 				response = await sendOnce();
 			} catch (error) {
 				if (!attempt.renewing) return { kind: 'thrown', error };
-				if (stoppedBeforeToken) {
-					this.end(false);
-					return this.notSent(attempt);
-				}
+				if (stoppedBeforeToken) return this.notSent(attempt);
 				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
 				if (failed) return failed;
 				continue;
@@ -175,11 +165,8 @@ export class TokenRenewal {
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}
-			const answered = this.afterAnswer(
-				{ response, meaning: meaningOf(response) },
-				tokenAtSend,
-				attempt,
-			);
+			const answer = { response, meaning: meaningOf(response) };
+			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
 			if (answered) return answered;
 			onResend?.();
 		}
@@ -192,8 +179,7 @@ export class TokenRenewal {
 			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
 		if (this.gaveUp || cancel?.aborted) return false;
-		// Not sent: another login's token (the credential was edited), or one past its lifetime (within the run's
-		// limit of renewals; past that, the API's 401 decides).
+		// Not sent: another login's token (the credential was edited), or an expired one while renewals are left.
 		const stale = () =>
 			accessTokenForThisLogin(this.credential) === '' ||
 			(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
@@ -216,7 +202,7 @@ export class TokenRenewal {
 		}
 		// A login the token endpoint may accept later goes again after a wait, as its row says, within budget.
 		const retry = meaningOfDiagnosis(exchange.diagnosis)?.retry;
-		const said = retry === 'rateLimit' ? exchange.answer.retryAfter || undefined : undefined;
+		const said = retry === 'rateLimit' ? exchange.answer.retryAfter : undefined;
 		const retryAfterMs = parseRetryAfter(said, Date.now());
 		const tooLong = retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs;
 		const waitMs = tooLong ? undefined : retryWait(retry, attempt, retryAfterMs);
@@ -224,12 +210,9 @@ export class TokenRenewal {
 			this.end(true);
 			return { kind: 'thrown', error: exchange.error };
 		}
-		if (!(await stoppedWhileWaiting(waitMs, cancel, { closedSignal: closed }))) {
-			forgetTokenExchange(this.credential);
-			return undefined;
-		}
-		this.end(false);
-		return this.notSent(attempt);
+		if (await stoppedWhileWaiting(waitMs, cancel, closed)) return this.notSent(attempt);
+		forgetTokenExchange(this.credential);
+		return undefined;
 	}
 
 	/** The answer, unless a renewed token may mend it (undefined: the request goes again). */
@@ -263,8 +246,9 @@ export class TokenRenewal {
 		return undefined;
 	}
 
-	/** Not sent (again): the API's last 401 to this request, if any, is what became of it. */
-	private notSent({ refusal }: Attempt): AuthenticatedAnswer {
+	/** Not sent (again), ending the renewal it carried: the API's last 401 to it, if any, is what became of it. */
+	private notSent({ renewing, refusal }: Attempt): AuthenticatedAnswer {
+		if (renewing) this.end(false);
 		if (!refusal) return { kind: 'notSent' };
 		const refusedAfterRenewal = this.gaveUp === 'freshTokenRefused';
 		const exhausted = this.gaveUp === 'renewalsExhausted' && { renewalsExhausted: this.renewals };

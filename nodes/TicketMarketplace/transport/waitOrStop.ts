@@ -5,9 +5,8 @@ import * as workflow from 'n8n-workflow';
 const STEP_MS = 100;
 
 /**
- * Waits `ms`, ending early (rejecting) when the run is stopped. n8n-workflow's sleepWithAbort where it exists (the
- * n8n 1.x and 2.8 lines); the n8n-workflow of n8n 2.41 no longer exports it, so there the wait is n8n's sleep in
- * steps, with the signal checked between them. Read at call time, so that tests can replace either.
+ * Waits `ms`, rejecting once the run is stopped: n8n's sleepWithAbort, or where n8n-workflow no longer exports it
+ * (n8n 2.41), n8n's sleep in steps. Read at call time, so that tests can replace either.
  */
 export async function waitOrStop(ms: number, signal?: AbortSignal): Promise<void> {
 	const native = (workflow as { sleepWithAbort?: typeof waitOrStop }).sleepWithAbort;
@@ -19,16 +18,12 @@ export async function waitOrStop(ms: number, signal?: AbortSignal): Promise<void
 	}
 }
 
-/**
- * Waits before a retry; true when the run was stopped meanwhile (waitOrStop rejects only then), or when the pacer
- * closed: an answer that stops every send (the plan's quota) ends every wait of the run at once.
- */
+/** Waits before a retry; true when the run was stopped meanwhile, or the pacer closed (the quota ends every wait). */
 export async function stoppedWhileWaiting(
 	waitMs: number,
 	cancel?: AbortSignal,
-	pacer?: { closedSignal?: AbortSignal },
+	closed?: AbortSignal,
 ): Promise<boolean> {
-	const closed = pacer?.closedSignal;
 	if (cancel?.aborted || closed?.aborted) return true;
 	const waited = async (signal?: AbortSignal) =>
 		await waitOrStop(waitMs, signal).then(
@@ -39,13 +34,11 @@ export async function stoppedWhileWaiting(
 	// Not AbortSignal.any: it leaks where a source signal lives long, as the run's does.
 	const either = new AbortController();
 	const abort = () => either.abort();
-	cancel.addEventListener('abort', abort, { once: true });
-	closed.addEventListener('abort', abort, { once: true });
+	for (const signal of [cancel, closed]) signal.addEventListener('abort', abort, { once: true });
 	try {
 		return await waited(either.signal);
 	} finally {
-		cancel.removeEventListener('abort', abort);
-		closed.removeEventListener('abort', abort);
+		for (const signal of [cancel, closed]) signal.removeEventListener('abort', abort);
 	}
 }
 
