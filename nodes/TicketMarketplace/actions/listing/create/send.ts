@@ -92,12 +92,10 @@ async function recordTickets(
 	tickets: TicketMemory,
 	toSend: ReadyListing[],
 ): Promise<void> {
-	try {
-		await tickets.record(ticketsOf(toSend));
-	} catch (error) {
+	await tickets.record(ticketsOf(toSend)).catch((error: unknown) => {
 		const ids = idsOf(toSend);
 		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: ids });
-	}
+	});
 }
 
 /** The tickets of listings the API provably did not create are free again; said when that fails. */
