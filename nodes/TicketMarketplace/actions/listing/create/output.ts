@@ -68,17 +68,16 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 		case 'notCreated':
 			return failureJson(outcome);
 		case 'alreadyListed': {
-			const said = outcome.error as { description?: string | null; httpCode?: string | null };
+			const { description, httpCode, apiCode } = failureJson(outcome);
+			const message = [
+				`Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it).`,
+				description,
+				"If the API's words say something else, look it up on the marketplace by its External Listing ID.",
+			];
 			return {
-				message: [
-					`Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it).`,
-					said.description,
-					"If the API's words say something else, look it up on the marketplace by its External Listing ID.",
-				]
-					.filter(Boolean)
-					.join(' '),
-				httpCode: said.httpCode ?? null,
-				...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
+				message: message.filter(Boolean).join(' '),
+				httpCode,
+				...(apiCode !== undefined && { apiCode }),
 			};
 		}
 		case 'notSent':
