@@ -234,15 +234,11 @@ function unexpectedFailure(
 	credential: RunCredential,
 ): Outcome {
 	const said = redactSecrets(errorText(error), runSecrets(credential));
+	const message = `Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`;
+	const description = `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`;
+	const itemIndex = listing.rows[0];
 	return {
 		kind: 'unknown',
-		error: new NodeOperationError(
-			context.getNode(),
-			`Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`,
-			{
-				description: `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`,
-				itemIndex: listing.rows[0],
-			},
-		),
+		error: new NodeOperationError(context.getNode(), message, { description, itemIndex }),
 	};
 }
