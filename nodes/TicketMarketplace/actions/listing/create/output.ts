@@ -104,12 +104,10 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
  */
 function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
 	if (outcome.kind === 'created' || outcome.kind === 'alreadyListed') return undefined;
+	if (outcome.kind === 'skipped' && outcome.earlier === 'created') return undefined;
 	if (outcome.kind === 'skipped') {
-		if (outcome.earlier === 'created') return undefined;
-		return {
-			error: `Not sent: outcome unknown (an earlier run sent it)`,
-			message: String(describeOutcome(listing, outcome).message),
-		};
+		const message = skippedMessage(listing, outcome.earlier);
+		return { error: 'Not sent: outcome unknown (an earlier run sent it)', message };
 	}
 	const said = describeOutcome(listing, outcome);
 	const id =
@@ -122,10 +120,8 @@ function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | unde
 		notSent: 'not sent: the run stopped first; the next run sends it.',
 		invalid: 'not sent: it failed validation.',
 	}[outcome.kind];
-	const details = [
-		said.description,
-		...(Array.isArray(said.problems) ? (said.problems as string[]) : []),
-	].filter((line): line is string => typeof line === 'string' && line !== '');
+	const lines = [said.description, ...((said.problems ?? []) as string[])];
+	const details = lines.filter((line) => typeof line === 'string' && line !== '');
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 

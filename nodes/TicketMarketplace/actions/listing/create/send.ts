@@ -8,12 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText } from '../../../helpers/errors';
-import { RunMemory } from '../memory/runMemory';
-import type { EarlierOutcome } from '../memory/runMemory';
+import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
-import { nearCapNotice } from '../memory/sentListings';
-import type { MemoryAccount } from '../memory/sentListings';
+import { nearCapNotice, type MemoryAccount } from '../memory/sentListings';
 import { TicketMemory } from '../memory/ticketMemory';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {
@@ -22,8 +20,8 @@ import {
 	redactSecrets,
 	RequestPacer,
 	sendRequest,
+	type RunCredential,
 } from '../../../transport';
-import type { RunCredential } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
 import { earlierUnknownNotice, howMany } from './output';
 import { listingRequest } from './fields';
