@@ -1,24 +1,4 @@
-/**
- * Listing → Create, as the router sees it, in three stages: read every item into listings and check them all
- * (nothing is sent while any listing is invalid, unless errors continue); send the ready ones this workflow has not
- * sent before; report one outcome per listing, in input order.
- */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
-import { validateOnlyItem } from './create/output';
-import { readListings } from './create/read';
-import { reportListings } from './create/outcome';
-import { sendListings } from './create/send';
-
+/** Listing → Create, as the router sees it; the operation lives in ./create (description, pipeline, results). */
 export { description } from './create/description';
 export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './create/settings';
-
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const read = readListings(this, items);
-	if (read.settings.validateOnly) return read.listings.map(validateOnlyItem);
-	const outcomes = await sendListings(this, read.listings, read.settings);
-	return reportListings(this, items, outcomes, read);
-}
+export { execute } from './create/execute';
