@@ -3,9 +3,8 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../optionsCollection';
 import { fromV1_1, v1Only } from '../versions';
-import * as subscribe from './subscribe/execute';
 
-export { subscribe };
+export * as subscribe from './subscribe/execute';
 
 const subscriptionKinds: INodeProperties = {
 	displayName: 'Subscription Kinds',

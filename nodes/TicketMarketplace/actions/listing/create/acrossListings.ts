@@ -57,7 +57,7 @@ function listingName(listing: Listing): string {
 }
 
 /** A ticket across listings: its seat, or a General Admission ticket's External ID; under another event, another. */
-export function ticketIdentity(eventId: unknown, product: Product): string {
+function ticketIdentity(eventId: unknown, product: Product): string {
 	const seat = seatIdentity(product);
 	return seat !== undefined
 		? `${String(eventId)}\u0000seat\u0000${seat}`
@@ -65,7 +65,7 @@ export function ticketIdentity(eventId: unknown, product: Product): string {
 }
 
 /** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
-export function ticketTaken(listed: ListedProduct, where: string): Problem {
+function ticketTaken(listed: ListedProduct, where: string): Problem {
 	const { product, itemIndex, label } = listed;
 	const seated = seatIdentity(product) !== undefined;
 	return {
@@ -114,10 +114,8 @@ export function refuseRepeatedIds(listings: Listing[]): Listing[] {
 			text: `${id} is already used by ${rowsText([first])}; to combine rows into one listing, choose Input Shape → Each Item Is a Ticket`,
 			itemIndexes: listing.rows,
 		};
-		return refused(
-			listing,
-			listing.kind === 'invalid' ? [...listing.problems, problem] : [problem],
-		);
+		const earlier = listing.kind === 'invalid' ? listing.problems : [];
+		return refused(listing, [...earlier, problem]);
 	});
 }
 
@@ -141,25 +139,18 @@ export async function refuseTicketsOfEarlierRuns(
 	listings: Listing[],
 ): Promise<Listing[]> {
 	const ready = listings.filter((listing): listing is ReadyListing => listing.kind === 'ready');
-	let holders: Map<string, number>;
-	try {
-		holders = await memory.listedBefore([...new Set(ticketsOf(ready).map((held) => held.ticket))]);
-	} catch (error) {
+	const tickets = [...new Set(ticketsOf(ready).map((held) => held.ticket))];
+	const holders = await memory.listedBefore(tickets).catch((error: unknown) => {
 		const ids = ready.map((listing) => listing.externalListingId);
 		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: [] });
-	}
+	});
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
 		const problems = ticketsOf([listing]).flatMap(({ ticket }, index) => {
 			const holder = holders.get(ticket);
-			return holder === undefined || holder === listing.externalListingId
-				? []
-				: [
-						ticketTaken(
-							listing.products[index],
-							`already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`,
-						),
-					];
+			if (holder === undefined || holder === listing.externalListingId) return [];
+			const where = `already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`;
+			return [ticketTaken(listing.products[index], where)];
 		});
 		return problems.length > 0 ? refused(listing, problems) : listing;
 	});

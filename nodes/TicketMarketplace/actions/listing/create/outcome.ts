@@ -1,8 +1,7 @@
 /**
  * What became of each listing of a run, and what the run then says. Where a request was sent, the answer table's
- * outcome names (nodes/shared/partnerApi/answerTable.ts): created, alreadyListed, unknown (it may have been
- * created), notCreated. Where none was: notSent (the run stopped first), skipped (an earlier run of this workflow
- * sent it), invalid. A run's outcomes are a Map from each listing to its outcome, in input order.
+ * outcome names (nodes/shared/partnerApi/answerTable.ts); where none was: notSent, skipped (sent by an earlier run
+ * of this workflow) or invalid. A run's outcomes are a Map from each listing to its outcome, in input order.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -79,9 +78,8 @@ export function reportListings(
 }
 
 /**
- * The memory could not be updated after sending: its error, with what became of every listing and the listings not
- * created that it still holds (without this, later runs skip them unseen). It stops the run; with Continue it is a
- * warning above the outputs, which still come out.
+ * The memory could not be updated after sending: its error, with every listing's outcome and the listings not created
+ * that it still holds (else later runs skip them unseen). It stops the run; with Continue it is a warning.
  */
 export function reportMemoryFailure(
 	context: IExecuteFunctions,
@@ -99,7 +97,11 @@ export function reportMemoryFailure(
 			.join('\n'),
 	});
 	if (!context.continueOnFail()) throw error;
-	const message = `${error.message}. ${error.description}`;
+	warn(context, `${error.message}. ${error.description}`);
+}
+
+/** A warning above the outputs. */
+export function warn(context: IExecuteFunctions, message: string): void {
 	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
@@ -129,21 +131,29 @@ function withReasons(heading: string, members: Array<[Listing, Outcome]>): strin
 	return [`${heading}: ${howMany(members)}:`, ...lines];
 }
 
+/** The group of a stopped run's error an outcome belongs to. */
+const groupOf = (outcome: Outcome) =>
+	outcome.kind === 'skipped' ? `skipped ${outcome.earlier}` : outcome.kind;
+
+/** The groups listed after the created, not created and unknown ones, with what each says. */
+const OTHER_GROUPS: Record<string, string> = {
+	notSent: 'Not sent, the run stopped first',
+	'skipped created': 'Skipped, already sent by this workflow',
+	'skipped unknown':
+		'Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID)',
+	alreadyListed:
+		'Already listed (the API holds a listing with this External Listing ID), not created again',
+};
+
 /**
  * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
  * exist; requests ran at once, so no group claims an order. Each group counts its listings and names the first.
  */
 export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: boolean): string {
-	const group = (test: (outcome: Outcome) => boolean) =>
-		[...outcomes].filter(([, outcome]) => test(outcome));
+	const group = (key: string) => [...outcomes].filter(([, outcome]) => groupOf(outcome) === key);
 	const listed = (members: Array<[Listing, Outcome]>) =>
 		`${howMany(members)} (${listFirst(ids(members.map(([listing]) => listing)))})`;
-	const kind = (word: Outcome['kind']) => (outcome: Outcome) => outcome.kind === word;
-	const skippedAs = (earlier: EarlierOutcome) => (outcome: Outcome) =>
-		outcome.kind === 'skipped' && outcome.earlier === earlier;
-	const created = group(kind('created'));
-	const refused = group(kind('notCreated'));
-	const unknown = group(kind('unknown'));
+	const [created, refused, unknown] = ['created', 'notCreated', 'unknown'].map(group);
 	const lines: string[] = [
 		created.length
 			? `Created in this run: ${listed(created)}.`
@@ -155,20 +165,8 @@ export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: bo
 			...withReasons('Outcome unknown, may have been created', unknown),
 			'  Look these up on the marketplace by External Listing ID before sending them again.',
 		);
-	const others: Array<[(outcome: Outcome) => boolean, string]> = [
-		[kind('notSent'), 'Not sent, the run stopped first'],
-		[skippedAs('created'), 'Skipped, already sent by this workflow'],
-		[
-			skippedAs('unknown'),
-			'Skipped, outcome unknown (sent by an earlier run, may have been created; look them up on the marketplace by External Listing ID)',
-		],
-		[
-			kind('alreadyListed'),
-			'Already listed (the API holds a listing with this External Listing ID), not created again',
-		],
-	];
-	for (const [test, words] of others) {
-		const members = group(test);
+	for (const [key, words] of Object.entries(OTHER_GROUPS)) {
+		const members = group(key);
 		if (members.length) lines.push(`${words}: ${listed(members)}.`);
 	}
 	if (skipAlreadySent)

@@ -1,7 +1,4 @@
-/**
- * What Listing → Create says about each listing once the run is over: the output items (one per listing, or one
- * per input row, or Validate Only's requests) and the notices of the output pane.
- */
+/** What Listing → Create says of each listing: output items (per listing, per row, or Validate Only's requests). */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText, listFirst } from '../../../helpers/errors';
@@ -9,20 +6,10 @@ import type { EarlierOutcome } from '../memory/runMemory';
 import { listingRequest, mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './fields';
 import type { Failure, Listing, Outcome } from './nouns';
 
-/**
- * The listing status an output item shows, from the one outcome: the outputs' own words, which say "failed" for a
- * listing not created in this run, and "unknown" for one that may have been, in this run or an earlier one.
- */
+/** The status an output item shows: "failed" if not created in this run, "unknown" if it may have been. */
 function listingStatusOf(outcome: Outcome): string {
-	switch (outcome.kind) {
-		case 'notCreated':
-		case 'notSent':
-			return 'failed';
-		case 'skipped':
-			return outcome.earlier === 'unknown' ? 'unknown' : 'skipped';
-		default:
-			return outcome.kind;
-	}
+	if (outcome.kind === 'skipped') return outcome.earlier === 'unknown' ? 'unknown' : 'skipped';
+	return outcome.kind === 'notCreated' || outcome.kind === 'notSent' ? 'failed' : outcome.kind;
 }
 
 /** The API's answer goes out as returned; an answer that is not a JSON object is wrapped, as n8n items need one. */
@@ -32,16 +19,11 @@ function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-/** Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created. */
-const SEND_AGAIN = 'To send it again, forget it first with Listing → Clear Sent Listings History.';
-
-/** How a listing of unknown outcome is checked, with what the node offers. */
-const LOOK_IT_UP = 'Look it up on the marketplace by its External Listing ID';
-
+// Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created.
 function skippedMessage(listing: Listing, earlier: EarlierOutcome): string {
 	return earlier === 'unknown'
-		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. ${LOOK_IT_UP}; if it is not there, forget it with Listing → Clear Sent Listings History and run the workflow again.`
-		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. ${SEND_AGAIN}`;
+		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. Look it up on the marketplace by its External Listing ID; if it is not there, forget it with Listing → Clear Sent Listings History and run the workflow again.`
+		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. To send it again, forget it first with Listing → Clear Sent Listings History.`;
 }
 
 /** "1 listing", "400 listings". */
@@ -86,17 +68,16 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 		case 'notCreated':
 			return failureJson(outcome);
 		case 'alreadyListed': {
-			const said = (outcome.error as { description?: string | null }).description;
+			const { description, httpCode, apiCode } = failureJson(outcome);
+			const message = [
+				`Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it).`,
+				description,
+				"If the API's words say something else, look it up on the marketplace by its External Listing ID.",
+			];
 			return {
-				message: [
-					`Already listed: the API holds a listing with External Listing ID ${listing.externalListingId}, so it was not created again (with Skip Listings Already Sent on, it stays remembered and later runs skip it).`,
-					said,
-					`If the API's words say something else, ${LOOK_IT_UP.charAt(0).toLowerCase()}${LOOK_IT_UP.slice(1)}.`,
-				]
-					.filter(Boolean)
-					.join(' '),
-				httpCode: (outcome.error as { httpCode?: string | null }).httpCode ?? null,
-				...(outcome.apiCode !== undefined && { apiCode: outcome.apiCode }),
+				message: message.filter(Boolean).join(' '),
+				httpCode,
+				...(apiCode !== undefined && { apiCode }),
 			};
 		}
 		case 'notSent':
@@ -117,20 +98,16 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 }
 
 /**
- * For n8n's error output (On Error → Continue (using error output)), which routes an item there only when its json
- * is exactly `{ error }` or `{ error, message }` (n8n-core replaces the json of an item that carries an `error`
- * object with its message alone, so the words must say everything): failed, invalid and unsent listings become
- * such items, and n8n adds the input row's fields beneath them. Created, skipped and already listed listings stay
- * as they are: the API holds each of them.
+ * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`, so
+ * the words must say everything: failed, invalid and unsent listings become such items (n8n adds the input row's
+ * fields beneath). Created, skipped and already listed ones stay as they are: the API holds each of them.
  */
 function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
 	if (outcome.kind === 'created' || outcome.kind === 'alreadyListed') return undefined;
+	if (outcome.kind === 'skipped' && outcome.earlier === 'created') return undefined;
 	if (outcome.kind === 'skipped') {
-		if (outcome.earlier === 'created') return undefined;
-		return {
-			error: `Not sent: outcome unknown (an earlier run sent it)`,
-			message: String(describeOutcome(listing, outcome).message),
-		};
+		const message = skippedMessage(listing, outcome.earlier);
+		return { error: 'Not sent: outcome unknown (an earlier run sent it)', message };
 	}
 	const said = describeOutcome(listing, outcome);
 	const id =
@@ -143,10 +120,8 @@ function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | unde
 		notSent: 'not sent: the run stopped first; the next run sends it.',
 		invalid: 'not sent: it failed validation.',
 	}[outcome.kind];
-	const details = [
-		said.description,
-		...(Array.isArray(said.problems) ? (said.problems as string[]) : []),
-	].filter((line): line is string => typeof line === 'string' && line !== '');
+	const lines = [said.description, ...((said.problems ?? []) as string[])];
+	const details = lines.filter((line) => typeof line === 'string' && line !== '');
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 

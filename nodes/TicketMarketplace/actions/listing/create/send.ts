@@ -1,7 +1,6 @@
 /**
- * The send stage of Listing → Create: skip what this workflow sent before (the memory of sent listings,
- * memory/runMemory.ts), send the rest through one pacer, and remember what became of each listing sent (a memory
- * that fails to is reported here, outcome.ts says how).
+ * The send stage of Listing → Create: skip what this workflow sent before (memory/runMemory.ts), send the rest
+ * through one pacer, and remember what became of each listing sent.
  */
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -9,12 +8,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText } from '../../../helpers/errors';
-import { RunMemory } from '../memory/runMemory';
-import type { EarlierOutcome } from '../memory/runMemory';
+import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
-import { nearCapNotice } from '../memory/sentListings';
-import type { MemoryAccount } from '../memory/sentListings';
+import { nearCapNotice, type MemoryAccount } from '../memory/sentListings';
 import { TicketMemory } from '../memory/ticketMemory';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {
@@ -23,15 +20,17 @@ import {
 	redactSecrets,
 	RequestPacer,
 	sendRequest,
+	type RunCredential,
 } from '../../../transport';
-import type { RunCredential } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
 import { earlierUnknownNotice, howMany } from './output';
 import { listingRequest } from './fields';
 import type { Listing, Outcome, ReadyListing } from './nouns';
-import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure } from './outcome';
+import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure, warn } from './outcome';
 import type { SendSettings } from './settings';
 import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
+
+type Sent = Map<ReadyListing, Outcome>;
 
 /** Sends every ready listing this workflow has not sent before; an invalid one comes out as such. */
 export async function sendListings(
@@ -39,8 +38,8 @@ export async function sendListings(
 	listings: Listing[],
 	settings: SendSettings,
 ): Promise<Map<Listing, Outcome>> {
-	const valid = listings.filter((listing) => listing.kind === 'ready');
-	const credential = valid.length > 0 ? await readRunCredential.call(context) : undefined;
+	const anyReady = listings.some((listing) => listing.kind === 'ready');
+	const credential = anyReady ? await readRunCredential.call(context) : undefined;
 	const account = credential && memoryAccount(credential);
 	const memory = settings.skipAlreadySent && account ? new RunMemory(context, account) : undefined;
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
@@ -62,11 +61,10 @@ export async function sendListings(
 			? await rememberOutcomes(context, memory, sent, settings.rememberForPreDeliver)
 			: undefined;
 	if (settings.rememberForPreDeliver && !memory && sent.size > 0)
-		context.addExecutionHints({
-			message: `Not remembered for Pre-Deliver Tickets: Remember Listings for Pre-Deliver needs the memory of sent listings, and Skip Listings Already Sent is off. Turn it on, or in Pre-Deliver Tickets choose Listing → By Marketplace Listing ID and map the id Create output.`,
-			location: 'outputPane',
-			type: 'warning',
-		});
+		warn(
+			context,
+			`Not remembered for Pre-Deliver Tickets: Remember Listings for Pre-Deliver needs the memory of sent listings, and Skip Listings Already Sent is off. Turn it on, or in Pre-Deliver Tickets choose Listing → By Marketplace Listing ID and map the id Create output.`,
+		);
 	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
 	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
 	return outcomes;
@@ -77,35 +75,39 @@ export function memoryAccount(credential: RunCredential): MemoryAccount {
 	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
+/** The listings sent that the memory keeps as `as`. */
+function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[] {
+	return [...sent]
+		.filter(([, outcome]) => rememberedAs(outcome) === as)
+		.map(([listing]) => listing);
+}
+
+const idsOf = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
+
 /** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
 async function recordTickets(
 	context: IExecuteFunctions,
 	tickets: TicketMemory,
 	toSend: ReadyListing[],
 ): Promise<void> {
-	try {
-		await tickets.record(ticketsOf(toSend));
-	} catch (error) {
-		const ids = toSend.map((listing) => listing.externalListingId);
+	await tickets.record(ticketsOf(toSend)).catch((error: unknown) => {
+		const ids = idsOf(toSend);
 		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: ids });
-	}
+	});
 }
 
 /** The tickets of listings the API provably did not create are free again; said when that fails. */
 async function forgetTicketsNotListed(
 	context: IExecuteFunctions,
 	tickets: TicketMemory,
-	sent: Map<ReadyListing, Outcome>,
+	sent: Sent,
 ): Promise<void> {
-	const notCreated = [...sent]
-		.filter(([, outcome]) => rememberedAs(outcome) === 'notCreated')
-		.map(([listing]) => listing);
+	const notCreated = sentAs(sent, 'notCreated');
 	if (await tickets.forget(ticketsOf(notCreated))) return;
-	context.addExecutionHints({
-		message: `The tickets of listings not created (${notCreated.map((listing) => listing.externalListingId).join(', ')}) are still remembered as listed: a later call with them is refused. Clear Sent Listings History (All) forgets them.`,
-		location: 'outputPane',
-		type: 'warning',
-	});
+	warn(
+		context,
+		`The tickets of listings not created (${idsOf(notCreated).join(', ')}) are still remembered as listed: a later call with them is refused. Clear Sent Listings History (All) forgets them.`,
+	);
 }
 
 /**
@@ -117,59 +119,45 @@ async function recordBeforeSending(
 	memory: RunMemory,
 	ready: ReadyListing[],
 ): Promise<Map<number, EarlierOutcome>> {
-	const { alreadySent, count } = await memory.recordBeforeSending(
-		ready.map((listing) => listing.externalListingId),
-	);
+	const { alreadySent, count } = await memory.recordBeforeSending(idsOf(ready));
 	const notice = nearCapNotice(count);
-	if (notice)
-		context.addExecutionHints({ message: notice, location: 'outputPane', type: 'warning' });
+	if (notice) warn(context, notice);
 	const unknownBefore = ready.filter(
 		(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
 	);
-	if (unknownBefore.length)
-		context.addExecutionHints({
-			message: earlierUnknownNotice(unknownBefore),
-			location: 'outputPane',
-			type: 'warning',
-		});
+	if (unknownBefore.length) warn(context, earlierUnknownNotice(unknownBefore));
 	return alreadySent;
 }
 
 /**
  * After sending: a created listing (or one the API holds already) is remembered as created, one of unknown outcome
- * as such, and one the API provably did not create is forgotten, so a later run sends it. Another run's write may
- * have erased any of them meanwhile.
+ * as such, and one the API provably did not create is forgotten, so a later run sends it.
  */
 async function rememberOutcomes(
 	context: IExecuteFunctions,
 	memory: RunMemory,
-	sent: Map<ReadyListing, Outcome>,
+	sent: Sent,
 	forPreDeliver: boolean,
 ): Promise<Parameters<typeof reportMemoryFailure>[1] | undefined> {
-	const rememberedAsThis = (as: ReturnType<typeof rememberedAs>) =>
-		[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
-	const ids = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
-	const notCreated = rememberedAsThis('notCreated');
+	const notCreated = sentAs(sent, 'notCreated');
 	const { error, notForgotten } = await memory.afterSending(
-		ids(rememberedAsThis('created')),
-		ids(rememberedAsThis('unknown')),
-		ids(notCreated),
+		idsOf(sentAs(sent, 'created')),
+		idsOf(sentAs(sent, 'unknown')),
+		idsOf(notCreated),
 		forPreDeliver ? await createdRecord(context, memory, sent) : [],
 	);
 	if (!error) return undefined;
-	return {
-		error,
-		stillRemembered: notCreated.filter((listing) =>
-			notForgotten.includes(listing.externalListingId),
-		),
-	};
+	const stillRemembered = notCreated.filter((listing) =>
+		notForgotten.includes(listing.externalListingId),
+	);
+	return { error, stillRemembered };
 }
 
 /** The listings created with evidence, with the marketplace's ID and their seats, if the memory has room for them. */
 async function createdRecord(
 	context: IExecuteFunctions,
 	memory: RunMemory,
-	sent: Map<ReadyListing, Outcome>,
+	sent: Sent,
 ): Promise<CreatedListing[]> {
 	const created = [...sent].flatMap(([{ externalListingId, products }, outcome]) => {
 		const marketplaceId = outcome.kind === 'created' ? marketplaceIdOf(outcome.body) : undefined;
@@ -177,11 +165,10 @@ async function createdRecord(
 		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
 	});
 	if (created.length === 0 || (await memory.fitsCreated(created))) return created;
-	context.addExecutionHints({
-		message: `Not remembered for Pre-Deliver Tickets: the memory has no room left for the ${howMany(created)} this run created. Pre-Deliver Tickets cannot find them by External Listing ID: choose Listing → By Marketplace Listing ID there and map the id Create output, or forget listings you no longer list with Clear Sent Listings History.`,
-		location: 'outputPane',
-		type: 'warning',
-	});
+	warn(
+		context,
+		`Not remembered for Pre-Deliver Tickets: the memory has no room left for the ${howMany(created)} this run created. Pre-Deliver Tickets cannot find them by External Listing ID: choose Listing → By Marketplace Listing ID there and map the id Create output, or forget listings you no longer list with Clear Sent Listings History.`,
+	);
 	return [];
 }
 
@@ -192,7 +179,7 @@ async function sendThroughPacer(
 	settings: SendSettings,
 	credential: RunCredential,
 	stopOnFailure: boolean,
-): Promise<Map<ReadyListing, Outcome>> {
+): Promise<Sent> {
 	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
@@ -216,34 +203,21 @@ async function sendThroughPacer(
 		}
 	};
 	try {
-		return new Map(
-			await Promise.all(
-				listings.map(async (listing) => [listing, await sendOne(listing)] as const),
-			),
-		);
+		const outcomes = listings.map(async (listing) => [listing, await sendOne(listing)] as const);
+		return new Map(await Promise.all(outcomes));
 	} finally {
 		unsubscribe();
 	}
 }
 
-/**
- * The evidence of a created listing: the Partner API's evidence of a request done (apiAnswers.ts of the contract), in
- * an answer that names no other External Listing ID.
- */
+/** The API's evidence of a request done (apiAnswers.ts), in an answer that names no other External Listing ID. */
 function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {
 	if (!showsCreated(answer)) return false;
-	const namedId = (answer.body as Record<string, unknown>).externalListingId;
-	return (
-		namedId === undefined ||
-		namedId === null ||
-		String(namedId).trim() === String(externalListingId)
-	);
+	const namedId = (answer.body as Record<string, unknown>).externalListingId ?? undefined;
+	return namedId === undefined || String(namedId).trim() === String(externalListingId);
 }
 
-/**
- * The marketplace's ID of a created listing, read defensively from its answer (`id`, as Create outputs it): text
- * or a whole number, never guessed; undefined otherwise.
- */
+/** The marketplace's ID of a created listing (`id`, as Create outputs it): text or a whole number, never guessed. */
 function marketplaceIdOf(body: unknown): string | undefined {
 	const id = (body as Record<string, unknown> | null)?.id;
 	if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
@@ -258,15 +232,11 @@ function unexpectedFailure(
 	credential: RunCredential,
 ): Outcome {
 	const said = redactSecrets(errorText(error), runSecrets(credential));
+	const message = `Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`;
+	const description = `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`;
+	const itemIndex = listing.rows[0];
 	return {
 		kind: 'unknown',
-		error: new NodeOperationError(
-			context.getNode(),
-			`Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`,
-			{
-				description: `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`,
-				itemIndex: listing.rows[0],
-			},
-		),
+		error: new NodeOperationError(context.getNode(), message, { description, itemIndex }),
 	};
 }

@@ -69,7 +69,6 @@ const subscriptionSchema = z.object({
 });
 type Subscription = z.output<typeof subscriptionSchema>;
 
-/** The node's labels for the fields of the subscription body. */
 const SUBSCRIPTION_LABELS: Record<string, string> = {
 	'callback.url': 'Callback URL',
 	'callback.auth.tokenEndPoint': 'Token URL',
