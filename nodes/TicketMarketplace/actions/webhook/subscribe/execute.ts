@@ -22,7 +22,6 @@ import {
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import { redactSecrets } from '../../../../shared/partnerApi/redaction';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest } from '../../../transport';
 import { getBaseUrl } from '../../../transport/tokenRenewal';
@@ -180,7 +179,8 @@ async function sendSubscription(
 	const request = buildRequest('POST', PARTNER_API_PATHS.webhooks, { ...subscription });
 	// A 2xx that does not show a submitted subscription (a page, an error document) is outcome unknown.
 	const sent = { request, itemIndex, secrets, confirmedBy: showsCreated };
-	const response = redactSecrets(await apiRequest.call(this, sent), secrets);
+	// Redacted and bounded on the way in, the client secret included: a second pass would miscount what was cut.
+	const response = await apiRequest.call(this, sent);
 	const found = findSubscriptionId(response);
 	return {
 		subscriptionId: found?.value ?? null,

@@ -197,6 +197,18 @@ describe('Webhook → Subscribe', () => {
 		expect(JSON.stringify(output)).toContain('[redacted]');
 	});
 
+	it('cuts an oversized answer once, saying how many values it left out', async () => {
+		tokenApi();
+		const values = Array.from({ length: 20_000 }, (_, index) => index);
+		webhookApi({ id: 'sub-7', values });
+		const output = await run(PARAMETERS);
+		const kept = (output[0].json.response as { values: unknown[] }).values;
+		// The answer's first two values (the id and the array) count too: 9,998 of the array's fit.
+		expect(kept).toHaveLength(9_999);
+		expect(kept.slice(0, 3)).toEqual([0, 1, 2]);
+		expect(kept.at(-1)).toBe('[answer too large]: 10002 more');
+	});
+
 	it('says plainly when no identifier is recognisable, and still passes the response through', async () => {
 		tokenApi();
 		webhookApi({ accepted: true });
