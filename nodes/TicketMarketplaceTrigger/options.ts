@@ -5,6 +5,8 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { TRIGGER_PATHS } from '../shared/callbackCredential';
+
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
@@ -88,7 +90,7 @@ export const TOKEN_WEBHOOK: IWebhookDescription = {
 	httpMethod: 'POST',
 	responseMode: 'onReceived',
 	responseData: '',
-	path: 'token',
+	path: TRIGGER_PATHS.token,
 };
 
 const NOTIFICATION_FIELDS = {
@@ -103,6 +105,6 @@ export const NOTIFICATION_WEBHOOK: IWebhookDescription = {
 	httpMethod: 'POST',
 	responseMode: NOTIFICATION_FIELDS.responseMode.template,
 	responseData: NOTIFICATION_FIELDS.responseData.template,
-	path: 'notifications',
+	path: TRIGGER_PATHS.notifications,
 	[WEBHOOK_RESOLVERS]: NOTIFICATION_FIELDS,
 };

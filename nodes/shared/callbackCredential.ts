@@ -3,6 +3,9 @@ import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8
 
 export const CALLBACK_CREDENTIAL_TYPE = 'ticketMarketplaceCallbackApi';
 
+/** The trigger's two webhook paths; Subscribe reads them to judge its URLs. */
+export const TRIGGER_PATHS = { token: 'token', notifications: 'notifications' };
+
 /** A shorter secret would let anyone holding one issued token guess the signing key offline. */
 export const MIN_CLIENT_SECRET_LENGTH = 16;
 

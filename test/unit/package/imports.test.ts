@@ -106,6 +106,19 @@ describe('import circles', () => {
 	});
 });
 
+describe('imports between the nodes', () => {
+	it("the action node imports nothing from the trigger's folder or from credentials/: shared code lives in nodes/shared", () => {
+		const graph = importGraph(tsFiles(join(REPO, 'nodes', 'TicketMarketplace')));
+		const across = [...graph].flatMap(([module, targets]) =>
+			targets
+				.filter((target) => /^(nodes\/TicketMarketplaceTrigger|credentials)\//.test(target))
+				.map((target) => `${module} -> ${target}`),
+		);
+		expect(graph.size).toBeGreaterThan(40);
+		expect(across).toEqual([]);
+	});
+});
+
 describe('imports of the sandbox', () => {
 	it('reads every kind of relative import, and only those', () => {
 		const source = [

@@ -2,10 +2,10 @@
  * Whether Subscribe's two URLs can be the trigger's (a subscription takes days and cannot be undone). Only URLs in
  * n8n's own shape are judged by it: what a proxy forwards to cannot be seen from here.
  */
-import { NOTIFICATION_WEBHOOK, TOKEN_WEBHOOK } from '../../../../TicketMarketplaceTrigger/options';
+import { TRIGGER_PATHS } from '../../../../shared/callbackCredential';
 
-const NOTIFICATIONS = NOTIFICATION_WEBHOOK.path.toLowerCase();
-const TOKEN = TOKEN_WEBHOOK.path.toLowerCase();
+const NOTIFICATIONS = TRIGGER_PATHS.notifications.toLowerCase();
+const TOKEN = TRIGGER_PATHS.token.toLowerCase();
 /** n8n's webhook segments: production, and the editor's test URLs. */
 const PRODUCTION_SEGMENT = 'webhook';
 const TEST_SEGMENT = 'webhook-test';
