@@ -108,8 +108,10 @@ const secretDigestOf = (secret: string) =>
 const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
 
 /** The id of this node's callback credential; '' (none) is never remembered. */
-const credentialIdOf = (context: IWebhookFunctions) =>
-	context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id ?? '';
+function credentialIdOf(context: IWebhookFunctions): string {
+	const id: unknown = context.getNode().credentials?.[CALLBACK_CREDENTIAL_TYPE]?.id;
+	return typeof id === 'string' ? id : '';
+}
 
 function recentRead(context: IWebhookFunctions) {
 	const id = credentialIdOf(context);

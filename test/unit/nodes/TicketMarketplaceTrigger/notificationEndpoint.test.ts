@@ -616,6 +616,23 @@ describe('notification endpoint (default webhook), reading the callback credenti
 		expect(result.workflowData).toEqual(started(SALE));
 	});
 
+	it.each([0, 5])(
+		'reuses no read for a credential id that is not text (%j): a replaced secret refuses at once',
+		async (odd) => {
+			const credentialId = odd as unknown as string;
+			const oldToken = validToken();
+			const first = await notifyCounting(jsonRequest(`Bearer ${oldToken}`), credentialId);
+			const { result, response, reads } = await notifyCounting(
+				jsonRequest(`Bearer ${oldToken}`),
+				credentialId,
+				{ clientId: TEST_TRIGGER.clientId, clientSecret: 'a brand new callback client secret' },
+			);
+			expect(first.result.workflowData).toEqual(started(SALE));
+			expectInvalidToken(result, response, 'The access token is invalid');
+			expect(reads).toBe(1);
+		},
+	);
+
 	it('does not reuse a read across credentials: another credential id is read on its own', async () => {
 		const token = validToken();
 		await notifyCounting(jsonRequest(`Bearer ${token}`), nextCredentialId());
