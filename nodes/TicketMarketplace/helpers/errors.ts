@@ -20,7 +20,8 @@ export function withMoreDescription(
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	const description = [error.description, ...lines].filter(Boolean).join('\n');
-	if (error instanceof NodeOperationError)
+	// Anything not an API error (another copy of n8n-workflow's, say) is rebuilt as the plainer kind.
+	if (!(error instanceof NodeApiError))
 		return new NodeOperationError(node, error.message, { description, itemIndex });
 	return new NodeApiError(node, error.errorResponse ?? {}, {
 		message: error.message,
