@@ -64,15 +64,9 @@ export function run(
 	return { fake, output: async () => await preDeliver.call(fake.context, items) };
 }
 
-/** Listing → Create (Remember Listings for Pre-Deliver on) of listing 7, seats A-1 and A-2, answered with `id`. */
-export async function createSeven(store: MemoryDeduplicationStore, id = 'lst_7') {
-	grantTokens('tok-create');
-	nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id, externalListingId: 7 });
-	const items = [
-		{ json: { listing: 7, ticket: 'T1', row: 'A', seat: '1' } },
-		{ json: { listing: 7, ticket: 'T2', row: 'A', seat: '2' } },
-	];
-	const parameters: Record<string, ParameterValue> = {
+/** Listing → Create over sheet rows (columns listing, ticket, row, seat, ga), one listing at a time, with `options`. */
+export function createParameters(options: IDataObject): Record<string, ParameterValue> {
+	return {
 		inputShape: 'ticketPerItem',
 		eventId: 55,
 		externalListingId: column('listing'),
@@ -82,8 +76,19 @@ export async function createSeven(store: MemoryDeduplicationStore, id = 'lst_7')
 		productRow: column('row'),
 		productSeat: column('seat'),
 		productGa: column('ga'),
-		options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true },
+		options: { concurrencyMode: 'fixed', concurrency: 1, ...options },
 	};
+}
+
+/** Listing → Create (Remember Listings for Pre-Deliver on) of listing 7, seats A-1 and A-2, answered with `id`. */
+export async function createSeven(store: MemoryDeduplicationStore, id = 'lst_7') {
+	grantTokens('tok-create');
+	nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id, externalListingId: 7 });
+	const items = [
+		{ json: { listing: 7, ticket: 'T1', row: 'A', seat: '1' } },
+		{ json: { listing: 7, ticket: 'T2', row: 'A', seat: '2' } },
+	];
+	const parameters = createParameters({ rememberForPreDeliver: true });
 	const fake = fakeRun({ parameters, items, deduplication: store });
 	await create.call(fake.context, items);
 	expect(nock.pendingMocks()).toEqual([]);

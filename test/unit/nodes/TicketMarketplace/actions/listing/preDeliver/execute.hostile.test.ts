@@ -10,17 +10,16 @@ import { execute as create } from '../../../../../../../nodes/TicketMarketplace/
 import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	BASE,
-	column,
 	fakeRun,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
 import {
 	acceptUploads,
 	BY_EXTERNAL_ID,
+	createParameters,
 	createSeven,
 	goesToErrorOutput,
 	productsOf,
@@ -190,18 +189,7 @@ describe('Pre-deliver review 49: a ticket Create listed at row GA, seat GA', () 
 		nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { id: 'lst_8', externalListingId: 8 });
 		// A sheet that writes GA in its row and seat columns, General Admission not ticked.
 		const rows = [{ json: { listing: 8, ticket: 'G1', row: 'GA', seat: 'GA' } }];
-		const parameters: Record<string, ParameterValue> = {
-			inputShape: 'ticketPerItem',
-			eventId: 55,
-			externalListingId: column('listing'),
-			priceAmount: 10,
-			priceCurrency: 'EUR',
-			productExternalId: column('ticket'),
-			productRow: column('row'),
-			productSeat: column('seat'),
-			productGa: column('ga'),
-			options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true },
-		};
+		const parameters = createParameters({ rememberForPreDeliver: true });
 		const created = fakeRun({ parameters, items: rows, deduplication: store });
 		await create.call(created.context, rows);
 		grantTokens('tok-pdf');

@@ -10,14 +10,10 @@ import { execute as create } from '../../../../../../../nodes/TicketMarketplace/
 import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	BASE,
-	column,
 	fakeRun,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import type {
-	FakeRunOptions,
-	ParameterValue,
-} from '../../../../../../../support/fakeN8n/actionContext';
+import type { FakeRunOptions } from '../../../../../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 
@@ -25,6 +21,7 @@ import {
 	acceptUploads,
 	BY_EXTERNAL_ID,
 	BY_MARKETPLACE_ID,
+	createParameters,
 	createSeven,
 	goesToErrorOutput,
 	run,
@@ -213,18 +210,7 @@ describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', (
 			.post(PARTNER_API_PATHS.listings)
 			.reply(200, { code: 400, message: 'Event is not active' });
 		const items = [{ json: { listing: 7, ticket: 'T1', row: 'A', seat: '1' } }];
-		const parameters: Record<string, ParameterValue> = {
-			inputShape: 'ticketPerItem',
-			eventId: 55,
-			externalListingId: column('listing'),
-			priceAmount: 10,
-			priceCurrency: 'EUR',
-			productExternalId: column('ticket'),
-			productRow: column('row'),
-			productSeat: column('seat'),
-			productGa: column('ga'),
-			options: { concurrencyMode: 'fixed', concurrency: 1, output: 'row' },
-		};
+		const parameters = createParameters({ output: 'row' });
 		const fake = fakeRun({ parameters, items, continueOnFail: true });
 		const out = await create.call(fake.context, items);
 		expect(out[0].json.listingStatus).not.toBe('created');

@@ -20,13 +20,13 @@ import {
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
 import {
 	fileItem,
 	pdfBytes,
 	withBinaryHelpers,
 } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { createParameters } from '../../../../../../../support/preDeliverRuns';
 
 /** Listing → Create of listings 7 (seats A-1, A-2) and 8 (General Admission), answered with `ids` (by External ID). */
 async function createListings(
@@ -47,18 +47,7 @@ async function createListings(
 		{ json: { listing: 7, ticket: 'T2', row: 'A', seat: '2' } },
 		{ json: { listing: 8, ticket: 'G1', ga: true } },
 	];
-	const parameters: Record<string, ParameterValue> = {
-		inputShape: 'ticketPerItem',
-		eventId: 55,
-		externalListingId: column('listing'),
-		priceAmount: 10,
-		priceCurrency: 'EUR',
-		productExternalId: column('ticket'),
-		productRow: column('row'),
-		productSeat: column('seat'),
-		productGa: column('ga'),
-		options: { concurrencyMode: 'fixed', concurrency: 1, rememberForPreDeliver: true, ...options },
-	};
+	const parameters = createParameters({ rememberForPreDeliver: true, ...options });
 	const fake = fakeRun({ parameters, items, deduplication: store });
 	await create.call(fake.context, items);
 	expect(nock.pendingMocks()).toEqual([]);
