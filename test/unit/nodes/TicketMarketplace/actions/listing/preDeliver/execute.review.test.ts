@@ -8,7 +8,6 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver.operation';
 import {
 	BASE,
-	column,
 	fakeRun,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
@@ -19,6 +18,7 @@ import {
 	withBinaryHelpers,
 } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { BY_MARKETPLACE_ID } from '../../../../../../../support/preDeliverRuns';
 
 interface Upload {
 	path: string;
@@ -55,17 +55,8 @@ function recordAll(
 const uploadsAnswered = (status = 200, answer: unknown = { ok: true }, times = 10) =>
 	recordAll(BASE, status, answer, { 'Content-Type': 'application/json' }, times);
 
-const PARAMETERS = {
-	binaryPropertyName: 'data',
-	listingId: column('listing'),
-	generalAdmission: column('ga'),
-	row: column('row'),
-	seat: column('seat'),
-	options: { concurrencyMode: 'fixed', concurrency: 1 },
-};
-
 function run(items: INodeExecutionData[], options: Partial<FakeRunOptions> = {}) {
-	const fake = fakeRun({ parameters: PARAMETERS, items, ...options });
+	const fake = fakeRun({ parameters: BY_MARKETPLACE_ID, items, ...options });
 	const reads = withBinaryHelpers(fake.context, items);
 	return { fake, reads, output: async () => await execute.call(fake.context, items) };
 }

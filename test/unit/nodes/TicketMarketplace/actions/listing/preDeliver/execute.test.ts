@@ -9,7 +9,6 @@ import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/li
 import { MAX_PDF_BYTES } from '../../../../../../../nodes/TicketMarketplace/actions/listing/preDeliver/tickets';
 import {
 	BASE,
-	column,
 	fakeRun,
 	MemoryDeduplicationStore,
 } from '../../../../../../../support/fakeN8n/actionContext';
@@ -20,6 +19,7 @@ import {
 	withBinaryHelpers,
 } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { BY_MARKETPLACE_ID } from '../../../../../../../support/preDeliverRuns';
 
 interface Upload {
 	path: string;
@@ -48,17 +48,8 @@ function acceptUploads(status = 200, answer: unknown = { ok: true }, times = 10)
 	return uploads;
 }
 
-const PARAMETERS = {
-	binaryPropertyName: 'data',
-	listingId: column('listing'),
-	generalAdmission: column('ga'),
-	row: column('row'),
-	seat: column('seat'),
-	options: { concurrencyMode: 'fixed', concurrency: 1 },
-};
-
 function run(items: INodeExecutionData[], options: Partial<FakeRunOptions> = {}) {
-	const fake = fakeRun({ parameters: PARAMETERS, items, ...options });
+	const fake = fakeRun({ parameters: BY_MARKETPLACE_ID, items, ...options });
 	const reads = withBinaryHelpers(fake.context, items);
 	return { fake, reads, output: async () => await execute.call(fake.context, items) };
 }
