@@ -1,9 +1,10 @@
 /**
  * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
- * client secret, so any webhook process can check them, and a new secret revokes them all.
+ * client secret, so any webhook process can check them, and a new secret revokes them all; a notification without
+ * one is refused here.
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import {
 	CALLBACK_CREDENTIAL_TYPE,
@@ -13,7 +14,7 @@ import {
 	readStoredCallbackClient,
 	type CallbackClient,
 } from '../shared/callbackCredential';
-import { firstLineOf } from './httpAnswer';
+import { answerJson, firstLineOf, hasSeveralAuthorizations, REALM, warnOwner } from './httpAnswer';
 
 const TOKEN_VERSION = 'tmt1';
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
@@ -185,7 +186,7 @@ async function readCurrentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
-export async function checkAccessToken(context: IWebhookFunctions, token: string) {
+async function checkAccessToken(context: IWebhookFunctions, token: string) {
 	const audience = readAudience(context);
 	const parsed = parseToken(token, audience);
 	if ('reason' in parsed) return parsed;
@@ -200,4 +201,41 @@ export async function checkAccessToken(context: IWebhookFunctions, token: string
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
 	rememberRead(context, client, !check.valid);
 	return check;
+}
+
+/** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
+export async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
+	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
+	if (hasSeveralAuthorizations(context)) {
+		const description = 'The request has more than one Authorization header';
+		return bearerError(context, 400, 'invalid_request', description);
+	}
+	// No Bearer credentials at all: RFC 6750 3.1 gives the challenge no error code.
+	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
+	if (match === null) {
+		const message = 'A Bearer access token from the token endpoint is required';
+		return answerJson(context, 401, { message }, { 'WWW-Authenticate': `Bearer realm="${REALM}"` });
+	}
+	let check = await checkAccessToken(context, (match[1] ?? '').trim());
+	if (typeof check === 'string') {
+		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
+		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
+		check = { valid: false, reason: 'signature' };
+	}
+	if (check.valid) return undefined;
+	const description =
+		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
+	return bearerError(context, 401, 'invalid_token', description);
+}
+
+/** An RFC 6750 error: its code and description in the body and in the WWW-Authenticate header. */
+function bearerError(
+	context: IWebhookFunctions,
+	status: 400 | 401,
+	error: 'invalid_request' | 'invalid_token',
+	description: string,
+): IWebhookResponseData {
+	const challenge = `Bearer realm="${REALM}", error="${error}", error_description="${description}"`;
+	const body = { error, error_description: description };
+	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });
 }

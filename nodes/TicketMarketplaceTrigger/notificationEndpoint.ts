@@ -1,15 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { checkAccessToken } from './accessToken';
-import {
-	REALM,
-	answerJson,
-	firstLineOf,
-	hasSeveralAuthorizations,
-	isPlainObject,
-	mediaType,
-	warnOwner,
-} from './httpAnswer';
+import { refusedAccess } from './accessToken';
+import { answerJson, firstLineOf, isPlainObject, mediaType, warnOwner } from './httpAnswer';
 import { isKindShaped, readAcceptedKinds, readIncludeHeaders } from './options';
 
 /** Headers never copied into the item: they carry the access token. */
@@ -60,43 +52,6 @@ function notificationItem(body: IDataObject, kind: NotificationKind, headers?: o
 	for (const [name, value] of Object.entries(headers))
 		if (!SECRET_HEADERS.has(name.toLowerCase())) shown[name] = value;
 	return { headers: shown, body, notificationKind };
-}
-
-/** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
-async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
-	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
-	if (hasSeveralAuthorizations(context)) {
-		const description = 'The request has more than one Authorization header';
-		return bearerError(context, 400, 'invalid_request', description);
-	}
-	// No Bearer credentials at all: RFC 6750 3.1 gives the challenge no error code.
-	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
-	if (match === null) {
-		const message = 'A Bearer access token from the token endpoint is required';
-		return answerJson(context, 401, { message }, { 'WWW-Authenticate': `Bearer realm="${REALM}"` });
-	}
-	let check = await checkAccessToken(context, (match[1] ?? '').trim());
-	if (typeof check === 'string') {
-		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
-		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
-		check = { valid: false, reason: 'signature' };
-	}
-	if (check.valid) return undefined;
-	const description =
-		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
-	return bearerError(context, 401, 'invalid_token', description);
-}
-
-/** An RFC 6750 error: its code and description in the body and in the WWW-Authenticate header. */
-function bearerError(
-	context: IWebhookFunctions,
-	status: 400 | 401,
-	error: 'invalid_request' | 'invalid_token',
-	description: string,
-): IWebhookResponseData {
-	const challenge = `Bearer realm="${REALM}", error="${error}", error_description="${description}"`;
-	const body = { error, error_description: description };
-	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });
 }
 
 const words = (text: string) => text.split(' ');
