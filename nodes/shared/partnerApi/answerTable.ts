@@ -227,6 +227,8 @@ const API_ROWS = [
 	// Only a 401: another status, whatever code it carries, may come from past the gateway; a 500 is never resent.
 	row('tokenRefused', is(401), 'renewToken'),
 	row('forbidden', is(403)),
+	// Content Too Large (RFC 9110): refused unread, as Apigee refuses a body over its limit ("Body buffer overflow").
+	row('tooLarge', is(413)),
 	// Pre-deliver: the service documents a 404 as "no such listing", not a wrong address.
 	row('noSuchListing', (f, c) => isUpload(c) && f.status === 404),
 	// Pre-deliver: a conflict may mean the tickets have their PDFs already, this upload's or an earlier one.

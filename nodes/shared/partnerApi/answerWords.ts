@@ -186,6 +186,13 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		q,
 		`The tickets may have their PDFs already. ${s.howToCheck}`,
 	],
+	tooLarge: (q, c, s) => [
+		`The Partner API refused ${s.what} as too large (HTTP ${c.status})`,
+		q,
+		isPreDeliverPath(c.path)
+			? "Nothing was created. Send this listing's tickets in smaller groups, one run each (filter the items), or smaller PDFs: the marketplace marks a listing pre-delivered once every ticket has its PDF."
+			: `Nothing was created. ${s.fix}`,
+	],
 	notFound: (_q, c) => [
 		`The Partner API has no such address (HTTP ${c.status})`,
 		"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",

@@ -81,6 +81,7 @@ const SAMPLES: Record<ApiRow, [Partial<HttpFailure>, string?]> = {
 	],
 	tokenRefused: [{ status: 401 }],
 	forbidden: [{ status: 403 }],
+	tooLarge: [{ status: 413 }, `${PARTNER_API_PATHS.preDeliver}/55`],
 	noSuchListing: [{ status: 404 }, `${PARTNER_API_PATHS.preDeliver}/55`],
 	alreadyListed: [{ status: 409, body: { description: 'External listing ID 7 already exists' } }],
 	uploadConflict: [{ status: 409 }, `${PARTNER_API_PATHS.preDeliver}/55`],

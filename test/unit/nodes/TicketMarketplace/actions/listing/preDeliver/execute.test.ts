@@ -222,6 +222,26 @@ describe('Listing → Pre-deliver Tickets: every outcome', () => {
 		expect(String(out[0].json.description)).toContain('Check the Listing ID');
 	});
 
+	it("a 413 (the gateway's body limit) is not delivered, sent once, with what to do", async () => {
+		grantTokens('tok-pdf');
+		const overflow = {
+			fault: {
+				faultstring: 'Body buffer overflow',
+				detail: { errorcode: 'protocol.http.TooBigBody' },
+			},
+		};
+		const uploads = acceptUploads(413, overflow);
+		const out = await run(one(), { continueOnFail: true }).output();
+		expect(uploads).toHaveLength(1);
+		expect(out[0].json).toMatchObject({
+			status: 'failed',
+			mayHaveBeenDelivered: false,
+			apiCode: 'protocol.http.TooBigBody',
+		});
+		expect(String(out[0].json.error)).toContain('as too large (HTTP 413)');
+		expect(String(out[0].json.description)).toMatch(/Body buffer overflow.*smaller groups/);
+	});
+
 	it('a 500 leaves the outcome unknown, and stops the run without Continue On Fail', async () => {
 		grantTokens('tok-pdf');
 		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'System error' });
