@@ -39,8 +39,20 @@ export interface ApiRequest {
 	path: string;
 	headers: Record<string, string>;
 	body?: IDataObject;
-	/** Read when sent: what waits for its turn holds no file in memory. */
-	upload?: () => Promise<Buffer>;
+	/** A body of its own for each send (a 401's re-send too): what waits for its turn holds no file. */
+	upload?: () => Promise<UploadBody>;
+}
+
+/**
+ * A body n8n's HTTP client streams as it streams a Blob, from `stream()` (a community node may not import
+ * node:stream); `close` lets go of the file it reads, once its send has ended.
+ */
+export interface UploadBody {
+	readonly [Symbol.toStringTag]: 'Blob';
+	type: string;
+	size: number;
+	stream: () => AsyncIterable<Buffer>;
+	close: () => void;
 }
 
 /** JSON both ways, plus the operation's own headers. */
@@ -162,23 +174,27 @@ async function attempt(
 	return { waitMs: settleFailure(job.failure, job.counts, startedAt, pacer, slot) };
 }
 
-/** Reads the body once (a 401's re-send goes with the same bytes), then sends it through the token renewal. */
+/** Sends the request through the token renewal. */
 async function send(
 	context: IExecuteFunctions,
 	{ request, credential }: Job,
 	options: AuthenticatedSendOptions,
 ): Promise<AuthenticatedAnswer> {
+	// Each send streams a body of its own; one that cannot even start (its first file unreadable) sends nothing.
+	const unreadable = (error: unknown) => Promise.reject(new UnreadableFileError(errorText(error)));
+	const start = async () =>
+		request.upload ? await request.upload().catch(unreadable) : request.body;
+	const close = (spent: unknown) => request.upload && (spent as UploadBody).close();
 	let body: unknown;
 	try {
-		body = request.upload ? await request.upload() : request.body;
+		body = await start();
 	} catch (error) {
-		return { kind: 'thrown', error: new UnreadableFileError(errorText(error)) };
+		return { kind: 'thrown', error };
 	}
 	const httpOptions: IHttpRequestOptions = {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
 		headers: request.headers,
-		body: body as IHttpRequestOptions['body'],
 		json: true,
 		// n8n would follow a redirect with the Bearer token, and a POST redirected to a GET could look created.
 		disableFollowRedirect: true,
@@ -189,17 +205,30 @@ async function send(
 		ignoreHttpStatusErrors: true,
 	};
 	const authenticated = { credentialsDecrypted: credential.decrypted };
-	const sendOnce = async () =>
-		await withinDeadline(
+	let sent = false;
+	const sendOnce = async () => {
+		// A 401's re-send streams the same bytes again, from the start.
+		if (sent) {
+			close(body);
+			body = await start();
+		}
+		sent = true;
+		return await withinDeadline(
 			context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_NAME,
-				{ ...httpOptions },
+				{ ...httpOptions, body: body as IHttpRequestOptions['body'] },
 				authenticated,
 			) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
 		);
-	return await credential.renewal.send(sendOnce, options);
+	};
+	try {
+		return await credential.renewal.send(sendOnce, options);
+	} finally {
+		// A body left unread (an early answer, a failure, the deadline) must not hold a file open.
+		close(body);
+	}
 }
 
 /** For operations that stop at the first failure: the API's answer, or the failure thrown. */

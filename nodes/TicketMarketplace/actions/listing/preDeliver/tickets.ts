@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
-import { buildRequest, type ApiRequest } from '../../../transport';
+import { buildRequest, type ApiRequest, type UploadBody } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { findCreated, seatName, type CreatedListing } from '../memory/createdListings';
 import { failureOf } from '../memory/memoryFailure';
@@ -26,6 +26,8 @@ export interface Ticket {
 	seat: string;
 	binaryPropertyName: string;
 	fileName?: string;
+	/** The file's length when checked: its upload declares it, and fails if the file then reads otherwise. */
+	size: number;
 }
 
 /** Every item's ticket, or (with Continue On Fail) its refusal; without it the first refusal stops the run. */
@@ -94,7 +96,8 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	const externalListingId = byExternalId ? Number(listingId) : undefined;
 	const { fileName } = binary;
-	return { itemIndex, listingId, externalListingId, row, seat, binaryPropertyName, fileName };
+	const size = bytes.length;
+	return { itemIndex, listingId, externalListingId, row, seat, binaryPropertyName, fileName, size };
 }
 
 /** External Listing IDs are whole numbers, as Create takes them. */
@@ -150,28 +153,63 @@ export function ticketsTag(tickets: Ticket[]): string {
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
 export const partName = (position: number) => `file${position + 1}.pdf`;
 
-/** One listing's upload; its files are read only when it is sent (and again if it is sent again). */
+type File = Buffer | Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** One listing's upload; each send streams its files from n8n's binary data, one file open at a time. */
 export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): ApiRequest {
 	const boundary = `----n8nTicketMarketplace${randomBytes(12).toString('hex')}`;
 	const path = `${PARTNER_API_PATHS.preDeliver}/${encodeURIComponent(tickets[0].listingId)}`;
-	const request = buildRequest('POST', path, undefined, {
-		'Content-Type': `multipart/form-data; boundary=${boundary}`,
-	});
 	const head = (name: string, type: string, file = false) =>
 		Buffer.from(
-			`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
+			`${file ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
 		);
 	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
-	request.upload = async () => {
-		const parts: Buffer[] = [
-			head('listing', 'application/json'),
-			Buffer.from(JSON.stringify({ products })),
-		];
-		for (const [i, { itemIndex, binaryPropertyName }] of tickets.entries()) {
-			const pdf = await context.helpers.getBinaryDataBuffer(itemIndex, binaryPropertyName);
-			parts.push(Buffer.from('\r\n'), head(partName(i), 'application/pdf', true), pdf);
+	const listing = Buffer.concat([
+		head('listing', 'application/json'),
+		Buffer.from(JSON.stringify({ products })),
+	]);
+	const heads = tickets.map((_, i) => head(partName(i), 'application/pdf', true));
+	const end = Buffer.from(`\r\n--${boundary}--\r\n`);
+	const type = `multipart/form-data; boundary=${boundary}`;
+	const parts = [listing, ...heads, end, ...tickets.map((ticket) => ({ length: ticket.size }))];
+	const size = parts.reduce((sum, part) => sum + part.length, 0);
+	const request = buildRequest('POST', path, undefined, {
+		'Content-Type': type,
+		'Content-Length': String(size),
+	});
+	// Filesystem, S3 and database modes stream the file from the store; in memory mode it is in memory already.
+	const open = async ({ itemIndex, binaryPropertyName: name }: Ticket): Promise<File> => {
+		const id = context.getInputData()[itemIndex].binary?.[name]?.id;
+		return id
+			? await context.helpers.getBinaryStream(id)
+			: await context.helpers.getBinaryDataBuffer(itemIndex, name);
+	};
+	// Opened before the body starts: a first file n8n cannot give sends nothing.
+	request.upload = async (): Promise<UploadBody> => {
+		let file = await open(tickets[0]);
+		async function* body() {
+			try {
+				yield listing;
+				for (const [i, ticket] of tickets.entries()) {
+					yield heads[i];
+					if (i > 0) file = await open(ticket);
+					let read = 0;
+					for await (const chunk of Buffer.isBuffer(file) ? [file] : file) {
+						if ((read += (chunk as Buffer).length) > ticket.size) break;
+						yield chunk as Buffer;
+					}
+					if (read !== ticket.size)
+						throw new Error(`item ${ticket.itemIndex}'s file changed since it was checked`);
+				}
+				yield end;
+			} catch (error) {
+				// Part of the body has left: a code makes it a connection lost, of unknown outcome.
+				const message = `A ticket file failed while its upload was sent: ${errorText(error)}`;
+				throw Object.assign(new Error(message), { code: 'ERR_TICKET_FILE_FAILED' });
+			}
 		}
-		return Buffer.concat([...parts, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+		const close = () => void (Buffer.isBuffer(file) || file.destroy());
+		return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
 	};
 	return request;
 }
