@@ -2,6 +2,8 @@
  * Listing → Pre-deliver Tickets through its real execute(), n8n-core's real request helpers and nock: the exact
  * multipart bytes sent, nothing sent for bad input, every outcome, and no second upload of a delivered listing.
  */
+import { Readable } from 'node:stream';
+
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
@@ -16,7 +18,11 @@ import type { FakeRunOptions } from '../../../../../../../support/fakeN8n/action
 import {
 	fileItem,
 	pdfBytes,
+	STREAM_CHUNK,
+	storedFiles,
+	storedStream,
 	withBinaryHelpers,
+	type BinaryMode,
 } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 import { BY_MARKETPLACE_ID } from '../../../../../../../support/preDeliverRuns';
@@ -25,6 +31,7 @@ interface Upload {
 	path: string;
 	contentType: string;
 	authorization: string;
+	contentLength: string;
 	body: Buffer;
 }
 
@@ -40,6 +47,7 @@ function acceptUploads(status = 200, answer: unknown = { ok: true }, times = 10)
 				path,
 				contentType: String(this.req.headers['content-type']),
 				authorization: String(this.req.headers.authorization),
+				contentLength: String(this.req.headers['content-length']),
 				// nock hands a body that is not UTF-8 over as hex; these bodies never are (see pdfBytes).
 				body: Buffer.from(text, 'hex'),
 			});
@@ -75,62 +83,85 @@ const boundaryOf = (contentType: string) =>
 const E151 = pdfBytes('E151');
 const E152 = pdfBytes('E152');
 const GA1 = pdfBytes('GA1');
-const ITEMS = () => [
-	fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf'),
-	fileItem({ listing: '9002', ga: true }, GA1, 'ga.pdf'),
-	fileItem({ listing: '9001', row: 'E', seat: '152' }, E152, 'e152.pdf'),
+const ITEMS = (mode: BinaryMode = 'memory') => [
+	fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf', 'data', mode),
+	fileItem({ listing: '9002', ga: true }, GA1, 'ga.pdf', 'data', mode),
+	fileItem({ listing: '9001', row: 'E', seat: '152' }, E152, 'e152.pdf', 'data', mode),
 ];
+/** n8n 1.x keeps files in memory by default, 2.x on disk (an item then carries the file's id). */
+const MODES: BinaryMode[] = ['memory', 'filesystem'];
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
 describe('Listing → Pre-deliver Tickets: the upload', () => {
-	it('sends one multipart request per listing, byte for byte as documented', async () => {
-		grantTokens('tok-pdf');
-		const uploads = acceptUploads(200, { listingId: 9001, note: 'passed through' });
-		const { output } = run(ITEMS());
-		const out = await output();
+	it.each(MODES)(
+		'sends one multipart request per listing, byte for byte as documented (%s mode)',
+		async (mode) => {
+			grantTokens('tok-pdf');
+			const uploads = acceptUploads(200, { listingId: 9001, note: 'passed through' });
+			const { output } = run(ITEMS(mode));
+			const out = await output();
 
-		expect(uploads.map((u) => u.path)).toEqual([
-			'/sellers/listings/pdf/v3/9001',
-			'/sellers/listings/pdf/v3/9002',
-		]);
-		const [first, second] = uploads;
-		expect(first.authorization).toBe('Bearer tok-pdf');
-		const products = [
-			{ row: 'E', seat: '151', name: 'file1.pdf' },
-			{ row: 'E', seat: '152', name: 'file2.pdf' },
-		];
-		expect(
-			first.body.equals(expectedBody(boundaryOf(first.contentType), products, [E151, E152])),
-		).toBe(true);
-		const ga = [{ row: 'GA', seat: 'GA', name: 'file1.pdf' }];
-		expect(second.body.equals(expectedBody(boundaryOf(second.contentType), ga, [GA1]))).toBe(true);
-		expect(out.map((item) => [item.json.status, item.json.part, item.pairedItem])).toEqual([
-			['delivered', 'file1.pdf', { item: 0 }],
-			['delivered', 'file1.pdf', { item: 1 }],
-			['delivered', 'file2.pdf', { item: 2 }],
-		]);
-		expect(out[0].json.response).toEqual({ listingId: 9001, note: 'passed through' });
-	});
+			expect(uploads.map((u) => u.path)).toEqual([
+				'/sellers/listings/pdf/v3/9001',
+				'/sellers/listings/pdf/v3/9002',
+			]);
+			const [first, second] = uploads;
+			expect(first.authorization).toBe('Bearer tok-pdf');
+			const products = [
+				{ row: 'E', seat: '151', name: 'file1.pdf' },
+				{ row: 'E', seat: '152', name: 'file2.pdf' },
+			];
+			expect(
+				first.body.equals(expectedBody(boundaryOf(first.contentType), products, [E151, E152])),
+			).toBe(true);
+			const ga = [{ row: 'GA', seat: 'GA', name: 'file1.pdf' }];
+			expect(second.body.equals(expectedBody(boundaryOf(second.contentType), ga, [GA1]))).toBe(
+				true,
+			);
+			expect(uploads.map((u) => u.contentLength)).toEqual(
+				uploads.map((u) => String(u.body.length)),
+			);
+			expect(out.map((item) => [item.json.status, item.json.part, item.pairedItem])).toEqual([
+				['delivered', 'file1.pdf', { item: 0 }],
+				['delivered', 'file1.pdf', { item: 1 }],
+				['delivered', 'file2.pdf', { item: 2 }],
+			]);
+			expect(out[0].json.response).toEqual({ listingId: 9001, note: 'passed through' });
+		},
+	);
 
-	it('sends the same bytes again after a 401, with the renewed token', async () => {
-		grantTokens('tok-new');
-		nock(BASE).post('/sellers/listings/pdf/v3/9001').reply(401, { code: 'invalid_access_token' });
-		const uploads = acceptUploads();
-		const items = [fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf')];
-		const { output, reads } = run(items, { accessToken: 'tok-old' });
-		const out = await output();
-		// Read to check it, then once when it goes (never held meanwhile); the 401's re-send reuses those bytes.
-		expect(reads).toEqual([2]);
-		expect(uploads).toHaveLength(1);
-		expect(uploads[0].authorization).toBe('Bearer tok-new');
-		const products = [{ row: 'E', seat: '151', name: 'file1.pdf' }];
-		expect(
-			uploads[0].body.equals(expectedBody(boundaryOf(uploads[0].contentType), products, [E151])),
-		).toBe(true);
-		expect(out[0].json.status).toBe('delivered');
-	});
+	it.each(MODES)(
+		'sends the same bytes again after a 401, with the renewed token (%s mode)',
+		async (mode) => {
+			grantTokens('tok-new');
+			const refused: Buffer[] = [];
+			nock(BASE)
+				.post('/sellers/listings/pdf/v3/9001')
+				.reply(401, (_path, body) => {
+					refused.push(Buffer.from(String(body), 'hex'));
+					return { code: 'invalid_access_token' };
+				});
+			const uploads = acceptUploads();
+			const items = [
+				fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf', 'data', mode),
+			];
+			const { output, reads } = run(items, { accessToken: 'tok-old' });
+			const out = await output();
+			// Read to check it, then once for each send (never held meanwhile): the 401's re-send streams it again.
+			expect(reads).toEqual([3]);
+			expect(uploads).toHaveLength(1);
+			expect(uploads[0].authorization).toBe('Bearer tok-new');
+			const products = [{ row: 'E', seat: '151', name: 'file1.pdf' }];
+			expect(
+				uploads[0].body.equals(expectedBody(boundaryOf(uploads[0].contentType), products, [E151])),
+			).toBe(true);
+			expect(refused).toHaveLength(1);
+			expect(refused[0].equals(uploads[0].body)).toBe(true);
+			expect(out[0].json.status).toBe('delivered');
+		},
+	);
 
 	it('uploads nothing again for a listing this workflow delivered', async () => {
 		const store = new MemoryDeduplicationStore();
@@ -295,5 +326,95 @@ describe("Listing → Pre-deliver Tickets: Create's quota and Stop", () => {
 		expect(uploads).toHaveLength(0);
 		expect(reads).toEqual([1, 1]);
 		expect(out.map((item) => item.json.status)).toEqual(['notSent', 'notSent']);
+	});
+});
+
+describe("Listing → Pre-deliver Tickets: files streamed from n8n's binary data", () => {
+	const listing = () =>
+		['1', '2', '3'].map((seat) =>
+			fileItem(
+				{ listing: '9001', row: 'E', seat },
+				pdfBytes(`E${seat}`),
+				`e${seat}.pdf`,
+				'data',
+				'filesystem',
+			),
+		);
+
+	it('opens each file only when the body reaches it, the next only once the last is read', async () => {
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads();
+		const items = listing();
+		const { fake, output } = run(items);
+		const log: string[] = [];
+		let open = 0;
+		let mostOpen = 0;
+		fake.context.helpers.getBinaryStream = async (id: string) => {
+			const n = items.findIndex((item) => item.binary!.data.id === id);
+			const stream = storedStream(id);
+			mostOpen = Math.max(mostOpen, ++open);
+			log.push(`open ${n}`);
+			stream.on('end', () => log.push(`read ${n}`)).on('close', () => open--);
+			return stream;
+		};
+		const out = await output();
+		expect(log).toEqual(['open 0', 'read 0', 'open 1', 'read 1', 'open 2', 'read 2']);
+		expect(mostOpen).toBe(1);
+		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered', 'delivered']);
+		expect(uploads[0].body.includes(pdfBytes('E3'))).toBe(true);
+	});
+
+	const cutShort = (bytes: Buffer) => bytes.subarray(0, STREAM_CHUNK + 3);
+	const grown = (bytes: Buffer) => Buffer.concat([bytes, Buffer.from('%%EOF\n')]);
+	it.each([
+		['fails part-way', 'error'],
+		['is shorter than when it was checked', cutShort],
+		['is longer than when it was checked', grown],
+		['is gone when the body reaches it', 'gone'],
+	] as const)(
+		'a later file of the upload that %s: outcome unknown, no whole body sent',
+		async (_name, fault) => {
+			grantTokens('tok-pdf');
+			const uploads = acceptUploads();
+			const items = listing();
+			const { fake, output } = run(items, { continueOnFail: true });
+			const second = items[1].binary!.data.id!;
+			fake.context.helpers.getBinaryStream = async (id: string) => {
+				if (id !== second) return storedStream(id);
+				if (fault === 'gone') throw Object.assign(new Error('File not found'), { code: 'ENOENT' });
+				if (fault !== 'error') return Readable.from([fault(storedFiles.get(id)!)]);
+				const failing = async function* () {
+					yield storedFiles.get(id)!.subarray(0, STREAM_CHUNK);
+					throw Object.assign(new Error('read error'), { code: 'EIO' });
+				};
+				return Readable.from(failing(), { objectMode: false });
+			};
+			const out = await output();
+			expect(uploads).toHaveLength(0);
+			for (const { json } of out) {
+				expect(json).toMatchObject({ status: 'unknown', mayHaveBeenDelivered: true });
+				// The answer table's connectionLost row: part of the request left, no answer came.
+				expect(String(json.error)).toMatch(/^Outcome unknown/);
+				expect(String(json.description)).toContain('ERR_TICKET_FILE_FAILED');
+			}
+		},
+	);
+
+	it('a first file gone when its upload goes: nothing sent, not delivered, sent by the next run', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		const uploads = acceptUploads();
+		const items = listing();
+		const first = run(items, { continueOnFail: true, deduplication: store });
+		first.fake.context.helpers.getBinaryStream = async () => {
+			throw Object.assign(new Error('File not found'), { code: 'ENOENT' });
+		};
+		const out = await first.output();
+		expect(uploads).toHaveLength(0);
+		expect(out[0].json).toMatchObject({ status: 'failed', mayHaveBeenDelivered: false });
+		expect(String(out[0].json.error)).toMatch(/ticket file could not be read/);
+		const again = await run(items, { deduplication: store }).output();
+		expect(uploads).toHaveLength(1);
+		expect(again.map((item) => item.json.status)).toEqual(['delivered', 'delivered', 'delivered']);
 	});
 });
