@@ -87,31 +87,35 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const pdfPosts = () => sandbox.state().requests.filter((r) => r.endpoint === 'pdfs');
 
 describe('Listing → Pre-deliver Tickets against the sandbox', () => {
-	it('delivers every ticket of a listing in one request; the sandbox holds each PDF byte for byte', async () => {
-		const ids = await createTwoListings();
-		const [a1, a2, a3] = ['A1', 'A2', 'A3'].map(pdfBytes);
-		const items = [
-			fileItem({ listing: ids.get(1)!, row: 'A', seat: '1' }, a1, 'a1.pdf'),
-			fileItem({ listing: ids.get(2)!, row: 'A', seat: '3' }, a3, 'a3.pdf'),
-			fileItem({ listing: ids.get(1)!, row: 'A', seat: '2' }, a2, 'a2.pdf'),
-		];
-		const out = await upload(items);
+	// In memory (n8n 1.x's default) and streamed from disk by the file's id (2.x's filesystem mode).
+	it.each(['memory', 'filesystem'] as const)(
+		'delivers every ticket of a listing in one request; the sandbox holds each PDF byte for byte (%s mode)',
+		async (mode) => {
+			const ids = await createTwoListings();
+			const [a1, a2, a3] = ['A1', 'A2', 'A3'].map(pdfBytes);
+			const items = [
+				fileItem({ listing: ids.get(1)!, row: 'A', seat: '1' }, a1, 'a1.pdf', 'data', mode),
+				fileItem({ listing: ids.get(2)!, row: 'A', seat: '3' }, a3, 'a3.pdf', 'data', mode),
+				fileItem({ listing: ids.get(1)!, row: 'A', seat: '2' }, a2, 'a2.pdf', 'data', mode),
+			];
+			const out = await upload(items);
 
-		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered', 'delivered']);
-		expect(pdfPosts()).toHaveLength(2);
-		const state = sandbox.state().listings;
-		const one = state.find((l) => l.id === ids.get(1))!;
-		const two = state.find((l) => l.id === ids.get(2))!;
-		expect(one.preDelivered).toBe(true);
-		expect(one.products.map((p) => p.pdf?.sha256)).toEqual([sha(a1), sha(a2)]);
-		expect(two.preDelivered).toBe(false);
-		expect(two.products.map((p) => p.pdf?.sha256)).toEqual([sha(a3), undefined]);
-		expect(out[0].json.response).toEqual({
-			listingId: ids.get(1),
-			ticketsDelivered: 2,
-			preDelivered: true,
-		});
-	});
+			expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered', 'delivered']);
+			expect(pdfPosts()).toHaveLength(2);
+			const state = sandbox.state().listings;
+			const one = state.find((l) => l.id === ids.get(1))!;
+			const two = state.find((l) => l.id === ids.get(2))!;
+			expect(one.preDelivered).toBe(true);
+			expect(one.products.map((p) => p.pdf?.sha256)).toEqual([sha(a1), sha(a2)]);
+			expect(two.preDelivered).toBe(false);
+			expect(two.products.map((p) => p.pdf?.sha256)).toEqual([sha(a3), undefined]);
+			expect(out[0].json.response).toEqual({
+				listingId: ids.get(1),
+				ticketsDelivered: 2,
+				preDelivered: true,
+			});
+		},
+	);
 
 	it('a re-run of the same items sends nothing for a listing already delivered', async () => {
 		const ids = await createTwoListings();
