@@ -16,7 +16,7 @@ import {
 	writeSheet,
 	type SeatRow,
 } from '../../support/e2e/helpers';
-import { suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
+import { ON_N8N_1X, suiteWorkflows, webhookPath } from '../../support/e2e/workflows';
 import { TICKET_PDF_FORM_LOGIN } from '../../support/harness/harness';
 import { formEnding, formPath, smallPdf, submitForm } from '../../support/harness/ticketForm';
 
@@ -31,6 +31,16 @@ function pdf(label: string, kb: number): Buffer {
 }
 
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The id of each file a node output: set when n8n keeps binary data outside the execution (filesystem, S3). */
+function binaryIds(execution: { data?: unknown }, nodeName: string): unknown[] {
+	type Runs = Record<
+		string,
+		Array<{ data: { main: Array<Array<{ binary?: { data?: { id?: string } } }>> } }>
+	>;
+	const runs = (execution.data as { resultData: { runData: Runs } }).resultData.runData[nodeName];
+	return runs.flatMap((r) => r.data.main[0].map((item) => item.binary?.data?.id));
+}
 
 describe('Pre-deliver Tickets in a real n8n', () => {
 	it('uploads the PDFs n8n read from disk, byte for byte, and sends nothing again on a re-run', async () => {
@@ -65,7 +75,13 @@ describe('Pre-deliver Tickets in a real n8n', () => {
 			const before = (await harness.n8n.executions(workflow.id)).length;
 			await postWebhook(harness, webhookPath(workflow), { tickets });
 			const [latest] = await waitForExecutions(harness, workflow.id, before + 1);
-			const out = nodeOutput(await harness.n8n.execution(latest.id), 'Pre-deliver tickets');
+			const execution = await harness.n8n.execution(latest.id);
+			const out = nodeOutput(execution, 'Pre-deliver tickets');
+			// n8n 2.x keeps the files on disk (filesystem mode, its default): the upload streams them by their id.
+			if (!ON_N8N_1X)
+				expect(binaryIds(execution, 'Read ticket PDF')).toEqual(
+					tickets.map(() => expect.stringMatching(/^filesystem/)),
+				);
 			const status = run === 1 ? 'delivered' : 'skipped';
 			expect({ run, out: out.map((item) => [item.row, item.seat, item.status]) }).toEqual({
 				run,
