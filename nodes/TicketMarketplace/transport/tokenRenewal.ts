@@ -24,7 +24,7 @@ import {
 	forgetTokenExchange,
 } from '../../shared/partnerApi/pastN8n';
 import { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
-import { answerMeaning } from './attempt';
+import { answerMeaning, UnreadableFileError } from './attempt';
 import type { Answer, AuthenticatedAnswer, AuthenticatedSendOptions } from './attempt';
 import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
 import { stoppedWhileWaiting, unlessAborted } from './waitOrStop';
@@ -156,6 +156,11 @@ export class TokenRenewal {
 				response = await sendOnce();
 			} catch (error) {
 				if (!attempt.renewing) return { kind: 'thrown', error };
+				// Its body could not start (a file gone): no login was tried, so the next request renews instead.
+				if (error instanceof UnreadableFileError) {
+					this.end(false);
+					return { kind: 'thrown', error };
+				}
 				if (stoppedBeforeToken) return this.notSent(attempt);
 				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
 				if (failed) return failed;

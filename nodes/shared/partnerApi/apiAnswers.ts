@@ -128,6 +128,8 @@ const NETWORK_FAILURES: Record<string, string> = {
 	SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate',
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
 	ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host name',
+	// Pre-deliver's own: a ticket file failed while its upload streamed.
+	ERR_TICKET_FILE_FAILED: 'a ticket file failed while it was sent',
 };
 
 export function networkFailureInWords(code: unknown): string {

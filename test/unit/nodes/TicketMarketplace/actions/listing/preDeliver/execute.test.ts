@@ -163,6 +163,29 @@ describe('Listing → Pre-deliver Tickets: the upload', () => {
 		},
 	);
 
+	it("a file gone when a 401's re-send starts fails that listing alone; the next is sent", async () => {
+		grantTokens('tok-new');
+		nock(BASE).post('/sellers/listings/pdf/v3/9001').reply(401, { code: 'invalid_access_token' });
+		const uploads = acceptUploads();
+		const items = [
+			fileItem({ listing: '9001', row: 'E', seat: '151' }, E151, 'e151.pdf', 'data', 'filesystem'),
+			fileItem({ listing: '9002', row: 'E', seat: '152' }, E151, 'e152.pdf', 'data', 'filesystem'),
+		];
+		const { fake, output } = run(items, { accessToken: 'tok-old', continueOnFail: true });
+		const stream = fake.context.helpers.getBinaryStream;
+		const gone = items[0].binary!.data.id!;
+		let opened = 0;
+		fake.context.helpers.getBinaryStream = async (id, chunkSize) => {
+			if (id === gone && ++opened === 2)
+				throw Object.assign(new Error('File not found'), { code: 'ENOENT' });
+			return await stream(id, chunkSize);
+		};
+		const out = await output();
+		expect(out.map((item) => item.json.status)).toEqual(['failed', 'delivered']);
+		expect(uploads.map((upload) => upload.path)).toEqual(['/sellers/listings/pdf/v3/9002']);
+		expect(uploads[0].authorization).toBe('Bearer tok-new');
+	});
+
 	it('uploads nothing again for a listing this workflow delivered', async () => {
 		const store = new MemoryDeduplicationStore();
 		grantTokens('tok-pdf', 2);
@@ -396,6 +419,7 @@ describe("Listing → Pre-deliver Tickets: files streamed from n8n's binary data
 				// The answer table's connectionLost row: part of the request left, no answer came.
 				expect(String(json.error)).toMatch(/^Outcome unknown/);
 				expect(String(json.description)).toContain('ERR_TICKET_FILE_FAILED');
+				expect(String(json.error)).toContain('(a ticket file failed while it was sent)');
 			}
 		},
 	);
