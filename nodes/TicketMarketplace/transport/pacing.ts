@@ -40,10 +40,12 @@ export class RequestPacer {
 		private readonly now: () => number = Date.now,
 		/** Waits until a pause or the gap between sends is over (n8n's sleep; tests pass fake time). */
 		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
+		/** No login to wait for (the credential holds a token): the first requests need not go alone. */
+		opened = false,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');
-		this.state = startPace(mode, maximum);
+		this.state = startPace(mode, maximum, opened);
 	}
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
