@@ -118,17 +118,23 @@ export class RequestPacer {
 		let send: Sent = sendOf(this.state, this.now());
 		this.tell({ kind: 'sent', send });
 		let released = false;
+		let resent = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
 				const again = sendOf(this.state, this.now(), true);
 				this.tell({ kind: 'sent', send: again, replaces: send });
 				send = again;
+				resent = true;
 			},
 			release: (outcome) => {
 				if (released) return;
 				released = true;
 				if (outcome.final && this.stopOnFailure) this.close();
+				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
+				const sinceSent = resent ? this.now() - send.at : Infinity;
+				if (outcome.kind === 'answered')
+					outcome = { ...outcome, roundTripMs: Math.min(outcome.roundTripMs, sinceSent) };
 				this.tell(eventOf(outcome, send, this.waiting.length));
 				this.admit();
 			},
