@@ -367,6 +367,8 @@ function checkCreateAttempt(
 						(arrival.status === 401 && renewalsSpent) ||
 						// Stopped while renewing after a 401: that answer was a refusal, and nothing was sent again.
 						(arrival.status === 401 && attempt.cancelled) ||
+						// A 401 while the renewal it waited for had its new token refused: nothing was sent again.
+						(arrival.status === 401 && thisTry.some((other) => other.freshToken401)) ||
 						(typeof arrival.status === 'number' && arrival.status >= 300 && arrival.status < 400),
 				) || answers.filter((arrival) => arrival.status === 401).length >= 2;
 			if (!refusedByApi && !tokenRefused)

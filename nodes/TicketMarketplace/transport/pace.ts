@@ -1,6 +1,6 @@
 /**
  * The pacer's rules as one state and a pure `advance(state, event, now)`; the gate (pacing.ts) asks `nextAt`.
- * - the first request goes alone (n8n has no single flight for a missing token); its answer opens PACE.initialLimit
+ * - the first request goes alone unless `opened` (n8n has no single flight for a login); its answer opens PACE.initialLimit
  *   slots (fixed mode: the maximum, and nothing learned but a spike arrest's gap), then slow start adds one an answer;
  * - a 429 at a level never answered is the concurrency: the limit drops below it, and nothing more goes until an answer
  *   comes back and one probe tells the kind (refused too: a rate);
@@ -26,13 +26,15 @@ import {
 	typicalMs,
 } from './limiter';
 
-export function startPace(mode: PacingMode, maximum: number) {
+/** `opened`: no login to wait for (a token held), so the first sends go together as after the first answer. */
+export function startPace(mode: PacingMode, maximum: number, opened = false) {
+	const limit = opened ? openingLimit(mode, maximum) : 1;
 	return {
 		mode,
 		maximum,
-		opened: false,
+		opened,
 		inFlight: 0,
-		limit: 1,
+		limit,
 		slowStart: true,
 		credit: 0, // slots gathered after slow start, 1/limit an answer
 		ceiling: Infinity, // the lowest level refused as the concurrency, and the overshoots that met it
@@ -47,10 +49,13 @@ export function startPace(mode: PacingMode, maximum: number) {
 		lastDecreaseAt: -Infinity,
 		limiter: NEW_LIMITER as Limiter,
 		spike: NO_SPIKE as Spike,
-		stats: { peakInFlight: 0, peakLimit: 1, decreases: 0, holds: 0, rateLimited: 0 },
+		stats: { peakInFlight: 0, peakLimit: limit, decreases: 0, holds: 0, rateLimited: 0 },
 	};
 }
 export type Pace = Readonly<ReturnType<typeof startPace>>;
+
+const openingLimit = (mode: PacingMode, maximum: number) =>
+	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
 
 /** The send that goes now: a new request, or (`again`) one sent again within its slot. */
 export function sendOf(state: Pace, now: number, again = false): Sent {
@@ -71,12 +76,11 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	if (event.kind === 'pause') return { ...state, limiter: paused(state.limiter, event.until) };
 	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
 	const { send } = event;
+	// The answer that opens the pace waited for the login; a pace started opened waited for none.
 	const first = !state.opened;
 	const log = marked(state.log, send, event.kind);
 	let next: Pace = { ...state, inFlight: state.inFlight - 1, log };
-	// The first answer settles the token: from now on requests may overlap.
-	const opening = next.mode === 'fixed' ? next.maximum : PACE.initialLimit;
-	if (first) next = setLimit({ ...next, opened: true }, opening);
+	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
 	if (event.kind === 'refused') next = refused(next, event, now);
 	else if (event.kind === 'answered') next = answered(next, event, now, first);
 	else {

@@ -40,10 +40,12 @@ export class RequestPacer {
 		private readonly now: () => number = Date.now,
 		/** Waits until a pause or the gap between sends is over (n8n's sleep; tests pass fake time). */
 		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
+		/** No login to wait for (the credential holds a token): the first requests need not go alone. */
+		opened = false,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');
-		this.state = startPace(mode, maximum);
+		this.state = startPace(mode, maximum, opened);
 	}
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
@@ -116,17 +118,23 @@ export class RequestPacer {
 		let send: Sent = sendOf(this.state, this.now());
 		this.tell({ kind: 'sent', send });
 		let released = false;
+		let resent = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
 				const again = sendOf(this.state, this.now(), true);
 				this.tell({ kind: 'sent', send: again, replaces: send });
 				send = again;
+				resent = true;
 			},
 			release: (outcome) => {
 				if (released) return;
 				released = true;
 				if (outcome.final && this.stopOnFailure) this.close();
+				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
+				const sinceSent = resent ? this.now() - send.at : Infinity;
+				if (outcome.kind === 'answered')
+					outcome = { ...outcome, roundTripMs: Math.min(outcome.roundTripMs, sinceSent) };
 				this.tell(eventOf(outcome, send, this.waiting.length));
 				this.admit();
 			},

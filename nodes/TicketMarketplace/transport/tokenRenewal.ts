@@ -116,6 +116,16 @@ export class TokenRenewal {
 		return typeof token === 'string' ? token : '';
 	}
 
+	/** The next request goes with the token held, no login first (a 401 to it is still renewed once). */
+	get tokenHeld(): boolean {
+		return this.token !== '' && !this.stale();
+	}
+
+	/** Not sent: another login's token (the credential was edited), or an expired one while renewals are left. */
+	private readonly stale = () =>
+		accessTokenForThisLogin(this.credential) === '' ||
+		(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
+
 	private begin(attempt: Attempt): void {
 		attempt.renewing = true;
 		this.renewals++;
@@ -184,11 +194,7 @@ export class TokenRenewal {
 			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
 		if (this.gaveUp || cancel?.aborted) return false;
-		// Not sent: another login's token (the credential was edited), or an expired one while renewals are left.
-		const stale = () =>
-			accessTokenForThisLogin(this.credential) === '' ||
-			(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
-		if (this.token !== '' && stale()) this.credential.accessToken = '';
+		if (this.token !== '' && this.stale()) this.credential.accessToken = '';
 		if (this.token === '') this.begin(attempt);
 		return true;
 	}

@@ -180,7 +180,9 @@ async function sendThroughPacer(
 	credential: RunCredential,
 	stopOnFailure: boolean,
 ): Promise<Sent> {
-	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, stopOnFailure);
+	const { mode, maxConcurrency } = settings;
+	const opened = credential.renewal.tokenHeld;
+	const pacer = new RequestPacer(mode, maxConcurrency, stopOnFailure, undefined, undefined, opened);
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async (listing: ReadyListing): Promise<Outcome> => {

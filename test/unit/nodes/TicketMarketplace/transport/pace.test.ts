@@ -221,6 +221,24 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 		expect(replay(FIRST, 'fixed').limit).toBe(48);
 	});
 
+	it('started opened (a token held): 4 slots at once, fixed mode the maximum; its first answer is a sample', () => {
+		let state = startPace('adaptive', 48, true);
+		for (let i = 0; i < 4; i++) {
+			expect(nextAt(state, 0)).toBe(0);
+			state = advance(state, { kind: 'sent', send: sendOf(state, 0) }, 0);
+		}
+		expect(nextAt(state, 0)).toBe(Infinity);
+		const send = state.log[0];
+		const event = { kind: 'answered', send, roundTripMs: 100, accepted: true, left: 10 } as const;
+		const answered = advance(state, event, 100);
+		// Not an opening answer: slow start adds a slot, and the round trip is smoothed like any other.
+		expect(answered.limit).toBe(5);
+		expect(answered.limiter.smoothedMs).toBe(100);
+		expect(startPace('fixed', 48, true).limit).toBe(48);
+		expect(startPace('adaptive', 2, true).limit).toBe(2);
+		expect(startPace('adaptive', 48, true).stats.peakLimit).toBe(4);
+	});
+
 	it("a spike arrest's refusal keeps a gap between sends, in either mode, and pauses nothing", () => {
 		for (const mode of ['adaptive', 'fixed'] as const) {
 			let state = replay([...FIRST, ...sendsFrom(100, 3)], mode);

@@ -104,6 +104,18 @@ describe('fixed pacing', () => {
 	});
 });
 
+describe('a request sent again in its slot (a 401 renewed)', () => {
+	it('is timed from its last send: the wait for the new token is no latency of the API', async () => {
+		const pacer = new RequestPacer('adaptive', 16);
+		const slot = await take(pacer);
+		jest.advanceTimersByTime(300);
+		slot.sentAgain();
+		jest.advanceTimersByTime(100);
+		slot.release({ kind: 'answered', roundTripMs: 400 });
+		expect(pacer['state'].limiter.trips).toEqual([100]);
+	});
+});
+
 describe('stopping', () => {
 	it('with stop-on-failure, a request that ends in an error closes the pacer before anything else starts', async () => {
 		const pacer = new RequestPacer('fixed', 1, true);

@@ -132,7 +132,7 @@ describe('Listing → Create: a fresh token the API refuses', () => {
 
 		expect(logins).toBeLessThanOrEqual(1);
 		expect(fake.tokenRequests()).toBe(1);
-		// The first listing alone, then up to 10 in flight with the old token; each re-sent once at most.
+		// At most 11 with the old token (10 at once, or the first alone then 10); each re-sent once at most.
 		expect(listingRequests).toBeLessThanOrEqual(2 * 11);
 		const failed = output.filter((item) => typeof item.json.error === 'string');
 		expect(failed).toHaveLength(30);
