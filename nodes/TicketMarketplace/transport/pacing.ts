@@ -37,11 +37,11 @@ export class RequestPacer {
 		readonly maximum: number,
 		/** Without Continue On Fail, the first request that ends in an error stops the run. */
 		private readonly stopOnFailure = false,
+		/** No login to wait for (the credential holds a token): the first requests need not go alone. */
+		opened = false,
 		private readonly now: () => number = Date.now,
 		/** Waits until a pause or the gap between sends is over (n8n's sleep; tests pass fake time). */
 		private readonly wait: (ms: number, signal: AbortSignal) => Promise<void> = waitOrStop,
-		/** No login to wait for (the credential holds a token): the first requests need not go alone. */
-		opened = false,
 	) {
 		if (!Number.isInteger(maximum) || maximum < 1)
 			throw new Error('The maximum concurrency must be a whole number of 1 or more');

@@ -181,8 +181,7 @@ async function sendThroughPacer(
 	stopOnFailure: boolean,
 ): Promise<Sent> {
 	const { mode, maxConcurrency } = settings;
-	const opened = credential.renewal.tokenHeld;
-	const pacer = new RequestPacer(mode, maxConcurrency, stopOnFailure, undefined, undefined, opened);
+	const pacer = new RequestPacer(mode, maxConcurrency, stopOnFailure, credential.renewal.tokenHeld);
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async (listing: ReadyListing): Promise<Outcome> => {

@@ -78,7 +78,9 @@ async function deliver(
 		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
-	const pacer = new RequestPacer(settings.mode, settings.maxConcurrency, !context.continueOnFail());
+	const { mode, maxConcurrency } = settings;
+	const held = credential.renewal.tokenHeld;
+	const pacer = new RequestPacer(mode, maxConcurrency, !context.continueOnFail(), held);
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;

@@ -39,6 +39,7 @@ function fakeTimePacer(mode: 'adaptive' | 'fixed' = 'adaptive') {
 		mode,
 		4,
 		false,
+		false,
 		() => now,
 		async (ms) => {
 			waits.push(ms);

@@ -10,7 +10,7 @@ import { answered, BusyClient, fakeWait, simulate } from '../../../../../support
 
 /** The node's default Max Concurrency unless a test says otherwise; `wait` a busy client's (BusyClient.wait). */
 function newPacer(maximum = DEFAULT_CONCURRENCY, wait = fakeWait) {
-	return new RequestPacer('adaptive', maximum, false, () => Date.now(), wait);
+	return new RequestPacer('adaptive', maximum, false, false, () => Date.now(), wait);
 }
 
 beforeEach(() => {

@@ -72,7 +72,7 @@ describe('a spike arrest (smoothed: 40ps is one request every 25 ms)', () => {
 
 	it('a busy client (n8n reading answers late) still settles without a pause', async () => {
 		const client = new BusyClient(2, 2);
-		const pacer = new RequestPacer('adaptive', 48, false, () => Date.now(), client.wait);
+		const pacer = new RequestPacer('adaptive', 48, false, false, () => Date.now(), client.wait);
 		const result = await simulate({
 			pacer,
 			client,

@@ -175,7 +175,7 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 	});
 
 	it("the first answer's round trip, which in n8n includes the token fetch, does not hold up the climb", async () => {
-		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
+		const pacer = new RequestPacer('adaptive', 16, false, false, () => now, advanceBy);
 		// The first answer waited for the token fetch: 900 ms, the API itself 100 ms.
 		await round(pacer, 1, { roundTripMs: 900, accepted: true });
 		now += 900;
@@ -197,7 +197,7 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 	});
 
 	it('keeps climbing at 100 ms answers after a few 2 ms 4xx refusals', async () => {
-		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
+		const pacer = new RequestPacer('adaptive', 16, false, false, () => now, advanceBy);
 		await round(pacer, 1, { roundTripMs: 100, accepted: true });
 		// Three listings the API refuses at once (a validation 400): 2 ms each.
 		await round(pacer, 3, { roundTripMs: 2, accepted: false });
@@ -209,7 +209,7 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 	});
 
 	it('is not dragged down by one outlier either: a single 1 ms answer among 100 ms ones', async () => {
-		const pacer = new RequestPacer('adaptive', 16, false, () => now, advanceBy);
+		const pacer = new RequestPacer('adaptive', 16, false, false, () => now, advanceBy);
 		await round(pacer, 1, { roundTripMs: 1, accepted: true });
 		for (let step = 0; step < 8; step++) {
 			now += 100;
@@ -226,7 +226,7 @@ describe('RequestPacer: wake-ups that fire late', () => {
 		const lateBy3 = async (ms: number) => {
 			now += ms + 3;
 		};
-		const pacer = new RequestPacer('fixed', 1, false, () => now, lateBy3);
+		const pacer = new RequestPacer('fixed', 1, false, false, () => now, lateBy3);
 		const first = await take(pacer);
 		first.release({ kind: 'rateLimited', spikeArrest: true, allowedPerSecond: 40 });
 		const sentAt: number[] = [];

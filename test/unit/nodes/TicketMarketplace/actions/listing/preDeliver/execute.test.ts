@@ -186,6 +186,34 @@ describe('Listing → Pre-deliver Tickets: the upload', () => {
 		expect(uploads[0].authorization).toBe('Bearer tok-new');
 	});
 
+	it.each([
+		['a token held: the first uploads go together, with no login', 'stored-token', 3],
+		['no token yet: the first goes alone, and logs in once', undefined, 1],
+	])('%s', async (_case, accessToken, beforeFirstAnswer) => {
+		if (accessToken === undefined) grantTokens('tok-pdf');
+		const events: string[] = [];
+		nock(BASE)
+			.post(/^\/sellers\/listings\/pdf\/v3\//)
+			.times(3)
+			.reply((path, _body, callback) => {
+				events.push(path);
+				setTimeout(() => {
+					events.push('answered');
+					callback(null, [200, { ok: true }]);
+				}, 20);
+			});
+		const items = ['9001', '9002', '9003'].map((listing, i) =>
+			fileItem({ listing, row: 'E', seat: String(i) }, E151, `e${i}.pdf`),
+		);
+		const parameters = {
+			...BY_MARKETPLACE_ID,
+			options: { concurrencyMode: 'fixed', concurrency: 3 },
+		};
+		const out = await run(items, { accessToken, parameters }).output();
+		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered', 'delivered']);
+		expect(events.indexOf('answered')).toBe(beforeFirstAnswer);
+	});
+
 	it('uploads nothing again for a listing this workflow delivered', async () => {
 		const store = new MemoryDeduplicationStore();
 		grantTokens('tok-pdf', 2);
