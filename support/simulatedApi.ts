@@ -212,8 +212,8 @@ export async function simulate(options: {
 			}
 			const sentAt = Date.now();
 			if (quotaReadAt !== undefined) run.sentAfterQuota++;
-			run.rates.push({ at: sentAt, rate: pacer.currentRate });
-			run.limits.push(pacer.currentLimit);
+			run.rates.push({ at: sentAt, rate: pacer.snapshot().finalRate });
+			run.limits.push(pacer.snapshot().finalLimit);
 			await options.client?.work(options.client.sendCostMs);
 			await wander();
 			run.arrivals++;
@@ -250,7 +250,7 @@ export async function simulate(options: {
 					allowedPerSecond: meaning.allowedPerSecond,
 					final,
 				});
-				run.refusals.push({ at: Date.now(), rateAfter: pacer.currentRate });
+				run.refusals.push({ at: Date.now(), rateAfter: pacer.snapshot().finalRate });
 				if (final) {
 					run.notCreated++;
 					return;
@@ -269,7 +269,7 @@ export async function simulate(options: {
 					kind: 'rateLimited',
 					retryAfterMs: retryAfterMs < 0 ? undefined : retryAfterMs,
 				});
-				run.refusals.push({ at: Date.now(), rateAfter: pacer.currentRate });
+				run.refusals.push({ at: Date.now(), rateAfter: pacer.snapshot().finalRate });
 				await delay(Math.abs(retryAfterMs));
 				first = true;
 				continue;

@@ -33,8 +33,7 @@ export type PaceEvent =
 	| { kind: 'sent'; send: Sent; replaces?: Sent } // replaces: the same request's answered send
 	| { kind: 'answered'; send: Sent; roundTripMs: number; accepted: boolean; left: number }
 	| ({ kind: 'refused'; send: Sent; final: boolean } & Refusal) // final: its request ends in an error
-	| { kind: 'failed'; send: Sent }
-	| { kind: 'pause'; until: number };
+	| { kind: 'failed'; send: Sent };
 /** A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does. */
 export type Refusal = { retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number };
 
@@ -103,10 +102,6 @@ function paceAt(limiter: Limiter, log: readonly Sent[], last: number, now: numbe
 	const free =
 		counted.length < allowed ? -Infinity : counted[counted.length - allowed].at + windowMs;
 	return Math.max(free, last + PACE.windowMs / (2 * limiter.rate));
-}
-
-export function paused(limiter: Limiter, until: number): Limiter {
-	return { ...limiter, pausedUntil: Math.max(limiter.pausedUntil, until) };
 }
 
 /** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`

@@ -14,7 +14,6 @@ import {
 	NEW_LIMITER,
 	NO_SPIKE,
 	PACE,
-	paused,
 	queueing,
 	rampOf,
 	rateRefused,
@@ -73,7 +72,6 @@ export function nextAt(state: Pace, now: number): number {
 }
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
-	if (event.kind === 'pause') return { ...state, limiter: paused(state.limiter, event.until) };
 	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
 	const { send } = event;
 	// The answer that opens the pace waited for the login; a pace started opened waited for none.

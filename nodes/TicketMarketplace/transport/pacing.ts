@@ -60,11 +60,6 @@ export class RequestPacer {
 		return await slot;
 	}
 
-	/** No request is sent before `epochMs` (the pacer's clock): the API asked every client to wait (Retry-After). */
-	pauseUntil(epochMs: number): void {
-		this.tell({ kind: 'pause', until: epochMs });
-	}
-
 	/** Closes the pacer when the run is stopped (n8n's cancel signal). Returns what undoes the subscription. */
 	closeOn(signal: AbortSignal | undefined): () => void {
 		if (signal?.aborted) this.close();
@@ -85,15 +80,6 @@ export class RequestPacer {
 		for (const wakeUp of this.wakeUps) wakeUp.abort();
 		this.wakeUps.clear();
 		for (const waiter of this.waiting.splice(0)) waiter(null);
-	}
-
-	get currentLimit(): number {
-		return this.state.limit;
-	}
-
-	/** Requests per second the pacer keeps to; Infinity when no per-second limit has shown. */
-	get currentRate(): number {
-		return this.state.limiter.rate;
 	}
 
 	/** What a run's pacing came to (the bench and the tests read it). */

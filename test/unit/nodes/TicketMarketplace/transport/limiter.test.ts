@@ -3,7 +3,6 @@ import {
 	type Limiter,
 	NEW_LIMITER,
 	PACE,
-	paused,
 	rateRefused,
 	readyAt,
 	type Sent,
@@ -18,7 +17,8 @@ const NO_RAMP = { burst: 1 };
 
 describe('the shared pause', () => {
 	it('holds every send until its end, and a shorter pause never shortens it', () => {
-		const limiter = paused(paused(NEW_LIMITER, 5000), 2000);
+		// Two rate refusals at 0: the first asks 5 s, the second 2 s.
+		const limiter = rateRefused(rateRefused(NEW_LIMITER, 0, 40, 0, 5000), 0, 40, 0, 2000);
 		expect(readyAt(limiter, [], NO_RAMP, 0)).toBe(5000);
 		expect(readyAt(limiter, [], NO_RAMP, 6000)).toBe(6000);
 	});

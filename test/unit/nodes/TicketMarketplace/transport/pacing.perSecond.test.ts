@@ -59,11 +59,21 @@ describe('pausing on Retry-After', () => {
 		return { a };
 	}
 
+	/** A per-second limit confirmed by a second 429: every send pauses `retryAfterMs` from now. */
+	async function pausedByRateLimit(pacer: RequestPacer, retryAfterMs: number) {
+		const { a } = await refuseBelowAnsweredLevel(pacer);
+		const d = await take(pacer);
+		await jest.advanceTimersByTimeAsync(20);
+		d.release({ kind: 'rateLimited', retryAfterMs });
+		expect(pacer.snapshot().rateRefusals).toBe(1);
+		return a;
+	}
+
 	it('a lone 429 below a level the API answered pauses nothing: an API may refuse now and then at random', async () => {
 		const pacer = newPacer();
 		const { a } = await refuseBelowAnsweredLevel(pacer);
 		expect(pacer.snapshot().rateRefusals).toBe(0);
-		expect(pacer.currentRate).toBe(Number.POSITIVE_INFINITY);
+		expect(pacer.snapshot().finalRate).toBe(Number.POSITIVE_INFINITY);
 		// Only the refused request waits (in the transport); a fresh one goes at once.
 		expect(await settled(pacer.acquire())).toBe(true);
 		a.release(answered(100));
@@ -78,7 +88,7 @@ describe('pausing on Retry-After', () => {
 		d.release({ kind: 'rateLimited', retryAfterMs: 1000 });
 		const refusedAt = Date.now();
 		expect(pacer.snapshot().rateRefusals).toBe(1);
-		expect(pacer.currentRate).toBe(3);
+		expect(pacer.snapshot().finalRate).toBe(3);
 		// A fresh request (not the refused one) has free slots but must wait for the Retry-After.
 		const fresh = pacer.acquire();
 		await jest.advanceTimersByTimeAsync(999);
@@ -97,7 +107,7 @@ describe('pausing on Retry-After', () => {
 		d.release({ kind: 'rateLimited', retryAfterMs: 1000 });
 		expect(pacer.snapshot().rateRefusals).toBe(1);
 		// 4 accepted in the second before: the first (twice), a and c. (3 without sentAgain: see the test above.)
-		expect(pacer.currentRate).toBe(4);
+		expect(pacer.snapshot().finalRate).toBe(4);
 		a.release(answered(100));
 	});
 
@@ -131,22 +141,6 @@ describe('pausing on Retry-After', () => {
 		expect(await settled(fresh)).toBe(true);
 	});
 
-	it('pauseUntil holds every acquire until that time', async () => {
-		const pacer = newPacer();
-		(await take(pacer)).release(answered(10));
-		pacer.pauseUntil(Date.now() + 500);
-		const first = pacer.acquire();
-		const second = pacer.acquire();
-		await jest.advanceTimersByTimeAsync(499);
-		expect(await settled(first)).toBe(false);
-		expect(await settled(second)).toBe(false);
-		await jest.advanceTimersByTimeAsync(1);
-		expect(await settled(first)).toBe(true);
-		// While slow start climbs, the ramp's spread lets one go at a time: the second follows a few ms later.
-		await jest.advanceTimersByTimeAsync(20);
-		expect(await settled(second)).toBe(true);
-	});
-
 	it('reads a 429 at an in-flight level never answered as the concurrency: only the refused request waits', async () => {
 		const pacer = newPacer();
 		(await take(pacer)).release(answered(100));
@@ -154,7 +148,7 @@ describe('pausing on Retry-After', () => {
 		// The fourth request (level 4, never answered before) is refused.
 		slots[3].release({ kind: 'rateLimited', retryAfterMs: 1000 });
 		expect(pacer.snapshot().rateRefusals).toBe(0);
-		expect(pacer.currentRate).toBe(Number.POSITIVE_INFINITY);
+		expect(pacer.snapshot().finalRate).toBe(Number.POSITIVE_INFINITY);
 		// The limit is now 3: the next request goes once one of the three comes back, without a pause (the ramp's
 		// spread may hold it a few ms: 2 x 3 sends a 100 ms round trip).
 		const next = pacer.acquire();
@@ -165,10 +159,9 @@ describe('pausing on Retry-After', () => {
 
 	it('a run stopped during a pause: closeOn(the cancel signal) gives every waiting request null at once', async () => {
 		const pacer = newPacer();
-		(await take(pacer)).release(answered(10));
 		const stop = new AbortController();
 		const unsubscribe = pacer.closeOn(stop.signal);
-		pacer.pauseUntil(Date.now() + 300_000);
+		await pausedByRateLimit(pacer, 300_000);
 		const waiting = [pacer.acquire(), pacer.acquire()];
 		await jest.advanceTimersByTimeAsync(10);
 		expect(await settled(waiting[0])).toBe(false);
@@ -192,8 +185,7 @@ describe('pausing on Retry-After', () => {
 
 	it('a request waiting out a pause gets null when the run stops', async () => {
 		const pacer = newPacer();
-		(await take(pacer)).release(answered(10));
-		pacer.pauseUntil(Date.now() + 5000);
+		await pausedByRateLimit(pacer, 5000);
 		const waiting = pacer.acquire();
 		pacer.close();
 		await expect(waiting).resolves.toBeNull();

@@ -182,7 +182,7 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 		await round(pacer, 4, { roundTripMs: 100, accepted: true });
 		// Four 100 ms answers are no queueing.
 		expect(pacer.snapshot().decreases).toBe(0);
-		expect(pacer.currentLimit).toBe(8);
+		expect(pacer.snapshot().finalLimit).toBe(8);
 		now += 100;
 		const waveAt = now;
 		await round(pacer, 8, { roundTripMs: 100, accepted: true });
@@ -190,10 +190,10 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 		expect(now - waveAt).toBeLessThanOrEqual(50);
 		for (let step = 0; step < 4; step++) {
 			now += 100;
-			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+			await round(pacer, pacer.snapshot().finalLimit, { roundTripMs: 100, accepted: true });
 		}
 		expect(pacer.snapshot().decreases).toBe(0);
-		expect(pacer.currentLimit).toBe(16);
+		expect(pacer.snapshot().finalLimit).toBe(16);
 	});
 
 	it('keeps climbing at 100 ms answers after a few 2 ms 4xx refusals', async () => {
@@ -203,9 +203,9 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 		await round(pacer, 3, { roundTripMs: 2, accepted: false });
 		for (let step = 0; step < 6; step++) {
 			now += 100;
-			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+			await round(pacer, pacer.snapshot().finalLimit, { roundTripMs: 100, accepted: true });
 		}
-		expect(pacer.currentLimit).toBe(16);
+		expect(pacer.snapshot().finalLimit).toBe(16);
 	});
 
 	it('is not dragged down by one outlier either: a single 1 ms answer among 100 ms ones', async () => {
@@ -213,9 +213,9 @@ describe('RequestPacer: a latency baseline that fast refusals cannot drag down',
 		await round(pacer, 1, { roundTripMs: 1, accepted: true });
 		for (let step = 0; step < 8; step++) {
 			now += 100;
-			await round(pacer, pacer.currentLimit, { roundTripMs: 100, accepted: true });
+			await round(pacer, pacer.snapshot().finalLimit, { roundTripMs: 100, accepted: true });
 		}
-		expect(pacer.currentLimit).toBe(16);
+		expect(pacer.snapshot().finalLimit).toBe(16);
 	});
 });
 
