@@ -191,7 +191,7 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		q,
 		isPreDeliverPath(c.path)
 			? "Nothing was created. Send this listing's tickets in smaller groups, one run each (filter the items), or smaller PDFs: the marketplace marks a listing pre-delivered once every ticket has its PDF."
-			: `Nothing was created. ${s.fix}`,
+			: `Nothing was created: the request was larger than the Partner API takes. ${s.fix}`,
 	],
 	notFound: (_q, c) => [
 		`The Partner API has no such address (HTTP ${c.status})`,

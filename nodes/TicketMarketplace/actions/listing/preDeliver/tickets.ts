@@ -187,12 +187,19 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 	// Opened before the body starts: a first file n8n cannot give sends nothing.
 	request.upload = async (): Promise<UploadBody> => {
 		let file = await open(tickets[0]);
+		let closed = false;
+		const release = () => void (Buffer.isBuffer(file) || file.destroy());
 		async function* body() {
 			try {
 				yield listing;
 				for (const [i, ticket] of tickets.entries()) {
 					yield heads[i];
 					if (i > 0) file = await open(ticket);
+					// The send ended while this file opened: nothing will read it.
+					if (closed) {
+						release();
+						return;
+					}
 					let read = 0;
 					for await (const chunk of Buffer.isBuffer(file) ? [file] : file) {
 						if ((read += (chunk as Buffer).length) > ticket.size) break;
@@ -208,7 +215,10 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 				throw Object.assign(new Error(message), { code: 'ERR_TICKET_FILE_FAILED' });
 			}
 		}
-		const close = () => void (Buffer.isBuffer(file) || file.destroy());
+		const close = () => {
+			closed = true;
+			release();
+		};
 		return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
 	};
 	return request;
