@@ -184,44 +184,54 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 			? await context.helpers.getBinaryStream(id)
 			: await context.helpers.getBinaryDataBuffer(itemIndex, name);
 	};
-	// Opened before the body starts: a first file n8n cannot give sends nothing.
-	request.upload = async (): Promise<UploadBody> => {
-		let file = await open(tickets[0]);
-		let closed = false;
-		const release = () => void (Buffer.isBuffer(file) || file.destroy());
-		async function* body() {
-			try {
-				yield listing;
-				for (const [i, ticket] of tickets.entries()) {
-					yield heads[i];
-					if (i > 0) file = await open(ticket);
-					// The send ended while this file opened: nothing will read it.
-					if (closed) {
-						release();
-						return;
-					}
-					let read = 0;
-					for await (const chunk of Buffer.isBuffer(file) ? [file] : file) {
-						if ((read += (chunk as Buffer).length) > ticket.size) break;
-						yield chunk as Buffer;
-					}
-					if (read !== ticket.size)
-						throw new Error(`item ${ticket.itemIndex}'s file changed since it was checked`);
-				}
-				yield end;
-			} catch (error) {
-				// Part of the body has left: a code makes it a connection lost, of unknown outcome.
-				const message = `A ticket file failed while its upload was sent: ${errorText(error)}`;
-				throw Object.assign(new Error(message), { code: 'ERR_TICKET_FILE_FAILED' });
-			}
-		}
-		const close = () => {
-			closed = true;
-			release();
-		};
-		return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
-	};
+	const layout = { listing, heads, end, type, size };
+	request.upload = async () => await uploadBody(tickets, open, layout);
 	return request;
+}
+
+type Layout = { listing: Buffer; heads: Buffer[]; end: Buffer; type: string; size: number };
+
+/** One send's body: its first file opened before it starts (one n8n cannot give sends nothing), each later one
+ * only when the body reaches it. */
+async function uploadBody(
+	tickets: Ticket[],
+	open: (ticket: Ticket) => Promise<File>,
+	{ listing, heads, end, type, size }: Layout,
+): Promise<UploadBody> {
+	let file = await open(tickets[0]);
+	let closed = false;
+	const release = () => void (Buffer.isBuffer(file) || file.destroy());
+	async function* body() {
+		try {
+			yield listing;
+			for (const [i, ticket] of tickets.entries()) {
+				yield heads[i];
+				if (i > 0) file = await open(ticket);
+				// The send ended while this file opened: nothing will read it.
+				if (closed) {
+					release();
+					return;
+				}
+				let read = 0;
+				for await (const chunk of Buffer.isBuffer(file) ? [file] : file) {
+					if ((read += (chunk as Buffer).length) > ticket.size) break;
+					yield chunk as Buffer;
+				}
+				if (read !== ticket.size)
+					throw new Error(`item ${ticket.itemIndex}'s file changed since it was checked`);
+			}
+			yield end;
+		} catch (error) {
+			// Part of the body has left: a code makes it a connection lost, of unknown outcome.
+			const message = `A ticket file failed while its upload was sent: ${errorText(error)}`;
+			throw Object.assign(new Error(message), { code: 'ERR_TICKET_FILE_FAILED' });
+		}
+	}
+	const close = () => {
+		closed = true;
+		release();
+	};
+	return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
 }
 
 const NO_RECORD =
