@@ -32,3 +32,63 @@ export function acceptListings(times = 50): IDataObject[] {
 		});
 	return bodies;
 }
+
+type Scripted = () => [number, unknown, Record<string, string>?];
+type ListingEvent =
+	| { kind: 'arrived'; id: number; token: string }
+	| { kind: 'answered'; id: number };
+
+/**
+ * The API with tokens: `accepted` tokens create (each login issues tok-1, tok-2, …, unless `grant` scripts its
+ * answers in turn), any other is refused 401; a listing is answered after `delay` ms (20 by default).
+ */
+export function tokenCheckingApi(
+	accepted: string[],
+	options: { delay?: (id: number, token: string) => number; grant?: Scripted[] } = {},
+) {
+	const valid = new Set(accepted);
+	const events: ListingEvent[] = [];
+	const created = new Map<number, number>();
+	let logins = 0;
+	let grants = 0;
+	nock(BASE)
+		.persist()
+		.post(PARTNER_API_PATHS.grant)
+		.query(true)
+		.reply(() => {
+			grants++;
+			const scripted = options.grant?.shift();
+			if (scripted) return scripted() as unknown as nock.ReplyFnResult;
+			valid.add(`tok-${++logins}`);
+			return [200, { access_token: `tok-${logins}` }];
+		});
+	nock(BASE)
+		.persist()
+		.post(PARTNER_API_PATHS.listings)
+		.reply(function (_uri, body, callback) {
+			const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
+			const id = Number((body as IDataObject).externalListingId);
+			events.push({ kind: 'arrived', id, token });
+			const accepts = valid.has(token);
+			if (accepts) created.set(id, (created.get(id) ?? 0) + 1);
+			setTimeout(
+				() => {
+					events.push({ kind: 'answered', id });
+					callback(null, accepts ? [201, { id }] : [401, { message: 'invalid token' }]);
+				},
+				options.delay?.(id, token) ?? 20,
+			);
+		});
+	const arrivals = () =>
+		events.filter(
+			(event): event is Extract<ListingEvent, { kind: 'arrived' }> => event.kind === 'arrived',
+		);
+	return {
+		created,
+		arrivals,
+		logins: () => logins,
+		grants: () => grants,
+		/** Requests that reached the API before its first answer. */
+		beforeFirstAnswer: () => events.findIndex((event) => event.kind === 'answered'),
+	};
+}

@@ -6,49 +6,14 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import {
-	BASE,
 	fakeRun,
 	idsUpTo,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
+import { tokenCheckingApi } from '../../../../../../../support/partnerApiNock';
 
 type Grant = () => [number, unknown, Record<string, string>?];
-
-function partnerApi(opts: { delay?: (id: number, token: string) => number; grant?: Grant[] } = {}) {
-	const valid = new Set<string>();
-	const created = new Map<number, number>();
-	const arrivals: Array<{ id: number; token: string }> = [];
-	let logins = 0;
-	let grants = 0;
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.reply(() => {
-			grants++;
-			const scripted = opts.grant?.shift();
-			if (scripted) return scripted() as never;
-			valid.add(`tok-${++logins}`);
-			return [200, { access_token: `tok-${logins}` }];
-		});
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.listings)
-		.reply(function (_uri, body, callback) {
-			const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-			const id = Number((body as IDataObject).externalListingId);
-			arrivals.push({ id, token });
-			const accepts = valid.has(token);
-			if (accepts) created.set(id, (created.get(id) ?? 0) + 1);
-			setTimeout(
-				() => callback(null, accepts ? [201, { id }] : [401, { message: 'invalid token' }]),
-				opts.delay?.(id, token) ?? 20,
-			);
-		});
-	return { created, arrivals, grants: () => grants, logins: () => logins };
-}
 
 async function create(
 	count: number,
@@ -68,7 +33,7 @@ afterEach(() => nock.cleanAll());
 
 describe('Listing → Create: a stale token held', () => {
 	it.each([10, 48])('fixed %i at once, all 401: one login, each created once', async (n) => {
-		const api = partnerApi();
+		const api = tokenCheckingApi([]);
 		const out = await create(n, { concurrencyMode: 'fixed', concurrency: n });
 		expect(api.grants()).toBe(1);
 		expect(api.created.size).toBe(n);
@@ -78,7 +43,7 @@ describe('Listing → Create: a stale token held', () => {
 
 	it('old-token 401s arriving long after the new token is issued and confirmed', async () => {
 		// The first listing's 401 comes fast; the others' 401s only after 300 ms.
-		const api = partnerApi({
+		const api = tokenCheckingApi([], {
 			delay: (id, token) => (token === 'stale' ? (id === 1 ? 5 : 300) : 10),
 		});
 		const out = await create(20, { concurrencyMode: 'fixed', concurrency: 20 });
@@ -96,7 +61,7 @@ describe('Listing → Create: a stale token held', () => {
 	] as Array<[string, Grant]>)(
 		'login %s: nothing created, every listing named',
 		async (_case, grant) => {
-			const api = partnerApi({ grant: [grant, grant, grant, grant, grant, grant] });
+			const api = tokenCheckingApi([], { grant: [grant, grant, grant, grant, grant, grant] });
 			const out = await create(10, { concurrencyMode: 'fixed', concurrency: 10 });
 			expect(api.created.size).toBe(0);
 			expect(out).toHaveLength(10);
@@ -107,7 +72,7 @@ describe('Listing → Create: a stale token held', () => {
 	);
 
 	it('login 429 once then ok: one successful login, all created once', async () => {
-		const api = partnerApi({
+		const api = tokenCheckingApi([], {
 			grant: [() => [429, { message: 'slow down' }, { 'Retry-After': '1' }]],
 		});
 		const out = await create(10, { concurrencyMode: 'fixed', concurrency: 10 });
@@ -119,7 +84,7 @@ describe('Listing → Create: a stale token held', () => {
 
 	it('Stop during the login: nothing created, nothing claimed', async () => {
 		const stop = new AbortController();
-		const api = partnerApi({
+		const api = tokenCheckingApi([], {
 			grant: [
 				() => {
 					stop.abort();

@@ -7,55 +7,13 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { PACE } from '../../../../../../../nodes/TicketMarketplace/transport/limiter';
 import {
-	BASE,
 	fakeRun,
 	idsUpTo,
 	oneSeatListings,
 } from '../../../../../../../support/fakeN8n/actionContext';
-
-type Event = { kind: 'arrived'; id: number; token: string } | { kind: 'answered'; id: number };
-
-/** The API: `accepted` tokens create (the login issues tok-1), others are refused 401; answers after 20 ms. */
-function partnerApi(accepted: string[]) {
-	const valid = new Set(accepted);
-	const events: Event[] = [];
-	const created = new Map<number, number>();
-	let logins = 0;
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.reply(() => {
-			valid.add(`tok-${++logins}`);
-			return [200, { access_token: `tok-${logins}` }];
-		});
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.listings)
-		.reply(function (_uri, body, callback) {
-			const token = String(this.req.headers.authorization).replace(/^Bearer /, '');
-			const id = Number((body as IDataObject).externalListingId);
-			events.push({ kind: 'arrived', id, token });
-			const accepts = valid.has(token);
-			if (accepts) created.set(id, (created.get(id) ?? 0) + 1);
-			setTimeout(() => {
-				events.push({ kind: 'answered', id });
-				callback(null, accepts ? [201, { id }] : [401, { message: 'invalid token' }]);
-			}, 20);
-		});
-	const arrivals = () => events.filter((event) => event.kind === 'arrived');
-	return {
-		events,
-		created,
-		arrivals,
-		logins: () => logins,
-		/** Requests that reached the API before its first answer. */
-		beforeFirstAnswer: () => events.findIndex((event) => event.kind === 'answered'),
-	};
-}
+import { tokenCheckingApi } from '../../../../../../../support/partnerApiNock';
 
 async function create(count: number, accessToken: string, options: IDataObject = {}) {
 	const { items, parameters } = oneSeatListings(idsUpTo(count), {
@@ -76,7 +34,7 @@ describe('Listing → Create: the first sends with a token held', () => {
 		['adaptive', {}, PACE.initialLimit],
 		['fixed (3 at once)', { concurrencyMode: 'fixed', concurrency: 3 }, 3],
 	])('%s: the first listings go together, without a login', async (_mode, options, together) => {
-		const api = partnerApi(['stored-token']);
+		const api = tokenCheckingApi(['stored-token']);
 
 		await create(8, 'stored-token', options);
 
@@ -88,7 +46,7 @@ describe('Listing → Create: the first sends with a token held', () => {
 	});
 
 	it('a held token the API refuses: the first listings go together, one login, each created once', async () => {
-		const api = partnerApi([]);
+		const api = tokenCheckingApi([]);
 
 		await create(8, 'stale-token');
 
@@ -103,7 +61,7 @@ describe('Listing → Create: the first sends with a token held', () => {
 	});
 
 	it('no token held: the first listing goes alone, after one login', async () => {
-		const api = partnerApi([]);
+		const api = tokenCheckingApi([]);
 
 		await create(8, '');
 
