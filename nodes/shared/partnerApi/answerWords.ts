@@ -92,7 +92,7 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	unreadableFile: (_q, c) => [
 		'A ticket file could not be read, so its upload was not sent',
 		`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
-		"Nothing was sent for this listing. Check that the previous node's file is still in n8n's binary data (the filesystem or S3 folder n8n keeps it in), then run the workflow again.",
+		"Nothing was delivered for this listing. Check that the previous node's file is still in n8n's binary data (the filesystem or S3 folder n8n keeps it in), then run the workflow again.",
 	],
 	tokenExchange: TOKEN_EXCHANGE,
 	connectionRefused: (_q, c) => [

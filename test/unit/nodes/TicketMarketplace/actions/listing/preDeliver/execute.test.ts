@@ -182,6 +182,8 @@ describe('Listing → Pre-deliver Tickets: the upload', () => {
 		};
 		const out = await output();
 		expect(out.map((item) => item.json.status)).toEqual(['failed', 'delivered']);
+		// Its first send went, and was refused: nothing was delivered.
+		expect(String(out[0].json.description)).toContain('Nothing was delivered for this listing.');
 		expect(uploads.map((upload) => upload.path)).toEqual(['/sellers/listings/pdf/v3/9002']);
 		expect(uploads[0].authorization).toBe('Bearer tok-new');
 	});
