@@ -34,6 +34,23 @@ export function acceptListings(times = 50): IDataObject[] {
 }
 
 type Scripted = () => [number, unknown, Record<string, string>?];
+
+/** The token exchange, for good: each login issues tok-1, tok-2, … into `valid` (a `grant` script answers first). */
+export function issueTokens(valid: Set<string>, grant: Scripted[] = []) {
+	const count = { grants: 0, logins: 0 };
+	nock(BASE)
+		.persist()
+		.post(PARTNER_API_PATHS.grant)
+		.query(true)
+		.reply(() => {
+			count.grants++;
+			const scripted = grant.shift();
+			if (scripted) return scripted() as unknown as nock.ReplyFnResult;
+			valid.add(`tok-${++count.logins}`);
+			return [200, { access_token: `tok-${count.logins}` }];
+		});
+	return count;
+}
 type ListingEvent =
 	| { kind: 'arrived'; id: number; token: string }
 	| { kind: 'answered'; id: number };
@@ -49,19 +66,7 @@ export function tokenCheckingApi(
 	const valid = new Set(accepted);
 	const events: ListingEvent[] = [];
 	const created = new Map<number, number>();
-	let logins = 0;
-	let grants = 0;
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.reply(() => {
-			grants++;
-			const scripted = options.grant?.shift();
-			if (scripted) return scripted() as unknown as nock.ReplyFnResult;
-			valid.add(`tok-${++logins}`);
-			return [200, { access_token: `tok-${logins}` }];
-		});
+	const exchanges = issueTokens(valid, options.grant);
 	nock(BASE)
 		.persist()
 		.post(PARTNER_API_PATHS.listings)
@@ -86,8 +91,8 @@ export function tokenCheckingApi(
 	return {
 		created,
 		arrivals,
-		logins: () => logins,
-		grants: () => grants,
+		logins: () => exchanges.logins,
+		grants: () => exchanges.grants,
 		/** Requests that reached the API before its first answer. */
 		beforeFirstAnswer: () => events.findIndex((event) => event.kind === 'answered'),
 	};

@@ -1,7 +1,8 @@
 /**
  * The pacer's rules as one state and a pure `advance(state, event, now)`; the gate (pacing.ts) asks `nextAt`.
- * - the first request goes alone unless `opened` (n8n has no single flight for a login); its answer opens PACE.initialLimit
- *   slots (fixed mode: the maximum, and nothing learned but a spike arrest's gap), then slow start adds one an answer;
+ * - the first request goes alone unless `opened` (no token to fetch: n8n has no single flight for a login); its
+ *   answer opens PACE.initialLimit slots (fixed mode: the maximum, and nothing learned but a spike arrest's gap),
+ *   then slow start adds one an answer;
  * - a 429 at a level never answered is the concurrency: the limit drops below it, and nothing more goes until an answer
  *   comes back and one probe tells the kind (refused too: a rate);
  * - a 429 at a level answered is alone (random) until another agrees; then it is a rate: every send pauses, then goes

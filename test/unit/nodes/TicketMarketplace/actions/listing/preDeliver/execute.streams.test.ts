@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import { BASE } from '../../../../../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes, storedStream } from '../../../../../../../support/fakeN8n/binaryItems';
+import { issueTokens } from '../../../../../../../support/partnerApiNock';
 import { BY_MARKETPLACE_ID, run } from '../../../../../../../support/preDeliverRuns';
 
 interface Arrival {
@@ -41,15 +41,7 @@ function api(
 ) {
 	const valid = new Set<string>();
 	const arrivals: Arrival[] = [];
-	let grants = 0;
-	nock(BASE)
-		.persist()
-		.post(PARTNER_API_PATHS.grant)
-		.query(true)
-		.reply(() => {
-			valid.add(`tok-${++grants}`);
-			return [200, { access_token: `tok-${grants}` }];
-		});
+	const exchanges = issueTokens(valid);
 	nock(BASE)
 		.persist()
 		.post(/^\/sellers\/listings\/pdf\/v3\//)
@@ -64,7 +56,7 @@ function api(
 			const r = answer(a, valid.has(a.token), arrivals.length);
 			setTimeout(() => cb(null, r as never), delay);
 		});
-	return { arrivals, grants: () => grants };
+	return { arrivals, grants: () => exchanges.grants };
 }
 
 function tracked(
