@@ -1,8 +1,5 @@
-/**
- * When the next request may go, as pure functions in the mould of Go's x/time/rate (a rate and a burst): the shared
- * pause for a Retry-After, a per-second rate learned from 429s, the ramp over the round trip, the round trips it plans
- * with, a spike arrest's gap; and the pacer's vocabulary. How each 429 is read: pace.ts.
- */
+/** When the next request may go, pure, in the mould of Go's x/time/rate: the shared pause for a Retry-After, a
+ * per-second rate learned from 429s, the ramp over the round trip, a spike arrest's gap. How a 429 is read: pace.ts. */
 import { RETRY_POLICY } from './retryAfter';
 
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
@@ -12,7 +9,7 @@ export const PACE = {
 	burst: 4, // sends let go at once after slow start: n8n reads answers in batches
 	windowMs: 1000, // a per-second limit's window; a rate holds at least this long before it grows
 	guardMs: 30, // a send leaves the window this much later: clocks and arrival order differ
-	memory: 10, // windows of sends remembered: levels answered, the second before a refusal, the gaps
+	memoryMs: 10_000, // sends remembered this long: levels answered, the second before a refusal, the gaps
 	maxHoldMs: 16_000, // the longest a rate holds above one refused before it grows (each refusal doubles it)
 	trips: 50, // accepted round trips kept
 	growth: 0.1, // a rate's first growth; each further one doubles, up to 100 %
@@ -67,13 +64,11 @@ export type Ramp = Readonly<{ perMs?: number; burst: number }>;
 
 /** The earliest time the next send may go, `log` the recent sends, oldest first. */
 export function readyAt(limiter: Limiter, log: readonly Sent[], ramp: Ramp, now: number): number {
-	const last = log.length > 0 ? log[log.length - 1].at : -Infinity;
 	const tokens = refill(limiter, ramp, now);
 	const rampAt = ramp.perMs === undefined || tokens >= 1 ? now : now + (1 - tokens) / ramp.perMs;
-	return Math.max(limiter.pausedUntil, rampAt, paceAt(limiter, log, last, now));
+	return Math.max(limiter.pausedUntil, rampAt, paceAt(limiter, log, now));
 }
 
-/** A send goes now: one token less. */
 export function taken(limiter: Limiter, ramp: Ramp, now: number): Limiter {
 	if (ramp.perMs === undefined) return limiter;
 	return { ...limiter, tokens: Math.max(0, refill(limiter, ramp, now) - 1), tokensAt: now };
@@ -94,14 +89,14 @@ export function rampOf({ mode, limiter, limit, slowStart }: RampOf): Ramp {
 }
 
 /** The sends of the last window (and its guard) the API did not refuse stay below the rate, spread at most twice it. */
-function paceAt(limiter: Limiter, log: readonly Sent[], last: number, now: number): number {
+function paceAt(limiter: Limiter, log: readonly Sent[], now: number): number {
 	if (!Number.isFinite(limiter.rate)) return -Infinity;
 	const windowMs = PACE.windowMs + PACE.guardMs;
 	const counted = log.filter((s) => s.state !== 'refused' && s.at > now - windowMs);
 	const allowed = Math.max(1, Math.floor(limiter.rate));
 	const free =
 		counted.length < allowed ? -Infinity : counted[counted.length - allowed].at + windowMs;
-	return Math.max(free, last + PACE.windowMs / (2 * limiter.rate));
+	return Math.max(free, (log.at(-1)?.at ?? -Infinity) + PACE.windowMs / (2 * limiter.rate));
 }
 
 /** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`

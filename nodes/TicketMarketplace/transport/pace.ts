@@ -68,8 +68,8 @@ export function nextAt(state: Pace, now: number): number {
 	const { hold, log } = state;
 	if (state.inFlight >= state.limit) return Infinity;
 	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
-	const last = log.length > 0 ? log[log.length - 1].at : -Infinity;
-	return Math.max(readyAt(state.limiter, log, rampOf(state), now), last + state.spike.gapMs);
+	const spaced = (log.at(-1)?.at ?? -Infinity) + state.spike.gapMs;
+	return Math.max(readyAt(state.limiter, log, rampOf(state), now), spaced);
 }
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
@@ -91,7 +91,7 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 }
 
 function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
-	const kept = state.log.filter((s) => now - s.at <= PACE.memory * PACE.windowMs);
+	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
 	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
 	// The probe is the send after a hold, or the same request sent again.
 	const { hold } = state;
@@ -206,7 +206,7 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
 
 function recentRefusal(state: Pace, now: number): Pace['refusal'] {
 	const { refusal } = state;
-	return refusal && now - refusal.at <= PACE.memory * PACE.windowMs ? refusal : undefined;
+	return refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 }
 
 /** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */

@@ -19,12 +19,10 @@ export interface Slot {
 	release(outcome: AttemptOutcome): void;
 }
 
-/** A request waiting for a slot: given one, or null when the run stops first (it is then never sent). */
-type Waiter = (slot: Slot | null) => void;
-
 export class RequestPacer {
 	private state: Pace;
-	private readonly waiting: Waiter[] = [];
+	/** Requests waiting for a slot: given one, or null when the run stops first (then never sent). */
+	private readonly waiting: Array<(slot: Slot | null) => void> = [];
 	private wakeAt?: number;
 	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
@@ -118,10 +116,8 @@ export class RequestPacer {
 				released = true;
 				if (outcome.final && this.stopOnFailure) this.close();
 				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
-				const sinceSent = resent ? this.now() - send.at : Infinity;
-				if (outcome.kind === 'answered')
-					outcome = { ...outcome, roundTripMs: Math.min(outcome.roundTripMs, sinceSent) };
-				this.tell(eventOf(outcome, send, this.waiting.length));
+				const resentMs = resent ? this.now() - send.at : Infinity;
+				this.tell(eventOf(outcome, send, this.waiting.length, resentMs));
 				this.admit();
 			},
 		};
@@ -159,10 +155,10 @@ export class RequestPacer {
 	}
 }
 
-function eventOf(outcome: AttemptOutcome, send: Sent, left: number): PaceEvent {
+function eventOf(outcome: AttemptOutcome, send: Sent, left: number, resentMs: number): PaceEvent {
 	if (outcome.kind === 'failed') return { kind: 'failed', send };
 	if (outcome.kind === 'rateLimited')
 		return { ...outcome, kind: 'refused', send, final: !!outcome.final };
-	const accepted = outcome.accepted !== false;
-	return { kind: 'answered', send, roundTripMs: outcome.roundTripMs, accepted, left };
+	const roundTripMs = Math.min(outcome.roundTripMs, resentMs);
+	return { kind: 'answered', send, roundTripMs, accepted: outcome.accepted !== false, left };
 }
