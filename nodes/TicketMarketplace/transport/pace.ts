@@ -78,14 +78,14 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	// The answer that opens the pace waited for the login; a pace started opened waited for none.
 	const first = !state.opened;
 	const log = marked(state.log, send, event.kind);
-	let next: Pace = { ...state, inFlight: state.inFlight - 1, log };
+	// However the probe went, the hold ends.
+	const probe = state.hold?.probe === send.index ? state.hold : undefined;
+	const hold = probe ? undefined : state.hold;
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
 	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
-	if (event.kind === 'refused') next = refused(next, event, now);
-	else if (event.kind === 'answered') next = answered(next, event, now, first);
-	else {
-		if (next.hold?.probe === send.index) next = { ...next, hold: undefined };
-		if (!first && next.mode === 'adaptive') next = lowered(next, now);
-	}
+	if (event.kind === 'refused') next = refused(next, event, now, probe !== undefined);
+	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
+	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
 	const left = event.kind === 'answered' ? event.left : 0;
 	return { ...next, limiter: grown(next.limiter, now, left + next.inFlight) };
 }
@@ -103,13 +103,12 @@ function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 	return { ...next, inFlight, limiter: taken(state.limiter, rampOf(state), now), stats };
 }
 
-function answered(state: Pace, event: Answered, now: number, first: boolean): Pace {
+function answered(state: Pace, event: Answered, now: number, first: boolean, probe: Pace['hold']) {
 	const { send } = event;
 	const { hold } = state;
 	let next = state;
-	if (hold?.probe === send.index)
-		next = { ...next, hold: undefined, proven: Math.min(next.proven ?? Infinity, hold.level) };
-	else if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
+	if (probe) next = { ...next, proven: Math.min(next.proven ?? Infinity, probe.level) };
+	if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
 	if (event.accepted) {
 		const limiter = timed(next.limiter, event.roundTripMs, first);
 		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
@@ -134,12 +133,10 @@ function answered(state: Pace, event: Answered, now: number, first: boolean): Pa
 type Answered = Extract<PaceEvent, { kind: 'answered' }>;
 type Refused = Extract<PaceEvent, { kind: 'refused' }>;
 
-function refused(state: Pace, event: Refused, now: number): Pace {
+function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace {
 	const { send } = event;
-	const probe = state.hold?.probe === send.index;
 	const stats = { ...state.stats, rateLimited: state.stats.rateLimited + 1 };
 	let next: Pace = { ...state, stats };
-	if (probe) next = { ...next, hold: undefined };
 	const learns = next.mode === 'adaptive';
 	if (event.spikeArrest === true) {
 		const spike = spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns);
