@@ -79,15 +79,6 @@ function refill(limiter: Limiter, ramp: Ramp, now: number): number {
 	return Math.min(ramp.burst, limiter.tokens + Math.max(0, now - limiter.tokensAt) * ramp.perMs);
 }
 
-type RampOf = Readonly<{ mode: PacingMode; limiter: Limiter; limit: number; slowStart: boolean }>;
-/** PACE.rampGain times the level a round trip (none in fixed mode), one at a time in slow start or under a rate. */
-export function rampOf({ mode, limiter, limit, slowStart }: RampOf): Ramp {
-	const trip = typicalMs(limiter);
-	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
-	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
-	return { perMs: (PACE.rampGain * limit) / trip, burst };
-}
-
 /** The sends of the last window (and its guard) the API did not refuse stay below the rate, spread at most twice it. */
 function paceAt(limiter: Limiter, log: readonly Sent[], now: number): number {
 	if (!Number.isFinite(limiter.rate)) return -Infinity;

@@ -9,14 +9,13 @@
  *   at what the API accepted in the second before, growing after each window that held;
  * - a spike arrest (a rate spread evenly) needs no pause: the pacer keeps a gap between sends.
  */
-import type { Limiter, PaceEvent, PacingMode, Sent, SendState, Spike } from './limiter';
+import type { Limiter, PaceEvent, PacingMode, Ramp, Sent, SendState, Spike } from './limiter';
 import {
 	grown,
 	NEW_LIMITER,
 	NO_SPIKE,
 	PACE,
 	queueing,
-	rampOf,
 	rateRefused,
 	readyAt,
 	spikeAnswered,
@@ -70,6 +69,14 @@ export function nextAt(state: Pace, now: number): number {
 	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
 	const spaced = (log.at(-1)?.at ?? -Infinity) + state.spike.gapMs;
 	return Math.max(readyAt(state.limiter, log, rampOf(state), now), spaced);
+}
+
+/** PACE.rampGain times the level a round trip (none in fixed mode), one at a time in slow start or under a rate. */
+function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
+	const trip = typicalMs(limiter);
+	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
+	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
+	return { perMs: (PACE.rampGain * limit) / trip, burst };
 }
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
