@@ -101,7 +101,6 @@ export function describeThrown(error: unknown): HttpFailure {
 		httpCode?: unknown;
 		code?: unknown;
 		context?: { data?: unknown };
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
 		message?: unknown;
 		messages?: unknown;
 	};
@@ -112,11 +111,6 @@ export function describeThrown(error: unknown): HttpFailure {
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
 	const exchange = failedTokenExchangeOf(error);
 	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
-	if (thrown.response) {
-		const { status, headers, data } = thrown.response;
-		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
-		return { status, headers: headers ?? {}, body: data, code, message };
-	}
 	const rawCode = thrown.httpCode ?? thrown.code;
 	const code =
 		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
@@ -140,7 +134,7 @@ export function readFailure(
 			? describeThrown(sent.error)
 			: {
 					status: sent.response.statusCode,
-					headers: (sent.response.headers ?? {}) as Record<string, unknown>,
+					headers: sent.response.headers ?? {},
 					body: sent.response.body,
 					message: `HTTP ${sent.response.statusCode}`,
 					refusedAfterRenewal: sent.refusedAfterRenewal,

@@ -14,8 +14,12 @@ import { redactSecrets } from '../../shared/partnerApi/redaction';
 import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
 import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
-import type { AuthenticatedAnswer, AuthenticatedSendOptions, HttpFailure } from './attempt';
-import type { RetryCounts } from './attempt';
+import type {
+	AuthenticatedAnswer,
+	AuthenticatedSendOptions,
+	HttpFailure,
+	RetryCounts,
+} from './attempt';
 import { classifyFailure } from './httpFailure';
 import type { RequestPacer } from './pacing';
 import { CREDENTIAL_NAME, readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
