@@ -249,9 +249,8 @@ export class TokenRenewal {
 			return { kind: 'response', ...answer, refusedAfterRenewal: false, renewalsExhausted };
 		}
 		attempt.refusal = answer;
-		if (replaced) return undefined;
-		// The token in use has expired: this request renews it.
-		this.begin(attempt);
+		// The token in use has expired (no other request replaced it): this request renews it.
+		if (!replaced) this.begin(attempt);
 		return undefined;
 	}
 
