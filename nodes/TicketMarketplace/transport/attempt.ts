@@ -1,11 +1,12 @@
 /** What one attempt tells: its answer or failure, its meaning by the answer table, and the wait before a retry. */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
+import { headerValue } from '../../shared/partnerApi/apiAnswers';
 import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
 import type { AnswerFacts, AnswerMeaning } from '../../shared/partnerApi/answerTable';
 import { failedTokenExchangeOf, type TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
 import type { AttemptOutcome, RequestPacer, Slot } from './pacing';
-import { retryAfterOf, retryWait, RETRY_POLICY } from './retryAfter';
+import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
 
 export interface HttpFailure {
 	status?: number;
@@ -36,7 +37,6 @@ export type AuthenticatedAnswer =
 	| { kind: 'notSent' };
 
 export interface AuthenticatedSendOptions {
-	/** Stop and the workflow timeout abort it. */
 	cancel?: AbortSignal;
 	/** Before an answered request goes again (the pacer counts it). */
 	onResend?: () => void;
@@ -60,22 +60,17 @@ export interface MeaningContext {
 	secrets?: readonly string[];
 }
 
-/** What a failure means, with what the run learnt beside it; an answer `arriving` carries the caller's evidence. */
-export function meaningOfFailure(
-	failure: HttpFailure,
-	context: MeaningContext,
-	arriving?: { evidence?: boolean },
-): AnswerMeaning {
-	const evidence = arriving ? arriving.evidence : false;
+/** What a failure means, with what the run learnt beside it. */
+export function meaningOfFailure(failure: HttpFailure, context: MeaningContext): AnswerMeaning {
 	const { status, refusal, unreadableFile, tokenExchange, code } = failure;
 	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
 	const facts: AnswerFacts =
 		status === undefined
 			? { status: 0, failure: noAnswer ?? '' }
-			: evidence || refusal
-				? { status, code: refusal?.code, words: refusal?.words }
+			: refusal
+				? { status, code: refusal.code, words: refusal.words }
 				: readAnswer(status, failure.headers, failure.body, context.secrets);
-	facts.evidence = evidence;
+	facts.evidence = false;
 	if (failure.refusedAfterRenewal) facts.renewal = 'freshTokenRefused';
 	else if (failure.renewalsExhausted !== undefined) facts.renewal = 'renewalsExhausted';
 	if (failure.spikeIntervalMs !== undefined) facts.tooLong = 'spikeInterval';
@@ -83,16 +78,17 @@ export function meaningOfFailure(
 	return meaningOf(facts, { endpoint: 'api', path: context.path, createsId: context.createsId });
 }
 
-/** An answer as it arrives: the caller's evidence first. */
+/** An answer as it arrives: the caller's evidence first (an answer it confirms is not read for words). */
 export function answerMeaning(
 	response: IN8nHttpFullResponse,
 	rules: MeaningContext & { confirmedBy?: (answer: IN8nHttpFullResponse) => boolean },
 	secrets: () => readonly string[],
 ): AnswerMeaning {
+	const { statusCode: status, headers, body } = response;
 	const evidence = rules.confirmedBy?.(response);
-	const headers = response.headers as Record<string, unknown>;
-	const answer = { status: response.statusCode, headers, body: response.body, message: '' };
-	return meaningOfFailure(answer, { ...rules, secrets: evidence ? [] : secrets() }, { evidence });
+	const facts = evidence ? { status } : readAnswer(status, headers, body, secrets());
+	const { path, createsId } = rules;
+	return meaningOf({ ...facts, evidence }, { endpoint: 'api', path, createsId });
 }
 
 export class UnreadableFileError extends Error {}
@@ -105,7 +101,6 @@ export function describeThrown(error: unknown): HttpFailure {
 		httpCode?: unknown;
 		code?: unknown;
 		context?: { data?: unknown };
-		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
 		message?: unknown;
 		messages?: unknown;
 	};
@@ -116,11 +111,6 @@ export function describeThrown(error: unknown): HttpFailure {
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
 	const exchange = failedTokenExchangeOf(error);
 	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
-	if (thrown.response) {
-		const { status, headers, data } = thrown.response;
-		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
-		return { status, headers: headers ?? {}, body: data, code, message };
-	}
 	const rawCode = thrown.httpCode ?? thrown.code;
 	const code =
 		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
@@ -144,7 +134,7 @@ export function readFailure(
 			? describeThrown(sent.error)
 			: {
 					status: sent.response.statusCode,
-					headers: (sent.response.headers ?? {}) as Record<string, unknown>,
+					headers: sent.response.headers ?? {},
 					body: sent.response.body,
 					message: `HTTP ${sent.response.statusCode}`,
 					refusedAfterRenewal: sent.refusedAfterRenewal,
@@ -166,7 +156,8 @@ export function settleFailure(
 	slot?: Slot,
 ): number | undefined {
 	const { meaning, status } = failure;
-	const retryAfterMs = retryAfterOf(failure, Date.now());
+	// Read only where the row is a rate refusal (retryWaitMs).
+	const retryAfterMs = parseRetryAfter(headerValue(failure.headers, 'retry-after'), Date.now());
 	// What the pacer learns: a rate refusal (by the gateway), a round trip, or no answer.
 	const outcome: AttemptOutcome =
 		meaning?.retry === 'rateLimit'

@@ -10,7 +10,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Outcome } from '../../shared/partnerApi/answerTable';
-import { redactSecrets } from '../../shared/partnerApi/apiAnswers';
+import { redactSecrets } from '../../shared/partnerApi/redaction';
 import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
 import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
@@ -25,7 +25,7 @@ import type { RequestPacer } from './pacing';
 import { CREDENTIAL_NAME, readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
 import { stoppedWhileWaiting, withinDeadline } from './waitOrStop';
 
-export { redactSecrets } from '../../shared/partnerApi/redaction';
+export { redactSecrets };
 export { RequestPacer, type PacingMode } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 export { readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
@@ -81,17 +81,6 @@ export interface SendOptions {
 	createsId?: string | number;
 }
 
-/** One request across its attempts, with its last failure. */
-interface Job extends SendOptions {
-	credential: RunCredential;
-	path: string;
-	/** Read only to read an answer's words, which must never echo them. */
-	secretsNow: () => string[];
-	counts: RetryCounts;
-	cancel?: AbortSignal;
-	failure?: HttpFailure;
-}
-
 /** What became of one request, with its effect; `apiCode`: the API's own error code, kept for support. */
 export type RequestResult =
 	| { kind: 'answered'; body: unknown; effect: 'created' }
@@ -103,84 +92,67 @@ export async function sendRequest(
 	this: IExecuteFunctions,
 	options: SendOptions,
 ): Promise<RequestResult> {
+	const { request, pacer } = options;
 	// Read once per call at least: its values are what an answer must never echo into an output.
 	const credential = options.credential ?? (await readRunCredential.call(this));
-	const job: Job = {
-		...options,
-		credential,
-		path: options.request.path,
-		secretsNow: () => [...runSecrets(credential), ...(options.secrets ?? [])],
-		counts: { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 },
-		// Stop and the workflow timeout abort it; a request not yet sent then never is.
-		cancel: this.getExecutionCancelSignal?.(),
-	};
+	const secretsNow = () => [...runSecrets(credential), ...(options.secrets ?? [])];
+	const rules = { ...options, path: request.path };
+	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
+	// Stop and the workflow timeout abort it; a request not yet sent then never is.
+	const cancel = this.getExecutionCancelSignal?.();
+	let failure: HttpFailure | undefined;
 	for (let retryFirst = false; ; retryFirst = true) {
-		const done = await attempt(this, job, retryFirst);
-		if (done !== null && 'answer' in done) {
-			const body = redactSecrets(done.answer, job.secretsNow());
+		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
+		if (slot === null) break;
+		if (cancel?.aborted) {
+			pacer?.close();
+			slot?.release({ kind: 'failed' });
+			break;
+		}
+		const startedAt = Date.now();
+		const sent = await send(this, request, credential, {
+			cancel,
+			onResend: () => slot?.sentAgain(),
+			closed: pacer?.closedSignal,
+			meaningOf: (response) => answerMeaning(response, rules, secretsNow),
+		});
+		if (sent.kind === 'notSent') {
+			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
+			slot?.release({ kind: 'failed' });
+			break;
+		}
+		if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
+			const roundTripMs = Date.now() - startedAt;
+			slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
+			const body = redactSecrets(sent.response.body, secretsNow());
 			return { kind: 'answered', body, effect: 'created' };
 		}
+		failure = readFailure(sent, { ...rules, secrets: secretsNow() });
 		// The wait holds no slot. A stopped run, or an answer that stops every send (the quota), ends it at once.
-		if (done?.waitMs === undefined) break;
-		if (await stoppedWhileWaiting(done.waitMs, job.cancel, job.pacer?.closedSignal)) break;
+		const waitMs = settleFailure(failure, counts, startedAt, pacer, slot);
+		if (waitMs === undefined || (await stoppedWhileWaiting(waitMs, cancel, pacer?.closedSignal)))
+			break;
 	}
 	// Never sent: "not sent". Refused (a 429, a connection refused): that answer says what became of it.
-	if (!job.failure) return { kind: 'notSent', effect: 'notCreated' };
-	const failed = classifyFailure(this.getNode(), job.failure, {
-		...job.counts,
-		...job,
-		method: job.request.method,
+	if (!failure) return { kind: 'notSent', effect: 'notCreated' };
+	const failed = classifyFailure(this.getNode(), failure, {
+		...counts,
+		...rules,
+		method: request.method,
 		baseUrl: credential.baseUrl,
-		secrets: job.secretsNow(),
+		secrets: secretsNow(),
 	});
 	return { kind: 'failed', ...failed };
 }
 
-/**
- * One attempt: the answer when its row says it created what it asked for; else its failure (kept in the job) and
- * the wait before a retry (undefined: none). Null: the run stopped first (and closed the pacer), nothing was sent.
- */
-async function attempt(
-	context: IExecuteFunctions,
-	job: Job,
-	retryFirst: boolean,
-): Promise<{ answer: unknown } | { waitMs?: number } | null> {
-	const { pacer, cancel } = job;
-	const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
-	if (slot === null) return null;
-	if (cancel?.aborted) {
-		pacer?.close();
-		slot?.release({ kind: 'failed' });
-		return null;
-	}
-	const startedAt = Date.now();
-	const sent = await send(context, job, {
-		cancel,
-		onResend: () => slot?.sentAgain(),
-		closed: pacer?.closedSignal,
-		meaningOf: (response) => answerMeaning(response, job, job.secretsNow),
-	});
-	if (sent.kind === 'notSent') {
-		// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
-		slot?.release({ kind: 'failed' });
-		return null;
-	}
-	if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
-		const roundTripMs = Date.now() - startedAt;
-		slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
-		return { answer: sent.response.body };
-	}
-	job.failure = readFailure(sent, { ...job, secrets: job.secretsNow() });
-	return { waitMs: settleFailure(job.failure, job.counts, startedAt, pacer, slot) };
-}
-
-/** Sends the request through the token renewal. */
+/** Sends the request through the token renewal, each send with a body of its own. */
 async function send(
 	context: IExecuteFunctions,
-	{ request, credential }: Job,
+	request: ApiRequest,
+	credential: RunCredential,
 	options: AuthenticatedSendOptions,
 ): Promise<AuthenticatedAnswer> {
-	// Each send streams a body of its own; one that cannot even start (its first file unreadable) sends nothing.
+	// One that cannot even start (its first file unreadable) sends nothing.
 	const unreadable = (error: unknown) => Promise.reject(new UnreadableFileError(errorText(error)));
 	const start = async () =>
 		request.upload ? await request.upload().catch(unreadable) : request.body;
@@ -204,7 +176,6 @@ async function send(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
-	const authenticated = { credentialsDecrypted: credential.decrypted };
 	let sent = false;
 	const sendOnce = async () => {
 		// A 401's re-send streams the same bytes again, from the start.
@@ -218,7 +189,7 @@ async function send(
 				context,
 				CREDENTIAL_NAME,
 				{ ...httpOptions, body: body as IHttpRequestOptions['body'] },
-				authenticated,
+				{ credentialsDecrypted: credential.decrypted },
 			) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
 		);

@@ -1,6 +1,5 @@
 /** When to try a request again: the retry limits, and the wait a 429's Retry-After asks for. */
-import type { AnswerMeaning, Retry } from '../../shared/partnerApi/answerTable';
-import { headerValue } from '../../shared/partnerApi/apiAnswers';
+import type { Retry } from '../../shared/partnerApi/answerTable';
 
 /** Rate refusals and refused connections never reached the API's business logic: retrying them is safe. */
 export const RETRY_POLICY = {
@@ -55,13 +54,4 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
 	if (/^[-+]?\d/.test(text)) return undefined;
 	const dateMs = Date.parse(text);
 	return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
-}
-
-/** A rate refusal's Retry-After, in ms from now. */
-export function retryAfterOf(
-	failure: { meaning?: AnswerMeaning; headers: Record<string, unknown> },
-	nowMs: number,
-): number | undefined {
-	if (failure.meaning?.retry !== 'rateLimit') return undefined;
-	return parseRetryAfter(headerValue(failure.headers, 'retry-after'), nowMs);
 }

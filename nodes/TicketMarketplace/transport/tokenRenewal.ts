@@ -93,7 +93,6 @@ interface Attempt {
 }
 
 export class TokenRenewal {
-	/** The renewal under way: settles when it ends. */
 	private underWay?: { done: Promise<void>; end: () => void };
 	/** Why renewing is hopeless, once it is: nothing more is sent. */
 	private gaveUp?: 'login' | 'freshTokenRefused' | 'renewalsExhausted';
@@ -128,6 +127,7 @@ export class TokenRenewal {
 
 	private begin(attempt: Attempt): void {
 		attempt.renewing = true;
+		this.credential.accessToken = '';
 		this.renewals++;
 		forgetTokenExchange(this.credential);
 		let end = () => {};
@@ -194,8 +194,7 @@ export class TokenRenewal {
 			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
 		if (this.gaveUp || cancel?.aborted) return false;
-		if (this.token !== '' && this.stale()) this.credential.accessToken = '';
-		if (this.token === '') this.begin(attempt);
+		if (this.token === '' || this.stale()) this.begin(attempt);
 		return true;
 	}
 
@@ -250,10 +249,8 @@ export class TokenRenewal {
 			return { kind: 'response', ...answer, refusedAfterRenewal: false, renewalsExhausted };
 		}
 		attempt.refusal = answer;
-		if (replaced) return undefined;
-		// The token in use has expired: this request renews it.
-		this.begin(attempt);
-		this.credential.accessToken = '';
+		// The token in use has expired (no other request replaced it): this request renews it.
+		if (!replaced) this.begin(attempt);
 		return undefined;
 	}
 
