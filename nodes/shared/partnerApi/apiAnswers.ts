@@ -6,6 +6,7 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
+import type { AnswerFacts } from './answerTable';
 import { redactSecrets } from './redaction';
 
 export { redactSecrets } from './redaction';
@@ -77,23 +78,20 @@ export function readBody(body: unknown, contentType = ''): ReadBody {
 }
 
 /** The first of these values that is text, trimmed. */
-export function firstText(...values: unknown[]): string | undefined {
+function firstText(...values: unknown[]): string | undefined {
 	for (const value of values)
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	return undefined;
 }
 
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
+function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
 }
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
-export function nestedCode(
-	body: unknown,
-	json: Record<string, unknown> | undefined,
-): string | undefined {
+function nestedCode(body: unknown, json: Record<string, unknown> | undefined): string | undefined {
 	let list: unknown = json?.errors ?? body;
 	if (typeof list === 'string' && list.trimStart().startsWith('[')) {
 		try {
@@ -104,6 +102,38 @@ export function nestedCode(
 	}
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
+}
+
+/** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
+export function readAnswer(
+	status: number,
+	headers: Record<string, unknown> | undefined,
+	body: unknown,
+	secrets?: readonly string[],
+): AnswerFacts {
+	const { json } = readBody(body, headerValue(headers, 'content-type'));
+	const fault = asRecord(json?.fault);
+	const detail = asRecord(fault?.detail);
+	const code =
+		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
+		nestedCode(body, json);
+	const said = firstText(
+		json?.description,
+		json?.Error,
+		fault?.faultstring,
+		json?.error_description,
+	);
+	// extractApiMessage redacts and bounds them.
+	const words = extractApiMessage(said ?? json ?? body, secrets)
+		?.replace(/\s+/g, ' ')
+		.slice(0, 300);
+	return {
+		status,
+		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
+		words: words === code ? undefined : words,
+		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
+		gatewayFault: fault !== undefined,
+	};
 }
 
 /** Network failures in words: n8n swaps a message holding a raw code (ECONNREFUSED) for a generic text. */
