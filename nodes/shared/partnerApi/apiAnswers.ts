@@ -1,9 +1,6 @@
-/**
- * Reading what the API answered, whatever shape it chose: its error bodies are not documented (spec 7). Bodies read:
- * `{code, description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail:
- * {errorcode}}}` (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its
- * status alone.
- */
+// Reading what the API answered, whatever shape it chose (its error bodies are undocumented, spec 7): `{code,
+// description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail: {errorcode}}}`
+// (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { AnswerFacts } from './answerTable';
