@@ -74,7 +74,6 @@ export function readBody(body: unknown, contentType = ''): ReadBody {
 	}
 }
 
-/** The first of these values that is text, trimmed. */
 function firstText(...values: unknown[]): string | undefined {
 	for (const value of values)
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -203,10 +202,8 @@ export function allowedRateOf(words: string | undefined): number | undefined {
 		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
 		: spelled
 			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
-			: undefined;
-	return perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
-		? perSecond
-		: undefined;
+			: 0;
+	return perSecond > 0 && Number.isFinite(perSecond) ? perSecond : undefined;
 }
 
 /** application/json or a JSON-based type (application/problem+json). */
@@ -219,11 +216,11 @@ const PROBLEM_MEDIA_TYPE = /^application\/problem\+json\s*(?:;|$)/i;
 /** The `created` row's evidence: a 200 or 201 JSON object that reports no error (no field required: undocumented). */
 export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	const { statusCode, body } = answer;
-	if (statusCode !== 200 && statusCode !== 201) return false;
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+	const fields = asRecord(body);
+	if ((statusCode !== 200 && statusCode !== 201) || fields === undefined) return false;
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
 	if (!isJsonMediaType(contentType) || PROBLEM_MEDIA_TYPE.test(contentType.trim())) return false;
-	return !reportsError(body as Record<string, unknown>, 0);
+	return !reportsError(fields, 0);
 }
 
 /** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
