@@ -1,30 +1,12 @@
 // What became of a request to the Partner API or its gateway: one row per kind of answer, first match wins. Retry,
 // renewal and stopping read a row's fields and nothing else; its words are keyed by its name (answerWords.ts).
 import { allowedRateOf, CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './apiAnswers';
+import type { AnswerFacts } from './apiAnswers';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
 import { escapeForRegExp } from './redaction';
 
-export { readAnswer } from './apiAnswers';
-
-/** One request's answer as the rows read it, or what kept an answer from coming. */
-export interface AnswerFacts {
-	/** 0 when no answer came (see `failure`). */
-	status: number;
-	code?: string;
-	/** The API's own words (secrets redacted, bounded). */
-	words?: string;
-	wwwAuthenticate?: string;
-	/** The body is the gateway's own fault (`{"fault": {...}}`). */
-	gatewayFault?: boolean;
-	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
-	failure?: string;
-	/** A 2xx that shows the request was done (the caller's evidence rule). */
-	evidence?: boolean;
-	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
-	/** A rate refusal asks for a longer wait than this node takes. */
-	tooLong?: 'retryAfter' | 'spikeInterval';
-}
+export { readAnswer, type AnswerFacts } from './apiAnswers';
 
 export interface AnswerContext {
 	endpoint: 'token' | 'api';

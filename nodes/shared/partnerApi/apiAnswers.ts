@@ -3,7 +3,6 @@
 // (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import type { AnswerFacts } from './answerTable';
 import { redactSecrets } from './redaction';
 
 export { redactSecrets } from './redaction';
@@ -98,6 +97,25 @@ function nestedCode(body: unknown, json: Record<string, unknown> | undefined): s
 	}
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
+}
+
+/** One request's answer as the rows read it, or what kept an answer from coming. */
+export interface AnswerFacts {
+	/** 0 when no answer came (see `failure`). */
+	status: number;
+	code?: string;
+	/** The API's own words (secrets redacted, bounded). */
+	words?: string;
+	wwwAuthenticate?: string;
+	/** The body is the gateway's own fault (`{"fault": {...}}`). */
+	gatewayFault?: boolean;
+	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
+	failure?: string;
+	/** A 2xx that shows the request was done (the caller's evidence rule). */
+	evidence?: boolean;
+	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
+	/** A rate refusal asks for a longer wait than this node takes. */
+	tooLong?: 'retryAfter' | 'spikeInterval';
 }
 
 /** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
