@@ -9,10 +9,7 @@ export const TRIGGER_PATHS = { token: 'token', notifications: 'notifications' };
 /** A shorter secret would let anyone holding one issued token guess the signing key offline. */
 export const MIN_CLIENT_SECRET_LENGTH = 16;
 
-export interface CallbackClient {
-	clientId: string;
-	clientSecret: string;
-}
+export type CallbackClient = { clientId: string; clientSecret: string };
 
 export const CALLBACK_FIX =
 	'Open the Ticket Marketplace Callback API credential and fix it: a client ID without a colon and without spaces at either end, and a client secret of at least 16 characters (a long random string is best), both of letters, digits, spaces and the punctuation on a US keyboard.';

@@ -1,42 +1,12 @@
-/**
- * What became of a request to the Partner API (or its Apigee gateway), for the credential and every operation alike:
- * one row per kind of answer, first match wins. Retry, renewal and stopping read these fields and nothing else; the
- * words are keyed by the row's name (answerWords.ts, tokenDiagnosis.ts).
- */
-import {
-	allowedRateOf,
-	asRecord,
-	CONNECTION_FAILED_BEFORE_SEND,
-	extractApiMessage,
-	firstText,
-	headerValue,
-	nestedCode,
-	readBody,
-	REQUEST_NOT_BUILT,
-} from './apiAnswers';
+// What became of a request to the Partner API or its gateway: one row per kind of answer, first match wins. Retry,
+// renewal and stopping read a row's fields and nothing else; its words are keyed by its name (answerWords.ts).
+import { allowedRateOf, CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './apiAnswers';
+import type { AnswerFacts } from './apiAnswers';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
 import { escapeForRegExp } from './redaction';
 
-/** One request's answer as the rows read it, or what kept an answer from coming. */
-export interface AnswerFacts {
-	/** 0 when no answer came (see `failure`). */
-	status: number;
-	code?: string;
-	/** The API's own words (secrets redacted, bounded). */
-	words?: string;
-	wwwAuthenticate?: string;
-	/** The body is the gateway's own fault (`{"fault": {...}}`). */
-	gatewayFault?: boolean;
-	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
-	failure?: string;
-	/** A 2xx that shows the request was done (the caller's evidence rule). */
-	evidence?: boolean;
-	/** The run's renewal of a 401: a token refused as soon as issued, or the renewals ran out. */
-	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
-	/** A rate refusal asks for a longer wait than this node takes. */
-	tooLong?: 'retryAfter' | 'spikeInterval';
-}
+export { readAnswer, type AnswerFacts } from './apiAnswers';
 
 export interface AnswerContext {
 	endpoint: 'token' | 'api';
@@ -45,39 +15,7 @@ export interface AnswerContext {
 	createsId?: string | number;
 }
 
-/** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
-export function readAnswer(
-	status: number,
-	headers: Record<string, unknown> | undefined,
-	body: unknown,
-	secrets?: readonly string[],
-): AnswerFacts {
-	const { json } = readBody(body, headerValue(headers, 'content-type'));
-	const fault = asRecord(json?.fault);
-	const detail = asRecord(fault?.detail);
-	const code =
-		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
-		nestedCode(body, json);
-	const said = firstText(
-		json?.description,
-		json?.Error,
-		fault?.faultstring,
-		json?.error_description,
-	);
-	// The found words go through extractApiMessage too, which redacts and bounds them.
-	const words = extractApiMessage(said ?? json ?? body, secrets)
-		?.replace(/\s+/g, ' ')
-		.slice(0, 300);
-	return {
-		status,
-		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
-		words: words === code ? undefined : words,
-		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
-		gatewayFault: fault !== undefined,
-	};
-}
-
-/** The answer's code in any letter case (Apigee and OAuth write them both ways). */
+// Apigee and OAuth write codes in either letter case.
 const codeIs = (facts: AnswerFacts, code: string) => facts.code?.toLowerCase() === code;
 
 const statusIn = (facts: AnswerFacts, from: number, to: number) =>

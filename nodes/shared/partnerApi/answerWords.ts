@@ -1,7 +1,5 @@
-/**
- * The words for each row of a request made with the access token (the token URL's: tokenDiagnosis.ts): a one-line
- * title, then what to do, always saying whether anything was created (an unknown outcome: the caller adds how to check).
- */
+// Each row's words for a request made with the access token (the token URL's: tokenDiagnosis.ts): a title, then what
+// to do, always saying whether anything was created (of an unknown outcome, the caller adds how to check).
 import type { AnswerMeaning, RowName } from './answerTable';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
@@ -15,7 +13,7 @@ export interface ApiWordsContext {
 	/** Rate refusals (429, spike arrest) this request met, the last one included. */
 	rateRefusals: number;
 	lastWait?: string;
-	/** The API's words found anywhere in its body: `The API said: "…".` ('' when none). */
+	/** `The API said: "…".` ('' when none). */
 	apiSaid?: string;
 	/** What n8n said of a failure that is no answer. */
 	nodeSaid?: string;
@@ -23,14 +21,12 @@ export interface ApiWordsContext {
 	baseUrl?: string;
 	connectionRetries?: number;
 	redirectTo?: string;
-	/** A 2xx's body: what it is, and as text. */
 	bodyKind?: string;
 	bodyShown?: string;
 	/** A wait too long to take, the longest this node takes, and what asked for it. */
 	wait?: string;
 	longestWait?: string;
 	waitFor?: string;
-	/** What the credential said of a failed token exchange. */
 	diagnosis?: { title: string; description: string };
 	renewals?: number;
 }
@@ -72,8 +68,6 @@ const redirected =
 			? `A ${c.status} may follow a request the API processed.${c.status === 303 ? '' : ` ${s.howToCheck}`}`
 			: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
 	];
-const LOGIN_FAILED = 'The Ticket Marketplace API credential could not log in';
-
 /** The credential's diagnosis, when it fits a title; else what n8n kept of it. */
 const TOKEN_EXCHANGE: Say = (_q, c) => {
 	const { title = '', description = '' } = c.diagnosis ?? {};
@@ -81,7 +75,7 @@ const TOKEN_EXCHANGE: Say = (_q, c) => {
 	return fits
 		? [title, description, 'This listing was not created: it needs a login that works.']
 		: [
-				LOGIN_FAILED,
+				'The Ticket Marketplace API credential could not log in',
 				`It said: ${oneLine(c.nodeSaid ?? '', 500)}`,
 				'Check the Base URL, the consumer key and secret, and the marketplace e-mail and password of the credential.',
 				'This listing was not created: it needs a login that works.',
@@ -209,7 +203,7 @@ export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): Answ
 	return { title, advice: joined(...advice) };
 }
 
-/** What a request was for, in the words its messages use, and how every message quotes the API. */
+/** What a request was for, in the words its messages use. */
 export interface Subject {
 	what: string;
 	/** How to find out whether a request of unknown outcome was done. */

@@ -1,9 +1,6 @@
-/**
- * Reading what the API answered, whatever shape it chose: its error bodies are not documented (spec 7). Bodies read:
- * `{code, description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail:
- * {errorcode}}}` (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its
- * status alone.
- */
+// Reading what the API answered, whatever shape it chose (its error bodies are undocumented, spec 7): `{code,
+// description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail: {errorcode}}}`
+// (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { redactSecrets } from './redaction';
@@ -76,24 +73,20 @@ export function readBody(body: unknown, contentType = ''): ReadBody {
 	}
 }
 
-/** The first of these values that is text, trimmed. */
-export function firstText(...values: unknown[]): string | undefined {
+function firstText(...values: unknown[]): string | undefined {
 	for (const value of values)
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	return undefined;
 }
 
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
+function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
 }
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
-export function nestedCode(
-	body: unknown,
-	json: Record<string, unknown> | undefined,
-): string | undefined {
+function nestedCode(body: unknown, json: Record<string, unknown> | undefined): string | undefined {
 	let list: unknown = json?.errors ?? body;
 	if (typeof list === 'string' && list.trimStart().startsWith('[')) {
 		try {
@@ -104,6 +97,57 @@ export function nestedCode(
 	}
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
+}
+
+/** One request's answer as the rows read it, or what kept an answer from coming. */
+export interface AnswerFacts {
+	/** 0 when no answer came (see `failure`). */
+	status: number;
+	code?: string;
+	/** The API's own words (secrets redacted, bounded). */
+	words?: string;
+	wwwAuthenticate?: string;
+	/** The body is the gateway's own fault (`{"fault": {...}}`). */
+	gatewayFault?: boolean;
+	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
+	failure?: string;
+	/** A 2xx that shows the request was done (the caller's evidence rule). */
+	evidence?: boolean;
+	renewal?: 'freshTokenRefused' | 'renewalsExhausted';
+	/** A rate refusal asks for a longer wait than this node takes. */
+	tooLong?: 'retryAfter' | 'spikeInterval';
+}
+
+/** Reads an answer once, as n8n hands it over; `secrets` never reach the words. */
+export function readAnswer(
+	status: number,
+	headers: Record<string, unknown> | undefined,
+	body: unknown,
+	secrets?: readonly string[],
+): AnswerFacts {
+	const { json } = readBody(body, headerValue(headers, 'content-type'));
+	const fault = asRecord(json?.fault);
+	const detail = asRecord(fault?.detail);
+	const code =
+		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
+		nestedCode(body, json);
+	const said = firstText(
+		json?.description,
+		json?.Error,
+		fault?.faultstring,
+		json?.error_description,
+	);
+	// extractApiMessage redacts and bounds them.
+	const words = extractApiMessage(said ?? json ?? body, secrets)
+		?.replace(/\s+/g, ' ')
+		.slice(0, 300);
+	return {
+		status,
+		code: code === undefined ? undefined : (extractApiMessage(code, secrets) ?? '').slice(0, 200),
+		words: words === code ? undefined : words,
+		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
+		gatewayFault: fault !== undefined,
+	};
 }
 
 /** Network failures in words: n8n swaps a message holding a raw code (ECONNREFUSED) for a generic text. */
@@ -176,10 +220,8 @@ export function allowedRateOf(words: string | undefined): number | undefined {
 		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
 		: spelled
 			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
-			: undefined;
-	return perSecond !== undefined && perSecond > 0 && Number.isFinite(perSecond)
-		? perSecond
-		: undefined;
+			: 0;
+	return perSecond > 0 && Number.isFinite(perSecond) ? perSecond : undefined;
 }
 
 /** application/json or a JSON-based type (application/problem+json). */
@@ -192,11 +234,11 @@ const PROBLEM_MEDIA_TYPE = /^application\/problem\+json\s*(?:;|$)/i;
 /** The `created` row's evidence: a 200 or 201 JSON object that reports no error (no field required: undocumented). */
 export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 	const { statusCode, body } = answer;
-	if (statusCode !== 200 && statusCode !== 201) return false;
-	if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+	const fields = asRecord(body);
+	if ((statusCode !== 200 && statusCode !== 201) || fields === undefined) return false;
 	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
 	if (!isJsonMediaType(contentType) || PROBLEM_MEDIA_TYPE.test(contentType.trim())) return false;
-	return !reportsError(body as Record<string, unknown>, 0);
+	return !reportsError(fields, 0);
 }
 
 /** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */

@@ -1,11 +1,10 @@
-/**
- * What node and credential tell each other past n8n (the cancel signal, a failed token exchange, the last request):
- * on the credential object n8n-core passes to preAuthentication, under non-enumerable symbol keys, never saved. And
- * what it keeps saved: the tokens, in hidden fields tied to their login.
- */
+// What node and credential tell each other past n8n (the cancel signal, a failed token exchange, the last request),
+// on the credential object n8n-core passes to preAuthentication under non-enumerable symbol keys, never saved; and
+// what it keeps saved: the tokens, in hidden fields tied to their login.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { UserError, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import type { AnswerMeaning } from './answerTable';
 import {
 	baseUrlOrigin,
 	loginValues,
@@ -13,10 +12,11 @@ import {
 	tokenDestinationRefusal,
 } from './partnerApi';
 
-/** A one-line title (no answer text, no address), and what to do. */
+/** A one-line title (no answer text, no address), what to do, and the answer table's row when the API answered. */
 export interface TokenDiagnosis {
 	title: string;
 	description: string;
+	meaning?: AnswerMeaning;
 }
 
 export interface FailedTokenExchange {
@@ -71,8 +71,7 @@ export const forgetTokenExchange = (credential: object) =>
 	carry(credential, FAILED_EXCHANGE, undefined);
 
 /** The last exchange noted on this object, when it failed (and none began since). */
-export function failedTokenExchange(holder: unknown): FailedTokenExchange | undefined {
-	if (holder === null || typeof holder !== 'object') return undefined;
+export function failedTokenExchange(holder: object): FailedTokenExchange | undefined {
 	const failed = carried(holder, FAILED_EXCHANGE);
 	return failed !== null && typeof failed === 'object'
 		? (failed as FailedTokenExchange)
@@ -138,9 +137,8 @@ const REFRESH_TOKEN_FIELD = 'refreshToken';
 /** The login's fingerprint, the refresh token ('' for none), the access token's end (ms). */
 type KeptRefreshToken = { for: string; token: string; expiresAt?: number };
 
-/** A hash of everything that decides whose token this is. */
+/** A hash of everything that decides whose token this is, as sent (letter case or a pasted space aside). */
 function loginFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	// As sent: letter case, a default port or a pasted space do not make another login.
 	const parts = [
 		baseUrlOrigin(credentials.baseUrl) ?? normalizeBaseUrl(credentials.baseUrl),
 		...Object.values(loginValues(credentials)),

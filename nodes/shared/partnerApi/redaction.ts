@@ -1,10 +1,8 @@
-/** A copy of an answer with every form of each secret replaced, and bounded (a hostile API must not crash the run). */
-const NESTED_TOO_DEEP = '[nested too deep]';
+// A copy of an answer with every form of each secret replaced, and bounded (a hostile API must not crash the run).
 const ANSWER_TOO_LARGE = '[answer too large]';
 const REDACTED = '[redacted]';
 /** Nesting, values (entries of arrays and objects), text. */
 const ANSWER_BOUNDS = { depth: 32, values: 10_000, characters: 1_000_000 };
-const PLAIN_PROPERTY = { enumerable: true, writable: true, configurable: true };
 
 const ENTITY: Record<string, string> = {
 	'&': 'amp',
@@ -22,10 +20,8 @@ export function escapeForRegExp(text: string): string {
 const hexPattern = (hex: string) =>
 	hex.replace(/[a-f]/gi, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
 
-/**
- * One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
- * (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
- */
+// One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
+// (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
 function characterPattern(char: string): string {
 	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
@@ -45,10 +41,8 @@ function characterPattern(char: string): string {
 	return `(?:${forms.join('|')})`;
 }
 
-/**
- * The base64 of `secret` at each offset modulo 3 in the encoded data, without the characters that also carry bits of
- * the bytes around it; standard and URL-safe alphabets, never padding.
- */
+// The base64 of `secret` at each offset modulo 3 in the encoded data, without the characters that also carry bits of
+// the bytes around it; standard and URL-safe alphabets, never padding.
 function base64Forms(secret: string): string[] {
 	const bytes = Buffer.from(secret, 'utf8');
 	const forms: string[] = [];
@@ -115,7 +109,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 		if (typeof node === 'string') return keep(node);
 		if (Buffer.isBuffer(node)) return keep(node.toString('utf8'));
 		if (!node || typeof node !== 'object') return node;
-		if (depth >= ANSWER_BOUNDS.depth) return NESTED_TOO_DEEP;
+		if (depth >= ANSWER_BOUNDS.depth) return '[nested too deep]';
 		if (ancestors.has(node)) return '[circular]';
 		ancestors.add(node);
 		const entries = Object.entries(node);
@@ -128,19 +122,16 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 			if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
 			copy = items;
 		} else {
-			const record: Record<string, unknown> = {};
-			for (const [key, entry] of kept) {
+			const keys = new Set<string>();
+			const pairs = kept.map(([key, entry]): [string, unknown] => {
 				let safeKey = redact(key);
-				for (let suffix = 2; Object.prototype.hasOwnProperty.call(record, safeKey); suffix++)
-					safeKey = `${redact(key)} ${suffix}`;
-				// Defined, not assigned: a "__proto__" key in an answer stays a key, never the copy's prototype.
-				Object.defineProperty(record, safeKey, {
-					...PLAIN_PROPERTY,
-					value: walk(entry, depth + 1),
-				});
-			}
-			if (dropped) record[ANSWER_TOO_LARGE] = `${dropped} more`;
-			copy = record;
+				for (let suffix = 2; keys.has(safeKey); suffix++) safeKey = `${redact(key)} ${suffix}`;
+				keys.add(safeKey);
+				return [safeKey, walk(entry, depth + 1)];
+			});
+			if (dropped) pairs.push([ANSWER_TOO_LARGE, `${dropped} more`]);
+			// fromEntries defines each key: a "__proto__" key in an answer stays a key, never the copy's prototype.
+			copy = Object.fromEntries(pairs);
 		}
 		ancestors.delete(node);
 		return copy;

@@ -1,23 +1,25 @@
-/**
- * What the credential says when it cannot get a token: which part is wrong, never with a secret. The answers' meaning
- * is the answer table's, with words by its row here; this adds what is no answer of the API (a page, no connection).
- */
+// What the credential says when it cannot get a token, never with a secret: the token URL's words by the answer
+// table's row, and for what is no answer of the API (a page, no connection).
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { headerValue, networkFailureInWords, readBody, redirectTarget } from './apiAnswers';
+import {
+	headerValue,
+	networkFailureInWords,
+	readAnswer,
+	readBody,
+	redirectTarget,
+} from './apiAnswers';
 import type { ReadBody } from './apiAnswers';
-import { meaningOf, readAnswer } from './answerTable';
-import type { AnswerMeaning, RowName } from './answerTable';
+import { meaningOf, type AnswerMeaning, type RowName } from './answerTable';
 import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
 import { PARTNER_API_PATHS } from './paths';
 import type { TokenDiagnosis } from './pastN8n';
 
-/** Where the marketplace login goes wrong most: the developer-portal login typed instead. */
+// The developer-portal login typed instead is the most common mistake.
 const MARKETPLACE_LOGIN_HINT =
 	'Check Marketplace Account E-Mail and Password in the credential: they are the login of your marketplace account (where tickets are bought and sold), not your developer-portal login.';
 const APP_KEYS_HINT =
 	"Copy Consumer Key and Consumer Secret again from your app's page on the developer portal.";
-
 const BASE_URL_HINT =
 	"Set the credential's Base URL to the API's address, without a path (for example https://api.example.com).";
 
@@ -104,14 +106,8 @@ const BODY_SHAPE_WORDS: Record<Exclude<ReadBody['shape'], 'object'>, string> = {
 	'not-json': 'a body that is not JSON',
 };
 
-/** With its row: the run's token renewal reads there whether a later login may pass. */
-interface AnswerDiagnosis extends TokenDiagnosis {
-	meaning: AnswerMeaning;
-}
-
-export function meaningOfDiagnosis(diagnosis: TokenDiagnosis): AnswerMeaning | undefined {
-	return (diagnosis as Partial<AnswerDiagnosis>).meaning;
-}
+/** The run's token renewal reads in the row whether a later login may pass. */
+export const meaningOfDiagnosis = (diagnosis: TokenDiagnosis) => diagnosis.meaning;
 
 export function diagnoseTokenResponse(
 	baseUrl: string,
@@ -119,7 +115,7 @@ export function diagnoseTokenResponse(
 	secrets: string[] = [],
 	/** The credential's fields as typed, for what the message says of spaces around them. */
 	typed: Record<string, unknown> = {},
-): AnswerDiagnosis {
+): TokenDiagnosis {
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
 	const facts = readAnswer(status, headers, response.body, secrets);
@@ -140,7 +136,6 @@ export function diagnoseTokenResponse(
 }
 
 const hasSpacesAround = (value: unknown) => typeof value === 'string' && value !== value.trim();
-
 const LABELS = Object.entries({
 	consumerKey: 'Consumer Key',
 	consumerSecret: 'Consumer Secret',
@@ -172,9 +167,8 @@ export function diagnoseUnusableToken(baseUrl: string): TokenDiagnosis {
 /** No HTTP answer: unreachable host, refused port, TLS or timeout. */
 export function diagnoseTokenConnectionError(baseUrl: string, error: unknown): TokenDiagnosis {
 	const failed = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-	const code = failed?.code ?? failed?.cause?.code;
 	return {
-		title: `The Base URL could not be reached (${networkFailureInWords(code)})`,
+		title: `The Base URL could not be reached (${networkFailureInWords(failed?.code ?? failed?.cause?.code)})`,
 		description: `This n8n could not reach ${baseUrl || '(an empty Base URL)'}. Check the Base URL of the Ticket Marketplace API credential, and that this n8n can reach it (network, firewall, proxy).`,
 	};
 }
