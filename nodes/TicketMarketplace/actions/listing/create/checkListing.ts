@@ -2,62 +2,17 @@
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
-	fieldLabel,
-	inApiShape,
 	jsonProductSchema,
 	labelOf,
-	levelOf,
 	LISTING_FIELDS,
-	listingLevelSchema,
 	productLabel,
 	productSchema,
 	rowsText,
-	TICKET_FIELDS,
-	unreadable,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { issuesOf, productsOf } from './rowProducts';
+import { issuesOf } from './rowProducts';
 import { LIMIT_OPTIONS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
-
-/** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
-interface Draft {
-	problems: Problem[];
-	levels: Array<ListingLevel | undefined>;
-	products: Array<ListedProduct<unknown>>;
-	readable: boolean;
-	sourcesRead: boolean;
-}
-
-/** One row's own fields: its level fields against their schema, its products from its source. */
-function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
-	const { itemIndex, fields } = row;
-	const cannotRead = (problems: Problem[]) => {
-		draft.levels.push(undefined);
-		draft.problems.push(...problems);
-		draft.readable = false;
-	};
-	if (fields === undefined) return cannotRead(row.problems);
-	try {
-		const rawLevel = levelOf(fields);
-		const level = listingLevelSchema.safeParse(rawLevel);
-		let sourceProblems: Problem[] = [];
-		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-		const listing = level.success ? level.data : rawLevel;
-		// A row that cannot be read leaves its listing unreadable, so products added before that are never used.
-		if (shape === 'ticketPerItem') {
-			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
-			draft.products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
-		} else sourceProblems = productsOf(fields, itemIndex, listing, draft.products);
-		draft.levels.push(level.success ? level.data : undefined);
-		if (!level.success) draft.problems.push(...issuesOf(level.error, fieldLabel, [itemIndex]));
-		draft.problems.push(...sourceProblems);
-		draft.sourcesRead &&= sourceProblems.length === 0;
-	} catch (error) {
-		// Fields not in the shape n8n gives them: as if they could not be read.
-		cannotRead([unreadable(error, itemIndex)]);
-	}
-}
 
 /** Products of one listing that repeat an External ID or a seat: by row for ticket rows, else by place. */
 function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
@@ -131,8 +86,10 @@ function checkProducts(
 const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
 
 /** A field's values its rows disagree on, five named and the rest counted. */
-function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: number[]): Problem[] {
+function disagreements(rows: ListingRow[]): Problem[] {
+	const levels = rows.map((row) => row.level);
 	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
+	const itemIndexes = rows.map((row) => row.itemIndex);
 	const problems: Problem[] = [];
 	for (const field of SHARED_FIELDS) {
 		const byValue = new Map<string, number[]>();
@@ -190,16 +147,8 @@ export function validateListing(
 	shape: InputShape,
 	limits: ListingLimits,
 ): Listing {
-	const draft: Draft = {
-		problems: [],
-		levels: [],
-		products: [],
-		readable: true,
-		sourcesRead: true,
-	};
-	for (const row of rows) checkRow(row, shape, draft);
-	const { problems, levels } = draft;
-	const level = levels[0];
+	const problems = rows.flatMap((row) => row.problems);
+	const level = rows[0].level;
 	// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
 	const sharedId = rows[0].listingId.id;
 	const byRow = shape === 'ticketPerItem';
@@ -208,14 +157,14 @@ export function validateListing(
 		label,
 		externalListingId: byRow ? sharedId : level?.externalListingId,
 	};
-	let products: ListedProduct[] = [];
 	// Ticket rows gathered only because none has a usable id are not checked against each other.
-	if ((!byRow || sharedId !== undefined) && draft.readable) {
-		problems.push(...disagreements(levels, base.rows));
-		if (draft.sourcesRead) products = checkProducts(draft.products, base.rows, shape, problems);
-	}
-	if (problems.length > 0 || !level || !draft.readable)
-		return { kind: 'invalid', ...base, problems };
+	if (byRow && sharedId === undefined) return { kind: 'invalid', ...base, problems };
+	problems.push(...disagreements(rows));
+	const lists = rows.map((row) => row.products);
+	let products: ListedProduct[] = [];
+	if (lists.every((list) => list !== undefined))
+		products = checkProducts(lists.flat(), base.rows, shape, problems);
+	if (problems.length > 0 || !level) return { kind: 'invalid', ...base, problems };
 	const beyond = beyondLimits(level, products.length, base.rows, limits);
 	if (beyond.length > 0) return { kind: 'invalid', ...base, problems: beyond };
 	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };

@@ -13,17 +13,21 @@ import {
 import { validateListing } from './checkListing';
 import {
 	CONTINUE_SETTING,
-	fieldOf,
+	fieldLabel,
+	inApiShape,
+	levelOf,
+	listingLevelSchema,
 	mergeProblems,
 	optionPaths,
 	problemLine,
 	READ_ORDER,
 	ROWS_CONVENTION,
 	rowsText,
-	unreadable,
+	TICKET_FIELDS,
 } from './fields';
 import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
 import { blankRowsNotice } from './output';
+import { issuesOf, productsOf } from './rowProducts';
 import {
 	isBlankRow,
 	missingColumns,
@@ -39,23 +43,7 @@ function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
 }
 
-/** A listing per item's products, unexpanded: the source chosen, its value, the shared Product Type (from 1.1). */
-function readProductFields(
-	params: ParameterSource,
-	itemIndex: number,
-	shared: boolean,
-	into: RowFields,
-) {
-	const source = params.get('productsSource', itemIndex, 'defined');
-	into.productsSource = source;
-	if (shared)
-		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
-	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
-	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
-	else into.products = params.get('products', itemIndex, {});
-}
-
-/** One item read into its fields by parameter name, unchecked; undefined for a blank row. */
+/** One item read and checked on its own, unless blank: its level when valid, its products still unchecked. */
 function readListingRow(
 	params: ParameterSource,
 	itemIndex: number,
@@ -71,13 +59,27 @@ function readListingRow(
 			fields[field.parameter] = params.get(field.parameter, itemIndex, field.default);
 		}
 		if (isBlankRow(params, fields)) return undefined;
-		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
-		return { itemIndex, listingId: listingIdOf(fields.externalListingId), fields, problems: [] };
+		const rawLevel = levelOf(fields);
+		const { data: level, error } = listingLevelSchema.safeParse(rawLevel);
+		const problems = error ? issuesOf(error, fieldLabel, [itemIndex]) : [];
+		const row = { itemIndex, listingId: listingIdOf(fields.externalListingId), level, problems };
+		if (shape === 'ticketPerItem') {
+			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
+			return {
+				...row,
+				products: [{ product, itemIndex, index: 0, fromJson: false, label: fieldLabel }],
+			};
+		}
+		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+		const source = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel);
+		return { ...row, products: source.products, problems: [...problems, ...source.problems] };
 	} catch (error) {
+		// Also fields not in the shape n8n gives them.
+		const text = `could not read the parameters: ${errorText(error)}`;
 		return {
 			itemIndex,
 			listingId: listingIdOf(fields.externalListingId),
-			problems: [unreadable(error, itemIndex)],
+			problems: [{ field: '', text, itemIndexes: [itemIndex] }],
 			...(!('externalListingId' in fields) &&
 				shape === 'ticketPerItem' && {
 					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
@@ -89,8 +91,7 @@ function readListingRow(
 /** The row's Event ID, when it can be read and is valid (its expression may fail too). */
 function readableEventId(params: ParameterSource, itemIndex: number): number | undefined {
 	try {
-		const parsed = positiveId.safeParse(params.get('eventId', itemIndex));
-		return parsed.success ? parsed.data : undefined;
+		return positiveId.safeParse(params.get('eventId', itemIndex)).data;
 	} catch {
 		return undefined;
 	}
