@@ -1,18 +1,146 @@
-/** One listing checked from its rows: their fields, what they must agree on, the products, the seller's limits. */
-import { seatIdentity } from '../../../schemas/listing';
+/** A listing's rows checked: a listing per item's products from their source, what rows agree on, the limits. */
+import type { IDataObject } from 'n8n-workflow';
+import type { z, ZodError } from 'zod';
+
+import { errorText } from '../../../helpers/errors';
+import {
+	labelIssues,
+	pathKey,
+	SEAT_PATTERN_PLACEHOLDERS,
+	seatIdentity,
+	seatRangeSchema,
+} from '../../../schemas/listing';
+import type { FieldLabeller } from '../../../schemas/listing';
 import {
 	apiValue,
+	fieldOf,
 	jsonProductSchema,
 	labelOf,
 	LISTING_FIELDS,
+	PRODUCT_KEYS,
 	productLabel,
 	productSchema,
 	rowsText,
+	seatRangeLabel,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { issuesOf } from './rowProducts';
 import { LIMIT_OPTIONS } from './settings';
-import type { InputShape, ListingLimits } from './settings';
+import type { InputShape, ListingLimits, ParameterSource } from './settings';
+
+type ListingIds = { externalListingId?: unknown; eventId?: unknown };
+
+/** A product or seat range with the shared product type (when there is one), unless it sets its own. */
+function withProductType(raw: unknown, productType: unknown): unknown {
+	if (productType === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw))
+		return raw;
+	return 'productType' in raw ? raw : { ...raw, productType };
+}
+
+export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
+	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
+}
+
+/** How a problem names a value of the index-th entry of a list: "Products → Product 2 → Seat". */
+const inList =
+	(list: string, entry: string, value: FieldLabeller) =>
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${labelOf(list)} → ${labelOf(entry)} ${index + 1} → ${value(path)}`;
+const definedProductLabel = inList('products', 'products.product', productLabel);
+const seatRangeFieldLabel = inList('seatRanges', 'seatRanges.range', seatRangeLabel);
+const jsonProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${labelOf('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
+
+/** A JSON product list, parsed when it is text; or why it cannot be read. */
+function jsonList(value: unknown): unknown[] | string {
+	if (typeof value === 'string') {
+		try {
+			value = JSON.parse(value);
+		} catch (error) {
+			return `is not valid JSON: ${errorText(error)}`;
+		}
+	}
+	return Array.isArray(value) ? value : 'must be an array of product objects';
+}
+
+/** A valid seat range's tickets, one per seat, each External ID built from its pattern for `listing`. */
+function seatsOf(range: z.infer<typeof seatRangeSchema>, listing: ListingIds): IDataObject[] {
+	const { row, productType, firstSeat, lastSeat, externalIdPattern } = range;
+	return Array.from({ length: lastSeat - firstSeat + 1 }, (_, offset) => {
+		const seat = firstSeat + offset;
+		// One placeholder after the other, as written: a row may itself hold "{seat}".
+		const values = [listing.externalListingId, listing.eventId, row, seat];
+		const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
+			(id, placeholder, at) => id.split(placeholder).join(String(values[at])),
+			externalIdPattern,
+		);
+		return { externalId, row, seat: String(seat), productType, ga: false };
+	});
+}
+
+/** The products of a listing per item from its source, seat ranges expanded for `listing`; none when it cannot. */
+export function productsOf(
+	params: ParameterSource,
+	itemIndex: number,
+	sharedProductType: boolean,
+	listing: ListingIds,
+): Pick<ListingRow, 'products' | 'problems'> {
+	const source = params.get('productsSource', itemIndex, 'defined');
+	// From 1.1 one Product Type (Options) applies to every product without its own.
+	const shared = sharedProductType
+		? params.get('productType', itemIndex, fieldOf('productType').default)
+		: undefined;
+	const listed = (
+		entries: unknown[],
+		fromJson: boolean,
+		label: (index: number) => FieldLabeller,
+	) => ({
+		problems: [],
+		products: entries.map((entry, index) => {
+			const product = withProductType(entry, shared);
+			return { product, itemIndex, index, fromJson, label: label(index) };
+		}),
+	});
+	const refused = (parameter: string, text: string) => ({
+		problems: [{ field: labelOf(parameter), text, itemIndexes: [itemIndex] }],
+	});
+	if (source === 'json') {
+		const list = jsonList(params.get('productsJson', itemIndex, '[]'));
+		if (typeof list === 'string') return refused('productsJson', list);
+		return listed(list, true, jsonProductLabel);
+	}
+	if (source !== 'seatRange') {
+		const products = params.get('products', itemIndex, {}) as IDataObject;
+		return listed((products.product ?? []) as IDataObject[], false, definedProductLabel);
+	}
+	const ranges = params.get('seatRanges', itemIndex, {}) as IDataObject;
+	const problems: Problem[] = [];
+	// Expanded seats carry their range's product type, which the shared one does not replace.
+	const seats = ((ranges.range ?? []) as IDataObject[]).flatMap((raw, index) => {
+		const parsed = seatRangeSchema.safeParse(withProductType(raw, shared));
+		if (parsed.success) return seatsOf(parsed.data, listing);
+		problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+		return [];
+	});
+	// A valid range has at least one seat: no seat and no problem is no range.
+	if (seats.length === 0 && problems.length === 0)
+		return refused('seatRanges', 'needs at least one range');
+	return problems.length ? { problems } : listed(seats, false, definedProductLabel);
+}
+
+/** Items grouped by key, in order of first appearance. */
+export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const key = keyOf(item);
+		const group = groups.get(key);
+		if (group) group.push(item);
+		else groups.set(key, [item]);
+	}
+	return groups;
+}
 
 /** Products of one listing that repeat an External ID or a seat: by row for ticket rows, else by place. */
 function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[] {
@@ -23,13 +151,8 @@ function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[
 		field: string,
 		says: (product: Product, where: string) => string,
 	) => {
-		const byKey = new Map<string, ListedProduct[]>();
-		for (const entry of entries) {
-			const value = key(entry.product);
-			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), entry]);
-		}
-		for (const repeated of byKey.values()) {
-			if (repeated.length < 2) continue;
+		for (const [value, repeated] of groupBy(entries, (entry) => key(entry.product))) {
+			if (value === undefined || repeated.length < 2) continue;
 			const rows = repeated.map((entry) => entry.itemIndex);
 			const where = byRow
 				? rowsText(rows)
@@ -87,18 +210,15 @@ const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'exte
 
 /** A field's values its rows disagree on, five named and the rest counted. */
 function disagreements(rows: ListingRow[]): Problem[] {
-	const levels = rows.map((row) => row.level);
-	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
+	if (rows.length < 2 || !rows.every((row) => row.level !== undefined)) return [];
 	const itemIndexes = rows.map((row) => row.itemIndex);
 	const problems: Problem[] = [];
 	for (const field of SHARED_FIELDS) {
-		const byValue = new Map<string, number[]>();
-		levels.forEach((level, index) => {
-			const key = JSON.stringify(apiValue(level, field));
-			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
-		});
+		const byValue = groupBy(rows, (row) => JSON.stringify(apiValue(row.level!, field)));
 		if (byValue.size < 2) continue;
-		const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+		const variants = [...byValue].map(
+			([value, group]) => `${value} in ${rowsText(group.map((row) => row.itemIndex))}`,
+		);
 		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);

@@ -10,7 +10,7 @@ import {
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
 } from './acrossListings';
-import { validateListing } from './checkListing';
+import { groupBy, issuesOf, productsOf, validateListing } from './checkListing';
 import {
 	CONTINUE_SETTING,
 	fieldLabel,
@@ -27,7 +27,6 @@ import {
 } from './fields';
 import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
 import { blankRowsNotice } from './output';
-import { issuesOf, productsOf } from './rowProducts';
 import {
 	isBlankRow,
 	missingColumns,
@@ -97,18 +96,11 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 	}
 }
 
-/** Every listing (in input order of first rows), the blank rows (skipped and counted), and how to send. */
-interface ListingsRead {
-	listings: Listing[];
-	blankRows: number[];
-	settings: SendSettings;
-}
-
 /** Reads and checks every item; an invalid listing throws the one validation error, unless errors continue. */
 export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): ListingsRead {
+): ReturnType<typeof listingsOf> & { settings: SendSettings } {
 	const v1 = readsAsV1(context);
 	const limits = readListingLimits(context);
 	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
@@ -159,14 +151,7 @@ function validationError(
 
 /** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
 function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
-	const groups = new Map<string, ListingRow[]>();
-	for (const row of rows) {
-		const { id, text } = row.listingId;
-		const key = id !== undefined ? `#${id}` : `?${text}`;
-		const group = groups.get(key);
-		if (group) group.push(row);
-		else groups.set(key, [row]);
-	}
+	const groups = groupBy(rows, ({ listingId: { id, text } }) => id ?? `?${text}`);
 	return [...groups.values()].map((members) => {
 		const { id, text } = members[0].listingId;
 		const where = rowsText(members.map((row) => row.itemIndex));
@@ -180,14 +165,14 @@ function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
 	});
 }
 
-/** Every input item read and validated into listings, in input order; nothing here sends or throws. */
+/** Every input item read and validated into listings (in input order of first rows), and the blank rows. */
 export function listingsOf(
 	params: ParameterSource,
 	itemCount: number,
 	shape: InputShape,
 	sharedProductType = false,
 	limits: ListingLimits = {},
-): Omit<ListingsRead, 'settings'> {
+): { listings: Listing[]; blankRows: number[] } {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
