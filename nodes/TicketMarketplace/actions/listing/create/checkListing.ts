@@ -281,9 +281,9 @@ export function validateListing(
 	if (byRow && sharedId === undefined) return { kind: 'invalid', ...base, problems };
 	problems.push(...disagreements(rows));
 	const lists = rows.map((row) => row.products);
-	let products: ListedProduct[] = [];
-	if (lists.every((list) => list !== undefined))
-		products = checkProducts(lists.flat(), base.rows, shape, problems);
+	const products = lists.every((list) => list !== undefined)
+		? checkProducts(lists.flat(), base.rows, shape, problems)
+		: [];
 	if (problems.length > 0 || !level) return { kind: 'invalid', ...base, problems };
 	const beyond = beyondLimits(level, products.length, base.rows, limits);
 	if (beyond.length > 0) return { kind: 'invalid', ...base, problems: beyond };

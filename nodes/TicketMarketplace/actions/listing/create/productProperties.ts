@@ -8,11 +8,9 @@ import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
-export const choice = (name: string, value: string, description: string) => ({
-	name,
-	value,
-	description,
-});
+export function choice(name: string, value: string, description: string) {
+	return { name, value, description };
+}
 
 /** n8n's alphabetical order of a collection's values. */
 export const byLabel = (a: INodeProperties, b: INodeProperties) =>
@@ -75,7 +73,7 @@ export const productsProperties: INodeProperties[] = [
 		default: 'defined',
 		displayOptions: { show: perItem },
 		options: [
-			{ name: 'Define Below', value: 'defined', description: 'Add each ticket by hand' },
+			choice('Define Below', 'defined', 'Add each ticket by hand'),
 			choice('JSON', 'json', 'A list of tickets, usually from an expression'),
 			choice('Seat Range', 'seatRange', 'Rows with a first and a last seat, one ticket per seat'),
 		],

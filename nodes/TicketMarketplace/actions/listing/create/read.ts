@@ -110,21 +110,11 @@ export function readListings(
 	const { listings, blankRows } = listingsOf(source, items.length, shape, !v1, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
-	if (listings.some((listing) => listing.kind === 'invalid') && !context.continueOnFail())
-		throw validationError(context, items, source, listings, blankRows);
-	return { listings, blankRows, settings: readSendSettings(context) };
-}
-
-function validationError(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	source: ParameterSource,
-	listings: Listing[],
-	blankRows: number[],
-): NodeOperationError {
 	const invalid = listings.filter(
 		(listing): listing is InvalidListing => listing.kind === 'invalid',
 	);
+	if (invalid.length === 0 || context.continueOnFail())
+		return { listings, blankRows, settings: readSendSettings(context) };
 	const columns = missingColumns(items, source, new Set(blankRows));
 	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
 	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
@@ -132,7 +122,7 @@ function validationError(
 	if (lines.length > shown.length)
 		shown.push(`… and ${lines.length - shown.length} more problems.`);
 	const noun = listings.length === 1 ? 'listing' : 'listings';
-	return new NodeOperationError(
+	throw new NodeOperationError(
 		context.getNode(),
 		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
 		{
@@ -155,13 +145,9 @@ function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
 	return [...groups.values()].map((members) => {
 		const { id, text } = members[0].listingId;
 		const where = rowsText(members.map((row) => row.itemIndex));
-		const label =
-			id !== undefined
-				? `listing ${id} (${where})`
-				: text
-					? `listing "${text}" (${where})`
-					: `no External Listing ID (${where})`;
-		return validateListing(members, label, 'ticketPerItem', limits);
+		const name =
+			id !== undefined ? `listing ${id}` : text ? `listing "${text}"` : 'no External Listing ID';
+		return validateListing(members, `${name} (${where})`, 'ticketPerItem', limits);
 	});
 }
 
