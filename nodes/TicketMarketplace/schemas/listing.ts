@@ -201,11 +201,7 @@ export function labelIdentity(label: string): string {
 }
 
 /** The seat a product sells, as labelIdentity compares it; none for General Admission or without row and seat. */
-export function seatIdentity(product: {
-	ga?: unknown;
-	row?: string;
-	seat?: string;
-}): string | undefined {
+export function seatIdentity(product: { ga?: unknown; row?: string; seat?: string }) {
 	if (product.ga || product.row === undefined || product.seat === undefined) return undefined;
 	return JSON.stringify([labelIdentity(product.row), labelIdentity(product.seat)]);
 }

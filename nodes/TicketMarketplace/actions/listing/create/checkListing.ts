@@ -92,11 +92,7 @@ export function productsOf(
 	const shared = sharedProductType
 		? params.get('productType', itemIndex, fieldOf('productType').default)
 		: undefined;
-	const listed = (
-		entries: unknown[],
-		fromJson: boolean,
-		label: (index: number) => FieldLabeller,
-	) => ({
+	const listed = (entries: unknown[], fromJson: boolean, label: typeof jsonProductLabel) => ({
 		problems: [],
 		products: entries.map((entry, index) => {
 			const product = withProductType(entry, shared);

@@ -64,10 +64,8 @@ function readListingRow(
 		const row = { itemIndex, listingId: listingIdOf(fields.externalListingId), level, problems };
 		if (shape === 'ticketPerItem') {
 			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
-			return {
-				...row,
-				products: [{ product, itemIndex, index: 0, fromJson: false, label: fieldLabel }],
-			};
+			const products = [{ product, itemIndex, index: 0, fromJson: false, label: fieldLabel }];
+			return { ...row, products };
 		}
 		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
 		const source = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel);
