@@ -10,7 +10,7 @@ import {
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
 } from './acrossListings';
-import { groupBy, issuesOf, productsOf, validateListing } from './checkListing';
+import { groupBy, validateListing } from './checkListing';
 import {
 	CONTINUE_SETTING,
 	fieldLabel,
@@ -27,6 +27,7 @@ import {
 } from './fields';
 import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
 import { blankRowsNotice } from './output';
+import { issuesOf, productsOf } from './rowProducts';
 import {
 	isBlankRow,
 	missingColumns,
