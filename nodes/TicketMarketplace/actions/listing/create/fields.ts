@@ -2,7 +2,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listFirst } from '../../../helpers/errors';
 import { buildRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import type { ApiRequest } from '../../../transport';
@@ -171,10 +170,13 @@ export function rowsText(itemIndexes: number[]): string {
 	const written = ranges.map((range) =>
 		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
 	);
+	const shown = written.slice(0, 20);
 	const more = ranges.slice(20).reduce((count, range) => count + range.length, 0);
 	const list = more
-		? `${written.slice(0, 20).join(', ')} and ${more} more`
-		: listFirst(written, 20);
+		? `${shown.join(', ')} and ${more} more`
+		: shown.length > 1
+			? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`
+			: (shown[0] ?? '');
 	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
 }
 
