@@ -42,14 +42,12 @@ const jsonProductLabel =
 
 /** A JSON product list, parsed when it is text; or why it cannot be read. */
 function jsonList(value: unknown): unknown[] | string {
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch (error) {
-			return `is not valid JSON: ${errorText(error)}`;
-		}
+	try {
+		const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+		return Array.isArray(list) ? list : 'must be an array of product objects';
+	} catch (error) {
+		return `is not valid JSON: ${errorText(error)}`;
 	}
-	return Array.isArray(value) ? value : 'must be an array of product objects';
 }
 
 /** A valid seat range's tickets, one per seat, each External ID built from its pattern for `listing`. */
