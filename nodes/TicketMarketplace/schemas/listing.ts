@@ -190,10 +190,7 @@ export const SEAT_NEEDED =
 /** Characters that show as nothing: the Unicode property, so no invisible spelling a list forgot makes one seat two. */
 const INVISIBLE_CHARACTERS = /\p{Default_Ignorable_Code_Point}/gu;
 
-/**
- * A row or seat label as compared (sent as written): invisible characters removed, NFKC-folded (full-width "１２" is
- * "12"), white space collapsed, case ignored. Invisibles go first, so none keeps a letter from its accent.
- */
+/** A row or seat label as compared (sent as written); invisibles go first, so none keeps a letter from its accent. */
 export function labelIdentity(label: string): string {
 	return label
 		.replace(INVISIBLE_CHARACTERS, '')
@@ -204,11 +201,7 @@ export function labelIdentity(label: string): string {
 }
 
 /** The seat a product sells, as labelIdentity compares it; none for General Admission or without row and seat. */
-export function seatIdentity(product: {
-	ga?: unknown;
-	row?: string;
-	seat?: string;
-}): string | undefined {
+export function seatIdentity(product: { ga?: unknown; row?: string; seat?: string }) {
 	if (product.ga || product.row === undefined || product.seat === undefined) return undefined;
 	return JSON.stringify([labelIdentity(product.row), labelIdentity(product.seat)]);
 }

@@ -1,62 +1,29 @@
-/** One listing checked from its rows: their fields, what they must agree on, the products, the seller's limits. */
+/** One listing checked from its rows: what they must agree on, the products, the seller's limits. */
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
-	fieldLabel,
-	inApiShape,
 	jsonProductSchema,
 	labelOf,
-	levelOf,
 	LISTING_FIELDS,
-	listingLevelSchema,
 	productLabel,
 	productSchema,
 	rowsText,
-	TICKET_FIELDS,
-	unreadable,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { issuesOf, productsOf } from './rowProducts';
+import { issuesOf } from './rowProducts';
 import { LIMIT_OPTIONS } from './settings';
 import type { InputShape, ListingLimits } from './settings';
 
-/** What a listing's rows gave: `readable` false once a row's parameters, `sourcesRead` once its products, failed. */
-interface Draft {
-	problems: Problem[];
-	levels: Array<ListingLevel | undefined>;
-	products: Array<ListedProduct<unknown>>;
-	readable: boolean;
-	sourcesRead: boolean;
-}
-
-/** One row's own fields: its level fields against their schema, its products from its source. */
-function checkRow(row: ListingRow, shape: InputShape, draft: Draft): void {
-	const { itemIndex, fields } = row;
-	const cannotRead = (problems: Problem[]) => {
-		draft.levels.push(undefined);
-		draft.problems.push(...problems);
-		draft.readable = false;
-	};
-	if (fields === undefined) return cannotRead(row.problems);
-	try {
-		const rawLevel = levelOf(fields);
-		const level = listingLevelSchema.safeParse(rawLevel);
-		let sourceProblems: Problem[] = [];
-		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-		const listing = level.success ? level.data : rawLevel;
-		// A row that cannot be read leaves its listing unreadable, so products added before that are never used.
-		if (shape === 'ticketPerItem') {
-			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
-			draft.products.push({ product, itemIndex, index: 0, fromJson: false, label: fieldLabel });
-		} else sourceProblems = productsOf(fields, itemIndex, listing, draft.products);
-		draft.levels.push(level.success ? level.data : undefined);
-		if (!level.success) draft.problems.push(...issuesOf(level.error, fieldLabel, [itemIndex]));
-		draft.problems.push(...sourceProblems);
-		draft.sourcesRead &&= sourceProblems.length === 0;
-	} catch (error) {
-		// Fields not in the shape n8n gives them: as if they could not be read.
-		cannotRead([unreadable(error, itemIndex)]);
+/** Items grouped by key, in order of first appearance. */
+export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const key = keyOf(item);
+		const group = groups.get(key);
+		if (group) group.push(item);
+		else groups.set(key, [item]);
 	}
+	return groups;
 }
 
 /** Products of one listing that repeat an External ID or a seat: by row for ticket rows, else by place. */
@@ -68,13 +35,8 @@ function repeatedProducts(entries: ListedProduct[], shape: InputShape): Problem[
 		field: string,
 		says: (product: Product, where: string) => string,
 	) => {
-		const byKey = new Map<string, ListedProduct[]>();
-		for (const entry of entries) {
-			const value = key(entry.product);
-			if (value !== undefined) byKey.set(value, [...(byKey.get(value) ?? []), entry]);
-		}
-		for (const repeated of byKey.values()) {
-			if (repeated.length < 2) continue;
+		for (const [value, repeated] of groupBy(entries, (entry) => key(entry.product))) {
+			if (value === undefined || repeated.length < 2) continue;
 			const rows = repeated.map((entry) => entry.itemIndex);
 			const where = byRow
 				? rowsText(rows)
@@ -131,17 +93,16 @@ function checkProducts(
 const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'externalListingId');
 
 /** A field's values its rows disagree on, five named and the rest counted. */
-function disagreements(levels: Array<ListingLevel | undefined>, itemIndexes: number[]): Problem[] {
-	if (levels.length < 2 || !levels.every((level) => level !== undefined)) return [];
+function disagreements(rows: ListingRow[]): Problem[] {
+	if (rows.length < 2 || !rows.every((row) => row.level !== undefined)) return [];
+	const itemIndexes = rows.map((row) => row.itemIndex);
 	const problems: Problem[] = [];
 	for (const field of SHARED_FIELDS) {
-		const byValue = new Map<string, number[]>();
-		levels.forEach((level, index) => {
-			const key = JSON.stringify(apiValue(level, field));
-			byValue.set(key, [...(byValue.get(key) ?? []), itemIndexes[index]]);
-		});
+		const byValue = groupBy(rows, (row) => JSON.stringify(apiValue(row.level!, field)));
 		if (byValue.size < 2) continue;
-		const variants = [...byValue].map(([value, items]) => `${value} in ${rowsText(items)}`);
+		const variants = [...byValue].map(
+			([value, group]) => `${value} in ${rowsText(group.map((row) => row.itemIndex))}`,
+		);
 		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);
@@ -190,16 +151,8 @@ export function validateListing(
 	shape: InputShape,
 	limits: ListingLimits,
 ): Listing {
-	const draft: Draft = {
-		problems: [],
-		levels: [],
-		products: [],
-		readable: true,
-		sourcesRead: true,
-	};
-	for (const row of rows) checkRow(row, shape, draft);
-	const { problems, levels } = draft;
-	const level = levels[0];
+	const problems = rows.flatMap((row) => row.problems);
+	const level = rows[0].level;
 	// Ticket rows share the id they are grouped by; a listing per item is known by its own, when it is valid.
 	const sharedId = rows[0].listingId.id;
 	const byRow = shape === 'ticketPerItem';
@@ -208,14 +161,14 @@ export function validateListing(
 		label,
 		externalListingId: byRow ? sharedId : level?.externalListingId,
 	};
-	let products: ListedProduct[] = [];
 	// Ticket rows gathered only because none has a usable id are not checked against each other.
-	if ((!byRow || sharedId !== undefined) && draft.readable) {
-		problems.push(...disagreements(levels, base.rows));
-		if (draft.sourcesRead) products = checkProducts(draft.products, base.rows, shape, problems);
-	}
-	if (problems.length > 0 || !level || !draft.readable)
-		return { kind: 'invalid', ...base, problems };
+	if (byRow && sharedId === undefined) return { kind: 'invalid', ...base, problems };
+	problems.push(...disagreements(rows));
+	const lists = rows.map((row) => row.products);
+	const products = lists.every((list) => list !== undefined)
+		? checkProducts(lists.flat(), base.rows, shape, problems)
+		: [];
+	if (problems.length > 0 || !level) return { kind: 'invalid', ...base, problems };
 	const beyond = beyondLimits(level, products.length, base.rows, limits);
 	if (beyond.length > 0) return { kind: 'invalid', ...base, problems: beyond };
 	return { kind: 'ready', ...base, externalListingId: level.externalListingId, level, products };

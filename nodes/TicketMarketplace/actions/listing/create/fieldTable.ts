@@ -31,7 +31,7 @@ export interface Field {
 	/** The main panel in every version, under Options from 1.1, or under Options in every version. */
 	place: 'main' | 'optionsFromV1_1' | 'options';
 	/** Its look in the panel (name, default and display conditions are derived). */
-	panel: Pick<INodeProperties, 'displayName' | 'type' | 'description'> &
+	panel: Required<Pick<INodeProperties, 'displayName' | 'type' | 'description'>> &
 		Partial<Pick<INodeProperties, 'placeholder' | 'typeOptions'>>;
 	/** A seated ticket's: from 1.1 hidden while General Admission is switched on. */
 	seated?: boolean;

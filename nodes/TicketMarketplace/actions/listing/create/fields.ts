@@ -2,7 +2,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { errorText } from '../../../helpers/errors';
 import { buildRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import type { ApiRequest } from '../../../transport';
@@ -61,15 +60,13 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-/** A field's API path, split once per field: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
-const API_PATHS = new Map(FIELDS.map((field) => [field, field.api.split('.')]));
-
-const apiPathOf = (field: Field) => API_PATHS.get(field) ?? field.api.split('.');
+/** A field's API path: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
+const apiPathOf = (field: Field) => field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape = inApiShape(fields, (field) => field.schema);
-	const nested = fields.filter((field) => apiPathOf(field).length > 1);
+	const nested = fields.filter((field) => field.api.includes('.'));
 	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
 		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
 	return z.object(shape as z.ZodRawShape);
@@ -131,34 +128,24 @@ export function inApiShape(
 	return shaped;
 }
 
-/** The API's keys of these fields (a dotted path's outer key once), in table order. */
-function keysOf(fields: Field[]): string[] {
-	return [...new Set(fields.map((field) => apiPathOf(field)[0]))];
-}
-
-/** The values at these keys, those without a value left out; a nested object copied. */
-function bodyOf(keys: string[], values: IDataObject, body: IDataObject = {}): IDataObject {
-	for (const key of keys) {
-		const value = values[key];
-		if (value === undefined) continue;
-		body[key] =
-			value !== null && typeof value === 'object' && !Array.isArray(value)
-				? { ...(value as IDataObject) }
-				: value;
-	}
-	return body;
+/** These fields' values in the API's shape, those without a value left out: a fresh copy for the body. */
+function bodyOf(fields: Field[], values: IDataObject): IDataObject {
+	const given = fields.filter((field) => apiValue(values, field) !== undefined);
+	return inApiShape(given, (field) => apiValue(values, field)) as IDataObject;
 }
 
 /** The listing's fields in the body: the required ones come before the products, those with a default after. */
 const IN_BODY = LISTING_FIELDS.filter((field) => field.header === undefined);
-const BEFORE_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default === undefined));
-const AFTER_PRODUCTS = keysOf(IN_BODY.filter((field) => field.default !== undefined));
+const BEFORE_PRODUCTS = IN_BODY.filter((field) => field.default === undefined);
+const AFTER_PRODUCTS = IN_BODY.filter((field) => field.default !== undefined);
 const IN_HEADERS = LISTING_FIELDS.filter((field) => field.header !== undefined);
 
 export function listingRequest({ level, products }: ReadyListing): ApiRequest {
-	const body = bodyOf(BEFORE_PRODUCTS, level);
-	body.products = products.map(({ product }) => bodyOf(PRODUCT_KEYS, product));
-	bodyOf(AFTER_PRODUCTS, level, body);
+	const body = {
+		...bodyOf(BEFORE_PRODUCTS, level),
+		products: products.map(({ product }) => bodyOf(TICKET_FIELDS, product)),
+		...bodyOf(AFTER_PRODUCTS, level),
+	};
 	const headers: Record<string, string> = {};
 	for (const field of IN_HEADERS) headers[field.header!] = String(apiValue(level, field));
 	return buildRequest('POST', PARTNER_API_PATHS.listings, body, headers);
@@ -211,9 +198,4 @@ export function mergeProblems(problems: Problem[]): Problem[] {
 	const firstRow = (problem: Problem) =>
 		problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Infinity);
 	return [...merged.values()].sort((a, b) => firstRow(a) - firstRow(b));
-}
-
-export function unreadable(error: unknown, itemIndex: number): Problem {
-	const text = `could not read the parameters: ${errorText(error)}`;
-	return { field: '', text, itemIndexes: [itemIndex] };
 }

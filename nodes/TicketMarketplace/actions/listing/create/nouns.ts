@@ -15,13 +15,15 @@ export interface Problem {
 /** The fields an item gives, read once, keyed by parameter name. */
 export type RowFields = Record<string, unknown>;
 
-/** One input item as read: never thrown, every problem kept with its row. */
+/** One input item as read and checked on its own: never thrown, every problem kept with its row. */
 export interface ListingRow {
 	itemIndex: number;
 	/** The External Listing ID, for grouping: its number when usable, and its text as given. */
 	listingId: { id?: number; text: string };
-	/** Absent when the parameters could not be read at all. */
-	fields?: RowFields;
+	/** The listing's own fields, when this row's are valid. */
+	level?: ListingLevel;
+	/** Its tickets, unchecked; absent when they (or the row's parameters) could not be read. */
+	products?: Array<ListedProduct<unknown>>;
 	problems: Problem[];
 	/** The External Listing ID's expression failed: its listing is unknown (with its Event ID when valid). */
 	unknownListing?: { error: string; eventId?: number };

@@ -3,16 +3,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { perVersion } from '../../versions';
 import { TICKET_FIELDS } from './fields';
-import { SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
+import { property, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
 import type { Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
-export const choice = (name: string, value: string, description: string) => ({
-	name,
-	value,
-	description,
-});
+export function choice(name: string, value: string, description: string) {
+	return { name, value, description };
+}
 
 /** n8n's alphabetical order of a collection's values. */
 export const byLabel = (a: INodeProperties, b: INodeProperties) =>
@@ -21,14 +19,8 @@ export const byLabel = (a: INodeProperties, b: INodeProperties) =>
 /** A ticket field as a value of Products → Product: named by its API key, as a JSON product names it too. */
 function productValue(field: Field): INodeProperties {
 	const { displayName, type, placeholder, description } = { ...field.panel, ...field.product };
-	return {
-		displayName,
-		name: field.api,
-		type,
-		default: field.default ?? '',
-		...(placeholder !== undefined && { placeholder }),
-		description,
-	};
+	const more = placeholder === undefined ? {} : { placeholder };
+	return property(displayName, field.api, type, field.default ?? '', description, more);
 }
 
 /** Version 1: every ticket value in n8n's alphabetical order, Row and Seat always shown. */
@@ -47,16 +39,14 @@ const rangeLatest = SEAT_RANGE_FIELDS.filter((field) => field.name !== 'productT
 
 /** A list of tickets or ranges: version 1 has a product type of its own; 1.1 takes it from Options. */
 function collection(
-	name: 'products' | 'seatRanges',
+	group: 'products.product' | 'seatRanges.range',
 	look: Pick<INodeProperties, 'placeholder' | 'description'>,
 	source: string,
 	values: { v1: INodeProperties[]; latest: INodeProperties[] },
 ): INodeProperties[] {
-	const group = `${name}.${name === 'products' ? 'product' : 'range'}`;
-	const options = (groupValues: INodeProperties[]) => ({
-		options: [
-			{ displayName: SOURCE_LABELS[group], name: group.split('.')[1], values: groupValues },
-		],
+	const [name, entry] = group.split('.');
+	const options = (entries: INodeProperties[]) => ({
+		options: [{ displayName: SOURCE_LABELS[group], name: entry, values: entries }],
 	});
 	return perVersion(
 		{
@@ -83,14 +73,14 @@ export const productsProperties: INodeProperties[] = [
 		default: 'defined',
 		displayOptions: { show: perItem },
 		options: [
-			{ name: 'Define Below', value: 'defined', description: 'Add each ticket by hand' },
+			choice('Define Below', 'defined', 'Add each ticket by hand'),
 			choice('JSON', 'json', 'A list of tickets, usually from an expression'),
 			choice('Seat Range', 'seatRange', 'Rows with a first and a last seat, one ticket per seat'),
 		],
 		description: "Where the listing's tickets come from",
 	},
 	...collection(
-		'products',
+		'products.product',
 		{ placeholder: 'Add Product', description: 'The tickets of the listing' },
 		'defined',
 		{ v1: productV1, latest: productLatest },
@@ -109,7 +99,7 @@ export const productsProperties: INodeProperties[] = [
 		hint: 'Each ticket as in [{ "externalId": "7001-A-12", "row": "A", "seat": "12", "ga": false }]',
 	},
 	...collection(
-		'seatRanges',
+		'seatRanges.range',
 		{
 			placeholder: 'Add Seat Range',
 			description: 'One ticket per seat from First Seat to Last Seat, at most 1000 a range',

@@ -10,20 +10,24 @@ import {
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
 } from './acrossListings';
-import { validateListing } from './checkListing';
+import { groupBy, validateListing } from './checkListing';
 import {
 	CONTINUE_SETTING,
-	fieldOf,
+	fieldLabel,
+	inApiShape,
+	levelOf,
+	listingLevelSchema,
 	mergeProblems,
 	optionPaths,
 	problemLine,
 	READ_ORDER,
 	ROWS_CONVENTION,
 	rowsText,
-	unreadable,
+	TICKET_FIELDS,
 } from './fields';
 import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
 import { blankRowsNotice } from './output';
+import { issuesOf, productsOf } from './rowProducts';
 import {
 	isBlankRow,
 	missingColumns,
@@ -39,23 +43,7 @@ function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	return { text: isBlank(raw) ? '' : String(raw).trim() };
 }
 
-/** A listing per item's products, unexpanded: the source chosen, its value, the shared Product Type (from 1.1). */
-function readProductFields(
-	params: ParameterSource,
-	itemIndex: number,
-	shared: boolean,
-	into: RowFields,
-) {
-	const source = params.get('productsSource', itemIndex, 'defined');
-	into.productsSource = source;
-	if (shared)
-		into.productType = params.get('productType', itemIndex, fieldOf('productType').default);
-	if (source === 'json') into.productsJson = params.get('productsJson', itemIndex, '[]');
-	else if (source === 'seatRange') into.seatRanges = params.get('seatRanges', itemIndex, {});
-	else into.products = params.get('products', itemIndex, {});
-}
-
-/** One item read into its fields by parameter name, unchecked; undefined for a blank row. */
+/** One item read and checked on its own, unless blank: its level when valid, its products still unchecked. */
 function readListingRow(
 	params: ParameterSource,
 	itemIndex: number,
@@ -71,13 +59,25 @@ function readListingRow(
 			fields[field.parameter] = params.get(field.parameter, itemIndex, field.default);
 		}
 		if (isBlankRow(params, fields)) return undefined;
-		if (shape !== 'ticketPerItem') readProductFields(params, itemIndex, sharedProductType, fields);
-		return { itemIndex, listingId: listingIdOf(fields.externalListingId), fields, problems: [] };
+		const rawLevel = levelOf(fields);
+		const { data: level, error } = listingLevelSchema.safeParse(rawLevel);
+		const problems = error ? issuesOf(error, fieldLabel, [itemIndex]) : [];
+		const row = { itemIndex, listingId: listingIdOf(fields.externalListingId), level, problems };
+		if (shape === 'ticketPerItem') {
+			const product = inApiShape(TICKET_FIELDS, (field) => fields[field.parameter]);
+			const products = [{ product, itemIndex, index: 0, fromJson: false, label: fieldLabel }];
+			return { ...row, products };
+		}
+		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
+		const source = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel);
+		return { ...row, products: source.products, problems: [...problems, ...source.problems] };
 	} catch (error) {
+		// Also fields not in the shape n8n gives them.
+		const text = `could not read the parameters: ${errorText(error)}`;
 		return {
 			itemIndex,
 			listingId: listingIdOf(fields.externalListingId),
-			problems: [unreadable(error, itemIndex)],
+			problems: [{ field: '', text, itemIndexes: [itemIndex] }],
 			...(!('externalListingId' in fields) &&
 				shape === 'ticketPerItem' && {
 					unknownListing: { error: errorText(error), eventId: readableEventId(params, itemIndex) },
@@ -89,25 +89,17 @@ function readListingRow(
 /** The row's Event ID, when it can be read and is valid (its expression may fail too). */
 function readableEventId(params: ParameterSource, itemIndex: number): number | undefined {
 	try {
-		const parsed = positiveId.safeParse(params.get('eventId', itemIndex));
-		return parsed.success ? parsed.data : undefined;
+		return positiveId.safeParse(params.get('eventId', itemIndex)).data;
 	} catch {
 		return undefined;
 	}
-}
-
-/** Every listing (in input order of first rows), the blank rows (skipped and counted), and how to send. */
-interface ListingsRead {
-	listings: Listing[];
-	blankRows: number[];
-	settings: SendSettings;
 }
 
 /** Reads and checks every item; an invalid listing throws the one validation error, unless errors continue. */
 export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): ListingsRead {
+): ReturnType<typeof listingsOf> & { settings: SendSettings } {
 	const v1 = readsAsV1(context);
 	const limits = readListingLimits(context);
 	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
@@ -117,21 +109,11 @@ export function readListings(
 	const { listings, blankRows } = listingsOf(source, items.length, shape, !v1, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
-	if (listings.some((listing) => listing.kind === 'invalid') && !context.continueOnFail())
-		throw validationError(context, items, source, listings, blankRows);
-	return { listings, blankRows, settings: readSendSettings(context) };
-}
-
-function validationError(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	source: ParameterSource,
-	listings: Listing[],
-	blankRows: number[],
-): NodeOperationError {
 	const invalid = listings.filter(
 		(listing): listing is InvalidListing => listing.kind === 'invalid',
 	);
+	if (invalid.length === 0 || context.continueOnFail())
+		return { listings, blankRows, settings: readSendSettings(context) };
 	const columns = missingColumns(items, source, new Set(blankRows));
 	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
 	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
@@ -139,7 +121,7 @@ function validationError(
 	if (lines.length > shown.length)
 		shown.push(`… and ${lines.length - shown.length} more problems.`);
 	const noun = listings.length === 1 ? 'listing' : 'listings';
-	return new NodeOperationError(
+	throw new NodeOperationError(
 		context.getNode(),
 		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
 		{
@@ -158,35 +140,24 @@ function validationError(
 
 /** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
 function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
-	const groups = new Map<string, ListingRow[]>();
-	for (const row of rows) {
-		const { id, text } = row.listingId;
-		const key = id !== undefined ? `#${id}` : `?${text}`;
-		const group = groups.get(key);
-		if (group) group.push(row);
-		else groups.set(key, [row]);
-	}
+	const groups = groupBy(rows, ({ listingId: { id, text } }) => id ?? `?${text}`);
 	return [...groups.values()].map((members) => {
 		const { id, text } = members[0].listingId;
 		const where = rowsText(members.map((row) => row.itemIndex));
-		const label =
-			id !== undefined
-				? `listing ${id} (${where})`
-				: text
-					? `listing "${text}" (${where})`
-					: `no External Listing ID (${where})`;
-		return validateListing(members, label, 'ticketPerItem', limits);
+		const name =
+			id !== undefined ? `listing ${id}` : text ? `listing "${text}"` : 'no External Listing ID';
+		return validateListing(members, `${name} (${where})`, 'ticketPerItem', limits);
 	});
 }
 
-/** Every input item read and validated into listings, in input order; nothing here sends or throws. */
+/** Every input item read and validated into listings (in input order of first rows), and the blank rows. */
 export function listingsOf(
 	params: ParameterSource,
 	itemCount: number,
 	shape: InputShape,
 	sharedProductType = false,
 	limits: ListingLimits = {},
-): Omit<ListingsRead, 'settings'> {
+): { listings: Listing[]; blankRows: number[] } {
 	const blankRows: number[] = [];
 	const rows: ListingRow[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {

@@ -1,6 +1,6 @@
-/** A listing per item's products, still raw, from its chosen source (list, JSON, seat ranges), each labelled. */
+/** A listing per item's products, still unchecked, from its chosen source (list, JSON, seat ranges), each labelled. */
 import type { IDataObject } from 'n8n-workflow';
-import type { ZodError } from 'zod';
+import type { z, ZodError } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
 import {
@@ -10,8 +10,11 @@ import {
 	seatRangeSchema,
 } from '../../../schemas/listing';
 import type { FieldLabeller } from '../../../schemas/listing';
-import { labelOf, PRODUCT_KEYS, productLabel, seatRangeLabel } from './fields';
-import type { ListedProduct, Problem, RowFields } from './nouns';
+import { fieldOf, labelOf, PRODUCT_KEYS, productLabel, seatRangeLabel } from './fields';
+import type { ListingRow, Problem } from './nouns';
+import type { ParameterSource } from './settings';
+
+type ListingIds = { externalListingId?: unknown; eventId?: unknown };
 
 /** A product or seat range with the shared product type (when there is one), unless it sets its own. */
 function withProductType(raw: unknown, productType: unknown): unknown {
@@ -39,82 +42,71 @@ const jsonProductLabel =
 
 /** A JSON product list, parsed when it is text; or why it cannot be read. */
 function jsonList(value: unknown): unknown[] | string {
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch (error) {
-			return `is not valid JSON: ${errorText(error)}`;
-		}
+	try {
+		const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+		return Array.isArray(list) ? list : 'must be an array of product objects';
+	} catch (error) {
+		return `is not valid JSON: ${errorText(error)}`;
 	}
-	return Array.isArray(value) ? value : 'must be an array of product objects';
 }
 
-/** Every valid seat range expanded for `listing`, and the problems of the others. */
-function seatRangeProducts(
-	fields: RowFields,
-	itemIndex: number,
-	listing: { externalListingId?: unknown; eventId?: unknown },
-) {
-	const ranges = ((fields.seatRanges as IDataObject).range ?? []) as IDataObject[];
-	const products: unknown[] = [];
-	const problems: Problem[] = [];
-	ranges.forEach((raw, index) => {
-		const parsed = seatRangeSchema.safeParse(withProductType(raw, fields.productType));
-		if (!parsed.success) {
-			problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
-			return;
-		}
-		const { row, productType, firstSeat, lastSeat, externalIdPattern } = parsed.data;
-		for (let seat = firstSeat; seat <= lastSeat; seat++) {
-			// One placeholder after the other, as written: a row may itself hold "{seat}".
-			const values = [listing.externalListingId, listing.eventId, row, seat];
-			const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
-				(id, placeholder, at) => id.split(placeholder).join(String(values[at])),
-				externalIdPattern,
-			);
-			products.push({ externalId, row, seat: String(seat), productType, ga: false });
-		}
+/** A valid seat range's tickets, one per seat, each External ID built from its pattern for `listing`. */
+function seatsOf(range: z.infer<typeof seatRangeSchema>, listing: ListingIds): IDataObject[] {
+	const { row, productType, firstSeat, lastSeat, externalIdPattern } = range;
+	return Array.from({ length: lastSeat - firstSeat + 1 }, (_, offset) => {
+		const seat = firstSeat + offset;
+		// One placeholder after the other, as written: a row may itself hold "{seat}".
+		const values = [listing.externalListingId, listing.eventId, row, seat];
+		const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
+			(id, placeholder, at) => id.split(placeholder).join(String(values[at])),
+			externalIdPattern,
+		);
+		return { externalId, row, seat: String(seat), productType, ga: false };
 	});
-	if (ranges.length === 0)
-		problems.push({
-			field: labelOf('seatRanges'),
-			text: 'needs at least one range',
-			itemIndexes: [itemIndex],
-		});
-	return { products, problems };
 }
 
-/** Adds the products to `into`, seat ranges expanded for `listing`; returns why the source cannot be read. */
+/** The products of a listing per item from its source, seat ranges expanded for `listing`; none when it cannot. */
 export function productsOf(
-	fields: RowFields,
+	params: ParameterSource,
 	itemIndex: number,
-	listing: { externalListingId?: unknown; eventId?: unknown },
-	into: Array<ListedProduct<unknown>>,
-): Problem[] {
-	// Read only from 1.1, where one Product Type applies to every product.
-	const shared = fields.productType;
-	const add = (entries: unknown[], fromJson: boolean, label: (index: number) => FieldLabeller) =>
-		entries.forEach((entry, index) => {
+	sharedProductType: boolean,
+	listing: ListingIds,
+): Pick<ListingRow, 'products' | 'problems'> {
+	const source = params.get('productsSource', itemIndex, 'defined');
+	// From 1.1 one Product Type (Options) applies to every product without its own.
+	const shared = sharedProductType
+		? params.get('productType', itemIndex, fieldOf('productType').default)
+		: undefined;
+	const listed = (entries: unknown[], fromJson: boolean, label: typeof jsonProductLabel) => ({
+		problems: [],
+		products: entries.map((entry, index) => {
 			const product = withProductType(entry, shared);
-			into.push({ product, itemIndex, index, fromJson, label: label(index) });
-		});
-	if (fields.productsSource === 'json') {
-		const list = jsonList(fields.productsJson);
-		if (typeof list === 'string')
-			return [{ field: labelOf('productsJson'), text: list, itemIndexes: [itemIndex] }];
-		add(list, true, jsonProductLabel);
+			return { product, itemIndex, index, fromJson, label: label(index) };
+		}),
+	});
+	const refused = (parameter: string, text: string) => ({
+		problems: [{ field: labelOf(parameter), text, itemIndexes: [itemIndex] }],
+	});
+	if (source === 'json') {
+		const list = jsonList(params.get('productsJson', itemIndex, '[]'));
+		if (typeof list === 'string') return refused('productsJson', list);
+		return listed(list, true, jsonProductLabel);
+	}
+	if (source !== 'seatRange') {
+		const products = params.get('products', itemIndex, {}) as IDataObject;
+		return listed((products.product ?? []) as IDataObject[], false, definedProductLabel);
+	}
+	const ranges = params.get('seatRanges', itemIndex, {}) as IDataObject;
+	const problems: Problem[] = [];
+	// Expanded seats carry their range's product type, which the shared one does not replace.
+	const seats = ((ranges.range ?? []) as IDataObject[]).flatMap((raw, index) => {
+		const parsed = seatRangeSchema.safeParse(withProductType(raw, shared));
+		if (parsed.success) return seatsOf(parsed.data, listing);
+		problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
 		return [];
-	}
-	if (fields.productsSource === 'seatRange') {
-		const { products, problems } = seatRangeProducts(fields, itemIndex, listing);
-		// Expanded seats carry their range's product type, which the shared one does not replace.
-		add(products, false, definedProductLabel);
-		return problems;
-	}
-	add(
-		((fields.products as IDataObject).product ?? []) as IDataObject[],
-		false,
-		definedProductLabel,
-	);
-	return [];
+	});
+	// A valid range has at least one seat: no seat and no problem is no range.
+	if (seats.length === 0 && problems.length === 0)
+		return refused('seatRanges', 'needs at least one range');
+	return problems.length ? { problems } : listed(seats, false, definedProductLabel);
 }
