@@ -1,7 +1,6 @@
 /**
- * Listing → Create, as the router sees it: read every item into listings and check them all (nothing is sent while
- * any listing is invalid, unless errors continue); send the ready ones this workflow has not sent before; output one
- * outcome per listing, in input order, or (without Continue) stop at the first failed one with what became of all.
+ * Listing → Create: read and check every listing (none is sent while one is invalid, unless errors continue), send
+ * the ready ones not sent before, then output one outcome per listing, or stop at the first failure (without Continue).
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 

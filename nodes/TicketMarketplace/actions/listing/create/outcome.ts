@@ -1,7 +1,6 @@
 /**
- * What became of each listing of a run, and what a stopped run says. Where a request was sent, the answer table's
- * outcome names (nodes/shared/partnerApi/answerTable.ts); where none was: notSent, skipped (sent by an earlier run
- * of this workflow) or invalid. A run's outcomes are a Map from each listing to its outcome, in input order.
+ * What became of each listing, in input order, and what a stopped run says. A request sent has the answer table's
+ * outcome names (shared/partnerApi/answerTable.ts); else notSent, skipped (an earlier run sent it) or invalid.
  */
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { RequestResult } from '../../../transport';
@@ -50,19 +49,15 @@ export function outcomesOf(
 
 /** The first failure that stops a run without Continue: any failed request but an already listed one. */
 export function firstFailure(outcomes: Map<Listing, Outcome>): [Listing, Failure] | undefined {
-	for (const [listing, outcome] of outcomes) {
+	for (const [listing, outcome] of outcomes)
 		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [listing, outcome];
-	}
 	return undefined;
 }
 
 /** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */
 const MAX_REASONS_LISTED = 3;
 
-/**
- * A group of failed listings with why: one reason on the group's line ("Not created: 1 listing (7): Login refused:
- * …"), several on a line each, a few reasons at most.
- */
+/** A group of failed listings with why: one reason on the group's line, several on a line each, a few at most. */
 function withReasons(heading: string, members: Array<[Listing, Outcome]>): string[] {
 	const byReason = new Map<string, Listing[]>();
 	for (const [listing, outcome] of members) {

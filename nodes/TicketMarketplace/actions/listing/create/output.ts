@@ -89,7 +89,7 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 	}
 }
 
-/** What the error output says each listing that may need sending again became (the others stay off it). */
+/** What the error output says of a listing; created, skipped and already listed ones (the API has them) stay off. */
 const ERROR_OUTPUT_WHAT: Partial<Record<Outcome['kind'], string>> = {
 	unknown: 'outcome unknown, it may have been created.',
 	notCreated: 'not created.',
@@ -98,9 +98,8 @@ const ERROR_OUTPUT_WHAT: Partial<Record<Outcome['kind'], string>> = {
 };
 
 /**
- * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`, so
- * the words must say everything: failed, invalid and unsent listings become such items (n8n adds the input row's
- * fields beneath). Created, skipped and already listed ones stay as they are: the API holds each of them.
+ * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`,
+ * so the words say everything (n8n adds the input row's fields beneath).
  */
 function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
 	const said = describeOutcome(listing, outcome);
@@ -112,8 +111,7 @@ function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | unde
 		listing.externalListingId === undefined
 			? listing.label
 			: `External Listing ID ${listing.externalListingId}`;
-	const lines = [said.description, ...((said.problems ?? []) as string[])];
-	const details = lines.filter((line) => typeof line === 'string' && line !== '');
+	const details = [said.description, ...((said.problems ?? []) as string[])].filter(Boolean);
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 

@@ -1,7 +1,4 @@
-/**
- * The send stage of Listing → Create: skip what this workflow sent before (memory/runMemory.ts), send the rest
- * through one pacer, and remember what became of each listing sent.
- */
+/** Listing → Create's send stage: skip what this workflow sent before, send the rest through one pacer, remember. */
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -105,10 +102,7 @@ function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[]
 
 const idsOf = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
 
-/**
- * Records the listings as sent before sending (a run that dies half-way must not leave a created listing
- * unremembered); returns those this workflow sent before, by External Listing ID, with what the memory knows.
- */
+/** Records the listings before sending (a run dying half-way must not leave a created one unremembered). */
 async function recordBeforeSending(
 	context: IExecuteFunctions,
 	memory: RunMemory,
@@ -130,9 +124,8 @@ async function recordBeforeSending(
 }
 
 /**
- * After sending: a created listing (or one the API holds already) is remembered as created, one of unknown outcome
- * as such, and one the API provably did not create is forgotten, so a later run sends it. When that fails: the
- * error, with every listing's outcome and the listings not created it still holds (else later runs skip them unseen).
+ * After sending, a listing the API provably did not create is forgotten, so a later run sends it. The error when that
+ * fails names every listing's outcome and the listings not created still held (else later runs skip them unseen).
  */
 async function rememberOutcomes(
 	context: IExecuteFunctions,
