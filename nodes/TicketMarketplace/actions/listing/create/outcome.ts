@@ -8,7 +8,6 @@ import type { EarlierOutcome } from '../memory/runMemory';
 import type { Failure, Listing, Outcome, ReadyListing } from './nouns';
 import { howMany, ids } from './output';
 
-/** The transport's answer for one request, in the outcome's words. */
 export function outcomeOfRequest(sent: RequestResult): Outcome {
 	if (sent.kind === 'answered') return { kind: 'created', body: sent.body };
 	if (sent.kind === 'notSent') return { kind: 'notSent' };
@@ -77,7 +76,6 @@ function withReasons(heading: string, members: Array<[Listing, Outcome]>): strin
 	return [`${heading}: ${howMany(members)}:`, ...lines];
 }
 
-/** The group of a stopped run's error an outcome belongs to. */
 const groupOf = (outcome: Outcome) =>
 	outcome.kind === 'skipped' ? `skipped ${outcome.earlier}` : outcome.kind;
 

@@ -18,12 +18,10 @@ function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-/** "1 listing", "400 listings". */
 export function howMany(listings: unknown[]): string {
 	return `${listings.length} listing${listings.length === 1 ? '' : 's'}`;
 }
 
-/** The External Listing IDs (or, for a listing without one, its label). */
 export function ids(listings: Listing[]): Array<string | number> {
 	return listings.map((listing) => listing.externalListingId ?? listing.label);
 }
@@ -140,20 +138,17 @@ export function rowItems(
 	errorOutput = false,
 ): Array<[number, INodeExecutionData]> {
 	const forErrorOutput = errorOutput ? errorOutputJson(listing, outcome) : undefined;
-	const listingStatus = listingStatusOf(outcome);
-	const said: IDataObject =
-		outcome.kind === 'created'
+	const said: IDataObject = {
+		externalListingId: listing.externalListingId ?? null,
+		listingStatus: listingStatusOf(outcome),
+		...(outcome.kind === 'created'
 			? { listingResponse: toOutputJson(outcome.body) }
-			: { listingError: describeOutcome(listing, outcome) };
+			: { listingError: describeOutcome(listing, outcome) }),
+	};
 	return listing.rows.map((itemIndex) => [
 		itemIndex,
 		{
-			json: forErrorOutput ?? {
-				...items[itemIndex].json,
-				externalListingId: listing.externalListingId ?? null,
-				listingStatus,
-				...said,
-			},
+			json: forErrorOutput ?? { ...items[itemIndex].json, ...said },
 			pairedItem: { item: itemIndex },
 		},
 	]);

@@ -83,7 +83,6 @@ export async function sendListings(
 	return outcomes;
 }
 
-/** A warning above the outputs. */
 function warn(context: IExecuteFunctions, message: string): void {
 	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
@@ -93,7 +92,6 @@ export function memoryAccount(credential: RunCredential): MemoryAccount {
 	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
-/** The listings sent that the memory keeps as `as`. */
 function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[] {
 	return [...sent]
 		.filter(([, outcome]) => rememberedAs(outcome) === as)
@@ -172,7 +170,6 @@ async function createdRecord(
 	return [];
 }
 
-/** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
 async function sendThroughPacer(
 	context: IExecuteFunctions,
 	listings: ReadyListing[],
