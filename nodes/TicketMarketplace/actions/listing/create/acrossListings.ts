@@ -16,8 +16,7 @@ import type {
 	ReadyListing,
 } from './nouns';
 
-/** A listing that is not sent after all, with why. */
-export function refused(listing: Listing, problems: Problem[]): InvalidListing {
+function refused(listing: Listing, problems: Problem[]): InvalidListing {
 	const { rows, label, externalListingId } = listing;
 	return { kind: 'invalid', rows, label, externalListingId, problems };
 }
@@ -31,20 +30,15 @@ export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]):
 	if (unknown.length === 0) return listings;
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
-		const { eventId } = listing.level;
-		const problems: Problem[] = [];
-		for (const row of unknown) {
-			const { error, eventId: rowEvent } = row.unknownListing ?? { error: '' };
-			if (rowEvent !== undefined && rowEvent !== eventId) continue;
-			problems.push({
-				field: labelOf('externalListingId'),
-				text:
-					rowEvent !== undefined
-						? `could not be read (${error}): the row may belong to any listing of event ${rowEvent}, and none is sent without it`
-						: `could not be read (${error}), and the row has no usable Event ID either: it may belong to any listing of this run, and none is sent without it`,
-				itemIndexes: [row.itemIndex],
-			});
-		}
+		const problems = unknown.flatMap(({ unknownListing, itemIndex }): Problem[] => {
+			const { error, eventId } = unknownListing ?? { error: '' };
+			if (eventId !== undefined && eventId !== listing.level.eventId) return [];
+			const text =
+				eventId !== undefined
+					? `could not be read (${error}): the row may belong to any listing of event ${eventId}, and none is sent without it`
+					: `could not be read (${error}), and the row has no usable Event ID either: it may belong to any listing of this run, and none is sent without it`;
+			return [{ field: labelOf('externalListingId'), text, itemIndexes: [itemIndex] }];
+		});
 		return problems.length === 0 ? listing : refused(listing, problems);
 	});
 }
@@ -59,9 +53,8 @@ function listingName(listing: Listing): string {
 /** A ticket across listings: its seat, or a General Admission ticket's External ID; under another event, another. */
 function ticketIdentity(eventId: unknown, product: Product): string {
 	const seat = seatIdentity(product);
-	return seat !== undefined
-		? `${String(eventId)}\u0000seat\u0000${seat}`
-		: `${String(eventId)}\u0000id\u0000${product.externalId}`;
+	const ticket = seat !== undefined ? `seat\u0000${seat}` : `id\u0000${product.externalId}`;
+	return `${String(eventId)}\u0000${ticket}`;
 }
 
 /** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
@@ -129,10 +122,7 @@ export function ticketsOf(listings: ReadyListing[]): HeldTicket[] {
 	);
 }
 
-/**
- * Refuses, before anything is sent, a listing with a ticket that another listing of an earlier run holds (the same
- * listing sent again is the memory of sent listings' to skip). Nothing is sent when the memory cannot be read.
- */
+/** Refuses a listing with a ticket another listing of an earlier run holds; nothing is sent if that is unknown. */
 export async function refuseTicketsOfEarlierRuns(
 	context: IExecuteFunctions,
 	memory: TicketMemory,

@@ -142,10 +142,6 @@ function optionsOf(readsAsV1: boolean): INodeProperties[] {
 	return [...RUN_OPTIONS, ...fields].sort(byLabel);
 }
 
-const optionsProperties: INodeProperties[] = perVersion(optionsCollection(optionsOf(false)), {
-	v1: { options: optionsOf(true) },
-});
-
 export const properties: INodeProperties[] = [
 	...perVersion(
 		{
@@ -213,7 +209,7 @@ export const properties: INodeProperties[] = [
 	// General Admission before Row and Seat, which it hides; then version 1's values with a default.
 	...mainPanel('productExternalId', 'productGa', 'productRow', 'productSeat', 'productType'),
 	...mainPanel('stockType', 'paymentType', 'acceptLanguage'),
-	...optionsProperties,
+	...perVersion(optionsCollection(optionsOf(false)), { v1: { options: optionsOf(true) } }),
 ];
 
 export const description = updateDisplayOptions(

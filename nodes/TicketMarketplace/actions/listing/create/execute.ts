@@ -1,21 +1,28 @@
 /**
- * Listing → Create, start to end, in three stages: read every item into listings and check them all (nothing is
- * sent while any listing is invalid, unless errors continue); send the ready ones this workflow has not sent
- * before; report one outcome per listing, in input order.
+ * Listing → Create: read and check every listing (none is sent while one is invalid, unless errors continue), send
+ * the ready ones not sent before, then output one outcome per listing, or stop at the first failure (without Continue).
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { validateOnlyItem } from './output';
+import { withMoreDescription } from '../../../helpers/errors';
+import { firstFailure, stopSummary } from './outcome';
+import { outputItems, validateOnlyItem } from './output';
 import { readListings } from './read';
-import { reportListings } from './outcome';
 import { sendListings } from './send';
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const read = readListings(this, items);
-	if (read.settings.validateOnly) return read.listings.map(validateOnlyItem);
-	const outcomes = await sendListings(this, read.listings, read.settings);
-	return reportListings(this, items, outcomes, read);
+	const { listings, blankRows, settings } = readListings(this, items);
+	if (settings.validateOnly) return listings.map(validateOnlyItem);
+	const outcomes = await sendListings(this, listings, settings);
+	const failed = this.continueOnFail() ? undefined : firstFailure(outcomes);
+	if (failed) {
+		const [listing, { error }] = failed;
+		const summary = stopSummary(outcomes, settings.skipAlreadySent);
+		throw withMoreDescription(this.getNode(), error, [summary], listing.rows[0]);
+	}
+	const errorOutput = this.getNode().onError === 'continueErrorOutput';
+	return outputItems(items, outcomes, blankRows, settings.perRow, errorOutput);
 }

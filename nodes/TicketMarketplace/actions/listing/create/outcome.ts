@@ -1,19 +1,13 @@
 /**
- * What became of each listing of a run, and what the run then says. Where a request was sent, the answer table's
- * outcome names (nodes/shared/partnerApi/answerTable.ts); where none was: notSent, skipped (sent by an earlier run
- * of this workflow) or invalid. A run's outcomes are a Map from each listing to its outcome, in input order.
+ * What became of each listing, in input order, and what a stopped run says. A request sent has the answer table's
+ * outcome names (shared/partnerApi/answerTable.ts); else notSent, skipped (an earlier run sent it) or invalid.
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
-import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
+import { errorText, listFirst } from '../../../helpers/errors';
 import type { RequestResult } from '../../../transport';
-import { notCreatedStillRememberedLine, SentListingsStoreError } from '../memory/memoryMessages';
 import type { EarlierOutcome } from '../memory/runMemory';
 import type { Failure, Listing, Outcome, ReadyListing } from './nouns';
-import { howMany, ids, outputItems } from './output';
-import type { SendSettings } from './settings';
+import { howMany, ids } from './output';
 
-/** The transport's answer for one request, in the outcome's words. */
 export function outcomeOfRequest(sent: RequestResult): Outcome {
 	if (sent.kind === 'answered') return { kind: 'created', body: sent.body };
 	if (sent.kind === 'notSent') return { kind: 'notSent' };
@@ -54,64 +48,15 @@ export function outcomesOf(
 
 /** The first failure that stops a run without Continue: any failed request but an already listed one. */
 export function firstFailure(outcomes: Map<Listing, Outcome>): [Listing, Failure] | undefined {
-	for (const [listing, outcome] of outcomes) {
+	for (const [listing, outcome] of outcomes)
 		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [listing, outcome];
-	}
 	return undefined;
-}
-
-/** The run's output, or the error of the first failed listing that stops it (without Continue). */
-export function reportListings(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	outcomes: Map<Listing, Outcome>,
-	read: { blankRows: number[]; settings: SendSettings },
-): INodeExecutionData[] {
-	const failed = context.continueOnFail() ? undefined : firstFailure(outcomes);
-	if (failed) {
-		const [listing, { error }] = failed;
-		const summary = stopSummary(outcomes, read.settings.skipAlreadySent);
-		throw withMoreDescription(context.getNode(), error, [summary], listing.rows[0]);
-	}
-	const errorOutput = context.getNode().onError === 'continueErrorOutput';
-	return outputItems(items, outcomes, read.blankRows, read.settings.perRow, errorOutput);
-}
-
-/**
- * The memory could not be updated after sending: its error, with every listing's outcome and the listings not created
- * that it still holds (else later runs skip them unseen). It stops the run; with Continue it is a warning.
- */
-export function reportMemoryFailure(
-	context: IExecuteFunctions,
-	failure: { error: SentListingsStoreError; stillRemembered: ReadyListing[] },
-	outcomes: Map<Listing, Outcome>,
-): void {
-	const { error: said, stillRemembered } = failure;
-	const error = new SentListingsStoreError(context.getNode(), said.message, {
-		description: [
-			said.description,
-			stillRemembered.length > 0 && notCreatedStillRememberedLine(ids(stillRemembered)),
-			stopSummary(outcomes, false),
-		]
-			.filter(Boolean)
-			.join('\n'),
-	});
-	if (!context.continueOnFail()) throw error;
-	warn(context, `${error.message}. ${error.description}`);
-}
-
-/** A warning above the outputs. */
-export function warn(context: IExecuteFunctions, message: string): void {
-	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
 /** Reasons of failure named in a stopped run's error; the listings of other reasons are put together. */
 const MAX_REASONS_LISTED = 3;
 
-/**
- * A group of failed listings with why: one reason on the group's line ("Not created: 1 listing (7): Login refused:
- * …"), several on a line each, a few reasons at most.
- */
+/** A group of failed listings with why: one reason on the group's line, several on a line each, a few at most. */
 function withReasons(heading: string, members: Array<[Listing, Outcome]>): string[] {
 	const byReason = new Map<string, Listing[]>();
 	for (const [listing, outcome] of members) {
@@ -131,7 +76,6 @@ function withReasons(heading: string, members: Array<[Listing, Outcome]>): strin
 	return [`${heading}: ${howMany(members)}:`, ...lines];
 }
 
-/** The group of a stopped run's error an outcome belongs to. */
 const groupOf = (outcome: Outcome) =>
 	outcome.kind === 'skipped' ? `skipped ${outcome.earlier}` : outcome.kind;
 

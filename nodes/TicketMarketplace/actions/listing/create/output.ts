@@ -1,8 +1,7 @@
 /** What Listing → Create says of each listing: output items (per listing, per row, or Validate Only's requests). */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { errorText, listFirst } from '../../../helpers/errors';
-import type { EarlierOutcome } from '../memory/runMemory';
+import { errorText } from '../../../helpers/errors';
 import { listingRequest, mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './fields';
 import type { Failure, Listing, Outcome } from './nouns';
 
@@ -19,26 +18,12 @@ function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-// Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created.
-function skippedMessage(listing: Listing, earlier: EarlierOutcome): string {
-	return earlier === 'unknown'
-		? `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. Look it up on the marketplace by its External Listing ID; if it is not there, forget it with Listing → Clear Sent Listings History and run the workflow again.`
-		: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. To send it again, forget it first with Listing → Clear Sent Listings History.`;
-}
-
-/** "1 listing", "400 listings". */
 export function howMany(listings: unknown[]): string {
 	return `${listings.length} listing${listings.length === 1 ? '' : 's'}`;
 }
 
-/** The External Listing IDs (or, for a listing without one, its label). */
 export function ids(listings: Listing[]): Array<string | number> {
 	return listings.map((listing) => listing.externalListingId ?? listing.label);
-}
-
-/** Said in the output pane when listings were skipped whose earlier outcome is unknown (a green run hides it). */
-export function earlierUnknownNotice(listings: Listing[]): string {
-	return `Skipped, outcome unknown: ${howMany(listings)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(ids(listings))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Clear Sent Listings History, then run the workflow again.`;
 }
 
 /** A failed request's error, as an output item says it (Pre-deliver's says what may have been delivered). */
@@ -59,11 +44,16 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 	switch (outcome.kind) {
 		case 'created':
 			return {};
+		// Never "turn off Skip Listings Already Sent": that would send again every listing earlier runs created.
 		case 'skipped':
-			return {
-				message: skippedMessage(listing, outcome.earlier),
-				...(outcome.earlier === 'unknown' && { mayHaveBeenCreated: true }),
-			};
+			return outcome.earlier === 'unknown'
+				? {
+						message: `Not sent, outcome unknown: External Listing ID ${listing.externalListingId} was sent by an earlier run that got no answer saying whether the API created it, so it may have been created. Look it up on the marketplace by its External Listing ID; if it is not there, forget it with Listing → Clear Sent Listings History and run the workflow again.`,
+						mayHaveBeenCreated: true,
+					}
+				: {
+						message: `Not sent: External Listing ID ${listing.externalListingId} was already sent by this workflow. To send it again, forget it first with Listing → Clear Sent Listings History.`,
+					};
 		case 'unknown':
 		case 'notCreated':
 			return failureJson(outcome);
@@ -97,31 +87,29 @@ function describeOutcome(listing: Listing, outcome: Outcome): IDataObject {
 	}
 }
 
+/** What the error output says of a listing; created, skipped and already listed ones (the API has them) stay off. */
+const ERROR_OUTPUT_WHAT: Partial<Record<Outcome['kind'], string>> = {
+	unknown: 'outcome unknown, it may have been created.',
+	notCreated: 'not created.',
+	notSent: 'not sent: the run stopped first; the next run sends it.',
+	invalid: 'not sent: it failed validation.',
+};
+
 /**
- * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`, so
- * the words must say everything: failed, invalid and unsent listings become such items (n8n adds the input row's
- * fields beneath). Created, skipped and already listed ones stay as they are: the API holds each of them.
+ * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`,
+ * so the words say everything (n8n adds the input row's fields beneath).
  */
 function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
-	if (outcome.kind === 'created' || outcome.kind === 'alreadyListed') return undefined;
-	if (outcome.kind === 'skipped' && outcome.earlier === 'created') return undefined;
-	if (outcome.kind === 'skipped') {
-		const message = skippedMessage(listing, outcome.earlier);
-		return { error: 'Not sent: outcome unknown (an earlier run sent it)', message };
-	}
 	const said = describeOutcome(listing, outcome);
+	if (outcome.kind === 'skipped' && outcome.earlier === 'unknown')
+		return { error: 'Not sent: outcome unknown (an earlier run sent it)', message: said.message };
+	const what = ERROR_OUTPUT_WHAT[outcome.kind];
+	if (what === undefined) return undefined;
 	const id =
 		listing.externalListingId === undefined
 			? listing.label
 			: `External Listing ID ${listing.externalListingId}`;
-	const what = {
-		unknown: 'outcome unknown, it may have been created.',
-		notCreated: 'not created.',
-		notSent: 'not sent: the run stopped first; the next run sends it.',
-		invalid: 'not sent: it failed validation.',
-	}[outcome.kind];
-	const lines = [said.description, ...((said.problems ?? []) as string[])];
-	const details = lines.filter((line) => typeof line === 'string' && line !== '');
+	const details = [said.description, ...((said.problems ?? []) as string[])].filter(Boolean);
 	return { error: String(said.error), message: [`${id}: ${what}`, ...details].join('\n') };
 }
 
@@ -150,20 +138,17 @@ export function rowItems(
 	errorOutput = false,
 ): Array<[number, INodeExecutionData]> {
 	const forErrorOutput = errorOutput ? errorOutputJson(listing, outcome) : undefined;
-	const listingStatus = listingStatusOf(outcome);
-	const said: IDataObject =
-		outcome.kind === 'created'
+	const said: IDataObject = {
+		externalListingId: listing.externalListingId ?? null,
+		listingStatus: listingStatusOf(outcome),
+		...(outcome.kind === 'created'
 			? { listingResponse: toOutputJson(outcome.body) }
-			: { listingError: describeOutcome(listing, outcome) };
+			: { listingError: describeOutcome(listing, outcome) }),
+	};
 	return listing.rows.map((itemIndex) => [
 		itemIndex,
 		{
-			json: forErrorOutput ?? {
-				...items[itemIndex].json,
-				externalListingId: listing.externalListingId ?? null,
-				listingStatus,
-				...said,
-			},
+			json: forErrorOutput ?? { ...items[itemIndex].json, ...said },
 			pairedItem: { item: itemIndex },
 		},
 	]);

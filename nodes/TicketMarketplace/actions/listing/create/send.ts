@@ -1,16 +1,17 @@
-/**
- * The send stage of Listing → Create: skip what this workflow sent before (memory/runMemory.ts), send the rest
- * through one pacer, and remember what became of each listing sent.
- */
+/** Listing → Create's send stage: skip what this workflow sent before, send the rest through one pacer, remember. */
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
-import { errorText } from '../../../helpers/errors';
+import { errorText, listFirst } from '../../../helpers/errors';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
-import { beforeSendingError } from '../memory/memoryMessages';
+import {
+	beforeSendingError,
+	notCreatedStillRememberedLine,
+	SentListingsStoreError,
+} from '../memory/memoryMessages';
 import { nearCapNotice, type MemoryAccount } from '../memory/sentListings';
 import { TicketMemory } from '../memory/ticketMemory';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
@@ -23,10 +24,10 @@ import {
 	type RunCredential,
 } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
-import { earlierUnknownNotice, howMany } from './output';
+import { howMany } from './output';
 import { listingRequest } from './fields';
 import type { Listing, Outcome, ReadyListing } from './nouns';
-import { outcomeOfRequest, outcomesOf, rememberedAs, reportMemoryFailure, warn } from './outcome';
+import { outcomeOfRequest, outcomesOf, rememberedAs, stopSummary } from './outcome';
 import type { SendSettings } from './settings';
 import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
 
@@ -50,24 +51,40 @@ export async function sendListings(
 		? await recordBeforeSending(context, memory, ready)
 		: new Map<number, EarlierOutcome>();
 	const toSend = ready.filter((listing) => !alreadySent.has(listing.externalListingId));
-	if (tickets) await recordTickets(context, tickets, toSend);
+	// Nothing is sent when the tickets about to be sent cannot be recorded.
+	if (tickets)
+		await tickets.record(ticketsOf(toSend)).catch((error: unknown) => {
+			const ids = idsOf(toSend);
+			throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: ids });
+		});
 	const sent = credential
-		? await sendThroughPacer(context, toSend, settings, credential, !context.continueOnFail())
+		? await sendThroughPacer(context, toSend, settings, credential)
 		: new Map<ReadyListing, Outcome>();
 	const outcomes = outcomesOf(checked, alreadySent, sent);
 	if (memory && toSend.length === 0) await memory.release();
-	const memoryFailure =
+	const memoryError =
 		memory && toSend.length > 0
-			? await rememberOutcomes(context, memory, sent, settings.rememberForPreDeliver)
+			? await rememberOutcomes(context, memory, sent, outcomes, settings.rememberForPreDeliver)
 			: undefined;
 	if (settings.rememberForPreDeliver && !memory && sent.size > 0)
 		warn(
 			context,
 			`Not remembered for Pre-Deliver Tickets: Remember Listings for Pre-Deliver needs the memory of sent listings, and Skip Listings Already Sent is off. Turn it on, or in Pre-Deliver Tickets choose Listing → By Marketplace Listing ID and map the id Create output.`,
 		);
-	if (tickets) await forgetTicketsNotListed(context, tickets, sent);
-	if (memoryFailure) reportMemoryFailure(context, memoryFailure, outcomes);
+	// The tickets of listings the API provably did not create are free again.
+	const notCreated = sentAs(sent, 'notCreated');
+	if (tickets && !(await tickets.forget(ticketsOf(notCreated))))
+		warn(
+			context,
+			`The tickets of listings not created (${idsOf(notCreated).join(', ')}) are still remembered as listed: a later call with them is refused. Clear Sent Listings History (All) forgets them.`,
+		);
+	if (memoryError && !context.continueOnFail()) throw memoryError;
+	if (memoryError) warn(context, `${memoryError.message}. ${memoryError.description}`);
 	return outcomes;
+}
+
+function warn(context: IExecuteFunctions, message: string): void {
+	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
 /** One memory per marketplace account on one API. */
@@ -75,7 +92,6 @@ export function memoryAccount(credential: RunCredential): MemoryAccount {
 	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
-/** The listings sent that the memory keeps as `as`. */
 function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[] {
 	return [...sent]
 		.filter(([, outcome]) => rememberedAs(outcome) === as)
@@ -84,36 +100,7 @@ function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[]
 
 const idsOf = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
 
-/** Records the tickets of the listings about to be sent; nothing is sent when that fails. */
-async function recordTickets(
-	context: IExecuteFunctions,
-	tickets: TicketMemory,
-	toSend: ReadyListing[],
-): Promise<void> {
-	await tickets.record(ticketsOf(toSend)).catch((error: unknown) => {
-		const ids = idsOf(toSend);
-		throw beforeSendingError(context, failureOf(error), { ids, stillRemembered: ids });
-	});
-}
-
-/** The tickets of listings the API provably did not create are free again; said when that fails. */
-async function forgetTicketsNotListed(
-	context: IExecuteFunctions,
-	tickets: TicketMemory,
-	sent: Sent,
-): Promise<void> {
-	const notCreated = sentAs(sent, 'notCreated');
-	if (await tickets.forget(ticketsOf(notCreated))) return;
-	warn(
-		context,
-		`The tickets of listings not created (${idsOf(notCreated).join(', ')}) are still remembered as listed: a later call with them is refused. Clear Sent Listings History (All) forgets them.`,
-	);
-}
-
-/**
- * Records the listings as sent before sending (a run that dies half-way must not leave a created listing
- * unremembered); returns those this workflow sent before, by External Listing ID, with what the memory knows.
- */
+/** Records the listings before sending (a run dying half-way must not leave a created one unremembered). */
 async function recordBeforeSending(
 	context: IExecuteFunctions,
 	memory: RunMemory,
@@ -122,23 +109,29 @@ async function recordBeforeSending(
 	const { alreadySent, count } = await memory.recordBeforeSending(idsOf(ready));
 	const notice = nearCapNotice(count);
 	if (notice) warn(context, notice);
-	const unknownBefore = ready.filter(
+	// A green run would hide these listings: the output pane says so.
+	const unknown = ready.filter(
 		(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
 	);
-	if (unknownBefore.length) warn(context, earlierUnknownNotice(unknownBefore));
+	if (unknown.length)
+		warn(
+			context,
+			`Skipped, outcome unknown: ${howMany(unknown)} sent by an earlier run that got no answer saying whether the API created them (${listFirst(idsOf(unknown))}). Look them up on the marketplace by External Listing ID; forget those that are not there with Listing → Clear Sent Listings History, then run the workflow again.`,
+		);
 	return alreadySent;
 }
 
 /**
- * After sending: a created listing (or one the API holds already) is remembered as created, one of unknown outcome
- * as such, and one the API provably did not create is forgotten, so a later run sends it.
+ * After sending, a listing the API provably did not create is forgotten, so a later run sends it. The error when that
+ * fails names every listing's outcome and the listings not created still held (else later runs skip them unseen).
  */
 async function rememberOutcomes(
 	context: IExecuteFunctions,
 	memory: RunMemory,
 	sent: Sent,
+	outcomes: Map<Listing, Outcome>,
 	forPreDeliver: boolean,
-): Promise<Parameters<typeof reportMemoryFailure>[1] | undefined> {
+): Promise<SentListingsStoreError | undefined> {
 	const notCreated = sentAs(sent, 'notCreated');
 	const { error, notForgotten } = await memory.afterSending(
 		idsOf(sentAs(sent, 'created')),
@@ -147,10 +140,15 @@ async function rememberOutcomes(
 		forPreDeliver ? await createdRecord(context, memory, sent) : [],
 	);
 	if (!error) return undefined;
-	const stillRemembered = notCreated.filter((listing) =>
-		notForgotten.includes(listing.externalListingId),
-	);
-	return { error, stillRemembered };
+	const stillRemembered = idsOf(notCreated).filter((id) => notForgotten.includes(id));
+	const description = [
+		error.description,
+		stillRemembered.length > 0 && notCreatedStillRememberedLine(stillRemembered),
+		stopSummary(outcomes, false),
+	];
+	return new SentListingsStoreError(context.getNode(), error.message, {
+		description: description.filter(Boolean).join('\n'),
+	});
 }
 
 /** The listings created with evidence, with the marketplace's ID and their seats, if the memory has room for them. */
@@ -172,35 +170,41 @@ async function createdRecord(
 	return [];
 }
 
-/** Sends every listing through one pacer; returns each listing's outcome, keyed by the listing. */
 async function sendThroughPacer(
 	context: IExecuteFunctions,
 	listings: ReadyListing[],
-	settings: SendSettings,
+	{ mode, maxConcurrency }: SendSettings,
 	credential: RunCredential,
-	stopOnFailure: boolean,
 ): Promise<Sent> {
-	const { mode, maxConcurrency } = settings;
+	const stopOnFailure = !context.continueOnFail();
 	const pacer = new RequestPacer(mode, maxConcurrency, stopOnFailure, credential.renewal.tokenHeld);
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async (listing: ReadyListing): Promise<Outcome> => {
+		const { externalListingId, rows } = listing;
 		try {
 			// Without Continue On Fail a failure closes the pacer: requests in flight finish and are reported.
 			const answer = await sendRequest.call(context, {
 				request: listingRequest(listing),
-				itemIndex: listing.rows[0],
+				itemIndex: rows[0],
 				pacer,
 				credential,
-				confirmedBy: (response) => showsListingCreated(response, listing.externalListingId),
-				createsId: listing.externalListingId,
+				confirmedBy: (response) => showsListingCreated(response, externalListingId),
+				createsId: externalListingId,
 			});
 			return outcomeOfRequest(answer);
 		} catch (error) {
 			// A failure in handling one listing must not escape: the other listings, the memory update and
 			// the summary still need their turn. Where it happened is unknown, so the request may have gone.
 			if (stopOnFailure) pacer.close();
-			return unexpectedFailure(context, listing, error, credential);
+			const said = redactSecrets(errorText(error), runSecrets(credential));
+			const message = `Outcome unknown: handling External Listing ID ${externalListingId} failed unexpectedly`;
+			const description = `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`;
+			const itemIndex = rows[0];
+			return {
+				kind: 'unknown',
+				error: new NodeOperationError(context.getNode(), message, { description, itemIndex }),
+			};
 		}
 	};
 	try {
@@ -223,21 +227,4 @@ function marketplaceIdOf(body: unknown): string | undefined {
 	const id = (body as Record<string, unknown> | null)?.id;
 	if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id);
 	return typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined;
-}
-
-/** An exception from handling one listing, as that listing's outcome: unknown, in words, without a secret. */
-function unexpectedFailure(
-	context: IExecuteFunctions,
-	listing: ReadyListing,
-	error: unknown,
-	credential: RunCredential,
-): Outcome {
-	const said = redactSecrets(errorText(error), runSecrets(credential));
-	const message = `Outcome unknown: handling External Listing ID ${listing.externalListingId} failed unexpectedly`;
-	const description = `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`;
-	const itemIndex = listing.rows[0];
-	return {
-		kind: 'unknown',
-		error: new NodeOperationError(context.getNode(), message, { description, itemIndex }),
-	};
 }

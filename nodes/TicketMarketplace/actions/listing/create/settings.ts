@@ -93,9 +93,8 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
 
 /**
- * n8n's expression engine per item dominated large sheets (bench/README.md), so a parameter without an expression
- * is read once, and one that is exactly `{{ $json.column }}` is read from the item's cell, as the engine would.
- * Anything else goes through n8n per item, so what an expression means never changes.
+ * n8n's expression engine per item dominated large sheets (bench/README.md): a parameter without an expression is
+ * read once, one that is just `{{ $json.column }}` from the item's cell; the rest through n8n per item, as ever.
  */
 type Plan =
 	| { kind: 'constant'; value: unknown }
