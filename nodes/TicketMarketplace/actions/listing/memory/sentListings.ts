@@ -5,8 +5,6 @@ import { nearCapWords } from './memoryMessages';
 import { SENT_LISTINGS_CAP } from './verifiedStore';
 
 export { SENT_LISTINGS_CAP };
-export { storeError } from './memoryMessages';
-export { ContendedMemoryError } from './memoryFailure';
 
 /** From this share of the cap on, each run says how close the memory is to forgetting. */
 const NEAR_CAP_SHARE = 0.9;
@@ -42,11 +40,6 @@ export function outcomeUnknownKey(account: MemoryAccount, externalListingId: num
 	return `${sentListingKey(account, externalListingId)} outcome unknown`;
 }
 
-/** Earlier versions' key (Base URL as typed, no account): only forgotten, never read or written. */
-function oldSentListingKey(baseUrl: string, externalListingId: number): string {
-	return `ticket-marketplace listing ${externalListingId} at ${baseUrl.trim().replace(/\/+$/, '')}`;
-}
-
 export type KeyKind = 'sent' | 'old' | 'unknown';
 
 /** Every key the memory may hold for the IDs, each with its ID and kind. */
@@ -56,7 +49,9 @@ export class MemoryKeys {
 	constructor(account: MemoryAccount, ids: number[], kinds: KeyKind[]) {
 		const keyOf: Record<KeyKind, (id: number) => string> = {
 			sent: (id) => sentListingKey(account, id),
-			old: (id) => oldSentListingKey(account.baseUrl, id),
+			// Earlier versions' key (Base URL as typed, no account): only forgotten, never read or written.
+			old: (id) =>
+				`ticket-marketplace listing ${id} at ${account.baseUrl.trim().replace(/\/+$/, '')}`,
 			unknown: (id) => outcomeUnknownKey(account, id),
 		};
 		for (const id of ids) for (const kind of kinds) this.byKey.set(keyOf[kind](id), { id, kind });

@@ -20,7 +20,6 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-export type Answered = { ok: true; answer: IDeduplicationOutput } | Failed;
 /** A verified record: the answer of every write it made, and on success of the write that stood. */
 type RecordOutcome = { answers: IDeduplicationOutput[] } & (
 	| { ok: true; stood: IDeduplicationOutput }
@@ -68,12 +67,6 @@ export class VerifiedStore {
 		return await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
 	}
 
-	private async remove(keys: string[]): Promise<void> {
-		await this.callTwice(
-			async () => await this.context.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS),
-		);
-	}
-
 	private asNodeError(error: unknown): NodeOperationError {
 		return error instanceof NodeOperationError
 			? error
@@ -88,14 +81,17 @@ export class VerifiedStore {
 	}
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
-	async recordOnce(keys: string[]): Promise<Answered> {
+	async recordOnce(keys: string[]): Promise<{ ok: true; answer: IDeduplicationOutput } | Failed> {
 		const call = this.callTwice(async () => await this.storeRecord(keys));
 		return await call.then(({ answer }) => ({ ok: true as const, answer }), storeFailed);
 	}
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
 	async removeOnce(keys: string[]): Promise<Done> {
-		return await this.remove(keys).then(() => DONE, storeFailed);
+		const call = this.callTwice(
+			async () => await this.context.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS),
+		);
+		return await call.then(() => DONE, storeFailed);
 	}
 
 	/** Records the keys with a new marker, unverified (`forget` takes the marker too). */
@@ -138,7 +134,7 @@ export class VerifiedStore {
 		const answer = await call.catch(() => undefined);
 		if (answer === undefined) return undefined;
 		const added = answer.new.map(String);
-		if (added.length > 0) await this.remove(added).catch(() => this.leftovers.push(...added));
+		if (added.length > 0 && !(await this.removeOnce(added)).ok) this.leftovers.push(...added);
 		return new Set(answer.processed.map(String));
 	}
 
@@ -166,12 +162,8 @@ export class VerifiedStore {
 		}
 	}
 
-	/** Removes the keys and every marker, again while a marker is back (or unseen) after the pause. */
-	async forget(keys: string[]): Promise<Done> {
-		return await this.forgetWith(keys, [...this.markers, ...this.guards]);
-	}
-
-	private async forgetWith(keys: string[], markers: string[]): Promise<Done> {
+	/** Removes the keys and the markers (every one), again while a marker is back (or unseen) after the pause. */
+	async forget(keys: string[], markers = [...this.markers, ...this.guards]): Promise<Done> {
 		for (let attempt = 1; ; attempt++) {
 			const removed = await this.removeOnce([...markers, ...keys]);
 			if (!removed.ok) return removed;
@@ -185,7 +177,7 @@ export class VerifiedStore {
 	/** Removes keys written only to look, verified by the guards (markers stay for the rest); false: unverified. */
 	async forgetAhead(keys: string[]): Promise<boolean> {
 		const guards = [...this.guards];
-		if (!(await this.forgetWith(keys, guards)).ok) return false;
+		if (!(await this.forget(keys, guards)).ok) return false;
 		this.guards = this.guards.filter((guard) => !guards.includes(guard));
 		return true;
 	}
