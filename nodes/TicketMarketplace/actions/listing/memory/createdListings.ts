@@ -176,12 +176,9 @@ export async function findCreated(
 	});
 	const entries = found.flatMap((listing) => listing.seats.map(seatEntry(account, listing)));
 	const held = await kept.held(new Map(entries.map((entry) => [entry, 0])));
-	const withSeatsHeld = (listing: CreatedListing) => ({
-		...listing,
-		seats: listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat))),
+	const listings = found.map((listing) => {
+		const seats = listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat)));
+		return [listing.externalListingId, { ...listing, seats }] as const;
 	});
-	const listings = found.map(
-		(listing) => [listing.externalListingId, withSeatsHeld(listing)] as const,
-	);
 	return { found: new Map(listings), unreadable };
 }

@@ -9,11 +9,11 @@ import {
 	forgetError,
 	forgetUnansweredError,
 	memoryError,
+	nearCap,
+	type SentListingsStoreError,
 } from './memoryMessages';
-import type { SentListingsStoreError } from './memoryMessages';
-import { MemoryKeys, nearCap, SENT_LISTINGS_CAP } from './sentListings';
-import type { KeyKind, MemoryAccount } from './sentListings';
-import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
+import { MemoryKeys, type KeyKind, type MemoryAccount } from './sentListings';
+import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';
@@ -74,7 +74,10 @@ export class RunMemory {
 			);
 			return { alreadySent, count };
 		} catch (error) {
-			const stillRemembered = await this.undoRecord(keys, added);
+			// Nothing was sent: what this run recorded is forgotten again, or said still remembered.
+			const recorded = [...new Set([...added, ...this.lookedOnly])];
+			const undone = await this.store.forget(recorded);
+			const stillRemembered = undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 			const left = { ids, forgottenAlthoughSent, stillRemembered };
 			throw beforeSendingError(this.context, failureOf(error), left);
 		}
@@ -127,13 +130,6 @@ export class RunMemory {
 		}
 		if (look === undefined) throw forgetUnansweredError(this.context, ids);
 		return held;
-	}
-
-	/** Nothing was sent: what this run recorded is forgotten again; returns the IDs still remembered if it cannot be. */
-	private async undoRecord(keys: MemoryKeys, added: string[]): Promise<number[]> {
-		const recorded = [...new Set([...added, ...this.lookedOnly])];
-		const undone = await this.store.forget(recorded);
-		return undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 	}
 
 	/**
