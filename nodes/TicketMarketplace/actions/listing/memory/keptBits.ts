@@ -38,15 +38,12 @@ export function keysOf({ entry, bits }: KeptValue): string[] {
 
 export class KeptBits {
 	readonly store: VerifiedStore;
-	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
-	private readonly recorded = new Set<string>();
-
 	constructor(context: IExecuteFunctions) {
 		this.store = new VerifiedStore(context);
 	}
 
 	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
-	private async ensureRoom(keys: number): Promise<void> {
+	protected async ensureRoom(keys: number): Promise<void> {
 		const held = await this.store.count();
 		const needed = keys + MARKERS_PER_WRITE;
 		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
@@ -54,7 +51,7 @@ export class KeptBits {
 	}
 
 	/** One look at the entries (each with the width of its value): the bits of each entry held. */
-	private async lookOnce(
+	protected async lookOnce(
 		widths: Map<string, number>,
 		chunk = LOOK_ENTRIES,
 	): Promise<Map<string, boolean[]>> {
@@ -91,34 +88,5 @@ export class KeptBits {
 		const second = await this.lookOnce(new Map([...first.keys()].map((e) => [e, widths.get(e)!])));
 		const same = (entry: string, bits: boolean[]) => String(first.get(entry)) === String(bits);
 		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
-	}
-
-	/** Records the values, verified; then looks after a pause, as another run's look may remove them. */
-	async record(values: KeptValue[]): Promise<void> {
-		let toWrite = values;
-		for (let attempt = 1; toWrite.length > 0; attempt++) {
-			const keys = toWrite.flatMap((value) => keysOf(value));
-			await this.ensureRoom(keys.length);
-			// A look's leftovers would read back as another value: taken out first, or the look below fails.
-			const leftovers = this.store.leftovers.filter(
-				(key) => !keys.includes(key) && !this.recorded.has(key),
-			);
-			if (leftovers.length > 0) await this.store.removeOnce(leftovers);
-			const written = await this.store.record(keys);
-			keys.forEach((key) => this.recorded.add(key));
-			if (!written.ok) throw new MemoryFailureError(written.failure);
-			await this.store.pause();
-			const found = await this.lookOnce(new Map(toWrite.map((v) => [v.entry, v.bits.length])));
-			toWrite = toWrite.filter(({ entry, bits }) => String(found.get(entry)) !== String(bits));
-			if (toWrite.length > 0 && attempt === MARKERS_PER_WRITE - 1)
-				throw new MemoryFailureError({ kind: 'contended', attempts: attempt });
-		}
-	}
-
-	/** Forgets the values, the run's markers, and the looks' leftovers (they would misread). */
-	async forget(values: KeptValue[]): Promise<boolean> {
-		const keys = values.flatMap((value) => keysOf(value));
-		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
-		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
 	}
 }

@@ -67,12 +67,6 @@ export class VerifiedStore {
 		return await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
 	}
 
-	private asNodeError(error: unknown): NodeOperationError {
-		return error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(this.context.getNode(), error as Error);
-	}
-
 	/** How many entries the memory holds; undefined when the store could not count. */
 	async count(): Promise<number | undefined> {
 		return await this.context.helpers
@@ -113,12 +107,14 @@ export class VerifiedStore {
 		} catch (error) {
 			// Both failed, but the first may have written: its marker tells.
 			const wrote = (await this.markersPresent([marker]))?.has(marker) ?? true;
-			return storeFailed(this.asNodeError(error), wrote);
+			return storeFailed(new NodeOperationError(this.context.getNode(), error as Error), wrote);
 		}
 		const { answer, firstFailure } = written;
 		// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
-		if (firstFailure && answer.processed.map(String).includes(marker))
-			return storeFailed(this.asNodeError(firstFailure.error), true);
+		if (firstFailure && answer.processed.map(String).includes(marker)) {
+			const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
+			return storeFailed(error, true);
+		}
 		return { ok: true, tokens, answer };
 	}
 
