@@ -92,45 +92,40 @@ export interface FoundListings {
 	unreadable: Set<number>;
 }
 
-interface CopiesRead {
-	ids: Map<number, string>;
-	/** Held, valid or not. */
-	held: Set<number>;
-	/** Found with a copy spoiled: absent or not reading as an ID. */
-	spoiled: Set<number>;
-	/** A look's writes stayed behind: looking again would spoil another copy. */
-	stuck: boolean;
-}
-
-/** Looks at the copies of the IDs a few entries at a time; stops (spoiling no more copies) once a look stays behind. */
+/**
+ * Looks at the copies of the IDs a few entries at a time, adding the IDs read to `ids` and those with a copy absent or
+ * not reading as an ID to `spoiled`. Returns the IDs held (valid or not), and `stuck` once a look's writes stayed
+ * behind: it stops there, as looking again would spoil another copy.
+ */
 async function readCopies(
 	kept: KeptBits,
 	account: MemoryAccount,
 	asked: number[],
-): Promise<CopiesRead> {
-	const read: CopiesRead = { ids: new Map(), held: new Set(), spoiled: new Set(), stuck: false };
+	{ ids, spoiled }: { ids: Map<number, string>; spoiled: Set<number> },
+): Promise<{ held: Set<number>; stuck: boolean }> {
 	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
 	const second = await kept.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
-	if (!second.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
-	const inSecond = asked.filter((id) => second.held.has(copyEntry(account, id, 2)));
-	for (const id of asked) read[inSecond.includes(id) ? 'held' : 'spoiled'].add(id);
+	if (!second.cleanedUp) return { held: new Set(asked), stuck: true };
+	const held = new Set(asked.filter((id) => second.held.has(copyEntry(account, id, 2))));
+	asked.filter((id) => !held.has(id)).forEach((id) => spoiled.add(id));
+	const inSecond = [...held];
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
-		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !read.ids.has(id));
+		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !ids.has(id));
 		const look = await kept.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
 			const bits = look.held.get(entryOf(id));
 			const marketplaceId = bits && bitsText(bits);
-			if (bits) read.held.add(id);
-			if (marketplaceId) read.ids.set(id, marketplaceId);
-			else read.spoiled.add(id);
+			if (bits) held.add(id);
+			if (marketplaceId) ids.set(id, marketplaceId);
+			else spoiled.add(id);
 		}
 		if (look.cleanedUp) continue;
 		// What the look left reads as bits set in this copy: mended from the ID it read, if it read one.
-		wanted.forEach((id) => read.spoiled.add(id));
-		return { ...read, stuck: true };
+		wanted.forEach((id) => spoiled.add(id));
+		return { held, stuck: true };
 	}
-	return read;
+	return { held, stuck: false };
 }
 
 /** Rewrites (unverified) the copies of a listing found from one of them, so that a spoiled one does not stay so. */
@@ -161,11 +156,9 @@ export async function findCreated(
 	let toRead = [...asked.keys()];
 	for (let read = 1; read <= READS && toRead.length > 0; read++) {
 		if (read > 1) await kept.store.pause();
-		const copy = await readCopies(kept, account, toRead);
-		copy.ids.forEach((marketplaceId, id) => ids.set(id, marketplaceId));
-		copy.spoiled.forEach((id) => spoiled.add(id));
-		unreadable = new Set([...copy.held].filter((id) => !copy.ids.has(id)));
-		toRead = copy.stuck ? [] : [...unreadable];
+		const { held, stuck } = await readCopies(kept, account, toRead, { ids, spoiled });
+		unreadable = new Set([...held].filter((id) => !ids.has(id)));
+		toRead = stuck ? [] : [...unreadable];
 	}
 	// Unverified: a repair that fails leaves the copy as it was, and the other still reads.
 	for (const [id, marketplaceId] of ids)
