@@ -71,9 +71,15 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 		'The history is what keeps Create from listing the same tickets twice, and an agent cannot know whether a listing was removed from the marketplace.',
 	);
 	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
-		const entries = await forgetAll(this);
-		const pairedItem = items.map((_, item) => ({ item }));
-		return [{ json: { forgotten: 'all', entries }, pairedItem }];
+		// Everything this workflow remembers in n8n's deduplication store with the scope "workflow".
+		try {
+			const entries = await this.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
+			await this.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
+			const pairedItem = items.map((_, item) => ({ item }));
+			return [{ json: { forgotten: 'all', entries }, pairedItem }];
+		} catch (error) {
+			throw storeError(this, error, 'forget');
+		}
 	}
 	const entries = readEntries(this, items);
 	const blankRows = entries.flatMap((entry, itemIndex) => (entry === 'blank' ? [itemIndex] : []));
@@ -85,17 +91,6 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 		entries.filter((entry) => typeof entry === 'number'),
 	);
 	return entries.map((entry, item) => outputOf(entry, item, forgotten));
-}
-
-/** Forgets everything this workflow remembers in n8n's deduplication store with the scope "workflow". */
-async function forgetAll(context: IExecuteFunctions): Promise<number> {
-	try {
-		const entries = await context.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
-		await context.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
-		return entries;
-	} catch (error) {
-		throw storeError(context, error, 'forget');
-	}
 }
 
 /** Each item's ID, read as Create reads a sheet; one not valid stops the run, or with Continue On Fail is its error. */

@@ -105,8 +105,9 @@ export class VerifiedStore {
 				async () => await this.storeRecord([...tokens, guard, ...keys]),
 			);
 		} catch (error) {
-			// Both failed, but the first may have written: its marker tells.
-			const wrote = (await this.markersPresent([marker]))?.has(marker) ?? true;
+			// Both failed, but the first may have written: its marker tells, after the pause.
+			await this.pause();
+			const wrote = (await this.look([marker]))?.has(marker) ?? true;
 			return storeFailed(new NodeOperationError(this.context.getNode(), error as Error), wrote);
 		}
 		const { answer, firstFailure } = written;
@@ -134,12 +135,6 @@ export class VerifiedStore {
 		return new Set(answer.processed.map(String));
 	}
 
-	/** After the pause, which of the markers are in the memory. */
-	private async markersPresent(markers: string[]): Promise<Set<string> | undefined> {
-		await this.pause();
-		return await this.look(markers);
-	}
-
 	/** Records the keys with a new marker until the write provably stands, or gives up after WRITE_ATTEMPTS looks. */
 	async record(keys: string[]): Promise<RecordOutcome> {
 		const answers: IDeduplicationOutput[] = [];
@@ -150,7 +145,8 @@ export class VerifiedStore {
 			answers.push(written.answer);
 			// Written again only once a look proved it erased: after a failed look it could resurrect removed keys.
 			for (const token of written.tokens) {
-				const present = await this.markersPresent([token]);
+				await this.pause();
+				const present = await this.look([token]);
 				if (present?.has(token)) return { ok: true, answers, stood: written.answer };
 				if (++looks === WRITE_ATTEMPTS) return { ok: false, answers, failure: gaveUp(present) };
 				if (present !== undefined) break;
@@ -164,7 +160,8 @@ export class VerifiedStore {
 			const removed = await this.removeOnce([...markers, ...keys]);
 			if (!removed.ok) return removed;
 			if (keys.length === 0) return DONE;
-			const present = await this.markersPresent(markers);
+			await this.pause();
+			const present = await this.look(markers);
 			if (present?.size === 0) return DONE;
 			if (attempt === WRITE_ATTEMPTS) return { ok: false, failure: gaveUp(present) };
 		}
