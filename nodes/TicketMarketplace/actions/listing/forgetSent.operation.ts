@@ -63,6 +63,7 @@ export const description = updateDisplayOptions(
 /** What one input item asks: an ID to forget, a blank row to skip, or its refusal as output (its ID is not valid). */
 type Entry = number | 'blank' | INodeExecutionData;
 type Items = INodeExecutionData[];
+const BLANK = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
 
 export async function execute(this: IExecuteFunctions, items: Items): Promise<Items> {
 	refuseAsAgentTool(
@@ -87,9 +88,8 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 		this.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
 	// The memory of the credential's account on its API, as Create keeps it.
 	const memory = new RunMemory(this, memoryAccount(await readRunCredential.call(this)));
-	const forgotten = await memory.forgetOnRequest(
-		entries.filter((entry) => typeof entry === 'number'),
-	);
+	const requested = entries.filter((entry) => typeof entry === 'number');
+	const forgotten = await memory.forgetOnRequest(requested);
 	return entries.map((entry, item) => outputOf(entry, item, forgotten));
 }
 
@@ -114,10 +114,7 @@ function readEntries(context: IExecuteFunctions, items: Items): Entry[] {
 function outputOf(entry: Entry, item: number, forgotten: Set<number>): INodeExecutionData {
 	if (typeof entry === 'object') return entry;
 	const pairedItem = { item };
-	if (entry === 'blank') {
-		const message = 'Blank row: its External Listing ID is empty, so it names no listing to clear';
-		return { json: { skipped: 'blank', message }, pairedItem };
-	}
+	if (entry === 'blank') return { json: { skipped: 'blank', message: BLANK }, pairedItem };
 	const message = `Nothing to forget: External Listing ID ${entry} is not remembered for this account and Base URL`;
 	const json = forgotten.has(entry) ? { forgotten: entry } : { notRemembered: entry, message };
 	return { json, pairedItem };

@@ -86,12 +86,6 @@ export const createdIdKeys = (account: MemoryAccount, id: number) =>
 		return [entry, ...everyBit(entry, ID_WIDTH)];
 	});
 
-/** What a look found: the listings recorded, and those whose record is held but could not be read. */
-export interface FoundListings {
-	found: Map<number, CreatedListing>;
-	unreadable: Set<number>;
-}
-
 /**
  * Looks at the copies of the IDs a few entries at a time, adding the IDs read to `ids` and those with a copy absent or
  * not reading as an ID to `spoiled`. Returns the IDs held (valid or not), and `stuck` once a look's writes stayed
@@ -143,12 +137,12 @@ async function repair(kept: KeptBits, account: MemoryAccount, id: number, market
 /** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
 const READS = 3;
 
-/** The listings Create recorded among these, each with its marketplace ID and which of the seats asked it holds. */
+/** The listings Create recorded among these (marketplace ID, which seats asked it holds), and those held unreadable. */
 export async function findCreated(
 	context: IExecuteFunctions,
 	account: MemoryAccount,
 	asked: Map<number, string[]>,
-): Promise<FoundListings> {
+): Promise<{ found: Map<number, CreatedListing>; unreadable: Set<number> }> {
 	const kept = new KeptBits(context);
 	const ids = new Map<number, string>();
 	let unreadable = new Set<number>();

@@ -72,13 +72,11 @@ const stillRemembered = (what: string, ids: Array<string | number>) =>
 export function beforeSendingError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	{
-		ids,
-		forgottenAlthoughSent: forgotten,
-		stillRemembered: still,
-	}: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
+	left: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
 ): SentListingsStoreError {
-	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? ids : undefined;
+	const forgotten = left.forgottenAlthoughSent;
+	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;
+	const still = left.stillRemembered;
 	const error = memoryError(context, failure, 'before', {
 		lead:
 			forgotten &&
