@@ -86,7 +86,6 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 	const blankRows = entries.flatMap((entry, itemIndex) => (entry === 'blank' ? [itemIndex] : []));
 	if (blankRows.length)
 		this.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
-	// The memory of the credential's account on its API, as Create keeps it.
 	const memory = new RunMemory(this, memoryAccount(await readRunCredential.call(this)));
 	const requested = entries.filter((entry) => typeof entry === 'number');
 	const forgotten = await memory.forgetOnRequest(requested);

@@ -86,11 +86,7 @@ export const createdIdKeys = (account: MemoryAccount, id: number) =>
 		return [entry, ...everyBit(entry, ID_WIDTH)];
 	});
 
-/**
- * Looks at the copies of the IDs a few entries at a time, adding the IDs read to `ids` and those with a copy absent or
- * not reading as an ID to `spoiled`. Returns the IDs held (valid or not), and `stuck` once a look's writes stayed
- * behind: it stops there, as looking again would spoil another copy.
- */
+/** Reads copies into `ids` and `spoiled`; returns the IDs held (valid or not), `stuck` once a look stayed behind. */
 async function readCopies(
 	kept: KeptBits,
 	account: MemoryAccount,
@@ -115,7 +111,7 @@ async function readCopies(
 			else spoiled.add(id);
 		}
 		if (look.cleanedUp) continue;
-		// What the look left reads as bits set in this copy: mended from the ID it read, if it read one.
+		// What the look left reads as bits set here (mended from the ID read, if any); another look would spoil more.
 		wanted.forEach((id) => spoiled.add(id));
 		return { held, stuck: true };
 	}

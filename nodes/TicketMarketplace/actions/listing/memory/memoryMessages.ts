@@ -65,10 +65,7 @@ export const storeError = (context: IExecuteFunctions, error: unknown, stage: ke
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
-/**
- * Nothing was sent: the failure, and each ID the memory may now hold wrongly or have lost: the run's `ids` (a failed
- * write may have recorded them), IDs sent before it forgot while marking them recent, IDs it could not forget.
- */
+/** Nothing was sent: the failure, and IDs the memory may now hold wrongly (`ids`, `stillRemembered`) or have lost. */
 export function beforeSendingError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,

@@ -132,10 +132,7 @@ export class RunMemory {
 		return held;
 	}
 
-	/**
-	 * After sending: created and unknown IDs (with evidence, their marketplace ID and seats) recorded again; the not
-	 * created forgotten, with the created's "unknown" entry and the looks. `notForgotten`: not created, still held.
-	 */
+	/** After sending: the created and unknown kept (`withEvidence` for Pre-deliver), the not created forgotten. */
 	async afterSending(
 		created: number[],
 		unknown: number[],

@@ -67,7 +67,6 @@ export class VerifiedStore {
 		return await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
 	}
 
-	/** How many entries the memory holds; undefined when the store could not count. */
 	async count(): Promise<number | undefined> {
 		return await this.context.helpers
 			.getProcessedDataCount(SCOPE, STORE_OPTIONS)
