@@ -1,9 +1,9 @@
-/** What Create created, for Pre-deliver: the marketplace ID (its UTF-8 bytes as bits: keptBits.ts), an entry a seat. */
+/** What Create created, for Pre-deliver: the marketplace ID (its UTF-8 bytes as bits: verifiedStore.ts), an entry a seat. */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, everyBit, KeptBits, keysOf, numberBits } from './keptBits';
+import { bitsNumber, everyBit, KeptBits, keysOf, numberBits } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */

@@ -2,7 +2,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { createdIdKeys, createdKeys, type CreatedListing } from './createdListings';
-import { LOOK_ROOM } from './keptBits';
 import { failureOf, MemoryFailureError } from './memoryFailure';
 import {
 	beforeSendingError,
@@ -13,7 +12,7 @@ import {
 	type SentListingsStoreError,
 } from './memoryMessages';
 import { MemoryKeys, type KeyKind, type MemoryAccount } from './sentListings';
-import { MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
+import { LOOK_ROOM, MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';

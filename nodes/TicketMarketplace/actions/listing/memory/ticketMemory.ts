@@ -1,10 +1,9 @@
-/** "One ticket in one listing" across an AI Agent's calls (runs of their own): its listing ID as bits (keptBits.ts). */
+/** "One ticket in one listing" across an AI Agent's calls (runs of their own): its listing ID as bits (verifiedStore.ts). */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { bitsNumber, KeptBits, keysOf, numberBits, type KeptValue } from './keptBits';
 import { MemoryFailureError } from './memoryFailure';
 import { sentListingKey, type MemoryAccount } from './sentListings';
-import { MARKERS_PER_WRITE } from './verifiedStore';
+import { bitsNumber, KeptBits, keysOf, MARKERS_PER_WRITE, numberBits } from './verifiedStore';
 
 /** External Listing IDs are whole numbers up to 2^53 - 1. */
 const ID_BITS = 53;
@@ -28,12 +27,12 @@ export class TicketMemory extends KeptBits {
 		super(context);
 	}
 
-	private valuesOf(held: HeldTicket[]): KeptValue[] {
+	private valuesOf(held: HeldTicket[]) {
 		const entry = (ticket: string) => ticketEntry(this.account, ticket);
 		return held.map((t) => ({ entry: entry(t.ticket), bits: numberBits(t.listingId, ID_BITS) }));
 	}
 
-	/** The tickets earlier runs listed, with their listing (held twice over a pause: keptBits.ts). */
+	/** The tickets earlier runs listed, with their listing (held twice over a pause: verifiedStore.ts). */
 	async listedBefore(tickets: string[]): Promise<Map<string, number>> {
 		const entries = new Map(tickets.map((ticket) => [ticketEntry(this.account, ticket), ticket]));
 		const held = await this.held(new Map([...entries.keys()].map((e) => [e, ID_BITS])));
