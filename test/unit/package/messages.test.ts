@@ -30,11 +30,11 @@ import {
 	blankRowsNotice,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/output';
 import {
-	ContendedMemoryError,
 	nearCapNotice,
 	sentListingKey,
-	storeError,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
+import { storeError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
+import { MemoryFailureError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryFailure';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/attempt';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
@@ -740,9 +740,10 @@ const rows: Row[] = [
 		name: 'memory: other runs keep changing it',
 		produce: async () => {
 			const context = { getNode: () => node } as unknown as IExecuteFunctions;
+			const contended = new MemoryFailureError({ kind: 'contended', attempts: 4 });
 			return [
-				ofError(storeError(context, new ContendedMemoryError(4), 'before')),
-				ofError(storeError(context, new ContendedMemoryError(4), 'after')),
+				ofError(storeError(context, contended, 'before')),
+				ofError(storeError(context, contended, 'after')),
 				ofError(
 					storeError(context, new Error('SQLITE_BUSY: database is locked\n  at x'), 'forget'),
 				),

@@ -1,9 +1,9 @@
-/** What Create created, for Pre-deliver: the marketplace ID (its UTF-8 bytes as bits: keptBits.ts), an entry a seat. */
+/** What Create created, for Pre-deliver: the marketplace ID (its UTF-8 bytes as bits: verifiedStore.ts), an entry a seat. */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, everyBit, KeptBits, keysOf, numberBits } from './keptBits';
+import { bitsNumber, everyBit, KeptBits, keysOf, numberBits } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
@@ -86,51 +86,36 @@ export const createdIdKeys = (account: MemoryAccount, id: number) =>
 		return [entry, ...everyBit(entry, ID_WIDTH)];
 	});
 
-/** What a look found: the listings recorded, and those whose record is held but could not be read. */
-export interface FoundListings {
-	found: Map<number, CreatedListing>;
-	unreadable: Set<number>;
-}
-
-interface CopiesRead {
-	ids: Map<number, string>;
-	/** Held, valid or not. */
-	held: Set<number>;
-	/** Found with a copy spoiled: absent or not reading as an ID. */
-	spoiled: Set<number>;
-	/** A look's writes stayed behind: looking again would spoil another copy. */
-	stuck: boolean;
-}
-
-/** Looks at the copies of the IDs a few entries at a time; stops (spoiling no more copies) once a look stays behind. */
+/** Reads copies into `ids` and `spoiled`; returns the IDs held (valid or not), `stuck` once a look stayed behind. */
 async function readCopies(
 	kept: KeptBits,
 	account: MemoryAccount,
 	asked: number[],
-): Promise<CopiesRead> {
-	const read: CopiesRead = { ids: new Map(), held: new Set(), spoiled: new Set(), stuck: false };
+	{ ids, spoiled }: { ids: Map<number, string>; spoiled: Set<number> },
+): Promise<{ held: Set<number>; stuck: boolean }> {
 	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
 	const second = await kept.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
-	if (!second.cleanedUp) return { ...read, held: new Set(asked), stuck: true };
-	const inSecond = asked.filter((id) => second.held.has(copyEntry(account, id, 2)));
-	for (const id of asked) read[inSecond.includes(id) ? 'held' : 'spoiled'].add(id);
+	if (!second.cleanedUp) return { held: new Set(asked), stuck: true };
+	const held = new Set(asked.filter((id) => second.held.has(copyEntry(account, id, 2))));
+	asked.filter((id) => !held.has(id)).forEach((id) => spoiled.add(id));
+	const inSecond = [...held];
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
-		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !read.ids.has(id));
+		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !ids.has(id));
 		const look = await kept.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
 			const bits = look.held.get(entryOf(id));
 			const marketplaceId = bits && bitsText(bits);
-			if (bits) read.held.add(id);
-			if (marketplaceId) read.ids.set(id, marketplaceId);
-			else read.spoiled.add(id);
+			if (bits) held.add(id);
+			if (marketplaceId) ids.set(id, marketplaceId);
+			else spoiled.add(id);
 		}
 		if (look.cleanedUp) continue;
-		// What the look left reads as bits set in this copy: mended from the ID it read, if it read one.
-		wanted.forEach((id) => read.spoiled.add(id));
-		return { ...read, stuck: true };
+		// What the look left reads as bits set here (mended from the ID read, if any); another look would spoil more.
+		wanted.forEach((id) => spoiled.add(id));
+		return { held, stuck: true };
 	}
-	return read;
+	return { held, stuck: false };
 }
 
 /** Rewrites (unverified) the copies of a listing found from one of them, so that a spoiled one does not stay so. */
@@ -148,12 +133,12 @@ async function repair(kept: KeptBits, account: MemoryAccount, id: number, market
 /** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
 const READS = 3;
 
-/** The listings Create recorded among these, each with its marketplace ID and which of the seats asked it holds. */
+/** The listings Create recorded among these (marketplace ID, which seats asked it holds), and those held unreadable. */
 export async function findCreated(
 	context: IExecuteFunctions,
 	account: MemoryAccount,
 	asked: Map<number, string[]>,
-): Promise<FoundListings> {
+): Promise<{ found: Map<number, CreatedListing>; unreadable: Set<number> }> {
 	const kept = new KeptBits(context);
 	const ids = new Map<number, string>();
 	let unreadable = new Set<number>();
@@ -161,11 +146,9 @@ export async function findCreated(
 	let toRead = [...asked.keys()];
 	for (let read = 1; read <= READS && toRead.length > 0; read++) {
 		if (read > 1) await kept.store.pause();
-		const copy = await readCopies(kept, account, toRead);
-		copy.ids.forEach((marketplaceId, id) => ids.set(id, marketplaceId));
-		copy.spoiled.forEach((id) => spoiled.add(id));
-		unreadable = new Set([...copy.held].filter((id) => !copy.ids.has(id)));
-		toRead = copy.stuck ? [] : [...unreadable];
+		const { held, stuck } = await readCopies(kept, account, toRead, { ids, spoiled });
+		unreadable = new Set([...held].filter((id) => !ids.has(id)));
+		toRead = stuck ? [] : [...unreadable];
 	}
 	// Unverified: a repair that fails leaves the copy as it was, and the other still reads.
 	for (const [id, marketplaceId] of ids)
@@ -176,12 +159,9 @@ export async function findCreated(
 	});
 	const entries = found.flatMap((listing) => listing.seats.map(seatEntry(account, listing)));
 	const held = await kept.held(new Map(entries.map((entry) => [entry, 0])));
-	const withSeatsHeld = (listing: CreatedListing) => ({
-		...listing,
-		seats: listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat))),
+	const listings = found.map((listing) => {
+		const seats = listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat)));
+		return [listing.externalListingId, { ...listing, seats }] as const;
 	});
-	const listings = found.map(
-		(listing) => [listing.externalListingId, withSeatsHeld(listing)] as const,
-	);
 	return { found: new Map(listings), unreadable };
 }

@@ -19,12 +19,6 @@ export class MemoryFailureError extends Error {
 	}
 }
 
-export class ContendedMemoryError extends MemoryFailureError {
-	constructor(attempts: number) {
-		super({ kind: 'contended', attempts });
-	}
-}
-
 /** The failure behind anything thrown: a store call that threw is n8n's failure. */
 export function failureOf(error: unknown): MemoryFailure {
 	return error instanceof MemoryFailureError

@@ -4,23 +4,22 @@ import { NodeOperationError } from 'n8n-workflow';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
 import { failureOf, type MemoryFailure } from './memoryFailure';
+import { SENT_LISTINGS_CAP } from './verifiedStore';
 
 /** The memory's failures in the user's words: what happened, was done, why, what to do (never: turn the memory off). */
 export class SentListingsStoreError extends NodeOperationError {}
-
-/** Where the run was: before sending, after sending, or forgetting on request. */
-export type MemoryStage = 'before' | 'after' | 'forget';
 
 const TITLE = "n8n's memory of listings already sent could not be used";
 const CLEAR = 'Listing → Clear Sent Listings History';
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 const CHECK_DATABASE = `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
-const DONE: Record<MemoryStage, string> = {
+/** What was done, by where the run was: before sending, after sending, or forgetting on request. */
+const DONE = {
 	before: 'Nothing was sent.',
 	after: 'The listings below were sent before this happened.',
 	forget: 'Nothing was forgotten.',
-};
+} as const;
 
 /** A failure's end of the title, its cause and what to do. */
 function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: string] {
@@ -48,7 +47,7 @@ function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: 
 export function memoryError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
-	stage: MemoryStage,
+	stage: keyof typeof DONE,
 	{ lead, lines = [] }: { lead?: string; lines?: Array<string | false | 0 | undefined> } = {},
 ): SentListingsStoreError {
 	const [title, cause, todo] = wordsFor(failure);
@@ -60,16 +59,13 @@ export function memoryError(
 }
 
 /** The same, for code that only has what was thrown. */
-export const storeError = (context: IExecuteFunctions, error: unknown, stage: MemoryStage) =>
+export const storeError = (context: IExecuteFunctions, error: unknown, stage: keyof typeof DONE) =>
 	memoryError(context, failureOf(error), stage);
 
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
-/**
- * Nothing was sent: the failure, and each ID the memory may now hold wrongly or have lost: the run's `ids` (a failed
- * write may have recorded them), IDs sent before it forgot while marking them recent, IDs it could not forget.
- */
+/** Nothing was sent: the failure, and IDs the memory may now hold wrongly (`ids`, `stillRemembered`) or have lost. */
 export function beforeSendingError(
 	context: IExecuteFunctions,
 	failure: MemoryFailure,
@@ -128,7 +124,12 @@ export const forgetUnansweredError = (context: IExecuteFunctions, ids: number[])
 		description: `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`,
 	});
 
-/** The notice once the memory holds most of what n8n keeps. */
-export function nearCapWords(count: number, cap: number): string {
-	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${cap}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (${CLEAR}), or move old sheets to another workflow.`;
+/** Whether the memory holds most of what n8n keeps (false when it could not count): from 90% on. */
+export const nearCap = (count: number | undefined): count is number =>
+	count !== undefined && count >= SENT_LISTINGS_CAP * 0.9;
+
+/** A notice once the memory holds most of what n8n keeps; undefined well below. */
+export function nearCapNotice(count: number | undefined): string | undefined {
+	if (!nearCap(count)) return undefined;
+	return `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (${CLEAR}), or move old sheets to another workflow.`;
 }

@@ -2,18 +2,17 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { createdIdKeys, createdKeys, type CreatedListing } from './createdListings';
-import { LOOK_ROOM } from './keptBits';
 import { failureOf, MemoryFailureError } from './memoryFailure';
 import {
 	beforeSendingError,
 	forgetError,
 	forgetUnansweredError,
 	memoryError,
+	nearCap,
+	type SentListingsStoreError,
 } from './memoryMessages';
-import type { SentListingsStoreError } from './memoryMessages';
-import { MemoryKeys, nearCap, SENT_LISTINGS_CAP } from './sentListings';
-import type { KeyKind, MemoryAccount } from './sentListings';
-import { MARKERS_PER_WRITE, VerifiedStore } from './verifiedStore';
+import { MemoryKeys, type KeyKind, type MemoryAccount } from './sentListings';
+import { LOOK_ROOM, MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';
@@ -59,8 +58,7 @@ export class RunMemory {
 			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
 			await this.forgetNow(lookedOnly);
 			// Counted from the start's count and what stayed, not read again (a count reads the whole list).
-			const stays = new Set(keys.of(added, RECORDED));
-			for (const key of lookedOnly) stays.delete(key);
+			const stays = new Set(keys.of(added, RECORDED).filter((key) => !lookedOnly.includes(key)));
 			const count = held === undefined ? undefined : held + stays.size;
 			if (seen.length > 0 && nearCap(count)) {
 				// IDs seen again become the most recent (n8n drops the oldest first): forgotten, recorded again.
@@ -75,7 +73,10 @@ export class RunMemory {
 			);
 			return { alreadySent, count };
 		} catch (error) {
-			const stillRemembered = await this.undoRecord(keys, added);
+			// Nothing was sent: what this run recorded is forgotten again, or said still remembered.
+			const recorded = [...new Set([...added, ...this.lookedOnly])];
+			const undone = await this.store.forget(recorded);
+			const stillRemembered = undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 			const left = { ids, forgottenAlthoughSent, stillRemembered };
 			throw beforeSendingError(this.context, failureOf(error), left);
 		}
@@ -90,24 +91,19 @@ export class RunMemory {
 		const needed = (keptHeld: number, writes: number) =>
 			keys.all().length - keptHeld + (writes + 1) * MARKERS_PER_WRITE;
 		if (needed(0, 0) <= room) return held;
-		const [keptHeld, writes] = await this.heldAlready(keys, room);
-		if (needed(keptHeld, writes) <= room) return held;
-		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0), cap });
-	}
-
-	/** Near the cap, how many of the IDs' keys are held already (a sheet run again), by a look; 0 if it cannot tell. */
-	private async heldAlready(
-		keys: MemoryKeys,
-		room: number,
-	): Promise<[held: number, writes: number]> {
+		// Near the cap, a look tells how many of the IDs' keys are held already (a sheet run again); 0 if it cannot.
 		const own = keys.of(keys.all(), ['sent']);
-		if (own.length + 2 * MARKERS_PER_WRITE > room) return [0, 0];
-		const looked = await this.store.recordMarked(own);
-		if (!looked.ok) throw new MemoryFailureError(looked.failure);
-		const added = keys.of(looked.answer.new, ['sent']);
-		await this.forgetNow(added);
-		// A key still here would be taken for a listing sent: the run is refused, and its record undone.
-		return [added.some((key) => this.lookedOnly.includes(key)) ? 0 : own.length - added.length, 1];
+		let keptHeld = 0;
+		if (own.length + 2 * MARKERS_PER_WRITE <= room) {
+			const looked = await this.store.recordMarked(own);
+			if (!looked.ok) throw new MemoryFailureError(looked.failure);
+			const added = keys.of(looked.answer.new, ['sent']);
+			await this.forgetNow(added);
+			// A key still here would be taken for a listing sent: the run is refused, and its record undone.
+			if (!added.some((key) => this.lookedOnly.includes(key))) keptHeld = own.length - added.length;
+			if (needed(keptHeld, 1) <= room) return held;
+		}
+		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0), cap });
 	}
 
 	/** Takes out at once keys written only to look, so no other run takes them for sent listings. */
@@ -135,17 +131,7 @@ export class RunMemory {
 		return held;
 	}
 
-	/** Nothing was sent: what this run recorded is forgotten again; returns the IDs still remembered if it cannot be. */
-	private async undoRecord(keys: MemoryKeys, added: string[]): Promise<number[]> {
-		const recorded = [...new Set([...added, ...this.lookedOnly])];
-		const undone = await this.store.forget(recorded);
-		return undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
-	}
-
-	/**
-	 * After sending: created and unknown IDs (with evidence, their marketplace ID and seats) recorded again; the not
-	 * created forgotten, with the created's "unknown" entry and the looks. `notForgotten`: not created, still held.
-	 */
+	/** After sending: the created and unknown kept (`withEvidence` for Pre-deliver), the not created forgotten. */
 	async afterSending(
 		created: number[],
 		unknown: number[],

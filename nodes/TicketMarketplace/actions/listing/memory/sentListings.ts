@@ -1,15 +1,8 @@
 /** The IDs sent, one memory per account (its e-mail's hash) and API (Base URL origin): docs/sent-listings-memory.md */
 import { createHash } from 'node:crypto';
 
-import { nearCapWords } from './memoryMessages';
-import { SENT_LISTINGS_CAP } from './verifiedStore';
-
-export { SENT_LISTINGS_CAP };
-export { storeError } from './memoryMessages';
-export { ContendedMemoryError } from './memoryFailure';
-
-/** From this share of the cap on, each run says how close the memory is to forgetting. */
-const NEAR_CAP_SHARE = 0.9;
+export { SENT_LISTINGS_CAP } from './verifiedStore';
+export { nearCapNotice } from './memoryMessages';
 
 /** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
 export type MemoryAccount = { baseUrl: string; email: string };
@@ -42,11 +35,6 @@ export function outcomeUnknownKey(account: MemoryAccount, externalListingId: num
 	return `${sentListingKey(account, externalListingId)} outcome unknown`;
 }
 
-/** Earlier versions' key (Base URL as typed, no account): only forgotten, never read or written. */
-function oldSentListingKey(baseUrl: string, externalListingId: number): string {
-	return `ticket-marketplace listing ${externalListingId} at ${baseUrl.trim().replace(/\/+$/, '')}`;
-}
-
 export type KeyKind = 'sent' | 'old' | 'unknown';
 
 /** Every key the memory may hold for the IDs, each with its ID and kind. */
@@ -56,7 +44,9 @@ export class MemoryKeys {
 	constructor(account: MemoryAccount, ids: number[], kinds: KeyKind[]) {
 		const keyOf: Record<KeyKind, (id: number) => string> = {
 			sent: (id) => sentListingKey(account, id),
-			old: (id) => oldSentListingKey(account.baseUrl, id),
+			// Earlier versions' key (Base URL as typed, no account): only forgotten, never read or written.
+			old: (id) =>
+				`ticket-marketplace listing ${id} at ${account.baseUrl.trim().replace(/\/+$/, '')}`,
 			unknown: (id) => outcomeUnknownKey(account, id),
 		};
 		for (const id of ids) for (const kind of kinds) this.byKey.set(keyOf[kind](id), { id, kind });
@@ -78,14 +68,4 @@ export class MemoryKeys {
 	ids(keys: unknown[]): number[] {
 		return [...new Set(keys.flatMap((key) => this.byKey.get(String(key))?.id ?? []))];
 	}
-}
-
-/** Whether the memory holds most of what n8n keeps (false when it could not count). */
-export function nearCap(count: number | undefined): count is number {
-	return count !== undefined && count >= SENT_LISTINGS_CAP * NEAR_CAP_SHARE;
-}
-
-/** A notice once the memory holds most of what n8n keeps; undefined well below. */
-export function nearCapNotice(count: number | undefined): string | undefined {
-	return nearCap(count) ? nearCapWords(count, SENT_LISTINGS_CAP) : undefined;
 }

@@ -2,7 +2,7 @@
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, randomInt, randomString, sleep } from 'n8n-workflow';
 
-import type { StoreFailure } from './memoryFailure';
+import { MemoryFailureError, type StoreFailure } from './memoryFailure';
 
 export const SCOPE = 'workflow';
 /** n8n's store drops the oldest entries beyond this. */
@@ -20,7 +20,6 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-export type Answered = { ok: true; answer: IDeduplicationOutput } | Failed;
 /** A verified record: the answer of every write it made, and on success of the write that stood. */
 type RecordOutcome = { answers: IDeduplicationOutput[] } & (
 	| { ok: true; stood: IDeduplicationOutput }
@@ -68,19 +67,6 @@ export class VerifiedStore {
 		return await this.context.helpers.checkProcessedAndRecord(keys, SCOPE, STORE_OPTIONS);
 	}
 
-	private async remove(keys: string[]): Promise<void> {
-		await this.callTwice(
-			async () => await this.context.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS),
-		);
-	}
-
-	private asNodeError(error: unknown): NodeOperationError {
-		return error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(this.context.getNode(), error as Error);
-	}
-
-	/** How many entries the memory holds; undefined when the store could not count. */
 	async count(): Promise<number | undefined> {
 		return await this.context.helpers
 			.getProcessedDataCount(SCOPE, STORE_OPTIONS)
@@ -88,14 +74,17 @@ export class VerifiedStore {
 	}
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
-	async recordOnce(keys: string[]): Promise<Answered> {
+	async recordOnce(keys: string[]): Promise<{ ok: true; answer: IDeduplicationOutput } | Failed> {
 		const call = this.callTwice(async () => await this.storeRecord(keys));
 		return await call.then(({ answer }) => ({ ok: true as const, answer }), storeFailed);
 	}
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
 	async removeOnce(keys: string[]): Promise<Done> {
-		return await this.remove(keys).then(() => DONE, storeFailed);
+		const call = this.callTwice(
+			async () => await this.context.helpers.removeProcessed(keys, SCOPE, STORE_OPTIONS),
+		);
+		return await call.then(() => DONE, storeFailed);
 	}
 
 	/** Records the keys with a new marker, unverified (`forget` takes the marker too). */
@@ -115,14 +104,17 @@ export class VerifiedStore {
 				async () => await this.storeRecord([...tokens, guard, ...keys]),
 			);
 		} catch (error) {
-			// Both failed, but the first may have written: its marker tells.
-			const wrote = (await this.markersPresent([marker]))?.has(marker) ?? true;
-			return storeFailed(this.asNodeError(error), wrote);
+			// Both failed, but the first may have written: its marker tells, after the pause.
+			await this.pause();
+			const wrote = (await this.look([marker]))?.has(marker) ?? true;
+			return storeFailed(new NodeOperationError(this.context.getNode(), error as Error), wrote);
 		}
 		const { answer, firstFailure } = written;
 		// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
-		if (firstFailure && answer.processed.map(String).includes(marker))
-			return storeFailed(this.asNodeError(firstFailure.error), true);
+		if (firstFailure && answer.processed.map(String).includes(marker)) {
+			const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
+			return storeFailed(error, true);
+		}
 		return { ok: true, tokens, answer };
 	}
 
@@ -138,14 +130,8 @@ export class VerifiedStore {
 		const answer = await call.catch(() => undefined);
 		if (answer === undefined) return undefined;
 		const added = answer.new.map(String);
-		if (added.length > 0) await this.remove(added).catch(() => this.leftovers.push(...added));
+		if (added.length > 0 && !(await this.removeOnce(added)).ok) this.leftovers.push(...added);
 		return new Set(answer.processed.map(String));
-	}
-
-	/** After the pause, which of the markers are in the memory. */
-	private async markersPresent(markers: string[]): Promise<Set<string> | undefined> {
-		await this.pause();
-		return await this.look(markers);
 	}
 
 	/** Records the keys with a new marker until the write provably stands, or gives up after WRITE_ATTEMPTS looks. */
@@ -158,7 +144,8 @@ export class VerifiedStore {
 			answers.push(written.answer);
 			// Written again only once a look proved it erased: after a failed look it could resurrect removed keys.
 			for (const token of written.tokens) {
-				const present = await this.markersPresent([token]);
+				await this.pause();
+				const present = await this.look([token]);
 				if (present?.has(token)) return { ok: true, answers, stood: written.answer };
 				if (++looks === WRITE_ATTEMPTS) return { ok: false, answers, failure: gaveUp(present) };
 				if (present !== undefined) break;
@@ -166,17 +153,14 @@ export class VerifiedStore {
 		}
 	}
 
-	/** Removes the keys and every marker, again while a marker is back (or unseen) after the pause. */
-	async forget(keys: string[]): Promise<Done> {
-		return await this.forgetWith(keys, [...this.markers, ...this.guards]);
-	}
-
-	private async forgetWith(keys: string[], markers: string[]): Promise<Done> {
+	/** Removes the keys and the markers (every one), again while a marker is back (or unseen) after the pause. */
+	async forget(keys: string[], markers = [...this.markers, ...this.guards]): Promise<Done> {
 		for (let attempt = 1; ; attempt++) {
 			const removed = await this.removeOnce([...markers, ...keys]);
 			if (!removed.ok) return removed;
 			if (keys.length === 0) return DONE;
-			const present = await this.markersPresent(markers);
+			await this.pause();
+			const present = await this.look(markers);
 			if (present?.size === 0) return DONE;
 			if (attempt === WRITE_ATTEMPTS) return { ok: false, failure: gaveUp(present) };
 		}
@@ -185,7 +169,7 @@ export class VerifiedStore {
 	/** Removes keys written only to look, verified by the guards (markers stay for the rest); false: unverified. */
 	async forgetAhead(keys: string[]): Promise<boolean> {
 		const guards = [...this.guards];
-		if (!(await this.forgetWith(keys, guards)).ok) return false;
+		if (!(await this.forget(keys, guards)).ok) return false;
 		this.guards = this.guards.filter((guard) => !guards.includes(guard));
 		return true;
 	}
@@ -200,4 +184,92 @@ function gaveUp(lastLook: Set<string> | undefined): StoreFailure {
 	return lastLook === undefined
 		? { kind: 'unconfirmed' }
 		: { kind: 'contended', attempts: WRITE_ATTEMPTS };
+}
+
+// KeptBits: values in n8n's deduplication store, which answers only "held or not": an entry per name and per bit set.
+/** A name's entry and its value's bits, lowest first. */
+export interface KeptValue {
+	entry: string;
+	bits: boolean[];
+}
+
+/** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
+const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
+/** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
+const LOOK_ENTRIES = 100;
+/** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
+const SMALL_LOOK_ENTRIES = 20;
+/** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
+export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
+
+export const everyBit = (entry: string, width: number) =>
+	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
+
+/** A whole number's `width` lowest bits, lowest first. */
+export function numberBits(value: number, width: number): boolean[] {
+	return Array.from({ length: width }, (_, bit) => Math.floor(value / 2 ** bit) % 2 === 1);
+}
+
+export function bitsNumber(bits: boolean[]): number {
+	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
+}
+
+/** The entries that keep a value: its name's, and one per bit set. */
+export function keysOf({ entry, bits }: KeptValue): string[] {
+	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
+}
+
+export class KeptBits {
+	readonly store: VerifiedStore;
+	constructor(context: IExecuteFunctions) {
+		this.store = new VerifiedStore(context);
+	}
+
+	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
+	protected async ensureRoom(keys: number): Promise<void> {
+		const held = await this.store.count();
+		const needed = keys + MARKERS_PER_WRITE;
+		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
+			throw new MemoryFailureError({ kind: 'full', held, needed, cap: SENT_LISTINGS_CAP });
+	}
+
+	/** One look at the entries (each with the width of its value): the bits of each entry held. */
+	protected async lookOnce(
+		widths: Map<string, number>,
+		chunk = LOOK_ENTRIES,
+	): Promise<Map<string, boolean[]>> {
+		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
+		const keys = [...widths.keys(), ...bits];
+		const found = new Set<string>();
+		const has = (key: string) => found.has(key);
+		for (let at = 0; at < keys.length; at += chunk) {
+			// Counted before each write: other runs' looks may have taken room meanwhile.
+			await this.ensureRoom(Math.min(keys.length - at, chunk));
+			const held = await this.store.look(keys.slice(at, at + chunk));
+			// A look that failed tells nothing: nothing may then be taken for absent.
+			if (held === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
+			held.forEach((key) => found.add(key));
+		}
+		const held = [...widths].filter(([entry]) => found.has(entry));
+		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
+	}
+
+	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
+	async readOnce(
+		widths: Map<string, number>,
+	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
+		const before = this.store.leftovers.length;
+		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
+		return { held, cleanedUp: this.store.leftovers.length === before };
+	}
+
+	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
+	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
+		const first = await this.lookOnce(widths);
+		if (first.size === 0) return first;
+		await this.store.pause();
+		const second = await this.lookOnce(new Map([...first.keys()].map((e) => [e, widths.get(e)!])));
+		const same = (entry: string, bits: boolean[]) => String(first.get(entry)) === String(bits);
+		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
+	}
 }

@@ -6,7 +6,7 @@ import {
 	createdKeys,
 	findCreated,
 } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/createdListings';
-import { everyBit } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/keptBits';
+import { everyBit } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	fakeRun,
 	MemoryDeduplicationStore,

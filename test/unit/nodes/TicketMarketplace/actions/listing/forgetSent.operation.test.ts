@@ -6,9 +6,9 @@
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { execute as create } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { execute as forget } from '../../../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
-import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
+import { execute as create } from '../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { execute as forget } from '../../../../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
+import { sentListingKey } from '../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	column,
 	EXAMPLE_SHEET_PARAMETERS,
@@ -16,9 +16,9 @@ import {
 	MEMORY_ACCOUNT,
 	MemoryDeduplicationStore,
 	sheetRows,
-} from '../../../../../../../support/fakeN8n/actionContext';
-import type { ParameterValue } from '../../../../../../../support/fakeN8n/actionContext';
-import { acceptListings, grantTokens } from '../../../../../../../support/partnerApiNock';
+} from '../../../../../../support/fakeN8n/actionContext';
+import type { ParameterValue } from '../../../../../../support/fakeN8n/actionContext';
+import { acceptListings, grantTokens } from '../../../../../../support/partnerApiNock';
 
 /** The sheet of examples/sheet-to-listings, ending in the blank row a Google Sheets export gives. */
 const SHEET = sheetRows([
