@@ -3,7 +3,7 @@
  * client secret, so any webhook process can check them, and a new secret revokes them all; a notification without
  * one is refused here.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import {
@@ -91,22 +91,17 @@ export function verifyAccessToken(token: string, subject: Verifier, now: number)
 /** How long a credential read is reused (n8n 2.41 starts an expression sandbox per read, bench/README.md). */
 export const CREDENTIAL_REUSE_MS = 10_000;
 
-/** What a read leaves behind, without the secret: the key that checks tokens, and a digest of the secret. */
+/** What a read leaves behind, without the secret: the key that checks tokens, and (compared with it) secrets. */
 interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
-	secretDigest: Buffer;
+	readAt: number;
 	/** The read refused a token or client: further refusals reuse it, so forged tokens cost one read per period. */
 	readForRefusal: boolean;
 }
 
-/** Never leaves this process: a digest kept under it cannot be tried against guesses elsewhere. */
-const DIGEST_KEY = randomBytes(32);
-const secretDigestOf = (secret: string) =>
-	createHmac('sha256', DIGEST_KEY).update(secret, 'utf8').digest();
-
-/** Per credential id, in this process: what the last read left, and when. */
-const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
+/** Per credential id, in this process: what the last read left. */
+const recentReads = new Map<string, RecentClient>();
 
 /** The id of this node's callback credential; '' (none) is never remembered. */
 function credentialIdOf(context: IWebhookFunctions): string {
@@ -115,27 +110,21 @@ function credentialIdOf(context: IWebhookFunctions): string {
 }
 
 function recentRead(context: IWebhookFunctions) {
-	const id = credentialIdOf(context);
-	const entry = recentReads.get(id);
-	if (entry === undefined) return undefined;
-	const ageMs = Date.now() - entry.readAt;
-	if (ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS) return entry.client;
-	recentReads.delete(id);
-	return undefined;
+	const recent = recentReads.get(credentialIdOf(context));
+	const ageMs = recent === undefined ? Infinity : Date.now() - recent.readAt;
+	return ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS ? recent : undefined;
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
 function rememberRead(context: IWebhookFunctions, client: CallbackClient, readForRefusal: boolean) {
 	const id = credentialIdOf(context);
 	if (id === '') return;
-	const nowMs = Date.now();
+	const readAt = Date.now();
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
-		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
+		if (readAt - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
 	const { clientId, clientSecret } = client;
-	const secretDigest = secretDigestOf(clientSecret);
-	const recent = { clientId, signingKey: signingKeyOf(clientSecret), secretDigest, readForRefusal };
-	recentReads.set(id, { client: recent, readAt: nowMs });
+	recentReads.set(id, { clientId, signingKey: signingKeyOf(clientSecret), readAt, readForRefusal });
 }
 
 /** Every presented reading is compared, so the time taken does not depend on which one matched. */
@@ -158,11 +147,9 @@ export async function authenticateClient(
 	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
 	const recent = recentRead(context);
 	if (recent !== undefined) {
-		const idMatches = matchesAny(ids, recent.clientId);
-		const secretMatches = secrets.map((secret) =>
-			timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
-		);
-		if (!idMatches || !secretMatches.includes(true)) return false;
+		// The signing key stands in for the secret: each presented one is compared through it, in constant time.
+		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), recent.signingKey));
+		if (!matchesAny(ids, recent.clientId) || !keys.includes(true)) return false;
 	}
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
