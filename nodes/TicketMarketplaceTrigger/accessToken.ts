@@ -173,7 +173,7 @@ async function readCurrentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
-async function checkAccessToken(context: IWebhookFunctions, token: string) {
+async function checkAccessToken(context: IWebhookFunctions, token: string): Promise<TokenCheck> {
 	const audience = readAudience(context);
 	const parsed = parseToken(token, audience);
 	if ('reason' in parsed) return parsed;
@@ -184,7 +184,15 @@ async function checkAccessToken(context: IWebhookFunctions, token: string) {
 		if (check.valid || recent.readForRefusal) return check;
 	}
 	const client = await readCurrentCallbackClient(context);
-	if (typeof client === 'string') return client;
+	if (typeof client === 'string') {
+		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
+		warnOwner(
+			context,
+			client,
+			'Notifications are refused 401 (invalid_token) until this is fixed.',
+		);
+		return refused('signature');
+	}
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
 	rememberRead(context, client, !check.valid);
 	return check;
@@ -203,12 +211,7 @@ export async function refusedAccess(context: IWebhookFunctions, authorization: s
 		const message = 'A Bearer access token from the token endpoint is required';
 		return answerJson(context, 401, { message }, { 'WWW-Authenticate': `Bearer realm="${REALM}"` });
 	}
-	let check = await checkAccessToken(context, (match[1] ?? '').trim());
-	if (typeof check === 'string') {
-		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
-		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
-		check = { valid: false, reason: 'signature' };
-	}
+	const check = await checkAccessToken(context, (match[1] ?? '').trim());
 	if (check.valid) return undefined;
 	const description =
 		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
