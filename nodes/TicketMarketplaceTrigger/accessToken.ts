@@ -186,11 +186,8 @@ async function checkAccessToken(context: IWebhookFunctions, token: string): Prom
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') {
 		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
-		warnOwner(
-			context,
-			client,
-			'Notifications are refused 401 (invalid_token) until this is fixed.',
-		);
+		const answered = 'Notifications are refused 401 (invalid_token) until this is fixed.';
+		warnOwner(context, client, answered);
 		return refused('signature');
 	}
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
