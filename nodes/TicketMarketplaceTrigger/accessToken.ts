@@ -4,7 +4,7 @@
  * one is refused here.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	CALLBACK_CREDENTIAL_TYPE,
@@ -198,10 +198,8 @@ async function checkAccessToken(context: IWebhookFunctions, token: string): Prom
 /** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
 export async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
 	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
-	if (hasSeveralAuthorizations(context)) {
-		const description = 'The request has more than one Authorization header';
-		return bearerError(context, 400, 'invalid_request', description);
-	}
+	if (hasSeveralAuthorizations(context))
+		return bearerError(context, 400, 'The request has more than one Authorization header');
 	// No Bearer credentials at all: RFC 6750 3.1 gives the challenge no error code.
 	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
 	if (match === null) {
@@ -212,16 +210,12 @@ export async function refusedAccess(context: IWebhookFunctions, authorization: s
 	if (check.valid) return undefined;
 	const description =
 		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
-	return bearerError(context, 401, 'invalid_token', description);
+	return bearerError(context, 401, description);
 }
 
-/** An RFC 6750 error: its code and description in the body and in the WWW-Authenticate header. */
-function bearerError(
-	context: IWebhookFunctions,
-	status: 400 | 401,
-	error: 'invalid_request' | 'invalid_token',
-	description: string,
-): IWebhookResponseData {
+/** An RFC 6750 error (400 invalid_request, else 401 invalid_token): in the body and the WWW-Authenticate header. */
+function bearerError(context: IWebhookFunctions, status: 400 | 401, description: string) {
+	const error = status === 400 ? 'invalid_request' : 'invalid_token';
 	const challenge = `Bearer realm="${REALM}", error="${error}", error_description="${description}"`;
 	const body = { error, error_description: description };
 	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });
