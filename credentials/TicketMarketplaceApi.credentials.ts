@@ -87,16 +87,13 @@ async function refreshedToken({ credentials, post }: TokenExchange) {
 async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	const { credentials, baseUrl, authorization, post } = exchange;
 	const login = loginValues(credentials);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await post(PARTNER_API_PATHS.grant, 'application/json', {
-			qs: { grant_type: 'client_credentials' },
-			body: { username: login.email, password: login.password },
-		});
-	} catch (error) {
+	const response = await post(PARTNER_API_PATHS.grant, 'application/json', {
+		qs: { grant_type: 'client_credentials' },
+		body: { username: login.email, password: login.password },
+	}).catch((error: unknown) => {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
 		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
-	}
+	});
 	// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
 	const token = issued(credentials, response, undefined);
 	const status = response.statusCode;
