@@ -145,16 +145,16 @@ export async function authenticateClient(
 	// usable credential holds what they present, or the recent read differs.
 	if (ids.every((id) => cannotBeStored(id, 1))) return false;
 	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
+	// The signing key stands in for the secret, as a recent read keeps only the key.
+	const presents = (clientId: string, signingKey: Buffer) => {
+		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), signingKey));
+		return matchesAny(ids, clientId) && keys.includes(true);
+	};
 	const recent = recentRead(context);
-	if (recent !== undefined) {
-		// The signing key stands in for the secret: each presented one is compared through it, in constant time.
-		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), recent.signingKey));
-		if (!matchesAny(ids, recent.clientId) || !keys.includes(true)) return false;
-	}
+	if (recent !== undefined && !presents(recent.clientId, recent.signingKey)) return false;
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
-	const idMatches = matchesAny(ids, client.clientId);
-	const matches = matchesAny(secrets, client.clientSecret) && idMatches;
+	const matches = presents(client.clientId, signingKeyOf(client.clientSecret));
 	// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
 	rememberRead(context, client, !matches);
 	return matches && client;
