@@ -38,16 +38,12 @@ import {
 	tokenForRequest,
 } from '../nodes/shared/partnerApi/pastN8n';
 
-/** What every request of one token exchange shares; `post` sends one to a path of the Base URL, Basic-authorised. */
+/** What every request of one token exchange shares; `post` sends one to a path of the Base URL. */
 interface TokenExchange {
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
 	authorization: string;
-	post: (
-		path: string,
-		contentType: string,
-		request: Partial<IHttpRequestOptions>,
-	) => Promise<IN8nHttpFullResponse>;
+	post: (path: string, request: Partial<IHttpRequestOptions>) => Promise<IN8nHttpFullResponse>;
 }
 
 /** Saved into the credential by n8n. */
@@ -71,14 +67,14 @@ function tokenHeaders(authorization: string, contentType: string) {
 }
 
 /** A new token for the refresh token kept for this login; undefined when there is none, or it is refused. */
-async function refreshedToken({ credentials, post }: TokenExchange) {
+async function refreshedToken({ credentials, authorization, post }: TokenExchange) {
 	const refreshToken = keptRefreshToken(credentials);
 	if (refreshToken === undefined) return undefined;
 	const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
-	const request = { body: body.toString(), json: false };
-	const form = 'application/x-www-form-urlencoded';
+	const headers = tokenHeaders(authorization, 'application/x-www-form-urlencoded');
+	const request = { headers, body: body.toString(), json: false };
 	// No answer to a refresh: the login is tried, and says what is wrong if it fails too.
-	const response = await post(PARTNER_API_PATHS.refresh, form, request).catch(() => undefined);
+	const response = await post(PARTNER_API_PATHS.refresh, request).catch(() => undefined);
 	const refreshed = response && issued(credentials, response, refreshToken);
 	return refreshed && isUsableAccessToken(refreshed.accessToken) ? refreshed : undefined;
 }
@@ -87,8 +83,9 @@ async function refreshedToken({ credentials, post }: TokenExchange) {
 async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 	const { credentials, baseUrl, authorization, post } = exchange;
 	const login = loginValues(credentials);
-	const response = await post(PARTNER_API_PATHS.grant, 'application/json', {
+	const response = await post(PARTNER_API_PATHS.grant, {
 		qs: { grant_type: 'client_credentials' },
+		headers: tokenHeaders(authorization, 'application/json'),
 		body: { username: login.email, password: login.password },
 	}).catch((error: unknown) => {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
@@ -214,11 +211,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 		forgetTokenExchange(credentials);
 		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 		const authorization = basicAuthorization(credentials.consumerKey, credentials.consumerSecret);
-		const post: TokenExchange['post'] = async (path, contentType, request) =>
+		const post: TokenExchange['post'] = async (path, request) =>
 			(await this.helpers.httpRequest({
 				method: 'POST',
 				url: `${baseUrl}${path}`,
-				headers: tokenHeaders(authorization, contentType),
 				json: true,
 				// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
 				encoding: 'text',
