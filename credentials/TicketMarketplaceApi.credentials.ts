@@ -38,13 +38,12 @@ import {
 	tokenForRequest,
 } from '../nodes/shared/partnerApi/pastN8n';
 
-/** What every request of one token exchange shares. */
+/** What every request of one token exchange shares; `post` sends one to a path of the Base URL. */
 interface TokenExchange {
-	helper: IHttpRequestHelper;
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
 	authorization: string;
-	common: Partial<IHttpRequestOptions>;
+	post: (path: string, request: Partial<IHttpRequestOptions>) => Promise<IN8nHttpFullResponse>;
 }
 
 /** Saved into the credential by n8n. */
@@ -68,46 +67,30 @@ function tokenHeaders(authorization: string, contentType: string) {
 }
 
 /** A new token for the refresh token kept for this login; undefined when there is none, or it is refused. */
-async function refreshedToken(exchange: TokenExchange): Promise<IssuedTokens | undefined> {
-	const { helper, credentials, baseUrl, authorization, common } = exchange;
+async function refreshedToken({ credentials, authorization, post }: TokenExchange) {
 	const refreshToken = keptRefreshToken(credentials);
 	if (refreshToken === undefined) return undefined;
-	const refreshed = await helper.helpers
-		.httpRequest({
-			...common,
-			url: `${baseUrl}${PARTNER_API_PATHS.refresh}`,
-			headers: tokenHeaders(authorization, 'application/x-www-form-urlencoded'),
-			body: new URLSearchParams({
-				grant_type: 'refresh_token',
-				refresh_token: refreshToken,
-			}).toString(),
-			json: false,
-		} as IHttpRequestOptions)
-		// No answer to a refresh: the login is tried, and says what is wrong if it fails too.
-		.then(
-			(response) => issued(credentials, response as IN8nHttpFullResponse, refreshToken),
-			() => undefined,
-		);
+	const body = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
+	const headers = tokenHeaders(authorization, 'application/x-www-form-urlencoded');
+	const request = { headers, body: body.toString(), json: false };
+	// No answer to a refresh: the login is tried, and says what is wrong if it fails too.
+	const response = await post(PARTNER_API_PATHS.refresh, request).catch(() => undefined);
+	const refreshed = response && issued(credentials, response, refreshToken);
 	return refreshed && isUsableAccessToken(refreshed.accessToken) ? refreshed : undefined;
 }
 
 /** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
 async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
-	const { helper, credentials, baseUrl, authorization, common } = exchange;
+	const { credentials, baseUrl, authorization, post } = exchange;
 	const login = loginValues(credentials);
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await helper.helpers.httpRequest({
-			...common,
-			url: `${baseUrl}${PARTNER_API_PATHS.grant}`,
-			qs: { grant_type: 'client_credentials' },
-			headers: tokenHeaders(authorization, 'application/json'),
-			body: { username: login.email, password: login.password },
-		} as IHttpRequestOptions)) as IN8nHttpFullResponse;
-	} catch (error) {
+	const response = await post(PARTNER_API_PATHS.grant, {
+		qs: { grant_type: 'client_credentials' },
+		headers: tokenHeaders(authorization, 'application/json'),
+		body: { username: login.email, password: login.password },
+	}).catch((error: unknown) => {
 		// A fresh error without the request's config, so the Basic header and the password go nowhere.
 		throw failTokenExchange(credentials, diagnoseTokenConnectionError(baseUrl, error));
-	}
+	});
 	// The refresh token (if any) is the new answer's: one the refresh just refused is not kept.
 	const token = issued(credentials, response, undefined);
 	const status = response.statusCode;
@@ -226,13 +209,12 @@ export class TicketMarketplaceApi implements ICredentialType {
 		if (failed !== undefined) throw failed;
 		if (!renewalWanted(credentials)) return {};
 		forgetTokenExchange(credentials);
-		const exchange: TokenExchange = {
-			helper: this,
-			credentials,
-			baseUrl: normalizeBaseUrl(credentials.baseUrl),
-			authorization: basicAuthorization(credentials.consumerKey, credentials.consumerSecret),
-			common: {
+		const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		const authorization = basicAuthorization(credentials.consumerKey, credentials.consumerSecret);
+		const post: TokenExchange['post'] = async (path, request) =>
+			(await this.helpers.httpRequest({
 				method: 'POST',
+				url: `${baseUrl}${path}`,
 				json: true,
 				// The raw text, parsed here: n8n's own parsing would make the JSON text "" look like an empty body.
 				encoding: 'text',
@@ -244,8 +226,9 @@ export class TicketMarketplaceApi implements ICredentialType {
 				// n8n does not hand the run's cancel signal to a token exchange: without these, Stop would wait for it.
 				timeout: REQUEST_TIMEOUTS.tokenMs,
 				abortSignal: carriedCancelSignal(credentials),
-			},
-		};
+				...request,
+			} as IHttpRequestOptions)) as IN8nHttpFullResponse;
+		const exchange: TokenExchange = { credentials, baseUrl, authorization, post };
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}
 

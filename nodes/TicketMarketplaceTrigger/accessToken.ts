@@ -3,8 +3,8 @@
  * client secret, so any webhook process can check them, and a new secret revokes them all; a notification without
  * one is refused here.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import {
 	CALLBACK_CREDENTIAL_TYPE,
@@ -91,22 +91,17 @@ export function verifyAccessToken(token: string, subject: Verifier, now: number)
 /** How long a credential read is reused (n8n 2.41 starts an expression sandbox per read, bench/README.md). */
 export const CREDENTIAL_REUSE_MS = 10_000;
 
-/** What a read leaves behind, without the secret: the key that checks tokens, and a digest of the secret. */
+/** What a read leaves behind, without the secret: the key that checks tokens, and (compared with it) secrets. */
 interface RecentClient {
 	clientId: string;
 	signingKey: Buffer;
-	secretDigest: Buffer;
+	readAt: number;
 	/** The read refused a token or client: further refusals reuse it, so forged tokens cost one read per period. */
 	readForRefusal: boolean;
 }
 
-/** Never leaves this process: a digest kept under it cannot be tried against guesses elsewhere. */
-const DIGEST_KEY = randomBytes(32);
-const secretDigestOf = (secret: string) =>
-	createHmac('sha256', DIGEST_KEY).update(secret, 'utf8').digest();
-
-/** Per credential id, in this process: what the last read left, and when. */
-const recentReads = new Map<string, { client: RecentClient; readAt: number }>();
+/** Per credential id, in this process: what the last read left. */
+const recentReads = new Map<string, RecentClient>();
 
 /** The id of this node's callback credential; '' (none) is never remembered. */
 function credentialIdOf(context: IWebhookFunctions): string {
@@ -115,27 +110,21 @@ function credentialIdOf(context: IWebhookFunctions): string {
 }
 
 function recentRead(context: IWebhookFunctions) {
-	const id = credentialIdOf(context);
-	const entry = recentReads.get(id);
-	if (entry === undefined) return undefined;
-	const ageMs = Date.now() - entry.readAt;
-	if (ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS) return entry.client;
-	recentReads.delete(id);
-	return undefined;
+	const recent = recentReads.get(credentialIdOf(context));
+	const ageMs = recent === undefined ? Infinity : Date.now() - recent.readAt;
+	return ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS ? recent : undefined;
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */
 function rememberRead(context: IWebhookFunctions, client: CallbackClient, readForRefusal: boolean) {
 	const id = credentialIdOf(context);
 	if (id === '') return;
-	const nowMs = Date.now();
+	const readAt = Date.now();
 	// Entries of credentials no longer used would otherwise stay: drop every stale one on the way.
 	for (const [otherId, entry] of recentReads)
-		if (nowMs - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
+		if (readAt - entry.readAt >= CREDENTIAL_REUSE_MS) recentReads.delete(otherId);
 	const { clientId, clientSecret } = client;
-	const secretDigest = secretDigestOf(clientSecret);
-	const recent = { clientId, signingKey: signingKeyOf(clientSecret), secretDigest, readForRefusal };
-	recentReads.set(id, { client: recent, readAt: nowMs });
+	recentReads.set(id, { clientId, signingKey: signingKeyOf(clientSecret), readAt, readForRefusal });
 }
 
 /** Every presented reading is compared, so the time taken does not depend on which one matched. */
@@ -156,18 +145,16 @@ export async function authenticateClient(
 	// usable credential holds what they present, or the recent read differs.
 	if (ids.every((id) => cannotBeStored(id, 1))) return false;
 	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
+	// The signing key stands in for the secret, as a recent read keeps only the key.
+	const presents = (clientId: string, signingKey: Buffer) => {
+		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), signingKey));
+		return matchesAny(ids, clientId) && keys.includes(true);
+	};
 	const recent = recentRead(context);
-	if (recent !== undefined) {
-		const idMatches = matchesAny(ids, recent.clientId);
-		const secretMatches = secrets.map((secret) =>
-			timingSafeEqual(secretDigestOf(secret), recent.secretDigest),
-		);
-		if (!idMatches || !secretMatches.includes(true)) return false;
-	}
+	if (recent !== undefined && !presents(recent.clientId, recent.signingKey)) return false;
 	const client = await readCurrentCallbackClient(context);
 	if (typeof client === 'string') return client;
-	const idMatches = matchesAny(ids, client.clientId);
-	const matches = matchesAny(secrets, client.clientSecret) && idMatches;
+	const matches = presents(client.clientId, signingKeyOf(client.clientSecret));
 	// A read that refused a client is as fresh for the notifications URL: forged tokens there reuse it.
 	rememberRead(context, client, !matches);
 	return matches && client;
@@ -186,7 +173,7 @@ async function readCurrentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
-async function checkAccessToken(context: IWebhookFunctions, token: string) {
+async function checkAccessToken(context: IWebhookFunctions, token: string): Promise<TokenCheck> {
 	const audience = readAudience(context);
 	const parsed = parseToken(token, audience);
 	if ('reason' in parsed) return parsed;
@@ -197,7 +184,12 @@ async function checkAccessToken(context: IWebhookFunctions, token: string) {
 		if (check.valid || recent.readForRefusal) return check;
 	}
 	const client = await readCurrentCallbackClient(context);
-	if (typeof client === 'string') return client;
+	if (typeof client === 'string') {
+		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
+		const answered = 'Notifications are refused 401 (invalid_token) until this is fixed.';
+		warnOwner(context, client, answered);
+		return refused('signature');
+	}
 	const check = verifyAccessToken(token, { audience, ...client }, nowInSeconds());
 	rememberRead(context, client, !check.valid);
 	return check;
@@ -206,35 +198,24 @@ async function checkAccessToken(context: IWebhookFunctions, token: string) {
 /** The answer refusing a notification without one valid Bearer access token, or undefined when it has one. */
 export async function refusedAccess(context: IWebhookFunctions, authorization: string | undefined) {
 	// Node keeps the first of several headers, a proxy in front may keep another: refuse rather than pick one.
-	if (hasSeveralAuthorizations(context)) {
-		const description = 'The request has more than one Authorization header';
-		return bearerError(context, 400, 'invalid_request', description);
-	}
+	if (hasSeveralAuthorizations(context))
+		return bearerError(context, 400, 'The request has more than one Authorization header');
 	// No Bearer credentials at all: RFC 6750 3.1 gives the challenge no error code.
 	const match = /^bearer(?:\s+(.*))?$/i.exec((authorization ?? '').trim());
 	if (match === null) {
 		const message = 'A Bearer access token from the token endpoint is required';
 		return answerJson(context, 401, { message }, { 'WWW-Authenticate': `Bearer realm="${REALM}"` });
 	}
-	let check = await checkAccessToken(context, (match[1] ?? '').trim());
-	if (typeof check === 'string') {
-		// Refused as a bad token (RFC 6750 3.1): the caller learns nothing of the trigger's configuration.
-		warnOwner(context, check, 'Notifications are refused 401 (invalid_token) until this is fixed.');
-		check = { valid: false, reason: 'signature' };
-	}
+	const check = await checkAccessToken(context, (match[1] ?? '').trim());
 	if (check.valid) return undefined;
 	const description =
 		check.reason === 'expired' ? 'The access token expired' : 'The access token is invalid';
-	return bearerError(context, 401, 'invalid_token', description);
+	return bearerError(context, 401, description);
 }
 
-/** An RFC 6750 error: its code and description in the body and in the WWW-Authenticate header. */
-function bearerError(
-	context: IWebhookFunctions,
-	status: 400 | 401,
-	error: 'invalid_request' | 'invalid_token',
-	description: string,
-): IWebhookResponseData {
+/** An RFC 6750 error (400 invalid_request, else 401 invalid_token): in the body and the WWW-Authenticate header. */
+function bearerError(context: IWebhookFunctions, status: 400 | 401, description: string) {
+	const error = status === 400 ? 'invalid_request' : 'invalid_token';
 	const challenge = `Bearer realm="${REALM}", error="${error}", error_description="${description}"`;
 	const body = { error, error_description: description };
 	return answerJson(context, status, body, { 'WWW-Authenticate': challenge });

@@ -75,14 +75,11 @@ const SALE_WORDS = ['sale', 'sales', 'sold'];
 /** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
 const NOT_A_SALE_WORDS = ['provisional', 'cancel', 'cancelled', 'canceled', 'cancellation'];
 
-interface NotificationKind {
-	/** The kind as sent (topic and action joined by a dot), or null when it cannot be told. */
-	kind: string | null;
-	/** Where it was read: a field name, `topic + action`, `meta.type`; or why it cannot be told. */
-	field: string | null;
-	/** Whether it is a sale spelling; null when it cannot be told or does not plainly say (`sale.updated`). */
-	sale: boolean | null;
-}
+/**
+ * The kind as sent (topic and action joined by a dot), where it was read (else why it cannot be told), and whether it
+ * is a sale spelling; null when it cannot be told, and `sale` null too when it does not plainly say (`sale.updated`).
+ */
+type NotificationKind = { kind: string | null; field: string | null; sale: boolean | null };
 
 function kindText(value: unknown, field: string): string | undefined {
 	const text = typeof value === 'string' ? value.trim() : '';
