@@ -24,7 +24,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import { execute as create } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
-import { router } from '../../../nodes/TicketMarketplace/actions/router';
+import { router } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import {
 	blankRowItem,
 	blankRowsNotice,
