@@ -1,8 +1,7 @@
 /**
- * The node's versions (n8n's light versioning); a workflow keeps the version it was built with. 1: the first panel,
- * its defaults and where its values live kept as they were. 1.1: sheet rows as the default input, required fields
- * empty until set, optional values under Options, Row and Seat hidden for General Admission, Subscribe's fixed
- * values no longer shown.
+ * The node's versions (n8n's light versioning); a workflow keeps the version it was built with. 1: the first panel
+ * as it was. 1.1: sheet rows as the default input, required fields empty until set, optional values under Options,
+ * Row and Seat hidden for General Admission, Subscribe's fixed values no longer shown.
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
@@ -22,16 +21,14 @@ function shownFor(property: INodeProperties, condition: object): INodeProperties
 	};
 }
 
-/** One parameter in two versions under one name (stored workflows keep their values), each with its changes. */
-export function perVersion(
-	property: INodeProperties,
-	changes: { v1?: Partial<INodeProperties>; latest?: Partial<INodeProperties> },
-): INodeProperties[] {
-	return [
-		shownFor({ ...property, ...changes.v1 } as INodeProperties, ONLY_V1),
-		shownFor({ ...property, ...changes.latest } as INodeProperties, FROM_V1_1),
-	];
-}
-
 export const v1Only = (property: INodeProperties) => shownFor(property, ONLY_V1);
 export const fromV1_1 = (property: INodeProperties) => shownFor(property, FROM_V1_1);
+
+/** One parameter in two versions under one name (stored workflows keep their values), each with its changes. */
+export const perVersion = (
+	property: INodeProperties,
+	changes: { v1?: Partial<INodeProperties>; latest?: Partial<INodeProperties> },
+): INodeProperties[] => [
+	v1Only({ ...property, ...changes.v1 } as INodeProperties),
+	fromV1_1({ ...property, ...changes.latest } as INodeProperties),
+];

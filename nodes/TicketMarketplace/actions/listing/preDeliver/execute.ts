@@ -84,25 +84,18 @@ async function deliver(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
-		const fail = (kind: Failure['kind'], message: string, description: string) => {
-			if (!context.continueOnFail()) pacer.close();
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind, error });
-		};
-		let request;
-		try {
-			request = uploadRequest(context, tickets);
-		} catch (thrown) {
-			const message = `Not sent: the upload of listing ${listingId} could not be built: ${errorText(thrown)}`;
-			return fail('notCreated', message, 'Nothing was sent for this listing.');
-		}
+		// Its listing ID was checked to fit an address, so building it cannot fail.
+		const request = uploadRequest(context, tickets);
 		try {
 			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
 		} catch (thrown) {
 			// Where it failed is unknown, so it may have gone; the other listings still get their turn.
+			if (!context.continueOnFail()) pacer.close();
 			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
-			fail('unknown', message, subjectOf(request.path).howToCheck);
+			const description = subjectOf(request.path).howToCheck;
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind: 'unknown', error });
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
