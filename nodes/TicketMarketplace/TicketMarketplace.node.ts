@@ -25,23 +25,6 @@ export const OPERATIONS: Record<string, Record<string, Operation>> = {
 	webhook: { subscribe: webhook.subscribe.execute },
 };
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = Object.hasOwn(OPERATIONS, resource) && OPERATIONS[resource];
-	if (!run || !Object.hasOwn(run, operation))
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" of "${resource}" is not supported`,
-			{
-				description:
-					'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
-			},
-		);
-	return [await run[operation].call(this, items)];
-}
-
 export class TicketMarketplace implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Ticket Marketplace',
@@ -93,6 +76,19 @@ export class TicketMarketplace implements INodeType {
 	methods = { credentialTest: { ticketMarketplaceCallbackApiTest: testCallbackCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		const items = this.getInputData();
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operation = this.getNodeParameter('operation', 0) as string;
+		const run = Object.hasOwn(OPERATIONS, resource) && OPERATIONS[resource];
+		if (!run || !Object.hasOwn(run, operation))
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operation}" of "${resource}" is not supported`,
+				{
+					description:
+						'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
+				},
+			);
+		return [await run[operation].call(this, items)];
 	}
 }

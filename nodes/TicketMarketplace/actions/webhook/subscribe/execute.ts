@@ -247,11 +247,9 @@ export async function execute(
 	const results: INodeExecutionData[] = [];
 	// Sequential on purpose: each subscription needs its own activation e-mail, and there are only ever a few.
 	for (const [itemIndex, entry] of prepared.entries()) {
-		if ('failure' in entry) {
-			results.push(errorItem(entry.failure, itemIndex, errorOutput));
-			continue;
-		}
 		try {
+			// Only with Continue On Fail: without it, the first failure stopped the run.
+			if ('failure' in entry) throw entry.failure;
 			const json = await sendSubscription.call(this, entry, itemIndex);
 			results.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
