@@ -9,9 +9,8 @@ const ONLY_V1 = { '@version': [1] };
 const FROM_V1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 
 /** Whether a node reads its parameters as version 1 did. */
-export function readsAsV1(context: { getNode(): INode }): boolean {
-	return context.getNode().typeVersion < 1.1;
-}
+export const readsAsV1 = (context: { getNode(): INode }): boolean =>
+	context.getNode().typeVersion < 1.1;
 
 function shownFor(property: INodeProperties, condition: object): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};

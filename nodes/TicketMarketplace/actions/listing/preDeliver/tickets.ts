@@ -45,7 +45,6 @@ export async function readTickets(
 	return tickets;
 }
 
-/** An item refused before anything is sent, named. */
 const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
 	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
 		description: `${what} Nothing was sent.`,

@@ -38,15 +38,12 @@ const AGENT_REFUSAL_WHY =
 	'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.';
 
 const httpUrl = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be a URL' })
+	.string()
 	.trim()
 	.min(1, 'is required')
 	.url('must be an absolute URL such as https://n8n.example.com/webhook/…')
 	.refine((url) => /^https?:\/\//i.test(url), 'must start with https:// or http://');
-const requiredText = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
-	.trim()
-	.min(1, 'is required');
+const requiredText = z.string().trim().min(1, 'is required');
 
 const subscriptionSchema = z.object({
 	callback: z.object({
@@ -107,7 +104,6 @@ async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) 
 	].map((problem) => ({ field: label(problem.path), text: problem.text }));
 }
 
-/** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
 async function prepareSubscription(this: IExecuteFunctions, itemIndex: number) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const client = await readClientCredentials.call(this, itemIndex);
@@ -234,7 +230,6 @@ export async function execute(
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
-	// Every item is checked before the first subscription is sent.
 	const prepared: Array<Subscription | { failure: unknown }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
