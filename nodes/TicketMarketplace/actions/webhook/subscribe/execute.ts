@@ -81,18 +81,6 @@ function kindsFrom(value: unknown): string[] {
 		.filter(Boolean);
 }
 
-/** The callback credential as the trigger reads it: one it would refuse is refused before days of activation. */
-async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
-	const client = readCallbackClient(
-		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
-	);
-	if (typeof client !== 'string') return client;
-	throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
-		description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
-		itemIndex,
-	});
-}
-
 /** What keeps the URLs from being one trigger's, safe for the secret; plain http:// only for a local sandbox. */
 async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) {
 	const [url, tokenUrl] = [callback.url, callback.auth.tokenEndPoint];
@@ -106,7 +94,15 @@ async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) 
 
 async function prepareSubscription(this: IExecuteFunctions, itemIndex: number) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await readClientCredentials.call(this, itemIndex);
+	// The callback credential as the trigger reads it: one it would refuse is refused before days of activation.
+	const client = readCallbackClient(
+		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
+	);
+	if (typeof client === 'string')
+		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
+			description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
+			itemIndex,
+		});
 	// From 1.1, Auth Type and Grant Type have their one documented value and the kinds are under Options.
 	const asV1 = readsAsV1(this);
 	const kinds = asV1
