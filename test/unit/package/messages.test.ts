@@ -24,7 +24,7 @@ import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.
 import { execute as create } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as forget } from '../../../nodes/TicketMarketplace/actions/listing/forgetSent.operation';
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
-import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { router } from '../../../nodes/TicketMarketplace/actions/router';
 import {
 	blankRowItem,
 	blankRowsNotice,
@@ -897,9 +897,7 @@ const rows: Row[] = [
 				getNode: () => node,
 				getNodeParameter: (name: string) => (name === 'resource' ? 'listing' : 'delete'),
 			} as unknown as IExecuteFunctions;
-			return ofError(
-				await new TicketMarketplace().execute.call(context).catch((error: unknown) => error),
-			);
+			return ofError(await router.call(context).catch((error: unknown) => error));
 		},
 	},
 

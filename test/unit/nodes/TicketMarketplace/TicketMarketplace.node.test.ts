@@ -2,10 +2,8 @@ import nock from 'nock';
 import type { INodeProperties } from 'n8n-workflow';
 
 import codex from '../../../../nodes/TicketMarketplace/TicketMarketplace.node.json';
-import {
-	OPERATIONS,
-	TicketMarketplace,
-} from '../../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { TicketMarketplace } from '../../../../nodes/TicketMarketplace/TicketMarketplace.node';
+import { OPERATIONS } from '../../../../nodes/TicketMarketplace/actions/router';
 import packageJson from '../../../../package.json';
 import { BASE, CALLBACK_CREDENTIALS, fakeRun } from '../../../../support/fakeN8n/actionContext';
 import { PARTNER_API_PATHS } from '../../../../nodes/shared/partnerApi/paths';
