@@ -156,15 +156,10 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 	const boundary = `----n8nTicketMarketplace${randomBytes(12).toString('hex')}`;
 	const path = `${PARTNER_API_PATHS.preDeliver}/${encodeURIComponent(tickets[0].listingId)}`;
 	const head = (name: string, type: string, file = false) =>
-		Buffer.from(
-			`${file ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
-		);
+		`${file ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`;
 	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
-	const listing = Buffer.concat([
-		head('listing', 'application/json'),
-		Buffer.from(JSON.stringify({ products })),
-	]);
-	const heads = tickets.map((_, i) => head(partName(i), 'application/pdf', true));
+	const listing = Buffer.from(head('listing', 'application/json') + JSON.stringify({ products }));
+	const heads = tickets.map((_, i) => Buffer.from(head(partName(i), 'application/pdf', true)));
 	const end = Buffer.from(`\r\n--${boundary}--\r\n`);
 	const type = `multipart/form-data; boundary=${boundary}`;
 	const parts = [listing, ...heads, end, ...tickets.map((ticket) => ({ length: ticket.size }))];
