@@ -19,19 +19,16 @@ export const OPERATIONS: Record<string, Record<string, Operation>> = {
 	webhook: { subscribe: webhook.subscribe.execute },
 };
 
+const CHOOSE_AGAIN =
+	'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.';
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = Object.hasOwn(OPERATIONS, resource) && OPERATIONS[resource];
+	const message = `The operation "${operation}" of "${resource}" is not supported`;
 	if (!run || !Object.hasOwn(run, operation))
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" of "${resource}" is not supported`,
-			{
-				description:
-					'Open the node and choose its resource and operation again: Listing → Create, Listing → Pre-Deliver Tickets, Listing → Clear Sent Listings History or Webhook → Subscribe.',
-			},
-		);
+		throw new NodeOperationError(this.getNode(), message, { description: CHOOSE_AGAIN });
 	return [await run[operation].call(this, items)];
 }

@@ -1,8 +1,7 @@
 /**
- * The node's versions (n8n's light versioning); a workflow keeps the version it was built with. 1: the first panel,
- * its defaults and where its values live kept as they were. 1.1: sheet rows as the default input, required fields
- * empty until set, optional values under Options, Row and Seat hidden for General Admission, Subscribe's fixed
- * values no longer shown.
+ * The node's versions (n8n's light versioning); a workflow keeps the version it was built with. 1: the first panel
+ * as it was. 1.1: sheet rows as the default input, required fields empty until set, optional values under Options,
+ * Row and Seat hidden for General Admission, Subscribe's fixed values no longer shown.
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
@@ -10,9 +9,8 @@ const ONLY_V1 = { '@version': [1] };
 const FROM_V1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 
 /** Whether a node reads its parameters as version 1 did. */
-export function readsAsV1(context: { getNode(): INode }): boolean {
-	return context.getNode().typeVersion < 1.1;
-}
+export const readsAsV1 = (context: { getNode(): INode }): boolean =>
+	context.getNode().typeVersion < 1.1;
 
 function shownFor(property: INodeProperties, condition: object): INodeProperties {
 	const displayOptions = property.displayOptions ?? {};
@@ -22,16 +20,14 @@ function shownFor(property: INodeProperties, condition: object): INodeProperties
 	};
 }
 
-/** One parameter in two versions under one name (stored workflows keep their values), each with its changes. */
-export function perVersion(
-	property: INodeProperties,
-	changes: { v1?: Partial<INodeProperties>; latest?: Partial<INodeProperties> },
-): INodeProperties[] {
-	return [
-		shownFor({ ...property, ...changes.v1 } as INodeProperties, ONLY_V1),
-		shownFor({ ...property, ...changes.latest } as INodeProperties, FROM_V1_1),
-	];
-}
-
 export const v1Only = (property: INodeProperties) => shownFor(property, ONLY_V1);
 export const fromV1_1 = (property: INodeProperties) => shownFor(property, FROM_V1_1);
+
+/** One parameter in two versions under one name (stored workflows keep their values), each with its changes. */
+export const perVersion = (
+	property: INodeProperties,
+	changes: { v1?: Partial<INodeProperties>; latest?: Partial<INodeProperties> },
+): INodeProperties[] => [
+	v1Only({ ...property, ...changes.v1 } as INodeProperties),
+	fromV1_1({ ...property, ...changes.latest } as INodeProperties),
+];

@@ -2,9 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** n8n offers a `usableAsTool` node to AI Agents as a type of its own, named with "Tool" appended. */
-export function runsAsAgentTool(context: IExecuteFunctions): boolean {
-	return context.getNode().type.endsWith('Tool');
-}
+export const runsAsAgentTool = (context: IExecuteFunctions): boolean =>
+	context.getNode().type.endsWith('Tool');
 
 /** Refuses, before anything is read, an operation an AI Agent must not run: `why` says what it cannot undo. */
 export function refuseAsAgentTool(context: IExecuteFunctions, title: string, why: string): void {

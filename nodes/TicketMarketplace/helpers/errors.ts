@@ -31,9 +31,8 @@ export function withMoreDescription(
 	});
 }
 
-export function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
+export const errorText = (error: unknown): string =>
+	error instanceof Error ? error.message : String(error);
 
 /** How many entries a list in a message names; the rest are counted ("and 390 more"). */
 export const LISTED_IN_MESSAGES = 10;

@@ -31,42 +31,6 @@ const urlField = (
 	description: `The Ticket Marketplace Trigger's production URL that ends in /${end}, where ${what}`,
 });
 
-const subscribeProperties: INodeProperties[] = [
-	{
-		displayName:
-			'After subscribing, e-mail the subscription ID to API support, and create listings only once they confirm activation (24 to 48 hours)',
-		name: 'activationNotice',
-		type: 'notice',
-		default: '',
-	},
-	urlField('Callback URL', 'callbackUrl', 'notifications', 'sales arrive'),
-	urlField('Token URL', 'callbackAuthUrl', 'token', 'the marketplace signs in'),
-	// Version 1: Subscription Kinds in the main panel, and Auth Type and Grant Type as free text under Options.
-	v1Only(subscriptionKinds),
-	v1Only(
-		optionsCollection([
-			{
-				displayName: 'Auth Type',
-				name: 'authType',
-				type: 'string',
-				default: 'oauth',
-				description:
-					'How the marketplace signs in at the trigger; oauth is the only documented one',
-			},
-			{
-				displayName: 'Grant Type',
-				name: 'grantType',
-				type: 'string',
-				default: 'client_credentials',
-				description:
-					'How the marketplace gets its token; client_credentials is the only documented one',
-			},
-		]),
-	),
-	// From 1.1 the two values that have only one valid value are sent as such, and not shown.
-	fromV1_1(optionsCollection([subscriptionKinds])),
-];
-
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Operation',
@@ -85,8 +49,39 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	...updateDisplayOptions(
-		{ show: { resource: ['webhook'], operation: ['subscribe'] } },
-		subscribeProperties,
-	),
+	...updateDisplayOptions({ show: { resource: ['webhook'], operation: ['subscribe'] } }, [
+		{
+			displayName:
+				'After subscribing, e-mail the subscription ID to API support, and create listings only once they confirm activation (24 to 48 hours)',
+			name: 'activationNotice',
+			type: 'notice',
+			default: '',
+		},
+		urlField('Callback URL', 'callbackUrl', 'notifications', 'sales arrive'),
+		urlField('Token URL', 'callbackAuthUrl', 'token', 'the marketplace signs in'),
+		// Version 1: Subscription Kinds in the main panel, and Auth Type and Grant Type as free text under Options.
+		v1Only(subscriptionKinds),
+		v1Only(
+			optionsCollection([
+				{
+					displayName: 'Auth Type',
+					name: 'authType',
+					type: 'string',
+					default: 'oauth',
+					description:
+						'How the marketplace signs in at the trigger; oauth is the only documented one',
+				},
+				{
+					displayName: 'Grant Type',
+					name: 'grantType',
+					type: 'string',
+					default: 'client_credentials',
+					description:
+						'How the marketplace gets its token; client_credentials is the only documented one',
+				},
+			]),
+		),
+		// From 1.1 the two values that have only one valid value are sent as such, and not shown.
+		fromV1_1(optionsCollection([subscriptionKinds])),
+	]),
 ];

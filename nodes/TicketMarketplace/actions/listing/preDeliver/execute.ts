@@ -84,52 +84,37 @@ async function deliver(
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async ([listingId, tickets]: [string, Ticket[]]) => {
 		const itemIndex = tickets[0].itemIndex;
-		const fail = (kind: Failure['kind'], message: string, description: string) => {
-			if (!context.continueOnFail()) pacer.close();
-			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
-			outcomes.set(listingId, { kind, error });
-		};
-		let request;
-		try {
-			request = uploadRequest(context, tickets);
-		} catch (thrown) {
-			const message = `Not sent: the upload of listing ${listingId} could not be built: ${errorText(thrown)}`;
-			return fail('notCreated', message, 'Nothing was sent for this listing.');
-		}
+		// Its listing ID was checked to fit an address, so building it cannot fail.
+		const request = uploadRequest(context, tickets);
 		try {
 			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
 		} catch (thrown) {
 			// Where it failed is unknown, so it may have gone; the other listings still get their turn.
+			if (!context.continueOnFail()) pacer.close();
 			const message = `Outcome unknown: uploading the tickets of listing ${listingId} failed: ${errorText(thrown)}`;
-			fail('unknown', message, subjectOf(request.path).howToCheck);
+			const description = subjectOf(request.path).howToCheck;
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			outcomes.set(listingId, { kind: 'unknown', error });
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
 	warnOfUnknownBefore(context, outcomes);
-	const sent = toSend.map(([id]) => [keyOf.get(id)!, outcomes.get(id)!] as const);
-	await remember(context, memory, skip, sent, outcomes);
-	return outcomes;
-}
-
-/** What the memory keeps of the listings sent (with the option off, deliveries only: they settle an unknown outcome). */
-async function remember(
-	context: IExecuteFunctions,
-	memory: RunMemory,
-	skip: boolean,
-	/** Each listing sent, by its key in the memory. */
-	sent: ReadonlyArray<readonly [string, Outcome]>,
-	outcomes: Map<string, Outcome>,
-): Promise<void> {
-	if (sent.length === 0) return skip ? await memory.release() : undefined;
-	const as = (word: string) =>
-		(skip || word === 'created' ? sent : [])
-			.filter(([, outcome]) => rememberedAs(outcome) === word)
-			.map(([key]) => key) as unknown as number[];
-	const { error } = await memory.afterSending(as('created'), as('unknown'), as('notCreated'));
+	if (toSend.length === 0) {
+		if (skip) await memory.release();
+		return outcomes;
+	}
+	// With the option off, deliveries only are remembered: they settle an unknown outcome.
+	const keysAs = (word: string) =>
+		toSend
+			.filter(([id]) => (skip || word === 'created') && rememberedAs(outcomes.get(id)!) === word)
+			.map(([id]) => keyOf.get(id)!) as unknown as number[];
+	const [created, unknown, notCreated] = ['created', 'unknown', 'notCreated'].map(keysAs);
+	const { error } = await memory.afterSending(created, unknown, notCreated);
 	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
+	return outcomes;
 }
 
 const isUnknownBefore = (outcome: Outcome) =>

@@ -45,7 +45,6 @@ export async function readTickets(
 	return tickets;
 }
 
-/** An item refused before anything is sent, named. */
 const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
 	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
 		description: `${what} Nothing was sent.`,
@@ -117,10 +116,7 @@ function notAListingId(id: string): string | undefined {
 
 const seatOf = (ticket: Ticket) => seatName(ticket)!;
 
-/**
- * The same seat twice for one listing is refused, seats compared as Create compares them, listings by the marketplace's
- * ID: two External Listing IDs may name one listing. General admission tickets repeat.
- */
+/** A seat given twice for one marketplace ID (two External Listing IDs may name one listing) is refused; GA repeats. */
 function refuseRepeatedSeats(
 	context: IExecuteFunctions,
 	tickets: Array<Ticket | Refusal>,
@@ -160,15 +156,10 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 	const boundary = `----n8nTicketMarketplace${randomBytes(12).toString('hex')}`;
 	const path = `${PARTNER_API_PATHS.preDeliver}/${encodeURIComponent(tickets[0].listingId)}`;
 	const head = (name: string, type: string, file = false) =>
-		Buffer.from(
-			`${file ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`,
-		);
+		`${file ? '\r\n' : ''}--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ''}\r\nContent-Type: ${type}\r\n\r\n`;
 	const products = tickets.map(({ row, seat }, i) => ({ row, seat, name: partName(i) }));
-	const listing = Buffer.concat([
-		head('listing', 'application/json'),
-		Buffer.from(JSON.stringify({ products })),
-	]);
-	const heads = tickets.map((_, i) => head(partName(i), 'application/pdf', true));
+	const listing = Buffer.from(head('listing', 'application/json') + JSON.stringify({ products }));
+	const heads = tickets.map((_, i) => Buffer.from(head(partName(i), 'application/pdf', true)));
 	const end = Buffer.from(`\r\n--${boundary}--\r\n`);
 	const type = `multipart/form-data; boundary=${boundary}`;
 	const parts = [listing, ...heads, end, ...tickets.map((ticket) => ({ length: ticket.size }))];
@@ -191,8 +182,7 @@ export function uploadRequest(context: IExecuteFunctions, tickets: Ticket[]): Ap
 
 type Layout = { listing: Buffer; heads: Buffer[]; end: Buffer; type: string; size: number };
 
-/** One send's body: its first file opened before it starts (one n8n cannot give sends nothing), each later one
- * only when the body reaches it. */
+/** One send's body: its first file opened first (one n8n cannot give sends nothing), each later one when reached. */
 async function uploadBody(
 	tickets: Ticket[],
 	open: (ticket: Ticket) => Promise<File>,
@@ -244,10 +234,7 @@ const UNREADABLE = `Create's record of it is in the memory, but it read differen
 const NOT_A_SEAT =
 	'Create recorded the seats of this listing and this is not one of them: check the row and seat.';
 
-/**
- * The tickets read, checked: one named by External Listing ID gets the marketplace ID Create recorded (see
- * memory/createdListings.ts) or is refused, as is a seat given twice; without Continue On Fail a refusal stops the run.
- */
+/** One named by External Listing ID gets the marketplace ID Create recorded, or is refused, as is a seat twice. */
 export async function checkedTickets(
 	context: IExecuteFunctions,
 	tickets: Array<Ticket | Refusal>,

@@ -38,15 +38,12 @@ const AGENT_REFUSAL_WHY =
 	'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.';
 
 const httpUrl = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be a URL' })
+	.string()
 	.trim()
 	.min(1, 'is required')
 	.url('must be an absolute URL such as https://n8n.example.com/webhook/…')
 	.refine((url) => /^https?:\/\//i.test(url), 'must start with https:// or http://');
-const requiredText = z
-	.string({ required_error: 'is required', invalid_type_error: 'must be text' })
-	.trim()
-	.min(1, 'is required');
+const requiredText = z.string().trim().min(1, 'is required');
 
 const subscriptionSchema = z.object({
 	callback: z.object({
@@ -84,18 +81,6 @@ function kindsFrom(value: unknown): string[] {
 		.filter(Boolean);
 }
 
-/** The callback credential as the trigger reads it: one it would refuse is refused before days of activation. */
-async function readClientCredentials(this: IExecuteFunctions, itemIndex: number) {
-	const client = readCallbackClient(
-		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
-	);
-	if (typeof client !== 'string') return client;
-	throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
-		description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
-		itemIndex,
-	});
-}
-
 /** What keeps the URLs from being one trigger's, safe for the secret; plain http:// only for a local sandbox. */
 async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) {
 	const [url, tokenUrl] = [callback.url, callback.auth.tokenEndPoint];
@@ -107,10 +92,17 @@ async function urlProblems(this: IExecuteFunctions, { callback }: Subscription) 
 	].map((problem) => ({ field: label(problem.path), text: problem.text }));
 }
 
-/** Reads and checks one item's subscription; throws a NodeOperationError naming the item and fields. */
 async function prepareSubscription(this: IExecuteFunctions, itemIndex: number) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const client = await readClientCredentials.call(this, itemIndex);
+	// The callback credential as the trigger reads it: one it would refuse is refused before days of activation.
+	const client = readCallbackClient(
+		await this.getCredentials<ICredentialDataDecryptedObject>(CALLBACK_CREDENTIAL_TYPE, itemIndex),
+	);
+	if (typeof client === 'string')
+		throw new NodeOperationError(this.getNode(), `${client}; nothing was sent`, {
+			description: `The Ticket Marketplace Trigger checks the marketplace against this same credential, so it must be usable there first. ${CALLBACK_FIX}`,
+			itemIndex,
+		});
 	// From 1.1, Auth Type and Grant Type have their one documented value and the kinds are under Options.
 	const asV1 = readsAsV1(this);
 	const kinds = asV1
@@ -234,7 +226,6 @@ export async function execute(
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
-	// Every item is checked before the first subscription is sent.
 	const prepared: Array<Subscription | { failure: unknown }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -247,11 +238,9 @@ export async function execute(
 	const results: INodeExecutionData[] = [];
 	// Sequential on purpose: each subscription needs its own activation e-mail, and there are only ever a few.
 	for (const [itemIndex, entry] of prepared.entries()) {
-		if ('failure' in entry) {
-			results.push(errorItem(entry.failure, itemIndex, errorOutput));
-			continue;
-		}
 		try {
+			// Only with Continue On Fail: without it, the first failure stopped the run.
+			if ('failure' in entry) throw entry.failure;
 			const json = await sendSubscription.call(this, entry, itemIndex);
 			results.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {

@@ -1,7 +1,5 @@
-/**
- * Whether Subscribe's two URLs can be the trigger's (a subscription takes days and cannot be undone). Only URLs in
- * n8n's own shape are judged by it: what a proxy forwards to cannot be seen from here.
- */
+/** Whether Subscribe's two URLs can be the trigger's (a subscription takes days and cannot be undone). Only URLs
+ * in n8n's own shape are judged: what a proxy forwards to cannot be seen from here. */
 import { TRIGGER_PATHS } from '../../../../shared/callbackCredential';
 
 const NOTIFICATIONS = TRIGGER_PATHS.notifications.toLowerCase();
@@ -21,13 +19,8 @@ type UrlProblem = { path: string[]; text: string };
  * trigger's two: which trigger (compared without case), which path, and whether a test URL.
  */
 function triggerUrlOf(url: string) {
-	let pathname: string;
-	try {
-		pathname = new URL(url).pathname;
-	} catch {
-		return undefined;
-	}
-	const segments = pathname.toLowerCase().split('/').filter(Boolean);
+	if (!URL.canParse(url)) return undefined;
+	const segments = new URL(url).pathname.toLowerCase().split('/').filter(Boolean);
 	const path = segments.pop();
 	if (path !== NOTIFICATIONS && path !== TOKEN) return undefined;
 	// The webhook ID form first: a base path that itself ends in /webhook must not be read as a workflow ID.
@@ -69,12 +62,9 @@ export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlPr
 
 /** Hosts of this machine: the sandbox runs there, the marketplace never does. */
 export function isLoopbackUrl(url: string): boolean {
-	try {
-		const host = new URL(url).hostname.toLowerCase();
-		return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
-	} catch {
-		return false;
-	}
+	if (!URL.canParse(url)) return false;
+	const host = new URL(url).hostname.toLowerCase();
+	return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 /** The Token URL gets the client secret: https, on the callback's own server (plain http for a local sandbox). */
