@@ -101,7 +101,7 @@ describe('import circles', () => {
 		const graph = importGraph(
 			['sandbox', 'nodes', 'credentials'].flatMap((folder) => tsFiles(join(REPO, folder))),
 		);
-		expect(graph.size).toBeGreaterThan(100);
+		expect(graph.size).toBeGreaterThan(60); // the graph was read
 		expect(circles(graph)).toEqual([]);
 	});
 });
