@@ -51,6 +51,8 @@ function findApiMessage(body: unknown, depth: number): string | undefined {
 export interface ReadBody {
 	/** The body when it is a JSON object (the only shape the API answers with). */
 	json?: Record<string, unknown>;
+	/** The body as parsed JSON, whatever its shape (undefined: not JSON). */
+	value?: unknown;
 	text: string;
 	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
 }
@@ -59,7 +61,7 @@ export interface ReadBody {
 export function readBody(body: unknown, contentType = ''): ReadBody {
 	const parsed = (value: unknown, text: string): ReadBody => {
 		const json = asRecord(value);
-		return json ? { json, text, shape: 'object' } : { text, shape: 'json-not-object' };
+		return { json, value, text, shape: json ? 'object' : 'json-not-object' };
 	};
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
 	if (body === null) return parsed(body, 'null');
@@ -86,15 +88,8 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 }
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
-function nestedCode(body: unknown, json: Record<string, unknown> | undefined): string | undefined {
-	let list: unknown = json?.errors ?? body;
-	if (typeof list === 'string' && list.trimStart().startsWith('[')) {
-		try {
-			list = JSON.parse(list);
-		} catch {
-			list = undefined;
-		}
-	}
+function nestedCode({ json, value }: ReadBody): string | undefined {
+	const list = json?.errors ?? value;
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
 }
@@ -125,12 +120,13 @@ export function readAnswer(
 	body: unknown,
 	secrets?: readonly string[],
 ): AnswerFacts {
-	const { json } = readBody(body, headerValue(headers, 'content-type'));
+	const read = readBody(body, headerValue(headers, 'content-type'));
+	const { json } = read;
 	const fault = asRecord(json?.fault);
 	const detail = asRecord(fault?.detail);
 	const code =
 		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
-		nestedCode(body, json);
+		nestedCode(read);
 	const said = firstText(
 		json?.description,
 		json?.Error,

@@ -2,7 +2,7 @@
  * Copies of the API's answers: a key named "__proto__" (JSON.parse keeps it as an ordinary key) stays a key of the
  * copy, never its prototype, so what the user sees is what the API said, and nothing is read from a hidden field.
  */
-import { redactSecrets } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import { readAnswer, redactSecrets } from '../../../../../nodes/shared/partnerApi/apiAnswers';
 import { findSubscriptionId } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 
 const ANSWER = '{"__proto__": {"id": "HIDDEN-7", "polluted": true}, "status": "submitted"}';
@@ -24,5 +24,19 @@ describe('an answer with a "__proto__" key, copied and redacted', () => {
 		const copy = redactSecrets(JSON.parse(`{"data": ${ANSWER}}`) as unknown, []);
 		expect(findSubscriptionId(copy)).toBeUndefined();
 		expect(JSON.stringify(copy)).toContain('"__proto__":{"id":"HIDDEN-7"');
+	});
+});
+
+describe('an error code, whatever form n8n hands the body in', () => {
+	const list = '[{"code":"inventory.listings.duplicateListing","description":"taken"}]';
+	it.each([
+		['parsed', JSON.parse(list) as unknown],
+		['text', list],
+		['text after a line break', `\n${list}`],
+		['bytes', Buffer.from(list)],
+	])('reads the code of a listed error from a body as %s', (_form, body) => {
+		expect(readAnswer(400, { 'content-type': 'application/json' }, body).code).toBe(
+			'inventory.listings.duplicateListing',
+		);
 	});
 });
