@@ -231,3 +231,81 @@ function smallestAdmittedGap(log: readonly Sent[], atLeast: number): number {
 	}
 	return smallest;
 }
+
+/** `opened`: no login to wait for (a token held), so the first sends go together as after the first answer. */
+export function startPace(mode: PacingMode, maximum: number, opened = false) {
+	const limit = opened ? openingLimit(mode, maximum) : 1;
+	return {
+		mode,
+		maximum,
+		opened,
+		inFlight: 0,
+		limit,
+		slowStart: true,
+		credit: 0, // slots gathered after slow start, 1/limit an answer
+		ceiling: Infinity, // the lowest level refused as the concurrency, and the overshoots that met it
+		ceilingHits: 0,
+		resumed: false, // slow start climbed past the ceiling (once a run: its one refusal was random)
+		refusal: undefined as Readonly<{ level: number; at: number }> | undefined,
+		hold: undefined as Readonly<{ level: number; answered: boolean; probe?: number }> | undefined,
+		proven: undefined as number | undefined, // a level a probe confirmed
+		suspect: undefined as Readonly<{ accepted: number; index: number; read: number }> | undefined,
+		log: [] as readonly Sent[],
+		count: 0,
+		lastDecreaseAt: -Infinity,
+		limiter: NEW_LIMITER as Limiter,
+		spike: NO_SPIKE as Spike,
+		stats: { peakInFlight: 0, peakLimit: limit, decreases: 0, holds: 0, rateLimited: 0 },
+	};
+}
+export type Pace = Readonly<ReturnType<typeof startPace>>;
+
+export const openingLimit = (mode: PacingMode, maximum: number) =>
+	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
+
+/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
+export function climbPays(state: Pace, left: number): boolean {
+	if (state.ceilingHits <= 1) return left > state.limit;
+	const roundsSaved = left / state.limit - left / (state.limit + 1);
+	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
+}
+
+/** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip (an overshoot answers at once). */
+export function lowered(state: Pace, now: number): Pace {
+	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
+	const target = (1 - PACE.tolerance) * state.limit;
+	return decreased({ ...state, slowStart: false, credit: 0 }, target, now);
+}
+
+export function decreased(state: Pace, target: number, now: number): Pace {
+	const stats = { ...state.stats, decreases: state.stats.decreases + 1 };
+	return setLimit({ ...state, lastDecreaseAt: now, stats }, Math.min(state.limit, target));
+}
+
+export function setLimit(state: Pace, value: number): Pace {
+	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
+	const stats = { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) };
+	return { ...state, limit, stats };
+}
+
+/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
+export function fuzz(level: number): number {
+	return Math.max(1, Math.round(PACE.tolerance * level));
+}
+
+/** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
+export function acceptedBefore(log: readonly Sent[], send: Sent): number {
+	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
+	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
+}
+
+/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
+export function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
+	const span = log.filter((s) => s.index >= from && s.index <= to);
+	const refusedCount = span.filter((s) => s.state === 'refused').length;
+	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
+}
+
+export function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
+	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
+}

@@ -1,6 +1,27 @@
 /** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
-import { PACE, type PaceEvent, type PacingMode, type Refusal, type Sent } from './limiter';
-import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
+import type { Pace, PaceEvent, PacingMode, Ramp, Refusal, Sent } from './limiter';
+import {
+	acceptedBefore,
+	climbPays,
+	decreased,
+	fuzz,
+	grown,
+	lowered,
+	marked,
+	openingLimit,
+	PACE,
+	queueing,
+	rateRefused,
+	readyAt,
+	refusedInARow,
+	setLimit,
+	spikeAnswered,
+	spikeRefused,
+	startPace,
+	taken,
+	timed,
+	typicalMs,
+} from './limiter';
 import { waitOrStop } from './waitOrStop';
 
 export type { PacingMode } from './limiter';
@@ -161,4 +182,161 @@ function eventOf(outcome: AttemptOutcome, send: Sent, left: number, resentMs: nu
 		return { ...outcome, kind: 'refused', send, final: !!outcome.final };
 	const roundTripMs = Math.min(outcome.roundTripMs, resentMs);
 	return { kind: 'answered', send, roundTripMs, accepted: outcome.accepted !== false, left };
+}
+
+/** The send that goes now: a new request, or (`again`) one sent again within its slot. */
+export function sendOf(state: Pace, now: number, again = false): Sent {
+	const level = state.inFlight + (again ? 0 : 1);
+	return { at: now, index: state.count + 1, level, state: 'inFlight' };
+}
+
+/** The earliest moment the next request may go (Infinity: not until an answer comes). */
+export function nextAt(state: Pace, now: number): number {
+	const { hold, log } = state;
+	if (state.inFlight >= state.limit) return Infinity;
+	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
+	const spaced = (log.at(-1)?.at ?? -Infinity) + state.spike.gapMs;
+	return Math.max(readyAt(state.limiter, log, rampOf(state), now), spaced);
+}
+
+/** PACE.rampGain times the level a round trip (none in fixed mode), one at a time in slow start or under a rate. */
+function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
+	const trip = typicalMs(limiter);
+	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
+	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
+	return { perMs: (PACE.rampGain * limit) / trip, burst };
+}
+
+export function advance(state: Pace, event: PaceEvent, now: number): Pace {
+	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
+	const { send } = event;
+	// The answer that opens the pace waited for the login; a pace started opened waited for none.
+	const first = !state.opened;
+	const log = marked(state.log, send, event.kind);
+	// However the probe went, the hold ends.
+	const probe = state.hold?.probe === send.index ? state.hold : undefined;
+	const hold = probe ? undefined : state.hold;
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
+	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
+	if (event.kind === 'refused') next = refused(next, event, now, probe !== undefined);
+	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
+	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
+	const left = event.kind === 'answered' ? event.left : 0;
+	return { ...next, limiter: grown(next.limiter, now, left + next.inFlight) };
+}
+
+function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
+	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
+	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
+	// The probe is the send after a hold, or the same request sent again.
+	const { hold } = state;
+	const probe = hold && hold.probe === replaces?.index && { hold: { ...hold, probe: send.index } };
+	const next = { ...state, log, count: send.index, ...probe };
+	if (replaces) return next;
+	const inFlight = state.inFlight + 1;
+	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) };
+	return { ...next, inFlight, limiter: taken(state.limiter, rampOf(state), now), stats };
+}
+
+function answered(state: Pace, event: Answered, now: number, first: boolean, probe: Pace['hold']) {
+	const { send } = event;
+	const { hold } = state;
+	let next = state;
+	if (probe) next = { ...next, proven: Math.min(next.proven ?? Infinity, probe.level) };
+	if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
+	if (event.accepted) {
+		const limiter = timed(next.limiter, event.roundTripMs, first);
+		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
+	}
+	if (first || next.mode === 'fixed') return next;
+	// Answered at or above the level refused: the API takes more now. Well above a level refused once, that refusal
+	// was random, and slow start climbs again, once a run.
+	if (send.level >= next.ceiling) {
+		if (send.level >= next.ceiling + fuzz(next.ceiling)) {
+			const resume = next.ceilingHits <= 1 && !next.resumed;
+			next = { ...next, ceilingHits: 0, ...(resume && { resumed: true, slowStart: true }) };
+		}
+		next = { ...next, ceiling: send.level + 1 };
+	}
+	if (queueing(next.limiter)) return lowered(next, now);
+	if (next.limit >= next.maximum) return next;
+	if (next.limit + 1 >= next.ceiling && !climbPays(next, event.left)) return next;
+	if (next.slowStart) return setLimit(next, next.limit + 1);
+	const credit = next.credit + 1 / next.limit;
+	return credit < 1 ? { ...next, credit } : setLimit({ ...next, credit: 0 }, next.limit + 1);
+}
+type Answered = Extract<PaceEvent, { kind: 'answered' }>;
+type Refused = Extract<PaceEvent, { kind: 'refused' }>;
+
+function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace {
+	const { send } = event;
+	const stats = { ...state.stats, rateLimited: state.stats.rateLimited + 1 };
+	let next: Pace = { ...state, stats };
+	const learns = next.mode === 'adaptive';
+	if (event.spikeArrest === true) {
+		const spike = spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns);
+		return { ...next, spike };
+	}
+	// A Retry-After too long to wait ends its request: it must never become every send's pause.
+	if (event.retryAfterMs !== undefined && !event.final)
+		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
+	if (!learns) return next;
+	if (!probe && isConcurrency(next, send, now)) return concurrencyRefused(next, send, now);
+	const accepted = acceptedBefore(next.log, send);
+	const { suspect, limiter } = next;
+	const agrees =
+		probe ||
+		(limiter.grownFrom !== undefined && accepted + 1 > limiter.grownFrom) ||
+		(suspect !== undefined &&
+			send.index > suspect.read &&
+			send.index - suspect.read <= PACE.confirmWithinSends &&
+			accepted <= suspect.accepted + 2);
+	// In the burst of a lone one: evidence only when nearly every send since was refused (random 429s leave gaps).
+	if (!agrees && (suspect === undefined || send.index > suspect.read))
+		return { ...next, suspect: { accepted, index: send.index, read: next.count } };
+	if (!agrees && !refusedInARow(next.log, suspect!.index, send.index)) return next;
+	const pauseMs = event.final ? undefined : (event.retryAfterMs ?? limiter.retryAfterMs);
+	const rate = rateRefused(limiter, send.at, accepted, now, pauseMs);
+	return { ...next, suspect: undefined, limiter: rate };
+}
+
+/** A 429 alone is never the concurrency; one at a level never answered is, and so is one sent before the last such
+ * refusal came back or at a level close to it (the pacer counts a request until its answer is read). */
+function isConcurrency(state: Pace, send: Sent, now: number): boolean {
+	if (send.level <= 1) return false;
+	const recent = recentRefusal(state, now);
+	if (recent === undefined)
+		return !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
+	return send.at <= recent.at || send.level >= recent.level - fuzz(recent.level);
+}
+
+/** The limit drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven
+ * are held for a probe, unless every send is paused. */
+function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
+	const recent = recentRefusal(state, now);
+	const sameOvershoot = recent !== undefined && send.at <= recent.at;
+	const hits = send.level >= state.ceiling - fuzz(state.ceiling) ? state.ceilingHits + 1 : 1;
+	let next: Pace = {
+		...state,
+		refusal: sameOvershoot
+			? { ...recent, level: Math.min(recent.level, send.level) }
+			: { level: send.level, at: now },
+		ceiling: Math.min(state.ceiling, send.level),
+		ceilingHits: sameOvershoot ? state.ceilingHits : hits,
+		slowStart: false,
+		credit: 0,
+	};
+	const { proven, stats } = next;
+	const unproven = proven === undefined || send.level < proven - fuzz(proven);
+	if (unproven && !next.hold && next.limiter.pausedUntil <= now) {
+		const hold = { level: send.level, answered: false };
+		next = { ...next, hold, stats: { ...stats, holds: stats.holds + 1 } };
+	}
+	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
+	return next.limit <= target ? next : decreased(next, target, now);
+}
+
+function recentRefusal(state: Pace, now: number): Pace['refusal'] {
+	const { refusal } = state;
+	return refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 }

@@ -1,11 +1,9 @@
+import { advance, nextAt, sendOf } from '../../../../../nodes/TicketMarketplace/transport/pacing';
 import {
-	advance,
-	nextAt,
 	type Pace,
-	sendOf,
+	type Sent,
 	startPace,
-} from '../../../../../nodes/TicketMarketplace/transport/pace';
-import type { Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
+} from '../../../../../nodes/TicketMarketplace/transport/limiter';
 
 /**
  * The pacer's rules read from traces, one pure `advance` at a time: what the gate told them (each step at a time in
