@@ -1,5 +1,5 @@
 /** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
-import type { Pace, PaceEvent, PacingMode, Ramp, Refusal, Sent } from './limiter';
+import type { Pace, PacingMode, Ramp, Sent } from './limiter';
 import {
 	acceptedBefore,
 	climbPays,
@@ -29,9 +29,15 @@ export type { PacingMode } from './limiter';
 /** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
 export type AttemptOutcome = (
 	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
-	| ({ kind: 'rateLimited' } & Refusal)
+	// A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does.
+	| { kind: 'rateLimited'; retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number }
 	| { kind: 'failed' }
 ) & { final?: boolean };
+
+/** `replaces`: the same request's answered send; `left`: the requests waiting for a slot. */
+export type PaceEvent =
+	| { kind: 'sent'; send: Sent; replaces?: Sent }
+	| (AttemptOutcome & { send: Sent; left: number });
 
 export interface Slot {
 	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
@@ -136,9 +142,11 @@ export class RequestPacer {
 				if (released) return;
 				released = true;
 				if (outcome.final && this.stopOnFailure) this.close();
+				const event = { ...outcome, send, left: this.waiting.length };
 				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
-				const resentMs = resent ? this.now() - send.at : Infinity;
-				this.tell(eventOf(outcome, send, this.waiting.length, resentMs));
+				if (resent && event.kind === 'answered')
+					event.roundTripMs = Math.min(event.roundTripMs, this.now() - send.at);
+				this.tell(event);
 				this.admit();
 			},
 		};
@@ -176,14 +184,6 @@ export class RequestPacer {
 	}
 }
 
-function eventOf(outcome: AttemptOutcome, send: Sent, left: number, resentMs: number): PaceEvent {
-	if (outcome.kind === 'failed') return { kind: 'failed', send };
-	if (outcome.kind === 'rateLimited')
-		return { ...outcome, kind: 'refused', send, final: !!outcome.final };
-	const roundTripMs = Math.min(outcome.roundTripMs, resentMs);
-	return { kind: 'answered', send, roundTripMs, accepted: outcome.accepted !== false, left };
-}
-
 /** The send that goes now: a new request, or (`again`) one sent again within its slot. */
 export function sendOf(state: Pace, now: number, again = false): Sent {
 	const level = state.inFlight + (again ? 0 : 1);
@@ -212,13 +212,13 @@ export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	const { send } = event;
 	// The answer that opens the pace waited for the login; a pace started opened waited for none.
 	const first = !state.opened;
-	const log = marked(state.log, send, event.kind);
+	const log = marked(state.log, send, event.kind === 'rateLimited' ? 'refused' : event.kind);
 	// However the probe went, the hold ends.
 	const probe = state.hold?.probe === send.index ? state.hold : undefined;
 	const hold = probe ? undefined : state.hold;
 	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
 	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
-	if (event.kind === 'refused') next = refused(next, event, now, probe !== undefined);
+	if (event.kind === 'rateLimited') next = refused(next, event, now, probe !== undefined);
 	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
 	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
 	const left = event.kind === 'answered' ? event.left : 0;
@@ -244,7 +244,7 @@ function answered(state: Pace, event: Answered, now: number, first: boolean, pro
 	let next = state;
 	if (probe) next = { ...next, proven: Math.min(next.proven ?? Infinity, probe.level) };
 	if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
-	if (event.accepted) {
+	if (event.accepted !== false) {
 		const limiter = timed(next.limiter, event.roundTripMs, first);
 		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
 	}
@@ -266,7 +266,7 @@ function answered(state: Pace, event: Answered, now: number, first: boolean, pro
 	return credit < 1 ? { ...next, credit } : setLimit({ ...next, credit: 0 }, next.limit + 1);
 }
 type Answered = Extract<PaceEvent, { kind: 'answered' }>;
-type Refused = Extract<PaceEvent, { kind: 'refused' }>;
+type Refused = Extract<PaceEvent, { kind: 'rateLimited' }>;
 
 function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace {
 	const { send } = event;

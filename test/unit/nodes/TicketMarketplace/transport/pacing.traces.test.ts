@@ -43,7 +43,13 @@ function replay(trace: TraceStep[], mode: 'adaptive' | 'fixed' = 'adaptive'): Pa
 		} else
 			state = advance(
 				state,
-				{ kind: 'refused', send: sendOfIndex(index), retryAfterMs: 1000, final: false },
+				{
+					kind: 'rateLimited',
+					send: sendOfIndex(index),
+					retryAfterMs: 1000,
+					final: false,
+					left: 0,
+				},
 				at,
 			);
 	}
@@ -242,11 +248,12 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 			let state = replay([...FIRST, ...sendsFrom(100, 3)], mode);
 			const send = state.log.find((s) => s.index === 3)!;
 			const event = {
-				kind: 'refused',
+				kind: 'rateLimited',
 				send,
 				final: false,
 				spikeArrest: true,
 				allowedPerSecond: 40,
+				left: 0,
 			} as const;
 			state = advance(state, event, 125);
 			expect(state.spike.gapMs).toBeGreaterThanOrEqual(25);
