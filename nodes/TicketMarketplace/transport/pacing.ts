@@ -54,8 +54,10 @@ export class RequestPacer {
 	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
-	/** Aborted by close(): nothing more is sent, so a request waiting to be tried again stops waiting. */
 	private readonly closing = new AbortController();
+	/** Aborted by close() (the run stopped, or an answer stopped every send, like the quota): nothing more is sent,
+	 * so a request waiting to be tried again stops waiting. */
+	readonly closedSignal = this.closing.signal;
 
 	constructor(
 		readonly mode: PacingMode,
@@ -75,7 +77,7 @@ export class RequestPacer {
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
 	async acquire(first = false): Promise<Slot | null> {
-		if (this.closing.signal.aborted) return null;
+		if (this.closedSignal.aborted) return null;
 		const now = this.now();
 		if (this.waiting.length === 0 && nextAt(this.state, now) <= now) return this.grant();
 		const slot = new Promise<Slot | null>((resolve) =>
@@ -92,11 +94,6 @@ export class RequestPacer {
 		const onAbort = () => this.close();
 		signal.addEventListener('abort', onAbort, { once: true });
 		return () => signal.removeEventListener('abort', onAbort);
-	}
-
-	/** Aborted once the pacer is closed (the run stopped, or an answer stopped every send, like the quota). */
-	get closedSignal(): AbortSignal {
-		return this.closing.signal;
 	}
 
 	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
@@ -121,20 +118,16 @@ export class RequestPacer {
 		};
 	}
 
-	private tell(event: PaceEvent): void {
-		this.state = advance(this.state, event, this.now());
-	}
-
 	private grant(): Slot {
 		let send: Sent = sendOf(this.state, this.now());
-		this.tell({ kind: 'sent', send });
+		this.state = advance(this.state, { kind: 'sent', send }, this.now());
 		let released = false;
 		let resent = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
 				const again = sendOf(this.state, this.now(), true);
-				this.tell({ kind: 'sent', send: again, replaces: send });
+				this.state = advance(this.state, { kind: 'sent', send: again, replaces: send }, this.now());
 				send = again;
 				resent = true;
 			},
@@ -146,14 +139,14 @@ export class RequestPacer {
 				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
 				if (resent && event.kind === 'answered')
 					event.roundTripMs = Math.min(event.roundTripMs, this.now() - send.at);
-				this.tell(event);
+				this.state = advance(this.state, event, this.now());
 				this.admit();
 			},
 		};
 	}
 
 	private admit(): void {
-		while (!this.closing.signal.aborted && this.waiting.length > 0) {
+		while (!this.closedSignal.aborted && this.waiting.length > 0) {
 			const now = this.now();
 			const at = nextAt(this.state, now);
 			if (at === Infinity) return;
@@ -281,7 +274,8 @@ function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace
 	if (event.retryAfterMs !== undefined && !event.final)
 		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
 	if (!learns) return next;
-	if (!probe && isConcurrency(next, send, now)) return concurrencyRefused(next, send, now);
+	const concurrency = probe ? undefined : concurrencyRefused(next, send, now);
+	if (concurrency) return concurrency;
 	const accepted = acceptedBefore(next.log, send);
 	const { suspect, limiter } = next;
 	const agrees =
@@ -301,20 +295,18 @@ function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace
 }
 
 /** A 429 alone is never the concurrency; one at a level never answered is, and so is one sent before the last such
- * refusal came back or at a level close to it (the pacer counts a request until its answer is read). */
-function isConcurrency(state: Pace, send: Sent, now: number): boolean {
-	if (send.level <= 1) return false;
-	const recent = recentRefusal(state, now);
-	if (recent === undefined)
-		return !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
-	return send.at <= recent.at || send.level >= recent.level - fuzz(recent.level);
-}
-
-/** The limit drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven
- * are held for a probe, unless every send is paused. */
-function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
-	const recent = recentRefusal(state, now);
+ * refusal came back or at a level close to it (the pacer counts a request until its answer is read). The limit then
+ * drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven are held
+ * for a probe, unless every send is paused. Undefined: not the concurrency. */
+function concurrencyRefused(state: Pace, send: Sent, now: number): Pace | undefined {
+	if (send.level <= 1) return undefined;
+	const { refusal } = state;
+	const recent = refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 	const sameOvershoot = recent !== undefined && send.at <= recent.at;
+	const concurrency = recent
+		? sameOvershoot || send.level >= recent.level - fuzz(recent.level)
+		: !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
+	if (!concurrency) return undefined;
 	const hits = send.level >= state.ceiling - fuzz(state.ceiling) ? state.ceilingHits + 1 : 1;
 	let next: Pace = {
 		...state,
@@ -334,9 +326,4 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
 	}
 	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
 	return next.limit <= target ? next : decreased(next, target, now);
-}
-
-function recentRefusal(state: Pace, now: number): Pace['refusal'] {
-	const { refusal } = state;
-	return refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 }
