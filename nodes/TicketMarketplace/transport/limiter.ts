@@ -255,49 +255,42 @@ export type Pace = Readonly<ReturnType<typeof startPace>>;
 export const openingLimit = (mode: PacingMode, maximum: number) =>
 	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
 
-/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
-export function climbPays(state: Pace, left: number): boolean {
-	if (state.ceilingHits <= 1) return left > state.limit;
-	const roundsSaved = left / state.limit - left / (state.limit + 1);
-	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
-}
-
-/** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip (an overshoot answers at once). */
-export function lowered(state: Pace, now: number): Pace {
-	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
-	const target = (1 - PACE.tolerance) * state.limit;
-	return decreased({ ...state, slowStart: false, credit: 0 }, target, now);
-}
-
-export function decreased(state: Pace, target: number, now: number): Pace {
-	const stats = { ...state.stats, decreases: state.stats.decreases + 1 };
-	return setLimit({ ...state, lastDecreaseAt: now, stats }, Math.min(state.limit, target));
-}
-
-export function setLimit(state: Pace, value: number): Pace {
-	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
-	const stats = { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) };
-	return { ...state, limit, stats };
-}
-
-/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
-export function fuzz(level: number): number {
-	return Math.max(1, Math.round(PACE.tolerance * level));
-}
-
-/** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
-export function acceptedBefore(log: readonly Sent[], send: Sent): number {
-	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
-	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
-}
-
-/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
-export function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
-	const span = log.filter((s) => s.index >= from && s.index <= to);
-	const refusedCount = span.filter((s) => s.state === 'refused').length;
-	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
-}
-
 export function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
 	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
+}
+
+/** The send that goes now: a new request, or (`again`) one sent again within its slot. */
+export function sendOf(state: Pace, now: number, again = false): Sent {
+	const level = state.inFlight + (again ? 0 : 1);
+	return { at: now, index: state.count + 1, level, state: 'inFlight' };
+}
+
+/** The earliest moment the next request may go (Infinity: not until an answer comes). */
+export function nextAt(state: Pace, now: number): number {
+	const { hold, log } = state;
+	if (state.inFlight >= state.limit) return Infinity;
+	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
+	const spaced = (log.at(-1)?.at ?? -Infinity) + state.spike.gapMs;
+	return Math.max(readyAt(state.limiter, log, rampOf(state), now), spaced);
+}
+
+/** PACE.rampGain times the level a round trip (none in fixed mode), one at a time in slow start or under a rate. */
+function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
+	const trip = typicalMs(limiter);
+	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { burst: 1 };
+	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
+	return { perMs: (PACE.rampGain * limit) / trip, burst };
+}
+
+export function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
+	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
+	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
+	// The probe is the send after a hold, or the same request sent again.
+	const { hold } = state;
+	const probe = hold && hold.probe === replaces?.index && { hold: { ...hold, probe: send.index } };
+	const next = { ...state, log, count: send.index, ...probe };
+	if (replaces) return next;
+	const inFlight = state.inFlight + 1;
+	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) };
+	return { ...next, inFlight, limiter: taken(state.limiter, rampOf(state), now), stats };
 }

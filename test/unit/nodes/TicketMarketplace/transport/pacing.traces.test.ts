@@ -1,6 +1,8 @@
-import { advance, nextAt, sendOf } from '../../../../../nodes/TicketMarketplace/transport/pacing';
+import { advance } from '../../../../../nodes/TicketMarketplace/transport/pacing';
 import {
+	nextAt,
 	type Pace,
+	sendOf,
 	type Sent,
 	startPace,
 } from '../../../../../nodes/TicketMarketplace/transport/limiter';
