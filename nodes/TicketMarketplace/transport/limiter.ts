@@ -259,12 +259,6 @@ export function marked(log: readonly Sent[], send: Sent, state: SendState): Sent
 	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
 }
 
-/** The send that goes now: a new request, or (`again`) one sent again within its slot. */
-export function sendOf(state: Pace, now: number, again = false): Sent {
-	const level = state.inFlight + (again ? 0 : 1);
-	return { at: now, index: state.count + 1, level, state: 'inFlight' };
-}
-
 /** The earliest moment the next request may go (Infinity: not until an answer comes). */
 export function nextAt(state: Pace, now: number): number {
 	const { hold, log } = state;
@@ -282,7 +276,10 @@ function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
 	return { perMs: (PACE.rampGain * limit) / trip, burst };
 }
 
-export function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
+/** A request sent now, or (`replaces`: its send answered with a 401) the same one sent again within its slot. */
+export function sent(state: Pace, now: number, replaces?: Sent): Pace {
+	const level = state.inFlight + (replaces ? 0 : 1);
+	const send: Sent = { at: now, index: state.count + 1, level, state: 'inFlight' };
 	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
 	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
 	// The probe is the send after a hold, or the same request sent again.

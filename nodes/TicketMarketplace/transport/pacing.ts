@@ -8,7 +8,6 @@ import {
 	PACE,
 	queueing,
 	rateRefused,
-	sendOf,
 	sent,
 	spikeAnswered,
 	spikeRefused,
@@ -28,9 +27,9 @@ export type AttemptOutcome = (
 	| { kind: 'failed' }
 ) & { final?: boolean };
 
-/** `replaces`: the same request's answered send; `left`: the requests waiting for a slot. */
+/** `left`: the requests waiting for a slot. */
 export type PaceEvent =
-	| { kind: 'sent'; send: Sent; replaces?: Sent }
+	| { kind: 'sent'; replaces?: Sent }
 	| (AttemptOutcome & { send: Sent; left: number });
 
 export interface Slot {
@@ -113,16 +112,15 @@ export class RequestPacer {
 	}
 
 	private grant(): Slot {
-		let send: Sent = sendOf(this.state, this.now());
-		this.state = advance(this.state, { kind: 'sent', send }, this.now());
+		this.state = advance(this.state, { kind: 'sent' }, this.now());
+		let send = this.state.log.at(-1)!;
 		let released = false;
 		let resent = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
-				const again = sendOf(this.state, this.now(), true);
-				this.state = advance(this.state, { kind: 'sent', send: again, replaces: send }, this.now());
-				send = again;
+				this.state = advance(this.state, { kind: 'sent', replaces: send }, this.now());
+				send = this.state.log.at(-1)!;
 				resent = true;
 			},
 			release: (outcome) => {
@@ -172,7 +170,7 @@ export class RequestPacer {
 }
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
-	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
+	if (event.kind === 'sent') return sent(state, now, event.replaces);
 	const { send } = event;
 	// The answer that opens the pace waited for the login; a pace started opened waited for none.
 	const first = !state.opened;

@@ -2,7 +2,6 @@ import { advance } from '../../../../../nodes/TicketMarketplace/transport/pacing
 import {
 	nextAt,
 	type Pace,
-	sendOf,
 	type Sent,
 	startPace,
 } from '../../../../../nodes/TicketMarketplace/transport/limiter';
@@ -29,9 +28,9 @@ function replay(trace: TraceStep[], mode: 'adaptive' | 'fixed' = 'adaptive'): Pa
 	};
 	for (const [at, what, index] of trace) {
 		if (what === 'send') {
-			const send = sendOf(state, at);
+			state = advance(state, { kind: 'sent' }, at);
+			const send = state.log.at(-1)!;
 			sends.set(send.index, send);
-			state = advance(state, { kind: 'sent', send }, at);
 		} else if (what === 'answer') {
 			const send = sendOfIndex(index);
 			const event = {
@@ -231,7 +230,7 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 		let state = startPace('adaptive', 48, true);
 		for (let i = 0; i < 4; i++) {
 			expect(nextAt(state, 0)).toBe(0);
-			state = advance(state, { kind: 'sent', send: sendOf(state, 0) }, 0);
+			state = advance(state, { kind: 'sent' }, 0);
 		}
 		expect(nextAt(state, 0)).toBe(Infinity);
 		const send = state.log[0];
