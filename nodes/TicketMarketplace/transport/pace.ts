@@ -242,7 +242,6 @@ function fuzz(level: number): number {
 	return Math.max(1, Math.round(PACE.tolerance * level));
 }
 
-/** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
 function acceptedBefore(log: readonly Sent[], send: Sent): number {
 	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
 	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
