@@ -26,14 +26,6 @@ export type Sent = Readonly<{ at: number; index: number; level: number; state: S
 export type SendState = 'inFlight' | 'answered' | 'refused' | 'failed';
 export type PacingMode = 'adaptive' | 'fixed';
 
-export type PaceEvent =
-	| { kind: 'sent'; send: Sent; replaces?: Sent } // replaces: the same request's answered send
-	| { kind: 'answered'; send: Sent; roundTripMs: number; accepted: boolean; left: number }
-	| ({ kind: 'refused'; send: Sent; final: boolean } & Refusal) // final: its request ends in an error
-	| { kind: 'failed'; send: Sent };
-/** A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does. */
-export type Refusal = { retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number };
-
 export const NEW_LIMITER = {
 	pausedUntil: -Infinity, // the shared pause
 	retryAfterMs: RETRY_POLICY.minRetryWaitMs, // what the next rate refusal costs

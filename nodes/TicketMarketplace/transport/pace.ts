@@ -1,15 +1,6 @@
-/**
- * The pacer's rules as one state and a pure `advance(state, event, now)`; the gate (pacing.ts) asks `nextAt`.
- * - the first request goes alone unless `opened` (no token to fetch: n8n has no single flight for a login); its
- *   answer opens PACE.initialLimit slots (fixed mode: the maximum, and nothing learned but a spike arrest's gap),
- *   then slow start adds one an answer;
- * - a 429 at a level never answered is the concurrency: the limit drops below it, and nothing more goes until an answer
- *   comes back and one probe tells the kind (refused too: a rate);
- * - a 429 at a level answered is alone (random) until another agrees; then it is a rate: every send pauses, then goes
- *   at what the API accepted in the second before, growing after each window that held;
- * - a spike arrest (a rate spread evenly) needs no pause: the pacer keeps a gap between sends.
- */
-import type { Limiter, PaceEvent, PacingMode, Ramp, Sent, SendState, Spike } from './limiter';
+/** The pacer's rules as one state and a pure `advance(state, event, now)`; the gate (pacing.ts) asks `nextAt`. The
+ * rules at length: docs/pacing.md. */
+import type { Limiter, PacingMode, Ramp, Sent, SendState, Spike } from './limiter';
 import {
 	grown,
 	NEW_LIMITER,
@@ -24,6 +15,19 @@ import {
 	timed,
 	typicalMs,
 } from './limiter';
+
+/** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
+export type AttemptOutcome = (
+	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
+	// A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does.
+	| { kind: 'rateLimited'; retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number }
+	| { kind: 'failed' }
+) & { final?: boolean };
+
+/** `left`: the requests waiting for a slot. */
+export type PaceEvent =
+	| { kind: 'sent'; replaces?: Sent }
+	| (AttemptOutcome & { send: Sent; left: number });
 
 /** `opened`: no login to wait for (a token held), so the first sends go together as after the first answer. */
 export function startPace(mode: PacingMode, maximum: number, opened = false) {
@@ -56,10 +60,8 @@ export type Pace = Readonly<ReturnType<typeof startPace>>;
 const openingLimit = (mode: PacingMode, maximum: number) =>
 	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
 
-/** The send that goes now: a new request, or (`again`) one sent again within its slot. */
-export function sendOf(state: Pace, now: number, again = false): Sent {
-	const level = state.inFlight + (again ? 0 : 1);
-	return { at: now, index: state.count + 1, level, state: 'inFlight' };
+function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
+	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
 }
 
 /** The earliest moment the next request may go (Infinity: not until an answer comes). */
@@ -79,25 +81,10 @@ function rampOf({ mode, limiter, limit, slowStart }: Pace): Ramp {
 	return { perMs: (PACE.rampGain * limit) / trip, burst };
 }
 
-export function advance(state: Pace, event: PaceEvent, now: number): Pace {
-	if (event.kind === 'sent') return sent(state, event.send, now, event.replaces);
-	const { send } = event;
-	// The answer that opens the pace waited for the login; a pace started opened waited for none.
-	const first = !state.opened;
-	const log = marked(state.log, send, event.kind);
-	// However the probe went, the hold ends.
-	const probe = state.hold?.probe === send.index ? state.hold : undefined;
-	const hold = probe ? undefined : state.hold;
-	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
-	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
-	if (event.kind === 'refused') next = refused(next, event, now, probe !== undefined);
-	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
-	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
-	const left = event.kind === 'answered' ? event.left : 0;
-	return { ...next, limiter: grown(next.limiter, now, left + next.inFlight) };
-}
-
-function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
+/** A request sent now, or (`replaces`: its send answered with a 401) the same one sent again within its slot. */
+function sent(state: Pace, now: number, replaces?: Sent): Pace {
+	const level = state.inFlight + (replaces ? 0 : 1);
+	const send: Sent = { at: now, index: state.count + 1, level, state: 'inFlight' };
 	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
 	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
 	// The probe is the send after a hold, or the same request sent again.
@@ -110,13 +97,31 @@ function sent(state: Pace, send: Sent, now: number, replaces?: Sent): Pace {
 	return { ...next, inFlight, limiter: taken(state.limiter, rampOf(state), now), stats };
 }
 
+export function advance(state: Pace, event: PaceEvent, now: number): Pace {
+	if (event.kind === 'sent') return sent(state, now, event.replaces);
+	const { send } = event;
+	// The answer that opens the pace waited for the login; a pace started opened waited for none.
+	const first = !state.opened;
+	const log = marked(state.log, send, event.kind === 'rateLimited' ? 'refused' : event.kind);
+	// However the probe went, the hold ends.
+	const probe = state.hold?.probe === send.index ? state.hold : undefined;
+	const hold = probe ? undefined : state.hold;
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
+	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
+	if (event.kind === 'rateLimited') next = refused(next, event, now, probe !== undefined);
+	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
+	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
+	const left = event.kind === 'answered' ? event.left : 0;
+	return { ...next, limiter: grown(next.limiter, now, left + next.inFlight) };
+}
+
 function answered(state: Pace, event: Answered, now: number, first: boolean, probe: Pace['hold']) {
 	const { send } = event;
 	const { hold } = state;
 	let next = state;
 	if (probe) next = { ...next, proven: Math.min(next.proven ?? Infinity, probe.level) };
 	if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
-	if (event.accepted) {
+	if (event.accepted !== false) {
 		const limiter = timed(next.limiter, event.roundTripMs, first);
 		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
 	}
@@ -138,7 +143,7 @@ function answered(state: Pace, event: Answered, now: number, first: boolean, pro
 	return credit < 1 ? { ...next, credit } : setLimit({ ...next, credit: 0 }, next.limit + 1);
 }
 type Answered = Extract<PaceEvent, { kind: 'answered' }>;
-type Refused = Extract<PaceEvent, { kind: 'refused' }>;
+type Refused = Extract<PaceEvent, { kind: 'rateLimited' }>;
 
 function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace {
 	const { send } = event;
@@ -153,7 +158,8 @@ function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace
 	if (event.retryAfterMs !== undefined && !event.final)
 		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
 	if (!learns) return next;
-	if (!probe && isConcurrency(next, send, now)) return concurrencyRefused(next, send, now);
+	const concurrency = probe ? undefined : concurrencyRefused(next, send, now);
+	if (concurrency) return concurrency;
 	const accepted = acceptedBefore(next.log, send);
 	const { suspect, limiter } = next;
 	const agrees =
@@ -173,20 +179,18 @@ function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace
 }
 
 /** A 429 alone is never the concurrency; one at a level never answered is, and so is one sent before the last such
- * refusal came back or at a level close to it (the pacer counts a request until its answer is read). */
-function isConcurrency(state: Pace, send: Sent, now: number): boolean {
-	if (send.level <= 1) return false;
-	const recent = recentRefusal(state, now);
-	if (recent === undefined)
-		return !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
-	return send.at <= recent.at || send.level >= recent.level - fuzz(recent.level);
-}
-
-/** The limit drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven
- * are held for a probe, unless every send is paused. */
-function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
-	const recent = recentRefusal(state, now);
+ * refusal came back or at a level close to it (the pacer counts a request until its answer is read). The limit then
+ * drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven are held
+ * for a probe, unless every send is paused. Undefined: not the concurrency. */
+function concurrencyRefused(state: Pace, send: Sent, now: number): Pace | undefined {
+	if (send.level <= 1) return undefined;
+	const { refusal } = state;
+	const recent = refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 	const sameOvershoot = recent !== undefined && send.at <= recent.at;
+	const concurrency = recent
+		? sameOvershoot || send.level >= recent.level - fuzz(recent.level)
+		: !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
+	if (!concurrency) return undefined;
 	const hits = send.level >= state.ceiling - fuzz(state.ceiling) ? state.ceilingHits + 1 : 1;
 	let next: Pace = {
 		...state,
@@ -206,11 +210,6 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace {
 	}
 	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
 	return next.limit <= target ? next : decreased(next, target, now);
-}
-
-function recentRefusal(state: Pace, now: number): Pace['refusal'] {
-	const { refusal } = state;
-	return refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
 }
 
 /** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
@@ -243,7 +242,6 @@ function fuzz(level: number): number {
 	return Math.max(1, Math.round(PACE.tolerance * level));
 }
 
-/** Requests sent in the second before `send` and not refused (answered or still in flight), itself left out. */
 function acceptedBefore(log: readonly Sent[], send: Sent): number {
 	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
 	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
@@ -254,8 +252,4 @@ function refusedInARow(log: readonly Sent[], from: number, to: number): boolean 
 	const span = log.filter((s) => s.index >= from && s.index <= to);
 	const refusedCount = span.filter((s) => s.state === 'refused').length;
 	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
-}
-
-function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
-	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
 }

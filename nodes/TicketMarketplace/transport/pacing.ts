@@ -1,16 +1,10 @@
 /** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
-import { PACE, type PaceEvent, type PacingMode, type Refusal, type Sent } from './limiter';
-import { advance, nextAt, type Pace, sendOf, startPace } from './pace';
+import { PACE, type PacingMode } from './limiter';
+import { advance, type AttemptOutcome, nextAt, type Pace, startPace } from './pace';
 import { waitOrStop } from './waitOrStop';
 
 export type { PacingMode } from './limiter';
-
-/** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
-export type AttemptOutcome = (
-	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
-	| ({ kind: 'rateLimited' } & Refusal)
-	| { kind: 'failed' }
-) & { final?: boolean };
+export type { AttemptOutcome } from './pace';
 
 export interface Slot {
 	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
@@ -27,8 +21,10 @@ export class RequestPacer {
 	private readonly lateMs: number[] = [];
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
-	/** Aborted by close(): nothing more is sent, so a request waiting to be tried again stops waiting. */
 	private readonly closing = new AbortController();
+	/** Aborted by close() (the run stopped, or an answer stopped every send, like the quota): nothing more is sent,
+	 * so a request waiting to be tried again stops waiting. */
+	readonly closedSignal = this.closing.signal;
 
 	constructor(
 		readonly mode: PacingMode,
@@ -48,7 +44,7 @@ export class RequestPacer {
 
 	/** Waits for a slot: null once the run has stopped. `first` puts a retried request ahead of those not yet sent. */
 	async acquire(first = false): Promise<Slot | null> {
-		if (this.closing.signal.aborted) return null;
+		if (this.closedSignal.aborted) return null;
 		const now = this.now();
 		if (this.waiting.length === 0 && nextAt(this.state, now) <= now) return this.grant();
 		const slot = new Promise<Slot | null>((resolve) =>
@@ -65,11 +61,6 @@ export class RequestPacer {
 		const onAbort = () => this.close();
 		signal.addEventListener('abort', onAbort, { once: true });
 		return () => signal.removeEventListener('abort', onAbort);
-	}
-
-	/** Aborted once the pacer is closed (the run stopped, or an answer stopped every send, like the quota). */
-	get closedSignal(): AbortSignal {
-		return this.closing.signal;
 	}
 
 	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
@@ -94,37 +85,34 @@ export class RequestPacer {
 		};
 	}
 
-	private tell(event: PaceEvent): void {
-		this.state = advance(this.state, event, this.now());
-	}
-
 	private grant(): Slot {
-		let send: Sent = sendOf(this.state, this.now());
-		this.tell({ kind: 'sent', send });
+		this.state = advance(this.state, { kind: 'sent' }, this.now());
+		let send = this.state.log.at(-1)!;
 		let released = false;
 		let resent = false;
 		return {
 			sentAgain: () => {
 				if (released) return;
-				const again = sendOf(this.state, this.now(), true);
-				this.tell({ kind: 'sent', send: again, replaces: send });
-				send = again;
+				this.state = advance(this.state, { kind: 'sent', replaces: send }, this.now());
+				send = this.state.log.at(-1)!;
 				resent = true;
 			},
 			release: (outcome) => {
 				if (released) return;
 				released = true;
 				if (outcome.final && this.stopOnFailure) this.close();
+				const event = { ...outcome, send, left: this.waiting.length };
 				// Sent again after a 401: timed from that send (the wait for the new token is no API latency).
-				const resentMs = resent ? this.now() - send.at : Infinity;
-				this.tell(eventOf(outcome, send, this.waiting.length, resentMs));
+				if (resent && event.kind === 'answered')
+					event.roundTripMs = Math.min(event.roundTripMs, this.now() - send.at);
+				this.state = advance(this.state, event, this.now());
 				this.admit();
 			},
 		};
 	}
 
 	private admit(): void {
-		while (!this.closing.signal.aborted && this.waiting.length > 0) {
+		while (!this.closedSignal.aborted && this.waiting.length > 0) {
 			const now = this.now();
 			const at = nextAt(this.state, now);
 			if (at === Infinity) return;
@@ -153,12 +141,4 @@ export class RequestPacer {
 			() => {}, // aborted: the run has stopped
 		);
 	}
-}
-
-function eventOf(outcome: AttemptOutcome, send: Sent, left: number, resentMs: number): PaceEvent {
-	if (outcome.kind === 'failed') return { kind: 'failed', send };
-	if (outcome.kind === 'rateLimited')
-		return { ...outcome, kind: 'refused', send, final: !!outcome.final };
-	const roundTripMs = Math.min(outcome.roundTripMs, resentMs);
-	return { kind: 'answered', send, roundTripMs, accepted: outcome.accepted !== false, left };
 }

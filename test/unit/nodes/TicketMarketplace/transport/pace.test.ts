@@ -2,7 +2,6 @@ import {
 	advance,
 	nextAt,
 	type Pace,
-	sendOf,
 	startPace,
 } from '../../../../../nodes/TicketMarketplace/transport/pace';
 import type { Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
@@ -29,9 +28,9 @@ function replay(trace: TraceStep[], mode: 'adaptive' | 'fixed' = 'adaptive'): Pa
 	};
 	for (const [at, what, index] of trace) {
 		if (what === 'send') {
-			const send = sendOf(state, at);
+			state = advance(state, { kind: 'sent' }, at);
+			const send = state.log.at(-1)!;
 			sends.set(send.index, send);
-			state = advance(state, { kind: 'sent', send }, at);
 		} else if (what === 'answer') {
 			const send = sendOfIndex(index);
 			const event = {
@@ -45,7 +44,13 @@ function replay(trace: TraceStep[], mode: 'adaptive' | 'fixed' = 'adaptive'): Pa
 		} else
 			state = advance(
 				state,
-				{ kind: 'refused', send: sendOfIndex(index), retryAfterMs: 1000, final: false },
+				{
+					kind: 'rateLimited',
+					send: sendOfIndex(index),
+					retryAfterMs: 1000,
+					final: false,
+					left: 0,
+				},
 				at,
 			);
 	}
@@ -225,7 +230,7 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 		let state = startPace('adaptive', 48, true);
 		for (let i = 0; i < 4; i++) {
 			expect(nextAt(state, 0)).toBe(0);
-			state = advance(state, { kind: 'sent', send: sendOf(state, 0) }, 0);
+			state = advance(state, { kind: 'sent' }, 0);
 		}
 		expect(nextAt(state, 0)).toBe(Infinity);
 		const send = state.log[0];
@@ -244,11 +249,12 @@ describe('the kind of a 429, read from a trace of sends, answers and refusals', 
 			let state = replay([...FIRST, ...sendsFrom(100, 3)], mode);
 			const send = state.log.find((s) => s.index === 3)!;
 			const event = {
-				kind: 'refused',
+				kind: 'rateLimited',
 				send,
 				final: false,
 				spikeArrest: true,
 				allowedPerSecond: 40,
+				left: 0,
 			} as const;
 			state = advance(state, event, 125);
 			expect(state.spike.gapMs).toBeGreaterThanOrEqual(25);
