@@ -89,7 +89,9 @@ function asRecord(value: unknown): Record<string, unknown> | undefined {
 
 /** The code of an error the answer nests (`{error: {code}}`) or lists (`{errors: [{code}]}`, or a list at the top). */
 function nestedCode({ json, value }: ReadBody): string | undefined {
-	const list = json?.errors ?? value;
+	// The list may come as JSON text inside the JSON (double-encoded).
+	const list =
+		(typeof json?.errors === 'string' ? readBody(json.errors).value : json?.errors) ?? value;
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
 	return firstText(record?.code, record?.errorCode);
 }

@@ -40,3 +40,23 @@ describe('an error code, whatever form n8n hands the body in', () => {
 		);
 	});
 });
+
+describe('an error code in an `errors` list sent as JSON text (double-encoded)', () => {
+	const listAsText = JSON.stringify([
+		{ code: 'inventory.listings.duplicateListing', description: 'taken' },
+	]);
+
+	it('is read from a parsed body', () => {
+		const body = { errors: listAsText };
+		expect(readAnswer(409, { 'content-type': 'application/json' }, body).code).toBe(
+			'inventory.listings.duplicateListing',
+		);
+	});
+
+	it('is read from a body in text', () => {
+		const body = JSON.stringify({ errors: listAsText });
+		expect(readAnswer(409, { 'content-type': 'text/plain' }, body).code).toBe(
+			'inventory.listings.duplicateListing',
+		);
+	});
+});
