@@ -110,9 +110,13 @@ function credentialIdOf(context: IWebhookFunctions): string {
 }
 
 function recentRead(context: IWebhookFunctions) {
-	const recent = recentReads.get(credentialIdOf(context));
+	const id = credentialIdOf(context);
+	const recent = recentReads.get(id);
 	const ageMs = recent === undefined ? Infinity : Date.now() - recent.readAt;
-	return ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS ? recent : undefined;
+	if (ageMs >= 0 && ageMs < CREDENTIAL_REUSE_MS) return recent;
+	// Out of date, or the clock stepped back: never used again, even once the clock comes back to its window.
+	recentReads.delete(id);
+	return undefined;
 }
 
 /** Remembers a usable client just read from the credential (a credential that cannot be used is never kept). */

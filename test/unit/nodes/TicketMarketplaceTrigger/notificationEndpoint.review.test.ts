@@ -186,3 +186,39 @@ describe('review: keys that name the prototype', () => {
 		expect(Object.getPrototypeOf(item)).toBe(Object.prototype);
 	});
 });
+describe('a recent credential read found out of date is forgotten', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('after the clock steps back, a credential that can no longer be read refuses a notification again', async () => {
+		const credentialId = 'review-clock-steps-back';
+		const base = 1_900_000_000_000;
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(base);
+		const subject = {
+			audience: TEST_TRIGGER.webhookId,
+			clientId: TEST_TRIGGER.clientId,
+			clientSecret: TEST_TRIGGER.clientSecret,
+		};
+		const token = issueAccessToken(subject, 3600, Math.floor(base / 1000));
+		const request: TriggerRequest = {
+			headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+			body: SALE,
+		};
+		// A usable credential is read and remembered.
+		const first = await runRecorded({ ...TEST_TRIGGER.setup, credentialId }, 'default', request);
+		expect(first.result.workflowData).toHaveLength(1);
+		// The clock steps back 5 s, and the credential is deleted: refused.
+		const gone = {
+			...TEST_TRIGGER.setup,
+			credentialId,
+			credentials: new Error('Credential not found'),
+		};
+		clock.mockReturnValue(base - 5_000);
+		const second = await runRecorded(gone, 'default', request);
+		expect(second.response.status).toBe(401);
+		// Half a second after the first read's time: the credential still cannot be read, so still refused.
+		clock.mockReturnValue(base + 500);
+		const third = await runRecorded(gone, 'default', request);
+		expect(third.result.workflowData).toBeUndefined();
+		expect(third.response.status).toBe(401);
+	});
+});
