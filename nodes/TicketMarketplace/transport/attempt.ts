@@ -101,6 +101,7 @@ export function describeThrown(error: unknown): HttpFailure {
 		httpCode?: unknown;
 		code?: unknown;
 		context?: { data?: unknown };
+		response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
 		message?: unknown;
 		messages?: unknown;
 	};
@@ -111,6 +112,12 @@ export function describeThrown(error: unknown): HttpFailure {
 	const message = original ?? (typeof thrown.message === 'string' ? thrown.message : String(error));
 	const exchange = failedTokenExchangeOf(error);
 	if (exchange) return { headers: {}, message, tokenExchange: exchange.diagnosis };
+	// n8n wraps what it throws, but an error in axios' shape still carries the answer.
+	if (thrown.response) {
+		const { status, headers, data } = thrown.response;
+		const code = typeof thrown.code === 'string' ? thrown.code : undefined;
+		return { status, headers: headers ?? {}, body: data, code, message };
+	}
 	const rawCode = thrown.httpCode ?? thrown.code;
 	const code =
 		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
