@@ -93,13 +93,16 @@ export function productsOf(
 		return listed(list, true, jsonProductLabel);
 	}
 	if (source !== 'seatRange') {
-		const products = params.get('products', itemIndex, {}) as IDataObject;
-		return listed((products.product ?? []) as IDataObject[], false, definedProductLabel);
+		const products = (params.get('products', itemIndex, {}) as IDataObject).product ?? [];
+		// Only a hand-edited or API-written workflow holds anything else.
+		if (!Array.isArray(products)) return refused('products', 'must be a list of products');
+		return listed(products, false, definedProductLabel);
 	}
-	const ranges = params.get('seatRanges', itemIndex, {}) as IDataObject;
+	const ranges = (params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? [];
+	if (!Array.isArray(ranges)) return refused('seatRanges', 'must be a list of ranges');
 	const problems: Problem[] = [];
 	// Expanded seats carry their range's product type, which the shared one does not replace.
-	const seats = ((ranges.range ?? []) as IDataObject[]).flatMap((raw, index) => {
+	const seats = ranges.flatMap((raw: unknown, index) => {
 		const parsed = seatRangeSchema.safeParse(withProductType(raw, shared));
 		if (parsed.success) return seatsOf(parsed.data, listing);
 		problems.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));

@@ -401,6 +401,19 @@ describe('Listing → Create: validation before anything is sent', () => {
 		],
 		['an empty products list', { products: {} }, 'Products must hold at least one product (row 1)'],
 		[
+			'one product object where a list belongs (a hand-edited workflow)',
+			{ products: { product: { externalId: 'x', ga: true } } },
+			'Products must be a list of products (row 1)',
+		],
+		[
+			'one seat range object where a list belongs',
+			{
+				productsSource: 'seatRange',
+				seatRanges: { range: { row: 'A', firstSeat: 1, lastSeat: 2, externalIdPattern: '{seat}' } },
+			},
+			'Seat Ranges must be a list of ranges (row 1)',
+		],
+		[
 			'a repeated product id',
 			{
 				products: {
