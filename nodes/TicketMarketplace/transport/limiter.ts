@@ -1,5 +1,6 @@
-/** When the next request may go, pure, in the mould of Go's x/time/rate: the shared pause for a Retry-After, a
- * per-second rate learned from 429s, the ramp over the round trip, a spike arrest's gap. How a 429 is read: pace.ts. */
+/** The pacer's rules as one state, pure, in the mould of Go's x/time/rate: when the next request may go (the shared
+ * pause for a Retry-After, a per-second rate learned from 429s, the ramp over the round trip, a spike arrest's gap).
+ * How an answer or a 429 is read: pacing.ts; the rules at length: docs/pacing.md. */
 import { RETRY_POLICY } from './retryAfter';
 
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
@@ -51,35 +52,90 @@ export type Limiter = Readonly<typeof NEW_LIMITER>;
 export const NO_SPIKE = { intervalMs: 0, gapMs: 0, changedAt: -Infinity, refusals: 0 };
 export type Spike = Readonly<typeof NO_SPIKE>;
 
-/** The ramp: sends a millisecond (undefined: none), and how many may go at once. */
-export type Ramp = Readonly<{ perMs?: number; burst: number }>;
+/** `opened`: no login to wait for (a token held), so the first sends go together as after the first answer. */
+export function startPace(mode: PacingMode, maximum: number, opened = false) {
+	const limit = opened ? openingLimit(mode, maximum) : 1;
+	return {
+		mode,
+		maximum,
+		opened,
+		inFlight: 0,
+		limit,
+		slowStart: true,
+		credit: 0, // slots gathered after slow start, 1/limit an answer
+		ceiling: Infinity, // the lowest level refused as the concurrency, and the overshoots that met it
+		ceilingHits: 0,
+		resumed: false, // slow start climbed past the ceiling (once a run: its one refusal was random)
+		refusal: undefined as Readonly<{ level: number; at: number }> | undefined,
+		hold: undefined as Readonly<{ level: number; answered: boolean; probe?: number }> | undefined,
+		proven: undefined as number | undefined, // a level a probe confirmed
+		suspect: undefined as Readonly<{ accepted: number; index: number; read: number }> | undefined,
+		log: [] as readonly Sent[],
+		count: 0,
+		lastDecreaseAt: -Infinity,
+		limiter: NEW_LIMITER as Limiter,
+		spike: NO_SPIKE as Spike,
+		stats: { peakInFlight: 0, peakLimit: limit, decreases: 0, holds: 0, rateLimited: 0 },
+	};
+}
+export type Pace = Readonly<ReturnType<typeof startPace>>;
 
-/** The earliest time the next send may go, `log` the recent sends, oldest first. */
-export function readyAt(limiter: Limiter, log: readonly Sent[], ramp: Ramp, now: number): number {
-	const tokens = refill(limiter, ramp, now);
-	const rampAt = ramp.perMs === undefined || tokens >= 1 ? now : now + (1 - tokens) / ramp.perMs;
-	return Math.max(limiter.pausedUntil, rampAt, paceAt(limiter, log, now));
+export const openingLimit = (mode: PacingMode, maximum: number) =>
+	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
+
+export function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
+	return log.map((s) => (s.index === send.index ? { ...s, state } : s));
 }
 
-export function taken(limiter: Limiter, ramp: Ramp, now: number): Limiter {
-	if (ramp.perMs === undefined) return limiter;
-	return { ...limiter, tokens: Math.max(0, refill(limiter, ramp, now) - 1), tokensAt: now };
+/** The earliest moment the next request may go (Infinity: not until an answer comes). */
+export function nextAt(state: Pace, now: number): number {
+	const { hold, log, limiter } = state;
+	if (state.inFlight >= state.limit) return Infinity;
+	if (hold && (hold.probe !== undefined || (!hold.answered && state.inFlight > 0))) return Infinity;
+	const { perMs, tokens } = ramp(state, now);
+	const rampAt = perMs === undefined || tokens >= 1 ? now : now + (1 - tokens) / perMs;
+	// A spike arrest's gap, and sends under a rate spread at most twice it.
+	const gapMs = Math.max(state.spike.gapMs, PACE.windowMs / (2 * limiter.rate));
+	const spaced = (log.at(-1)?.at ?? -Infinity) + gapMs;
+	return Math.max(limiter.pausedUntil, rampAt, windowAt(limiter, log, now), spaced);
 }
 
-function refill(limiter: Limiter, ramp: Ramp, now: number): number {
-	if (ramp.perMs === undefined) return 1;
-	return Math.min(ramp.burst, limiter.tokens + Math.max(0, now - limiter.tokensAt) * ramp.perMs);
-}
-
-/** The sends of the last window (and its guard) the API did not refuse stay below the rate, spread at most twice it. */
-function paceAt(limiter: Limiter, log: readonly Sent[], now: number): number {
+/** The sends of the last window (and its guard) the API did not refuse stay below the rate. */
+function windowAt(limiter: Limiter, log: readonly Sent[], now: number): number {
 	if (!Number.isFinite(limiter.rate)) return -Infinity;
 	const windowMs = PACE.windowMs + PACE.guardMs;
 	const counted = log.filter((s) => s.state !== 'refused' && s.at > now - windowMs);
 	const allowed = Math.max(1, Math.floor(limiter.rate));
-	const free =
-		counted.length < allowed ? -Infinity : counted[counted.length - allowed].at + windowMs;
-	return Math.max(free, (log.at(-1)?.at ?? -Infinity) + PACE.windowMs / (2 * limiter.rate));
+	return counted.length < allowed ? -Infinity : counted[counted.length - allowed].at + windowMs;
+}
+
+/** The ramp's tokens at `now` and its sends a millisecond: PACE.rampGain times the level a round trip (none in fixed
+ * mode), one at a time in slow start or under a rate. */
+function ramp({ mode, limiter, limit, slowStart }: Pace, now: number) {
+	const trip = typicalMs(limiter);
+	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { tokens: 1 };
+	const burst = slowStart || Number.isFinite(limiter.rate) ? 1 : PACE.burst;
+	const perMs = (PACE.rampGain * limit) / trip;
+	const tokens = Math.min(burst, limiter.tokens + Math.max(0, now - limiter.tokensAt) * perMs);
+	return { perMs, tokens };
+}
+
+/** A request sent now, or (`replaces`: its send answered with a 401) the same one sent again within its slot. */
+export function sent(state: Pace, now: number, replaces?: Sent): Pace {
+	const level = state.inFlight + (replaces ? 0 : 1);
+	const send: Sent = { at: now, index: state.count + 1, level, state: 'inFlight' };
+	const kept = state.log.filter((s) => now - s.at <= PACE.memoryMs);
+	const log = [...(replaces ? marked(kept, replaces, 'answered') : kept), send];
+	// The probe is the send after a hold, or the same request sent again.
+	const { hold } = state;
+	const probe = hold && hold.probe === replaces?.index && { hold: { ...hold, probe: send.index } };
+	const next = { ...state, log, count: send.index, ...probe };
+	if (replaces) return next;
+	const inFlight = state.inFlight + 1;
+	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) };
+	const { perMs, tokens } = ramp(state, now);
+	const taken = { ...state.limiter, tokens: Math.max(0, tokens - 1), tokensAt: now };
+	return { ...next, inFlight, limiter: perMs === undefined ? state.limiter : taken, stats };
 }
 
 /** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`

@@ -1,10 +1,39 @@
-/** The gate: the requests waiting for a slot and one timer; the rules (pace.ts) say when the next may go. */
-import { PACE, type PacingMode } from './limiter';
-import { advance, type AttemptOutcome, nextAt, type Pace, startPace } from './pace';
+/** The gate: the requests waiting for a slot and one timer; the rules (limiter.ts) say when the next may go, and how an
+ * answer or a 429 is read (below: a rate, the concurrency, or random). */
+import {
+	grown,
+	marked,
+	nextAt,
+	openingLimit,
+	PACE,
+	type Pace,
+	type PacingMode,
+	queueing,
+	rateRefused,
+	type Sent,
+	sent,
+	spikeAnswered,
+	spikeRefused,
+	startPace,
+	timed,
+	typicalMs,
+} from './limiter';
 import { waitOrStop } from './waitOrStop';
 
 export type { PacingMode } from './limiter';
-export type { AttemptOutcome } from './pace';
+
+/** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
+export type AttemptOutcome = (
+	| { kind: 'answered'; roundTripMs: number; accepted?: boolean } // a 4xx (not accepted) tells no latency
+	// A 429, or a spike arrest's refusal (500 or 429) naming the rate it allows where its fault does.
+	| { kind: 'rateLimited'; retryAfterMs?: number; spikeArrest?: boolean; allowedPerSecond?: number }
+	| { kind: 'failed' }
+) & { final?: boolean };
+
+/** `left`: the requests waiting for a slot. */
+export type PaceEvent =
+	| { kind: 'sent'; replaces?: Sent }
+	| (AttemptOutcome & { send: Sent; left: number });
 
 export interface Slot {
 	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
@@ -141,4 +170,161 @@ export class RequestPacer {
 			() => {}, // aborted: the run has stopped
 		);
 	}
+}
+
+export function advance(state: Pace, event: PaceEvent, now: number): Pace {
+	if (event.kind === 'sent') return sent(state, now, event.replaces);
+	const { send } = event;
+	// The answer that opens the pace waited for the login; a pace started opened waited for none.
+	const first = !state.opened;
+	const log = marked(state.log, send, event.kind === 'rateLimited' ? 'refused' : event.kind);
+	// However the probe went, the hold ends.
+	const probe = state.hold?.probe === send.index ? state.hold : undefined;
+	const hold = probe ? undefined : state.hold;
+	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
+	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
+	if (event.kind === 'rateLimited') next = refused(next, event, now, probe !== undefined);
+	else if (event.kind === 'answered') next = answered(next, event, now, first, probe);
+	else if (!first && next.mode === 'adaptive') next = lowered(next, now);
+	const left = event.kind === 'answered' ? event.left : 0;
+	return { ...next, limiter: grown(next.limiter, now, left + next.inFlight) };
+}
+
+function answered(state: Pace, event: Answered, now: number, first: boolean, probe: Pace['hold']) {
+	const { send } = event;
+	const { hold } = state;
+	let next = state;
+	if (probe) next = { ...next, proven: Math.min(next.proven ?? Infinity, probe.level) };
+	if (hold && !hold.answered) next = { ...next, hold: { ...hold, answered: true } };
+	if (event.accepted !== false) {
+		const limiter = timed(next.limiter, event.roundTripMs, first);
+		next = { ...next, limiter, spike: spikeAnswered(next.spike) };
+	}
+	if (first || next.mode === 'fixed') return next;
+	// Answered at or above the level refused: the API takes more now. Well above a level refused once, that refusal
+	// was random, and slow start climbs again, once a run.
+	if (send.level >= next.ceiling) {
+		if (send.level >= next.ceiling + fuzz(next.ceiling)) {
+			const resume = next.ceilingHits <= 1 && !next.resumed;
+			next = { ...next, ceilingHits: 0, ...(resume && { resumed: true, slowStart: true }) };
+		}
+		next = { ...next, ceiling: send.level + 1 };
+	}
+	if (queueing(next.limiter)) return lowered(next, now);
+	if (next.limit >= next.maximum) return next;
+	if (next.limit + 1 >= next.ceiling && !climbPays(next, event.left)) return next;
+	if (next.slowStart) return setLimit(next, next.limit + 1);
+	const credit = next.credit + 1 / next.limit;
+	return credit < 1 ? { ...next, credit } : setLimit({ ...next, credit: 0 }, next.limit + 1);
+}
+type Answered = Extract<PaceEvent, { kind: 'answered' }>;
+type Refused = Extract<PaceEvent, { kind: 'rateLimited' }>;
+
+function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace {
+	const { send } = event;
+	const stats = { ...state.stats, rateLimited: state.stats.rateLimited + 1 };
+	let next: Pace = { ...state, stats };
+	const learns = next.mode === 'adaptive';
+	if (event.spikeArrest === true) {
+		const spike = spikeRefused(next.spike, next.log, send, now, event.allowedPerSecond, learns);
+		return { ...next, spike };
+	}
+	// A Retry-After too long to wait ends its request: it must never become every send's pause.
+	if (event.retryAfterMs !== undefined && !event.final)
+		next = { ...next, limiter: { ...next.limiter, retryAfterMs: event.retryAfterMs } };
+	if (!learns) return next;
+	const concurrency = probe ? undefined : concurrencyRefused(next, send, now);
+	if (concurrency) return concurrency;
+	const accepted = acceptedBefore(next.log, send);
+	const { suspect, limiter } = next;
+	const agrees =
+		probe ||
+		(limiter.grownFrom !== undefined && accepted + 1 > limiter.grownFrom) ||
+		(suspect !== undefined &&
+			send.index > suspect.read &&
+			send.index - suspect.read <= PACE.confirmWithinSends &&
+			accepted <= suspect.accepted + 2);
+	// In the burst of a lone one: evidence only when nearly every send since was refused (random 429s leave gaps).
+	if (!agrees && (suspect === undefined || send.index > suspect.read))
+		return { ...next, suspect: { accepted, index: send.index, read: next.count } };
+	if (!agrees && !refusedInARow(next.log, suspect!.index, send.index)) return next;
+	const pauseMs = event.final ? undefined : (event.retryAfterMs ?? limiter.retryAfterMs);
+	const rate = rateRefused(limiter, send.at, accepted, now, pauseMs);
+	return { ...next, suspect: undefined, limiter: rate };
+}
+
+/** A 429 alone is never the concurrency; one at a level never answered is, and so is one sent before the last such
+ * refusal came back or at a level close to it (the pacer counts a request until its answer is read). The limit then
+ * drops below the refused level (a slot freed by a refusal is not handed on); sends at a level not proven are held
+ * for a probe, unless every send is paused. Undefined: not the concurrency. */
+function concurrencyRefused(state: Pace, send: Sent, now: number): Pace | undefined {
+	if (send.level <= 1) return undefined;
+	const { refusal } = state;
+	const recent = refusal && now - refusal.at <= PACE.memoryMs ? refusal : undefined;
+	const sameOvershoot = recent !== undefined && send.at <= recent.at;
+	const concurrency = recent
+		? sameOvershoot || send.level >= recent.level - fuzz(recent.level)
+		: !state.log.some((s) => s.state === 'answered' && s.level >= send.level);
+	if (!concurrency) return undefined;
+	const hits = send.level >= state.ceiling - fuzz(state.ceiling) ? state.ceilingHits + 1 : 1;
+	let next: Pace = {
+		...state,
+		refusal: sameOvershoot
+			? { ...recent, level: Math.min(recent.level, send.level) }
+			: { level: send.level, at: now },
+		ceiling: Math.min(state.ceiling, send.level),
+		ceilingHits: sameOvershoot ? state.ceilingHits : hits,
+		slowStart: false,
+		credit: 0,
+	};
+	const { proven, stats } = next;
+	const unproven = proven === undefined || send.level < proven - fuzz(proven);
+	if (unproven && !next.hold && next.limiter.pausedUntil <= now) {
+		const hold = { level: send.level, answered: false };
+		next = { ...next, hold, stats: { ...stats, holds: stats.holds + 1 } };
+	}
+	const target = Math.min(send.level - 1, Math.max(1, next.inFlight));
+	return next.limit <= target ? next : decreased(next, target, now);
+}
+
+/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
+function climbPays(state: Pace, left: number): boolean {
+	if (state.ceilingHits <= 1) return left > state.limit;
+	const roundsSaved = left / state.limit - left / (state.limit + 1);
+	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
+}
+
+/** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip (an overshoot answers at once). */
+function lowered(state: Pace, now: number): Pace {
+	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
+	const target = (1 - PACE.tolerance) * state.limit;
+	return decreased({ ...state, slowStart: false, credit: 0 }, target, now);
+}
+
+function decreased(state: Pace, target: number, now: number): Pace {
+	const stats = { ...state.stats, decreases: state.stats.decreases + 1 };
+	return setLimit({ ...state, lastDecreaseAt: now, stats }, Math.min(state.limit, target));
+}
+
+function setLimit(state: Pace, value: number): Pace {
+	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
+	const stats = { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) };
+	return { ...state, limit, stats };
+}
+
+/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
+function fuzz(level: number): number {
+	return Math.max(1, Math.round(PACE.tolerance * level));
+}
+
+function acceptedBefore(log: readonly Sent[], send: Sent): number {
+	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
+	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
+}
+
+/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
+function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
+	const span = log.filter((s) => s.index >= from && s.index <= to);
+	const refusedCount = span.filter((s) => s.state === 'refused').length;
+	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
 }

@@ -2,32 +2,39 @@ import {
 	grown,
 	type Limiter,
 	NEW_LIMITER,
+	nextAt,
 	PACE,
+	type Pace,
 	rateRefused,
-	readyAt,
 	type Sent,
-	taken,
+	startPace,
 } from '../../../../../nodes/TicketMarketplace/transport/limiter';
+import { advance } from '../../../../../nodes/TicketMarketplace/transport/pacing';
 
 /** The limiter's rules on fake time: pure functions, no clock, no pacer. */
 
 const logOf = (...records: Array<[number, number, Sent['state']]>): Sent[] =>
 	records.map(([index, at, state]) => ({ index, at, level: 1, state }));
-const NO_RAMP = { burst: 1 };
+/** A pace holding `limiter` and `log`; in fixed mode, so no ramp. */
+const paceOf = (limiter: Limiter, log: Sent[] = []): Pace => ({
+	...startPace('fixed', 1),
+	limiter,
+	log,
+});
 
 describe('the shared pause', () => {
 	it('holds every send until its end, and a shorter pause never shortens it', () => {
 		// Two rate refusals at 0: the first asks 5 s, the second 2 s.
 		const limiter = rateRefused(rateRefused(NEW_LIMITER, 0, 40, 0, 5000), 0, 40, 0, 2000);
-		expect(readyAt(limiter, [], NO_RAMP, 0)).toBe(5000);
-		expect(readyAt(limiter, [], NO_RAMP, 6000)).toBe(6000);
+		expect(nextAt(paceOf(limiter), 0)).toBe(5000);
+		expect(nextAt(paceOf(limiter), 6000)).toBe(6000);
 	});
 
 	it('a rate refusal whose request ends in an error (a Retry-After too long to wait) pauses nothing', () => {
 		const log = logOf([1, 0, 'answered'], [2, 10, 'refused']);
 		const limiter = rateRefused(NEW_LIMITER, 10, 40, 20, undefined);
 		expect(limiter.pausedUntil).toBe(NEW_LIMITER.pausedUntil);
-		expect(readyAt(limiter, log, NO_RAMP, 20)).toBeLessThan(1000);
+		expect(nextAt(paceOf(limiter, log), 20)).toBeLessThan(1000);
 	});
 });
 
@@ -44,7 +51,7 @@ describe('a per-second rate', () => {
 				'answered',
 			]),
 		);
-		expect(readyAt(limiter, log, NO_RAMP, 2500)).toBe(2000 + PACE.windowMs + PACE.guardMs);
+		expect(nextAt(paceOf(limiter, log), 2500)).toBe(2000 + PACE.windowMs + PACE.guardMs);
 	});
 
 	it('one refusal at most halves it (a 429 after a pause, few sent in the second before, is not a crawl)', () => {
@@ -89,11 +96,14 @@ describe('a per-second rate', () => {
 
 describe('the ramp', () => {
 	it('lets a burst go at once, then one send a token, refilled at its rate', () => {
-		const ramp = { perMs: 0.1, burst: 2 };
-		let limiter: Limiter = { ...NEW_LIMITER, tokens: 2, tokensAt: 0 };
-		expect(readyAt(limiter, [], ramp, 0)).toBe(0);
-		limiter = taken(taken(limiter, ramp, 0), ramp, 0);
-		expect(readyAt(limiter, [], ramp, 0)).toBeCloseTo(10);
-		expect(readyAt(limiter, [], ramp, 10)).toBe(10);
+		// After slow start, 8 in flight over a round trip of 160 ms: 2 × 8 / 160 = 0.1 sends a millisecond.
+		const limiter = { ...NEW_LIMITER, smoothedMs: 160, tokens: PACE.burst, tokensAt: 0 };
+		let state: Pace = { ...startPace('adaptive', 16, true), slowStart: false, limit: 8, limiter };
+		for (let i = 0; i < PACE.burst; i++) {
+			expect(nextAt(state, 0)).toBe(0);
+			state = advance(state, { kind: 'sent' }, 0);
+		}
+		expect(nextAt(state, 0)).toBeCloseTo(10);
+		expect(nextAt(state, 10)).toBe(10);
 	});
 });

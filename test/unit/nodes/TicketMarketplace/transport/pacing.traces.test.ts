@@ -1,10 +1,10 @@
 import {
-	advance,
 	nextAt,
 	type Pace,
+	type Sent,
 	startPace,
-} from '../../../../../nodes/TicketMarketplace/transport/pace';
-import type { Sent } from '../../../../../nodes/TicketMarketplace/transport/limiter';
+} from '../../../../../nodes/TicketMarketplace/transport/limiter';
+import { advance } from '../../../../../nodes/TicketMarketplace/transport/pacing';
 
 /**
  * The pacer's rules read from traces, one pure `advance` at a time: what the gate told them (each step at a time in
