@@ -26,7 +26,8 @@ import { CREDENTIAL_NAME, readRunCredential, runSecrets, type RunCredential } fr
 import { stoppedWhileWaiting, withinDeadline } from './waitOrStop';
 
 export { redactSecrets };
-export { RequestPacer, type PacingMode } from './pacing';
+export type { PacingMode } from './limiter';
+export { RequestPacer } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 export { readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
 

@@ -1,6 +1,4 @@
-/** The pacer's rules as one state, pure, in the mould of Go's x/time/rate: when the next request may go (the shared
- * pause for a Retry-After, a per-second rate learned from 429s, the ramp over the round trip, a spike arrest's gap).
- * How an answer or a 429 is read: pacing.ts; the rules at length: docs/pacing.md. */
+/** The pacer's state and pure rules, after Go's x/time/rate: the shared pause, a per-second rate, the ramp, a gap. */
 import { RETRY_POLICY } from './retryAfter';
 
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
@@ -52,7 +50,6 @@ export type Limiter = Readonly<typeof NEW_LIMITER>;
 export const NO_SPIKE = { intervalMs: 0, gapMs: 0, changedAt: -Infinity, refusals: 0 };
 export type Spike = Readonly<typeof NO_SPIKE>;
 
-/** `opened`: no login to wait for (a token held), so the first sends go together as after the first answer. */
 export function startPace(mode: PacingMode, maximum: number, opened = false) {
 	const limit = opened ? openingLimit(mode, maximum) : 1;
 	return {
@@ -102,15 +99,13 @@ export function nextAt(state: Pace, now: number): number {
 
 /** The sends of the last window (and its guard) the API did not refuse stay below the rate. */
 function windowAt(limiter: Limiter, log: readonly Sent[], now: number): number {
-	if (!Number.isFinite(limiter.rate)) return -Infinity;
 	const windowMs = PACE.windowMs + PACE.guardMs;
 	const counted = log.filter((s) => s.state !== 'refused' && s.at > now - windowMs);
 	const allowed = Math.max(1, Math.floor(limiter.rate));
 	return counted.length < allowed ? -Infinity : counted[counted.length - allowed].at + windowMs;
 }
 
-/** The ramp's tokens at `now` and its sends a millisecond: PACE.rampGain times the level a round trip (none in fixed
- * mode), one at a time in slow start or under a rate. */
+/** The ramp's tokens now: PACE.rampGain times the level a round trip, one at a time in slow start or under a rate. */
 function ramp({ mode, limiter, limit, slowStart }: Pace, now: number) {
 	const trip = typicalMs(limiter);
 	if (mode === 'fixed' || !Number.isFinite(trip) || trip <= 0) return { tokens: 1 };
@@ -131,11 +126,34 @@ export function sent(state: Pace, now: number, replaces?: Sent): Pace {
 	const probe = hold && hold.probe === replaces?.index && { hold: { ...hold, probe: send.index } };
 	const next = { ...state, log, count: send.index, ...probe };
 	if (replaces) return next;
-	const inFlight = state.inFlight + 1;
-	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, inFlight) };
+	const stats = { ...state.stats, peakInFlight: Math.max(state.stats.peakInFlight, level) };
 	const { perMs, tokens } = ramp(state, now);
 	const taken = { ...state.limiter, tokens: Math.max(0, tokens - 1), tokensAt: now };
-	return { ...next, inFlight, limiter: perMs === undefined ? state.limiter : taken, stats };
+	return { ...next, inFlight: level, limiter: perMs === undefined ? state.limiter : taken, stats };
+}
+
+/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
+export function climbPays(state: Pace, left: number): boolean {
+	if (state.ceilingHits <= 1) return left > state.limit;
+	const roundsSaved = left / state.limit - left / (state.limit + 1);
+	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
+}
+
+/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
+export function fuzz(level: number): number {
+	return Math.max(1, Math.round(PACE.tolerance * level));
+}
+
+export function acceptedBefore(log: readonly Sent[], send: Sent): number {
+	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
+	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
+}
+
+/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
+export function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
+	const span = log.filter((s) => s.index >= from && s.index <= to);
+	const refusedCount = span.filter((s) => s.state === 'refused').length;
+	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
 }
 
 /** A 429 read as a per-second limit: all wait `pauseMs` (none if its request ends in an error), then go at `accepted`

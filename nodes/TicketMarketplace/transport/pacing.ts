@@ -1,26 +1,24 @@
-/** The gate: the requests waiting for a slot and one timer; the rules (limiter.ts) say when the next may go, and how an
- * answer or a 429 is read (below: a rate, the concurrency, or random). */
+/** The gate, a slot a request, and how an answer or a 429 is read (a rate, the concurrency, or random). */
+import type { Pace, PacingMode, Sent } from './limiter';
 import {
+	acceptedBefore,
+	climbPays,
+	fuzz,
 	grown,
 	marked,
 	nextAt,
 	openingLimit,
 	PACE,
-	type Pace,
-	type PacingMode,
 	queueing,
 	rateRefused,
-	type Sent,
+	refusedInARow,
 	sent,
 	spikeAnswered,
 	spikeRefused,
 	startPace,
 	timed,
-	typicalMs,
 } from './limiter';
 import { waitOrStop } from './waitOrStop';
-
-export type { PacingMode } from './limiter';
 
 /** What an attempt tells the pacer as it frees its slot; `final`: the request ends in an error (no retry follows). */
 export type AttemptOutcome = (
@@ -30,10 +28,9 @@ export type AttemptOutcome = (
 	| { kind: 'failed' }
 ) & { final?: boolean };
 
-/** `left`: the requests waiting for a slot. */
 export type PaceEvent =
 	| { kind: 'sent'; replaces?: Sent }
-	| (AttemptOutcome & { send: Sent; left: number });
+	| (AttemptOutcome & { send: Sent; left: number }); // left: the requests waiting for a slot
 
 export interface Slot {
 	/** The request goes to the API once more within this slot (a 401 re-sent): an API counting requests counts both. */
@@ -51,8 +48,7 @@ export class RequestPacer {
 	/** One per pending wake-up (an AbortSignal keeps every listener it was given): close() aborts them. */
 	private readonly wakeUps = new Set<AbortController>();
 	private readonly closing = new AbortController();
-	/** Aborted by close() (the run stopped, or an answer stopped every send, like the quota): nothing more is sent,
-	 * so a request waiting to be tried again stops waiting. */
+	/** Aborted by close() (the run stopped, or an answer stopped every send): a request waiting to retry stops waiting. */
 	readonly closedSignal = this.closing.signal;
 
 	constructor(
@@ -85,11 +81,10 @@ export class RequestPacer {
 
 	/** Closes the pacer when the run is stopped (n8n's cancel signal). Returns what undoes the subscription. */
 	closeOn(signal: AbortSignal | undefined): () => void {
-		if (signal?.aborted) this.close();
-		if (signal === undefined || signal.aborted) return () => {};
 		const onAbort = () => this.close();
-		signal.addEventListener('abort', onAbort, { once: true });
-		return () => signal.removeEventListener('abort', onAbort);
+		if (signal?.aborted) onAbort();
+		signal?.addEventListener('abort', onAbort, { once: true });
+		return () => signal?.removeEventListener('abort', onAbort);
 	}
 
 	/** No new request starts; requests waiting for a slot get null, and so do waits on closedSignal. */
@@ -174,12 +169,10 @@ export class RequestPacer {
 
 export function advance(state: Pace, event: PaceEvent, now: number): Pace {
 	if (event.kind === 'sent') return sent(state, now, event.replaces);
-	const { send } = event;
 	// The answer that opens the pace waited for the login; a pace started opened waited for none.
 	const first = !state.opened;
-	const log = marked(state.log, send, event.kind === 'rateLimited' ? 'refused' : event.kind);
-	// However the probe went, the hold ends.
-	const probe = state.hold?.probe === send.index ? state.hold : undefined;
+	const log = marked(state.log, event.send, event.kind === 'rateLimited' ? 'refused' : event.kind);
+	const probe = state.hold?.probe === event.send.index ? state.hold : undefined;
 	const hold = probe ? undefined : state.hold;
 	let next: Pace = { ...state, inFlight: state.inFlight - 1, log, hold };
 	if (first) next = setLimit({ ...next, opened: true }, openingLimit(next.mode, next.maximum));
@@ -287,44 +280,19 @@ function concurrencyRefused(state: Pace, send: Sent, now: number): Pace | undefi
 	return next.limit <= target ? next : decreased(next, target, now);
 }
 
-/** A level refused once is tried when more wait than are in flight; one refused twice when it saves a Retry-After. */
-function climbPays(state: Pace, left: number): boolean {
-	if (state.ceilingHits <= 1) return left > state.limit;
-	const roundsSaved = left / state.limit - left / (state.limit + 1);
-	return roundsSaved * typicalMs(state.limiter) > state.limiter.retryAfterMs;
-}
-
 /** Queueing or failing, the limit gives up PACE.tolerance, at most once a round trip (an overshoot answers at once). */
 function lowered(state: Pace, now: number): Pace {
 	if (now - state.lastDecreaseAt < (state.limiter.smoothedMs ?? 0)) return state;
-	const target = (1 - PACE.tolerance) * state.limit;
-	return decreased({ ...state, slowStart: false, credit: 0 }, target, now);
+	return decreased(state, (1 - PACE.tolerance) * state.limit, now);
 }
 
 function decreased(state: Pace, target: number, now: number): Pace {
 	const stats = { ...state.stats, decreases: state.stats.decreases + 1 };
-	return setLimit({ ...state, lastDecreaseAt: now, stats }, Math.min(state.limit, target));
+	return setLimit({ ...state, slowStart: false, credit: 0, lastDecreaseAt: now, stats }, target);
 }
 
 function setLimit(state: Pace, value: number): Pace {
 	const limit = Math.min(state.maximum, Math.max(1, Math.floor(value)));
 	const stats = { ...state.stats, peakLimit: Math.max(state.stats.peakLimit, limit) };
 	return { ...state, limit, stats };
-}
-
-/** How far the pacer's in-flight count may run ahead of the API's at `level` (answers on their way back). */
-function fuzz(level: number): number {
-	return Math.max(1, Math.round(PACE.tolerance * level));
-}
-
-function acceptedBefore(log: readonly Sent[], send: Sent): number {
-	const within = (s: Sent) => s.at < send.at && s.at >= send.at - PACE.windowMs;
-	return log.filter((s) => s.index !== send.index && s.state !== 'refused' && within(s)).length;
-}
-
-/** Whether the sends from `from` to `to` were refused in a run: three at least, at most a quarter not refused. */
-function refusedInARow(log: readonly Sent[], from: number, to: number): boolean {
-	const span = log.filter((s) => s.index >= from && s.index <= to);
-	const refusedCount = span.filter((s) => s.state === 'refused').length;
-	return refusedCount >= 3 && span.length - refusedCount <= span.length / 4;
 }
