@@ -1,4 +1,4 @@
-/** The gate, a slot a request, and how an answer or a 429 is read (a rate, the concurrency, or random). */
+/** The gate (requests waiting for a slot, one timer) and how an answer or a 429 is read; limiter.ts: the state. */
 import type { Pace, PacingMode, Sent } from './limiter';
 import {
 	acceptedBefore,
