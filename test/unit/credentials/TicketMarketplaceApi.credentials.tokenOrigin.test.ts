@@ -1,6 +1,6 @@
 /**
  * Review reproductions: where the seller's access token goes after the credential's Base URL is edited, and a
- * token answer whose lifetime is zero. `it.failing` passes while the defect is there; turn it into `it` with the fix.
+ * token answer whose lifetime is zero.
  */
 import nock from 'nock';
 import type {

@@ -1,6 +1,5 @@
 /**
- * Review reproductions: answers the answer table misreads. Each `it.failing` passes while the defect is there;
- * turn it into `it` with the fix.
+ * Review reproductions: answers the answer table once misread.
  */
 import { meaningOf, namesId, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
 import { PARTNER_API_PATHS } from '../../../../../nodes/shared/partnerApi/paths';

@@ -1,8 +1,7 @@
 /**
  * Review (unlucky user): what a sheet can do to a listing. Promised: one seat once per run (compared ignoring case,
  * invisible characters, full-width digits, Unicode composition); a row that cannot be read blocks its listing;
- * values above 2^53 − 1 refused as too large to send exactly. `it.failing` marks a reproduced defect: it asserts
- * the correct behaviour, so it passes while the defect exists and turns red once it is fixed.
+ * values above 2^53 − 1 refused as too large to send exactly.
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';

@@ -1,8 +1,7 @@
 /**
  * Review (hostile API): "no secret in any output ... as typed, URL- or form-encoded, HTML- or JSON-escaped, or in
- * base64, as a value or as a key, whatever the API echoes". Echoes that real APIs produce and the redaction does not
- * recognise. `it.failing` marks a reproduced defect: it asserts the correct behaviour, so it passes while the
- * defect exists and turns red once it is fixed.
+ * base64, as a value or as a key, whatever the API echoes". Echoes that real APIs produce and the redaction once
+ * did not recognise.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

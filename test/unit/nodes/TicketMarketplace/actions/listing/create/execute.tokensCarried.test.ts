@@ -1,7 +1,7 @@
 /**
  * Every token the run's requests carried is redacted: an answer that echoes tokens the run's
  * requests carried before two renewals, in a failed listing, in a created listing's answer and in a Subscribe
- * answer. `it.failing` would mark a reproduced defect.
+ * answer.
  */
 import nock from 'nock';
 

@@ -1,8 +1,7 @@
 /**
  * Review (hostile API): what an answer proves. The package promises "created" only on evidence (200/201 with a
  * JSON object marked as JSON) and "already listed" on a 409 for the listing's ID. These answers meet the letter of
- * the rule and say the opposite. `it.failing` marks a reproduced defect: it asserts the correct behaviour, so it
- * passes while the defect exists and turns red once it is fixed.
+ * the rule and say the opposite.
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
