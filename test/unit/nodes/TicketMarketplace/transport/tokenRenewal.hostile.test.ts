@@ -1,8 +1,7 @@
 /**
  * Review (hostile API, unlucky user): the token and the run's Stop. Promised: one renewal at a time per run, at
  * most 3 per run; a token exchange bounded by 30 s and the run's cancel signal; a listing not yet sent when the
- * run stops is "not sent" and forgotten. `it.failing` marks a reproduced defect: it asserts the correct
- * behaviour, so it passes while the defect exists and turns red once it is fixed.
+ * run stops is "not sent" and forgotten.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

@@ -1,8 +1,6 @@
 /**
  * Review (unlucky user): the memory of sent listings near n8n's cap, and the account part of its key. Promised:
- * "nothing listed twice, across runs"; beyond 100,000 IDs n8n forgets the least recently seen first. `it.failing`
- * marks a reproduced defect: it asserts the correct behaviour, so it passes while the defect exists and turns red
- * once it is fixed.
+ * "nothing listed twice, across runs"; beyond 100,000 IDs n8n forgets the least recently seen first.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
