@@ -1,0 +1,76 @@
+/**
+ * Listing → Pre-deliver Tickets, review r4: reproductions of what docs/listing-pre-deliver.md and the README promise
+ * and the node does not keep. Each asserts the promised behaviour, through the real execute(), n8n-core-shaped
+ * contexts, the real memory and nock.
+ */
+import nock from 'nock';
+
+import { MemoryDeduplicationStore } from '../../../../../../../support/fakeN8n/actionContext';
+import { fileItem, pdfBytes } from '../../../../../../../support/fakeN8n/binaryItems';
+import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { acceptUploads, productsOf, run } from '../../../../../../../support/preDeliverRuns';
+
+const ticket = (row: string, seat: string, listing = '9001') =>
+	fileItem({ listing, row, seat }, pdfBytes(`${row}${seat}`), `${row}${seat}.pdf`);
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('r4: a listing of unknown outcome, brought again with other tickets', () => {
+	// Docs, "unknown": "A later run does not upload it again: it comes out unknown again ... and nothing is sent".
+	it('a ticket added to the sheet does not upload again the tickets whose upload may have gone through', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
+		const first = await run([ticket('A', '1'), ticket('A', '2')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		expect(first.map((item) => item.json.status)).toEqual(['unknown', 'unknown']);
+		const again = acceptUploads();
+		const rerun = await run([ticket('A', '1'), ticket('A', '2'), ticket('A', '3')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		// A1 and A2 may have their PDFs already: they must not go again without the user's say.
+		expect(again.flatMap(productsOf).map((p) => `${p.row}${p.seat}`)).not.toContain('A1');
+		expect(rerun[0].json).toMatchObject({ status: 'unknown', mayHaveBeenDelivered: true });
+	});
+
+	it('a ticket taken off the sheet (sold) does not upload again the others of unknown outcome', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
+		await run([ticket('A', '1'), ticket('A', '2')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		const again = acceptUploads();
+		const rerun = await run([ticket('A', '1')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		expect({ uploads: again.length, status: rerun[0].json.status }).toEqual({
+			uploads: 0,
+			status: 'unknown',
+		});
+	});
+});
+
+describe('r4: a delivered listing, brought again with fewer tickets', () => {
+	// Docs: only "a ticket it did not have before" sends a delivered listing again; a ticket sold since brings none.
+	it('is not uploaded again when the re-run brings no ticket it did not have before', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		const first = acceptUploads(200, { ok: true }, undefined, 1);
+		const out = await run([ticket('A', '1'), ticket('A', '2')], { deduplication: store }).output();
+		expect(out.map((item) => item.json.status)).toEqual(['delivered', 'delivered']);
+		expect(first).toHaveLength(1);
+		const again = acceptUploads();
+		const rerun = await run([ticket('A', '1')], { deduplication: store }).output();
+		expect({ uploads: again.length, status: rerun[0].json.status }).toEqual({
+			uploads: 0,
+			status: 'skipped',
+		});
+	});
+});
