@@ -6,7 +6,7 @@
 import nock from 'nock';
 
 import { MemoryDeduplicationStore } from '../../../../../../../support/fakeN8n/actionContext';
-import { fileItem, pdfBytes } from '../../../../../../../support/fakeN8n/binaryItems';
+import { fileItem, pdfBytes, storedFiles } from '../../../../../../../support/fakeN8n/binaryItems';
 import { grantTokens } from '../../../../../../../support/partnerApiNock';
 import { acceptUploads, productsOf, run } from '../../../../../../../support/preDeliverRuns';
 
@@ -72,5 +72,109 @@ describe('r4: a delivered listing, brought again with fewer tickets', () => {
 			uploads: 0,
 			status: 'skipped',
 		});
+	});
+});
+
+describe('r4: the error of a stopped run lists every listing by outcome', () => {
+	// Docs: "its details list every listing by outcome (delivered, not delivered, unknown, not sent, skipped)".
+	it('does not list a listing of unknown outcome as "sent by this workflow before"', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 2);
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
+		const x = ticket('A', '1', 'X1');
+		await run([x], { continueOnFail: true, deduplication: store }).output();
+		acceptUploads(400, { code: 'inventory.listings.invalidSeat', description: 'no seat' });
+		const error = await run([x, ticket('A', '1', 'Y2')], { deduplication: store })
+			.output()
+			.catch((thrown: { description?: string }) => thrown);
+		const description = String((error as { description?: string }).description);
+		expect(description).toMatch(/Not delivered: listing Y2/);
+		expect(description).not.toMatch(/sent by this workflow before: listing X1/);
+		expect(description).toMatch(/unknown[^\n]*X1/i);
+	});
+});
+
+describe('r4: a listing an earlier run never sent', () => {
+	// Docs: "A listing is remembered as soon as its upload starts"; the later run's words say it was uploaded.
+	it('is not said to have been uploaded by an earlier run that died before sending it', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-pdf', 1);
+		let reached!: () => void;
+		const started = new Promise<void>((resolve) => (reached = resolve));
+		nock('https://partner.api.test')
+			.post('/sellers/listings/pdf/v3/L1')
+			.reply(() => {
+				reached();
+				return new Promise(() => undefined) as never;
+			});
+		const stop = new AbortController();
+		const [l1, l2] = [ticket('A', '1', 'L1'), ticket('A', '1', 'L2')];
+		const dying = run([l1, l2], {
+			deduplication: store,
+			cancelSignal: stop.signal,
+			deduplicationCaller: 'worker A',
+		})
+			.output()
+			.catch(() => undefined);
+		await started;
+		// Worker A dies here, its first upload under way (Max Listings at Once 1): L2 was never sent.
+		grantTokens('tok-pdf-2', 1);
+		const again = acceptUploads();
+		const later = await run([l2], {
+			deduplication: store,
+			continueOnFail: true,
+			deduplicationCaller: 'worker B',
+		}).output();
+		stop.abort();
+		await dying;
+		const said = `${again.length} ${String(later[0].json.status)} ${String(later[0].json.error)}`;
+		expect(said).not.toMatch(/an earlier run uploaded these tickets/);
+	});
+});
+
+describe('r4: a file that changes between its check and its upload', () => {
+	// Docs: "A file that no longer reads as it did when checked (shorter, longer, or failing part-way) stops its
+	// request part-way". A file rewritten with as many bytes (no longer a PDF) is uploaded and said delivered.
+	it('is not delivered when it no longer reads as it did when checked, its length the same', async () => {
+		grantTokens('tok-pdf', 1);
+		const uploads = acceptUploads();
+		const item = fileItem(
+			{ listing: '9001', row: 'A', seat: '1' },
+			pdfBytes('A1'),
+			'a1.pdf',
+			'data',
+			'filesystem',
+		);
+		const running = run([item], { continueOnFail: true });
+		const helpers = running.fake.context.helpers as unknown as Record<
+			string,
+			(id: string) => Promise<unknown>
+		>;
+		const stream = helpers.getBinaryStream;
+		helpers.getBinaryStream = async (id: string) => {
+			// Rewritten in place after the check: same length, not a PDF.
+			storedFiles.set(id, Buffer.alloc(storedFiles.get(id)!.length, 0xfe));
+			return await stream(id);
+		};
+		const out = await running.output();
+		const sentChanged = uploads.some((upload) => upload.body.includes('\u00fe'.repeat(16)));
+		expect({ status: out[0].json.status, sentChanged }).not.toEqual({
+			status: 'delivered',
+			sentChanged: true,
+		});
+	});
+});
+
+describe("r4: a refused upload's words", () => {
+	// Docs, "failed": "Nothing was delivered for that listing"; an upload creates nothing, it delivers.
+	it.each([
+		[400, { code: 'inventory.listings.invalidSeat', description: 'no seat' }],
+		[413, { fault: { faultstring: 'Body buffer overflow', detail: {} } }],
+	])('HTTP %s says nothing was delivered, not "created"', async (status, body) => {
+		grantTokens('tok-pdf', 1);
+		acceptUploads(status, body);
+		const out = await run([ticket('A', '1')], { continueOnFail: true }).output();
+		expect(out[0].json.status).toBe('failed');
+		expect(String(out[0].json.description)).not.toMatch(/created/);
 	});
 });
