@@ -46,17 +46,17 @@ const RATE_REFUSED =
 		title(c),
 		q,
 		lastWait(c),
-		`Nothing was created by these attempts. ${s.rateLimited}`,
+		`Nothing was ${s.done} by these attempts. ${s.rateLimited}`,
 	];
-const ACCESS_REFUSED: Say = (q, c) => [
+const ACCESS_REFUSED: Say = (q, c, s) => [
 	`The Partner API refused access (HTTP ${c.status})`,
 	q,
-	'Nothing was created. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.',
+	`Nothing was ${s.done}. Check the Ticket Marketplace API credential: the consumer key and secret of your app, the e-mail and password of the marketplace account (not the developer-portal account), and that your app subscribes to the seller API products.`,
 ];
 const REFUSED: Say = (q, c, s) => [
 	`The Partner API refused ${s.what} (HTTP ${c.status})`,
 	q || 'The API gave no reason.',
-	`Nothing was created. ${s.fix}`,
+	`Nothing was ${s.done}. ${s.fix}`,
 ];
 /** `processed`: the redirect may follow a request the API processed (the seeOther row). */
 const redirected =
@@ -66,19 +66,19 @@ const redirected =
 		`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
 		processed
 			? `A ${c.status} may follow a request the API processed.${c.status === 303 ? '' : ` ${s.howToCheck}`}`
-			: 'Nothing was created. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).',
+			: `Nothing was ${s.done}. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).`,
 	];
 /** The credential's diagnosis, when it fits a title; else what n8n kept of it. */
-const TOKEN_EXCHANGE: Say = (_q, c) => {
+const TOKEN_EXCHANGE: Say = (_q, c, s) => {
 	const { title = '', description = '' } = c.diagnosis ?? {};
 	const fits = description && title.length <= 100 && !/\n/.test(title);
 	return fits
-		? [title, description, 'This listing was not created: it needs a login that works.']
+		? [title, description, `${s.notDone}: it needs a login that works.`]
 		: [
 				'The Ticket Marketplace API credential could not log in',
 				`It said: ${oneLine(c.nodeSaid ?? '', 500)}`,
 				'Check the Base URL, the consumer key and secret, and the marketplace e-mail and password of the credential.',
-				'This listing was not created: it needs a login that works.',
+				`${s.notDone}: it needs a login that works.`,
 			];
 };
 
@@ -114,14 +114,14 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	seeOther: redirected(true),
 	redirected: redirected(false),
 	unexpected: (_q, c) => [`The Partner API answered HTTP ${c.status}`, c.apiSaid],
-	waitTooLong: (_q, c) => [
+	waitTooLong: (_q, c, s) => [
 		`The Partner API asked to wait ${c.wait} (${c.waitFor}), longer than this node waits`,
-		`Nothing was created by this request. Run the workflow again in ${c.wait} or later; this node waits at most ${c.longestWait}.`,
+		`Nothing was ${s.done} by this request. Run the workflow again in ${c.wait} or later; this node waits at most ${c.longestWait}.`,
 	],
-	spikeTooSlow: (_q, c) => [
+	spikeTooSlow: (_q, c, s) => [
 		`The Partner API's spike arrest admits one request every ${c.wait} (rate limit), longer than this node waits`,
 		c.apiSaid,
-		`Nothing was created by this request, and nothing more is sent in this run: at that rate a sheet would take hours. Ask the marketplace to raise your app's rate, or send fewer listings per run and run the workflow again later; this node waits at most ${c.longestWait} between requests.`,
+		`Nothing was ${s.done} by this request, and nothing more is sent in this run: at that rate a sheet would take hours. Ask the marketplace to raise your app's rate, or send fewer listings per run and run the workflow again later; this node waits at most ${c.longestWait} between requests.`,
 	],
 	freshTokenRefused: (_q, c) => [
 		`The Partner API refused an access token it had just issued (HTTP ${c.status})`,
@@ -132,10 +132,10 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		`The access token kept expiring (renewed ${times(c.renewals ?? 0)} in this run)`,
 		'Each renewal is a login, and this node renews at most that often in one run; the API refused the token again. The login works. Likely cause: another workflow or n8n using the same credential at the same time, if the API revokes a token when it issues a new one; or tokens that expire within moments. Run the workflow again for the listings not created, or give this workflow a credential of its own. Nothing more was sent.',
 	],
-	quota: (q, c) => [
+	quota: (q, c, s) => [
 		`Quota used up: the Partner API refused the request because your plan's quota is used up (HTTP ${c.status})`,
 		q,
-		'Nothing was created by this request, and the run sent nothing more: the listings left are not created, and the next run sends them.',
+		`Nothing was ${s.done} by this request, and the run sent nothing more: the listings left are not ${s.done}, and the next run sends them.`,
 		PLAN_QUOTA_ADVICE,
 	],
 	spikeArrest: RATE_REFUSED(
@@ -145,16 +145,16 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	tooManyRequests: RATE_REFUSED(
 		(c) => `Rate limit: the Partner API answered "too many requests" ${times(c.rateRefusals)}`,
 	),
-	unavailable: (q, c) => [
+	unavailable: (q, c, s) => [
 		`Unavailable: the Partner API answered "service unavailable" ${times(c.rateRefusals)} (HTTP ${c.status})`,
 		q,
 		lastWait(c),
-		'The marketplace did not handle these attempts (down or under maintenance): nothing was created. Run the workflow again later.',
+		`The marketplace did not handle these attempts (down or under maintenance): nothing was ${s.done}. Run the workflow again later.`,
 	],
 	noApiProduct: (q, c, s) => [
 		`Your app on the developer portal lacks the API product for this request (HTTP ${c.status})`,
 		q,
-		`Nothing was created. The login works, but your app is not subscribed to ${s.product}: on the developer portal, add that API product to your app, then run the workflow again.`,
+		`Nothing was ${s.done}. The login works, but your app is not subscribed to ${s.product}: on the developer portal, add that API product to your app, then run the workflow again.`,
 	],
 	tokenRefused: ACCESS_REFUSED,
 	forbidden: ACCESS_REFUSED,
@@ -184,12 +184,12 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		`The Partner API refused ${s.what} as too large (HTTP ${c.status})`,
 		q,
 		isPreDeliverPath(c.path)
-			? "Nothing was created. Send this listing's tickets in smaller groups, one run each (filter the items), or smaller PDFs: the marketplace marks a listing pre-delivered once every ticket has its PDF."
+			? "Nothing was delivered. Send this listing's tickets in smaller groups, one run each (filter the items), or smaller PDFs: the marketplace marks a listing pre-delivered once every ticket has its PDF."
 			: `Nothing was created: the request was larger than the Partner API takes. ${s.fix}`,
 	],
-	notFound: (_q, c) => [
+	notFound: (_q, c, s) => [
 		`The Partner API has no such address (HTTP ${c.status})`,
-		"Nothing was created. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.",
+		`Nothing was ${s.done}. Check the Base URL of the Ticket Marketplace API credential: the API's address, without a path.`,
 	],
 	serverError: (q, c) => [
 		`Outcome unknown: the Partner API failed with a server error (HTTP ${c.status})`,
@@ -206,6 +206,9 @@ export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): Answ
 /** What a request was for, in the words its messages use. */
 export interface Subject {
 	what: string;
+	/** What it does when it goes through: "Nothing was created", "Nothing was delivered". */
+	done: string;
+	notDone: string;
 	/** How to find out whether a request of unknown outcome was done. */
 	howToCheck: string;
 	fix: string;
@@ -220,6 +223,8 @@ const LOWER_CONCURRENCY = 'Lower Options → Max Listings at Once, or run the wo
 const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject> = {
 	preDeliver: {
 		what: "the tickets' upload",
+		done: 'delivered',
+		notDone: "This listing's tickets were not delivered",
 		howToCheck:
 			'Open the listing on the marketplace and check whether its tickets show as delivered before uploading them again.',
 		fix: "Check the Listing ID (the marketplace's ID that Create outputs), each ticket's row and seat, and its PDF, then run the workflow again.",
@@ -228,6 +233,8 @@ const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject
 	},
 	listings: {
 		what: 'the listing',
+		done: 'created',
+		notDone: 'This listing was not created',
 		howToCheck:
 			'Look the listing up on the marketplace by its External Listing ID before sending it again.',
 		fix: "Correct what the API names in the sheet or the node's fields, then run the workflow again.",
@@ -236,6 +243,8 @@ const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject
 	},
 	webhooks: {
 		what: 'the subscription',
+		done: 'created',
+		notDone: 'The subscription was not created',
 		howToCheck:
 			"Ask the marketplace's API support whether the subscription exists before subscribing again.",
 		fix: "Correct what the API names in the node's fields, then run it again.",
@@ -244,6 +253,8 @@ const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject
 	},
 	other: {
 		what: 'the request',
+		done: 'created',
+		notDone: 'The request was not sent',
 		howToCheck: 'Find out on the marketplace whether it was done before running it again.',
 		fix: 'Correct what the API names, then run the workflow again.',
 		rateLimited: 'Run the workflow again later.',

@@ -11,11 +11,11 @@ import { subjectOf } from '../../../../shared/partnerApi/answerWords';
 import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
-import { RunMemory } from '../memory/runMemory';
+import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
 import { memoryAccount } from '../create/send';
-import { checkedTickets, partName, readTickets, ticketsTag, uploadRequest } from './tickets';
+import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
@@ -68,14 +68,7 @@ async function deliver(
 	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
 	const memory = new RunMemory(context, account);
 	const skip = settings.skipAlreadySent;
-	// Remembered with its tickets (another ticket sends it again, whole); IDs as text, as the memory's keys hold them.
-	const keyOf = new Map([...byListing].map(([id, t]) => [id, `${id} tickets ${ticketsTag(t)}`]));
-	const listingOf = new Map([...keyOf].map(([id, key]) => [key, id]));
-	const keys = [...keyOf.values()] as unknown as number[];
-	const recorded = skip ? await memory.recordBeforeSending(keys) : undefined;
-	const outcomes = new Map<string, Outcome>();
-	for (const [key, earlier] of recorded?.alreadySent ?? [])
-		outcomes.set(listingOf.get(String(key))!, { kind: 'skipped', earlier });
+	const { keysOf, outcomes, added, looks } = await recordBefore(memory, skip, byListing);
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
 	const { mode, maxConcurrency } = settings;
@@ -100,7 +93,7 @@ async function deliver(
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
 	warnOfUnknownBefore(context, outcomes);
-	if (toSend.length === 0) {
+	if (toSend.length === 0 && looks.length === 0) {
 		if (skip) await memory.release();
 		return outcomes;
 	}
@@ -108,23 +101,48 @@ async function deliver(
 	const keysAs = (word: string) =>
 		toSend
 			.filter(([id]) => (skip || word === 'created') && rememberedAs(outcomes.get(id)!) === word)
-			.map(([id]) => keyOf.get(id)!) as unknown as number[];
+			.flatMap(([id]) => (word === 'notCreated' ? added(id) : keysOf.get(id)!));
 	const [created, unknown, notCreated] = ['created', 'unknown', 'notCreated'].map(keysAs);
-	const { error } = await memory.afterSending(created, unknown, notCreated);
+	notCreated.push(...looks);
+	const asIds = (keys: string[]) => keys as unknown as number[];
+	const { error } = await memory.afterSending(asIds(created), asIds(unknown), asIds(notCreated));
 	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
 	return outcomes;
 }
 
+/** Records each ticket before sending; the listings skipped: all delivered before, or one of unknown outcome. */
+async function recordBefore(memory: RunMemory, skip: boolean, byListing: Map<string, Ticket[]>) {
+	// Each ticket remembered on its own, so that a run bringing a listing with a ticket more or fewer still finds
+	// what was sent; IDs as text, as the memory's keys hold them.
+	const keysOf = new Map([...byListing].map(([id, tickets]) => [id, ticketKeys(id, tickets)]));
+	const all = [...keysOf.values()].flat() as unknown as number[];
+	const recorded = skip ? await memory.recordBeforeSending(all) : undefined;
+	const earlier = (recorded?.alreadySent ?? new Map()) as unknown as Map<string, EarlierOutcome>;
+	const outcomes = new Map<string, Outcome>();
+	for (const [id, keys] of keysOf) {
+		const before = keys.map((key) => earlier.get(key));
+		// One ticket of unknown outcome holds its whole listing: that upload may have gone through.
+		if (before.includes('unknown')) outcomes.set(id, { kind: 'skipped', earlier: 'unknown' });
+		else if (before.every((outcome) => outcome === 'created'))
+			outcomes.set(id, { kind: 'skipped', earlier: 'created' });
+	}
+	// What this run added to the memory: what a provable refusal, or a skip, forgets.
+	const added = (id: string) => keysOf.get(id)!.filter((key) => !earlier.has(key));
+	return { keysOf, outcomes, added, looks: [...outcomes.keys()].flatMap(added) };
+}
+
 const isUnknownBefore = (outcome: Outcome) =>
 	outcome.kind === 'skipped' && outcome.earlier === 'unknown';
+/** Skipped after an unknown outcome is still of unknown outcome, in the outputs and in a stopped run's error. */
+const kindOf = (outcome: Outcome) => (isUnknownBefore(outcome) ? 'unknown' : outcome.kind);
 
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
 function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
 	const count = [...outcomes.values()].filter(isUnknownBefore).length;
 	if (count === 0) return;
-	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} an earlier run uploaded without an answer saying whether they were delivered. ${CHECK_UNKNOWN}`;
+	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
 	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
@@ -142,9 +160,9 @@ const CHECK_UNKNOWN =
 	'Check the listing on the marketplace: if its tickets show no PDFs, upload them again by running once with Options → Skip Listings Already Delivered off.';
 const UNKNOWN_BEFORE = {
 	error:
-		'Not sent, outcome unknown: an earlier run uploaded these tickets and got no answer saying whether they were delivered',
+		"Not sent, outcome unknown: an earlier run did not learn whether this listing's tickets were delivered",
 	description: `They may have been delivered. ${CHECK_UNKNOWN}`,
-	message: `Not sent: an earlier run uploaded these tickets and got no answer saying whether they were delivered. ${CHECK_UNKNOWN}`,
+	message: `Not sent: an earlier run did not learn whether this listing's tickets were delivered. ${CHECK_UNKNOWN}`,
 	mayHaveBeenDelivered: true,
 };
 const NOT_SENT = {
@@ -156,7 +174,7 @@ const NOT_SENT = {
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
 	const unknownBefore = isUnknownBefore(outcome);
-	const status = unknownBefore ? 'unknown' : (WORDS[outcome.kind]?.[0] ?? outcome.kind);
+	const status = WORDS[kindOf(outcome)]?.[0] ?? outcome.kind;
 	const part = partName(tickets.indexOf(ticket));
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
 	if (outcome.kind === 'created')
@@ -170,7 +188,7 @@ function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataO
 /** Every listing in one line of its group, for the error of a stopped run. */
 function summary(outcomes: Map<string, Outcome>): string {
 	const lines = Object.entries(WORDS).map(([kind, [, group]]) => {
-		const ids = [...outcomes].filter(([, o]) => o.kind === kind).map(([id]) => id);
+		const ids = [...outcomes].filter(([, o]) => kindOf(o) === kind).map(([id]) => id);
 		return ids.length ? `${group}: listing ${listFirst(ids)}.` : '';
 	});
 	return lines.filter(Boolean).join('\n');

@@ -140,10 +140,13 @@ function refuseRepeatedSeats(
 	});
 }
 
-/** A listing's tickets as its memory names them: the same seats as Create compares them, in any order, give one tag. */
-export function ticketsTag(tickets: Ticket[]): string {
-	const seats = tickets.map((ticket) => JSON.stringify(seatOf(ticket))).sort();
-	return createHash('sha256').update(seats.join('\n')).digest('hex').slice(0, 16);
+/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its count. */
+export function ticketKeys(listingId: string, tickets: Ticket[]): string[] {
+	let ga = 0;
+	return tickets.map((ticket) => {
+		const seat = seatOf(ticket) === 'GA' ? `GA ${++ga}` : JSON.stringify(seatOf(ticket));
+		return `${listingId} ticket ${createHash('sha256').update(seat).digest('hex').slice(0, 16)}`;
+	});
 }
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */

@@ -277,7 +277,7 @@ describe('Pre-deliver review: Stop', () => {
 		const again = await run(items, { deduplication: store }).output();
 		expect(paths).toEqual(['/sellers/listings/pdf/v3/9001', '/sellers/listings/pdf/v3/9002']);
 		expect(again.map((item) => item.json.status)).toEqual(['unknown', 'delivered']);
-		expect(again[0].json.message).toMatch(/got no answer/);
+		expect(again[0].json.message).toMatch(/did not learn whether/);
 	});
 });
 
