@@ -1,0 +1,121 @@
+/**
+ * Review r4: "an unexpected failure while handling one listing becomes that listing's outcome (unknown), and the
+ * others, the memory and the summary still get their turn" (docs/listing-create.md). A failure thrown between the
+ * pacer's slot and its release (here: a 201 whose externalListingId cannot be turned into text, which the created
+ * evidence reads) leaves the slot taken and the run's token renewal under way: the other listings wait forever.
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
+import {
+	BASE,
+	fakeRun,
+	idsUpTo,
+	MemoryDeduplicationStore,
+	oneSeatListings,
+} from '../../../../../../../support/fakeN8n/actionContext';
+
+/** JSON whose externalListingId is an object with no usable toString: String() of it throws a TypeError. */
+const UNPRINTABLE_ID = '{"id": "L-1", "externalListingId": {"toString": null}}';
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const HANG_MS = 3000;
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const idOf = (body: unknown) => Number((body as IDataObject).externalListingId);
+
+/** The run's outputs, or 'never ended' when it has not settled after HANG_MS. */
+async function settled(run: Promise<unknown>): Promise<unknown> {
+	let timer: NodeJS.Timeout | undefined;
+	const hang = new Promise(
+		(resolve) => (timer = setTimeout(() => resolve('never ended'), HANG_MS)),
+	);
+	try {
+		return await Promise.race([
+			run.then(
+				(items) => (items as Array<{ json: IDataObject }>).map((item) => item.json),
+				(error: Error) => ({ thrown: error.message }),
+			),
+			hang,
+		]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+describe('a failure in handling a listing after its request has its slot', () => {
+	it('ends the run: that listing unknown, the others created (Continue, no token held, Adaptive)', async () => {
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(200, { access_token: 'tok-r4-0001' });
+		const sent: number[] = [];
+		nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.times(10)
+			.reply((_uri, body) => {
+				sent.push(idOf(body));
+				return idOf(body) === 1
+					? [201, UNPRINTABLE_ID, JSON_TYPE]
+					: [201, { id: `L-${idOf(body)}` }];
+			});
+		const { items, parameters } = oneSeatListings(idsUpTo(3), {
+			concurrencyMode: 'adaptive',
+			concurrency: 48,
+		});
+		const fake = fakeRun({
+			parameters,
+			items,
+			continueOnFail: true,
+			deduplication: new MemoryDeduplicationStore(),
+		});
+		const outcome = await settled(execute.call(fake.context, items));
+		expect(outcome).not.toBe('never ended');
+		expect(sent.sort()).toEqual([1, 2, 3]);
+		const outputs = outcome as IDataObject[];
+		expect(outputs[0].error).toBe(
+			'Outcome unknown: handling External Listing ID 1 failed unexpectedly',
+		);
+		expect(outputs[1]).toEqual({ id: 'L-2' });
+		expect(outputs[2]).toEqual({ id: 'L-3' });
+	});
+
+	it('ends the run without Continue too, when it happens to the request carrying a renewal', async () => {
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(200, { access_token: 'tok-r4-0002' });
+		const sent: Array<[number, string]> = [];
+		nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.times(10)
+			.delay(0)
+			.reply(function (_uri, body) {
+				const token = String(this.req.headers.authorization).replace('Bearer ', '');
+				sent.push([idOf(body), token]);
+				if (token === 'tok-stale-0001') return [401, { message: 'Invalid Access Token' }];
+				return idOf(body) === 1
+					? [201, UNPRINTABLE_ID, JSON_TYPE]
+					: [201, { id: `L-${idOf(body)}` }];
+			});
+		// Listing 2's 401 comes back while listing 1 renews the token: it waits for that renewal to end.
+		const { items, parameters } = oneSeatListings(idsUpTo(2), {
+			concurrencyMode: 'fixed',
+			concurrency: 2,
+		});
+		const fake = fakeRun({
+			parameters,
+			items,
+			accessToken: 'tok-stale-0001',
+			deduplication: new MemoryDeduplicationStore(),
+		});
+		const outcome = await settled(execute.call(fake.context, items));
+		expect(outcome).not.toBe('never ended');
+		expect(outcome).toEqual({
+			thrown: 'Outcome unknown: handling External Listing ID 1 failed unexpectedly',
+		});
+	});
+});

@@ -1,0 +1,43 @@
+/**
+ * Review r4: "Where the answer has a code, the code decides what it means" and a failure of the listing service
+ * (`inventory.listings.systemError`) is outcome unknown (docs/listing-create.md; the real service documents that
+ * code as "may or may not have created the listing"). Answered with HTTP 503, the same code is read as the gateway's
+ * "not handled": the listing is sent 7 times and reported "nothing was created".
+ */
+import nock from 'nock';
+import type { IDataObject } from 'n8n-workflow';
+
+import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
+import {
+	BASE,
+	fakeRun,
+	MemoryDeduplicationStore,
+	oneSeatListings,
+} from '../../../../../../../support/fakeN8n/actionContext';
+import { grantTokens } from '../../../../../../../support/partnerApiNock';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+it('a 503 carrying the listing service\'s systemError is sent once and stays "outcome unknown"', async () => {
+	grantTokens('tok-r4-503-0001');
+	const received: number[] = [];
+	nock(BASE)
+		.post(PARTNER_API_PATHS.listings)
+		.times(10)
+		.reply((_uri, body) => {
+			received.push(Number((body as IDataObject).externalListingId));
+			return [503, { code: 'inventory.listings.systemError', description: 'System error' }];
+		});
+	const { items, parameters } = oneSeatListings([1], { output: 'row' });
+	const fake = fakeRun({
+		parameters,
+		items,
+		continueOnFail: true,
+		deduplication: new MemoryDeduplicationStore(),
+	});
+	const [item] = await execute.call(fake.context, items);
+	expect(received).toEqual([1]);
+	expect(item.json.listingStatus).toBe('unknown');
+});
