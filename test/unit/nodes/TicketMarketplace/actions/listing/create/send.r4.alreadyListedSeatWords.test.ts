@@ -22,6 +22,7 @@ const SEAT_REFUSALS = [
 	'Row/Seat combination already exists (externalListingId 1)',
 	'Duplicate seat A-1 in External Listing ID 1',
 	'External Listing ID 1: seat A-1 already exists',
+	'Listing 1 was not created: these tickets already exist in another listing',
 ];
 
 beforeAll(() => nock.disableNetConnect());
