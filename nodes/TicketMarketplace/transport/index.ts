@@ -105,45 +105,45 @@ export async function sendRequest(
 	for (let retryFirst = false; ; retryFirst = true) {
 		const slot = pacer ? await pacer.acquire(retryFirst) : undefined;
 		if (slot === null) break;
-		if (cancel?.aborted) {
-			pacer?.close();
-			slot?.release({ kind: 'failed' });
-			break;
+		try {
+			if (cancel?.aborted) {
+				pacer?.close();
+				slot?.release({ kind: 'failed' });
+				break;
+			}
+			const startedAt = Date.now();
+			const sent = await send(this, request, credential, {
+				cancel,
+				onResend: () => slot?.sentAgain(),
+				closed: pacer?.closedSignal,
+				meaningOf: (response) => answerMeaning(response, rules, secretsNow),
+			});
+			if (sent.kind === 'notSent') {
+				// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
+				slot?.release({ kind: 'failed' });
+				break;
+			}
+			if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
+				const roundTripMs = Date.now() - startedAt;
+				slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
+				const body = redactSecrets(sent.response.body, secretsNow());
+				return { kind: 'answered', body, effect: 'created' };
+			}
+			failure = readFailure(sent, { ...rules, secrets: secretsNow() });
+			// The wait holds no slot. A stopped run, or an answer that stops every send (the quota), ends it at once.
+			const waitMs = settleFailure(failure, counts, startedAt, pacer, slot);
+			if (waitMs === undefined || (await stoppedWhileWaiting(waitMs, cancel, pacer?.closedSignal)))
+				break;
+		} finally {
+			// Held only after a throw (every other way out frees it): others, and a renewal, must not wait on it.
+			slot?.release({ kind: 'failed', final: true });
 		}
-		const startedAt = Date.now();
-		const sent = await send(this, request, credential, {
-			cancel,
-			onResend: () => slot?.sentAgain(),
-			closed: pacer?.closedSignal,
-			meaningOf: (response) => answerMeaning(response, rules, secretsNow),
-		});
-		if (sent.kind === 'notSent') {
-			// Not sent again: an earlier attempt's answer (a 429, say) still says what became of it.
-			slot?.release({ kind: 'failed' });
-			break;
-		}
-		if (sent.kind === 'response' && sent.meaning.outcome === 'created') {
-			const roundTripMs = Date.now() - startedAt;
-			slot?.release({ kind: 'answered', roundTripMs, accepted: true, final: false });
-			const body = redactSecrets(sent.response.body, secretsNow());
-			return { kind: 'answered', body, effect: 'created' };
-		}
-		failure = readFailure(sent, { ...rules, secrets: secretsNow() });
-		// The wait holds no slot. A stopped run, or an answer that stops every send (the quota), ends it at once.
-		const waitMs = settleFailure(failure, counts, startedAt, pacer, slot);
-		if (waitMs === undefined || (await stoppedWhileWaiting(waitMs, cancel, pacer?.closedSignal)))
-			break;
 	}
 	// Never sent: "not sent". Refused (a 429, a connection refused): that answer says what became of it.
 	if (!failure) return { kind: 'notSent', effect: 'notCreated' };
-	const failed = classifyFailure(this.getNode(), failure, {
-		...counts,
-		...rules,
-		method: request.method,
-		baseUrl: credential.baseUrl,
-		secrets: secretsNow(),
-	});
-	return { kind: 'failed', ...failed };
+	const { method } = request;
+	const facts = { ...counts, ...rules, method, baseUrl: credential.baseUrl, secrets: secretsNow() };
+	return { kind: 'failed', ...classifyFailure(this.getNode(), failure, facts) };
 }
 
 /** Sends the request through the token renewal, each send with a body of its own. */

@@ -180,7 +180,15 @@ export class TokenRenewal {
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}
-			const answer = { response, meaning: meaningOf(response) };
+			let meaning;
+			try {
+				meaning = meaningOf(response);
+			} catch (error) {
+				// Its reading failed (an answer no rule foresaw): the renewal it carried ends, so no other waits on it.
+				if (attempt.renewing) this.end(false);
+				throw error;
+			}
+			const answer = { response, meaning };
 			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
 			if (answered) return answered;
 			onResend?.();
