@@ -57,9 +57,8 @@ const isInvalidClient = (facts: AnswerFacts) =>
 	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate ?? ''));
 
 const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
-const NAMES_EXTERNAL_LISTING_ID = /external[\s_-]?listing[\s_-]?id/i;
-// A seat taken is not this listing's ID taken.
-const ABOUT_SEATS = /seat|\brow\b|section|product|barcode/i;
+// A seat taken is not this listing's ID taken, even where the words also name the listing.
+const ABOUT_SEATS = /seat|\brow\b|section|product|ticket|barcode/i;
 
 // Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
 // `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
@@ -86,9 +85,7 @@ function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
 		);
-	return (
-		SAYS_EXISTS.test(text) && (NAMES_EXTERNAL_LISTING_ID.test(text) || !ABOUT_SEATS.test(text))
-	);
+	return SAYS_EXISTS.test(text) && !ABOUT_SEATS.test(text);
 }
 
 export type Outcome = 'created' | 'alreadyListed' | 'unknown' | 'notCreated';
