@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { basicAuthorization } from '../../nodes/shared/partnerApi/partnerApi';
 import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { API_CREDENTIALS, BASE } from '../fakeN8n/actionContext';
+import { elapse } from './virtualClock';
 
 export const LISTING_PATH = PARTNER_API_PATHS.listings;
 
@@ -42,6 +43,10 @@ export interface ApiScenario {
 	behaviours: Behaviour[];
 	loginRefused: boolean;
 	duplicates: DuplicatePolicy;
+	/** Milliseconds each answer takes on the oracle's clock, cycled: the round trips adaptive pacing reads. */
+	answerMs: number[];
+	/** Event-loop turns (a millisecond each) before each slow answer, cycled: it overtakes store calls, or not. */
+	slowTurns: number[];
 }
 
 /** The consumer key of each run: the API tells runs apart by it. */
@@ -63,6 +68,7 @@ export class FakePartnerApi {
 	/** Requests that reached another host (a redirect followed). */
 	readonly elsewhere: string[] = [];
 	private requests = 0;
+	private slowAnswers = 0;
 
 	constructor(
 		private readonly scenario: ApiScenario,
@@ -155,6 +161,7 @@ export class FakePartnerApi {
 		bump(this.seen.get(run) ?? this.seen.set(run, new Map()).get(run)!, id);
 		if (this.seenBy(run).get(id)! > this.maxAttempts) this.onRunaway(run);
 		const behaviour = this.scenario.behaviours[this.requests % this.scenario.behaviours.length];
+		elapse(this.scenario.answerMs[this.requests % this.scenario.answerMs.length]);
 		this.requests++;
 		this.onRequest(
 			run,
@@ -174,10 +181,13 @@ export class FakePartnerApi {
 					? callback(null, [201, { listingId: `L-${id}` }])
 					: callback(null, [400, { message: `externalListingId ${id} exists already` }]);
 			case 'slowCreated':
-				// Answered a few milliseconds later, after requests sent after it: answers come back out of order.
+				// Answered later, maybe after requests sent after it: answers come back out of order.
 				if (!create())
 					return callback(null, [400, { message: `externalListingId ${id} exists already` }]);
-				return void setTimeout(() => callback(null, [201, { listingId: `L-${id}` }]), 3);
+				return void this.later(
+					this.scenario.slowTurns[this.slowAnswers++ % this.scenario.slowTurns.length],
+					() => callback(null, [201, { listingId: `L-${id}` }]),
+				);
 			case 'refused400':
 				return callback(null, [400, { message: 'invalid listing' }]);
 			case 'rateLimited':
@@ -221,6 +231,13 @@ export class FakePartnerApi {
 				return callback(null, [status, '', { Location: 'https://elsewhere.example.test/x' }]);
 			}
 		}
+	}
+
+	/** After `turns` turns of the event loop, on the oracle's clock a millisecond each (no real timer). */
+	private async later(turns: number, answer: () => void): Promise<void> {
+		for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+		elapse(turns);
+		answer();
 	}
 
 	/** Every credential value and token, in the encodings an echo may carry them in. */

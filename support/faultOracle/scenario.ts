@@ -9,12 +9,16 @@ import nock from 'nock';
 import { sentListingKey } from '../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import { MEMORY_ACCOUNT } from '../fakeN8n/actionContext';
 import { SharedRowStore } from '../fakeN8n/sharedRowStore';
+import { setAnswerTurns } from './answerTimers';
 import { BEHAVIOURS, FakePartnerApi } from './fakePartnerApi';
 import type { ApiScenario } from './fakePartnerApi';
 import { checkInvariants, MAX_ATTEMPTS } from './invariants';
 import type { Window } from './invariants';
 import { runListingCreate } from './oracleRun';
 import type { OnError, RunResult, RunSettings } from './oracleRun';
+import { elapse, startScenarioClock } from './virtualClock';
+
+export { useVirtualClock } from './virtualClock';
 
 const RUN_NAMES = ['A', 'B'];
 /** The memory of the oracle's one account on its one API. */
@@ -22,27 +26,14 @@ const RUN_NAMES = ['A', 'B'];
 /** The turns each pause adds to its least, cycled; set per scenario. */
 let pauseTurns: number[] = [];
 
-/** How far the oracle's clock is ahead of the real one: every wait moves it on (see oracleWait). */
-let virtualAheadMs = 0;
-
 /**
- * The oracle's n8n-workflow sleepWithAbort: instant, but Date.now moves on by what was waited (useVirtualClock), so
- * a pause the pacer keeps (every send waits for a per-second limit's Retry-After) is over when its wait returns.
- * Without that, the pacer would wake up again and again until the real clock caught up.
+ * The oracle's n8n-workflow sleepWithAbort: instant, but the oracle's clock (Date.now) moves on by what was waited,
+ * so a pause the pacer keeps (every send waits for a per-second limit's Retry-After) is over when its wait returns.
+ * Without that, the pacer would wake up again and again.
  */
 export async function oracleWait(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted) throw new Error('aborted');
-	virtualAheadMs += Math.max(0, ms);
-}
-
-/** Date.now runs ahead of the real clock by what the oracle's waits waited, for the whole test file. */
-export function useVirtualClock(): void {
-	const realNow = Date.now.bind(Date);
-	let spy: jest.SpyInstance<number, []> | undefined;
-	beforeAll(() => {
-		spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + virtualAheadMs);
-	});
-	afterAll(() => spy?.mockRestore());
+	elapse(ms);
 }
 
 /**
@@ -73,6 +64,8 @@ export interface Scenario extends ApiScenario {
 	storeGaps: number[];
 	/** Turns added to each pause before a run looks at its write again, cycled. */
 	pauseTurns: number[];
+	/** Turns each of nock's zero-delay timers waits beyond one, cycled (answerTimers.ts). */
+	answerTurns: number[];
 }
 
 const runSettings = (maxIds: number): fc.Arbitrary<RunSettings> =>
@@ -116,6 +109,18 @@ export function scenarios(runCount: 1 | 2): fc.Arbitrary<Scenario> {
 		),
 		storeGaps: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }),
 		pauseTurns: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 1, maxLength: 6 }),
+		// Generated last: the fields above stay what each seed gave them.
+		answerMs: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 6 }),
+		// A slow answer overtakes the other run's store calls and pauses, lands amid them, or after them all.
+		slowTurns: fc.array(
+			fc.oneof(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 12, max: 200 })),
+			{ minLength: 1, maxLength: 4 },
+		),
+		// nock's two timers an answer (its headers, its body): a loaded machine's few turns, or an idle one's many.
+		answerTurns: fc.array(
+			fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 4, max: 40 })),
+			{ minLength: 1, maxLength: 6 },
+		),
 	});
 }
 
@@ -128,6 +133,8 @@ export async function runScenario(
 ): Promise<Window> {
 	nock.cleanAll();
 	waits.mockClear();
+	startScenarioClock();
+	setAnswerTurns(scenario.answerTurns);
 	pauseTurns = [...scenario.pauseTurns];
 	const names = RUN_NAMES.slice(0, scenario.runs.length);
 	const cancels = names.map(() => new AbortController());

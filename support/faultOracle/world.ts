@@ -21,6 +21,8 @@ import { column, fakeRun, GROUPED_SHEET_PARAMETERS, sheetRows } from '../fakeN8n
 import type { ParameterValue } from '../fakeN8n/actionContext';
 import { SharedRowStore } from '../fakeN8n/sharedRowStore';
 import type { OnError } from './oracleRun';
+import { setAnswerTurns } from './answerTimers';
+import { startScenarioClock } from './virtualClock';
 import {
 	accountCredentials,
 	ACCOUNTS,
@@ -89,6 +91,8 @@ export interface WorldScenario {
 	/** Store calls (1-based, over the whole scenario) that fail before or after writing. */
 	storeFailures: Array<{ call: number; when: 'before' | 'after' }>;
 	storeGaps: number[];
+	/** Turns each of nock's zero-delay timers waits beyond one, cycled (answerTimers.ts); none given: none. */
+	answerTurns?: number[];
 }
 
 /** What one attempt of one step showed: the items, or what it threw, and its notices. */
@@ -318,6 +322,11 @@ export function worldScenarios(): fc.Arbitrary<WorldScenario> {
 			},
 		),
 		storeGaps: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }),
+		// Generated last: the fields above stay what each seed gave them.
+		answerTurns: fc.array(
+			fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 4, max: 40 })),
+			{ minLength: 1, maxLength: 6 },
+		),
 	});
 }
 
@@ -517,6 +526,8 @@ export async function runWorld(
 ): Promise<WorldRecord> {
 	nock.cleanAll();
 	waits.mockClear();
+	startScenarioClock();
+	setAnswerTurns(scenario.answerTurns ?? [0]);
 	const names = scenario.steps.map((_, index) => `S${index}`);
 	const cancels = names.map(() => new AbortController());
 	const results: StepResult[] = scenario.steps.map((step, index) => ({

@@ -12,6 +12,7 @@ import { basicAuthorization } from '../../nodes/shared/partnerApi/partnerApi';
 import { PARTNER_API_PATHS } from '../../nodes/shared/partnerApi/paths';
 import { GATEWAY_FAULT, gatewayFaultBody, spikeArrestFault } from '../../sandbox/answers';
 import { BASE } from '../fakeN8n/actionContext';
+import { elapse } from './virtualClock';
 
 export const ACCOUNTS = ['a1', 'a2'] as const;
 export type Account = (typeof ACCOUNTS)[number];
@@ -504,6 +505,8 @@ export class WorldApi {
 			return [401, { message: 'app has no access to this API product' }];
 		}
 		for (let turn = 0; turn < answer.delayTurns; turn++) await tick();
+		// A turn of delay is a millisecond of latency: the round trips adaptive pacing reads.
+		elapse(answer.delayTurns);
 		if (answer.gateway && answer.gateway.kind !== 'nearMiss') {
 			// The gateway refused it before the listing service saw it: nothing created, whatever the service holds.
 			const fault = gatewayAnswer(answer.gateway);

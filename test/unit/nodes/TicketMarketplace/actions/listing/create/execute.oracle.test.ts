@@ -19,6 +19,7 @@ import {
 	scenarios,
 	useVirtualClock,
 } from '../../../../../../../support/faultOracle/scenario';
+import { useAnswerTimers } from '../../../../../../../support/faultOracle/answerTimers';
 import { useSleeps } from '../../../../../../setup/sleeps';
 
 const SEED = Number(process.env.FAULT_ORACLE_SEED ?? 1811);
@@ -47,6 +48,7 @@ const waits = sleepWithAbort as jest.MockedFunction<typeof sleepWithAbort>;
 
 afterEach(() => nock.cleanAll());
 useVirtualClock();
+useAnswerTimers();
 
 // Every invariant after every scenario, and the store's window shut.
 describe.each([1, 2] as const)('%i run(s) at once', (runsAtOnce) => {

@@ -37,6 +37,7 @@ import {
 	checkWorld,
 } from '../../../../../../../support/faultOracle/worldInvariants';
 import { FOUND_DEFECTS, KNOWN_CASES } from '../../../../../../../support/faultOracle/worldCases';
+import { useAnswerTimers } from '../../../../../../../support/faultOracle/answerTimers';
 import { useSleeps } from '../../../../../../setup/sleeps';
 
 useSleeps({ sleep: oraclePause, sleepWithAbort: oracleWait });
@@ -52,6 +53,7 @@ const RUNS = Number(process.env.FAULT_ORACLE_WORLD_RUNS ?? DEFAULT_RUNS);
 
 afterEach(() => nock.cleanAll());
 useVirtualClock();
+useAnswerTimers();
 
 /** The invariants a scenario breaks, one message each (empty when every one holds). */
 async function brokenBy(scenario: WorldScenario): Promise<string[]> {
