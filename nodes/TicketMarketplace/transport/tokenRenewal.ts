@@ -180,13 +180,12 @@ export class TokenRenewal {
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}
-			let meaning;
+			let meaning: Answer['meaning'] | undefined;
 			try {
 				meaning = meaningOf(response);
-			} catch (error) {
-				// Its reading failed (an answer no rule foresaw): the renewal it carried ends, so no other waits on it.
-				if (attempt.renewing) this.end(false);
-				throw error;
+			} finally {
+				// Its reading threw (an answer no rule foresaw): the renewal it carried ends, so no other waits on it.
+				if (meaning === undefined && attempt.renewing) this.end(false);
 			}
 			const answer = { response, meaning };
 			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
