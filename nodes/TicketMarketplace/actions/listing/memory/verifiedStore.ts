@@ -20,11 +20,8 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-/** A verified record: the answer of every write it made, and on success of the write that stood. */
-type RecordOutcome = { answers: IDeduplicationOutput[] } & (
-	| { ok: true; stood: IDeduplicationOutput }
-	| Failed
-);
+/** A verified record: on success, the answer of the write that stood (the others' answers prove nothing). */
+type RecordOutcome = { ok: true; stood: IDeduplicationOutput } | Failed;
 
 const DONE: Done = { ok: true };
 
@@ -136,18 +133,16 @@ export class VerifiedStore {
 
 	/** Records the keys with a new marker until the write provably stands, or gives up after WRITE_ATTEMPTS looks. */
 	async record(keys: string[]): Promise<RecordOutcome> {
-		const answers: IDeduplicationOutput[] = [];
 		let looks = 0;
 		for (;;) {
 			const written = await this.recordMarked(keys);
-			if (!written.ok) return { ...written, answers };
-			answers.push(written.answer);
+			if (!written.ok) return written;
 			// Written again only once a look proved it erased: after a failed look it could resurrect removed keys.
 			for (const token of written.tokens) {
 				await this.pause();
 				const present = await this.look([token]);
-				if (present?.has(token)) return { ok: true, answers, stood: written.answer };
-				if (++looks === WRITE_ATTEMPTS) return { ok: false, answers, failure: gaveUp(present) };
+				if (present?.has(token)) return { ok: true, stood: written.answer };
+				if (++looks === WRITE_ATTEMPTS) return { ok: false, failure: gaveUp(present) };
 				if (present !== undefined) break;
 			}
 		}

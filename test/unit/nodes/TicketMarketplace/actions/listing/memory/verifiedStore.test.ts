@@ -67,7 +67,7 @@ describe('VerifiedStore', () => {
 		const store = new MemoryDeduplicationStore();
 		const memory = verifiedStore(store);
 		const recorded = await memory.record(['a', 'b']);
-		expect(recorded).toMatchObject({ ok: true, answers: [expect.anything()] });
+		expect(recorded).toMatchObject({ ok: true, stood: expect.anything() });
 		expect(recorded.ok && recorded.stood.new).toEqual(expect.arrayContaining(['a', 'b']));
 		expect(held(store)).toEqual(expect.arrayContaining(['a', 'b']));
 		expect(await memory.forget(['a', 'b'])).toEqual({ ok: true });
