@@ -40,7 +40,8 @@ const isSpikeArrest = gatewayLimit('SpikeArrestViolation', 'spike arrest violati
 
 /** A 503 (or Apigee's ServiceUnavailable): not handled (RFC 9110), so nothing was created and it may go again. */
 const isUnavailable = (facts: AnswerFacts) =>
-	facts.status === 503 ||
+	// A 503 the listing service answered itself (its own code) reached it: that code decides.
+	(facts.status === 503 && !/^inventory\./i.test(facts.code ?? '')) ||
 	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
 
 /** The app lacks the API product: by the gateway's code, else by the words. */

@@ -242,8 +242,19 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 /** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
 const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
 /** Objects an answer wraps its content in (Subscribe reads its ID under `data`): an error there is one too. */
-const WRAPPERS = ['data', 'result', 'response', 'payload', 'subscription', 'webhook'];
+const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
+
+/** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper. */
+export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
+	const fields = asRecord(body) ?? {};
+	return Object.entries(fields).flatMap(([field, value]) => {
+		if (fieldName(field) === name) return [value];
+		return depth < 2 && WRAPPERS.includes(fieldName(field))
+			? namedValues(value, name, depth + 1)
+			: [];
+	});
+}
 
 /** An error field, `success: false`, or the service's error document, at the top or in a wrapper. */
 function reportsError(fields: Record<string, unknown>, depth: number): boolean {

@@ -109,19 +109,31 @@ export function readListings(
 	const { listings, blankRows } = listingsOf(source, items.length, shape, !v1, limits);
 	if (blankRows.length)
 		context.addExecutionHints({ message: blankRowsNotice(blankRows), location: 'outputPane' });
+	const columns = () => missingColumns(items, source, new Set(blankRows));
+	const invalid = validationError(context, listings, columns, blankRows);
+	if (invalid) throw invalid;
+	return { listings, blankRows, settings: readSendSettings(context) };
+}
+
+/** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
+export function validationError(
+	context: IExecuteFunctions,
+	listings: Listing[],
+	missing = (): string[] => [],
+	blankRows: number[] = [],
+): NodeOperationError | undefined {
 	const invalid = listings.filter(
 		(listing): listing is InvalidListing => listing.kind === 'invalid',
 	);
-	if (invalid.length === 0 || context.continueOnFail())
-		return { listings, blankRows, settings: readSendSettings(context) };
-	const columns = missingColumns(items, source, new Set(blankRows));
+	if (invalid.length === 0 || context.continueOnFail()) return undefined;
+	const columns = missing();
 	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
 	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
 	const shown = lines.slice(0, 10);
 	if (lines.length > shown.length)
 		shown.push(`… and ${lines.length - shown.length} more problems.`);
 	const noun = listings.length === 1 ? 'listing' : 'listings';
-	throw new NodeOperationError(
+	return new NodeOperationError(
 		context.getNode(),
 		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
 		{

@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
+import { namedValues, showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
@@ -30,6 +30,7 @@ import type { Listing, Outcome, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs, stopSummary } from './outcome';
 import type { SendSettings } from './settings';
 import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
+import { validationError } from './read';
 
 type Sent = Map<ReadyListing, Outcome>;
 
@@ -46,6 +47,9 @@ export async function sendListings(
 	// Each tool call is a run of its own: its tickets are checked against earlier calls' too.
 	const tickets = memory && runsAsAgentTool(context) && new TicketMemory(context, account!);
 	const checked = tickets ? await refuseTicketsOfEarlierRuns(context, tickets, listings) : listings;
+	// A ticket an earlier call listed refuses its listing as the read stage refuses one: nothing sent, unless Continue.
+	const refused = tickets ? validationError(context, checked) : undefined;
+	if (refused) throw refused;
 	const ready = checked.filter((listing): listing is ReadyListing => listing.kind === 'ready');
 	const alreadySent = memory
 		? await recordBeforeSending(context, memory, ready)
@@ -218,8 +222,13 @@ async function sendThroughPacer(
 /** The API's evidence of a request done (apiAnswers.ts), in an answer that names no other External Listing ID. */
 function showsListingCreated(answer: IN8nHttpFullResponse, externalListingId: number): boolean {
 	if (!showsCreated(answer)) return false;
-	const namedId = (answer.body as Record<string, unknown>).externalListingId ?? undefined;
-	return namedId === undefined || String(namedId).trim() === String(externalListingId);
+	// Wherever it names one and however spelt; a value that is not an ID names no ID of this listing either.
+	return namedValues(answer.body, 'externallistingid').every(
+		(named) =>
+			named === null ||
+			(['string', 'number'].includes(typeof named) &&
+				String(named).trim() === String(externalListingId)),
+	);
 }
 
 /** The marketplace's ID of a created listing (`id`, as Create outputs it): text or a whole number, never guessed. */
