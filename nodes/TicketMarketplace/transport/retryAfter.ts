@@ -46,12 +46,19 @@ export function retryWait(
 	return undefined;
 }
 
+/** HTTP's three date forms (RFC 9110 5.6.7); the last, asctime, names no zone and is GMT too. */
+const HTTP_DATES = [
+	/^[a-z]{3}, \d{2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/i,
+	/^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i,
+	/^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i,
+];
+
 /** Retry-After is either delta-seconds or an HTTP date (RFC 9110 10.2.3). Unknown forms count as absent. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
 	const text = value?.trim();
 	if (!text) return undefined;
 	if (/^\d+$/.test(text)) return Number(text) * 1000;
-	if (/^[-+]?\d/.test(text)) return undefined;
-	const dateMs = Date.parse(text);
+	const form = HTTP_DATES.findIndex((date) => date.test(text));
+	const dateMs = form < 0 ? NaN : Date.parse(form === 2 ? `${text} GMT` : text);
 	return Number.isNaN(dateMs) ? undefined : Math.max(0, dateMs - nowMs);
 }

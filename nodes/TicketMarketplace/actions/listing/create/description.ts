@@ -57,7 +57,7 @@ export const RUN_OPTIONS: INodeProperties[] = [
 		'number',
 		DEFAULT_CONCURRENCY,
 		`The most listings sent at the same time, from 1 to ${MAX_CONCURRENCY}; 1 sends them one after another`,
-		{ typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY } },
+		{ typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY, numberPrecision: 0 } },
 	),
 	property(
 		LIMIT_OPTIONS.maxTicketsPerListing,

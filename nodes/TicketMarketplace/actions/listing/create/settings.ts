@@ -43,8 +43,9 @@ export function readSendSettings(context: IExecuteFunctions): SendSettings {
 	return {
 		validateOnly: options.validateOnly === true,
 		mode: options.concurrencyMode === 'fixed' ? 'fixed' : 'adaptive',
-		maxConcurrency: Number.isInteger(requested)
-			? Math.min(Math.max(requested, 1), MAX_CONCURRENCY)
+		// A number with decimals (an expression's) is taken down to a whole one, never up.
+		maxConcurrency: Number.isFinite(requested)
+			? Math.min(Math.max(Math.floor(requested), 1), MAX_CONCURRENCY)
 			: DEFAULT_CONCURRENCY,
 		skipAlreadySent: options.skipAlreadySent !== false,
 		rememberForPreDeliver: options.rememberForPreDeliver === true,

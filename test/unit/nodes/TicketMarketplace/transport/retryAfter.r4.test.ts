@@ -15,6 +15,7 @@ describe('a Retry-After that is neither delta-seconds nor an HTTP date', () => {
 	it.each([
 		['Sun, 29 Nov 2026 09:00:30 GMT', 30_000],
 		['Sunday, 29-Nov-26 09:00:30 GMT', 30_000],
+		['Sun Nov 29 09:00:30 2026', 30_000],
 	])('holds: the HTTP date "%s" waits until then', (value, ms) => {
 		expect(parseRetryAfter(value, NOW)).toBe(ms);
 	});
