@@ -42,10 +42,9 @@ export class RunMemory {
 			const held = await this.ensureRoom(keys);
 			const write = async (batch: string[]): Promise<string[]> => {
 				const written = await this.store.record(batch);
+				// Not a write a look proved erased: a key it found new and that is held now is another run's.
+				added.push(...keys.of(written.unproven?.new ?? [], RECORDED));
 				if (!written.ok) throw new MemoryFailureError(written.failure);
-				// Only the write whose marker stood added keys: another run's stale write erased the others, so a key
-				// they found new and that is held now is that run's, never to be taken out by this one.
-				added.push(...keys.of(written.stood.new, RECORDED));
 				return keys.of(written.stood.processed, RECORDED);
 			};
 			let seen = await write(keys.all());

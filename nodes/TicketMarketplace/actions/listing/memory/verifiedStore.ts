@@ -20,8 +20,15 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-/** A verified record: on success, the answer of the write that stood (the others' answers prove nothing). */
-type RecordOutcome = { ok: true; stood: IDeduplicationOutput } | Failed;
+/**
+ * A verified record: on success, the answer of the write that stood; `unproven`, the answer of a write no look
+ * proved erased (the one that stood, or the last when the looks failed). An erased write's "new" keys that are held
+ * now were written by another run.
+ */
+type RecordOutcome = { unproven?: IDeduplicationOutput } & (
+	| { ok: true; stood: IDeduplicationOutput }
+	| Failed
+);
 
 const DONE: Done = { ok: true };
 
@@ -141,8 +148,10 @@ export class VerifiedStore {
 			for (const token of written.tokens) {
 				await this.pause();
 				const present = await this.look([token]);
-				if (present?.has(token)) return { ok: true, stood: written.answer };
-				if (++looks === WRITE_ATTEMPTS) return { ok: false, failure: gaveUp(present) };
+				const unproven = present ? undefined : written.answer;
+				if (present?.has(token))
+					return { ok: true, stood: written.answer, unproven: written.answer };
+				if (++looks === WRITE_ATTEMPTS) return { ok: false, failure: gaveUp(present), unproven };
 				if (present !== undefined) break;
 			}
 		}

@@ -451,6 +451,25 @@ describe('Listing → Create under faults', () => {
 		expect(notice).not.toContain('Check that n8n can write to its database');
 	});
 
+	it('a record whose looks all fail sends nothing and takes its own keys out again (it may have stood)', async () => {
+		let writes = 0;
+		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
+			checkProcessedAndRecord: async (...args: unknown[]) => {
+				// The first call writes the run's keys; every look after it (one marker) fails.
+				const values = args[0] as string[];
+				if (writes++ > 0 && values.length === 1) throw new Error('SQLITE_BUSY: database is locked');
+				return await (helpers.checkProcessedAndRecord as (...a: unknown[]) => Promise<unknown>)(
+					...args,
+				);
+			},
+		}));
+		const { items, parameters } = listings(1);
+		const error = await failureOf(parameters, items, store);
+		expect(error?.description).toContain('Nothing was sent.');
+		const held = [...(store.entries.get('workflow') ?? [])].map(String);
+		expect(held.filter((key) => key.startsWith('ticket-marketplace listing'))).toEqual([]);
+	});
+
 	it('a record that another run erases after every write sends nothing, and says to start the runs further apart', async () => {
 		const { store, undone } = undoneByAnotherRun('checkProcessedAndRecord');
 		const { items, parameters } = listings(1);
@@ -460,8 +479,9 @@ describe('Listing → Create under faults', () => {
 		);
 		expect(error?.description).toContain('Nothing was sent.');
 		expect(error?.description).toContain('start them further apart');
-		// Four writes, each looked at once, and the look after undoing them: bounded; no request went out.
-		expect(undone.calls).toBe(9);
+		// Four writes, each looked at once: bounded; no request went out. Each write was proven erased, so the run
+		// has no key of its own to take out again, and no look after.
+		expect(undone.calls).toBe(8);
 		expect(store.entries.get('workflow') ?? new Set()).toEqual(new Set());
 	});
 
