@@ -58,8 +58,9 @@ const isInvalidClient = (facts: AnswerFacts) =>
 	(facts.status === 401 && /^basic/i.test(facts.wwwAuthenticate ?? ''));
 
 const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
-// A seat taken is not this listing's ID taken, even where the words also name the listing.
-const ABOUT_SEATS = /seat|\brow\b|section|product|ticket|barcode/i;
+// A seat taken is not this listing's ID taken, even where the words also name the listing (whole words: "Seattle"
+// is no seat; the marketplace's name no ticket).
+const ABOUT_SEATS = /\b(?:seats?|rows?|sections?|products?|tickets?(?! ?marketplace)|barcodes?)\b/i;
 
 // Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
 // `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.

@@ -28,6 +28,8 @@ export interface Ticket {
 	fileName?: string;
 	/** The file's length when checked: its upload declares it, and fails if the file then reads otherwise. */
 	size: number;
+	/** A General Admission ticket's PDF, hashed: what tells it apart from the listing's other GA tickets. */
+	gaFile?: string;
 }
 
 /** Every item's ticket, or (with Continue On Fail) its refusal; without it the first refusal stops the run. */
@@ -96,7 +98,18 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 	const externalListingId = byExternalId ? Number(listingId) : undefined;
 	const { fileName } = binary;
 	const size = bytes.length;
-	return { itemIndex, listingId, externalListingId, row, seat, binaryPropertyName, fileName, size };
+	const gaFile = seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined;
+	return {
+		itemIndex,
+		listingId,
+		externalListingId,
+		row,
+		seat,
+		binaryPropertyName,
+		fileName,
+		size,
+		gaFile,
+	};
 }
 
 /** External Listing IDs are whole numbers, as Create takes them. */
@@ -140,14 +153,15 @@ function refuseRepeatedSeats(
 	});
 }
 
-/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its count. */
-export function ticketKeys(listingId: string, tickets: Ticket[]): string[] {
-	let ga = 0;
-	return tickets.map((ticket) => {
-		const seat = seatOf(ticket) === 'GA' ? `GA ${++ga}` : JSON.stringify(seatOf(ticket));
-		return `${listingId} ticket ${createHash('sha256').update(seat).digest('hex').slice(0, 16)}`;
+const sha256 = (data: string | Buffer) =>
+	createHash('sha256').update(data).digest('hex').slice(0, 16);
+
+/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF. */
+export const ticketKeys = (listingId: string, tickets: Ticket[]) =>
+	tickets.map(({ gaFile, ...ticket }) => {
+		const seat = gaFile === undefined ? JSON.stringify(seatOf(ticket)) : `GA ${gaFile}`;
+		return `${listingId} ticket ${sha256(seat)}`;
 	});
-}
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
 export const partName = (position: number) => `file${position + 1}.pdf`;

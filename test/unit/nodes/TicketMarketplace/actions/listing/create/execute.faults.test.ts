@@ -454,13 +454,10 @@ describe('Listing → Create under faults', () => {
 	it('a record whose looks all fail sends nothing and takes its own keys out again (it may have stood)', async () => {
 		let writes = 0;
 		const store: MemoryDeduplicationStore = storeWith((helpers) => ({
-			checkProcessedAndRecord: async (...args: unknown[]) => {
+			checkProcessedAndRecord: async (values, scope) => {
 				// The first call writes the run's keys; every look after it (one marker) fails.
-				const values = args[0] as string[];
 				if (writes++ > 0 && values.length === 1) throw new Error('SQLITE_BUSY: database is locked');
-				return await (helpers.checkProcessedAndRecord as (...a: unknown[]) => Promise<unknown>)(
-					...args,
-				);
+				return await helpers.checkProcessedAndRecord(values, scope);
 			},
 		}));
 		const { items, parameters } = listings(1);
