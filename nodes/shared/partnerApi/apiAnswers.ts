@@ -258,10 +258,12 @@ export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
 
 /** An error field, `success: false`, or the service's error document, at the top or in a wrapper. */
 function reportsError(fields: Record<string, unknown>, depth: number): boolean {
-	const reported = Object.keys(fields).some(
-		(field) => ERROR_FIELDS.includes(fieldName(field)) && !isEmpty(fields[field]),
+	const reported = Object.entries(fields).some(
+		([field, value]) =>
+			(ERROR_FIELDS.includes(fieldName(field)) && !isEmpty(value)) ||
+			(fieldName(field) === 'success' && String(value).trim().toLowerCase() === 'false'),
 	);
-	if (reported || fields.success === false) return true;
+	if (reported) return true;
 	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.
 	const code = typeof fields.code === 'number' ? String(fields.code) : fields.code;
 	const words = !isEmpty(fields.description) || !isEmpty(fields.message);

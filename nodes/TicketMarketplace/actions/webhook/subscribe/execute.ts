@@ -125,7 +125,13 @@ async function prepareSubscription(this: IExecuteFunctions, itemIndex: number) {
 	const problems = parsed.success
 		? await urlProblems.call(this, parsed.data)
 		: labelIssues(parsed.error, label);
-	if (parsed.success && problems.length === 0) return parsed.data;
+	if (parsed.success && problems.length === 0) {
+		// What the checks read goes, not the text: another parser must not read another host from it (a backslash).
+		const { callback } = parsed.data;
+		callback.url = new URL(callback.url).href;
+		callback.auth.tokenEndPoint = new URL(callback.auth.tokenEndPoint).href;
+		return parsed.data;
+	}
 	const fixes = problems.map((issue) => `${issue.field} ${issue.text}`);
 	const message = `Item ${itemIndex + 1}: the subscription is invalid; nothing was sent`;
 	throw new NodeOperationError(this.getNode(), message, {
