@@ -35,6 +35,7 @@ import {
 	loginJustFailed,
 	refreshTokenFieldAfter,
 	renewalWanted,
+	sentAsHanded,
 	tokenForRequest,
 } from '../nodes/shared/partnerApi/pastN8n';
 
@@ -242,8 +243,10 @@ export class TicketMarketplaceApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> => {
 		const headers = { ...(requestOptions.headers ?? {}) };
 		const existing = headers.Authorization ?? headers.authorization;
-		if (typeof existing === 'string' && existing.startsWith('Basic '))
+		if (typeof existing === 'string' && existing.startsWith('Basic ')) {
+			sentAsHanded(credentials, requestOptions);
 			return { ...requestOptions, headers };
+		}
 		const token = tokenForRequest(credentials, requestOptions);
 		delete headers.authorization;
 		if (token !== '') headers.Authorization = `Bearer ${token}`;

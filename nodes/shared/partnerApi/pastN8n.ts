@@ -118,17 +118,20 @@ export function tokenForRequest(
 		carry(credentials, HANDED_REQUEST, 'refused' satisfies HandedRequest);
 		throw new UserError(refusal);
 	}
-	const legacy = isLegacyRequest(options);
 	const token = accessTokenForThisLogin(credentials);
-	if (legacy && (token === '' || accessTokenExpired(credentials, Date.now()))) {
+	if (isLegacyRequest(options) && (token === '' || accessTokenExpired(credentials, Date.now()))) {
 		carry(credentials, HANDED_REQUEST, 'needsToken' satisfies HandedRequest);
 		throw new UserError(
 			'The stored access token is not for this credential as it is now, or has expired: it was not sent. n8n logs in and sends the request with a new one.',
 		);
 	}
-	carry(credentials, HANDED_REQUEST, (legacy ? 'sentLegacy' : 'sent') satisfies HandedRequest);
+	sentAsHanded(credentials, options);
 	return token;
 }
+
+/** A request sent (with the token, or a header of its own): an error after it renews nothing, so it goes once. */
+export const sentAsHanded = (credentials: object, options: object) =>
+	carry(credentials, HANDED_REQUEST, isLegacyRequest(options) ? 'sentLegacy' : 'sent');
 
 // The refresh token's hidden field, tied by a hash to its login as is the access token: after an edit to another
 // account (n8n keeps hidden fields), neither is used.
