@@ -1,7 +1,7 @@
 /**
- * Review r5: a run whose record before sending could not be confirmed (the store wrote the keys, then failed the
- * looks that verify the write) sends nothing, so it must not leave its listings remembered: a later run must send
- * them. Each check is run against the real execute() with a store that fails only the four verifying looks.
+ * A run whose record before sending could not be confirmed (the store wrote the keys, then failed the looks that
+ * verify the write) sends nothing, so it must not leave its listings remembered: a later run must send them. Each
+ * check runs the real execute() with a store that fails only the four verifying looks.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
@@ -56,7 +56,7 @@ function creatingApi(): number[] {
 
 afterEach(() => nock.cleanAll());
 
-describe('review r5: a record before sending that wrote but could not be confirmed', () => {
+describe('a record before sending that wrote but could not be confirmed', () => {
 	it('leaves nothing remembered, so the next run sends the listing', async () => {
 		// Call 1 writes the run's keys; calls 2-5 are the four looks that would confirm it: all fail.
 		const store = new FlakyStore([2, 3, 4, 5]);

@@ -1,9 +1,7 @@
 /**
- * Review r5: Pre-deliver's memory keys a GA ticket by its count in the run ("GA 1", "GA 2"). A listing too large for
- * one upload is refused with HTTP 413 and the node's own words: "Send this listing's tickets in smaller groups, one
- * run each (filter the items)". For a GA listing the second group's tickets are then "GA 1", "GA 2" again, already
- * delivered: the group is skipped, its PDFs never uploaded. Before the per-ticket keys, a group of another size had
- * another tag and went.
+ * A listing too large for one upload is refused with HTTP 413 and the node's own words: "Send this listing's tickets
+ * in smaller groups, one run each (filter the items)". For a GA listing the second group must go: its tickets are
+ * told apart from the first group's by their PDFs, not by their count in the run.
  */
 import nock from 'nock';
 
@@ -18,7 +16,7 @@ const ga = (label: string) =>
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-describe('r5: a GA listing sent in smaller groups, as the 413 refusal says', () => {
+describe('a GA listing sent in smaller groups, as the 413 refusal says', () => {
 	it('uploads the second group (other PDFs) instead of skipping it as delivered', async () => {
 		const store = new MemoryDeduplicationStore();
 		grantTokens('tok-pdf', 3);

@@ -1,7 +1,6 @@
 /**
- * Review r4: "Retry-After is either delta-seconds or an HTTP date … Unknown forms count as absent" (retryAfter.ts).
- * Date.parse takes far more than an HTTP date: words with a year in them become a wait of decades, and a 429 that
- * would have been retried after a backoff is given up as "asks to wait longer than this node waits".
+ * "Retry-After is either delta-seconds or an HTTP date … Unknown forms count as absent" (retryAfter.ts): Date.parse
+ * takes far more than HTTP's three date forms, and words with a year in them would become a wait of decades.
  */
 import { parseRetryAfter } from '../../../../../nodes/TicketMarketplace/transport/retryAfter';
 

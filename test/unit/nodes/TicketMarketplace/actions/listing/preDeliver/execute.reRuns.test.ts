@@ -1,7 +1,8 @@
 /**
- * Listing → Pre-deliver Tickets, review r4: reproductions of what docs/listing-pre-deliver.md and the README promise
- * and the node does not keep. Each asserts the promised behaviour, through the real execute(), n8n-core-shaped
- * contexts, the real memory and nock.
+ * Listing → Pre-Deliver Tickets over several runs, as docs/listing-pre-deliver.md promises: a listing of unknown
+ * outcome is not uploaded again whatever tickets a run brings, a delivered listing brought with fewer tickets sends
+ * nothing, and the words of a stopped run and of a refused upload say what happened. Through the real execute(),
+ * n8n-core-shaped contexts, the real memory and nock.
  */
 import nock from 'nock';
 
@@ -16,7 +17,7 @@ const ticket = (row: string, seat: string, listing = '9001') =>
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-describe('r4: a listing of unknown outcome, brought again with other tickets', () => {
+describe('a listing of unknown outcome, brought again with other tickets', () => {
 	// Docs, "unknown": "A later run does not upload it again: it comes out unknown again ... and nothing is sent".
 	it('a ticket added to the sheet does not upload again the tickets whose upload may have gone through', async () => {
 		const store = new MemoryDeduplicationStore();
@@ -57,7 +58,7 @@ describe('r4: a listing of unknown outcome, brought again with other tickets', (
 	});
 });
 
-describe('r4: a delivered listing, brought again with fewer tickets', () => {
+describe('a delivered listing, brought again with fewer tickets', () => {
 	// Docs: only "a ticket it did not have before" sends a delivered listing again; a ticket sold since brings none.
 	it('is not uploaded again when the re-run brings no ticket it did not have before', async () => {
 		const store = new MemoryDeduplicationStore();
@@ -75,7 +76,7 @@ describe('r4: a delivered listing, brought again with fewer tickets', () => {
 	});
 });
 
-describe('r4: the error of a stopped run lists every listing by outcome', () => {
+describe('the error of a stopped run lists every listing by outcome', () => {
 	// Docs: "its details list every listing by outcome (delivered, not delivered, unknown, not sent, skipped)".
 	it('does not list a listing of unknown outcome as "sent by this workflow before"', async () => {
 		const store = new MemoryDeduplicationStore();
@@ -94,7 +95,7 @@ describe('r4: the error of a stopped run lists every listing by outcome', () => 
 	});
 });
 
-describe('r4: a listing an earlier run never sent', () => {
+describe('a listing an earlier run never sent', () => {
 	// Docs: "A listing is remembered as soon as its upload starts"; the later run's words say it was uploaded.
 	it('is not said to have been uploaded by an earlier run that died before sending it', async () => {
 		const store = new MemoryDeduplicationStore();
@@ -132,7 +133,7 @@ describe('r4: a listing an earlier run never sent', () => {
 	});
 });
 
-describe("r4: a refused upload's words", () => {
+describe("a refused upload's words", () => {
 	// Docs, "failed": "Nothing was delivered for that listing"; an upload creates nothing, it delivers.
 	it.each([
 		[400, { code: 'inventory.listings.invalidSeat', description: 'no seat' }],

@@ -1,7 +1,6 @@
 /**
- * Review r4: Max Listings at Once is the most requests in flight (docs/pacing.md). Its field takes decimals (no
- * numberPrecision), and a value that is not a whole number silently becomes the default, 48: a seller who typed
- * 1.5 to go slowly sends 48 at once.
+ * Max Listings at Once is the most requests in flight (docs/pacing.md): a number with decimals (from an expression)
+ * is taken down to a whole one, never replaced by the default of 48.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 

@@ -1,8 +1,8 @@
 /**
- * Review r4: "an unexpected failure while handling one listing becomes that listing's outcome (unknown), and the
- * others, the memory and the summary still get their turn" (docs/listing-create.md). A failure thrown between the
- * pacer's slot and its release (here: a 201 whose externalListingId cannot be turned into text, which the created
- * evidence reads) leaves the slot taken and the run's token renewal under way: the other listings wait forever.
+ * "An unexpected failure while handling one listing becomes that listing's outcome (unknown), and the others, the
+ * memory and the summary still get their turn" (docs/listing-create.md), also when it is thrown between the pacer's
+ * slot and its release (here: a 201 whose externalListingId cannot be turned into text, which the created evidence
+ * reads): a slot left taken, or a token renewal left under way, would keep the other listings waiting forever.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

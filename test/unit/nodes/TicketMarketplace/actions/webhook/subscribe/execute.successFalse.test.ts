@@ -1,6 +1,6 @@
 /**
- * Hostile review r6-sub: a 200 JSON that says it failed in a spelling the evidence rule (showsCreated) does not read:
- * it reads error fields in any letter case, but `success: false` only as that exact key and a boolean.
+ * A 200 JSON that says it failed is no submitted subscription, however it spells `success` (any letter case, a
+ * boolean or the text "false"), as the error fields are read.
  */
 import nock from 'nock';
 
@@ -24,7 +24,7 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => nock.enableNetConnect());
 
-describe('r6-sub: a 200 that says it failed is no submitted subscription', () => {
+describe('a 200 that says it failed is no submitted subscription', () => {
 	it.each([
 		['success as the text "false"', { id: 'sub-1', success: 'false' }],
 		[

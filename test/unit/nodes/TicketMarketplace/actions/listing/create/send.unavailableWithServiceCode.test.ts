@@ -1,8 +1,7 @@
 /**
- * Review r4: "Where the answer has a code, the code decides what it means" and a failure of the listing service
- * (`inventory.listings.systemError`) is outcome unknown (docs/listing-create.md; the real service documents that
- * code as "may or may not have created the listing"). Answered with HTTP 503, the same code is read as the gateway's
- * "not handled": the listing is sent 7 times and reported "nothing was created".
+ * "Where the answer has a code, the code decides what it means" (docs/listing-create.md): the listing service's
+ * `inventory.listings.systemError` "may or may not have created the listing", also when it comes with HTTP 503, so
+ * it is outcome unknown and never sent again, not the gateway's "not handled".
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

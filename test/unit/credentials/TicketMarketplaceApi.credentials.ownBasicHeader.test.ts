@@ -1,6 +1,7 @@
 /**
- * Hostile review r6-sub: the credential under the HTTP Request node (n8n-core's real legacy requestWithAuthentication,
- * which calls preAuthentication again after ANY failure and, when it returns a token, sends the request again).
+ * The credential under the HTTP Request node (n8n-core's real legacy requestWithAuthentication, which calls
+ * preAuthentication again after any failure and, when it returns a token, sends the request again): a request with
+ * its own Basic header must go once, as one without.
  */
 import nock from 'nock';
 import type {
@@ -77,7 +78,7 @@ beforeEach(() => {
 });
 afterAll(() => nock.cleanAll());
 
-describe('r6-sub: a POST whose answer was a 500 is not sent twice', () => {
+describe('a POST whose answer was a 500 is not sent twice', () => {
 	it.each([
 		['no header of its own', {}],
 		['its own Basic Authorization header', { Authorization: 'Basic dXNlcjpwYXNz' }],

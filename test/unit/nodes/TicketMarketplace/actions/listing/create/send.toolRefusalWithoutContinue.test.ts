@@ -1,8 +1,6 @@
 /**
- * Review r4: as an AI Agent's tool, a listing with a ticket an earlier call listed "is refused before sending"; the
- * docs tell to set On Error → Continue so that such a refusal "goes back to the model … instead of stopping the run",
- * and without Continue "one error lists the problems and nothing is sent". Without Continue the refusal neither stops
- * the run nor holds back the call's other listing: it is sent, and the node succeeds.
+ * As an AI Agent's tool, a listing with a ticket an earlier call listed "is refused before sending"; without Continue
+ * "one error lists the problems and nothing is sent", so the call's other listings are held back too.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

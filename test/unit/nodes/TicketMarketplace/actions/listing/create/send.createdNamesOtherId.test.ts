@@ -1,8 +1,7 @@
 /**
- * Review r4: a listing is created only on an answer that "names no other External Listing ID"
- * (docs/listing-create.md). Only a top-level `externalListingId` is compared: the same ID under a wrapper the
- * error rules already search (`data`), or spelled as the error rules accept a field (`external_listing_id`), naming
- * another listing, still reads as this listing created, remembered, and skipped by every later run.
+ * A listing is created only on an answer that "names no other External Listing ID" (docs/listing-create.md):
+ * wherever the answer names one (under a wrapper such as `data`, or spelt `external_listing_id`), else another
+ * listing's answer would be remembered as this one created.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

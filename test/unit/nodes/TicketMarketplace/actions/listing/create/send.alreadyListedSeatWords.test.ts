@@ -1,7 +1,7 @@
 /**
- * Review r4: "Already listed … without [a code], the words must say it exists and not be about a seat"
- * (docs/listing-create.md). Words that refuse a seat, but also name "External Listing ID", are read as already
- * listed: the listing, never created, is remembered as created, and every later run skips it.
+ * "Already listed … without [a code], the words must say it exists and not be about a seat" (docs/listing-create.md):
+ * words that refuse a seat but also name the External Listing ID are a refusal, or a listing never created would be
+ * remembered as created and skipped by every later run.
  */
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';

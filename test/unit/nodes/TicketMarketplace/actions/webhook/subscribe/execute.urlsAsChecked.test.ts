@@ -1,6 +1,6 @@
 /**
- * Webhook → Subscribe, hostile review r6-sub: URLs that WHATWG (the node's check) reads one way and the marketplace,
- * which receives the text as typed, may read another.
+ * Webhook → Subscribe sends the URLs as its checks read them (WHATWG), so that a marketplace whose parser reads the
+ * text another way (a backslash, a pasted tab or line break, a fullwidth host) cannot reach another server.
  */
 import nock from 'nock';
 
@@ -41,7 +41,7 @@ async function sentBody(callbackUrl: string, callbackAuthUrl: string) {
 	return received;
 }
 
-describe('r6-sub: what the marketplace receives is what was checked', () => {
+describe('what the marketplace receives is what was checked', () => {
 	it.each([
 		[
 			'a backslash: WHATWG reads host n8n.example.test, java.net.URL and Python read evil.test',
