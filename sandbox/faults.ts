@@ -33,7 +33,7 @@ export interface FaultRuleInput {
 	/** `429`: the Retry-After header, in seconds (default 1); `maintenance`: sent only when given. */
 	retryAfterSeconds?: number;
 	/**
-	 * `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (302 by default); `quotaViolation` and
+	 * `5xx`: the status to answer (500 to 599); `redirect`: the 3xx (307 by default); `quotaViolation` and
 	 * `spikeArrestViolation`: 500 (default) or 429.
 	 */
 	status?: number;

@@ -75,8 +75,8 @@ export async function applyFaults(
 			req.socket.destroy();
 			return undefined;
 		case 'redirect': {
-			// A hostile or misconfigured API: sends the client elsewhere (status 302 unless the rule says).
-			const status = terminal.rule.status ?? 302;
+			// A hostile or misconfigured API: sends the client elsewhere (status 307 unless the rule says).
+			const status = terminal.rule.status ?? 307;
 			res.writeHead(status, { Location: 'http://127.0.0.1:9/elsewhere' });
 			res.end();
 			return undefined;

@@ -147,8 +147,8 @@ const API_ROWS = [
 	// The evidence is the caller's (showsCreated): without one, every 2xx shows it.
 	row('created', (f) => statusIn(f, 200, 300) && f.evidence !== false, 'created'),
 	row('unconfirmed', (f) => statusIn(f, 200, 300), 'unknown'),
-	// A 303, or a 302 to an upload (post/redirect/get as many servers answer it), may follow a processed request.
-	row('seeOther', (f, c) => f.status === 303 || (f.status === 302 && isUpload(c)), 'unknown'),
+	// A 303, or a 302 (post/redirect/get as many servers answer it), may follow a processed request.
+	row('seeOther', is(302, 303), 'unknown'),
 	row('redirected', (f) => statusIn(f, 300, 400)),
 	row('unexpected', (f) => f.status < 200),
 	// A rate refusal that asks for more than this node waits (the transport's RETRY_POLICY).

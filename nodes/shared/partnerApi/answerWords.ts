@@ -65,7 +65,7 @@ const redirected =
 		`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
 		`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
 		processed
-			? `A ${c.status} may follow a request the API processed.${c.status === 303 ? '' : ` ${s.howToCheck}`}`
+			? `A ${c.status} may follow a request the API processed.`
 			: `Nothing was ${s.done}. Set the Base URL of the Ticket Marketplace API credential to the exact address the API answers on (often https:// instead of http://).`,
 	];
 /** The credential's diagnosis, when it fits a title; else what n8n kept of it. */

@@ -442,7 +442,8 @@ describe('the answer table: every documented answer has its row', () => {
 		expect(at(201)).toMatchObject({ row: 'created', outcome: 'created' });
 		expect(at(202, false)).toMatchObject({ row: 'unconfirmed', outcome: 'unknown', retry: 'no' });
 		expect(at(303)).toMatchObject({ row: 'seeOther', outcome: 'unknown' });
-		expect(at(302)).toMatchObject({ row: 'redirected', outcome: 'notCreated', retry: 'no' });
+		expect(at(302)).toMatchObject({ row: 'seeOther', outcome: 'unknown', retry: 'no' });
+		expect(at(307)).toMatchObject({ row: 'redirected', outcome: 'notCreated', retry: 'no' });
 	});
 
 	it('never keeps a secret in the words or the code', () => {

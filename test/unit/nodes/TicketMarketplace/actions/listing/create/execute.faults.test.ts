@@ -316,7 +316,7 @@ describe('Listing → Create under faults', () => {
 		expect(text).toContain('[redacted]');
 	});
 
-	it.each([301, 302, 307, 308])(
+	it.each([301, 307, 308])(
 		'case 7: a %s is not followed: no token goes elsewhere, refused, not created',
 		async (status) => {
 			tokenApi();
@@ -340,6 +340,35 @@ describe('Listing → Create under faults', () => {
 				'was redirected to https://elsewhere.example.test/steal.',
 			);
 			expect(fake.deduplication.entries.get('workflow')?.size ?? 0).toBe(0);
+		},
+	);
+
+	it.each([302, 303])(
+		'case 7b: a %s (post/redirect/get) is not followed, of unknown outcome, and not sent again',
+		async (status) => {
+			tokenApi();
+			const posted = nock(BASE)
+				.post(PARTNER_API_PATHS.listings)
+				.reply(status, '', { Location: `${BASE}/listings/1` });
+			const elsewhere = nock(BASE).get('/listings/1').reply(200, {});
+			const { items, parameters } = listings(1);
+			const fake = fakeRun({ parameters, items, continueOnFail: true });
+			const [item] = await execute.call(fake.context, items);
+			expect(posted.isDone()).toBe(true);
+			expect(elsewhere.isDone()).toBe(false);
+			expect(item.json).toMatchObject({ httpCode: String(status), mayHaveBeenCreated: true });
+			expect(String(item.json.description).split('before sending it again')).toHaveLength(2);
+			const again = fakeRun({
+				parameters,
+				items,
+				continueOnFail: true,
+				deduplication: fake.deduplication,
+			});
+			const [second] = await execute.call(again.context, items);
+			expect(second.json).toMatchObject({ status: 'unknown', mayHaveBeenCreated: true });
+			expect(String(second.json.message)).toMatch(/^Not sent, outcome unknown/);
+			expect(nock.pendingMocks()).toEqual([`GET ${BASE}:443/listings/1`]);
+			nock.cleanAll();
 		},
 	);
 
