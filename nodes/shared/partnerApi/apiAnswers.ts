@@ -243,6 +243,8 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
 /** Objects an answer wraps its content in (Subscribe reads its ID under `data`): an error there is one too. */
 const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
+/** A status that says the request failed (`"status": "FAILED"`): no evidence it was done. */
+const FAILED_STATUS = /^(?:fail(?:ed|ure)?|error(?:ed)?|rejected|refused)$/i;
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
 
 /** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper. */
@@ -261,7 +263,8 @@ function reportsError(fields: Record<string, unknown>, depth: number): boolean {
 	const reported = Object.entries(fields).some(
 		([field, value]) =>
 			(ERROR_FIELDS.includes(fieldName(field)) && !isEmpty(value)) ||
-			(fieldName(field) === 'success' && String(value).trim().toLowerCase() === 'false'),
+			(fieldName(field) === 'success' && String(value).trim().toLowerCase() === 'false') ||
+			(['status', 'state'].includes(fieldName(field)) && FAILED_STATUS.test(String(value).trim())),
 	);
 	if (reported) return true;
 	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.

@@ -97,6 +97,8 @@ describe('Pre-deliver review 49: a 200 whose JSON reports an error', () => {
 		["Apigee's OAuth error shape", { ErrorCode: 'invalid_request', Error: 'Invalid listing' }],
 		['an errorCode', { errorCode: 'PDF_REJECTED', errorMessage: 'File is not a ticket' }],
 		['success: false', { success: false, message: 'Seat E-151 is not on this listing' }],
+		['a status that says it failed', { status: 'FAILED', listingId: 9001 }],
+		['a state that says so under data', { data: { state: ' Rejected ' } }],
 		[
 			"the service's own {code, description} shape",
 			{ code: 'listings.notFound', description: 'Listing not found' },
