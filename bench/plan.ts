@@ -72,8 +72,6 @@ export interface Plan {
 		concurrency: number;
 		/** The hand-tuned HTTP Request baseline: batches of `size` every `intervalMs`. */
 		tunedBatch: { size: number; intervalMs: number };
-		/** Rows of the untimed warm-up run of every workflow (n8n's first execution of a workflow is slower). */
-		warmupRows: number;
 		/** Bound on one run (webhook answer plus its execution being recorded). */
 		runTimeoutMs: number;
 		/** Cases against a limit on requests per second. */
@@ -96,7 +94,6 @@ const N8N_FULL: Plan['n8n'] = {
 	retryAfterSeconds: 1,
 	concurrency: 10,
 	tunedBatch: { size: 10, intervalMs: 105 },
-	warmupRows: 20,
 	runTimeoutMs: 120_000,
 	perSecond: {
 		limits: [40, 10, 100],
