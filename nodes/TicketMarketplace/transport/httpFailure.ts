@@ -39,7 +39,7 @@ export function classifyFailure(
 	const details = [
 		words.advice,
 		meaning.outcome === 'unknown' &&
-			`The request may have reached the API: ${subject.what} may or may not have been created. It was not sent again, so nothing was created twice. ${subject.howToCheck}`,
+			`The request may have reached the API: ${subject.what} may or may not have been ${subject.done}. It was not sent again, so nothing was ${subject.done} twice. ${subject.howToCheck}`,
 		failure.code && `Network error code: ${failure.code}.`,
 	];
 	const safeBody = redactSecrets(failure.body, secrets);

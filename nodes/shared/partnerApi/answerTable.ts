@@ -1,6 +1,6 @@
 // What became of a request to the Partner API or its gateway: one row per kind of answer, first match wins. Retry,
 // renewal and stopping read a row's fields and nothing else; its words are keyed by its name (answerWords.ts).
-import { allowedRateOf, CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './apiAnswers';
+import { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './apiAnswers';
 import type { AnswerFacts } from './apiAnswers';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
@@ -43,6 +43,22 @@ const isUnavailable = (facts: AnswerFacts) =>
 	// A 503 the listing service answered itself (its own code) reached it: that code decides.
 	(facts.status === 503 && !/^inventory\./i.test(facts.code ?? '')) ||
 	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
+
+/** A spike arrest's rate per second: "Allowed rate : 40ps", "600pm", or Apigee Edge's spelled-out MessageRate. */
+export function allowedRateOf(words: string | undefined): number | undefined {
+	const text = words ?? '';
+	const short = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(text);
+	const spelled =
+		/messagesPerPeriod\s*=\s*(\d+(?:\.\d+)?)[^}]*?periodInMicroseconds\s*=\s*(\d+(?:\.\d+)?)/i.exec(
+			text,
+		);
+	const perSecond = short
+		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
+		: spelled
+			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
+			: 0;
+	return perSecond > 0 && Number.isFinite(perSecond) ? perSecond : undefined;
+}
 
 /** The app lacks the API product: by the gateway's code, else by the words. */
 const isNoApiProduct = (facts: AnswerFacts) =>

@@ -62,7 +62,7 @@ const REFUSED: Say = (q, c, s) => [
 const redirected =
 	(processed: boolean): Say =>
 	(_q, c, s) => [
-		`The Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
+		`${processed ? 'Outcome unknown: the' : 'The'} Partner API answered with a redirect (HTTP ${c.status}), which is not followed`,
 		`${c.method} ${c.path} was redirected${c.redirectTo ? ` to ${c.redirectTo}` : ''}. Requests to the API follow no redirect, so the access token goes nowhere else.`,
 		processed
 			? `A ${c.status} may follow a request the API processed.`

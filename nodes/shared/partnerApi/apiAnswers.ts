@@ -206,22 +206,6 @@ export const REQUEST_NOT_BUILT = new Set(
 	),
 );
 
-/** A spike arrest's rate per second: "Allowed rate : 40ps", "600pm", or Apigee Edge's spelled-out MessageRate. */
-export function allowedRateOf(words: string | undefined): number | undefined {
-	const text = words ?? '';
-	const short = /allowed rate\s*:?\s*(\d+(?:\.\d+)?)\s*(ps|pm)\b/i.exec(text);
-	const spelled =
-		/messagesPerPeriod\s*=\s*(\d+(?:\.\d+)?)[^}]*?periodInMicroseconds\s*=\s*(\d+(?:\.\d+)?)/i.exec(
-			text,
-		);
-	const perSecond = short
-		? Number(short[1]) / (short[2].toLowerCase() === 'ps' ? 1 : 60)
-		: spelled
-			? Number(spelled[1]) / (Number(spelled[2]) / 1_000_000)
-			: 0;
-	return perSecond > 0 && Number.isFinite(perSecond) ? perSecond : undefined;
-}
-
 /** application/json or a JSON-based type (application/problem+json). */
 export const isJsonMediaType = (contentType: string) =>
 	/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
@@ -241,10 +225,9 @@ export function showsCreated(answer: IN8nHttpFullResponse): boolean {
 
 /** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
 const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
-/** Objects an answer wraps its content in (Subscribe reads its ID under `data`): an error there is one too. */
+/** Objects an answer wraps its content in (Subscribe reads its ID under `data`): the service's error document there
+ * is one too. */
 const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
-/** A status that says the request failed (`"status": "FAILED"`): no evidence it was done. */
-const FAILED_STATUS = /^(?:fail(?:ed|ure)?|error(?:ed)?|rejected|refused)$/i;
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
 
 /** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper. */
@@ -258,27 +241,48 @@ export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
 	});
 }
 
-/** An error field, `success: false`, or the service's error document, at the top or in a wrapper. */
-function reportsError(fields: Record<string, unknown>, depth: number): boolean {
-	const reported = Object.entries(fields).some(
-		([field, value]) =>
-			(ERROR_FIELDS.includes(fieldName(field)) && !isEmpty(value)) ||
-			(fieldName(field) === 'success' && String(value).trim().toLowerCase() === 'false') ||
-			(['status', 'state'].includes(fieldName(field)) && FAILED_STATUS.test(String(value).trim())),
-	);
-	if (reported) return true;
-	// The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words.
-	const code = typeof fields.code === 'number' ? String(fields.code) : fields.code;
-	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
-	if (typeof code === 'string' && code !== '' && (/^inventory\./i.test(code) || words)) return true;
-	return (
-		depth < 2 &&
-		Object.keys(fields).some((field) => {
-			const nested = WRAPPERS.includes(fieldName(field)) ? asRecord(fields[field]) : undefined;
-			return nested !== undefined && reportsError(nested, depth + 1);
-		})
+/** How deep an answer is searched for a reported error (a hostile answer may nest without end). */
+const SEARCH_DEPTH = 8;
+/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`) or an HTTP error. */
+const FAILURE_WORD = /(?:^|[^a-z])(?:fail|error|reject|refus|declin)/i;
+
+/** Anywhere in the answer: an error field, `success: false`, a failed status; at the top or in a wrapper (`wrapped`),
+ * the service's error document. Whatever the API nests, an error in it is no evidence of success. */
+function reportsError(value: unknown, depth: number, wrapped = true): boolean {
+	if (depth > SEARCH_DEPTH || value === null || typeof value !== 'object') return false;
+	if (Array.isArray(value)) return value.some((entry) => reportsError(entry, depth + 1, wrapped));
+	const fields = Object.entries(value as Record<string, unknown>);
+	const reported = fields.some(([field, entry]) => {
+		const name = fieldName(field);
+		if (ERROR_FIELDS.includes(name)) return !isEmpty(entry);
+		if (name === 'success') return entry === false || textOf(entry) === 'false';
+		return (name === 'status' || name === 'state') && failedStatus(entry, depth);
+	});
+	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;
+	return fields.some(([field, entry]) =>
+		reportsError(entry, depth + 1, wrapped && WRAPPERS.includes(fieldName(field))),
 	);
 }
+
+/** The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words. */
+function isErrorDocument(fields: Record<string, unknown>): boolean {
+	const code = typeof fields.code === 'number' ? String(fields.code) : fields.code;
+	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
+	return typeof code === 'string' && code !== '' && (/^inventory\./i.test(code) || words);
+}
+
+function failedStatus(value: unknown, depth: number): boolean {
+	const text = textOf(value);
+	if (/^\d+$/.test(text)) return Number(text) >= 400 && Number(text) < 600;
+	if (text !== '') return FAILURE_WORD.test(text);
+	return depth < SEARCH_DEPTH && value !== null && typeof value === 'object'
+		? Object.values(value).some((entry) => failedStatus(entry, depth + 1))
+		: false;
+}
+
+/** A text or a number as trimmed text ('' for anything else). */
+const textOf = (value: unknown) =>
+	typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
 
 /** No error reported: absent, null, false, or an empty text, list or object. */
 function isEmpty(value: unknown): boolean {

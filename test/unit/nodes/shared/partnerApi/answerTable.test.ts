@@ -4,8 +4,11 @@
  * Where an answer has a code, the code decides; the cases of answers without one read as the rules written in
  * docs/listing-create.md ("What each refusal means") and docs/pacing.md ("A spike arrest and a daily quota").
  */
-import { meaningOf, readAnswer } from '../../../../../nodes/shared/partnerApi/answerTable';
-import { allowedRateOf } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import {
+	allowedRateOf,
+	meaningOf,
+	readAnswer,
+} from '../../../../../nodes/shared/partnerApi/answerTable';
 import type { AnswerMeaning, Endpoint } from '../../../../../nodes/shared/partnerApi/answerTable';
 import { apiWords } from '../../../../../nodes/shared/partnerApi/answerWords';
 import { tokenWords } from '../../../../../nodes/shared/partnerApi/tokenDiagnosis';

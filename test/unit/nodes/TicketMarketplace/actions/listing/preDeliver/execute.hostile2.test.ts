@@ -181,7 +181,7 @@ describe('Pre-deliver review 49b: 2xx answers and the evidence of a delivery', (
 		['empty errors and a null error', { errors: [], error: null, uploaded: 1 }],
 		['an empty fault and success true', { fault: {}, success: true }],
 		['errorCode null', { errorCode: null, errorMessage: '' }],
-		['a status that is no failure', { status: 'DELIVERED', state: 'failedOver' }],
+		['a status that is no failure', { status: 'DELIVERED', state: 200 }],
 	])('a success with %s is "delivered"', async (_name, answer) => {
 		grantTokens('tok-pdf');
 		acceptUploads(200, answer);
