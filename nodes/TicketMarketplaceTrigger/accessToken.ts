@@ -1,8 +1,5 @@
-/**
- * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
- * client secret, so any webhook process can check them, and a new secret revokes them all; a notification without
- * one is refused here.
- */
+/** Stateless access tokens `tmt1.<claims>.<signature>`, HMAC-SHA256 under a key derived (HKDF) from the callback
+ * client secret: any webhook process can check them, and a new secret revokes them all. */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
@@ -10,7 +7,6 @@ import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_FIX,
 	constantTimeEqual,
-	MIN_CLIENT_SECRET_LENGTH,
 	readStoredCallbackClient,
 	type CallbackClient,
 } from '../shared/callbackCredential';
@@ -135,10 +131,6 @@ function rememberRead(context: IWebhookFunctions, client: CallbackClient, readFo
 export const matchesAny = (presented: string[], expected: string) =>
 	presented.map((text) => constantTimeEqual(text, expected)).includes(true);
 
-/** What no usable callback credential holds: too short (an empty ID), a space at either end. */
-const cannotBeStored = (text: string, minLength: number) =>
-	text.length < minLength || text !== text.trim();
-
 /** The stored client if any presented reading matches it (all compared in constant time), else false or why not. */
 export async function authenticateClient(
 	context: IWebhookFunctions,
@@ -147,8 +139,9 @@ export async function authenticateClient(
 ): Promise<CallbackClient | false | string> {
 	// Strangers cost no read of the credential (n8n 2.41 starts an expression sandbox for each): refused when no
 	// usable credential holds what they present, or the recent read differs.
-	if (ids.every((id) => cannotBeStored(id, 1))) return false;
-	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
+	const storable = (clientId: string, clientSecret: string) =>
+		typeof readStoredCallbackClient({ clientId, clientSecret }) !== 'string';
+	if (!ids.some((id) => secrets.some((secret) => storable(id, secret)))) return false;
 	// The signing key stands in for the secret, as a recent read keeps only the key.
 	const presents = (clientId: string, signingKey: Buffer) => {
 		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), signingKey));
