@@ -4,6 +4,7 @@ import { accessTokenFor, authenticateClient, matchesAny } from './accessToken';
 import {
 	REALM,
 	answerJson,
+	answerUnexpected,
 	firstLineOf,
 	hasSeveralAuthorizations,
 	isPlainObject,
@@ -125,7 +126,7 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime };
 		return answerJson(this, 200, body, NO_STORE);
 	} catch (error) {
-		if (!(error instanceof TokenRequestError)) throw error;
+		if (!(error instanceof TokenRequestError)) return answerUnexpected(this, error);
 		const body = { error: error.error, error_description: error.description };
 		if (error.error !== 'invalid_client') return answerJson(this, 400, body, NO_STORE);
 		// RFC 6749 5.2: an invalid_client answer names the Basic scheme.
