@@ -16,7 +16,7 @@ const TOKEN_VERSION = 'tmt1';
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The audience: the node's webhook id (else workflow id/node name); one trigger's token is worthless at another. */
-function readAudience(context: IWebhookFunctions): string {
+export function readAudience(context: IWebhookFunctions): string {
 	const node = context.getNode();
 	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
 }
@@ -32,17 +32,11 @@ const signingKeyOf = (secret: string) =>
 const signature = (key: Buffer, signedPart: string) =>
 	createHmac('sha256', key).update(signedPart, 'utf8').digest();
 
-export function issueAccessToken(subject: TokenSubject, lifetime: number, now: number): string {
+export function issueAccessToken(subject: TokenSubject, lifetime: number, now = nowInSeconds()) {
 	const claims = { aud: subject.audience, cid: subject.clientId, iat: now, exp: now + lifetime };
 	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
-
-export const accessTokenFor = (
-	context: IWebhookFunctions,
-	client: CallbackClient,
-	lifetime: number,
-) => issueAccessToken({ audience: readAudience(context), ...client }, lifetime, nowInSeconds());
 
 function parseClaims(encoded: string) {
 	try {
