@@ -18,9 +18,6 @@ import {
 } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
 
-/** The Respond parameter's values: when the marketplace gets its answer to a notification. */
-const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
-
 /** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
 export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
@@ -32,9 +29,8 @@ export interface ResolvableField {
 
 /** A field that follows the Respond parameter: one value when the workflow's end answers, another otherwise. */
 const followsRespond = (whenFinished: string, immediately: string): ResolvableField => ({
-	template: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "${whenFinished}" : "${immediately}"}}`,
-	resolve: (parameters) =>
-		parameters.respond === RESPOND.whenFinished ? whenFinished : immediately,
+	template: `={{$parameter["respond"] === "whenFinished" ? "${whenFinished}" : "${immediately}"}}`,
+	resolve: (parameters) => (parameters.respond === 'whenFinished' ? whenFinished : immediately),
 });
 
 const NOTIFICATION_FIELDS = {
@@ -105,18 +101,17 @@ export class TicketMarketplaceTrigger implements INodeType {
 				options: [
 					{
 						name: 'Immediately',
-						value: RESPOND.immediately,
+						value: 'immediately',
 						description:
 							'As soon as the notification arrives; if the run then fails, the marketplace does not send it again',
 					},
 					{
 						name: 'When Last Node Finishes',
-						value: RESPOND.whenFinished,
+						value: 'whenFinished',
 						description:
 							'Once the workflow has run; if the run fails, the marketplace sends the notification again',
 					},
 				],
-				// A literal: n8n's lint reads the default from the source.
 				default: 'immediately',
 				description: 'When the marketplace gets its answer',
 			},
