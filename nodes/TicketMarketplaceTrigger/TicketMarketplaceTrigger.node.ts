@@ -11,7 +11,6 @@ import { testCallbackCredential, TRIGGER_PATHS } from '../shared/callbackCredent
 import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
 import {
-	DEFAULT_ACCEPTED_KINDS,
 	DEFAULT_TOKEN_LIFETIME_SECONDS,
 	MAX_TOKEN_LIFETIME_SECONDS,
 	MIN_TOKEN_LIFETIME_SECONDS,
@@ -126,7 +125,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						displayName: 'Accepted Kinds',
 						name: 'acceptedKinds',
 						type: 'string',
-						default: DEFAULT_ACCEPTED_KINDS,
+						default: '',
 						description:
 							'Only these kinds start the workflow, separated by commas; another kind named plainly is dropped for good, an unclear one starts',
 						placeholder: 'e.g. listing_sale',

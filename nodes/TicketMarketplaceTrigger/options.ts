@@ -3,8 +3,6 @@ import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
-/** Empty: every notification with a valid token starts the workflow (the payload shape is not documented). */
-export const DEFAULT_ACCEPTED_KINDS = '';
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
@@ -29,9 +27,9 @@ export function readTokenLifetime(context: IWebhookFunctions): number {
 	);
 }
 
-/** The subscription kinds to start executions for; an empty list accepts every kind. */
+/** The kinds to start executions for; none (the default, as the payload shape is not documented) accepts every kind. */
 export function readAcceptedKinds(context: IWebhookFunctions): string[] {
-	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
+	const value = context.getNodeParameter('options.acceptedKinds', '');
 	if (typeof value !== 'string')
 		throw optionError(
 			context,
