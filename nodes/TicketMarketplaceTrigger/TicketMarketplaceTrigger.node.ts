@@ -1,24 +1,43 @@
 import {
 	NodeConnectionTypes,
+	type INodeParameters,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { testCallbackCredential } from '../shared/callbackCredential';
+import { testCallbackCredential, TRIGGER_PATHS } from '../shared/callbackCredential';
 import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
 import {
-	DEFAULT_ACCEPTED_KINDS,
-	RESPOND,
 	DEFAULT_TOKEN_LIFETIME_SECONDS,
 	MAX_TOKEN_LIFETIME_SECONDS,
 	MIN_TOKEN_LIFETIME_SECONDS,
-	NOTIFICATION_WEBHOOK,
-	TOKEN_WEBHOOK,
 } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
+
+/** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
+export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+/** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */
+export interface ResolvableField {
+	template: string;
+	resolve: (parameters: INodeParameters) => string;
+}
+
+/** A field that follows the Respond parameter: one value when the workflow's end answers, another otherwise. */
+const followsRespond = (whenFinished: string, immediately: string): ResolvableField => ({
+	template: `={{$parameter["respond"] === "whenFinished" ? "${whenFinished}" : "${immediately}"}}`,
+	resolve: (parameters) => (parameters.respond === 'whenFinished' ? whenFinished : immediately),
+});
+
+const NOTIFICATION_FIELDS = {
+	// lastNode answers 500 when the run failed, so the marketplace sends the notification again.
+	responseMode: followsRespond('lastNode', 'onReceived'),
+	// onReceived: empty lets webhookResponse through (n8n 2.8 would send "firstEntryJson"); noData sends nothing back.
+	responseData: followsRespond('noData', ''),
+};
 
 export class TicketMarketplaceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,7 +66,24 @@ export class TicketMarketplaceTrigger implements INodeType {
 				testedBy: 'ticketMarketplaceCallbackApiTest',
 			},
 		],
-		webhooks: [TOKEN_WEBHOOK, NOTIFICATION_WEBHOOK],
+		webhooks: [
+			// The token endpoint: answered by the node itself, it never starts an execution. Plain values only.
+			{
+				name: 'setup',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: TRIGGER_PATHS.token,
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: NOTIFICATION_FIELDS.responseMode.template,
+				responseData: NOTIFICATION_FIELDS.responseData.template,
+				path: TRIGGER_PATHS.notifications,
+				[WEBHOOK_RESOLVERS]: NOTIFICATION_FIELDS,
+			},
+		],
 		properties: [
 			{
 				displayName:
@@ -64,18 +100,17 @@ export class TicketMarketplaceTrigger implements INodeType {
 				options: [
 					{
 						name: 'Immediately',
-						value: RESPOND.immediately,
+						value: 'immediately',
 						description:
 							'As soon as the notification arrives; if the run then fails, the marketplace does not send it again',
 					},
 					{
 						name: 'When Last Node Finishes',
-						value: RESPOND.whenFinished,
+						value: 'whenFinished',
 						description:
 							'Once the workflow has run; if the run fails, the marketplace sends the notification again',
 					},
 				],
-				// A literal: n8n's lint reads the default from the source.
 				default: 'immediately',
 				description: 'When the marketplace gets its answer',
 			},
@@ -90,7 +125,7 @@ export class TicketMarketplaceTrigger implements INodeType {
 						displayName: 'Accepted Kinds',
 						name: 'acceptedKinds',
 						type: 'string',
-						default: DEFAULT_ACCEPTED_KINDS,
+						default: '',
 						description:
 							'Only these kinds start the workflow, separated by commas; another kind named plainly is dropped for good, an unclear one starts',
 						placeholder: 'e.g. listing_sale',

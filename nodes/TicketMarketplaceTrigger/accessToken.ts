@@ -1,8 +1,5 @@
-/**
- * Stateless access tokens `tmt1.<claims>.<signature>`: HMAC-SHA256 under a key derived (HKDF) from the callback
- * client secret, so any webhook process can check them, and a new secret revokes them all; a notification without
- * one is refused here.
- */
+/** Stateless access tokens `tmt1.<claims>.<signature>`, HMAC-SHA256 under a key derived (HKDF) from the callback
+ * client secret: any webhook process can check them, and a new secret revokes them all. */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
@@ -10,7 +7,6 @@ import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_FIX,
 	constantTimeEqual,
-	MIN_CLIENT_SECRET_LENGTH,
 	readStoredCallbackClient,
 	type CallbackClient,
 } from '../shared/callbackCredential';
@@ -20,7 +16,7 @@ const TOKEN_VERSION = 'tmt1';
 const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 /** The audience: the node's webhook id (else workflow id/node name); one trigger's token is worthless at another. */
-function readAudience(context: IWebhookFunctions): string {
+export function readAudience(context: IWebhookFunctions): string {
 	const node = context.getNode();
 	return node.webhookId ?? `${context.getWorkflow().id ?? ''}/${node.name}`;
 }
@@ -36,17 +32,11 @@ const signingKeyOf = (secret: string) =>
 const signature = (key: Buffer, signedPart: string) =>
 	createHmac('sha256', key).update(signedPart, 'utf8').digest();
 
-export function issueAccessToken(subject: TokenSubject, lifetime: number, now: number): string {
+export function issueAccessToken(subject: TokenSubject, lifetime: number, now = nowInSeconds()) {
 	const claims = { aud: subject.audience, cid: subject.clientId, iat: now, exp: now + lifetime };
 	const signedPart = `${TOKEN_VERSION}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
 	return `${signedPart}.${signature(signingKeyOf(subject.clientSecret), signedPart).toString('base64url')}`;
 }
-
-export const accessTokenFor = (
-	context: IWebhookFunctions,
-	client: CallbackClient,
-	lifetime: number,
-) => issueAccessToken({ audience: readAudience(context), ...client }, lifetime, nowInSeconds());
 
 function parseClaims(encoded: string) {
 	try {
@@ -135,10 +125,6 @@ function rememberRead(context: IWebhookFunctions, client: CallbackClient, readFo
 export const matchesAny = (presented: string[], expected: string) =>
 	presented.map((text) => constantTimeEqual(text, expected)).includes(true);
 
-/** What no usable callback credential holds: too short (an empty ID), a space at either end. */
-const cannotBeStored = (text: string, minLength: number) =>
-	text.length < minLength || text !== text.trim();
-
 /** The stored client if any presented reading matches it (all compared in constant time), else false or why not. */
 export async function authenticateClient(
 	context: IWebhookFunctions,
@@ -147,8 +133,9 @@ export async function authenticateClient(
 ): Promise<CallbackClient | false | string> {
 	// Strangers cost no read of the credential (n8n 2.41 starts an expression sandbox for each): refused when no
 	// usable credential holds what they present, or the recent read differs.
-	if (ids.every((id) => cannotBeStored(id, 1))) return false;
-	if (secrets.every((secret) => cannotBeStored(secret, MIN_CLIENT_SECRET_LENGTH))) return false;
+	const storable = (clientId: string, clientSecret: string) =>
+		typeof readStoredCallbackClient({ clientId, clientSecret }) !== 'string';
+	if (!ids.some((id) => secrets.some((secret) => storable(id, secret)))) return false;
 	// The signing key stands in for the secret, as a recent read keeps only the key.
 	const presents = (clientId: string, signingKey: Buffer) => {
 		const keys = secrets.map((secret) => timingSafeEqual(signingKeyOf(secret), signingKey));

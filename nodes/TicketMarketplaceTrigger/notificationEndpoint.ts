@@ -30,8 +30,7 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 	}
 	const kind = readNotificationKind(body);
 	// Only a kind told plainly is skipped: answered 200 so the marketplace does not send it again.
-	const told = kind.sale !== null && kind.kind !== null ? kind.kind : undefined;
-	if (told !== undefined && acceptedKinds.length > 0 && !isAcceptedKind(told, acceptedKinds)) {
+	if (kind.sale !== null && kind.kind !== null && !isAcceptedKind(kind.kind, acceptedKinds)) {
 		return answerJson(this, 200, {
 			received: true,
 			started: false,
@@ -45,8 +44,7 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 }
 
 /** The notification unchanged, and beside it the kind read (a body with its own notificationKind keeps it). */
-function notificationItem(body: IDataObject, kind: NotificationKind, headers?: object) {
-	const notificationKind = { ...kind };
+function notificationItem(body: IDataObject, notificationKind: NotificationKind, headers?: object) {
 	if (!headers) return 'notificationKind' in body ? body : { ...body, notificationKind };
 	const shown: IDataObject = {};
 	for (const [name, value] of Object.entries(headers))
@@ -75,10 +73,8 @@ const SALE_WORDS = ['sale', 'sales', 'sold'];
 /** What makes a kind that names a sale another kind: the provisional sale and the cancellation. */
 const NOT_A_SALE_WORDS = ['provisional', 'cancel', 'cancelled', 'canceled', 'cancellation'];
 
-/**
- * The kind as sent (topic and action joined by a dot), where it was read (else why it cannot be told), and whether it
- * is a sale spelling; null when it cannot be told, and `sale` null too when it does not plainly say (`sale.updated`).
- */
+/** The kind as sent (topic and action joined by a dot), where it was read (else why it cannot be told), whether it
+ * is a sale spelling; null when it cannot be told, and `sale` null too when it does not plainly say (`sale.updated`). */
 type NotificationKind = { kind: string | null; field: string | null; sale: boolean | null };
 
 function kindText(value: unknown, field: string): string | undefined {
@@ -116,10 +112,8 @@ function kindCandidates(body: IDataObject): Candidate[] {
 	return found.filter((candidate): candidate is Candidate => candidate.kind !== undefined);
 }
 
-/**
- * The notification's kind, read defensively: the payload is undocumented and a dropped sale is lost for good. A kind
- * is told only when every field naming one agrees; otherwise it cannot be told and the notification starts.
- */
+/** The notification's kind, read defensively (the payload is undocumented and a dropped sale is lost for good): told
+ * only when every field naming one agrees; otherwise it cannot be told and the notification starts. */
 function readNotificationKind(body: IDataObject): NotificationKind {
 	const candidates = kindCandidates(body);
 	if (candidates.length === 0) return { kind: null, field: null, sale: null };
@@ -131,6 +125,6 @@ function readNotificationKind(body: IDataObject): NotificationKind {
 	return { kind, field, sale: saleOf(kind) };
 }
 
-/** Whether a told kind is among Accepted Kinds (lower case, as read): a sale spelling there accepts every sale. */
+/** Whether Accepted Kinds (lower case, as read; empty takes all) takes a told kind: a sale spelling takes every sale. */
 const isAcceptedKind = (kind: string, acceptedKinds: string[]) =>
-	acceptedKinds.map(kindClass).includes(kindClass(kind));
+	acceptedKinds.length === 0 || acceptedKinds.map(kindClass).includes(kindClass(kind));

@@ -1,19 +1,8 @@
-import {
-	NodeOperationError,
-	type INodeParameters,
-	type IWebhookDescription,
-	type IWebhookFunctions,
-} from 'n8n-workflow';
-
-import { TRIGGER_PATHS } from '../shared/callbackCredential';
+import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
-/** Empty: every notification with a valid token starts the workflow (the payload shape is not documented). */
-export const DEFAULT_ACCEPTED_KINDS = '';
-/** The Respond parameter's values: when the marketplace gets its answer to a notification. */
-export const RESPOND = { immediately: 'immediately', whenFinished: 'whenFinished' } as const;
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
@@ -38,9 +27,9 @@ export function readTokenLifetime(context: IWebhookFunctions): number {
 	);
 }
 
-/** The subscription kinds to start executions for; an empty list accepts every kind. */
+/** The kinds to start executions for; none (the default, as the payload shape is not documented) accepts every kind. */
 export function readAcceptedKinds(context: IWebhookFunctions): string[] {
-	const value = context.getNodeParameter('options.acceptedKinds', DEFAULT_ACCEPTED_KINDS);
+	const value = context.getNodeParameter('options.acceptedKinds', '');
 	if (typeof value !== 'string')
 		throw optionError(
 			context,
@@ -67,44 +56,3 @@ export function readIncludeHeaders(context: IWebhookFunctions): boolean {
 		'Include Request Headers and switch it on or off, or make its expression give true or false.',
 	);
 }
-
-/** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
-export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
-
-/** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */
-export interface ResolvableField {
-	template: string;
-	resolve: (parameters: INodeParameters) => string;
-}
-
-/** A field that follows the Respond parameter: one value when the workflow's end answers, another otherwise. */
-const followsRespond = (whenFinished: string, immediately: string): ResolvableField => ({
-	template: `={{$parameter["respond"] === "${RESPOND.whenFinished}" ? "${whenFinished}" : "${immediately}"}}`,
-	resolve: (parameters) =>
-		parameters.respond === RESPOND.whenFinished ? whenFinished : immediately,
-});
-
-/** The token endpoint: answered by the node itself, it never starts an execution. Plain values only. */
-export const TOKEN_WEBHOOK: IWebhookDescription = {
-	name: 'setup',
-	httpMethod: 'POST',
-	responseMode: 'onReceived',
-	responseData: '',
-	path: TRIGGER_PATHS.token,
-};
-
-const NOTIFICATION_FIELDS = {
-	// lastNode answers 500 when the run failed, so the marketplace sends the notification again.
-	responseMode: followsRespond('lastNode', 'onReceived'),
-	// onReceived: empty lets webhookResponse through (n8n 2.8 would send "firstEntryJson"); noData sends nothing back.
-	responseData: followsRespond('noData', ''),
-};
-
-export const NOTIFICATION_WEBHOOK: IWebhookDescription = {
-	name: 'default',
-	httpMethod: 'POST',
-	responseMode: NOTIFICATION_FIELDS.responseMode.template,
-	responseData: NOTIFICATION_FIELDS.responseData.template,
-	path: TRIGGER_PATHS.notifications,
-	[WEBHOOK_RESOLVERS]: NOTIFICATION_FIELDS,
-};

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { accessTokenFor, authenticateClient, matchesAny } from './accessToken';
+import { authenticateClient, issueAccessToken, matchesAny, readAudience } from './accessToken';
 import {
 	REALM,
 	answerJson,
@@ -122,7 +122,7 @@ export async function answerTokenRequest(this: IWebhookFunctions): Promise<IWebh
 		} catch (error) {
 			return unavailable(this, firstLineOf(error));
 		}
-		const accessToken = accessTokenFor(this, client, lifetime);
+		const accessToken = issueAccessToken({ audience: readAudience(this), ...client }, lifetime);
 		const body = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime };
 		return answerJson(this, 200, body, NO_STORE);
 	} catch (error) {

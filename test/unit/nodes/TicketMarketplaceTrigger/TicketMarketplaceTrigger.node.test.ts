@@ -13,7 +13,11 @@ import {
 
 import { TicketMarketplaceCallbackApi } from '../../../../credentials/TicketMarketplaceCallbackApi.credentials';
 import { constantTimeEqual } from '../../../../nodes/shared/callbackCredential';
-import { TicketMarketplaceTrigger } from '../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
+import {
+	TicketMarketplaceTrigger,
+	WEBHOOK_RESOLVERS,
+	type ResolvableField,
+} from '../../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { RecordingResponse } from '../../../../support/fakeN8n/recordingResponse';
 import {
 	createTriggerContext,
@@ -22,10 +26,6 @@ import {
 	TRIGGER_LOG,
 	type TriggerSetup,
 } from '../../../../support/fakeN8n/triggerContext';
-import {
-	WEBHOOK_RESOLVERS,
-	type ResolvableField,
-} from '../../../../nodes/TicketMarketplaceTrigger/options';
 
 const trigger = new TicketMarketplaceTrigger();
 const { description } = trigger;
