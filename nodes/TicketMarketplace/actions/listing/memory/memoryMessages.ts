@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
-import { failureOf, type MemoryFailure } from './memoryFailure';
+import type { MemoryFailure } from './memoryFailure';
 import { SENT_LISTINGS_CAP } from './verifiedStore';
 
 /** The memory's failures in the user's words: what happened, was done, why, what to do (never: turn the memory off). */
@@ -37,7 +37,7 @@ function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: 
 		case 'full':
 			return [
 				': it is full',
-				`It holds ${failure.held} entries and this run needs room for ${failure.needed} more, beyond the ${failure.cap} that n8n keeps.`,
+				`It holds ${failure.held} entries and this run needs room for ${failure.needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps.`,
 				`Clear the IDs you no longer list (${CLEAR}), or move old sheets to another workflow, then run it again.`,
 			];
 	}
@@ -57,10 +57,6 @@ export function memoryError(
 		.join('\n');
 	return new SentListingsStoreError(context.getNode(), `${TITLE}${title}`, { description });
 }
-
-/** The same, for code that only has what was thrown. */
-export const storeError = (context: IExecuteFunctions, error: unknown, stage: keyof typeof DONE) =>
-	memoryError(context, failureOf(error), stage);
 
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;

@@ -20,11 +20,7 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-/**
- * A verified record: on success, the answer of the write that stood; `unproven`, the answer of a write no look
- * proved erased (the one that stood, or the last when the looks failed). An erased write's "new" keys that are held
- * now were written by another run.
- */
+/** `unproven`: the answer of a write no look proved erased (an erased write's new keys held now are another run's). */
 type RecordOutcome = { unproven?: IDeduplicationOutput } & (
 	| { ok: true; stood: IDeduplicationOutput }
 	| Failed
@@ -78,9 +74,9 @@ export class VerifiedStore {
 	}
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
-	async recordOnce(keys: string[]): Promise<{ ok: true; answer: IDeduplicationOutput } | Failed> {
+	async recordOnce(keys: string[]): Promise<Done> {
 		const call = this.callTwice(async () => await this.storeRecord(keys));
-		return await call.then(({ answer }) => ({ ok: true as const, answer }), storeFailed);
+		return await call.then(() => DONE, storeFailed);
 	}
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
@@ -234,7 +230,7 @@ export class KeptBits {
 		const held = await this.store.count();
 		const needed = keys + MARKERS_PER_WRITE;
 		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
-			throw new MemoryFailureError({ kind: 'full', held, needed, cap: SENT_LISTINGS_CAP });
+			throw new MemoryFailureError({ kind: 'full', held, needed });
 	}
 
 	/** One look at the entries (each with the width of its value): the bits of each entry held. */
