@@ -14,14 +14,12 @@ const CLEAR = 'Listing → Clear Sent Listings History';
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 const CHECK_DATABASE = `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
-/** What was done, by where the run was: before sending, after sending, or forgetting on request. */
 const DONE = {
 	before: 'Nothing was sent.',
 	after: 'The listings below were sent before this happened.',
 	forget: 'Nothing was forgotten.',
 } as const;
 
-/** A failure's end of the title, its cause and what to do. */
 function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: string] {
 	switch (failure.kind) {
 		case 'storeFailed':

@@ -11,6 +11,11 @@ const ID_BITS = 53;
 /** A ticket as compared within a run (read.ts: event, then seat or General Admission ID), and its listing. */
 export type HeldTicket = { ticket: string; listingId: number };
 
+function ticketEntry(account: MemoryAccount, ticket: string): string {
+	// Under the key of listing 0, which none has; the parts as JSON: a database keeps no NUL in text.
+	return `${sentListingKey(account, 0)} ticket ${JSON.stringify(ticket.split('\u0000'))}`;
+}
+
 export class TicketMemory extends KeptBits {
 	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
 	private readonly recorded = new Set<string>();
@@ -22,21 +27,14 @@ export class TicketMemory extends KeptBits {
 		super(context);
 	}
 
-	/** Under the key of listing 0, which none has; the parts as JSON: a database keeps no NUL in text. */
-	private entryOf(ticket: string): string {
-		return `${sentListingKey(this.account, 0)} ticket ${JSON.stringify(ticket.split('\u0000'))}`;
-	}
-
 	private valuesOf(held: HeldTicket[]) {
-		return held.map((t) => ({
-			entry: this.entryOf(t.ticket),
-			bits: numberBits(t.listingId, ID_BITS),
-		}));
+		const entry = (ticket: string) => ticketEntry(this.account, ticket);
+		return held.map((t) => ({ entry: entry(t.ticket), bits: numberBits(t.listingId, ID_BITS) }));
 	}
 
 	/** The tickets earlier runs listed, with their listing (held twice over a pause: verifiedStore.ts). */
 	async listedBefore(tickets: string[]): Promise<Map<string, number>> {
-		const entries = new Map(tickets.map((ticket) => [this.entryOf(ticket), ticket]));
+		const entries = new Map(tickets.map((ticket) => [ticketEntry(this.account, ticket), ticket]));
 		const held = await this.held(new Map([...entries.keys()].map((e) => [e, ID_BITS])));
 		return new Map([...held].map(([entry, bits]) => [entries.get(entry)!, bitsNumber(bits)]));
 	}

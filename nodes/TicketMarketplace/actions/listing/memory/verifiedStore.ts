@@ -214,7 +214,6 @@ export function bitsNumber(bits: boolean[]): number {
 	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
 }
 
-/** The entries that keep a value: its name's, and one per bit set. */
 export function keysOf({ entry, bits }: KeptValue): string[] {
 	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
 }
