@@ -65,9 +65,8 @@ export function beforeSendingError(
 	failure: MemoryFailure,
 	left: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
 ): SentListingsStoreError {
-	const forgotten = left.forgottenAlthoughSent;
-	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;
-	const still = left.stillRemembered;
+	const { ids, forgottenAlthoughSent: forgotten, stillRemembered: still } = left;
+	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? ids : undefined;
 	const error = memoryError(context, failure, 'before', {
 		lead:
 			forgotten &&
