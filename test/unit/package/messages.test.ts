@@ -33,8 +33,11 @@ import {
 	nearCapNotice,
 	sentListingKey,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
-import { storeError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
-import { MemoryFailureError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryFailure';
+import { memoryError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
+import {
+	failureOf,
+	MemoryFailureError,
+} from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryFailure';
 import { classifyFailure } from '../../../nodes/TicketMarketplace/transport/httpFailure';
 import type { HttpFailure } from '../../../nodes/TicketMarketplace/transport/attempt';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
@@ -742,10 +745,14 @@ const rows: Row[] = [
 			const context = { getNode: () => node } as unknown as IExecuteFunctions;
 			const contended = new MemoryFailureError({ kind: 'contended', attempts: 4 });
 			return [
-				ofError(storeError(context, contended, 'before')),
-				ofError(storeError(context, contended, 'after')),
+				ofError(memoryError(context, failureOf(contended), 'before')),
+				ofError(memoryError(context, failureOf(contended), 'after')),
 				ofError(
-					storeError(context, new Error('SQLITE_BUSY: database is locked\n  at x'), 'forget'),
+					memoryError(
+						context,
+						failureOf(new Error('SQLITE_BUSY: database is locked\n  at x')),
+						'forget',
+					),
 				),
 			];
 		},

@@ -7,7 +7,8 @@ import { refuseAsAgentTool } from '../../helpers/agentTool';
 import { readRunCredential } from '../../transport';
 import { perVersion } from '../versions';
 import { RunMemory } from './memory/runMemory';
-import { storeError } from './memory/memoryMessages';
+import { failureOf } from './memory/memoryFailure';
+import { memoryError } from './memory/memoryMessages';
 import { SCOPE, STORE_OPTIONS } from './memory/verifiedStore';
 import { isBlankRow, ItemParameters } from './create/settings';
 import { blankRowsNotice } from './create/output';
@@ -72,14 +73,13 @@ export async function execute(this: IExecuteFunctions, items: Items): Promise<It
 		'The history is what keeps Create from listing the same tickets twice, and an agent cannot know whether a listing was removed from the marketplace.',
 	);
 	if (this.getNodeParameter('forgetScope', 0, 'ids') === 'all') {
-		// Everything this workflow remembers in n8n's deduplication store with the scope "workflow".
 		try {
 			const entries = await this.helpers.getProcessedDataCount(SCOPE, STORE_OPTIONS);
 			await this.helpers.clearAllProcessedItems(SCOPE, STORE_OPTIONS);
 			const pairedItem = items.map((_, item) => ({ item }));
 			return [{ json: { forgotten: 'all', entries }, pairedItem }];
 		} catch (error) {
-			throw storeError(this, error, 'forget');
+			throw memoryError(this, failureOf(error), 'forget');
 		}
 	}
 	const entries = readEntries(this, items);

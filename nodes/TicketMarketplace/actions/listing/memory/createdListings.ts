@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, everyBit, KeptBits, keysOf, numberBits } from './verifiedStore';
+import { bitsNumber, everyBit, keysOf, numberBits, VerifiedStore } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
@@ -88,13 +88,13 @@ export const createdIdKeys = (account: MemoryAccount, id: number) =>
 
 /** Reads copies into `ids` and `spoiled`; returns the IDs held (valid or not), `stuck` once a look stayed behind. */
 async function readCopies(
-	kept: KeptBits,
+	store: VerifiedStore,
 	account: MemoryAccount,
 	asked: number[],
 	{ ids, spoiled }: { ids: Map<number, string>; spoiled: Set<number> },
 ): Promise<{ held: Set<number>; stuck: boolean }> {
 	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
-	const second = await kept.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
+	const second = await store.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
 	if (!second.cleanedUp) return { held: new Set(asked), stuck: true };
 	const held = new Set(asked.filter((id) => second.held.has(copyEntry(account, id, 2))));
 	asked.filter((id) => !held.has(id)).forEach((id) => spoiled.add(id));
@@ -102,7 +102,7 @@ async function readCopies(
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
 		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !ids.has(id));
-		const look = await kept.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
+		const look = await store.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
 			const bits = look.held.get(entryOf(id));
 			const marketplaceId = bits && bitsText(bits);
@@ -118,18 +118,6 @@ async function readCopies(
 	return { held, stuck: false };
 }
 
-/** Rewrites (unverified) the copies of a listing found from one of them, so that a spoiled one does not stay so. */
-async function repair(kept: KeptBits, account: MemoryAccount, id: number, marketplaceId: string) {
-	const bits = textBits(marketplaceId)!;
-	const add = copyKeys(account, id, bits);
-	const remove = copies.flatMap((copy) =>
-		everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
-	);
-	// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
-	await kept.store.removeOnce(remove);
-	await kept.store.recordOnce(add);
-}
-
 /** Reads before saying a record held is unreadable: another run's look may have crossed this one. */
 const READS = 3;
 
@@ -139,26 +127,34 @@ export async function findCreated(
 	account: MemoryAccount,
 	asked: Map<number, string[]>,
 ): Promise<{ found: Map<number, CreatedListing>; unreadable: Set<number> }> {
-	const kept = new KeptBits(context);
+	const store = new VerifiedStore(context);
 	const ids = new Map<number, string>();
 	let unreadable = new Set<number>();
 	const spoiled = new Set<number>();
 	let toRead = [...asked.keys()];
 	for (let read = 1; read <= READS && toRead.length > 0; read++) {
-		if (read > 1) await kept.store.pause();
-		const { held, stuck } = await readCopies(kept, account, toRead, { ids, spoiled });
+		if (read > 1) await store.pause();
+		const { held, stuck } = await readCopies(store, account, toRead, { ids, spoiled });
 		unreadable = new Set([...held].filter((id) => !ids.has(id)));
 		toRead = stuck ? [] : [...unreadable];
 	}
-	// Unverified: a repair that fails leaves the copy as it was, and the other still reads.
-	for (const [id, marketplaceId] of ids)
-		if (spoiled.has(id)) await repair(kept, account, id, marketplaceId).catch(() => undefined);
+	// A spoiled copy is rewritten from the ID read, unverified: one that fails stays as it was, the other still reads.
+	for (const [id, marketplaceId] of ids) {
+		if (!spoiled.has(id)) continue;
+		const bits = textBits(marketplaceId)!;
+		const remove = copies.flatMap((copy) =>
+			everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
+		);
+		// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
+		await store.removeOnce(remove);
+		await store.recordOnce(copyKeys(account, id, bits));
+	}
 	const found = [...asked].flatMap(([externalListingId, seats]) => {
 		const marketplaceId = ids.get(externalListingId);
 		return marketplaceId ? [{ externalListingId, marketplaceId, seats }] : [];
 	});
 	const entries = found.flatMap((listing) => listing.seats.map(seatEntry(account, listing)));
-	const held = await kept.held(new Map(entries.map((entry) => [entry, 0])));
+	const held = await store.held(new Map(entries.map((entry) => [entry, 0])));
 	const listings = found.map((listing) => {
 		const seats = listing.seats.filter((seat) => held.has(seatEntry(account, listing)(seat)));
 		return [listing.externalListingId, { ...listing, seats }] as const;

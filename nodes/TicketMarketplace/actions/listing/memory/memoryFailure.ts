@@ -8,9 +8,7 @@ export type StoreFailure =
 	| { kind: 'unconfirmed' };
 
 /** Also a run needing more room than n8n's cap leaves (n8n would drop the oldest IDs, which would be sent again). */
-export type MemoryFailure =
-	| StoreFailure
-	| { kind: 'full'; held: number; needed: number; cap: number };
+export type MemoryFailure = StoreFailure | { kind: 'full'; held: number; needed: number };
 
 /** A failure as thrown; the words come from memoryMessages.ts. */
 export class MemoryFailureError extends Error {

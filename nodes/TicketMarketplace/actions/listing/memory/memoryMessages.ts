@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
-import { failureOf, type MemoryFailure } from './memoryFailure';
+import type { MemoryFailure } from './memoryFailure';
 import { SENT_LISTINGS_CAP } from './verifiedStore';
 
 /** The memory's failures in the user's words: what happened, was done, why, what to do (never: turn the memory off). */
@@ -14,14 +14,12 @@ const CLEAR = 'Listing → Clear Sent Listings History';
 const KEEP_IT_ON =
 	'Keep Skip Listings Already Sent on: without it, a run sends again every listing earlier runs created.';
 const CHECK_DATABASE = `Check that n8n can write to its database. If a Remove Duplicates node of this workflow uses the scope "Workflow", give it the scope "Node": the two share one memory. ${KEEP_IT_ON}`;
-/** What was done, by where the run was: before sending, after sending, or forgetting on request. */
 const DONE = {
 	before: 'Nothing was sent.',
 	after: 'The listings below were sent before this happened.',
 	forget: 'Nothing was forgotten.',
 } as const;
 
-/** A failure's end of the title, its cause and what to do. */
 function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: string] {
 	switch (failure.kind) {
 		case 'storeFailed':
@@ -37,7 +35,7 @@ function wordsFor(failure: MemoryFailure): [title: string, cause: string, todo: 
 		case 'full':
 			return [
 				': it is full',
-				`It holds ${failure.held} entries and this run needs room for ${failure.needed} more, beyond the ${failure.cap} that n8n keeps.`,
+				`It holds ${failure.held} entries and this run needs room for ${failure.needed} more, beyond the ${SENT_LISTINGS_CAP} that n8n keeps.`,
 				`Clear the IDs you no longer list (${CLEAR}), or move old sheets to another workflow, then run it again.`,
 			];
 	}
@@ -58,10 +56,6 @@ export function memoryError(
 	return new SentListingsStoreError(context.getNode(), `${TITLE}${title}`, { description });
 }
 
-/** The same, for code that only has what was thrown. */
-export const storeError = (context: IExecuteFunctions, error: unknown, stage: keyof typeof DONE) =>
-	memoryError(context, failureOf(error), stage);
-
 const stillRemembered = (what: string, ids: Array<string | number>) =>
 	`${what}, but still remembered as sent (the next run would skip them): ${listFirst(ids)}. Forget them with ${CLEAR} before running again.`;
 
@@ -71,9 +65,8 @@ export function beforeSendingError(
 	failure: MemoryFailure,
 	left: { ids: number[]; forgottenAlthoughSent?: number[]; stillRemembered: number[] },
 ): SentListingsStoreError {
-	const forgotten = left.forgottenAlthoughSent;
-	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? left.ids : undefined;
-	const still = left.stillRemembered;
+	const { ids, forgottenAlthoughSent: forgotten, stillRemembered: still } = left;
+	const possibly = failure.kind === 'storeFailed' && failure.possiblyWritten ? ids : undefined;
 	const error = memoryError(context, failure, 'before', {
 		lead:
 			forgotten &&

@@ -58,7 +58,7 @@ export class RunMemory {
 			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
 			await this.forgetNow(lookedOnly);
 			// Counted from the start's count and what stayed, not read again (a count reads the whole list).
-			const stays = new Set(keys.of(added, RECORDED).filter((key) => !lookedOnly.includes(key)));
+			const stays = new Set(added.filter((key) => !lookedOnly.includes(key)));
 			const count = held === undefined ? undefined : held + stays.size;
 			if (seen.length > 0 && nearCap(count)) {
 				// IDs seen again become the most recent (n8n drops the oldest first): forgotten, recorded again.
@@ -86,8 +86,7 @@ export class RunMemory {
 	private async ensureRoom(keys: MemoryKeys): Promise<number | undefined> {
 		const held = await this.store.count();
 		if (held === undefined) return held;
-		const cap = SENT_LISTINGS_CAP;
-		const room = cap - held;
+		const room = SENT_LISTINGS_CAP - held;
 		const needed = (keptHeld: number, writes: number) =>
 			keys.all().length - keptHeld + (writes + 1) * MARKERS_PER_WRITE;
 		if (needed(0, 0) <= room) return held;
@@ -103,7 +102,7 @@ export class RunMemory {
 			if (!added.some((key) => this.lookedOnly.includes(key))) keptHeld = own.length - added.length;
 			if (needed(keptHeld, 1) <= room) return held;
 		}
-		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0), cap });
+		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0) });
 	}
 
 	/** Takes out at once keys written only to look, so no other run takes them for sent listings. */

@@ -4,8 +4,6 @@ import { createHash } from 'node:crypto';
 import { nearCapWords } from './memoryMessages';
 import { SENT_LISTINGS_CAP } from './verifiedStore';
 
-export { SENT_LISTINGS_CAP };
-
 /** Whether the memory holds most of what n8n keeps (false when it could not count): from 90% on. */
 export const nearCap = (count: number | undefined): count is number =>
 	count !== undefined && count >= SENT_LISTINGS_CAP * 0.9;

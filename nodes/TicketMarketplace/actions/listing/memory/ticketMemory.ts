@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryFailureError } from './memoryFailure';
 import { sentListingKey, type MemoryAccount } from './sentListings';
-import { bitsNumber, KeptBits, keysOf, MARKERS_PER_WRITE, numberBits } from './verifiedStore';
+import { bitsNumber, keysOf, MARKERS_PER_WRITE, numberBits, VerifiedStore } from './verifiedStore';
 
 /** External Listing IDs are whole numbers up to 2^53 - 1. */
 const ID_BITS = 53;
@@ -16,7 +16,8 @@ function ticketEntry(account: MemoryAccount, ticket: string): string {
 	return `${sentListingKey(account, 0)} ticket ${JSON.stringify(ticket.split('\u0000'))}`;
 }
 
-export class TicketMemory extends KeptBits {
+export class TicketMemory {
+	private readonly store: VerifiedStore;
 	/** The keys this run's records wrote, which its looks' leftovers must not take out. */
 	private readonly recorded = new Set<string>();
 
@@ -24,7 +25,7 @@ export class TicketMemory extends KeptBits {
 		context: IExecuteFunctions,
 		private readonly account: MemoryAccount,
 	) {
-		super(context);
+		this.store = new VerifiedStore(context);
 	}
 
 	private valuesOf(held: HeldTicket[]) {
@@ -35,7 +36,7 @@ export class TicketMemory extends KeptBits {
 	/** The tickets earlier runs listed, with their listing (held twice over a pause: verifiedStore.ts). */
 	async listedBefore(tickets: string[]): Promise<Map<string, number>> {
 		const entries = new Map(tickets.map((ticket) => [ticketEntry(this.account, ticket), ticket]));
-		const held = await this.held(new Map([...entries.keys()].map((e) => [e, ID_BITS])));
+		const held = await this.store.held(new Map([...entries.keys()].map((e) => [e, ID_BITS])));
 		return new Map([...held].map(([entry, bits]) => [entries.get(entry)!, bitsNumber(bits)]));
 	}
 
@@ -44,7 +45,7 @@ export class TicketMemory extends KeptBits {
 		let toWrite = this.valuesOf(held);
 		for (let attempt = 1; toWrite.length > 0; attempt++) {
 			const keys = toWrite.flatMap((value) => keysOf(value));
-			await this.ensureRoom(keys.length);
+			await this.store.ensureRoom(keys.length);
 			// A look's leftovers would read back as another value: taken out first, or the look below fails.
 			const leftovers = this.store.leftovers.filter(
 				(key) => !keys.includes(key) && !this.recorded.has(key),
@@ -54,7 +55,7 @@ export class TicketMemory extends KeptBits {
 			keys.forEach((key) => this.recorded.add(key));
 			if (!written.ok) throw new MemoryFailureError(written.failure);
 			await this.store.pause();
-			const found = await this.lookOnce(new Map(toWrite.map((v) => [v.entry, v.bits.length])));
+			const found = await this.store.lookOnce(new Map(toWrite.map((v) => [v.entry, ID_BITS])));
 			toWrite = toWrite.filter(({ entry, bits }) => String(found.get(entry)) !== String(bits));
 			if (toWrite.length > 0 && attempt === MARKERS_PER_WRITE - 1)
 				throw new MemoryFailureError({ kind: 'contended', attempts: attempt });

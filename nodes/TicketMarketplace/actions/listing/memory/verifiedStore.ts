@@ -17,14 +17,16 @@ const SETTLE_FACTOR = 3;
 const WRITE_ATTEMPTS = 4;
 /** Entries a write adds beside its keys: a marker, a token per further look, a guard. */
 export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
+/** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
+const LOOK_ENTRIES = 100;
+/** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
+const SMALL_LOOK_ENTRIES = 20;
+/** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
+export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
 export type Failed = { ok: false; failure: StoreFailure };
 export type Done = { ok: true } | Failed;
-/**
- * A verified record: on success, the answer of the write that stood; `unproven`, the answer of a write no look
- * proved erased (the one that stood, or the last when the looks failed). An erased write's "new" keys that are held
- * now were written by another run.
- */
+/** `unproven`: the answer of a write no look proved erased (an erased write's new keys held now are another run's). */
 type RecordOutcome = { unproven?: IDeduplicationOutput } & (
 	| { ok: true; stood: IDeduplicationOutput }
 	| Failed
@@ -78,9 +80,9 @@ export class VerifiedStore {
 	}
 
 	/** Records the keys once, unverified: another run's write may take them out again. */
-	async recordOnce(keys: string[]): Promise<{ ok: true; answer: IDeduplicationOutput } | Failed> {
+	async recordOnce(keys: string[]): Promise<Done> {
 		const call = this.callTwice(async () => await this.storeRecord(keys));
-		return await call.then(({ answer }) => ({ ok: true as const, answer }), storeFailed);
+		return await call.then(() => DONE, storeFailed);
 	}
 
 	/** Removes the keys once, unverified: another run's stale write may bring them back. */
@@ -177,6 +179,54 @@ export class VerifiedStore {
 		this.guards = this.guards.filter((guard) => !guards.includes(guard));
 		return true;
 	}
+
+	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
+	async ensureRoom(keys: number): Promise<void> {
+		const held = await this.count();
+		const needed = keys + MARKERS_PER_WRITE;
+		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
+			throw new MemoryFailureError({ kind: 'full', held, needed });
+	}
+
+	/** One look at the entries (each with the width of its value): the bits of each entry held. */
+	async lookOnce(
+		widths: Map<string, number>,
+		chunk = LOOK_ENTRIES,
+	): Promise<Map<string, boolean[]>> {
+		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
+		const keys = [...widths.keys(), ...bits];
+		const found = new Set<string>();
+		const has = (key: string) => found.has(key);
+		for (let at = 0; at < keys.length; at += chunk) {
+			// Counted before each write: other runs' looks may have taken room meanwhile.
+			await this.ensureRoom(Math.min(keys.length - at, chunk));
+			const held = await this.look(keys.slice(at, at + chunk));
+			// A look that failed tells nothing: nothing may then be taken for absent.
+			if (held === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
+			held.forEach((key) => found.add(key));
+		}
+		const held = [...widths].filter(([entry]) => found.has(entry));
+		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
+	}
+
+	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
+	async readOnce(
+		widths: Map<string, number>,
+	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
+		const before = this.leftovers.length;
+		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
+		return { held, cleanedUp: this.leftovers.length === before };
+	}
+
+	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
+	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
+		const first = await this.lookOnce(widths);
+		if (first.size === 0) return first;
+		await this.pause();
+		const second = await this.lookOnce(new Map([...first.keys()].map((e) => [e, widths.get(e)!])));
+		const same = (entry: string, bits: boolean[]) => String(first.get(entry)) === String(bits);
+		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
+	}
 }
 
 function storeFailed(error: unknown, possiblyWritten = false): Failed {
@@ -190,7 +240,7 @@ function gaveUp(lastLook: Set<string> | undefined): StoreFailure {
 		: { kind: 'contended', attempts: WRITE_ATTEMPTS };
 }
 
-// KeptBits: values in n8n's deduplication store, which answers only "held or not": an entry per name and per bit set.
+// Values as bits: n8n's store answers only "held or not", so a value is an entry per name and per bit set.
 /** A name's entry and its value's bits, lowest first. */
 export interface KeptValue {
 	entry: string;
@@ -199,12 +249,6 @@ export interface KeptValue {
 
 /** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
 const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
-/** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
-const LOOK_ENTRIES = 100;
-/** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
-const SMALL_LOOK_ENTRIES = 20;
-/** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
-export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
 export const everyBit = (entry: string, width: number) =>
 	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
@@ -218,62 +262,6 @@ export function bitsNumber(bits: boolean[]): number {
 	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
 }
 
-/** The entries that keep a value: its name's, and one per bit set. */
 export function keysOf({ entry, bits }: KeptValue): string[] {
 	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
-}
-
-export class KeptBits {
-	readonly store: VerifiedStore;
-	constructor(context: IExecuteFunctions) {
-		this.store = new VerifiedStore(context);
-	}
-
-	/** A write (a look writes too) that would not fit under the cap is refused, as the record of listings is. */
-	protected async ensureRoom(keys: number): Promise<void> {
-		const held = await this.store.count();
-		const needed = keys + MARKERS_PER_WRITE;
-		if (held !== undefined && held + needed > SENT_LISTINGS_CAP)
-			throw new MemoryFailureError({ kind: 'full', held, needed, cap: SENT_LISTINGS_CAP });
-	}
-
-	/** One look at the entries (each with the width of its value): the bits of each entry held. */
-	protected async lookOnce(
-		widths: Map<string, number>,
-		chunk = LOOK_ENTRIES,
-	): Promise<Map<string, boolean[]>> {
-		const bits = [...widths].flatMap(([entry, width]) => everyBit(entry, width));
-		const keys = [...widths.keys(), ...bits];
-		const found = new Set<string>();
-		const has = (key: string) => found.has(key);
-		for (let at = 0; at < keys.length; at += chunk) {
-			// Counted before each write: other runs' looks may have taken room meanwhile.
-			await this.ensureRoom(Math.min(keys.length - at, chunk));
-			const held = await this.store.look(keys.slice(at, at + chunk));
-			// A look that failed tells nothing: nothing may then be taken for absent.
-			if (held === undefined) throw new MemoryFailureError({ kind: 'unconfirmed' });
-			held.forEach((key) => found.add(key));
-		}
-		const held = [...widths].filter(([entry]) => found.has(entry));
-		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
-	}
-
-	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
-	async readOnce(
-		widths: Map<string, number>,
-	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
-		const before = this.store.leftovers.length;
-		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
-		return { held, cleanedUp: this.store.leftovers.length === before };
-	}
-
-	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
-	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
-		const first = await this.lookOnce(widths);
-		if (first.size === 0) return first;
-		await this.store.pause();
-		const second = await this.lookOnce(new Map([...first.keys()].map((e) => [e, widths.get(e)!])));
-		const same = (entry: string, bits: boolean[]) => String(first.get(entry)) === String(bits);
-		return new Map([...second].filter(([entry, bits]) => same(entry, bits)));
-	}
 }

@@ -7,10 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
-import {
-	sentListingKey,
-	SENT_LISTINGS_CAP,
-} from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
+import { sentListingKey } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
+import { SENT_LISTINGS_CAP } from '../../../../../../../nodes/TicketMarketplace/actions/listing/memory/verifiedStore';
 import {
 	API_CREDENTIALS,
 	BASE,
