@@ -17,11 +17,6 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 		.replace(/\/+$/, '');
 }
 
-/** Printable ASCII, spaces only inside: Node refuses control characters, HTTP drops outer spaces. */
-export function isUsableAccessToken(token: string): boolean {
-	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
-}
-
 // A paste often adds spaces around a field.
 const trimmedField = (value: unknown) => String(value ?? '').trim();
 
@@ -125,11 +120,3 @@ export function tokenDestinationRefusal(
 		return `This request's ${option} option is set, so it was not sent: this credential sends its token that way only when its "Allow Proxy or Ignored SSL Issues" option is on. Turn the ${option} option off, or turn that credential option on.`;
 	return undefined;
 }
-
-/** Both helpers' options that keep the token from following a redirect. */
-export const TOKEN_REDIRECT_OPTIONS = {
-	disableFollowRedirect: true,
-	followRedirect: false,
-	followAllRedirects: false,
-	sendCredentialsOnCrossOriginRedirect: false,
-} as const;
