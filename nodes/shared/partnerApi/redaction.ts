@@ -26,8 +26,8 @@ function characterPattern(char: string): string {
 	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
-	for (const byte of Buffer.from(char, 'utf8'))
-		forms.push(`%${hexPattern(byte.toString(16).padStart(2, '0'))}`);
+	const bytes = [...Buffer.from(char, 'utf8')];
+	forms.push(bytes.map((byte) => `%${hexPattern(byte.toString(16).padStart(2, '0'))}`).join(''));
 	if (char === ' ') forms.push('\\+');
 	if (ENTITY[char]) forms.push(`&${ENTITY[char]};`);
 	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code.toString(16))};`);
