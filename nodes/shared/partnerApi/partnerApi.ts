@@ -92,10 +92,9 @@ function transportOption(options: object): string | undefined {
 	if (proxy !== undefined && proxy !== null && proxy !== '' && proxy !== false) return 'Proxy';
 	const agentChecks = (agentOptions as { rejectUnauthorized?: unknown } | undefined)
 		?.rejectUnauthorized;
-	const unchecked = [rejectUnauthorized, agentChecks].includes(false);
-	return unchecked || skipSslCertificateValidation === true
-		? 'Ignore SSL Issues (Insecure)'
-		: undefined;
+	if ([rejectUnauthorized, agentChecks].includes(false) || skipSslCertificateValidation === true)
+		return 'Ignore SSL Issues (Insecure)';
+	return undefined;
 }
 
 /** Why the request may not carry the token, naming origins only (no path or user-info); undefined when it may. */
@@ -106,10 +105,10 @@ export function tokenDestinationRefusal(
 	const allowed = baseUrlOrigin(credentials.baseUrl);
 	if (allowed === undefined)
 		return "This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.";
-	const origins = requestOrigins(options);
-	if (!origins.every((origin) => origin === allowed)) {
-		const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
-		const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
+	const strays = requestOrigins(options).filter((origin) => origin !== allowed);
+	if (strays.length > 0) {
+		const where =
+			strays.find((origin) => origin !== undefined) ?? 'an address that is not a full web address';
 		return `This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`;
 	}
 	const option = transportOption(options);

@@ -174,10 +174,8 @@ export function accessTokenExpired(
 }
 
 /** Any refresh token the field holds, whoever's: a secret to redact. */
-export function anyKeptRefreshToken(
-	credentials: ICredentialDataDecryptedObject | undefined,
-): string[] {
-	const kept = parseKept(credentials?.[REFRESH_TOKEN_FIELD]);
+export function anyKeptRefreshToken(credentials: ICredentialDataDecryptedObject): string[] {
+	const kept = parseKept(credentials[REFRESH_TOKEN_FIELD]);
 	return kept?.token ? [kept.token] : [];
 }
 

@@ -45,17 +45,15 @@ function characterPattern(char: string): string {
 // the bytes around it; standard and URL-safe alphabets, never padding.
 function base64Forms(secret: string): string[] {
 	const bytes = Buffer.from(secret, 'utf8');
-	const forms: string[] = [];
-	for (const offset of [0, 1, 2]) {
+	return [0, 1, 2].flatMap((offset) => {
 		const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
 			.toString('base64')
 			.replace(/=+$/, '');
 		const start = [0, 2, 3][offset];
 		const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
 		const form = encoded.slice(start, end);
-		if (form.length > 0) forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
-	}
-	return forms;
+		return form.length > 0 ? [form, form.replace(/\+/g, '-').replace(/\//g, '_')] : [];
+	});
 }
 
 function formCharacterPattern(char: string, anyCase: boolean): string {

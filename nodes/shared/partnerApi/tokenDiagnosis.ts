@@ -8,8 +8,8 @@ import {
 	readAnswer,
 	readBody,
 	redirectTarget,
+	type ReadBody,
 } from './apiAnswers';
-import type { ReadBody } from './apiAnswers';
 import { meaningOf, type AnswerMeaning, type RowName } from './answerTable';
 import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
 import { PARTNER_API_PATHS } from './paths';
