@@ -25,7 +25,6 @@ import {
 	diagnoseUnusableToken,
 } from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
-	anyKeptRefreshToken,
 	carriedCancelSignal,
 	failTokenExchange,
 	forgetTokenExchange,
@@ -110,17 +109,7 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), { status });
 	}
-	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
-	const secrets = [
-		authorization.slice('Basic '.length),
-		...Object.values(login),
-		credentials.consumerKey,
-		credentials.consumerSecret,
-		credentials.email,
-		...anyKeptRefreshToken(credentials),
-	].filter((value): value is string => typeof value === 'string' && value !== '');
-	const diagnosis = diagnoseTokenResponse(baseUrl, response, secrets, credentials);
-	throw failTokenExchange(credentials, diagnosis, {
+	throw failTokenExchange(credentials, diagnoseTokenResponse(baseUrl, response, credentials), {
 		status,
 		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
 	});
