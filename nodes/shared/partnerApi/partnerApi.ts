@@ -11,14 +11,12 @@ export const CREDENTIAL_ICON: Icon = {
 	dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
 };
 
-export function normalizeBaseUrl(baseUrl: unknown): string {
-	return String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-}
-
 // A paste often adds spaces around a field.
 const trimmedField = (value: unknown) => String(value ?? '').trim();
+
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return trimmedField(baseUrl).replace(/\/+$/, '');
+}
 
 /** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
 export function loginValues(credentials: Record<string, unknown>) {

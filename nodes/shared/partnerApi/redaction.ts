@@ -16,9 +16,11 @@ export function escapeForRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Hex digits matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
-const hexPattern = (hex: string) =>
-	hex.replace(/[a-f]/gi, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
+/** `value` in hex, at least `digits` long, matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
+function hexPattern(value: number, digits = 1): string {
+	const hex = value.toString(16).padStart(digits, '0');
+	return hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+}
 
 // One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
 // (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
@@ -26,18 +28,15 @@ function characterPattern(char: string): string {
 	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
-	const bytes = [...Buffer.from(char, 'utf8')];
-	forms.push(bytes.map((byte) => `%${hexPattern(byte.toString(16).padStart(2, '0'))}`).join(''));
+	forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte, 2)}`).join(''));
 	if (char === ' ') forms.push('\\+');
 	if (ENTITY[char]) forms.push(`&${ENTITY[char]};`);
-	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code.toString(16))};`);
+	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code)};`);
 	// JSON's short escapes (\n, \", \/); \uXXXX below.
 	const short = char === '/' ? '\\/' : JSON.stringify(char).slice(1, -1);
 	if (short.length === 2) forms.push(escapeForRegExp(short));
 	const units = code > 0xffff ? [char.charCodeAt(0), char.charCodeAt(1)] : [code];
-	forms.push(
-		units.map((unit) => `\\\\u${hexPattern(unit.toString(16).padStart(4, '0'))}`).join(''),
-	);
+	forms.push(units.map((unit) => `\\\\u${hexPattern(unit, 4)}`).join(''));
 	return `(?:${forms.join('|')})`;
 }
 
