@@ -113,12 +113,12 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 		const kept = entries.slice(0, Math.max(0, valuesLeft));
 		valuesLeft -= kept.length;
 		const dropped = entries.length - kept.length;
-		let copy: unknown;
-		if (Array.isArray(node)) {
-			const items = kept.map(([, entry]) => walk(entry, depth + 1));
-			if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
-			copy = items;
-		} else {
+		try {
+			if (Array.isArray(node)) {
+				const items = kept.map(([, entry]) => walk(entry, depth + 1));
+				if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
+				return items;
+			}
 			const keys = new Set<string>();
 			const pairs = kept.map(([key, entry]): [string, unknown] => {
 				let safeKey = redact(key);
@@ -128,10 +128,10 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 			});
 			if (dropped) pairs.push([ANSWER_TOO_LARGE, `${dropped} more`]);
 			// fromEntries defines each key: a "__proto__" key in an answer stays a key, never the copy's prototype.
-			copy = Object.fromEntries(pairs);
+			return Object.fromEntries(pairs);
+		} finally {
+			ancestors.delete(node);
 		}
-		ancestors.delete(node);
-		return copy;
 	};
 	return walk(value, 0) as T;
 }
