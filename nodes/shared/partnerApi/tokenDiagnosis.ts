@@ -119,9 +119,7 @@ export function diagnoseTokenResponse(
 	const secrets = [
 		basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice('Basic '.length),
 		...Object.values(loginValues(credentials)),
-		credentials.consumerKey,
-		credentials.consumerSecret,
-		credentials.email,
+		...['consumerKey', 'consumerSecret', 'email'].map((field) => credentials[field]),
 		...anyKeptRefreshToken(credentials),
 	].filter((value): value is string => typeof value === 'string' && value !== '');
 	const status = response.statusCode;
