@@ -13,11 +13,9 @@ import { headerValue, readBody } from '../nodes/shared/partnerApi/apiAnswers';
 import {
 	basicAuthorization,
 	CREDENTIAL_ICON,
-	isUsableAccessToken,
 	loginValues,
 	normalizeBaseUrl,
 	REQUEST_TIMEOUTS,
-	TOKEN_REDIRECT_OPTIONS,
 	TRANSPORT_OPT_IN_FIELD,
 } from '../nodes/shared/partnerApi/partnerApi';
 import { PARTNER_API_PATHS } from '../nodes/shared/partnerApi/paths';
@@ -27,7 +25,6 @@ import {
 	diagnoseUnusableToken,
 } from '../nodes/shared/partnerApi/tokenDiagnosis';
 import {
-	anyKeptRefreshToken,
 	carriedCancelSignal,
 	failTokenExchange,
 	forgetTokenExchange,
@@ -49,6 +46,18 @@ interface TokenExchange {
 
 /** Saved into the credential by n8n. */
 type IssuedTokens = { accessToken: string; refreshToken: string };
+
+/** Printable ASCII, spaces only inside: Node refuses control characters, HTTP drops outer spaces. */
+const isUsableAccessToken = (token: string) =>
+	/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
+
+/** Both helpers' options that keep the token from following a redirect. */
+const TOKEN_REDIRECT_OPTIONS = {
+	disableFollowRedirect: true,
+	followRedirect: false,
+	followAllRedirects: false,
+	sendCredentialsOnCrossOriginRedirect: false,
+} as const;
 
 /** A success's access token, and the hidden field that ties it (and a refresh token, else `keep`) to this login. */
 function issued(
@@ -100,17 +109,7 @@ async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
 		// Kept by no one: n8n stores only a returned token, and a refused one is not retried.
 		throw failTokenExchange(credentials, diagnoseUnusableToken(baseUrl), { status });
 	}
-	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
-	const secrets = [
-		authorization.slice('Basic '.length),
-		...Object.values(login),
-		credentials.consumerKey,
-		credentials.consumerSecret,
-		credentials.email,
-		...anyKeptRefreshToken(credentials),
-	].filter((value): value is string => typeof value === 'string' && value !== '');
-	const diagnosis = diagnoseTokenResponse(baseUrl, response, secrets, credentials);
-	throw failTokenExchange(credentials, diagnosis, {
+	throw failTokenExchange(credentials, diagnoseTokenResponse(baseUrl, response, credentials), {
 		status,
 		retryAfter: headerValue(response.headers as Record<string, unknown>, 'retry-after'),
 	});
@@ -122,7 +121,6 @@ export class TicketMarketplaceApi implements ICredentialType {
 	icon: Icon = CREDENTIAL_ICON;
 	documentationUrl =
 		'https://github.com/n8n-nodes-ticket-marketplace/n8n-nodes-ticket-marketplace#credentials';
-	// As the editor shows them (the last two hidden).
 	properties: INodeProperties[] = [
 		{
 			displayName:
@@ -201,10 +199,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * Gets a Bearer token with the kept refresh token, else (or when refused) with the key, secret and login (spec 4.1
-	 * and 5). Returning nothing keeps the token, and n8n passes the request's own failure on (see renewalWanted).
-	 */
+	// A Bearer token with the kept refresh token, else (or when refused) with the key, secret and login (spec 4.1 and
+	// 5). Returning nothing keeps the token, and n8n passes the request's own failure on (see renewalWanted).
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const failed = loginJustFailed(credentials);
 		if (failed !== undefined) throw failed;
@@ -233,10 +229,8 @@ export class TicketMarketplaceApi implements ICredentialType {
 		return (await refreshedToken(exchange)) ?? (await loggedIn(exchange));
 	}
 
-	/**
-	 * The Bearer token on every call but the Basic token exchange, to the Base URL's origin only and following no
-	 * redirect. An own property, not a method: the HTTP Request node offers the type only when n8n's copy has it.
-	 */
+	// The Bearer token on every call but the Basic token exchange, to the Base URL's origin only and following no
+	// redirect. An own property, not a method: the HTTP Request node offers the type only when n8n's copy has it.
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

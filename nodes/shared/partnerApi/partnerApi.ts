@@ -11,19 +11,12 @@ export const CREDENTIAL_ICON: Icon = {
 	dark: 'file:../icons/ticketMarketplaceApi.dark.svg',
 };
 
-export function normalizeBaseUrl(baseUrl: unknown): string {
-	return String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
-}
-
-/** Printable ASCII, spaces only inside: Node refuses control characters, HTTP drops outer spaces. */
-export function isUsableAccessToken(token: string): boolean {
-	return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
-}
-
 // A paste often adds spaces around a field.
 const trimmedField = (value: unknown) => String(value ?? '').trim();
+
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	return trimmedField(baseUrl).replace(/\/+$/, '');
+}
 
 /** The login as the token request sends it: trimmed, but the password exactly as typed (spaces may belong to it). */
 export function loginValues(credentials: Record<string, unknown>) {
@@ -97,10 +90,9 @@ function transportOption(options: object): string | undefined {
 	if (proxy !== undefined && proxy !== null && proxy !== '' && proxy !== false) return 'Proxy';
 	const agentChecks = (agentOptions as { rejectUnauthorized?: unknown } | undefined)
 		?.rejectUnauthorized;
-	const unchecked = [rejectUnauthorized, agentChecks].includes(false);
-	return unchecked || skipSslCertificateValidation === true
-		? 'Ignore SSL Issues (Insecure)'
-		: undefined;
+	if ([rejectUnauthorized, agentChecks].includes(false) || skipSslCertificateValidation === true)
+		return 'Ignore SSL Issues (Insecure)';
+	return undefined;
 }
 
 /** Why the request may not carry the token, naming origins only (no path or user-info); undefined when it may. */
@@ -111,10 +103,10 @@ export function tokenDestinationRefusal(
 	const allowed = baseUrlOrigin(credentials.baseUrl);
 	if (allowed === undefined)
 		return "This credential sends its token only to its Base URL, and its Base URL is not a web address (https://…): fix the credential's Base URL. Nothing was sent.";
-	const origins = requestOrigins(options);
-	if (!origins.every((origin) => origin === allowed)) {
-		const elsewhere = origins.find((origin) => origin !== allowed && origin !== undefined);
-		const where = elsewhere === undefined ? 'an address that is not a full web address' : elsewhere;
+	const strays = requestOrigins(options).filter((origin) => origin !== allowed);
+	if (strays.length > 0) {
+		const where =
+			strays.find((origin) => origin !== undefined) ?? 'an address that is not a full web address';
 		return `This credential only sends its token to ${allowed}, its Base URL; this request goes to ${where}, so it was not sent. Use a URL that starts with ${allowed}, or another credential for other sites.`;
 	}
 	const option = transportOption(options);
@@ -125,11 +117,3 @@ export function tokenDestinationRefusal(
 		return `This request's ${option} option is set, so it was not sent: this credential sends its token that way only when its "Allow Proxy or Ignored SSL Issues" option is on. Turn the ${option} option off, or turn that credential option on.`;
 	return undefined;
 }
-
-/** Both helpers' options that keep the token from following a redirect. */
-export const TOKEN_REDIRECT_OPTIONS = {
-	disableFollowRedirect: true,
-	followRedirect: false,
-	followAllRedirects: false,
-	sendCredentialsOnCrossOriginRedirect: false,
-} as const;

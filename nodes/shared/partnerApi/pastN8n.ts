@@ -45,22 +45,16 @@ export function carryCancelSignal(credential: object, signal: AbortSignal | unde
 	if (signal !== undefined) carry(credential, CANCEL_SIGNAL, signal);
 }
 
-export function carriedCancelSignal(credential: object): AbortSignal | undefined {
-	const signal = carried(credential, CANCEL_SIGNAL);
-	return signal instanceof AbortSignal ? signal : undefined;
-}
+export const carriedCancelSignal = (credential: object) =>
+	carried(credential, CANCEL_SIGNAL) as AbortSignal | undefined;
 
-/** As a credential test in n8n shows it. */
-export const diagnosisText = (diagnosis: TokenDiagnosis) =>
-	`${diagnosis.title}. ${diagnosis.description}`;
-
-/** Notes a failed exchange on the credential, and returns the error to throw, carrying the same. */
+/** Notes a failed exchange on the credential, and returns the error to throw (as a credential test shows it). */
 export function failTokenExchange(
 	credential: object,
 	diagnosis: TokenDiagnosis,
 	answer: FailedTokenExchange['answer'] = {},
 ): UserError {
-	const error = new UserError(diagnosisText(diagnosis));
+	const error = new UserError(`${diagnosis.title}. ${diagnosis.description}`);
 	const failed: FailedTokenExchange = { diagnosis, answer, error };
 	carry(error, FAILED_EXCHANGE, failed);
 	carry(credential, FAILED_EXCHANGE, failed);
@@ -71,22 +65,13 @@ export const forgetTokenExchange = (credential: object) =>
 	carry(credential, FAILED_EXCHANGE, undefined);
 
 /** The last exchange noted on this object, when it failed (and none began since). */
-export function failedTokenExchange(holder: object): FailedTokenExchange | undefined {
-	const failed = carried(holder, FAILED_EXCHANGE);
-	return failed !== null && typeof failed === 'object'
-		? (failed as FailedTokenExchange)
-		: undefined;
-}
+export const failedTokenExchange = (holder: object) =>
+	carried(holder, FAILED_EXCHANGE) as FailedTokenExchange | undefined;
 
-/** The failed exchange an error is, or keeps as its `cause`. */
-export function failedTokenExchangeOf(error: unknown): FailedTokenExchange | undefined {
-	let current: unknown = error;
-	for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-		const failed = failedTokenExchange(current);
-		if (failed) return failed;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
+/** The failed exchange an error is, or keeps as its `cause` (a few wrappings deep). */
+export function failedTokenExchangeOf(error: unknown, depth = 0): FailedTokenExchange | undefined {
+	if (error === null || typeof error !== 'object' || depth === 4) return undefined;
+	return failedTokenExchange(error) ?? failedTokenExchangeOf((error as Error).cause, depth + 1);
 }
 
 const LEGACY_OPTIONS = 'uri resolveWithFullResponse simple gzip useQuerystring formData'.split(' ');
@@ -189,10 +174,8 @@ export function accessTokenExpired(
 }
 
 /** Any refresh token the field holds, whoever's: a secret to redact. */
-export function anyKeptRefreshToken(
-	credentials: ICredentialDataDecryptedObject | undefined,
-): string[] {
-	const kept = parseKept(credentials?.[REFRESH_TOKEN_FIELD]);
+export function anyKeptRefreshToken(credentials: ICredentialDataDecryptedObject): string[] {
+	const kept = parseKept(credentials[REFRESH_TOKEN_FIELD]);
 	return kept?.token ? [kept.token] : [];
 }
 

@@ -16,9 +16,11 @@ export function escapeForRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Hex digits matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
-const hexPattern = (hex: string) =>
-	hex.replace(/[a-f]/gi, (digit) => `[${digit.toLowerCase()}${digit.toUpperCase()}]`);
+/** `value` in hex, at least `digits` long, matched in either case (%3c and %3C, &#x3c; and &#X3C;). */
+function hexPattern(value: number, digits = 1): string {
+	const hex = value.toString(16).padStart(digits, '0');
+	return hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
+}
 
 // One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
 // (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
@@ -26,18 +28,15 @@ function characterPattern(char: string): string {
 	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
-	for (const byte of Buffer.from(char, 'utf8'))
-		forms.push(`%${hexPattern(byte.toString(16).padStart(2, '0'))}`);
+	forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte, 2)}`).join(''));
 	if (char === ' ') forms.push('\\+');
 	if (ENTITY[char]) forms.push(`&${ENTITY[char]};`);
-	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code.toString(16))};`);
+	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code)};`);
 	// JSON's short escapes (\n, \", \/); \uXXXX below.
 	const short = char === '/' ? '\\/' : JSON.stringify(char).slice(1, -1);
 	if (short.length === 2) forms.push(escapeForRegExp(short));
 	const units = code > 0xffff ? [char.charCodeAt(0), char.charCodeAt(1)] : [code];
-	forms.push(
-		units.map((unit) => `\\\\u${hexPattern(unit.toString(16).padStart(4, '0'))}`).join(''),
-	);
+	forms.push(units.map((unit) => `\\\\u${hexPattern(unit, 4)}`).join(''));
 	return `(?:${forms.join('|')})`;
 }
 
@@ -45,17 +44,15 @@ function characterPattern(char: string): string {
 // the bytes around it; standard and URL-safe alphabets, never padding.
 function base64Forms(secret: string): string[] {
 	const bytes = Buffer.from(secret, 'utf8');
-	const forms: string[] = [];
-	for (const offset of [0, 1, 2]) {
+	return [0, 1, 2].flatMap((offset) => {
 		const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
 			.toString('base64')
 			.replace(/=+$/, '');
 		const start = [0, 2, 3][offset];
 		const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
 		const form = encoded.slice(start, end);
-		if (form.length > 0) forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
-	}
-	return forms;
+		return form.length > 0 ? [form, form.replace(/\+/g, '-').replace(/\//g, '_')] : [];
+	});
 }
 
 function formCharacterPattern(char: string, anyCase: boolean): string {
@@ -116,12 +113,12 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 		const kept = entries.slice(0, Math.max(0, valuesLeft));
 		valuesLeft -= kept.length;
 		const dropped = entries.length - kept.length;
-		let copy: unknown;
-		if (Array.isArray(node)) {
-			const items = kept.map(([, entry]) => walk(entry, depth + 1));
-			if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
-			copy = items;
-		} else {
+		try {
+			if (Array.isArray(node)) {
+				const items = kept.map(([, entry]) => walk(entry, depth + 1));
+				if (dropped) items.push(`${ANSWER_TOO_LARGE}: ${dropped} more`);
+				return items;
+			}
 			const keys = new Set<string>();
 			const pairs = kept.map(([key, entry]): [string, unknown] => {
 				let safeKey = redact(key);
@@ -131,10 +128,10 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 			});
 			if (dropped) pairs.push([ANSWER_TOO_LARGE, `${dropped} more`]);
 			// fromEntries defines each key: a "__proto__" key in an answer stays a key, never the copy's prototype.
-			copy = Object.fromEntries(pairs);
+			return Object.fromEntries(pairs);
+		} finally {
+			ancestors.delete(node);
 		}
-		ancestors.delete(node);
-		return copy;
 	};
 	return walk(value, 0) as T;
 }

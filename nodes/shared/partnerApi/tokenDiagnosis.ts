@@ -1,6 +1,6 @@
 // What the credential says when it cannot get a token, never with a secret: the token URL's words by the answer
 // table's row, and for what is no answer of the API (a page, no connection).
-import type { IN8nHttpFullResponse } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import {
 	headerValue,
@@ -8,12 +8,13 @@ import {
 	readAnswer,
 	readBody,
 	redirectTarget,
+	type ReadBody,
 } from './apiAnswers';
-import type { ReadBody } from './apiAnswers';
 import { meaningOf, type AnswerMeaning, type RowName } from './answerTable';
 import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
+import { basicAuthorization, loginValues } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
-import type { TokenDiagnosis } from './pastN8n';
+import { anyKeptRefreshToken, type TokenDiagnosis } from './pastN8n';
 
 // The developer-portal login typed instead is the most common mistake.
 const MARKETPLACE_LOGIN_HINT =
@@ -112,10 +113,15 @@ export const meaningOfDiagnosis = (diagnosis: TokenDiagnosis) => diagnosis.meani
 export function diagnoseTokenResponse(
 	baseUrl: string,
 	response: IN8nHttpFullResponse,
-	secrets: string[] = [],
-	/** The credential's fields as typed, for what the message says of spaces around them. */
-	typed: Record<string, unknown> = {},
+	credentials: ICredentialDataDecryptedObject = {},
 ): TokenDiagnosis {
+	// What the API could echo: the secrets as sent and as typed, and the Basic credentials they were sent in.
+	const secrets = [
+		basicAuthorization(credentials.consumerKey, credentials.consumerSecret).slice('Basic '.length),
+		...Object.values(loginValues(credentials)),
+		...['consumerKey', 'consumerSecret', 'email'].map((field) => credentials[field]),
+		...anyKeptRefreshToken(credentials),
+	].filter((value): value is string => typeof value === 'string' && value !== '');
 	const status = response.statusCode;
 	const headers = response.headers as Record<string, unknown> | undefined;
 	const facts = readAnswer(status, headers, response.body, secrets);
@@ -132,7 +138,7 @@ export function diagnoseTokenResponse(
 	}
 	const target = redirectTarget(headerValue(headers, 'location'), where, secrets);
 	const { title, advice } = tokenWords(meaning, status, where, target ? ` to ${target}` : '');
-	return { title, description: `${advice}${pastedSpacesHint(meaning.row, typed)}`, meaning };
+	return { title, description: `${advice}${pastedSpacesHint(meaning.row, credentials)}`, meaning };
 }
 
 const hasSpacesAround = (value: unknown) => typeof value === 'string' && value !== value.trim();
