@@ -11,8 +11,7 @@ import {
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { issuesOf } from './rowProducts';
-import { LIMIT_OPTIONS } from './settings';
-import type { InputShape, ListingLimits } from './settings';
+import { LIMIT_OPTIONS, type InputShape, type ListingLimits } from './settings';
 
 /** Items grouped by key, in order of first appearance. */
 export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {

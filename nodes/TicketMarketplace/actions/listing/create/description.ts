@@ -5,8 +5,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
 import { fieldOf, isUnderOptions } from './fields';
-import { FIELDS, property } from './fieldTable';
-import type { Field } from './fieldTable';
+import { FIELDS, property, type Field } from './fieldTable';
 import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 

@@ -12,7 +12,6 @@ import {
 } from './acrossListings';
 import { groupBy, validateListing } from './checkListing';
 import {
-	CONTINUE_SETTING,
 	fieldLabel,
 	inApiShape,
 	levelOf,
@@ -25,7 +24,7 @@ import {
 	rowsText,
 	TICKET_FIELDS,
 } from './fields';
-import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
+import type { InvalidListing, Listing, ListingRow } from './nouns';
 import { blankRowsNotice } from './output';
 import { issuesOf, productsOf } from './rowProducts';
 import {
@@ -52,7 +51,7 @@ function readListingRow(
 ): ListingRow | undefined {
 	// READ_ORDER reads the External Listing ID first: a row whose other parameters fail still blocks its listing,
 	// which once sent could never get its seat.
-	const fields: RowFields = {};
+	const fields: Record<string, unknown> = {};
 	try {
 		for (const field of READ_ORDER) {
 			if (field.per === 'ticket' && shape !== 'ticketPerItem') continue;
@@ -114,6 +113,9 @@ export function readListings(
 	if (invalid) throw invalid;
 	return { listings, blankRows, settings: readSendSettings(context) };
 }
+
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
 
 /** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
 export function validationError(

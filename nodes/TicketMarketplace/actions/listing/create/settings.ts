@@ -10,9 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { listFirst } from '../../../helpers/errors';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/listing';
 import type { PacingMode } from '../../../transport';
-import { isRowData, labelOf, RECOGNISED_HEADERS } from './fields';
-import type { Reads } from './fields';
-import type { RowFields } from './nouns';
+import { isRowData, labelOf, RECOGNISED_HEADERS, type Reads } from './fields';
 
 /** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
 export const DEFAULT_CONCURRENCY = 48;
@@ -93,10 +91,7 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 
 export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
 
-/**
- * n8n's expression engine per item dominated large sheets (bench/README.md): a parameter without an expression is
- * read once, one that is just `{{ $json.column }}` from the item's cell; the rest through n8n per item, as ever.
- */
+/** Per-item expressions slowed large sheets (bench/README.md): a constant is read once, `{{ $json.x }}` from its cell. */
 type Plan =
 	| { kind: 'constant'; value: unknown }
 	| { kind: 'column'; key: string }
@@ -269,7 +264,7 @@ export function parameterSource(
 }
 
 /** Blank: some field reads the row and every one that does is empty (a sheet export's trailing rows). */
-export function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
+export function isBlankRow(params: ParameterSource, fields: Record<string, unknown>): boolean {
 	let readsRow = false;
 	for (const [name, value] of Object.entries(fields)) {
 		if (!isRowData(name) || !params.readsItem(name)) continue;
