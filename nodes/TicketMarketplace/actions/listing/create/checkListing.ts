@@ -95,23 +95,18 @@ const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'exte
 function disagreements(rows: ListingRow[]): Problem[] {
 	if (rows.length < 2 || !rows.every((row) => row.level !== undefined)) return [];
 	const itemIndexes = rows.map((row) => row.itemIndex);
-	const problems: Problem[] = [];
-	for (const field of SHARED_FIELDS) {
+	return SHARED_FIELDS.flatMap((field) => {
 		const byValue = groupBy(rows, (row) => JSON.stringify(apiValue(row.level!, field)));
-		if (byValue.size < 2) continue;
+		if (byValue.size < 2) return [];
 		const variants = [...byValue].map(
 			([value, group]) => `${value} in ${rowsText(group.map((row) => row.itemIndex))}`,
 		);
 		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);
-		problems.push({
-			field: field.panel.displayName,
-			text: `differs between the rows of one listing: ${shown.join('; ')}`,
-			itemIndexes,
-		});
-	}
-	return problems;
+		const text = `differs between the rows of one listing: ${shown.join('; ')}`;
+		return [{ field: field.panel.displayName, text, itemIndexes }];
+	});
 }
 
 /** A valid listing against the seller's limits (Options): currency, minimum price, most tickets. */

@@ -1,6 +1,5 @@
 /** Listing → Create's panel in both node versions; the fields come from the field table, placed here. */
-import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';

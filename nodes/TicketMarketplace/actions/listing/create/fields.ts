@@ -51,7 +51,6 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-/** A field's API path: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const apiPathOf = (field: Field) => field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */

@@ -1,6 +1,5 @@
 /** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
