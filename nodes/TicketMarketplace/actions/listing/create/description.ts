@@ -29,10 +29,7 @@ function inMainPanel(field: Field): INodeProperties[] {
 		...(field.per === 'ticket' && { show: perTicket }),
 		...(field.headers && { hide: recognisedByHeader }),
 	};
-	const property = {
-		...parameterOf(field),
-		...(Object.keys(displayOptions).length > 0 && { displayOptions }),
-	};
+	const property = { ...parameterOf(field), displayOptions };
 	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
 	// Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0.
 	if (field.default === undefined && field.panel.type === 'number')
