@@ -71,13 +71,9 @@ function checkProducts(
 	problems: Problem[],
 ): ListedProduct[] {
 	const parsed: ListedProduct[] = [];
-	const found: Problem[] = [];
-	if (entries.length === 0)
-		found.push({
-			field: labelOf('products'),
-			text: 'must hold at least one product',
-			itemIndexes: rows,
-		});
+	const found: Problem[] = entries.length
+		? []
+		: [{ field: labelOf('products'), text: 'must hold at least one product', itemIndexes: rows }];
 	for (const entry of entries) {
 		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
 		if (result.success) parsed.push({ ...entry, product: result.data });

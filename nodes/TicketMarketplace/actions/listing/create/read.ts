@@ -171,13 +171,11 @@ export function listingsOf(
 	sharedProductType = false,
 	limits: ListingLimits = {},
 ): { listings: Listing[]; blankRows: number[] } {
-	const blankRows: number[] = [];
-	const rows: ListingRow[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const row = readListingRow(params, itemIndex, shape, sharedProductType);
-		if (row) rows.push(row);
-		else blankRows.push(itemIndex);
-	}
+	const read = Array.from({ length: itemCount }, (_, itemIndex) =>
+		readListingRow(params, itemIndex, shape, sharedProductType),
+	);
+	const rows = read.filter((row) => row !== undefined);
+	const blankRows = read.flatMap((row, itemIndex) => (row ? [] : [itemIndex]));
 	// A listing held back or refused for its repeated ID is not sent: its tickets hold no other listing back.
 	const listings =
 		shape === 'ticketPerItem'

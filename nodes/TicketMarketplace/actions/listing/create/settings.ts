@@ -265,11 +265,6 @@ export function parameterSource(
 
 /** Blank: some field reads the row and every one that does is empty (a sheet export's trailing rows). */
 export function isBlankRow(params: ParameterSource, fields: Record<string, unknown>): boolean {
-	let readsRow = false;
-	for (const [name, value] of Object.entries(fields)) {
-		if (!isRowData(name) || !params.readsItem(name)) continue;
-		readsRow = true;
-		if (!isBlank(value)) return false;
-	}
-	return readsRow;
+	const read = Object.entries(fields).filter(([name]) => isRowData(name) && params.readsItem(name));
+	return read.length > 0 && read.every(([, value]) => isBlank(value));
 }
