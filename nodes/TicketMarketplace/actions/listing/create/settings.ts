@@ -154,12 +154,9 @@ export class ItemParameters {
 
 	/** The parameter as typed, at a path such as `options.stockType`. */
 	private raw(name: string): unknown {
-		let value: unknown = this.context.getNode().parameters;
-		for (const key of (this.paths[name] ?? name).split('.')) {
-			if (value === null || typeof value !== 'object') return undefined;
-			value = (value as Record<string, unknown>)[key];
-		}
-		return value;
+		const [outer, inner] = (this.paths[name] ?? name).split('.');
+		const value = this.context.getNode().parameters[outer];
+		return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 	}
 
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
