@@ -11,8 +11,7 @@ import {
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
 import { issuesOf } from './rowProducts';
-import { LIMIT_OPTIONS } from './settings';
-import type { InputShape, ListingLimits } from './settings';
+import { LIMIT_OPTIONS, type InputShape, type ListingLimits } from './settings';
 
 /** Items grouped by key, in order of first appearance. */
 export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
@@ -72,13 +71,9 @@ function checkProducts(
 	problems: Problem[],
 ): ListedProduct[] {
 	const parsed: ListedProduct[] = [];
-	const found: Problem[] = [];
-	if (entries.length === 0)
-		found.push({
-			field: labelOf('products'),
-			text: 'must hold at least one product',
-			itemIndexes: rows,
-		});
+	const found: Problem[] = entries.length
+		? []
+		: [{ field: labelOf('products'), text: 'must hold at least one product', itemIndexes: rows }];
 	for (const entry of entries) {
 		const result = (entry.fromJson ? jsonProductSchema : productSchema).safeParse(entry.product);
 		if (result.success) parsed.push({ ...entry, product: result.data });
@@ -96,23 +91,18 @@ const SHARED_FIELDS = LISTING_FIELDS.filter((field) => field.parameter !== 'exte
 function disagreements(rows: ListingRow[]): Problem[] {
 	if (rows.length < 2 || !rows.every((row) => row.level !== undefined)) return [];
 	const itemIndexes = rows.map((row) => row.itemIndex);
-	const problems: Problem[] = [];
-	for (const field of SHARED_FIELDS) {
+	return SHARED_FIELDS.flatMap((field) => {
 		const byValue = groupBy(rows, (row) => JSON.stringify(apiValue(row.level!, field)));
-		if (byValue.size < 2) continue;
+		if (byValue.size < 2) return [];
 		const variants = [...byValue].map(
 			([value, group]) => `${value} in ${rowsText(group.map((row) => row.itemIndex))}`,
 		);
 		const shown = variants.slice(0, 5);
 		if (variants.length > shown.length)
 			shown.push(`and ${variants.length - shown.length} more values`);
-		problems.push({
-			field: field.panel.displayName,
-			text: `differs between the rows of one listing: ${shown.join('; ')}`,
-			itemIndexes,
-		});
-	}
-	return problems;
+		const text = `differs between the rows of one listing: ${shown.join('; ')}`;
+		return [{ field: field.panel.displayName, text, itemIndexes }];
+	});
 }
 
 /** A valid listing against the seller's limits (Options): currency, minimum price, most tickets. */

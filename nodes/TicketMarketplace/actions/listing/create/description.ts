@@ -1,12 +1,10 @@
 /** Listing → Create's panel in both node versions; the fields come from the field table, placed here. */
-import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../optionsCollection';
 import { perVersion, v1Only } from '../../versions';
 import { fieldOf, isUnderOptions } from './fields';
-import { FIELDS, property } from './fieldTable';
-import type { Field } from './fieldTable';
+import { FIELDS, property, type Field } from './fieldTable';
 import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
@@ -31,10 +29,7 @@ function inMainPanel(field: Field): INodeProperties[] {
 		...(field.per === 'ticket' && { show: perTicket }),
 		...(field.headers && { hide: recognisedByHeader }),
 	};
-	const property = {
-		...parameterOf(field),
-		...(Object.keys(displayOptions).length > 0 && { displayOptions }),
-	};
+	const property = { ...parameterOf(field), displayOptions };
 	if (field.place === 'optionsFromV1_1') return [v1Only({ ...property, ...field.v1 })];
 	// Required numbers start empty from 1.1 (n8n marks them until set, as in its own nodes); version 1 keeps 0.
 	if (field.default === undefined && field.panel.type === 'number')

@@ -187,7 +187,7 @@ export const SOURCE_LABELS: Record<string, string> = {
 	'seatRanges.range': 'Range',
 };
 
-/** A property in the panel's key order; `more` (placeholder, options, typeOptions) goes before the description. */
+/** A property of the panel; `more` holds the rest (placeholder, options, typeOptions, hint). */
 export const property = (
 	displayName: string,
 	name: string,
@@ -202,16 +202,14 @@ export const SEAT_RANGE_FIELDS: INodeProperties[] = [
 	property('First Seat', 'firstSeat', 'number', 1, 'Number of the first seat of the range'),
 	property('Last Seat', 'lastSeat', 'number', 1, 'Number of the last seat of the range, included'),
 	property('Row', 'row', 'string', '', 'Row of every seat of the range', { placeholder: 'e.g. A' }),
-	{
-		...property(
-			'External ID Pattern',
-			'externalIdPattern',
-			'string',
-			'{listing}-{row}-{seat}',
-			"How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
-		),
-		hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2 and 7001-A-3',
-	},
+	property(
+		'External ID Pattern',
+		'externalIdPattern',
+		'string',
+		'{listing}-{row}-{seat}',
+		"How each ticket's External ID is built from {listing}, {event}, {row} and {seat}",
+		{ hint: 'Row A, seats 1 to 3 of listing 7001 give 7001-A-1, 7001-A-2 and 7001-A-3' },
+	),
 	property(
 		'Product Type',
 		'productType',

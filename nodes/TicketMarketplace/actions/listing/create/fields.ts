@@ -2,13 +2,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { buildRequest } from '../../../transport';
+import { listFirst } from '../../../helpers/errors';
+import { buildRequest, type ApiRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import type { ApiRequest } from '../../../transport';
-import { pathKey, SEAT_NEEDED } from '../../../schemas/listing';
-import type { FieldLabeller } from '../../../schemas/listing';
-import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
-import type { Field } from './fieldTable';
+import { pathKey, SEAT_NEEDED, type FieldLabeller } from '../../../schemas/listing';
+import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS, type Field } from './fieldTable';
 import type { ListingLevel, Problem, Product, ReadyListing } from './nouns';
 
 export const LISTING_FIELDS = FIELDS.filter((field) => field.per === 'listing');
@@ -20,16 +18,9 @@ export function fieldOf(parameter: string): Field {
 	return field;
 }
 
-const LABELS: Record<string, string> = {
-	...Object.fromEntries(FIELDS.map((field) => [field.parameter, field.panel.displayName])),
-	...SOURCE_LABELS,
-};
-
 /** A field's label (or a product source's: `products.product`), as the panel shows it and messages name it. */
 export function labelOf(name: string): string {
-	const label = LABELS[name];
-	if (label === undefined) throw new Error(`No field ${name}`);
-	return label;
+	return SOURCE_LABELS[name] ?? fieldOf(name).panel.displayName;
 }
 
 /** The order fields are read from an item: the External Listing ID first (it names the row's listing). */
@@ -60,7 +51,6 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-/** A field's API path: `pricePerProduct.amount` is `['pricePerProduct', 'amount']`. */
 const apiPathOf = (field: Field) => field.api.split('.');
 
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
@@ -153,9 +143,6 @@ export function listingRequest({ level, products }: ReadyListing): ApiRequest {
 
 export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items reach this node.';
 
-/** What n8n 2.x calls the setting that turns a node's errors into error items. */
-export const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
-
 /** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
 export function rowsText(itemIndexes: number[]): string {
 	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
@@ -170,13 +157,10 @@ export function rowsText(itemIndexes: number[]): string {
 	const written = ranges.map((range) =>
 		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
 	);
-	const shown = written.slice(0, 20);
 	const more = ranges.slice(20).reduce((count, range) => count + range.length, 0);
 	const list = more
-		? `${shown.join(', ')} and ${more} more`
-		: shown.length > 1
-			? `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`
-			: (shown[0] ?? '');
+		? `${written.slice(0, 20).join(', ')} and ${more} more`
+		: listFirst(written, 20);
 	return rows.length === 1 ? `row ${list}` : `rows ${list}`;
 }
 

@@ -12,9 +12,6 @@ export interface Problem {
 	itemIndexes: number[];
 }
 
-/** The fields an item gives, read once, keyed by parameter name. */
-export type RowFields = Record<string, unknown>;
-
 /** One input item as read and checked on its own: never thrown, every problem kept with its row. */
 export interface ListingRow {
 	itemIndex: number;

@@ -3,8 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { perVersion } from '../../versions';
 import { TICKET_FIELDS } from './fields';
-import { property, SEAT_RANGE_FIELDS, SOURCE_LABELS } from './fieldTable';
-import type { Field } from './fieldTable';
+import { SEAT_RANGE_FIELDS, SOURCE_LABELS, type Field } from './fieldTable';
 
 const perItem = { inputShape: ['listingPerItem'] };
 
@@ -18,9 +17,7 @@ export const byLabel = (a: INodeProperties, b: INodeProperties) =>
 
 /** A ticket field as a value of Products → Product: named by its API key, as a JSON product names it too. */
 function productValue(field: Field): INodeProperties {
-	const { displayName, type, placeholder, description } = { ...field.panel, ...field.product };
-	const more = placeholder === undefined ? {} : { placeholder };
-	return property(displayName, field.api, type, field.default ?? '', description, more);
+	return { ...field.panel, ...field.product, name: field.api, default: field.default ?? '' };
 }
 
 /** Version 1: every ticket value in n8n's alphabetical order, Row and Seat always shown. */
@@ -54,10 +51,9 @@ function collection(
 			name,
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true },
-			placeholder: look.placeholder,
 			default: {},
 			displayOptions: { show: { ...perItem, productsSource: [source] } },
-			description: look.description,
+			...look,
 			options: [],
 		},
 		{ v1: options(values.v1), latest: options(values.latest) },

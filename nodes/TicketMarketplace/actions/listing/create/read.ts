@@ -1,6 +1,5 @@
 /** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
 import { isBlank, positiveId } from '../../../schemas/listing';
@@ -12,7 +11,6 @@ import {
 } from './acrossListings';
 import { groupBy, validateListing } from './checkListing';
 import {
-	CONTINUE_SETTING,
 	fieldLabel,
 	inApiShape,
 	levelOf,
@@ -25,7 +23,7 @@ import {
 	rowsText,
 	TICKET_FIELDS,
 } from './fields';
-import type { InvalidListing, Listing, ListingRow, RowFields } from './nouns';
+import type { InvalidListing, Listing, ListingRow } from './nouns';
 import { blankRowsNotice } from './output';
 import { issuesOf, productsOf } from './rowProducts';
 import {
@@ -52,7 +50,7 @@ function readListingRow(
 ): ListingRow | undefined {
 	// READ_ORDER reads the External Listing ID first: a row whose other parameters fail still blocks its listing,
 	// which once sent could never get its seat.
-	const fields: RowFields = {};
+	const fields: Record<string, unknown> = {};
 	try {
 		for (const field of READ_ORDER) {
 			if (field.per === 'ticket' && shape !== 'ticketPerItem') continue;
@@ -115,6 +113,9 @@ export function readListings(
 	return { listings, blankRows, settings: readSendSettings(context) };
 }
 
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
+
 /** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
 export function validationError(
 	context: IExecuteFunctions,
@@ -170,13 +171,11 @@ export function listingsOf(
 	sharedProductType = false,
 	limits: ListingLimits = {},
 ): { listings: Listing[]; blankRows: number[] } {
-	const blankRows: number[] = [];
-	const rows: ListingRow[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const row = readListingRow(params, itemIndex, shape, sharedProductType);
-		if (row) rows.push(row);
-		else blankRows.push(itemIndex);
-	}
+	const read = Array.from({ length: itemCount }, (_, itemIndex) =>
+		readListingRow(params, itemIndex, shape, sharedProductType),
+	);
+	const rows = read.filter((row) => row !== undefined);
+	const blankRows = read.flatMap((row, itemIndex) => (row ? [] : [itemIndex]));
 	// A listing held back or refused for its repeated ID is not sent: its tickets hold no other listing back.
 	const listings =
 		shape === 'ticketPerItem'

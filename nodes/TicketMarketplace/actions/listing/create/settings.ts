@@ -10,9 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { listFirst } from '../../../helpers/errors';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/listing';
 import type { PacingMode } from '../../../transport';
-import { isRowData, labelOf, RECOGNISED_HEADERS } from './fields';
-import type { Reads } from './fields';
-import type { RowFields } from './nouns';
+import { isRowData, labelOf, RECOGNISED_HEADERS, type Reads } from './fields';
 
 /** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
 export const DEFAULT_CONCURRENCY = 48;
@@ -93,10 +91,7 @@ export function readListingLimits(context: IExecuteFunctions): ListingLimits {
 
 export type ParameterSource = Pick<ItemParameters, 'get' | 'readsItem' | 'columnOf'>;
 
-/**
- * n8n's expression engine per item dominated large sheets (bench/README.md): a parameter without an expression is
- * read once, one that is just `{{ $json.column }}` from the item's cell; the rest through n8n per item, as ever.
- */
+/** Per-item expressions slowed large sheets (bench/README.md): a constant is read once, `{{ $json.x }}` from its cell. */
 type Plan =
 	| { kind: 'constant'; value: unknown }
 	| { kind: 'column'; key: string }
@@ -159,12 +154,9 @@ export class ItemParameters {
 
 	/** The parameter as typed, at a path such as `options.stockType`. */
 	private raw(name: string): unknown {
-		let value: unknown = this.context.getNode().parameters;
-		for (const key of (this.paths[name] ?? name).split('.')) {
-			if (value === null || typeof value !== 'object') return undefined;
-			value = (value as Record<string, unknown>)[key];
-		}
-		return value;
+		const [outer, inner] = (this.paths[name] ?? name).split('.');
+		const value = this.context.getNode().parameters[outer];
+		return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
 	}
 
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
@@ -269,12 +261,7 @@ export function parameterSource(
 }
 
 /** Blank: some field reads the row and every one that does is empty (a sheet export's trailing rows). */
-export function isBlankRow(params: ParameterSource, fields: RowFields): boolean {
-	let readsRow = false;
-	for (const [name, value] of Object.entries(fields)) {
-		if (!isRowData(name) || !params.readsItem(name)) continue;
-		readsRow = true;
-		if (!isBlank(value)) return false;
-	}
-	return readsRow;
+export function isBlankRow(params: ParameterSource, fields: Record<string, unknown>): boolean {
+	const read = Object.entries(fields).filter(([name]) => isRowData(name) && params.readsItem(name));
+	return read.length > 0 && read.every(([, value]) => isBlank(value));
 }
