@@ -185,8 +185,7 @@ export class TokenRenewal {
 				// Its reading threw (an answer no rule foresaw): the renewal it carried ends, so no other waits on it.
 				if (meaning === undefined && attempt.renewing) this.end(false);
 			}
-			const answer = { response, meaning };
-			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
+			const answered = this.afterAnswer({ response, meaning }, tokenAtSend, attempt);
 			if (answered) return answered;
 			onResend?.();
 		}
