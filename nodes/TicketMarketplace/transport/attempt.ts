@@ -87,8 +87,7 @@ export function answerMeaning(
 	const { statusCode: status, headers, body } = response;
 	const evidence = rules.confirmedBy?.(response);
 	const facts = evidence ? { status } : readAnswer(status, headers, body, secrets());
-	const { path, createsId } = rules;
-	return meaningOf({ ...facts, evidence }, { endpoint: 'api', path, createsId });
+	return meaningOf({ ...facts, evidence }, { ...rules, endpoint: 'api' });
 }
 
 export class UnreadableFileError extends Error {}
