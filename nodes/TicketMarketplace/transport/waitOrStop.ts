@@ -49,10 +49,8 @@ export async function unlessAborted<T>(
 	if (signal === undefined) return await work;
 	if (signal.aborted) return await onAbort();
 	let listener = () => {};
-	const aborted = new Promise<T>((resolve) => {
-		listener = () => resolve(onAbort());
-		signal.addEventListener('abort', listener, { once: true });
-	});
+	const aborted = new Promise<T>((resolve) => (listener = () => resolve(onAbort())));
+	signal.addEventListener('abort', listener, { once: true });
 	try {
 		return await Promise.race([work, aborted]);
 	} finally {
