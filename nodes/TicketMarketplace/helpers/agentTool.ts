@@ -1,5 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 /** n8n offers a `usableAsTool` node to AI Agents as a type of its own, named with "Tool" appended. */
 export const runsAsAgentTool = (context: IExecuteFunctions): boolean =>

@@ -1,11 +1,9 @@
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
+type NodeError = NodeApiError | NodeOperationError;
+
 /** Errors leave the node as n8n's own types; ours already are, anything else is wrapped with its item. */
-export function asNodeError(
-	node: INode,
-	error: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
 		itemIndex,
@@ -15,10 +13,10 @@ export function asNodeError(
 /** The error with lines added to its description, rebuilt whole: an error is never patched after it is thrown. */
 export function withMoreDescription(
 	node: INode,
-	error: NodeApiError | NodeOperationError,
+	error: NodeError,
 	lines: Array<string | undefined>,
 	itemIndex: number,
-): NodeApiError | NodeOperationError {
+): NodeError {
 	const description = [error.description, ...lines].filter(Boolean).join('\n');
 	// Anything not an API error (another copy of n8n-workflow's, say) is rebuilt as the plainer kind.
 	if (!(error instanceof NodeApiError))

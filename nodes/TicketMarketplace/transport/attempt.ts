@@ -87,8 +87,7 @@ export function answerMeaning(
 	const { statusCode: status, headers, body } = response;
 	const evidence = rules.confirmedBy?.(response);
 	const facts = evidence ? { status } : readAnswer(status, headers, body, secrets());
-	const { path, createsId } = rules;
-	return meaningOf({ ...facts, evidence }, { endpoint: 'api', path, createsId });
+	return meaningOf({ ...facts, evidence }, { ...rules, endpoint: 'api' });
 }
 
 export class UnreadableFileError extends Error {}
@@ -121,14 +120,10 @@ export function describeThrown(error: unknown): HttpFailure {
 	const rawCode = thrown.httpCode ?? thrown.code;
 	const code =
 		typeof rawCode === 'string' || typeof rawCode === 'number' ? String(rawCode) : undefined;
-	const isStatus = code !== undefined && /^\d{3}$/.test(code);
-	return {
-		status: isStatus ? Number(code) : undefined,
-		headers: {},
-		body: thrown.context?.data,
-		code: isStatus ? undefined : code,
-		message,
-	};
+	const body = thrown.context?.data;
+	if (code !== undefined && /^\d{3}$/.test(code))
+		return { status: Number(code), headers: {}, body, message };
+	return { headers: {}, body, code, message };
 }
 
 /** A failed attempt and its meaning: as read on arrival, again only when a renewal said a 401 was no expiry. */
@@ -178,7 +173,8 @@ export function settleFailure(
 				? { kind: 'failed' }
 				: { kind: 'answered', roundTripMs: Date.now() - startedAt, accepted: false };
 	const waitMs = retryWaitMs(failure, retryAfterMs, counts);
-	if (stopsEverySend(failure)) pacer?.close();
+	// Read after retryWaitMs: a wait too long makes a row of its own.
+	if (failure.meaning?.stopsRun) pacer?.close();
 	// Said as the slot is freed, so a stopping run starts nothing new; a taken ID ends this request only.
 	slot?.release({
 		...outcome,
@@ -188,7 +184,7 @@ export function settleFailure(
 }
 
 /** The wait before a retry (undefined: none), as its row says, counted; one too long becomes its own row. */
-export function retryWaitMs(
+function retryWaitMs(
 	failure: HttpFailure,
 	retryAfterMs: number | undefined,
 	counts: RetryCounts,
@@ -216,9 +212,4 @@ function tooLongToWait(
 	Object.assign(failure, wait, { refusal });
 	failure.meaning = meaningOfFailure(failure, {});
 	return undefined;
-}
-
-/** Whether a failure stops every send (a refused login could lock the account, the quota is used up). */
-export function stopsEverySend(failure: HttpFailure): boolean {
-	return failure.meaning?.stopsRun === true;
 }

@@ -30,9 +30,7 @@ export type { PacingMode } from './limiter';
 export { RequestPacer } from './pacing';
 export { parseRetryAfter, RETRY_POLICY } from './retryAfter';
 export { readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
-
-/** What a request did, as far as anyone can tell (Create's memory and outputs read it). */
-export type Effect = Outcome;
+export type { Outcome as Effect };
 
 /** As Validate Only shows it: relative to the Base URL. */
 export interface ApiRequest {
@@ -44,10 +42,7 @@ export interface ApiRequest {
 	upload?: () => Promise<UploadBody>;
 }
 
-/**
- * A body n8n's HTTP client streams as it streams a Blob, from `stream()` (a community node may not import
- * node:stream); `close` lets go of the file it reads, once its send has ended.
- */
+/** Streamed by n8n as a Blob, from `stream()` (a community node may not import node:stream); `close` frees its file. */
 export interface UploadBody {
 	readonly [Symbol.toStringTag]: 'Blob';
 	type: string;
@@ -56,7 +51,6 @@ export interface UploadBody {
 	close: () => void;
 }
 
-/** JSON both ways, plus the operation's own headers. */
 export function buildRequest(
 	method: IHttpRequestMethods,
 	path: string,
@@ -85,7 +79,7 @@ export interface SendOptions {
 /** What became of one request, with its effect; `apiCode`: the API's own error code, kept for support. */
 export type RequestResult =
 	| { kind: 'answered'; body: unknown; effect: 'created' }
-	| { kind: 'failed'; error: NodeApiError; effect: Effect; apiCode?: string }
+	| { kind: 'failed'; error: NodeApiError; effect: Outcome; apiCode?: string }
 	| { kind: 'notSent'; effect: 'notCreated' };
 
 /** Sends one request, retrying only what provably created nothing, and says what became of it. */
@@ -97,7 +91,7 @@ export async function sendRequest(
 	// Read once per call at least: its values are what an answer must never echo into an output.
 	const credential = options.credential ?? (await readRunCredential.call(this));
 	const secretsNow = () => [...runSecrets(credential), ...(options.secrets ?? [])];
-	const rules = { ...options, path: request.path };
+	const rules = { ...options, path: request.path, method: request.method };
 	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
 	// Stop and the workflow timeout abort it; a request not yet sent then never is.
 	const cancel = this.getExecutionCancelSignal?.();
@@ -141,8 +135,7 @@ export async function sendRequest(
 	}
 	// Never sent: "not sent". Refused (a 429, a connection refused): that answer says what became of it.
 	if (!failure) return { kind: 'notSent', effect: 'notCreated' };
-	const { method } = request;
-	const facts = { ...counts, ...rules, method, baseUrl: credential.baseUrl, secrets: secretsNow() };
+	const facts = { ...counts, ...rules, baseUrl: credential.baseUrl, secrets: secretsNow() };
 	return { kind: 'failed', ...classifyFailure(this.getNode(), failure, facts) };
 }
 

@@ -117,13 +117,11 @@ export class TokenRenewal {
 
 	/** The next request goes with the token held, no login first (a 401 to it is still renewed once). */
 	get tokenHeld(): boolean {
-		return this.token !== '' && !this.stale();
+		// Not another login's token (the credential was edited), nor an expired one while renewals are left.
+		if (this.token === '' || accessTokenForThisLogin(this.credential) === '') return false;
+		if (this.renewals >= MAX_RENEWALS_PER_RUN) return true;
+		return !accessTokenExpired(this.credential, Date.now());
 	}
-
-	/** Not sent: another login's token (the credential was edited), or an expired one while renewals are left. */
-	private readonly stale = () =>
-		accessTokenForThisLogin(this.credential) === '' ||
-		(this.renewals < MAX_RENEWALS_PER_RUN && accessTokenExpired(this.credential, Date.now()));
 
 	private begin(attempt: Attempt): void {
 		attempt.renewing = true;
@@ -187,8 +185,7 @@ export class TokenRenewal {
 				// Its reading threw (an answer no rule foresaw): the renewal it carried ends, so no other waits on it.
 				if (meaning === undefined && attempt.renewing) this.end(false);
 			}
-			const answer = { response, meaning };
-			const answered = this.afterAnswer(answer, tokenAtSend, attempt);
+			const answered = this.afterAnswer({ response, meaning }, tokenAtSend, attempt);
 			if (answered) return answered;
 			onResend?.();
 		}
@@ -201,7 +198,7 @@ export class TokenRenewal {
 			if (!(await unlessAborted(settled, cancel, () => false))) return false;
 		}
 		if (this.gaveUp || cancel?.aborted) return false;
-		if (this.token === '' || this.stale()) this.begin(attempt);
+		if (!this.tokenHeld) this.begin(attempt);
 		return true;
 	}
 

@@ -4,11 +4,9 @@ import * as workflow from 'n8n-workflow';
 /** How often a wait without n8n's sleepWithAbort looks at the signal. */
 const STEP_MS = 100;
 
-/**
- * Waits `ms`, rejecting once the run is stopped: n8n's sleepWithAbort, or where n8n-workflow no longer exports it
- * (n8n 2.41), n8n's sleep in steps. Read at call time, so that tests can replace either.
- */
+/** Waits `ms`, rejecting once stopped: n8n's sleepWithAbort, else (gone in n8n 2.41) its sleep in steps. */
 export async function waitOrStop(ms: number, signal?: AbortSignal): Promise<void> {
+	// Read at call time, so that tests can replace either.
 	const native = (workflow as { sleepWithAbort?: typeof waitOrStop }).sleepWithAbort;
 	if (typeof native === 'function') return await native(ms, signal);
 	for (let left = ms; ; left -= STEP_MS) {
@@ -51,10 +49,8 @@ export async function unlessAborted<T>(
 	if (signal === undefined) return await work;
 	if (signal.aborted) return await onAbort();
 	let listener = () => {};
-	const aborted = new Promise<T>((resolve) => {
-		listener = () => resolve(onAbort());
-		signal.addEventListener('abort', listener, { once: true });
-	});
+	const aborted = new Promise<T>((resolve) => (listener = () => resolve(onAbort())));
+	signal.addEventListener('abort', listener, { once: true });
 	try {
 		return await Promise.race([work, aborted]);
 	} finally {
@@ -62,11 +58,9 @@ export async function unlessAborted<T>(
 	}
 }
 
-/**
- * A time-out error once `ms` have passed: the request's own `timeout` ends a silent connection, not an answer that
- * trickles in; n8n gives it no signal but the run's, so the request itself is left to its own time-out.
- */
+/** A time-out error after `ms`: the request's own `timeout` ends a silent connection, not an answer that trickles in. */
 export async function withinDeadline<T>(request: Promise<T>, ms: number): Promise<T> {
+	// n8n gives the request no signal but the run's: it is left to its own time-out.
 	return await unlessAborted(request, AbortSignal.timeout(ms), async () => {
 		throw Object.assign(new Error(`No complete answer within ${Math.round(ms / 1000)} s`), {
 			code: 'ETIMEDOUT',

@@ -22,14 +22,14 @@ import { diagnoseTokenResponse } from '../../../../../nodes/shared/partnerApi/to
 import { failTokenExchange } from '../../../../../nodes/shared/partnerApi/pastN8n';
 import {
 	meaningOfFailure,
-	retryWaitMs,
-	stopsEverySend,
+	settleFailure,
 } from '../../../../../nodes/TicketMarketplace/transport/attempt';
 import type {
 	HttpFailure,
 	RetryCounts,
 } from '../../../../../nodes/TicketMarketplace/transport/attempt';
 import { classifyFailure } from '../../../../../nodes/TicketMarketplace/transport/httpFailure';
+import type { RequestPacer } from '../../../../../nodes/TicketMarketplace/transport/pacing';
 import { TokenRenewal } from '../../../../../nodes/TicketMarketplace/transport/tokenRenewal';
 
 const LISTINGS = PARTNER_API_PATHS.listings;
@@ -187,9 +187,12 @@ describe('retry, stopping and the outcome read the row, nothing else', () => {
 		const [failure, path] = failureOf(name);
 		failure.meaning = meaningOfFailure(failure, { path, createsId: 7 });
 		const { effect } = classifyFailure(node, { ...failure }, context(path));
+		// Stopping every send closes the run's pacer.
+		const pacer = { close: jest.fn() };
+		const waitMs = settleFailure(failure, counts(), Date.now(), pacer as unknown as RequestPacer);
 		return {
-			retried: retryWaitMs(failure, undefined, counts()) !== undefined,
-			stops: stopsEverySend(failure),
+			retried: waitMs !== undefined,
+			stops: pacer.close.mock.calls.length > 0,
 			effect,
 		};
 	};
