@@ -12,7 +12,6 @@ import { outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Failure, Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
-import type { MemoryAccount } from '../memory/sentListings';
 import { failureJson } from '../create/output';
 import { memoryAccount } from '../create/send';
 import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
@@ -25,15 +24,14 @@ export async function execute(
 	const given = await readTickets(this, items);
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
-	const account = credential && memoryAccount(credential);
-	const read = await checkedTickets(this, given, account);
+	const read = await checkedTickets(this, given, credential && memoryAccount(credential));
 	const byListing = new Map<string, Ticket[]>();
 	for (const ticket of read)
 		if (!(ticket instanceof Error))
 			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size
-		? await deliver(this, byListing, settings, credential!, account!)
+		? await deliver(this, byListing, settings, credential!)
 		: new Map<string, Outcome>();
 	const failed = [...outcomes].find((entry): entry is [string, Failure] =>
 		['unknown', 'notCreated'].includes(entry[1].kind),
@@ -61,17 +59,15 @@ export async function execute(
 async function deliver(
 	context: IExecuteFunctions,
 	byListing: Map<string, Ticket[]>,
-	settings: SendSettings,
+	{ skipAlreadySent: skip, mode, maxConcurrency }: SendSettings,
 	credential: RunCredential,
-	{ baseUrl, email }: MemoryAccount,
 ) {
+	const { baseUrl, email } = memoryAccount(credential);
 	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
 	const memory = new RunMemory(context, account);
-	const skip = settings.skipAlreadySent;
 	const { keysOf, outcomes, added, looks } = await recordBefore(memory, skip, byListing);
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
-	const { mode, maxConcurrency } = settings;
 	const held = credential.renewal.tokenHeld;
 	const pacer = new RequestPacer(mode, maxConcurrency, !context.continueOnFail(), held);
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
@@ -103,9 +99,7 @@ async function deliver(
 			.filter(([id]) => (skip || word === 'created') && rememberedAs(outcomes.get(id)!) === word)
 			.flatMap(([id]) => (word === 'notCreated' ? added(id) : keysOf.get(id)!));
 	const [created, unknown, notCreated] = ['created', 'unknown', 'notCreated'].map(keysAs);
-	notCreated.push(...looks);
-	const asIds = (keys: string[]) => keys as unknown as number[];
-	const { error } = await memory.afterSending(asIds(created), asIds(unknown), asIds(notCreated));
+	const { error } = await memory.afterSending(created, unknown, [...notCreated, ...looks]);
 	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
@@ -115,11 +109,10 @@ async function deliver(
 /** Records each ticket before sending; the listings skipped: all delivered before, or one of unknown outcome. */
 async function recordBefore(memory: RunMemory, skip: boolean, byListing: Map<string, Ticket[]>) {
 	// Each ticket remembered on its own, so that a run bringing a listing with a ticket more or fewer still finds
-	// what was sent; IDs as text, as the memory's keys hold them.
+	// what was sent.
 	const keysOf = new Map([...byListing].map(([id, tickets]) => [id, ticketKeys(id, tickets)]));
-	const all = [...keysOf.values()].flat() as unknown as number[];
-	const recorded = skip ? await memory.recordBeforeSending(all) : undefined;
-	const earlier = (recorded?.alreadySent ?? new Map()) as unknown as Map<string, EarlierOutcome>;
+	const recorded = skip ? await memory.recordBeforeSending([...keysOf.values()].flat()) : undefined;
+	const earlier = recorded?.alreadySent ?? new Map<number, EarlierOutcome>();
 	const outcomes = new Map<string, Outcome>();
 	for (const [id, keys] of keysOf) {
 		const before = keys.map((key) => earlier.get(key));
