@@ -8,8 +8,8 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
-import { outcomeOfRequest, rememberedAs } from '../create/outcome';
-import type { Failure, Outcome } from '../create/nouns';
+import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
+import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureJson } from '../create/output';
@@ -33,9 +33,7 @@ export async function execute(
 	const outcomes = byListing.size
 		? await deliver(this, byListing, settings, credential!)
 		: new Map<string, Outcome>();
-	const failed = [...outcomes].find((entry): entry is [string, Failure] =>
-		['unknown', 'notCreated'].includes(entry[1].kind),
-	);
+	const failed = firstFailure(outcomes);
 	if (failed && !this.continueOnFail()) {
 		const at = byListing.get(failed[0])![0].itemIndex;
 		throw withMoreDescription(this.getNode(), failed[1].error, [summary(outcomes)], at);
