@@ -12,7 +12,7 @@ import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome'
 import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
-import { failureJson } from '../create/output';
+import { failureJson, howMany } from '../create/output';
 import { memoryAccount } from '../create/send';
 import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
@@ -46,10 +46,8 @@ export async function execute(
 				: ticketJson(ticket, byListing.get(ticket.listingId)!, outcomes.get(ticket.listingId)!);
 		const routed = errorOutput && typeof json.error === 'string';
 		// n8n sends an item with an empty message to the success output.
-		const said = routed
-			? { error: json.error, message: String(json.description || json.error) }
-			: json;
-		return { json: said, pairedItem: { item } };
+		const message = String(json.description || json.error);
+		return { json: routed ? { error: json.error, message } : json, pairedItem: { item } };
 	});
 }
 
@@ -106,8 +104,7 @@ async function deliver(
 
 /** Records each ticket before sending; the listings skipped: all delivered before, or one of unknown outcome. */
 async function recordBefore(memory: RunMemory, skip: boolean, byListing: Map<string, Ticket[]>) {
-	// Each ticket remembered on its own, so that a run bringing a listing with a ticket more or fewer still finds
-	// what was sent.
+	// Each ticket remembered on its own: a run bringing a listing with a ticket more or fewer finds what was sent.
 	const keysOf = new Map([...byListing].map(([id, tickets]) => [id, ticketKeys(id, tickets)]));
 	const recorded = skip ? await memory.recordBeforeSending([...keysOf.values()].flat()) : undefined;
 	const earlier = recorded?.alreadySent ?? new Map<number, EarlierOutcome>();
@@ -131,9 +128,9 @@ const kindOf = (outcome: Outcome) => (isUnknownBefore(outcome) ? 'unknown' : out
 
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
 function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const count = [...outcomes.values()].filter(isUnknownBefore).length;
-	if (count === 0) return;
-	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
+	const unknown = [...outcomes.values()].filter(isUnknownBefore);
+	if (unknown.length === 0) return;
+	const message = `Not sent, outcome unknown: ${howMany(unknown)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
 	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
@@ -164,13 +161,12 @@ const NOT_SENT = {
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
-	const unknownBefore = isUnknownBefore(outcome);
 	const status = WORDS[kindOf(outcome)]?.[0] ?? outcome.kind;
 	const part = partName(tickets.indexOf(ticket));
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
 	if (outcome.kind === 'created')
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
-	if (unknownBefore) return { ...base, ...UNKNOWN_BEFORE };
+	if (isUnknownBefore(outcome)) return { ...base, ...UNKNOWN_BEFORE };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED };
 	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
 	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };

@@ -14,10 +14,8 @@ const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
 const FIELDS = [CALLBACK_URL, TOKEN_URL];
 type UrlProblem = { path: string[]; text: string };
 
-/**
- * `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (or /webhook-test/), the path one of the
- * trigger's two: which trigger (compared without case), which path, and whether a test URL.
- */
+/** `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (or /webhook-test/), the path the
+ * trigger's: which trigger (compared without case), which path, and whether a test URL. */
 function triggerUrlOf(url: string) {
 	if (!URL.canParse(url)) return undefined;
 	const segments = new URL(url).pathname.toLowerCase().split('/').filter(Boolean);
