@@ -191,8 +191,7 @@ async function sendThroughPacer(
 			});
 			return outcomeOfRequest(answer);
 		} catch (thrown) {
-			// A failure in handling one listing must not escape: the other listings, the memory update and
-			// the summary still need their turn. Where it happened is unknown, so the request may have gone.
+			// Handling it failed, maybe after its request went: unknown; the others, memory and summary still get their turn.
 			if (stopOnFailure) pacer.close();
 			const said = redactSecrets(errorText(thrown), runSecrets(credential));
 			const message = `Outcome unknown: handling External Listing ID ${externalListingId} failed unexpectedly`;
