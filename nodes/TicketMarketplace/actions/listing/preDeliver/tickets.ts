@@ -95,20 +95,16 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 		throw refuse(`${file} is larger than ${MAX_PDF_WORDS}`, 'Send a smaller PDF of the ticket.');
 	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
-	const externalListingId = byExternalId ? Number(listingId) : undefined;
-	const { fileName } = binary;
-	const size = bytes.length;
-	const gaFile = seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined;
 	return {
 		itemIndex,
 		listingId,
-		externalListingId,
+		externalListingId: byExternalId ? Number(listingId) : undefined,
 		row,
 		seat,
 		binaryPropertyName,
-		fileName,
-		size,
-		gaFile,
+		fileName: binary.fileName,
+		size: bytes.length,
+		gaFile: seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined,
 	};
 }
 
