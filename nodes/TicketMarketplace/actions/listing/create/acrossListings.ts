@@ -25,7 +25,6 @@ function refused(listing: Listing, problems: Problem[]): InvalidListing {
  * Event ID): each is held back, naming the row, since it could never get that seat added later. */
 export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
 	const unknown = rows.filter((row) => row.unknownListing !== undefined);
-	if (unknown.length === 0) return listings;
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
 		const problems = unknown.flatMap(({ unknownListing, itemIndex }): Problem[] => {

@@ -8,6 +8,7 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
+import { groupBy } from '../create/checkListing';
 import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
@@ -25,10 +26,8 @@ export async function execute(
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const read = await checkedTickets(this, given, credential && memoryAccount(credential));
-	const byListing = new Map<string, Ticket[]>();
-	for (const ticket of read)
-		if (!(ticket instanceof Error))
-			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
+	const sendable = read.filter((ticket): ticket is Ticket => !(ticket instanceof Error));
+	const byListing = groupBy(sendable, (ticket) => ticket.listingId);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size
 		? await deliver(this, byListing, settings, credential!)
