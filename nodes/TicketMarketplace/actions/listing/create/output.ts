@@ -18,13 +18,11 @@ function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-export function howMany(listings: unknown[]): string {
-	return `${listings.length} listing${listings.length === 1 ? '' : 's'}`;
-}
+export const howMany = (listings: unknown[]): string =>
+	`${listings.length} listing${listings.length === 1 ? '' : 's'}`;
 
-export function ids(listings: Listing[]): Array<string | number> {
-	return listings.map((listing) => listing.externalListingId ?? listing.label);
-}
+export const ids = (listings: Listing[]): Array<string | number> =>
+	listings.map((listing) => listing.externalListingId ?? listing.label);
 
 /** A failed request's error, as an output item says it (Pre-deliver's says what may have been delivered). */
 export function failureJson(outcome: Failure, mayHave = 'mayHaveBeenCreated'): IDataObject {
