@@ -21,13 +21,10 @@ function refused(listing: Listing, problems: Problem[]): InvalidListing {
 	return { kind: 'invalid', rows, label, externalListingId, problems };
 }
 
-/**
- * A ticket row without a readable External Listing ID may belong to any listing of its event (any of the run,
- * without a usable Event ID): each is held back, naming the row, since it could never get that seat added later.
- */
+/** A row whose External Listing ID cannot be read may belong to any listing of its event (of the run, without an
+ * Event ID): each is held back, naming the row, since it could never get that seat added later. */
 export function holdBackForUnknownRows(listings: Listing[], rows: ListingRow[]): Listing[] {
 	const unknown = rows.filter((row) => row.unknownListing !== undefined);
-	if (unknown.length === 0) return listings;
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
 		const problems = unknown.flatMap(({ unknownListing, itemIndex }): Problem[] => {

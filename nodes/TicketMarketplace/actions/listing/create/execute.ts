@@ -1,7 +1,5 @@
-/**
- * Listing → Create: read and check every listing (none is sent while one is invalid, unless errors continue), send
- * the ready ones not sent before, then output one outcome per listing, or stop at the first failure (without Continue).
- */
+/** Listing → Create: read and check every listing (none is sent while one is invalid, unless errors continue),
+ * send the ready ones not sent before, then output one outcome per listing or stop at the first failure. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { withMoreDescription } from '../../../helpers/errors';

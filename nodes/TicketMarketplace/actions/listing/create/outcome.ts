@@ -1,7 +1,4 @@
-/**
- * What became of each listing, in input order, and what a stopped run says. A request sent has the answer table's
- * outcome names (shared/partnerApi/answerTable.ts); else notSent, skipped (an earlier run sent it) or invalid.
- */
+/** What became of each listing, in input order, and what a stopped run says (outcome names: answerTable.ts). */
 import { errorText, listFirst } from '../../../helpers/errors';
 import type { RequestResult } from '../../../transport';
 import type { EarlierOutcome } from '../memory/runMemory';
@@ -47,9 +44,9 @@ export function outcomesOf(
 }
 
 /** The first failure that stops a run without Continue: any failed request but an already listed one. */
-export function firstFailure(outcomes: Map<Listing, Outcome>): [Listing, Failure] | undefined {
-	for (const [listing, outcome] of outcomes)
-		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [listing, outcome];
+export function firstFailure<K>(outcomes: Map<K, Outcome>): [K, Failure] | undefined {
+	for (const [key, outcome] of outcomes)
+		if (outcome.kind === 'unknown' || outcome.kind === 'notCreated') return [key, outcome];
 	return undefined;
 }
 
@@ -89,10 +86,7 @@ const OTHER_GROUPS: Record<string, string> = {
 		'Already listed (the API holds a listing with this External Listing ID), not created again',
 };
 
-/**
- * The error of a stopped run. Every listing appears in exactly one group, so that nobody re-sends one that may
- * exist; requests ran at once, so no group claims an order. Each group counts its listings and names the first.
- */
+/** A stopped run's error: each listing in one group, so none that may exist is re-sent; requests ran at once: no order. */
 export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: boolean): string {
 	const group = (key: string) => [...outcomes].filter(([, outcome]) => groupOf(outcome) === key);
 	const listed = (members: Array<[Listing, Outcome]>) =>

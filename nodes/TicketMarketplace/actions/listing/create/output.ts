@@ -18,13 +18,11 @@ function toOutputJson(response: unknown): IDataObject {
 	return { response: (response ?? null) as IDataObject['response'] };
 }
 
-export function howMany(listings: unknown[]): string {
-	return `${listings.length} listing${listings.length === 1 ? '' : 's'}`;
-}
+export const howMany = (listings: unknown[]): string =>
+	`${listings.length} listing${listings.length === 1 ? '' : 's'}`;
 
-export function ids(listings: Listing[]): Array<string | number> {
-	return listings.map((listing) => listing.externalListingId ?? listing.label);
-}
+export const ids = (listings: Listing[]): Array<string | number> =>
+	listings.map((listing) => listing.externalListingId ?? listing.label);
 
 /** A failed request's error, as an output item says it (Pre-deliver's says what may have been delivered). */
 export function failureJson(outcome: Failure, mayHave = 'mayHaveBeenCreated'): IDataObject {
@@ -95,10 +93,7 @@ const ERROR_OUTPUT_WHAT: Partial<Record<Outcome['kind'], string>> = {
 	invalid: 'not sent: it failed validation.',
 };
 
-/**
- * For n8n's error output, which takes an item only when its json is exactly `{ error }` or `{ error, message }`,
- * so the words say everything (n8n adds the input row's fields beneath).
- */
+/** n8n's error output takes only `{ error }` or `{ error, message }` (it adds the row's fields): words say all. */
 function errorOutputJson(listing: Listing, outcome: Outcome): IDataObject | undefined {
 	const said = describeOutcome(listing, outcome);
 	if (outcome.kind === 'skipped' && outcome.earlier === 'unknown')
@@ -193,9 +188,8 @@ export function outputItems(
 	const done = [...outcomes];
 	if (!perRow) return done.map(([listing, outcome]) => listingItem(listing, outcome, errorOutput));
 	const byRow = new Array<INodeExecutionData>(items.length);
-	for (const entry of done) {
-		for (const [itemIndex, item] of rowItems(items, entry, errorOutput)) byRow[itemIndex] = item;
-	}
+	for (const [itemIndex, item] of done.flatMap((entry) => rowItems(items, entry, errorOutput)))
+		byRow[itemIndex] = item;
 	for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 	return byRow;
 }

@@ -96,11 +96,8 @@ export function memoryAccount(credential: RunCredential): MemoryAccount {
 	return { baseUrl: credential.baseUrl, email: String(credential.decrypted.data?.email ?? '') };
 }
 
-function sentAs(sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[] {
-	return [...sent]
-		.filter(([, outcome]) => rememberedAs(outcome) === as)
-		.map(([listing]) => listing);
-}
+const sentAs = (sent: Sent, as: ReturnType<typeof rememberedAs>): ReadyListing[] =>
+	[...sent].filter(([, outcome]) => rememberedAs(outcome) === as).map(([listing]) => listing);
 
 const idsOf = (listings: ReadyListing[]) => listings.map((listing) => listing.externalListingId);
 
@@ -114,9 +111,7 @@ async function recordBeforeSending(
 	const notice = nearCapNotice(count);
 	if (notice) warn(context, notice);
 	// A green run would hide these listings: the output pane says so.
-	const unknown = ready.filter(
-		(listing) => alreadySent.get(listing.externalListingId) === 'unknown',
-	);
+	const unknown = ready.filter(({ externalListingId: id }) => alreadySent.get(id) === 'unknown');
 	if (unknown.length)
 		warn(
 			context,
@@ -125,10 +120,7 @@ async function recordBeforeSending(
 	return alreadySent;
 }
 
-/**
- * After sending, a listing the API provably did not create is forgotten, so a later run sends it. The error when that
- * fails names every listing's outcome and the listings not created still held (else later runs skip them unseen).
- */
+/** Forgets the listings provably not created, so a later run sends them; its error names those still held. */
 async function rememberOutcomes(
 	context: IExecuteFunctions,
 	memory: RunMemory,
@@ -185,38 +177,31 @@ async function sendThroughPacer(
 	// Stop during a pause (a per-second limit's Retry-After) ends the waiting at once: they come out not sent.
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
 	const sendOne = async (listing: ReadyListing): Promise<Outcome> => {
-		const { externalListingId, rows } = listing;
+		const { externalListingId } = listing;
+		const itemIndex = listing.rows[0];
 		try {
 			// Without Continue On Fail a failure closes the pacer: requests in flight finish and are reported.
 			const answer = await sendRequest.call(context, {
 				request: listingRequest(listing),
-				itemIndex: rows[0],
+				itemIndex,
 				pacer,
 				credential,
 				confirmedBy: (response) => showsListingCreated(response, externalListingId),
 				createsId: externalListingId,
 			});
 			return outcomeOfRequest(answer);
-		} catch (error) {
-			// A failure in handling one listing must not escape: the other listings, the memory update and
-			// the summary still need their turn. Where it happened is unknown, so the request may have gone.
+		} catch (thrown) {
+			// Handling it failed, maybe after its request went: unknown; the others, memory and summary still get their turn.
 			if (stopOnFailure) pacer.close();
-			const said = redactSecrets(errorText(error), runSecrets(credential));
+			const said = redactSecrets(errorText(thrown), runSecrets(credential));
 			const message = `Outcome unknown: handling External Listing ID ${externalListingId} failed unexpectedly`;
 			const description = `n8n said: ${oneLine(said)}. The request may have reached the API: the listing may or may not have been created. Look it up on the marketplace by its External Listing ID before sending it again.`;
-			const itemIndex = rows[0];
-			return {
-				kind: 'unknown',
-				error: new NodeOperationError(context.getNode(), message, { description, itemIndex }),
-			};
+			const error = new NodeOperationError(context.getNode(), message, { description, itemIndex });
+			return { kind: 'unknown', error };
 		}
 	};
-	try {
-		const outcomes = listings.map(async (listing) => [listing, await sendOne(listing)] as const);
-		return new Map(await Promise.all(outcomes));
-	} finally {
-		unsubscribe();
-	}
+	const outcomes = listings.map(async (listing) => [listing, await sendOne(listing)] as const);
+	return new Map(await Promise.all(outcomes).finally(unsubscribe));
 }
 
 /** The API's evidence of a request done (apiAnswers.ts), in an answer that names no other External Listing ID. */

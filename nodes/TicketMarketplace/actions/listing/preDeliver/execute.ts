@@ -8,12 +8,12 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
-import { outcomeOfRequest, rememberedAs } from '../create/outcome';
-import type { Failure, Outcome } from '../create/nouns';
+import { groupBy } from '../create/checkListing';
+import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
+import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
-import type { MemoryAccount } from '../memory/sentListings';
-import { failureJson } from '../create/output';
+import { failureJson, howMany } from '../create/output';
 import { memoryAccount } from '../create/send';
 import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
@@ -25,19 +25,14 @@ export async function execute(
 	const given = await readTickets(this, items);
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
-	const account = credential && memoryAccount(credential);
-	const read = await checkedTickets(this, given, account);
-	const byListing = new Map<string, Ticket[]>();
-	for (const ticket of read)
-		if (!(ticket instanceof Error))
-			byListing.set(ticket.listingId, [...(byListing.get(ticket.listingId) ?? []), ticket]);
+	const read = await checkedTickets(this, given, credential && memoryAccount(credential));
+	const sendable = read.filter((ticket): ticket is Ticket => !(ticket instanceof Error));
+	const byListing = groupBy(sendable, (ticket) => ticket.listingId);
 	const settings = readSendSettings(this);
 	const outcomes = byListing.size
-		? await deliver(this, byListing, settings, credential!, account!)
+		? await deliver(this, byListing, settings, credential!)
 		: new Map<string, Outcome>();
-	const failed = [...outcomes].find((entry): entry is [string, Failure] =>
-		['unknown', 'notCreated'].includes(entry[1].kind),
-	);
+	const failed = firstFailure(outcomes);
 	if (failed && !this.continueOnFail()) {
 		const at = byListing.get(failed[0])![0].itemIndex;
 		throw withMoreDescription(this.getNode(), failed[1].error, [summary(outcomes)], at);
@@ -50,10 +45,8 @@ export async function execute(
 				: ticketJson(ticket, byListing.get(ticket.listingId)!, outcomes.get(ticket.listingId)!);
 		const routed = errorOutput && typeof json.error === 'string';
 		// n8n sends an item with an empty message to the success output.
-		const said = routed
-			? { error: json.error, message: String(json.description || json.error) }
-			: json;
-		return { json: said, pairedItem: { item } };
+		const message = String(json.description || json.error);
+		return { json: routed ? { error: json.error, message } : json, pairedItem: { item } };
 	});
 }
 
@@ -61,17 +54,15 @@ export async function execute(
 async function deliver(
 	context: IExecuteFunctions,
 	byListing: Map<string, Ticket[]>,
-	settings: SendSettings,
+	{ skipAlreadySent: skip, mode, maxConcurrency }: SendSettings,
 	credential: RunCredential,
-	{ baseUrl, email }: MemoryAccount,
 ) {
+	const { baseUrl, email } = memoryAccount(credential);
 	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
 	const memory = new RunMemory(context, account);
-	const skip = settings.skipAlreadySent;
 	const { keysOf, outcomes, added, looks } = await recordBefore(memory, skip, byListing);
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
-	const { mode, maxConcurrency } = settings;
 	const held = credential.renewal.tokenHeld;
 	const pacer = new RequestPacer(mode, maxConcurrency, !context.continueOnFail(), held);
 	const unsubscribe = pacer.closeOn(context.getExecutionCancelSignal?.());
@@ -103,9 +94,7 @@ async function deliver(
 			.filter(([id]) => (skip || word === 'created') && rememberedAs(outcomes.get(id)!) === word)
 			.flatMap(([id]) => (word === 'notCreated' ? added(id) : keysOf.get(id)!));
 	const [created, unknown, notCreated] = ['created', 'unknown', 'notCreated'].map(keysAs);
-	notCreated.push(...looks);
-	const asIds = (keys: string[]) => keys as unknown as number[];
-	const { error } = await memory.afterSending(asIds(created), asIds(unknown), asIds(notCreated));
+	const { error } = await memory.afterSending(created, unknown, [...notCreated, ...looks]);
 	if (error && skip && !context.continueOnFail())
 		throw withMoreDescription(context.getNode(), error, [summary(outcomes)], 0);
 	if (error) context.addExecutionHints({ message: error.message, location: 'outputPane' });
@@ -114,12 +103,10 @@ async function deliver(
 
 /** Records each ticket before sending; the listings skipped: all delivered before, or one of unknown outcome. */
 async function recordBefore(memory: RunMemory, skip: boolean, byListing: Map<string, Ticket[]>) {
-	// Each ticket remembered on its own, so that a run bringing a listing with a ticket more or fewer still finds
-	// what was sent; IDs as text, as the memory's keys hold them.
+	// Each ticket remembered on its own: a run bringing a listing with a ticket more or fewer finds what was sent.
 	const keysOf = new Map([...byListing].map(([id, tickets]) => [id, ticketKeys(id, tickets)]));
-	const all = [...keysOf.values()].flat() as unknown as number[];
-	const recorded = skip ? await memory.recordBeforeSending(all) : undefined;
-	const earlier = (recorded?.alreadySent ?? new Map()) as unknown as Map<string, EarlierOutcome>;
+	const recorded = skip ? await memory.recordBeforeSending([...keysOf.values()].flat()) : undefined;
+	const earlier = recorded?.alreadySent ?? new Map<number, EarlierOutcome>();
 	const outcomes = new Map<string, Outcome>();
 	for (const [id, keys] of keysOf) {
 		const before = keys.map((key) => earlier.get(key));
@@ -140,9 +127,9 @@ const kindOf = (outcome: Outcome) => (isUnknownBefore(outcome) ? 'unknown' : out
 
 /** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
 function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const count = [...outcomes.values()].filter(isUnknownBefore).length;
-	if (count === 0) return;
-	const message = `Not sent, outcome unknown: ${count} listing${count === 1 ? '' : 's'} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
+	const unknown = [...outcomes.values()].filter(isUnknownBefore);
+	if (unknown.length === 0) return;
+	const message = `Not sent, outcome unknown: ${howMany(unknown)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
 	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 }
 
@@ -173,13 +160,12 @@ const NOT_SENT = {
 /** What an output item says of its ticket: its listing's outcome, the API's answer passed through as it came. */
 function ticketJson(ticket: Ticket, tickets: Ticket[], outcome: Outcome): IDataObject {
 	const { listingId, externalListingId, row, seat, fileName = null } = ticket;
-	const unknownBefore = isUnknownBefore(outcome);
 	const status = WORDS[kindOf(outcome)]?.[0] ?? outcome.kind;
 	const part = partName(tickets.indexOf(ticket));
 	const base = { status, listingId, externalListingId, row, seat, fileName, part };
 	if (outcome.kind === 'created')
 		return { ...base, response: (outcome.body ?? null) as IDataObject };
-	if (unknownBefore) return { ...base, ...UNKNOWN_BEFORE };
+	if (isUnknownBefore(outcome)) return { ...base, ...UNKNOWN_BEFORE };
 	if (outcome.kind === 'skipped') return { ...base, message: SKIPPED };
 	if (!('error' in outcome)) return { ...base, ...NOT_SENT };
 	return { ...base, ...failureJson(outcome, 'mayHaveBeenDelivered') };

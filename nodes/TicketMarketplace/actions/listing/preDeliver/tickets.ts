@@ -95,20 +95,16 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 		throw refuse(`${file} is larger than ${MAX_PDF_WORDS}`, 'Send a smaller PDF of the ticket.');
 	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
-	const externalListingId = byExternalId ? Number(listingId) : undefined;
-	const { fileName } = binary;
-	const size = bytes.length;
-	const gaFile = seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined;
 	return {
 		itemIndex,
 		listingId,
-		externalListingId,
+		externalListingId: byExternalId ? Number(listingId) : undefined,
 		row,
 		seat,
 		binaryPropertyName,
-		fileName,
-		size,
-		gaFile,
+		fileName: binary.fileName,
+		size: bytes.length,
+		gaFile: seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined,
 	};
 }
 
@@ -156,12 +152,13 @@ function refuseRepeatedSeats(
 const sha256 = (data: string | Buffer) =>
 	createHash('sha256').update(data).digest('hex').slice(0, 16);
 
-/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF. */
+/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF.
+ * Text, which the memory keeps as it keeps Create's numeric IDs. */
 export const ticketKeys = (listingId: string, tickets: Ticket[]) =>
 	tickets.map(({ gaFile, ...ticket }) => {
 		const seat = gaFile === undefined ? JSON.stringify(seatOf(ticket)) : `GA ${gaFile}`;
 		return `${listingId} ticket ${sha256(seat)}`;
-	});
+	}) as unknown as number[];
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
 export const partName = (position: number) => `file${position + 1}.pdf`;

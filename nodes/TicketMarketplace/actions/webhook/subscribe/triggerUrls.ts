@@ -14,12 +14,9 @@ const TOKEN_URL = ['callback', 'auth', 'tokenEndPoint'];
 const FIELDS = [CALLBACK_URL, TOKEN_URL];
 type UrlProblem = { path: string[]; text: string };
 
-/**
- * `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (or /webhook-test/), the path one of the
- * trigger's two: which trigger (compared without case), which path, and whether a test URL.
- */
+/** `…/webhook/<webhookId>/<path>` or `…/webhook/<workflowId>/<node>/<path>` (or /webhook-test/), the path one of the
+ * trigger's two: which trigger (compared without case), which path, and whether a test URL. */
 function triggerUrlOf(url: string) {
-	if (!URL.canParse(url)) return undefined;
 	const segments = new URL(url).pathname.toLowerCase().split('/').filter(Boolean);
 	const path = segments.pop();
 	if (path !== NOTIFICATIONS && path !== TOKEN) return undefined;
@@ -31,7 +28,7 @@ function triggerUrlOf(url: string) {
 	return { trigger: segments.slice(at + 1).join('/'), path, test: segments[at] === TEST_SEGMENT };
 }
 
-/** What keeps the two URLs from being one trigger's notifications and token URLs, each naming its field. */
+/** What keeps the two URLs (absolute, as checked) from being one trigger's notifications and token URLs. */
 export function triggerUrlProblems(callbackUrl: string, tokenUrl: string): UrlProblem[] {
 	if (callbackUrl === tokenUrl) {
 		const text = `is the same as Callback URL: the trigger has two URLs, one ending in /${TOKEN} and one in /${NOTIFICATIONS}`;
