@@ -107,6 +107,8 @@ export interface FakeRunOptions {
 	deduplicationCaller?: string;
 	/** Settings → On Error, as n8n keeps it on the node. */
 	onError?: INode['onError'];
+	/** Settings → Retry On Fail. */
+	retryOnFail?: boolean;
 	/** The execution's cancel signal (n8n aborts it on Stop and on the workflow timeout). */
 	cancelSignal?: AbortSignal;
 	/** The node's version (1 unless a test says otherwise). */
@@ -168,6 +170,7 @@ export function fakeRun(options: FakeRunOptions): FakeRun {
 		typeVersion: options.typeVersion ?? ACTION_NODE.typeVersion,
 		parameters: rawParameters as INode['parameters'],
 		...(options.onError && { onError: options.onError }),
+		...(options.retryOnFail && { retryOnFail: true }),
 	};
 	const additionalData = { credentialsHelper } as unknown as IWorkflowExecuteAdditionalData;
 

@@ -37,6 +37,10 @@ const AGENT_REFUSAL = 'Subscribe cannot run as an AI Agent tool; nothing was sen
 const AGENT_REFUSAL_WHY =
 	'Each subscription needs 24 to 48 hours of activation and cannot be taken back, and it tells the marketplace where to send the callback credential.';
 
+const RETRY_REFUSAL = 'Subscribe does not run with Retry On Fail; nothing was sent';
+const RETRY_REFUSAL_WHY =
+	"n8n's Retry On Fail runs the whole node again after any error, which would send again a subscription the marketplace may have taken, or took for an earlier item. Subscribe retries by itself what is safe to retry (too many requests, service unavailable, a connection that failed before sending). Turn off Settings → Retry On Fail on this node, then run it again.";
+
 const httpUrl = z
 	.string()
 	.trim()
@@ -230,6 +234,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
+	if (this.getNode().retryOnFail === true)
+		throw new NodeOperationError(this.getNode(), RETRY_REFUSAL, { description: RETRY_REFUSAL_WHY });
 	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	const prepared: Array<Subscription | { failure: unknown }> = [];
