@@ -375,3 +375,32 @@ describe('Webhook → Subscribe with the error output', () => {
 		expect(String(output[0].json.message)).toContain('Callback URL must be an absolute URL');
 	});
 });
+
+// n8n's Retry On Fail runs the whole node again after any error: a subscription of unknown outcome, or one an earlier
+// item submitted, would go again.
+describe('Webhook → Subscribe with Retry On Fail', () => {
+	it.each([false, true])(
+		'is refused before anything is sent (Continue On Fail %s)',
+		async (continueOnFail) => {
+			const token = tokenApi();
+			const api = webhookApi({ id: 'sub-1' });
+			const items = [{ json: {} }, { json: {} }];
+			const fake = fakeRun({
+				parameters: PARAMETERS,
+				items,
+				continueOnFail,
+				retryOnFail: true,
+				callbackCredentials: CALLBACK_CREDENTIALS,
+			});
+			const outcome = execute.call(fake.context, items);
+			await expect(outcome).rejects.toThrow(
+				'Subscribe does not run with Retry On Fail; nothing was sent',
+			);
+			await expect(outcome).rejects.toMatchObject({
+				description: expect.stringContaining('Turn off Settings → Retry On Fail'),
+			});
+			expect(token.isDone()).toBe(false);
+			expect(api.seen).toHaveLength(0);
+		},
+	);
+});
