@@ -31,6 +31,35 @@ afterEach(() => {
 
 const idOf = (body: unknown) => Number((body as IDataObject).externalListingId);
 
+type Answer = (id: number, token: string) => nock.ReplyFnResult;
+
+/**
+ * Grants a token, answers each listing request by `answer`, and runs Create over `count` one-seat listings at `pace`:
+ * the run's outputs (or what it threw, or 'never ended') and each request's [External Listing ID, token].
+ */
+async function runAgainst(
+	answer: Answer,
+	count: number,
+	pace: IDataObject,
+	run: { accessToken?: string; continueOnFail?: boolean } = {},
+) {
+	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok-r4-0001' });
+	const sent: Array<[number, string]> = [];
+	nock(BASE)
+		.post(PARTNER_API_PATHS.listings)
+		.times(10)
+		.delay(0)
+		.reply(function (_uri, body) {
+			const token = String(this.req.headers.authorization).replace('Bearer ', '');
+			sent.push([idOf(body), token]);
+			return answer(idOf(body), token);
+		});
+	const { items, parameters } = oneSeatListings(idsUpTo(count), pace);
+	const deduplication = new MemoryDeduplicationStore();
+	const fake = fakeRun({ parameters, items, deduplication, ...run });
+	return { outcome: await settled(execute.call(fake.context, items)), sent };
+}
+
 /** The run's outputs, or 'never ended' when it has not settled after HANG_MS. */
 async function settled(run: Promise<unknown>): Promise<unknown> {
 	let timer: NodeJS.Timeout | undefined;
@@ -51,34 +80,17 @@ async function settled(run: Promise<unknown>): Promise<unknown> {
 }
 
 describe('a failure in handling a listing after its request has its slot', () => {
+	const adaptive = { concurrencyMode: 'adaptive', concurrency: 48 };
+
 	it('ends the run: that listing unknown, the others created (Continue, no token held, Adaptive)', async () => {
-		nock(BASE)
-			.post(PARTNER_API_PATHS.grant)
-			.query(true)
-			.reply(200, { access_token: 'tok-r4-0001' });
-		const sent: number[] = [];
-		nock(BASE)
-			.post(PARTNER_API_PATHS.listings)
-			.times(10)
-			.reply((_uri, body) => {
-				sent.push(idOf(body));
-				return idOf(body) === 1
-					? [201, UNPRINTABLE_ID, JSON_TYPE]
-					: [201, { id: `L-${idOf(body)}` }];
-			});
-		const { items, parameters } = oneSeatListings(idsUpTo(3), {
-			concurrencyMode: 'adaptive',
-			concurrency: 48,
-		});
-		const fake = fakeRun({
-			parameters,
-			items,
-			continueOnFail: true,
-			deduplication: new MemoryDeduplicationStore(),
-		});
-		const outcome = await settled(execute.call(fake.context, items));
+		const { outcome, sent } = await runAgainst(
+			(id) => (id === 1 ? [201, UNPRINTABLE_ID, JSON_TYPE] : [201, { id: `L-${id}` }]),
+			3,
+			adaptive,
+			{ continueOnFail: true },
+		);
 		expect(outcome).not.toBe('never ended');
-		expect(sent.sort()).toEqual([1, 2, 3]);
+		expect(sent.map(([id]) => id).sort()).toEqual([1, 2, 3]);
 		const outputs = outcome as IDataObject[];
 		expect(String(outputs[0].error)).toMatch(/^Outcome unknown/);
 		expect(outputs[0].mayHaveBeenCreated).toBe(true);
@@ -87,35 +99,18 @@ describe('a failure in handling a listing after its request has its slot', () =>
 	});
 
 	it('ends the run whatever throws there (a bug in the evidence rule, say), Continue', async () => {
-		nock(BASE)
-			.post(PARTNER_API_PATHS.grant)
-			.query(true)
-			.reply(200, { access_token: 'tok-r4-0003' });
-		const sent: number[] = [];
-		nock(BASE)
-			.post(PARTNER_API_PATHS.listings)
-			.times(10)
-			.reply((_uri, body) => {
-				sent.push(idOf(body));
-				return [201, { id: `L-${idOf(body)}`, externalListingId: idOf(body) }];
-			});
 		const real = apiAnswers.showsCreated;
 		jest.spyOn(apiAnswers, 'showsCreated').mockImplementation((answer) => {
 			if ((answer.body as IDataObject).externalListingId === 1)
 				throw new RangeError('Maximum call stack size exceeded');
 			return real(answer);
 		});
-		const { items, parameters } = oneSeatListings(idsUpTo(3), {
-			concurrencyMode: 'adaptive',
-			concurrency: 48,
-		});
-		const fake = fakeRun({
-			parameters,
-			items,
-			continueOnFail: true,
-			deduplication: new MemoryDeduplicationStore(),
-		});
-		const outcome = await settled(execute.call(fake.context, items));
+		const { outcome } = await runAgainst(
+			(id) => [201, { id: `L-${id}`, externalListingId: id }],
+			3,
+			adaptive,
+			{ continueOnFail: true },
+		);
 		expect(outcome).not.toBe('never ended');
 		const outputs = outcome as IDataObject[];
 		expect(outputs[0].error).toBe(
@@ -126,35 +121,16 @@ describe('a failure in handling a listing after its request has its slot', () =>
 	});
 
 	it('ends the run without Continue too, when it happens to the request carrying a renewal', async () => {
-		nock(BASE)
-			.post(PARTNER_API_PATHS.grant)
-			.query(true)
-			.reply(200, { access_token: 'tok-r4-0002' });
-		const sent: Array<[number, string]> = [];
-		nock(BASE)
-			.post(PARTNER_API_PATHS.listings)
-			.times(10)
-			.delay(0)
-			.reply(function (_uri, body) {
-				const token = String(this.req.headers.authorization).replace('Bearer ', '');
-				sent.push([idOf(body), token]);
-				if (token === 'tok-stale-0001') return [401, { message: 'Invalid Access Token' }];
-				return idOf(body) === 1
-					? [201, UNPRINTABLE_ID, JSON_TYPE]
-					: [201, { id: `L-${idOf(body)}` }];
-			});
 		// Listing 2's 401 comes back while listing 1 renews the token: it waits for that renewal to end.
-		const { items, parameters } = oneSeatListings(idsUpTo(2), {
-			concurrencyMode: 'fixed',
-			concurrency: 2,
-		});
-		const fake = fakeRun({
-			parameters,
-			items,
-			accessToken: 'tok-stale-0001',
-			deduplication: new MemoryDeduplicationStore(),
-		});
-		const outcome = await settled(execute.call(fake.context, items));
+		const { outcome } = await runAgainst(
+			(id, token) => {
+				if (token === 'tok-stale-0001') return [401, { message: 'Invalid Access Token' }];
+				return id === 1 ? [201, UNPRINTABLE_ID, JSON_TYPE] : [201, { id: `L-${id}` }];
+			},
+			2,
+			{ concurrencyMode: 'fixed', concurrency: 2 },
+			{ accessToken: 'tok-stale-0001' },
+		);
 		expect(outcome).not.toBe('never ended');
 		expect(String((outcome as { thrown?: string }).thrown)).toMatch(/^Outcome unknown/);
 	});
