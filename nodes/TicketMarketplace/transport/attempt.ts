@@ -4,7 +4,8 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 import { headerValue } from '../../shared/partnerApi/apiAnswers';
 import { meaningOf, readAnswer } from '../../shared/partnerApi/answerTable';
 import type { AnswerFacts, AnswerMeaning } from '../../shared/partnerApi/answerTable';
-import { failedTokenExchangeOf, type TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
+import { failedTokenExchangeOf, wasHandedOn } from '../../shared/partnerApi/pastN8n';
+import type { TokenDiagnosis } from '../../shared/partnerApi/pastN8n';
 import type { AttemptOutcome, RequestPacer, Slot } from './pacing';
 import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
 
@@ -18,6 +19,8 @@ export interface HttpFailure {
 	tokenExchange?: TokenDiagnosis;
 	/** A file could not be read from n8n's binary data: nothing was sent. */
 	unreadableFile?: boolean;
+	/** Thrown after the credential handed the request on to be sent: it may have left. */
+	handedOn?: boolean;
 	/** A Retry-After, or a spike arrest's interval, longer than this node waits. */
 	retryAfterMs?: number;
 	spikeIntervalMs?: number;
@@ -62,8 +65,12 @@ export interface MeaningContext {
 
 /** What a failure means, with what the run learnt beside it. */
 export function meaningOfFailure(failure: HttpFailure, context: MeaningContext): AnswerMeaning {
-	const { status, refusal, unreadableFile, tokenExchange, code } = failure;
-	const noAnswer = unreadableFile ? 'unreadableFile' : tokenExchange ? 'tokenExchange' : code;
+	const { status, refusal, unreadableFile, tokenExchange, code, handedOn } = failure;
+	const noAnswer = unreadableFile
+		? 'unreadableFile'
+		: tokenExchange
+			? 'tokenExchange'
+			: (code ?? (handedOn ? 'handedOn' : undefined));
 	const facts: AnswerFacts =
 		status === undefined
 			? { status: 0, failure: noAnswer ?? '' }
@@ -123,7 +130,7 @@ export function describeThrown(error: unknown): HttpFailure {
 	const body = thrown.context?.data;
 	if (code !== undefined && /^\d{3}$/.test(code))
 		return { status: Number(code), headers: {}, body, message };
-	return { headers: {}, body, code, message };
+	return { headers: {}, body, code, message, handedOn: wasHandedOn(thrown) };
 }
 
 /** A failed attempt and its meaning: as read on arrival, again only when a renewal said a 401 was no expiry. */

@@ -12,6 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Outcome } from '../../shared/partnerApi/answerTable';
 import { redactSecrets } from '../../shared/partnerApi/redaction';
 import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
+import { noteHandedOn } from '../../shared/partnerApi/pastN8n';
 import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
 import type {
@@ -178,15 +179,13 @@ async function send(
 			body = await start();
 		}
 		sent = true;
+		const sendOptions = { ...httpOptions, body: body as IHttpRequestOptions['body'] };
 		return await withinDeadline(
-			context.helpers.httpRequestWithAuthentication.call(
-				context,
-				CREDENTIAL_NAME,
-				{ ...httpOptions, body: body as IHttpRequestOptions['body'] },
-				{ credentialsDecrypted: credential.decrypted },
-			) as Promise<IN8nHttpFullResponse>,
+			context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, sendOptions, {
+				credentialsDecrypted: credential.decrypted,
+			}) as Promise<IN8nHttpFullResponse>,
 			REQUEST_TIMEOUTS.apiMs,
-		);
+		).catch((error: unknown) => Promise.reject(noteHandedOn(error, sendOptions)));
 	};
 	try {
 		return await credential.renewal.send(sendOnce, options);

@@ -158,6 +158,8 @@ const API_ROWS = [
 		'reconnect',
 	),
 	row('requestNotBuilt', (f) => noAnswer(f) && failedWith(f, REQUEST_NOT_BUILT)),
+	// An error without a network code, after the credential handed the request on to be sent.
+	row('failedAfterHanding', (f) => noAnswer(f) && f.failure === 'handedOn', 'unknown'),
 	row('connectionLost', (f) => noAnswer(f) && !!f.failure, 'unknown'),
 	row('notSent', noAnswer),
 	// The evidence is the caller's (showsCreated): without one, every 2xx shows it.

@@ -101,6 +101,10 @@ const WORDS: Partial<Record<RowName, Say>> = {
 		`Outcome unknown: no answer from the Partner API (${c.network})`,
 		'The connection ended before an answer arrived.',
 	],
+	failedAfterHanding: (_q, c) => [
+		'Outcome unknown: the request to the Partner API failed after it was handed on to be sent',
+		`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,
+	],
 	notSent: (_q, c) => [
 		'The request to the Partner API could not be sent',
 		`n8n said: ${oneLine(c.nodeSaid ?? '')}.`,

@@ -115,8 +115,20 @@ export function tokenForRequest(
 }
 
 /** A request sent (with the token, or a header of its own): an error after it renews nothing, so it goes once. */
-export const sentAsHanded = (credentials: object, options: object) =>
-	carry(credentials, HANDED_REQUEST, isLegacyRequest(options) ? 'sentLegacy' : 'sent');
+export function sentAsHanded(credentials: object, options: object) {
+	// On the request too: an error without a network code after this may come after it left.
+	for (const holder of [credentials, options])
+		carry(holder, HANDED_REQUEST, isLegacyRequest(options) ? 'sentLegacy' : 'sent');
+}
+
+/** The error of a request the credential had handed on to be sent, marked so (its own object, not n8n's copy). */
+export function noteHandedOn(error: unknown, options: object): unknown {
+	const handed = carried(options, HANDED_REQUEST) !== undefined;
+	if (handed && error !== null && typeof error === 'object') carry(error, HANDED_REQUEST, 'sent');
+	return error;
+}
+
+export const wasHandedOn = (error: object) => carried(error, HANDED_REQUEST) !== undefined;
 
 // The refresh token's hidden field, tied by a hash to its login as is the access token: after an edit to another
 // account (n8n keeps hidden fields), neither is used.

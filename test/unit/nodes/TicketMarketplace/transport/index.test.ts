@@ -423,6 +423,10 @@ describe('transport: the one request path', () => {
 			(scope: nock.Interceptor) =>
 				scope.replyWithError(networkError('ECONNABORTED', 'timeout of 100ms exceeded')),
 		],
+		[
+			'an error without a code, thrown after the request was handed on to be sent',
+			(scope: nock.Interceptor) => scope.replyWithError(new Error('the response stream broke')),
+		],
 	])('never re-sends a POST after %s: it may have been created', async (_name, answer) => {
 		const first = answer(nock(BASE).post(PARTNER_API_PATHS.listings));
 		const second = nock(BASE).post(PARTNER_API_PATHS.listings).reply(201, { duplicate: true });
@@ -438,6 +442,19 @@ describe('transport: the one request path', () => {
 		);
 		expect(error.context.itemIndex).toBe(3);
 		expectNoSecrets(error);
+	});
+
+	it('says "not sent" for an error without a code only when n8n threw it before the credential handed the request on', async () => {
+		const run = fakeRun({ parameters: {}, accessToken: 'tok-0' });
+		jest
+			.spyOn(run.context.helpers, 'httpRequestWithAuthentication')
+			.mockRejectedValue(new Error('Node has no credentials'));
+
+		const { error, effect } = await sendFailing(run);
+
+		expect(error.message).toBe('The request to the Partner API could not be sent');
+		expect(error.description).toContain('Nothing was sent');
+		expect(effect).toBe('notCreated');
 	});
 
 	it("turns an API refusal into a NodeApiError with status, the API's own message and the item, without headers", async () => {

@@ -50,6 +50,7 @@ const SAMPLES: Record<ApiRow, [Partial<HttpFailure>, string?]> = {
 	tokenExchange: [{ tokenExchange: { title: 'Login refused', description: 'Check it.' } }],
 	connectionRefused: [{ code: 'ECONNREFUSED' }],
 	requestNotBuilt: [{ code: 'ERR_INVALID_CHAR' }],
+	failedAfterHanding: [{ handedOn: true }],
 	connectionLost: [{ code: 'ECONNRESET' }],
 	notSent: [{}],
 	created: [{ status: 201, evidence: true } as Partial<HttpFailure>],
