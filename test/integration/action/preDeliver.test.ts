@@ -179,7 +179,7 @@ describe('Listing → Pre-deliver Tickets against the sandbox', () => {
 
 		const wrong = [fileItem({ listing: '2', row: 'Z', seat: '9' }, z9, 'z9.pdf')];
 		await expect(upload(wrong, { deduplication }, 'externalId')).rejects.toThrow(
-			'Item 0: listing 2 holds no ticket at row Z, seat 9',
+			'Item 1: listing 2 holds no ticket at row Z, seat 9',
 		);
 		const unknown = [fileItem({ listing: '3', row: 'A', seat: '1' }, z9, 'z9.pdf')];
 		await expect(upload(unknown, { deduplication }, 'externalId')).rejects.toThrow(

@@ -48,7 +48,7 @@ export async function readTickets(
 }
 
 const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
-	new NodeOperationError(context.getNode(), `Item ${at}: ${message}`, {
+	new NodeOperationError(context.getNode(), `Item ${at + 1}: ${message}`, {
 		description: `${what} Nothing was sent.`,
 		itemIndex: at,
 	});
@@ -142,7 +142,7 @@ function refuseRepeatedSeats(
 			return ticket;
 		}
 		const twice = `row ${row}, seat ${seat} of listing ${externalListingId ?? listingId} is given twice`;
-		const what = `Item ${before} has the same seat: give each seat one PDF.`;
+		const what = `Item ${before + 1} has the same seat: give each seat one PDF.`;
 		const refused = refusal(context, itemIndex, twice, what);
 		if (!context.continueOnFail()) throw refused;
 		return refused;

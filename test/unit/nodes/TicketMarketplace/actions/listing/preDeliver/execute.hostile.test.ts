@@ -48,7 +48,7 @@ describe('Pre-deliver review 49: the same seat twice, as the node itself compare
 				() => uploads.map(productsOf),
 				(error: Error) => error.message,
 			);
-		await expect(outcome).resolves.toMatch(/Item 1: .*given twice/);
+		await expect(outcome).resolves.toMatch(/Item 2: .*given twice/);
 	});
 
 	it.each([
@@ -71,7 +71,7 @@ describe('Pre-deliver review 49: the same seat twice, as the node itself compare
 					() => uploads.map(productsOf),
 					(error: Error) => error.message,
 				);
-			await expect(outcome).resolves.toMatch(/Item 1: .*given twice/);
+			await expect(outcome).resolves.toMatch(/Item 2: .*given twice/);
 		},
 	);
 
@@ -88,7 +88,7 @@ describe('Pre-deliver review 49: the same seat twice, as the node itself compare
 				() => uploads.map(productsOf),
 				(error: Error) => error.message,
 			);
-		await expect(outcome).resolves.toMatch(/Item 1: .*given twice/);
+		await expect(outcome).resolves.toMatch(/Item 2: .*given twice/);
 	});
 });
 
@@ -149,7 +149,7 @@ describe('Pre-deliver review 49: a file the binary data store cannot read, at th
 		fake.context.helpers.getBinaryDataBuffer = async () => {
 			throw Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
 		};
-		await expect(output()).rejects.toThrow(/Item 0: .*e151\.pdf/);
+		await expect(output()).rejects.toThrow(/Item 1: .*e151\.pdf/);
 	});
 });
 

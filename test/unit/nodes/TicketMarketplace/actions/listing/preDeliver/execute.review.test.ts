@@ -74,7 +74,7 @@ describe('Pre-deliver review: the Listing ID in the address', () => {
 			grantTokens('tok-pdf');
 			const uploads = uploadsAnswered();
 			const items = [fileItem({ listing: listingId, row: 'E', seat: '151' }, E151, 'e.pdf')];
-			await expect(run(items).output()).rejects.toThrow(/Item 0/);
+			await expect(run(items).output()).rejects.toThrow(/Item 1/);
 			expect(uploads.map((u) => u.path)).toEqual([]);
 		},
 	);

@@ -234,12 +234,12 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 		[
 			'a file that is not a PDF',
 			fileItem({ listing: '1', row: 'A', seat: '2' }, Buffer.from('<html>'), 'x.pdf'),
-			/Item 1: The file "x.pdf" is not a PDF/,
+			/Item 2: The file "x.pdf" is not a PDF/,
 		],
 		[
 			'an empty file',
 			fileItem({ listing: '1', row: 'A', seat: '2' }, Buffer.alloc(0), 'x.pdf'),
-			/Item 1: The file "x.pdf" is empty/,
+			/Item 2: The file "x.pdf" is empty/,
 		],
 		[
 			'a file over 10 MB',
@@ -248,7 +248,7 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 				Buffer.concat([E151, Buffer.alloc(MAX_PDF_BYTES)]),
 				'big.pdf',
 			),
-			/Item 1: The file "big.pdf" is larger than 10 MiB \(10,485,760 bytes\)/,
+			/Item 2: The file "big.pdf" is larger than 10 MiB \(10,485,760 bytes\)/,
 		],
 		[
 			'a missing binary property',
@@ -258,14 +258,14 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 		[
 			'the same seat twice',
 			good({ listing: '1', row: 'a', seat: '1' }),
-			/Item 1: row a, seat 1 of listing 1 is given twice/,
+			/Item 2: row a, seat 1 of listing 1 is given twice/,
 		],
-		['no row', good({ listing: '1', seat: '2' }), /Item 1: no row or seat/],
-		['no listing', good({ row: 'A', seat: '2' }), /Item 1: no Listing ID/],
+		['no row', good({ listing: '1', seat: '2' }), /Item 2: no row or seat/],
+		['no listing', good({ row: 'A', seat: '2' }), /Item 2: no Listing ID/],
 		[
 			'a listing ID that is an object',
 			good({ listing: { id: 1 }, row: 'A', seat: '2' }),
-			/Item 1: the Listing ID is a list or an object/,
+			/Item 2: the Listing ID is a list or an object/,
 		],
 	];
 
@@ -275,6 +275,17 @@ describe('Listing → Pre-deliver Tickets: refused before anything is sent', () 
 		await expect(output()).rejects.toThrow(message);
 		expect(uploads).toHaveLength(0);
 		expect(nock.pendingMocks()).toHaveLength(1);
+	});
+
+	it('counts items from 1, as the seat given twice names the item that has it first', async () => {
+		grantTokens('tok-pdf');
+		const uploads = acceptUploads();
+		const items = [1, 2].map(() => good({ listing: '1', row: 'a', seat: '1' }));
+		const out = await run(items, { continueOnFail: true }).output();
+		expect(uploads).toHaveLength(1);
+		expect(JSON.stringify(out[1].json)).toContain(
+			'"error":"Item 2: row a, seat 1 of listing 1 is given twice","description":"Item 1 has the same seat: give each seat one PDF. Nothing was sent."',
+		);
 	});
 
 	it('with Continue On Fail, sends the tickets that passed and says which did not', async () => {

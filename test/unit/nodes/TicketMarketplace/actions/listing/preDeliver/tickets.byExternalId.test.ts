@@ -142,11 +142,11 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 			ticket({ listing: 7, row: 'A', seat: '3' }, 'A3'),
 		];
 		await expect(deliver(store, items)).rejects.toThrow(
-			'Item 1: listing 7 holds no ticket at row A, seat 3',
+			'Item 2: listing 7 holds no ticket at row A, seat 3',
 		);
 		// A seated ticket named General Admission is not one of the listing's seats either.
 		await expect(deliver(store, [ticket({ listing: 7, ga: true }, 'GA')])).rejects.toThrow(
-			'Item 0: listing 7 holds no ticket at row GA, seat GA',
+			'Item 1: listing 7 holds no ticket at row GA, seat GA',
 		);
 		expect(uploads).toEqual([]);
 		expect(nock.pendingMocks()).toHaveLength(1);
@@ -161,7 +161,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		];
 		const error = await deliver(store, items).catch((thrown: Error) => thrown);
 		expect(error).toMatchObject({
-			message: "Item 1: this workflow's Listing → Create has no record of External Listing ID 9",
+			message: "Item 2: this workflow's Listing → Create has no record of External Listing ID 9",
 		});
 		expect((error as unknown as { description: string }).description).toContain(
 			'choose Listing → By Marketplace Listing ID',
@@ -184,7 +184,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		);
 		expect(uploads.map((upload) => upload.path)).toEqual(['/sellers/listings/pdf/v3/lst_7']);
 		expect(out.map(({ json }) => json.status)).toEqual(['invalid', 'delivered', 'invalid']);
-		expect(out[2].json.error).toBe('Item 2: listing 7 holds no ticket at row Z, seat 9');
+		expect(out[2].json.error).toBe('Item 3: listing 7 holds no ticket at row Z, seat 9');
 	});
 
 	it('finds no record where Create had no evidence of the ID, its memory was off, or the ID was forgotten', async () => {
@@ -226,7 +226,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 			(thrown: Error) => thrown,
 		);
 		expect(error).toMatchObject({
-			message: "Item 0: this workflow's Listing → Create has no record of External Listing ID 7",
+			message: "Item 1: this workflow's Listing → Create has no record of External Listing ID 7",
 		});
 		expect((error as unknown as { description: string }).description).toContain(
 			'turn that option on in Create',
@@ -304,7 +304,7 @@ describe('Listing → Pre-deliver Tickets by External Listing ID', () => {
 		const uploads = acceptUploads();
 		const items = [ticket({ listing: 'lst_7', row: 'A', seat: '1' }, 'A1')];
 		await expect(deliver(new MemoryDeduplicationStore(), items)).rejects.toThrow(
-			'Item 0: "lst_7" is not a Listing ID',
+			'Item 1: "lst_7" is not a Listing ID',
 		);
 		expect(uploads).toEqual([]);
 	});
