@@ -32,12 +32,26 @@ export async function stoppedWhileWaiting(
 	// Not AbortSignal.any: it leaks where a source signal lives long, as the run's does.
 	const either = new AbortController();
 	const abort = () => either.abort();
-	for (const signal of [cancel, closed]) signal.addEventListener('abort', abort, { once: true });
+	const unsubscribe = [cancel, closed].map((signal) => onAbort(signal, abort));
 	try {
 		return await waited(either.signal);
 	} finally {
-		for (const signal of [cancel, closed]) signal.removeEventListener('abort', abort);
+		for (const off of unsubscribe) off();
 	}
+}
+
+/** Each signal's one listener, fanned out to every wait on it: Node warns of a leak past 10 listeners. */
+const fanOuts = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
+	let listeners = fanOuts.get(signal);
+	if (listeners === undefined) {
+		const all = new Set<() => void>();
+		signal.addEventListener('abort', () => all.forEach((one) => one()), { once: true });
+		fanOuts.set(signal, (listeners = all));
+	}
+	listeners.add(listener);
+	return () => listeners.delete(listener);
 }
 
 /** `work`, unless `signal` aborts first: then what `onAbort` gives. */
