@@ -89,9 +89,13 @@ export function namesId(text: string, id: string | number): boolean {
 	return new RegExp(`${ID_BEFORE}${escapeForRegExp(wanted)}${ID_AFTER}`).test(text);
 }
 
-/** A code that says the listing or its External Listing ID exists (never a seat, a row or a barcode). */
+/** A code that says the listing or its External Listing ID exists (never a seat, a row, a barcode, or a product's
+ * `externalId`: the code must name the listing). */
 const CODE_SAYS_LISTED =
-	/^(?:duplicate(?:External)?(?:Listing)?Id|duplicateListing|(?:external)?(?:listing)?(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
+	/^(?:duplicate(?:External)?ListingId|duplicateListing|(?:external)?listing(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
+
+/** Listings the words name by a label (`listing 9001`, `Listing ID: 9001`, `listing #9001`). */
+const LABELLED_LISTING = /\blisting(?:\s+id)?\s*[:#=]?\s*["'`]?(\d[\w-]*)/gi;
 
 // The API holds a listing with this ID: a 400 or 409 that names it, and whose code's last part says the listing
 // exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
@@ -99,6 +103,9 @@ function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext)
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
 	if (createsId === undefined || !namesId(text, createsId)) return false;
+	// Words that name another listing are about it: this ID may be a count or a seat there ("for the same 2 tickets").
+	const labelled = [...text.matchAll(LABELLED_LISTING)].map((match) => match[1]);
+	if (labelled.some((named) => named !== String(createsId).trim())) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),

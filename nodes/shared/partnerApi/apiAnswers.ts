@@ -230,13 +230,14 @@ const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
 const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
 
-/** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper. */
+/** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper
+ * (an object, or each entry of a list). */
 export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
 	const fields = asRecord(body) ?? {};
 	return Object.entries(fields).flatMap(([field, value]) => {
 		if (fieldName(field) === name) return [value];
 		return depth < 2 && WRAPPERS.includes(fieldName(field))
-			? namedValues(value, name, depth + 1)
+			? [value].flat().flatMap((entry) => namedValues(entry, name, depth + 1))
 			: [];
 	});
 }

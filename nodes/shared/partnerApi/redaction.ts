@@ -23,9 +23,8 @@ function hexPattern(value: number, digits = 1): string {
 }
 
 // One character of a secret in every way an answer may spell it (any mix within one echo): as is, percent-encoded
-// (+ for a space), as an HTML entity or a JSON escape. No encoding touches letters and digits.
+// (+ for a space), as an HTML entity or a JSON escape; letters and digits too (a page may spell each as `&#99;`).
 function characterPattern(char: string): string {
-	if (/^[A-Za-z0-9]$/.test(char)) return char;
 	const code = char.codePointAt(0)!;
 	const forms = [escapeForRegExp(char)];
 	forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte, 2)}`).join(''));
