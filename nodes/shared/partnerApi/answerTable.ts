@@ -40,9 +40,11 @@ const isSpikeArrest = gatewayLimit('SpikeArrestViolation', 'spike arrest violati
 
 /** A 503 (or Apigee's ServiceUnavailable): not handled (RFC 9110), so nothing was created and it may go again. */
 const isUnavailable = (facts: AnswerFacts) =>
-	// A 503 the listing service answered itself (its own code) reached it: that code decides.
-	(facts.status === 503 && !/^inventory\./i.test(facts.code ?? '')) ||
+	// A 503 with a code of the service behind the gateway (`inventory.…`, the webhooks') reached it: that code decides.
+	(facts.status === 503 && (facts.code === undefined || GATEWAY_CODE.test(facts.code))) ||
 	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
+/** Apigee's own error codes, and codes of no namespace (a proxy's `SERVICE_UNAVAILABLE`). */
+const GATEWAY_CODE = /^(?:[^.]*|(?:messaging|protocol|policies|keymanagement|steps|oauth)\..*)$/i;
 
 /** A spike arrest's rate per second: "Allowed rate : 40ps", "600pm", or Apigee Edge's spelled-out MessageRate. */
 export function allowedRateOf(words: string | undefined): number | undefined {

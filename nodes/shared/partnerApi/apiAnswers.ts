@@ -244,8 +244,10 @@ export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
 
 /** How deep an answer is searched for a reported error (a hostile answer may nest without end). */
 const SEARCH_DEPTH = 8;
-/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`) or an HTTP error. */
-const FAILURE_WORD = /(?:^|[^a-z])(?:fail|error|reject|refus|declin)/i;
+/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`, `NOT_DELIVERED`) or
+ * an HTTP error. */
+const FAILURE_WORD =
+	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|not[\s_-]?(?:deliver|accept|creat|process|complet|upload))/i;
 
 /** Anywhere in the answer: an error field, `success: false`, a failed status; at the top or in a wrapper (`wrapped`),
  * the service's error document. Whatever the API nests, an error in it is no evidence of success. */
@@ -256,7 +258,10 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 	const reported = fields.some(([field, entry]) => {
 		const name = fieldName(field);
 		if (ERROR_FIELDS.includes(name)) return !isEmpty(entry);
-		if (name === 'success') return entry === false || textOf(entry) === 'false';
+		if (name === 'success' || name === 'ok') return entry === false || textOf(entry) === 'false';
+		// A result may be a wrapper too: only its text is a status.
+		if (name === 'result' || name === 'outcome')
+			return typeof entry === 'string' && FAILURE_WORD.test(entry);
 		return (name === 'status' || name === 'state') && failedStatus(entry, depth);
 	});
 	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;

@@ -152,13 +152,17 @@ function refuseRepeatedSeats(
 const sha256 = (data: string | Buffer) =>
 	createHash('sha256').update(data).digest('hex').slice(0, 16);
 
-/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF.
+/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF. Then the
+ * listing itself: an upload of unknown outcome holds it whatever tickets a later run brings (a PDF made again, too).
  * Text, which the memory keeps as it keeps Create's numeric IDs. */
 export const ticketKeys = (listingId: string, tickets: Ticket[]) =>
-	tickets.map(({ gaFile, ...ticket }) => {
-		const seat = gaFile === undefined ? JSON.stringify(seatOf(ticket)) : `GA ${gaFile}`;
-		return `${listingId} ticket ${sha256(seat)}`;
-	}) as unknown as number[];
+	[
+		...tickets.map(({ gaFile, ...ticket }) => {
+			const seat = gaFile === undefined ? JSON.stringify(seatOf(ticket)) : `GA ${gaFile}`;
+			return `${listingId} ticket ${sha256(seat)}`;
+		}),
+		`${listingId} listing`,
+	] as unknown as number[];
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
 export const partName = (position: number) => `file${position + 1}.pdf`;

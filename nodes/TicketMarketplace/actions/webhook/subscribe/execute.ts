@@ -248,13 +248,22 @@ export async function execute(
 		}
 	}
 	const results: INodeExecutionData[] = [];
+	// The same subscription twice (two rows, a Merge) is sent once: each one sent is one more to activate, for good.
+	const sent = new Map<string, { first: number; answer: Promise<IDataObject> }>();
 	// Sequential on purpose: each subscription needs its own activation e-mail, and there are only ever a few.
 	for (const [itemIndex, entry] of prepared.entries()) {
 		try {
 			// Only with Continue On Fail: without it, the first failure stopped the run.
 			if ('failure' in entry) throw entry.failure;
-			const json = await sendSubscription.call(this, entry, itemIndex);
-			results.push({ json, pairedItem: { item: itemIndex } });
+			const key = JSON.stringify(entry);
+			const { first, answer } = sent.get(key) ?? {
+				first: itemIndex,
+				answer: sendSubscription.call(this, entry, itemIndex),
+			};
+			sent.set(key, { first, answer });
+			const json = await answer;
+			const same = first === itemIndex ? {} : { sameSubscriptionAsItem: first + 1 };
+			results.push({ json: { ...json, ...same }, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex, errorOutput));

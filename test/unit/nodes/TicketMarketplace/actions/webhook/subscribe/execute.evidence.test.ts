@@ -34,8 +34,15 @@ function api(...answers: Answer[]) {
 
 async function run(count: number, continueOnFail: boolean) {
 	const items = Array.from({ length: count }, () => ({ json: {} }));
+	// One trigger per item: the same subscription twice would be sent once.
+	const perItem = (path: string) => (itemIndex: number) =>
+		`https://n8n.example.test/webhook/abc${itemIndex}/${path}`;
 	const fake = fakeRun({
-		parameters: PARAMETERS,
+		parameters: {
+			...PARAMETERS,
+			callbackUrl: perItem('notifications'),
+			callbackAuthUrl: perItem('token'),
+		},
 		items,
 		continueOnFail,
 		callbackCredentials: CALLBACK_CREDENTIALS,

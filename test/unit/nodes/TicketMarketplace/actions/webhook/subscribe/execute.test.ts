@@ -23,6 +23,14 @@ const PARAMETERS: Record<string, ParameterValue> = {
 	options: {},
 };
 
+/** One trigger per item: the same subscription twice would be sent once. */
+const PER_ITEM: Record<string, ParameterValue> = {
+	...PARAMETERS,
+	callbackUrl: (itemIndex: number) =>
+		`https://n8n.example.test/webhook/abc${itemIndex}/notification`,
+	callbackAuthUrl: (itemIndex: number) => `https://n8n.example.test/webhook/abc${itemIndex}/token`,
+};
+
 function tokenApi() {
 	return nock(BASE)
 		.post(PARTNER_API_PATHS.grant)
@@ -174,7 +182,7 @@ describe('Webhook → Subscribe', () => {
 			.post(PARTNER_API_PATHS.webhooks)
 			.reply(400, { message: 'refused' });
 		const items = [{ json: {} }, { json: {} }, { json: {} }];
-		const error = await run(PARAMETERS, { items }).then(
+		const error = await run(PER_ITEM, { items }).then(
 			() => undefined,
 			(thrown: unknown) => thrown as NodeApiError,
 		);
@@ -341,7 +349,7 @@ describe('Webhook → Subscribe with the error output', () => {
 			.reply(500, { message: `busy ${CALLBACK_CREDENTIALS.clientSecret}` });
 		const items = [{ json: {} }, { json: {} }];
 		const fake = fakeRun({
-			parameters: PARAMETERS,
+			parameters: PER_ITEM,
 			items,
 			continueOnFail: true,
 			onError: 'continueErrorOutput',
