@@ -853,7 +853,15 @@ const rows: Row[] = [
 				.post(PARTNER_API_PATHS.webhooks)
 				.times(41)
 				.reply(() => (++calls <= 40 ? [201, { id: `sub-${calls}` }] : [400, { message: 'no' }]));
-			return await thrownBy(subscribeRun(SUBSCRIBE, { count: 41 }));
+			// One trigger per item: the same subscription twice would be sent once.
+			const perItem = (path: string) => (itemIndex: number) =>
+				`https://n8n.example.test/webhook/abc${itemIndex}/${path}`;
+			const parameters = {
+				...SUBSCRIBE,
+				callbackUrl: perItem('notifications'),
+				callbackAuthUrl: perItem('token'),
+			};
+			return await thrownBy(subscribeRun(parameters, { count: 41 }));
 		},
 		moreThanShown: 40 - 10,
 	},
