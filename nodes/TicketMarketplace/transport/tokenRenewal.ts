@@ -27,7 +27,7 @@ import { meaningOfDiagnosis } from '../../shared/partnerApi/tokenDiagnosis';
 import { answerMeaning, UnreadableFileError } from './attempt';
 import type { Answer, AuthenticatedAnswer, AuthenticatedSendOptions } from './attempt';
 import { parseRetryAfter, retryWait, RETRY_POLICY } from './retryAfter';
-import { stoppedWhileWaiting, unlessAborted } from './waitOrStop';
+import { onAborted, stoppedWhileWaiting, unlessAborted } from './waitOrStop';
 
 export const CREDENTIAL_NAME = 'ticketMarketplaceApi';
 
@@ -158,7 +158,7 @@ export class TokenRenewal {
 			const onAbort = () => {
 				if (attempt.renewing && this.token === '') stoppedBeforeToken = true;
 			};
-			cancel?.addEventListener('abort', onAbort, { once: true });
+			const unsubscribe = cancel && onAborted(cancel, onAbort);
 			let response: IN8nHttpFullResponse;
 			try {
 				response = await sendOnce();
@@ -174,7 +174,7 @@ export class TokenRenewal {
 				if (failed) return failed;
 				continue;
 			} finally {
-				cancel?.removeEventListener('abort', onAbort);
+				unsubscribe?.();
 				// A renewing request went with the token n8n has just written.
 				if (this.token !== '') this.carried.add(this.token);
 			}

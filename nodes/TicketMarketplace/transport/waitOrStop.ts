@@ -32,7 +32,7 @@ export async function stoppedWhileWaiting(
 	// Not AbortSignal.any: it leaks where a source signal lives long, as the run's does.
 	const either = new AbortController();
 	const abort = () => either.abort();
-	const unsubscribe = [cancel, closed].map((signal) => onAbort(signal, abort));
+	const unsubscribe = [cancel, closed].map((signal) => onAborted(signal, abort));
 	try {
 		return await waited(either.signal);
 	} finally {
@@ -43,7 +43,7 @@ export async function stoppedWhileWaiting(
 /** Each signal's one listener, fanned out to every wait on it: Node warns of a leak past 10 listeners. */
 const fanOuts = new WeakMap<AbortSignal, Set<() => void>>();
 
-function onAbort(signal: AbortSignal, listener: () => void): () => void {
+export function onAborted(signal: AbortSignal, listener: () => void): () => void {
 	let listeners = fanOuts.get(signal);
 	if (listeners === undefined) {
 		const all = new Set<() => void>();
@@ -62,13 +62,14 @@ export async function unlessAborted<T>(
 ): Promise<T> {
 	if (signal === undefined) return await work;
 	if (signal.aborted) return await onAbort();
-	let listener = () => {};
-	const aborted = new Promise<T>((resolve) => (listener = () => resolve(onAbort())));
-	signal.addEventListener('abort', listener, { once: true });
+	let unsubscribe = () => {};
+	const aborted = new Promise<T>(
+		(resolve) => (unsubscribe = onAborted(signal, () => resolve(onAbort()))),
+	);
 	try {
 		return await Promise.race([work, aborted]);
 	} finally {
-		signal.removeEventListener('abort', listener);
+		unsubscribe();
 	}
 }
 

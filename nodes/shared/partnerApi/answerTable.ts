@@ -96,8 +96,8 @@ export function namesId(text: string, id: string | number): boolean {
 const CODE_SAYS_LISTED =
 	/^(?:duplicate(?:External)?ListingId|duplicateListing|(?:external)?listing(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
 
-/** Listings the words name by a label (`listing 9001`, `Listing ID: 9001`, `listing #9001`). */
-const LABELLED_LISTING = /\blisting(?:\s+id)?\s*[:#=]?\s*["'`]?(\d[\w-]*)/gi;
+/** IDs the words give by a label (`listing 9001`, `External Listing ID: 9001`, `id=9001`, `#9001`). */
+const LABELLED_ID = /(?:\blisting(?:\s+id)?|\bid|#)\s*[:#=]?\s*["'`]?(\d[\w-]*)/gi;
 
 // The API holds a listing with this ID: a 400 or 409 that names it, and whose code's last part says the listing
 // exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
@@ -105,9 +105,10 @@ function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext)
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
 	if (createsId === undefined || !namesId(text, createsId)) return false;
-	// Words that name another listing are about it: this ID may be a count or a seat there ("for the same 2 tickets").
-	const labelled = [...text.matchAll(LABELLED_LISTING)].map((match) => match[1]);
-	if (labelled.some((named) => named !== String(createsId).trim())) return false;
+	// Words that give IDs, none of them this one, are about another listing: this ID may be a count there ("Listing
+	// 9001 already exists for the same 2 tickets"). Beside this one, another may be the holder's marketplace ID.
+	const labelled = [...text.matchAll(LABELLED_ID)].map((match) => match[1]);
+	if (labelled.length > 0 && !labelled.includes(String(createsId).trim())) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),

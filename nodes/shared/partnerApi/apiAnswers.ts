@@ -244,10 +244,12 @@ export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
 
 /** How deep an answer is searched for a reported error (a hostile answer may nest without end). */
 const SEARCH_DEPTH = 8;
-/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`, `NOT_DELIVERED`) or
- * an HTTP error. */
-const FAILURE_WORD =
-	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|not[\s_-]?(?:deliver|accept|creat|process|complet|upload))/i;
+/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`) or an HTTP error. */
+const FAILURE_WORD = /(?:^|[^a-z])(?:fail|error|reject|refus|declin)/i;
+/** The answer's own status (at the top or in a wrapper) says so in more words; a nested one may be a ticket's
+ * `NOT_DELIVERED` in a listing created before its PDFs. */
+const OWN_FAILURE_WORD =
+	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|cancel|undeliver|not[\s_-]?(?:deliver|accept|creat|process|complet|upload))/i;
 
 /** Anywhere in the answer: an error field, `success: false`, a failed status; at the top or in a wrapper (`wrapped`),
  * the service's error document. Whatever the API nests, an error in it is no evidence of success. */
@@ -255,14 +257,16 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 	if (depth > SEARCH_DEPTH || value === null || typeof value !== 'object') return false;
 	if (Array.isArray(value)) return value.some((entry) => reportsError(entry, depth + 1, wrapped));
 	const fields = Object.entries(value as Record<string, unknown>);
+	const words = wrapped ? OWN_FAILURE_WORD : FAILURE_WORD;
 	const reported = fields.some(([field, entry]) => {
 		const name = fieldName(field);
 		if (ERROR_FIELDS.includes(name)) return !isEmpty(entry);
-		if (name === 'success' || name === 'ok') return entry === false || textOf(entry) === 'false';
+		if (name === 'success' || name === 'ok') return ['false', '0', 'no'].includes(textOf(entry));
+		if (name === 'failed') return !isEmpty(entry) && !['false', '0', 'no'].includes(textOf(entry));
 		// A result may be a wrapper too: only its text is a status.
 		if (name === 'result' || name === 'outcome')
-			return typeof entry === 'string' && FAILURE_WORD.test(entry);
-		return (name === 'status' || name === 'state') && failedStatus(entry, depth);
+			return typeof entry === 'string' && words.test(entry);
+		return (name === 'status' || name === 'state') && failedStatus(entry, depth, words);
 	});
 	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;
 	return fields.some(([field, entry]) =>
@@ -277,18 +281,20 @@ function isErrorDocument(fields: Record<string, unknown>): boolean {
 	return typeof code === 'string' && code !== '' && (/^inventory\./i.test(code) || words);
 }
 
-function failedStatus(value: unknown, depth: number): boolean {
+/** A status that says it failed (a text, an HTTP error number, or an object holding one); the answer's own words by
+ * default. */
+export function failedStatus(value: unknown, depth = 0, words = OWN_FAILURE_WORD): boolean {
 	const text = textOf(value);
 	if (/^\d+$/.test(text)) return Number(text) >= 400 && Number(text) < 600;
-	if (text !== '') return FAILURE_WORD.test(text);
+	if (text !== '') return words.test(text);
 	return depth < SEARCH_DEPTH && value !== null && typeof value === 'object'
-		? Object.values(value).some((entry) => failedStatus(entry, depth + 1))
+		? Object.values(value).some((entry) => failedStatus(entry, depth + 1, words))
 		: false;
 }
 
 /** A text or a number as trimmed text ('' for anything else). */
 const textOf = (value: unknown) =>
-	typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
+	['string', 'number', 'boolean'].includes(typeof value) ? String(value).trim().toLowerCase() : '';
 
 /** No error reported: absent, null, false, or an empty text, list or object. */
 function isEmpty(value: unknown): boolean {

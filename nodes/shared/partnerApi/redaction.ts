@@ -30,7 +30,8 @@ function characterPattern(char: string): string {
 	forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte, 2)}`).join(''));
 	if (char === ' ') forms.push('\\+');
 	if (ENTITY[char]) forms.push(`&${ENTITY[char]};`);
-	forms.push(`&#0*${code};`, `&#[xX]0*${hexPattern(code)};`);
+	// The `;` may be left out: HTML still reads `&#115` as an s.
+	forms.push(`&#0*${code};?`, `&#[xX]0*${hexPattern(code)};?`);
 	// JSON's short escapes (\n, \", \/); \uXXXX below.
 	const short = char === '/' ? '\\/' : JSON.stringify(char).slice(1, -1);
 	if (short.length === 2) forms.push(escapeForRegExp(short));

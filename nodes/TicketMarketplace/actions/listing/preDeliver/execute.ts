@@ -1,9 +1,13 @@
 /** Pre-Deliver Tickets: items checked first; one upload per listing via Create's pacing, request path and memory. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorText, listFirst, withMoreDescription } from '../../../helpers/errors';
-import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { readRunCredential, RequestPacer, sendRequest } from '../../../transport';
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
@@ -15,7 +19,14 @@ import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureJson, howMany } from '../create/output';
 import { memoryAccount } from '../create/send';
-import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
+import {
+	checkedTickets,
+	partName,
+	readTickets,
+	showsDelivered,
+	ticketKeys,
+	uploadRequest,
+} from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
@@ -71,7 +82,8 @@ async function deliver(
 		// Its listing ID was checked to fit an address, so building it cannot fail.
 		const request = uploadRequest(context, tickets);
 		try {
-			const options = { request, itemIndex, pacer, credential, confirmedBy: showsCreated };
+			const confirmedBy = (answer: IN8nHttpFullResponse) => showsDelivered(answer, tickets);
+			const options = { request, itemIndex, pacer, credential, confirmedBy };
 			outcomes.set(listingId, outcomeOfRequest(await sendRequest.call(context, options)));
 		} catch (thrown) {
 			// Where it failed is unknown, so it may have gone; the other listings still get their turn.

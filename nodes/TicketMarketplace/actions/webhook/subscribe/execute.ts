@@ -255,7 +255,8 @@ export async function execute(
 		try {
 			// Only with Continue On Fail: without it, the first failure stopped the run.
 			if ('failure' in entry) throw entry.failure;
-			const key = JSON.stringify(entry);
+			const kinds = [...new Set(entry.subscription.listing)].sort();
+			const key = JSON.stringify({ ...entry, subscription: { listing: kinds } });
 			const { first, answer } = sent.get(key) ?? {
 				first: itemIndex,
 				answer: sendSubscription.call(this, entry, itemIndex),
