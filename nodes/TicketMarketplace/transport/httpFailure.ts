@@ -9,8 +9,8 @@ import {
 	isJsonMediaType,
 	networkFailureInWords,
 	redactSecrets,
-	redirectTarget,
 } from '../../shared/partnerApi/apiAnswers';
+import { redirectTarget } from '../../shared/partnerApi/redaction';
 import { meaningOfFailure } from './attempt';
 import type { HttpFailure, MeaningContext, RetryCounts } from './attempt';
 import { RETRY_POLICY } from './retryAfter';

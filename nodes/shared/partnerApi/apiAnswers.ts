@@ -179,21 +179,6 @@ export function networkFailureInWords(code: unknown): string {
 	return NETWORK_FAILURES[code] ?? 'network error';
 }
 
-/** Where a redirect points, as origin and path, redacted before parsing (which respells a host or path) and after. */
-export function redirectTarget(
-	location: string,
-	from: string,
-	secrets: readonly string[] | undefined,
-): string | undefined {
-	if (location === '') return undefined;
-	try {
-		const target = new URL(redactSecrets(location, secrets), from || undefined);
-		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
-	} catch {
-		return undefined;
-	}
-}
-
 /** The request never left this machine: a retry is safe. */
 export const CONNECTION_FAILED_BEFORE_SEND = new Set(
 	'ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH EADDRNOTAVAIL'.split(' '),

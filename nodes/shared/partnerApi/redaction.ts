@@ -135,3 +135,18 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 	};
 	return walk(value, 0) as T;
 }
+
+/** Where a redirect points, as origin and path, redacted before parsing (which respells a host or path) and after. */
+export function redirectTarget(
+	location: string,
+	from: string,
+	secrets: readonly string[] | undefined,
+): string | undefined {
+	if (location === '') return undefined;
+	try {
+		const target = new URL(redactSecrets(location, secrets), from || undefined);
+		return redactSecrets(`${target.origin}${target.pathname}`, secrets).slice(0, 200);
+	} catch {
+		return undefined;
+	}
+}

@@ -7,9 +7,9 @@ import {
 	networkFailureInWords,
 	readAnswer,
 	readBody,
-	redirectTarget,
 	type ReadBody,
 } from './apiAnswers';
+import { redirectTarget } from './redaction';
 import { meaningOf, type AnswerMeaning, type RowName } from './answerTable';
 import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
 import { basicAuthorization, loginValues } from './partnerApi';

@@ -12,21 +12,16 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
+import { failedStatus, namedValues, showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { groupBy } from '../create/checkListing';
 import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureJson, howMany } from '../create/output';
+import { seatName } from '../memory/createdListings';
 import { memoryAccount } from '../create/send';
-import {
-	checkedTickets,
-	partName,
-	readTickets,
-	showsDelivered,
-	ticketKeys,
-	uploadRequest,
-} from './tickets';
+import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
@@ -190,4 +185,17 @@ function summary(outcomes: Map<string, Outcome>): string {
 		return ids.length ? `${group}: listing ${listFirst(ids)}.` : '';
 	});
 	return lines.filter(Boolean).join('\n');
+}
+
+/** Evidence of a delivery: a success reporting no error, whose products or tickets (if it lists them) say of none
+ * this upload carried that it failed or was not delivered; tickets it did not carry may still wait for theirs. */
+function showsDelivered(answer: IN8nHttpFullResponse, tickets: Ticket[]): boolean {
+	const carried = new Set(tickets.map((ticket) => seatName(ticket)));
+	const listed = ['products', 'tickets'].flatMap((name) => namedValues(answer.body, name)).flat();
+	const failed = listed.some((entry) => {
+		const { row, seat, status, state } = (entry ?? {}) as Record<string, unknown>;
+		const named = seatName({ row: String(row ?? ''), seat: String(seat ?? '') });
+		return named !== undefined && carried.has(named) && failedStatus(status ?? state);
+	});
+	return showsCreated(answer) && !failed;
 }

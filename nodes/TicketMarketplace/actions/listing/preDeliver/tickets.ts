@@ -1,12 +1,11 @@
 /** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest, type UploadBody } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import { failedStatus, namedValues, showsCreated } from '../../../../shared/partnerApi/apiAnswers';
 import { findCreated, seatName, type CreatedListing } from '../memory/createdListings';
 import { failureOf } from '../memory/memoryFailure';
 import type { MemoryAccount } from '../memory/sentListings';
@@ -154,9 +153,8 @@ function refuseRepeatedSeats(
 const sha256 = (data: string | Buffer) =>
 	createHash('sha256').update(data).digest('hex').slice(0, 16);
 
-/** Each ticket of a listing as its memory names it: its seat as Create compares it; a GA ticket by its PDF. Then the
- * listing itself: an upload of unknown outcome holds it whatever tickets a later run brings (a PDF made again, too).
- * Text, which the memory keeps as it keeps Create's numeric IDs. */
+/** Each ticket as the memory names it (its seat as Create compares it; a GA ticket by its PDF), then the listing: an
+ * upload of unknown outcome holds it whatever tickets a later run brings. Text, kept as Create's numeric IDs are. */
 export const ticketKeys = (listingId: string, tickets: Ticket[]) =>
 	[
 		...tickets.map(({ gaFile, ...ticket }) => {
@@ -165,19 +163,6 @@ export const ticketKeys = (listingId: string, tickets: Ticket[]) =>
 		}),
 		`${listingId} listing`,
 	] as unknown as number[];
-
-/** Evidence of a delivery: a success reporting no error, whose products or tickets (if it lists them) say of none
- * this upload carried that it failed or was not delivered; tickets it did not carry may still wait for theirs. */
-export function showsDelivered(answer: IN8nHttpFullResponse, tickets: Ticket[]): boolean {
-	const carried = new Set(tickets.map(seatOf));
-	const listed = ['products', 'tickets'].flatMap((name) => namedValues(answer.body, name)).flat();
-	const failed = listed.some((entry) => {
-		const { row, seat, status, state } = (entry ?? {}) as Record<string, unknown>;
-		const named = seatName({ row: String(row ?? ''), seat: String(seat ?? '') });
-		return named !== undefined && carried.has(named) && failedStatus(status ?? state);
-	});
-	return showsCreated(answer) && !failed;
-}
 
 /** The part holding a ticket's PDF: named by position, so that no file name needs quoting. */
 export const partName = (position: number) => `file${position + 1}.pdf`;
