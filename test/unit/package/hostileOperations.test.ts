@@ -14,6 +14,7 @@ import {
 	CALLBACK_CREDENTIALS,
 	fakeRun,
 	MemoryDeduplicationStore,
+	type ParameterValue,
 } from '../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../support/fakeN8n/binaryItems';
 import { expectNoExecution, runRecorded } from '../../../support/fakeN8n/recordingResponse';
@@ -123,6 +124,7 @@ async function runSubscribe(
 	count: number,
 	answers: Array<[number, IDataObject | string]>,
 	continueOnFail = false,
+	kinds: ParameterValue = ['listing_sale'],
 ) {
 	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok-sub' });
 	const posted: unknown[] = [];
@@ -134,7 +136,7 @@ async function runSubscribe(
 		});
 	const items = Array.from({ length: count }, () => ({ json: {} }));
 	const fake = fakeRun({
-		parameters: SUBSCRIBE_PARAMETERS,
+		parameters: { ...SUBSCRIBE_PARAMETERS, subscriptionKinds: kinds },
 		items,
 		continueOnFail,
 		callbackCredentials: CALLBACK_CREDENTIALS,
@@ -171,6 +173,56 @@ describe('Subscribe with the same subscription twice', () => {
 			true,
 		);
 		expect(posted).toHaveLength(1);
+	});
+});
+
+describe('Subscribe: one subscription per ask', () => {
+	// Same URLs, same credential, same kinds in another order (a sheet's column, a Merge): the marketplace then
+	// sends each sale twice and both need activating.
+	it('the same kinds in another order are one subscription', async () => {
+		const { posted } = await runSubscribe(
+			2,
+			[
+				[201, { id: 'sub-1' }],
+				[201, { id: 'sub-2' }],
+			],
+			false,
+			(itemIndex: number) =>
+				itemIndex === 0 ? ['listing_sale', 'listing_update'] : ['listing_update', 'listing_sale'],
+		);
+		expect(posted).toHaveLength(1);
+	});
+
+	it('different kinds are two subscriptions, each with its own identifier', async () => {
+		const { posted, output } = await runSubscribe(
+			2,
+			[
+				[201, { id: 'sub-1' }],
+				[201, { id: 'sub-2' }],
+			],
+			false,
+			(itemIndex: number) => (itemIndex === 0 ? ['listing_sale'] : ['listing_update']),
+		);
+		expect({
+			posted: posted.length,
+			ids: output?.map((item) => item.json.subscriptionId),
+			same: output?.map((item) => item.json.sameSubscriptionAsItem),
+		}).toEqual({ posted: 2, ids: ['sub-1', 'sub-2'], same: [undefined, undefined] });
+	});
+
+	it('with Continue On Fail, a refused first leaves both items failed, one request sent', async () => {
+		const { posted, output } = await runSubscribe(
+			2,
+			[
+				[400, { code: 'partner.webhooks.invalidUrl', description: 'Invalid callback URL' }],
+				[201, { id: 'sub-2' }],
+			],
+			true,
+		);
+		expect({
+			posted: posted.length,
+			errors: output?.map((item) => typeof item.json.error),
+		}).toEqual({ posted: 1, errors: ['string', 'string'] });
 	});
 });
 

@@ -3,10 +3,9 @@
  * misses, and a real service's answer each may now misread. Passing tests say what held.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import {
 	describeThrown,
 	meaningOfFailure,
@@ -18,7 +17,6 @@ import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { redactSecrets } from '../../../nodes/shared/partnerApi/redaction';
 import {
 	BASE,
-	CALLBACK_CREDENTIALS,
 	fakeRun,
 	MemoryDeduplicationStore,
 	oneSeatListings,
@@ -239,85 +237,6 @@ describe('an error without a network code, before or after the credential handed
 
 	it('after: outcome unknown; before: not sent', () => {
 		expect([failed(true).outcome, failed(false).outcome]).toEqual(['unknown', 'notCreated']);
-	});
-});
-
-const SUBSCRIBE = {
-	callbackUrl: 'https://n8n.example.test/webhook/abc/notifications',
-	callbackAuthUrl: 'https://n8n.example.test/webhook/abc/token',
-	options: {},
-};
-
-async function runSubscribe(
-	kinds: (itemIndex: number) => string[],
-	answers: Array<[number, IDataObject]>,
-	continueOnFail = false,
-) {
-	nock(BASE).post(PARTNER_API_PATHS.grant).query(true).reply(200, { access_token: 'tok-af-sub' });
-	const posted: unknown[] = [];
-	const scope = nock(BASE);
-	for (const [status, body] of answers)
-		scope.post(PARTNER_API_PATHS.webhooks).reply((_path, requestBody) => {
-			posted.push(requestBody);
-			return [status, body, JSON_TYPE];
-		});
-	const items = answers.map(() => ({ json: {} }));
-	const fake = fakeRun({
-		parameters: { ...SUBSCRIBE, subscriptionKinds: kinds as never },
-		items,
-		continueOnFail,
-		callbackCredentials: CALLBACK_CREDENTIALS,
-	});
-	const result = await subscribe.call(fake.context, items).then(
-		(output) => ({ output, error: undefined }),
-		(error: unknown) => ({ output: undefined, error: error as NodeApiError }),
-	);
-	return { ...result, posted };
-}
-
-describe('Subscribe: one subscription per ask', () => {
-	// Same URLs, same credential, same kinds in another order (a sheet's column, a Merge): the marketplace then
-	// sends each sale twice and both need activating.
-	it('the same kinds in another order are one subscription', async () => {
-		const { posted } = await runSubscribe(
-			(itemIndex) =>
-				itemIndex === 0 ? ['listing_sale', 'listing_update'] : ['listing_update', 'listing_sale'],
-			[
-				[201, { id: 'sub-1' }],
-				[201, { id: 'sub-2' }],
-			],
-		);
-		expect(posted).toHaveLength(1);
-	});
-
-	it('different kinds are two subscriptions, each with its own identifier', async () => {
-		const { posted, output } = await runSubscribe(
-			(itemIndex) => (itemIndex === 0 ? ['listing_sale'] : ['listing_update']),
-			[
-				[201, { id: 'sub-1' }],
-				[201, { id: 'sub-2' }],
-			],
-		);
-		expect({
-			posted: posted.length,
-			ids: output?.map((item) => item.json.subscriptionId),
-			same: output?.map((item) => item.json.sameSubscriptionAsItem),
-		}).toEqual({ posted: 2, ids: ['sub-1', 'sub-2'], same: [undefined, undefined] });
-	});
-
-	it('with Continue On Fail, a refused first leaves both items failed, one request sent', async () => {
-		const { posted, output } = await runSubscribe(
-			() => ['listing_sale'],
-			[
-				[400, { code: 'partner.webhooks.invalidUrl', description: 'Invalid callback URL' }],
-				[201, { id: 'sub-2' }],
-			],
-			true,
-		);
-		expect({
-			posted: posted.length,
-			errors: output?.map((item) => typeof item.json.error),
-		}).toEqual({ posted: 1, errors: ['string', 'string'] });
 	});
 });
 
