@@ -33,6 +33,24 @@ export function acceptListings(times = 50): IDataObject[] {
 	return bodies;
 }
 
+/** The listing endpoint answers its n-th request (from 1, with its body) by `answer`, a reply without headers as JSON;
+ * the External Listing IDs received, in order. */
+export function answerListings(
+	answer: (count: number, body: IDataObject) => [number, unknown, Record<string, string>?],
+	times = 20,
+): number[] {
+	const received: number[] = [];
+	nock(BASE)
+		.post(PARTNER_API_PATHS.listings)
+		.times(times)
+		.reply((_uri, body) => {
+			received.push(Number((body as IDataObject).externalListingId));
+			const [status, reply, headers] = answer(received.length, body as IDataObject);
+			return [status, reply as nock.Body, headers ?? { 'Content-Type': 'application/json' }];
+		});
+	return received;
+}
+
 type Scripted = () => [number, unknown, Record<string, string>?];
 
 /** The token exchange, for good: each login issues tok-1, tok-2, … into `valid` (a `grant` script answers first). */

@@ -3,7 +3,7 @@
  * misses, and a real service's answer each may now misread. Passing tests say what held.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute as createListings } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import {
@@ -16,14 +16,13 @@ import { noteHandedOn, sentAsHanded } from '../../../nodes/shared/partnerApi/pas
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { redactSecrets } from '../../../nodes/shared/partnerApi/redaction';
 import {
-	BASE,
 	fakeRun,
 	MemoryDeduplicationStore,
 	oneSeatListings,
 	type ParameterValue,
 } from '../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../support/fakeN8n/binaryItems';
-import { grantTokens } from '../../../support/partnerApiNock';
+import { answerListings, grantTokens } from '../../../support/partnerApiNock';
 import { acceptUploads, productsOf, run as preDeliver } from '../../../support/preDeliverRuns';
 
 beforeAll(() => nock.disableNetConnect());
@@ -33,20 +32,6 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const seated = (row: string, seat: string, listing = '9001') =>
 	fileItem({ listing, row, seat }, pdfBytes(`${row}${seat}`), `${row}${seat}.pdf`);
 const statuses = (out: INodeExecutionData[]) => out.map((item) => item.json.status);
-
-/** Every listing request, by External Listing ID, answered by `answer`. */
-function listingApi(answer: (count: number) => [number, unknown, Record<string, string>?]) {
-	const received: number[] = [];
-	nock(BASE)
-		.post(PARTNER_API_PATHS.listings)
-		.times(20)
-		.reply((_uri, body) => {
-			received.push(Number((body as IDataObject).externalListingId));
-			const [status, reply, headers] = answer(received.length);
-			return [status, reply as nock.Body, headers ?? JSON_TYPE];
-		});
-	return received;
-}
 
 async function create(
 	items: INodeExecutionData[],
@@ -69,7 +54,7 @@ describe('"already listed" beside the marketplace ID of the listing that holds i
 		'A listing with External Listing ID 9001 already exists (listing ID: 123456789)',
 	])('duplicateExternalListingId, "%s", is already listed', async (description) => {
 		grantTokens('tok-af-dup-0001');
-		const received = listingApi(() => [
+		const received = answerListings(() => [
 			400,
 			{ code: 'inventory.listings.duplicateExternalListingId', description },
 		]);
@@ -102,7 +87,7 @@ describe("a product's NOT_DELIVERED read as the whole answer's failure", () => {
 	// A listing created before its PDFs (Pre-Deliver comes after) plausibly reports each ticket undelivered.
 	it('Create: a 201 INCOMPLETE listing whose products are NOT_DELIVERED is created', async () => {
 		grantTokens('tok-af-nd-0001');
-		listingApi(() => [
+		answerListings(() => [
 			201,
 			{
 				id: 'L-1',

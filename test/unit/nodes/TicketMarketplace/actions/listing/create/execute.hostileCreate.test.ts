@@ -3,7 +3,7 @@
  * never lost; no secret in an output): answers that name other listings, product codes, counts, encoded echoes.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
@@ -15,29 +15,10 @@ import {
 	oneSeatListings,
 	type ParameterValue,
 } from '../../../../../../../support/fakeN8n/actionContext';
-import { grantTokens } from '../../../../../../../support/partnerApiNock';
+import { answerListings, grantTokens } from '../../../../../../../support/partnerApiNock';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-
-/** Every listing request the API receives, by External Listing ID, answered by `answer`. */
-function listingApi(
-	answer: (body: IDataObject, count: number) => [number, unknown, Record<string, string>?],
-): number[] {
-	const received: number[] = [];
-	nock(BASE)
-		.post(PARTNER_API_PATHS.listings)
-		.times(20)
-		.reply((_uri, body) => {
-			const id = Number((body as IDataObject).externalListingId);
-			received.push(id);
-			const [status, reply, headers] = answer(body as IDataObject, received.length);
-			return [status, reply as nock.Body, headers ?? JSON_TYPE];
-		});
-	return received;
-}
 
 async function run(
 	items: INodeExecutionData[],
@@ -55,7 +36,7 @@ const allText = (value: unknown) => JSON.stringify(value);
 describe('sent twice', () => {
 	it('two items with one External Listing ID (listing per item) are not both sent', async () => {
 		grantTokens('tok-hA-twice-0001');
-		const received = listingApi((body) => [
+		const received = answerListings((_count, body) => [
 			201,
 			{ id: `L-${String(body.externalListingId)}`, externalListingId: body.externalListingId },
 		]);
@@ -70,7 +51,7 @@ describe('sent twice', () => {
 describe('lost: created without evidence', () => {
 	it('a 201 whose `data` is a list naming another listing is not "created"', async () => {
 		grantTokens('tok-hA-list-0001');
-		listingApi(() => [201, { data: [{ id: 'L-999', externalListingId: 999 }] }]);
+		answerListings(() => [201, { data: [{ id: 'L-999', externalListingId: 999 }] }]);
 		const { items, parameters } = oneSeatListings([1], { output: 'row' });
 		const { out } = await run(items, parameters);
 		expect(out[0].json.listingStatus).toBe('unknown');
@@ -78,7 +59,7 @@ describe('lost: created without evidence', () => {
 
 	it('a 201 naming another listing under data.listing is outcome unknown', async () => {
 		grantTokens('tok-hA-list-0002');
-		listingApi(() => [201, { data: { listing: { id: 'L-999', externalListingId: 999 } } }]);
+		answerListings(() => [201, { data: { listing: { id: 'L-999', externalListingId: 999 } } }]);
 		const { items, parameters } = oneSeatListings([1], { output: 'row' });
 		const { out } = await run(items, parameters);
 		expect(out[0].json.listingStatus).toBe('unknown');
@@ -91,7 +72,7 @@ describe('secrets', () => {
 			.post(PARTNER_API_PATHS.grant)
 			.query(true)
 			.reply(200, { access_token: 'tok-hA-rt-0001', refresh_token: 'rt-hA-fresh-refresh-77' });
-		listingApi(() => [
+		answerListings(() => [
 			400,
 			{ code: 'x', description: 'echo rt-hA-fresh-refresh-77 tok-hA-rt-0001' },
 		]);
@@ -107,7 +88,7 @@ describe('lost: "already listed" without evidence', () => {
 	it('a product externalId refused as duplicateExternalId is not "already listed"', async () => {
 		grantTokens('tok-hA-dup-0001');
 		// The product's field is `externalId`; the listing's is `externalListingId`.
-		const received = listingApi(() => [
+		const received = answerListings(() => [
 			400,
 			{
 				code: 'inventory.listings.duplicateExternalId',
@@ -121,7 +102,7 @@ describe('lost: "already listed" without evidence', () => {
 		// The refusal fixed (the product renamed), the next run must send it: it was never created.
 		nock.cleanAll();
 		grantTokens('tok-hA-dup-0005');
-		const again = listingApi(() => [201, { id: 'L-1' }]);
+		const again = answerListings(() => [201, { id: 'L-1' }]);
 		const second = await run(items, parameters, store);
 		expect(again).toEqual([1]);
 		expect(second.out[0].json.listingStatus).toBe('created');
@@ -129,7 +110,7 @@ describe('lost: "already listed" without evidence', () => {
 
 	it('"already exists" naming another listing, this ID only as a count, is not "already listed"', async () => {
 		grantTokens('tok-hA-dup-0002');
-		listingApi(() => [
+		answerListings(() => [
 			409,
 			{
 				code: 'inventory.listings.duplicateListing',
@@ -143,7 +124,7 @@ describe('lost: "already listed" without evidence', () => {
 
 	it('a duplicateSectionRowSeat naming this ID is a refusal', async () => {
 		grantTokens('tok-hA-dup-0003');
-		listingApi(() => [
+		answerListings(() => [
 			400,
 			{
 				code: 'inventory.listings.duplicateSectionRowSeat',
@@ -157,7 +138,7 @@ describe('lost: "already listed" without evidence', () => {
 
 	it('"listing 12.5 already exists" does not name listing 12', async () => {
 		grantTokens('tok-hA-dup-0004');
-		listingApi(() => [409, { description: 'Listing 12.5 already exists' }]);
+		answerListings(() => [409, { description: 'Listing 12.5 already exists' }]);
 		const { items, parameters } = oneSeatListings([12], { output: 'row' });
 		const { out } = await run(items, parameters);
 		expect(out[0].json.listingStatus).toBe('failed');
@@ -167,7 +148,7 @@ describe('lost: "already listed" without evidence', () => {
 describe('sent twice: retries', () => {
 	it("held: a 500 that mentions a spike arrest outside the gateway's fault is sent once (unknown)", async () => {
 		grantTokens('tok-hA-retry-0001');
-		const received = listingApi(() => [
+		const received = answerListings(() => [
 			500,
 			{
 				description: 'Spike arrest violation. Allowed rate : 10ps',
@@ -182,7 +163,7 @@ describe('sent twice: retries', () => {
 
 	it("held: a 503 with the service's code in a list of errors is sent once (unknown)", async () => {
 		grantTokens('tok-hA-retry-0002');
-		const received = listingApi(() => [
+		const received = answerListings(() => [
 			503,
 			{ errors: [{ code: 'inventory.listings.systemError', message: 'System error' }] },
 		]);
@@ -194,7 +175,7 @@ describe('sent twice: retries', () => {
 
 	it('a 401 then a 500 is sent twice at most and ends unknown, remembered', async () => {
 		grantTokens('tok-hA-401-0001');
-		const received = listingApi((_body, count) =>
+		const received = answerListings((count) =>
 			count === 1 ? [401, { fault: { faultstring: 'Invalid Access Token' } }] : [500, {}],
 		);
 		const { items, parameters } = oneSeatListings([1], { output: 'row' });
@@ -205,7 +186,7 @@ describe('sent twice: retries', () => {
 		expect(out[0].json.listingStatus).toBe('unknown');
 		nock.cleanAll();
 		grantTokens('tok-hA-401-0002');
-		const again = listingApi(() => [201, { id: 'L-1' }]);
+		const again = answerListings(() => [201, { id: 'L-1' }]);
 		const second = await run(items, parameters, store);
 		expect(again).toEqual([]);
 		// Skipped as an earlier unknown: it says "unknown" again, and is not sent.
@@ -226,7 +207,7 @@ describe('secrets in answers', () => {
 			.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 			.join('');
 		// A 200 that is no evidence: its answer is shown (redacted, cut to 300 characters).
-		listingApi(() => [200, `{"echo": "${escaped}"}`, { 'Content-Type': 'text/plain' }]);
+		answerListings(() => [200, `{"echo": "${escaped}"}`, { 'Content-Type': 'text/plain' }]);
 		const { items, parameters } = oneSeatListings([1], { output: 'row' });
 		const { out } = await run(items, parameters);
 		expect(out[0].json.listingStatus).toBe('unknown');
@@ -238,7 +219,7 @@ describe('secrets in answers', () => {
 		const entities = [...API_CREDENTIALS.consumerSecret]
 			.map((char) => `&#${char.charCodeAt(0)};`)
 			.join('');
-		listingApi(() => [
+		answerListings(() => [
 			200,
 			`<html><body>key ${entities}</body></html>`,
 			{ 'Content-Type': 'text/html' },
@@ -251,7 +232,7 @@ describe('secrets in answers', () => {
 
 	it('the password echoed percent-encoded and as HTML entities is redacted', async () => {
 		grantTokens('tok-hA-esc-0002');
-		listingApi(() => [
+		answerListings(() => [
 			400,
 			{
 				description: `u=${encodeURIComponent(API_CREDENTIALS.password)} p=marketplace&#45;password`,
