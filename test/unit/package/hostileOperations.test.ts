@@ -32,8 +32,6 @@ afterEach(() => nock.cleanAll());
 
 const seated = (row: string, seat: string, listing = '9001', label = `${row}${seat}`) =>
 	fileItem({ listing, row, seat }, pdfBytes(label), `${row}${seat}.pdf`);
-const ga = (label: string, listing = '9001') =>
-	fileItem({ listing, ga: true }, pdfBytes(label), `${label}.pdf`);
 const statuses = (out: INodeExecutionData[]) => out.map((item) => item.json.status);
 
 describe('Pre-Deliver on a 200 that reports its failure', () => {
@@ -62,53 +60,6 @@ describe('Pre-Deliver on a 200 that reports its failure', () => {
 			rerun: 'unknown',
 		});
 		expect(again).toHaveLength(0);
-	});
-});
-
-describe('Pre-Deliver after an upload of unknown outcome', () => {
-	// Docs: "While one of its tickets has an upload of unknown outcome, no later run uploads the listing, whatever
-	// tickets it brings."
-	it('a run bringing only a ticket added since does not upload the listing', async () => {
-		const store = new MemoryDeduplicationStore();
-		grantTokens('tok-b2', 2);
-		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
-		const first = await run([seated('A', '1'), seated('A', '2')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		expect(statuses(first)).toEqual(['unknown', 'unknown']);
-		const again = acceptUploads();
-		const rerun = await run([seated('A', '3')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		expect({ uploads: again.length, status: rerun[0].json.status }).toEqual({
-			uploads: 0,
-			status: 'unknown',
-		});
-	});
-
-	// The GA tickets' memory keys are their PDFs' hashes: PDFs made again (any PDF generator stamps its
-	// CreationDate) are new keys, so the same tickets go again although the first upload may have delivered them.
-	it('General Admission tickets whose PDFs were generated again are not uploaded a second time', async () => {
-		const store = new MemoryDeduplicationStore();
-		grantTokens('tok-b3', 2);
-		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
-		const first = await run([ga('ga1 2026-01-01'), ga('ga2 2026-01-01')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		expect(statuses(first)).toEqual(['unknown', 'unknown']);
-		const again = acceptUploads();
-		const rerun = await run([ga('ga1 2026-01-02'), ga('ga2 2026-01-02')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		// Not one more upload of both GA tickets: they may have been delivered already.
-		expect({ uploads: again.length, statuses: statuses(rerun) }).toEqual({
-			uploads: 0,
-			statuses: ['unknown', 'unknown'],
-		});
 	});
 });
 

@@ -23,7 +23,7 @@ import {
 } from '../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../support/fakeN8n/binaryItems';
 import { answerListings, grantTokens } from '../../../support/partnerApiNock';
-import { acceptUploads, productsOf, run as preDeliver } from '../../../support/preDeliverRuns';
+import { acceptUploads, run as preDeliver } from '../../../support/preDeliverRuns';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -146,33 +146,6 @@ describe('failure answers the widened words still miss', () => {
 		acceptUploads(200, answer, undefined, 1);
 		const out = await preDeliver([seated('A', '1')], { continueOnFail: true }).output();
 		expect(out[0].json.status).not.toBe('delivered');
-	});
-});
-
-describe('Pre-Deliver re-runs after a delivery', () => {
-	it('skips the delivered tickets, and uploads a ticket added since (the listing key does not hold it)', async () => {
-		const store = new MemoryDeduplicationStore();
-		grantTokens('tok-af-pd-0001', 3);
-		acceptUploads(200, { ok: true }, undefined, 1);
-		const first = await preDeliver([seated('A', '1'), seated('A', '2')], {
-			deduplication: store,
-		}).output();
-		const same = await preDeliver([seated('A', '1'), seated('A', '2')], {
-			deduplication: store,
-		}).output();
-		const uploads = acceptUploads();
-		const added = await preDeliver([seated('A', '3')], { deduplication: store }).output();
-		expect({
-			first: statuses(first),
-			same: statuses(same),
-			added: statuses(added),
-			seats: uploads.map((upload) => productsOf(upload).map((product) => product.seat)),
-		}).toEqual({
-			first: ['delivered', 'delivered'],
-			same: ['skipped', 'skipped'],
-			added: ['delivered'],
-			seats: [['3']],
-		});
 	});
 });
 

@@ -13,6 +13,8 @@ import { acceptUploads, productsOf, run } from '../../../../../../../support/pre
 
 const ticket = (row: string, seat: string, listing = '9001') =>
 	fileItem({ listing, row, seat }, pdfBytes(`${row}${seat}`), `${row}${seat}.pdf`);
+const gaTicket = (label: string, listing = '9001') =>
+	fileItem({ listing, ga: true }, pdfBytes(label), `${label}.pdf`);
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -54,6 +56,78 @@ describe('a listing of unknown outcome, brought again with other tickets', () =>
 		expect({ uploads: again.length, status: rerun[0].json.status }).toEqual({
 			uploads: 0,
 			status: 'unknown',
+		});
+	});
+
+	// Docs: "While one of its tickets has an upload of unknown outcome, no later run uploads the listing, whatever
+	// tickets it brings."
+	it('a run bringing only a ticket added since does not upload the listing', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-b2', 2);
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
+		const first = await run([ticket('A', '1'), ticket('A', '2')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		expect(first.map((item) => item.json.status)).toEqual(['unknown', 'unknown']);
+		const again = acceptUploads();
+		const rerun = await run([ticket('A', '3')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		expect({ uploads: again.length, status: rerun[0].json.status }).toEqual({
+			uploads: 0,
+			status: 'unknown',
+		});
+	});
+
+	// The GA tickets' memory keys are their PDFs' hashes: PDFs made again (any PDF generator stamps its
+	// CreationDate) are new keys, so the same tickets go again although the first upload may have delivered them.
+	it('General Admission tickets whose PDFs were generated again are not uploaded a second time', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-b3', 2);
+		acceptUploads(500, { code: 'inventory.listings.systemError', description: 'x' }, undefined, 1);
+		const first = await run([gaTicket('ga1 2026-01-01'), gaTicket('ga2 2026-01-01')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		expect(first.map((item) => item.json.status)).toEqual(['unknown', 'unknown']);
+		const again = acceptUploads();
+		const rerun = await run([gaTicket('ga1 2026-01-02'), gaTicket('ga2 2026-01-02')], {
+			continueOnFail: true,
+			deduplication: store,
+		}).output();
+		// Not one more upload of both GA tickets: they may have been delivered already.
+		expect({ uploads: again.length, statuses: rerun.map((item) => item.json.status) }).toEqual({
+			uploads: 0,
+			statuses: ['unknown', 'unknown'],
+		});
+	});
+});
+
+describe('Pre-Deliver re-runs after a delivery', () => {
+	it('skips the delivered tickets, and uploads a ticket added since (the listing key does not hold it)', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-af-pd-0001', 3);
+		acceptUploads(200, { ok: true }, undefined, 1);
+		const first = await run([ticket('A', '1'), ticket('A', '2')], {
+			deduplication: store,
+		}).output();
+		const same = await run([ticket('A', '1'), ticket('A', '2')], {
+			deduplication: store,
+		}).output();
+		const uploads = acceptUploads();
+		const added = await run([ticket('A', '3')], { deduplication: store }).output();
+		expect({
+			first: first.map((item) => item.json.status),
+			same: same.map((item) => item.json.status),
+			added: added.map((item) => item.json.status),
+			seats: uploads.map((upload) => productsOf(upload).map((product) => product.seat)),
+		}).toEqual({
+			first: ['delivered', 'delivered'],
+			same: ['skipped', 'skipped'],
+			added: ['delivered'],
+			seats: [['3']],
 		});
 	});
 });
