@@ -23,7 +23,7 @@ import {
 	type TriggerSetup,
 } from '../../../support/fakeN8n/triggerContext';
 import { grantTokens } from '../../../support/partnerApiNock';
-import { acceptUploads, run } from '../../../support/preDeliverRuns';
+import { acceptUploads, BY_EXTERNAL_ID, createSeven, run } from '../../../support/preDeliverRuns';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -124,6 +124,20 @@ describe('findings: redaction', () => {
 	});
 });
 
+describe('findings: Subscribe', () => {
+	// docs/subscribe.md: a submitted subscription is "a 200 or 201 with a JSON object that reports no error", and
+	// anything else "is an error, **Outcome unknown**". These answers say the subscription was not made; called
+	// submitted, the item tells the user to e-mail support and wait 24 to 48 hours for a subscription that is not there.
+	it.each([
+		['subscribed: false', { subscribed: false, reason: 'callback URL did not answer' }],
+		['a message only', { message: 'Subscription failed: the token URL refused the client' }],
+		['created: false', { created: false, detail: 'duplicate callback' }],
+	])('a 201 with %s is not a submitted subscription', async (_name, answer) => {
+		const result = await runSubscribe(() => [201, answer]);
+		expect(result.error).toBeDefined();
+	});
+});
+
 describe('findings: Pre-deliver', () => {
 	// docs/listing-pre-deliver.md: `delivered` needs an answer where, "Where the answer lists products or tickets, none
 	// of those this upload carried ... may have a status that says it failed or was not delivered". The upload names
@@ -163,35 +177,6 @@ describe('findings: Pre-deliver', () => {
 				sentAgain: 0,
 			},
 		);
-	});
-
-	// docs: "a listing's first file that cannot be read is `failed` instead: nothing was sent"; a 401 renews the
-	// token and "sends the same bytes again (read from the binary data store again)".
-	it('after a 401, a first file gone before the resend is failed, and the next run sends it', async () => {
-		const store = new MemoryDeduplicationStore();
-		grantTokens('tok-r4-2', 2);
-		const item = seated('A', '1', '9001', 'filesystem');
-		const id = item.binary!.data.id!;
-		const bytes = storedFiles.get(id)!;
-		nock(BASE)
-			.post('/sellers/listings/pdf/v3/9001')
-			.reply(() => {
-				storedFiles.delete(id);
-				return [401, { code: 'invalid_access_token' }, { 'Content-Type': 'application/json' }];
-			});
-		const out = await run([item], {
-			continueOnFail: true,
-			deduplication: store,
-			accessToken: 'tok-old',
-		}).output();
-		storedFiles.set(id, bytes);
-		const again = acceptUploads();
-		const rerun = await run([item], { continueOnFail: true, deduplication: store }).output();
-		expect({ first: statuses(out), rerun: statuses(rerun), sent: again.length }).toEqual({
-			first: ['failed'],
-			rerun: ['delivered'],
-			sent: 1,
-		});
 	});
 });
 
@@ -258,5 +243,143 @@ describe('held: attacks expected to fail that did not', () => {
 		});
 		expectNoExecution(result, response);
 		expect(response.status).toBe(400);
+	});
+	// docs/trigger.md: tokens are "bound to this trigger": another trigger on the same credential (whose read the
+	// process reuses, per credential) still refuses them.
+	it("a token from one trigger's token URL starts nothing at another trigger on the same credential", async () => {
+		const credentialId = `hostileR4-shared-${++setupCount}`;
+		const triggerA = { ...TEST_TRIGGER.setup, credentialId };
+		const issued = await runRecorded(triggerA, 'setup', {
+			headers: {
+				'content-type': 'application/x-www-form-urlencoded',
+				authorization: basic(TEST_TRIGGER.clientId, TEST_TRIGGER.clientSecret),
+			},
+			body: { grant_type: 'client_credentials' },
+		});
+		const token = String(issued.response.json.access_token);
+		const atA = await runRecorded(triggerA, 'default', notification(`Bearer ${token}`));
+		expect(atA.result.workflowData).toBeDefined();
+		const triggerB = { ...triggerA, webhookId: '11111111-2222-4333-8444-555555555555' };
+		const { result, response } = await runRecorded(
+			triggerB,
+			'default',
+			notification(`Bearer ${token}`),
+		);
+		expectNoExecution(result, response);
+		expect(response.status).toBe(401);
+	});
+
+	// A signature spelt with a character Node's base64url decoder skips decodes to the same bytes.
+	it('a genuine token with a stray character in its signature starts nothing', async () => {
+		const token = issueAccessToken(subject, 600);
+		const [version, claims, signature] = token.split('.');
+		for (const bent of [`${signature}=`, `${signature.slice(0, 10)}!${signature.slice(10)}`]) {
+			const { result, response } = await runRecorded(
+				freshSetup(),
+				'default',
+				notification(`Bearer ${version}.${claims}.${bent}`),
+			);
+			expectNoExecution(result, response);
+			expect(response.status).toBe(401);
+		}
+	});
+
+	it('Include Request Headers drops Authorization whatever its letter case', async () => {
+		const token = issueAccessToken(subject, 600);
+		const setup = freshSetup({ parameters: { options: { includeHeaders: true } } });
+		const { result } = await runRecorded(setup, 'default', {
+			headers: {
+				Authorization: `Bearer ${token}`,
+				'content-type': 'application/json',
+				authorization: `Bearer ${token}`,
+			},
+			body: { eventType: 'listing_sale' },
+		});
+		expect(result.workflowData).toBeDefined();
+		expect(JSON.stringify(result.workflowData)).not.toContain(token);
+	});
+
+	// docs/listing-pre-deliver.md: Skip Listings Already Delivered remembers the listing under the marketplace's ID,
+	// however the run named it.
+	it('a listing delivered by External Listing ID is skipped when named by its marketplace ID', async () => {
+		const store = new MemoryDeduplicationStore();
+		await createSeven(store);
+		grantTokens('tok-r4-4', 2);
+		const uploads = acceptUploads();
+		const items = [seated('A', '1', '7'), seated('A', '2', '7')];
+		const first = await run(items, { deduplication: store }, BY_EXTERNAL_ID).output();
+		const again = [seated('A', '1', 'lst_7'), seated('A', '2', 'lst_7')];
+		const rerun = await run(again, { deduplication: store }).output();
+		expect({ first: statuses(first), rerun: statuses(rerun), sent: uploads.length }).toEqual({
+			first: ['delivered', 'delivered'],
+			rerun: ['skipped', 'skipped'],
+			sent: 1,
+		});
+	});
+
+	// docs/subscribe.md: "Both on one server ... a Token URL on another host ... would give the secret away".
+	it.each([
+		[
+			'userinfo naming the callback host',
+			'https://n8n.example.test@evil.example/webhook/abc/token',
+		],
+		['a backslash before the host', 'https://evil.example\\@n8n.example.test/webhook/abc/token'],
+	])('Subscribe sends no Token URL on another host: %s', async (_name, tokenUrl) => {
+		const items = [{ json: {} }];
+		const fake = fakeRun({
+			parameters: { ...SUBSCRIBE_PARAMETERS, callbackAuthUrl: tokenUrl },
+			items,
+			callbackCredentials: CALLBACK_CREDENTIALS,
+		});
+		const posted: unknown[] = [];
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.optionally()
+			.reply(200, { access_token: 't' });
+		nock(BASE)
+			.post(PARTNER_API_PATHS.webhooks)
+			.optionally()
+			.reply((_path, body) => {
+				posted.push(body);
+				return [201, { id: 'sub-x' }];
+			});
+		await subscribe.call(fake.context, items).catch(() => undefined);
+		const sentTo = posted.map(
+			(body) =>
+				new URL(
+					(body as { callback: { auth: { tokenEndPoint: string } } }).callback.auth.tokenEndPoint,
+				).host,
+		);
+		expect(sentTo.filter((host) => host !== 'n8n.example.test')).toEqual([]);
+	});
+
+	// docs: "a listing's first file that cannot be read is `failed` instead: nothing was sent"; a 401 renews the
+	// token and "sends the same bytes again (read from the binary data store again)".
+	it('after a 401, a first file gone before the resend is failed, and the next run sends it', async () => {
+		const store = new MemoryDeduplicationStore();
+		grantTokens('tok-r4-2', 2);
+		const item = seated('A', '1', '9001', 'filesystem');
+		const id = item.binary!.data.id!;
+		const bytes = storedFiles.get(id)!;
+		nock(BASE)
+			.post('/sellers/listings/pdf/v3/9001')
+			.reply(() => {
+				storedFiles.delete(id);
+				return [401, { code: 'invalid_access_token' }, { 'Content-Type': 'application/json' }];
+			});
+		const out = await run([item], {
+			continueOnFail: true,
+			deduplication: store,
+			accessToken: 'tok-old',
+		}).output();
+		storedFiles.set(id, bytes);
+		const again = acceptUploads();
+		const rerun = await run([item], { continueOnFail: true, deduplication: store }).output();
+		expect({ first: statuses(out), rerun: statuses(rerun), sent: again.length }).toEqual({
+			first: ['failed'],
+			rerun: ['delivered'],
+			sent: 1,
+		});
 	});
 });
