@@ -138,6 +138,38 @@ describe('findings: Subscribe', () => {
 	});
 });
 
+describe('findings: Subscribe kinds', () => {
+	// docs/subscribe.md: "There is no way to cancel a subscription, so Subscribe checks every item before it sends the
+	// first." A kind mapped from an empty cell (null) or an object is sent as the text "null" or "[object Object]", a
+	// subscription nobody asked for (Pre-deliver refuses a Listing ID that is an object for this very reason).
+	it.each([
+		['null', null],
+		['an object', { kind: 'listing_sale' }],
+	])('a kind that is %s is refused before anything is sent', async (_name, kind) => {
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.optionally()
+			.reply(200, { access_token: 't' });
+		const posted: unknown[] = [];
+		nock(BASE)
+			.post(PARTNER_API_PATHS.webhooks)
+			.optionally()
+			.reply((_path, body) => {
+				posted.push(body);
+				return [201, { id: 'sub-x' }];
+			});
+		const items = [{ json: {} }];
+		const fake = fakeRun({
+			parameters: { ...SUBSCRIBE_PARAMETERS, subscriptionKinds: () => ['listing_sale', kind] },
+			items,
+			callbackCredentials: CALLBACK_CREDENTIALS,
+		});
+		await subscribe.call(fake.context, items).catch(() => undefined);
+		expect(posted).toEqual([]);
+	});
+});
+
 describe('findings: Pre-deliver', () => {
 	// docs/listing-pre-deliver.md: `delivered` needs an answer where, "Where the answer lists products or tickets, none
 	// of those this upload carried ... may have a status that says it failed or was not delivered". The upload names
