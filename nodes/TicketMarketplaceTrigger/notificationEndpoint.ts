@@ -4,9 +4,6 @@ import { refusedAccess } from './accessToken';
 import { answerJson, firstLineOf, isPlainObject, mediaType, warnOwner } from './httpAnswer';
 import { isKindShaped, readAcceptedKinds, readIncludeHeaders } from './options';
 
-/** Headers never copied into the item: they carry the access token. */
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
-
 /** The `default` webhook: listing notifications, each carrying a token we issued. */
 export async function answerNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const headers = this.getHeaderData();
@@ -44,11 +41,21 @@ export async function answerNotification(this: IWebhookFunctions): Promise<IWebh
 }
 
 /** The notification unchanged, and beside it the kind read (a body with its own notificationKind keeps it). */
-function notificationItem(body: IDataObject, notificationKind: NotificationKind, headers?: object) {
+function notificationItem(
+	body: IDataObject,
+	notificationKind: NotificationKind,
+	headers?: Record<string, unknown>,
+) {
 	if (!headers) return 'notificationKind' in body ? body : { ...body, notificationKind };
+	// No header that carries the access token: any `…Authorization` (a gateway in front hands the caller's on as
+	// X-Forwarded-Authorization), nor any other holding it.
+	const token = String(headers.authorization ?? '')
+		.replace(/^\s*bearer\s+/i, '')
+		.trim();
 	const shown: IDataObject = {};
 	for (const [name, value] of Object.entries(headers))
-		if (!SECRET_HEADERS.has(name.toLowerCase())) shown[name] = value;
+		if (!/authorization$/i.test(name) && !(token && String(value).includes(token)))
+			shown[name] = value as IDataObject[string];
 	return { headers: shown, body, notificationKind };
 }
 

@@ -246,10 +246,10 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 	const reported = fields.some(([field, entry]) => {
 		const name = fieldName(field);
 		if (ERROR_FIELDS.includes(name)) return !isEmpty(entry);
-		if (name === 'success' || name === 'ok') return ['false', '0', 'no'].includes(textOf(entry));
-		if (name === 'failed') return !isEmpty(entry) && !['false', '0', 'no'].includes(textOf(entry));
-		// A result may be a wrapper too: only its text is a status.
-		if (name === 'result' || name === 'outcome')
+		if (SAID_DONE.includes(name) || (wrapped && SAID_OWN_DONE.includes(name))) return isNo(entry);
+		if (/^(?:failed|rejected)/.test(name)) return !isEmpty(entry) && !isNo(entry);
+		// A result may be a wrapper too: only its text is a status. A message only at the answer's own level.
+		if (name === 'result' || name === 'outcome' || (wrapped && name === 'message'))
 			return typeof entry === 'string' && words.test(entry);
 		return (name === 'status' || name === 'state') && failedStatus(entry, depth, words);
 	});
@@ -276,6 +276,12 @@ export function failedStatus(value: unknown, depth = 0, words = OWN_FAILURE_WORD
 		? Object.values(value).some((entry) => failedStatus(entry, depth + 1, words))
 		: false;
 }
+
+/** Fields whose false, 0 or "no" says it was not done: anywhere, and (`created: false`) at the answer's own level,
+ * where deeper in it may be a ticket's. */
+const SAID_DONE = ['success', 'ok'];
+const SAID_OWN_DONE = ['created', 'subscribed', 'accepted', 'delivered', 'uploaded'];
+export const isNo = (value: unknown) => ['false', '0', 'no'].includes(textOf(value));
 
 /** A text or a number as trimmed text ('' for anything else). */
 const textOf = (value: unknown) =>

@@ -55,6 +55,9 @@ function base64Forms(secret: string): string[] {
 	});
 }
 
+/** A line end inside wrapped base64, as is or JSON-escaped. */
+const LINE_BREAK = '(?:\\r?\\n|(?:\\\\r)?\\\\n)?';
+
 function formCharacterPattern(char: string, anyCase: boolean): string {
 	const variants = anyCase ? [...new Set([char, char.toLowerCase(), char.toUpperCase()])] : [char];
 	if (variants.length === 1) return characterPattern(char);
@@ -67,25 +70,34 @@ let cachedMatcher: { key: string; pattern: RegExp } | undefined;
 function secretMatcher(secrets: readonly string[]): RegExp {
 	const key = secrets.join('\u0000');
 	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
-	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;
-	// other secrets, and base64, are matched exactly.
-	const forms = new Map<string, boolean>();
+	// Each form, and how it may come back: mail systems change an e-mail's case freely, hex comes in either case,
+	// MIME wraps base64 in lines; other secrets are matched exactly.
+	const forms = new Map<string, 'exact' | 'anyCase' | 'wrapped'>();
+	const bytes = secrets.map((secret) => [...Buffer.from(secret, 'utf8')]);
 	for (const secret of secrets) {
-		forms.set(secret, /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === true);
-		for (const text of base64Forms(secret)) forms.set(text, forms.get(text) === true);
+		const mail = /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === 'anyCase';
+		forms.set(secret, mail ? 'anyCase' : 'exact');
+		forms.set(Buffer.from(secret, 'utf8').toString('hex'), 'anyCase');
+		for (const text of base64Forms(secret)) forms.set(text, 'wrapped');
 	}
-	const pattern = new RegExp(
-		[...forms]
-			.sort(([a], [b]) => b.length - a.length)
-			.map(([text, anyCase]) =>
-				[...text].map((char) => formCharacterPattern(char, anyCase)).join(''),
-			)
-			.join('|'),
-		'g',
-	);
+	const spelled = [...forms]
+		.sort(([a], [b]) => b.length - a.length)
+		.map(([text, kind]) =>
+			[...text]
+				.map((char) => formCharacterPattern(char, kind === 'anyCase'))
+				.join(kind === 'wrapped' ? LINE_BREAK : ''),
+		);
+	// Its bytes as a list of numbers (a Node Buffer echoed as JSON: `{"type":"Buffer","data":[99,115,…]}`).
+	const listed = bytes.map((list) => `(?<!\\d)${list.join('\\s*,\\s*')}(?!\\d)`);
+	const pattern = new RegExp([...spelled, ...listed].join('|'), 'g');
 	cachedMatcher = { key, pattern };
 	return pattern;
 }
+
+const isByteList = (node: unknown): node is number[] =>
+	Array.isArray(node) &&
+	node.length > 0 &&
+	node.every((entry) => Number.isInteger(entry) && entry >= 0 && entry < 256);
 
 /** A copy safe to keep: secrets in every string and key redacted, and bounded (placeholders where it was cut). */
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
@@ -104,6 +116,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 	const ancestors = new Set<object>();
 	const walk = (node: unknown, depth: number): unknown => {
 		if (typeof node === 'string') return keep(node);
+		if (isByteList(node) && redact(node.join(',')) !== node.join(',')) return REDACTED;
 		if (Buffer.isBuffer(node)) return keep(node.toString('utf8'));
 		if (!node || typeof node !== 'object') return node;
 		if (depth >= ANSWER_BOUNDS.depth) return '[nested too deep]';

@@ -12,7 +12,12 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
-import { failedStatus, namedValues, showsCreated } from '../../../../shared/partnerApi/apiAnswers';
+import {
+	failedStatus,
+	isNo,
+	namedValues,
+	showsCreated,
+} from '../../../../shared/partnerApi/apiAnswers';
 import { groupBy } from '../create/checkListing';
 import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/nouns';
@@ -188,14 +193,17 @@ function summary(outcomes: Map<string, Outcome>): string {
 }
 
 /** Evidence of a delivery: a success reporting no error, whose products or tickets (if it lists them) say of none
- * this upload carried that it failed or was not delivered; tickets it did not carry may still wait for theirs. */
+ * this upload carried (by row and seat, or by its part's name) that it failed or was not delivered; tickets it did
+ * not carry may still wait for theirs. */
 function showsDelivered(answer: IN8nHttpFullResponse, tickets: Ticket[]): boolean {
-	const carried = new Set(tickets.map((ticket) => seatName(ticket)));
+	const carried = new Set(tickets.flatMap((ticket, i) => [seatName(ticket), partName(i)]));
 	const listed = ['products', 'tickets'].flatMap((name) => namedValues(answer.body, name)).flat();
 	const failed = listed.some((entry) => {
-		const { row, seat, status, state } = (entry ?? {}) as Record<string, unknown>;
-		const named = seatName({ row: String(row ?? ''), seat: String(seat ?? '') });
-		return named !== undefined && carried.has(named) && failedStatus(status ?? state);
+		const { row, seat, name, status, state, delivered } = (entry ?? {}) as Record<string, unknown>;
+		const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+		const seated = row !== undefined || seat !== undefined;
+		const named = seated ? seatName({ row: text(row), seat: text(seat) }) : text(name);
+		return carried.has(named) && (failedStatus(status ?? state) || isNo(delivered));
 	});
 	return showsCreated(answer) && !failed;
 }

@@ -80,9 +80,10 @@ const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path
 
 function kindsFrom(value: unknown): string[] {
 	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	// Anything but text (an empty cell's null, an object) stays as is, for the schema to refuse.
 	return entries
-		.map((entry) => (typeof entry === 'string' ? entry.trim() : String(entry)))
-		.filter(Boolean);
+		.map((entry: unknown) => (typeof entry === 'string' ? entry.trim() : entry))
+		.filter((entry) => entry !== '') as string[];
 }
 
 /** What keeps the URLs from being one trigger's, safe for the secret; plain http:// only for a local sandbox. */
