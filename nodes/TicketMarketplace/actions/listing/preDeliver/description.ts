@@ -78,7 +78,7 @@ export const description = updateDisplayOptions(
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to skip listings whose tickets this workflow has delivered before, so that a run again uploads nothing twice',
+					'Whether to skip listings whose tickets this workflow has delivered before. A listing that brings a ticket not delivered yet is uploaded again, every ticket of it in one request.',
 			},
 		]),
 	],
