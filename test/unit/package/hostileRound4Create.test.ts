@@ -1,0 +1,92 @@
+/**
+ * Listing → Create attacked a fourth time, as a hostile API and an unlucky user would: answers whose words or
+ * numbers mislead the reading of "already listed" and "created". Each failing test names a promise of
+ * docs/listing-create.md that today's code breaks; the last block keeps attacks that held.
+ */
+import nock from 'nock';
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import {
+	fakeRun,
+	MemoryDeduplicationStore,
+	oneSeatListings,
+	type ParameterValue,
+} from '../../../support/fakeN8n/actionContext';
+import { answerListings, grantTokens } from '../../../support/partnerApiNock';
+
+beforeAll(() => nock.disableNetConnect());
+afterEach(() => nock.cleanAll());
+
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+async function run(
+	items: INodeExecutionData[],
+	parameters: Record<string, ParameterValue>,
+	deduplication = new MemoryDeduplicationStore(),
+) {
+	const fake = fakeRun({ parameters, items, continueOnFail: true, deduplication });
+	return { out: await execute.call(fake.context, items), fake };
+}
+
+/** One listing sent against `answer`, then a second run against an API that creates it: what each run did. */
+async function answeredThenRunAgain(id: number, answer: [number, unknown]) {
+	const store = new MemoryDeduplicationStore();
+	const { items, parameters } = oneSeatListings([id], { output: 'row' });
+	grantTokens(`tok-r4a-${id}-first`);
+	answerListings(() => [answer[0], answer[1], JSON_TYPE]);
+	const first = await run(items, parameters, store);
+	nock.cleanAll();
+	grantTokens(`tok-r4a-${id}-second`);
+	const sentAgain = answerListings(() => [201, { id: `L-${id}` }]);
+	const second = await run(items, parameters, store);
+	return { first: first.out[0].json, second: second.out[0].json, sentAgain };
+}
+
+describe('lost: "already listed" read into words that do not say this listing exists', () => {
+	// docs/listing-create.md: "*Already listed*: a 400 or 409 that says the listing already exists and names this
+	// listing's External Listing ID (as a whole ...) ... without one [a code], the words must say it exists";
+	// "Refused: any other 4xx is *not created* and forgotten, so the next run sends it once fixed."
+	it('a 409 "Duplicate request detected, retry in 2 seconds" to listing 2 is no proof listing 2 exists', async () => {
+		// A gateway's idempotency or replay guard: a request, not the listing, is the duplicate; 2 is a number of seconds.
+		const { first, second, sentAgain } = await answeredThenRunAgain(2, [
+			409,
+			{ message: 'Duplicate request detected, retry in 2 seconds' },
+		]);
+		// Remembered as created, the listing is never sent again: nothing created it.
+		expect(sentAgain).toEqual([2]);
+		expect(first.listingStatus).not.toBe('alreadyListed');
+		expect(second.listingStatus).toBe('created');
+	});
+
+	// docs/listing-create.md: "... neither is an answer that names another ID or something else (a closed event,
+	// say): a refusal, not created, not remembered."
+	it('"A listing already exists for event 7" names event 7, not External Listing ID 7', async () => {
+		// A marketplace that takes one listing per seller and event refuses listing 7; its words name the event.
+		const { first, second, sentAgain } = await answeredThenRunAgain(7, [
+			400,
+			{ description: 'A listing already exists for event 7' },
+		]);
+		expect(sentAgain).toEqual([7]);
+		expect(first.listingStatus).not.toBe('alreadyListed');
+		expect(second.listingStatus).toBe('created');
+	});
+});
+
+describe('created without evidence', () => {
+	// docs/listing-create.md: "a listing is *created* only when the API answers 200 or 201 with a JSON object ...
+	// that reports no error anywhere in it (... no `status` or `state` that says it failed (a word in it that starts
+	// with fail, error, reject, refus or declin ..., or an HTTP error number from 400 to 599) ...". Any other
+	// success answer "is *outcome unknown*".
+	it('a 200 whose status is "400 BAD_REQUEST" (a proxy wrapping the refusal) is not "created"', async () => {
+		grantTokens('tok-r4a-status-0001');
+		answerListings(() => [
+			200,
+			{ status: '400 BAD_REQUEST', message: 'eventId: event is not on sale' },
+			JSON_TYPE,
+		]);
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const { out } = await run(items, parameters);
+		expect(out[0].json.listingStatus).toBe('unknown');
+	});
+});
