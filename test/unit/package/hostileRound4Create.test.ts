@@ -71,6 +71,32 @@ describe('lost: "already listed" read into words that do not say this listing ex
 		expect(first.listingStatus).not.toBe('alreadyListed');
 		expect(second.listingStatus).toBe('created');
 	});
+
+	// docs/listing-create.md: "... and no other listing (`Listing 9001 already exists for the same 2 tickets` is about
+	// listing 9001)": an ID only as a count is no ID.
+	it('"2 listings already exist for this event" to listing 2 counts listings, it names none', async () => {
+		const { first, second, sentAgain } = await answeredThenRunAgain(2, [
+			400,
+			{ message: 'Too many listings: 2 listings already exist for this event' },
+		]);
+		expect(sentAgain).toEqual([2]);
+		expect(first.listingStatus).not.toBe('alreadyListed');
+		expect(second.listingStatus).toBe('created');
+	});
+
+	// docs/listing-create.md: "*Already listed*: a 400 or 409 that says the listing already exists and names this
+	// listing's External Listing ID (as a whole ...)". A listing code with the ID only as a count of seats names none.
+	it('a duplicateListing code whose words name "the same 7 seats" does not name listing 7', async () => {
+		const { first, sentAgain } = await answeredThenRunAgain(7, [
+			400,
+			{
+				code: 'inventory.listings.duplicateListing',
+				description: 'A listing with the same 7 seats already exists',
+			},
+		]);
+		expect(sentAgain).toEqual([7]);
+		expect(first.listingStatus).not.toBe('alreadyListed');
+	});
 });
 
 describe('created without evidence', () => {
@@ -88,5 +114,38 @@ describe('created without evidence', () => {
 		const { items, parameters } = oneSeatListings([1], { output: 'row' });
 		const { out } = await run(items, parameters);
 		expect(out[0].json.listingStatus).toBe('unknown');
+	});
+});
+
+describe('created without evidence (2)', () => {
+	// As above: "an HTTP error number from 400 to 599" in a status that says it failed.
+	it('a 200 whose status is "HTTP 503 Service Unavailable" is not "created"', async () => {
+		grantTokens('tok-r4a-status-0002');
+		answerListings(() => [200, { status: 'HTTP 503 Service Unavailable' }, JSON_TYPE]);
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const { out } = await run(items, parameters);
+		expect(out[0].json.listingStatus).toBe('unknown');
+	});
+});
+
+describe('secrets', () => {
+	// docs/listing-create.md: "*No secret in any output*: the consumer key and secret, the marketplace e-mail and
+	// password ... are replaced by `[redacted]` in every output item and in every field of an error".
+	it('a three-character marketplace password echoed in a refusal is redacted', async () => {
+		grantTokens('tok-r4a-secret-0001');
+		answerListings(() => [
+			400,
+			{ description: 'login for seller failed with password pw1' },
+			JSON_TYPE,
+		]);
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const fake = fakeRun({
+			parameters,
+			items,
+			continueOnFail: true,
+			apiCredentials: { password: 'pw1' },
+		});
+		const out = await execute.call(fake.context, items);
+		expect(JSON.stringify(out)).not.toContain('pw1');
 	});
 });
