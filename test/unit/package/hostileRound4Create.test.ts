@@ -7,13 +7,18 @@ import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
+import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import {
+	API_CREDENTIALS,
+	BASE,
+	EXAMPLE_SHEET_PARAMETERS,
 	fakeRun,
 	MemoryDeduplicationStore,
 	oneSeatListings,
+	sheetRows,
 	type ParameterValue,
 } from '../../../support/fakeN8n/actionContext';
-import { answerListings, grantTokens } from '../../../support/partnerApiNock';
+import { acceptListings, answerListings, grantTokens } from '../../../support/partnerApiNock';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
@@ -147,5 +152,133 @@ describe('secrets', () => {
 		});
 		const out = await execute.call(fake.context, items);
 		expect(JSON.stringify(out)).not.toContain('pw1');
+	});
+});
+
+/** Every own property of a value, deep (an error object's too), as text. */
+function everything(value: unknown, seen = new Set<unknown>()): string {
+	if (value === null || typeof value !== 'object') return String(value);
+	if (seen.has(value)) return '';
+	seen.add(value);
+	return Object.getOwnPropertyNames(value)
+		.map((key) => `${key}=${everything((value as Record<string, unknown>)[key], seen)}`)
+		.join(' ');
+}
+
+describe('held: attacks that the code withstood', () => {
+	it.each([['07'], [' 7'], [7.0], ['7.0']])(
+		'held: External Listing IDs 7 and %p on two items (one listing per item) send listing 7 once',
+		async (other) => {
+			grantTokens('tok-r4a-held-0001');
+			const bodies = acceptListings(5);
+			const { items, parameters } = oneSeatListings([1, 2], { output: 'row' });
+			parameters.externalListingId = (itemIndex: number) => [7, other][itemIndex];
+			await run(items, parameters);
+			expect(bodies.map((body) => body.externalListingId)).toEqual([7]);
+		},
+	);
+
+	// docs/listing-create.md: "Numbers that a sheet gives as text are accepted when exact."
+	it.each([['1,000.00'], ['1e3'], ['４９.９０'], ['1.000,00'], ['\u200b49.90']])(
+		'held: a sheet price %p is refused, never sent as another amount',
+		async (price) => {
+			grantTokens('tok-r4a-held-0002');
+			const bodies = acceptListings(5);
+			const row = {
+				listing_id: '7',
+				event_id: '55',
+				currency: 'EUR',
+				ticket_id: 'T-1',
+				row: 'A',
+				seat: '1',
+			};
+			const items = sheetRows([{ ...row, price }]);
+			const parameters = { ...EXAMPLE_SHEET_PARAMETERS, options: { output: 'row' } };
+			const { out } = await run(items, parameters);
+			expect(bodies).toEqual([]);
+			expect(out[0].json.listingStatus).toBe('invalid');
+		},
+	);
+
+	it('held: a 409 "Request 3 of 3 already processed" (no word that the listing exists) is refused', async () => {
+		grantTokens('tok-r4a-held-0003');
+		answerListings(() => [409, { message: 'Request 3 of 3 already processed' }, JSON_TYPE]);
+		const { items, parameters } = oneSeatListings([3], { output: 'row' });
+		const { out } = await run(items, parameters);
+		expect(out[0].json.listingStatus).toBe('failed');
+	});
+
+	it('held: a 201 typed application/problem+json is outcome unknown', async () => {
+		grantTokens('tok-r4a-held-0004');
+		answerListings(() => [201, { id: 'L-1' }, { 'Content-Type': 'application/problem+json' }]);
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const { out } = await run(items, parameters);
+		expect(out[0].json.listingStatus).toBe('unknown');
+	});
+
+	it('held: the token endpoint echoing the stale access token it refuses shows it nowhere', async () => {
+		nock(BASE).post(PARTNER_API_PATHS.listings).reply(401, { message: 'Invalid Access Token' });
+		nock(BASE)
+			.post(PARTNER_API_PATHS.grant)
+			.query(true)
+			.reply(401, { ErrorCode: 'invalid_client', Error: 'Token tok-r4a-stale-1234 revoked' });
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const fake = fakeRun({
+			parameters,
+			items,
+			continueOnFail: true,
+			accessToken: 'tok-r4a-stale-1234',
+		});
+		const out = await execute.call(fake.context, items);
+		expect(out[0].json.listingStatus).toBe('failed');
+		expect(everything(out)).not.toContain('tok-r4a-stale-1234');
+	});
+
+	it('held: Validate Only remembers nothing, so the real run after it sends every listing', async () => {
+		const store = new MemoryDeduplicationStore();
+		const validate = oneSeatListings([1, 2], { output: 'row', validateOnly: true });
+		await run(validate.items, validate.parameters, store);
+		grantTokens('tok-r4a-held-0006');
+		const bodies = acceptListings(5);
+		const { items, parameters } = oneSeatListings([1, 2], { output: 'row' });
+		await run(items, parameters, store);
+		expect(bodies.map((body) => body.externalListingId)).toEqual([1, 2]);
+	});
+
+	it('held: the quota on the first listing (Continue On Fail) leaves the others not sent and forgotten', async () => {
+		grantTokens('tok-r4a-held-0007');
+		const quota = {
+			fault: {
+				faultstring: 'Rate limit quota violation. Quota limit exceeded',
+				detail: { errorcode: 'policies.ratelimit.QuotaViolation' },
+			},
+		};
+		const received = answerListings(() => [429, quota, JSON_TYPE]);
+		const store = new MemoryDeduplicationStore();
+		const { items, parameters } = oneSeatListings([1, 2, 3], { output: 'row' });
+		await run(items, parameters, store);
+		expect(received).toEqual([1]);
+		nock.cleanAll();
+		grantTokens('tok-r4a-held-0008');
+		const bodies = acceptListings(5);
+		await run(items, parameters, store);
+		expect(bodies.map((body) => body.externalListingId)).toEqual([1, 2, 3]);
+	});
+
+	it('held: a reset connection is outcome unknown, and no error field holds a secret', async () => {
+		grantTokens('tok-r4a-held-0009');
+		nock(BASE)
+			.post(PARTNER_API_PATHS.listings)
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const { items, parameters } = oneSeatListings([1], { output: 'row' });
+		const { out } = await run(items, parameters);
+		expect(out[0].json.listingStatus).toBe('unknown');
+		const text = everything(out);
+		for (const secret of [
+			'tok-r4a-held-0009',
+			API_CREDENTIALS.consumerSecret,
+			API_CREDENTIALS.password,
+		])
+			expect(text).not.toContain(secret);
 	});
 });
