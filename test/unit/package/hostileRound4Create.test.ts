@@ -104,6 +104,27 @@ describe('lost: "already listed" read into words that do not say this listing ex
 	});
 });
 
+describe("sent again: a 503 of the listing service read as the gateway's", () => {
+	// docs/listing-create.md: "A 503 carrying a code of the service behind the gateway (a namespaced code such as
+	// `inventory.…`, not one of Apigee's own) reached that service: its code decides, and
+	// `inventory.listings.systemError` is *outcome unknown*"; error fields are read "in any letter case".
+	it.each([
+		['Code', { Code: 'inventory.listings.systemError', Description: 'Internal error' }],
+		['error_code', { error_code: 'inventory.listings.systemError', message: 'Internal error' }],
+	])(
+		'a 503 whose service code is spelt `%s` is sent once, outcome unknown',
+		async (_spelling, body) => {
+			grantTokens('tok-r4a-503-0001');
+			const received = answerListings(() => [503, body, JSON_TYPE]);
+			const { items, parameters } = oneSeatListings([1], { output: 'row' });
+			const { out } = await run(items, parameters);
+			// The service saw the request and may have saved the listing: sending it again may list it twice.
+			expect(received).toEqual([1]);
+			expect(out[0].json.listingStatus).toBe('unknown');
+		},
+	);
+});
+
 describe('created without evidence', () => {
 	// docs/listing-create.md: "a listing is *created* only when the API answers 200 or 201 with a JSON object ...
 	// that reports no error anywhere in it (... no `status` or `state` that says it failed (a word in it that starts
