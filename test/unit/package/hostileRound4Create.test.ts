@@ -104,6 +104,32 @@ describe('lost: "already listed" read into words that do not say this listing ex
 	});
 });
 
+describe('lost: a seat refusal read as "already listed" when its code is spelt otherwise', () => {
+	// docs/listing-create.md: "A refusal of a seat that exists already (`inventory.listings.duplicateSectionRowSeat`)
+	// is never *already listed*, whatever its description names (this listing's ID included)".
+	it.each([
+		[
+			'Code',
+			{ Code: 'inventory.listings.duplicateSectionRowSeat', message: 'Listing 7 already exists' },
+		],
+		[
+			'error_code',
+			{
+				error_code: 'inventory.listings.duplicateSectionRowSeat',
+				message: 'Listing 7 already exists',
+			},
+		],
+	])(
+		'a duplicateSectionRowSeat spelt `%s` naming listing 7 leaves it to be sent again',
+		async (_spelling, body) => {
+			const { first, sentAgain } = await answeredThenRunAgain(7, [400, body]);
+			// Remembered as created, listing 7 is skipped by every later run, though the API refused it.
+			expect(sentAgain).toEqual([7]);
+			expect(first.listingStatus).toBe('failed');
+		},
+	);
+});
+
 describe("sent again: a 503 of the listing service read as the gateway's", () => {
 	// docs/listing-create.md: "A 503 carrying a code of the service behind the gateway (a namespaced code such as
 	// `inventory.…`, not one of Apigee's own) reached that service: its code decides, and
