@@ -151,6 +151,20 @@ describe("sent again: a 503 of the listing service read as the gateway's", () =>
 	);
 });
 
+describe('refused although the service says it failed inside', () => {
+	// README.md: "Where the API gives a code, the code decides what its answer means"; outcome unknown is "a server
+	// error such as `inventory.listings.systemError`", and "The next run skips it as *unknown*".
+	it('a 400 carrying inventory.listings.systemError is outcome unknown, and the next run does not send it again', async () => {
+		const { first, sentAgain } = await answeredThenRunAgain(1, [
+			400,
+			{ code: 'inventory.listings.systemError', description: 'Internal error' },
+		]);
+		// Forgotten as "not created", it is sent again: if the failing service had saved it, it is listed twice.
+		expect(sentAgain).toEqual([]);
+		expect(first.listingStatus).toBe('unknown');
+	});
+});
+
 describe('created without evidence', () => {
 	// docs/listing-create.md: "a listing is *created* only when the API answers 200 or 201 with a JSON object ...
 	// that reports no error anywhere in it (... no `status` or `state` that says it failed (a word in it that starts
