@@ -342,4 +342,36 @@ describe('held: attacks that the code withstood', () => {
 		])
 			expect(text).not.toContain(secret);
 	});
+
+	// docs/listing-create.md: "*Stop and the workflow timeout*: a listing not yet sent is never sent afterwards; it
+	// comes out as *not sent* and is forgotten, so the next run sends it."
+	it('held: Stop while the memory records the listings before sending sends nothing and keeps nothing', async () => {
+		const stop = new AbortController();
+		const store = new MemoryDeduplicationStore();
+		const helpers = store.helpers.bind(store);
+		store.helpers = (caller?: string) => {
+			const own = helpers(caller);
+			return {
+				...own,
+				checkProcessedAndRecord: async (values: Array<string | number>, scope: string) => {
+					stop.abort();
+					return await own.checkProcessedAndRecord(values, scope);
+				},
+			};
+		};
+		grantTokens('tok-r4a-held-0010');
+		const bodies = acceptListings(5);
+		const { items, parameters } = oneSeatListings([1, 2], { output: 'row' });
+		const fake = fakeRun({
+			parameters,
+			items,
+			continueOnFail: true,
+			deduplication: store,
+			cancelSignal: stop.signal,
+		});
+		const out = await execute.call(fake.context, items);
+		expect(bodies).toEqual([]);
+		expect(out.map((item) => item.json.listingStatus)).toEqual(['failed', 'failed']);
+		expect([...(store.entries.get('workflow') ?? [])]).toEqual([]);
+	});
 });
