@@ -70,9 +70,8 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 		.map((key) => data[key])
 		.filter((value): value is string => typeof value === 'string');
 	// As sent, too (trimmed).
-	values.push(...Object.values(loginValues(data)));
-	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
-	values.push(...anyKeptRefreshToken(data));
+	const basic = basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length);
+	values.push(...Object.values(loginValues(data)), basic, ...anyKeptRefreshToken(data));
 	return [...new Set(values)].filter(long);
 }
 
