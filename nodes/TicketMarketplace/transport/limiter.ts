@@ -227,7 +227,7 @@ export function typicalMs(limiter: Limiter): number {
 	return limiter.smoothedMs ?? quietMs(limiter);
 }
 
-/** Round trips doubled (slow start's gain: one round trip climbed too far), loopback jitter aside: the API queues. */
+/** Round trips PACE.rampGain times the quiet one (a round trip of climb too far), loopback jitter aside: queueing. */
 export function queueing(limiter: Limiter): boolean {
 	if (limiter.trips.length < 5 || limiter.smoothedMs === undefined) return false;
 	return limiter.smoothedMs > PACE.rampGain * Math.max(quietMs(limiter), 5);
