@@ -149,8 +149,7 @@ async function send(
 ): Promise<AuthenticatedAnswer> {
 	// One that cannot even start (its first file unreadable) sends nothing.
 	const unreadable = (error: unknown) => Promise.reject(new UnreadableFileError(errorText(error)));
-	const start = async () =>
-		request.upload ? await request.upload().catch(unreadable) : request.body;
+	const start = async () => (await request.upload?.().catch(unreadable)) ?? request.body;
 	const close = (spent: unknown) => request.upload && (spent as UploadBody).close();
 	let body: unknown;
 	try {

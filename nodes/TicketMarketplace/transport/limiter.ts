@@ -11,10 +11,7 @@ export const PACE = {
 	memoryMs: 10_000, // sends remembered this long: levels answered, the second before a refusal, the gaps
 	maxHoldMs: 16_000, // the longest a rate holds above one refused before it grows (each refusal doubles it)
 	trips: 50, // accepted round trips kept
-	growth: 0.1, // a rate's first growth; each further one doubles, up to 100 %
 	tolerance: 0.2, // how far two readings may differ and agree; what a queueing API costs the limit
-	confirmWithinSends: 8, // a lone 429 is confirmed by a refusal this many sends after it was read
-	queueing: 2, // a round trip this many times the quiet one: requests queue at the API
 	spikeMargin: 0.08, // a spike arrest's gap above its interval: sends reach the gateway early or late
 	lateSamples: 8, // wake-ups aim early by the least lateness of this many (a busy event loop fires timers late)
 	maxEarlyMs: 4, // ...by at most this much: a timer that fires early waits once more
@@ -198,7 +195,8 @@ export function rateRefused(
 export function grown(limiter: Limiter, now: number, left: number): Limiter {
 	const { rate } = limiter;
 	if (!Number.isFinite(rate) || now < limiter.pausedUntil) return limiter;
-	const step = Math.min(1, PACE.growth * 2 ** limiter.steps);
+	// The first step is half the tolerance: its refusal still reads as the rate refused before.
+	const step = Math.min(1, (PACE.tolerance / 2) * 2 ** limiter.steps);
 	const stepped = rate * (1 + step);
 	const holdMs = stepped > limiter.refusedRate ? limiter.holdMs : PACE.windowMs;
 	if (now - limiter.since < holdMs) return limiter;
@@ -229,10 +227,10 @@ export function typicalMs(limiter: Limiter): number {
 	return limiter.smoothedMs ?? quietMs(limiter);
 }
 
-/** Round trips well above the quiet one (loopback jitter is no queueing): the API queues them. */
+/** Round trips PACE.rampGain times the quiet one (a round trip of climb too far), loopback jitter aside: queueing. */
 export function queueing(limiter: Limiter): boolean {
 	if (limiter.trips.length < 5 || limiter.smoothedMs === undefined) return false;
-	return limiter.smoothedMs > PACE.queueing * Math.max(quietMs(limiter), 5);
+	return limiter.smoothedMs > PACE.rampGain * Math.max(quietMs(limiter), 5);
 }
 
 /** The lower quartile of recent accepted answers: fast refusals and one outlier cannot drag it down. */

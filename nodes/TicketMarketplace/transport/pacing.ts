@@ -233,9 +233,10 @@ function refused(state: Pace, event: Refused, now: number, probe: boolean): Pace
 	const agrees =
 		probe ||
 		(limiter.grownFrom !== undefined && accepted + 1 > limiter.grownFrom) ||
+		// Confirmed within the two bursts after the lone 429 was read.
 		(suspect !== undefined &&
 			send.index > suspect.read &&
-			send.index - suspect.read <= PACE.confirmWithinSends &&
+			send.index - suspect.read <= 2 * PACE.burst &&
 			accepted <= suspect.accepted + 2);
 	// In the burst of a lone one: evidence only when nearly every send since was refused (random 429s leave gaps).
 	if (!agrees && (suspect === undefined || send.index > suspect.read))

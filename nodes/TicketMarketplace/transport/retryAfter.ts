@@ -7,13 +7,10 @@ export const RETRY_POLICY = {
 	maxConnectionRetries: 3,
 	baseBackoffMs: 1000,
 	maxWaitMs: 60_000,
-	/** A longer Retry-After is reported, not waited for. */
-	maxRetryAfterMs: 300_000,
-	/** A Retry-After of 0 or in the past is no reason to hammer. */
-	minRetryWaitMs: 1000,
+	maxRetryAfterMs: 300_000, // a longer Retry-After is reported, not waited for
+	minRetryWaitMs: 1000, // a Retry-After of 0 or in the past is no reason to hammer
 };
 
-/** Doubling from 0, bounded. */
 function backoffMs(retryNumber: number): number {
 	return Math.min(RETRY_POLICY.baseBackoffMs * 2 ** retryNumber, RETRY_POLICY.maxWaitMs);
 }

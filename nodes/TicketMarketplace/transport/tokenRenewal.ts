@@ -1,8 +1,6 @@
-/**
- * The credential as a run uses it, and one renewal of its token at a time for the run (n8n has no single flight):
- * the first request to meet an expired token empties the field (n8n then logs in), the others wait for it. A 401 to
- * a token just issued, or a refused login, stops sending (failed logins could lock the account).
- */
+/** The credential as a run uses it, and one renewal of its token at a time (n8n has no single flight): the first
+ * request to meet an expired token empties the field (n8n then logs in), the others wait for it. A 401 to a token just
+ * issued, or a refused login, stops sending (failed logins could lock the account). */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
@@ -72,9 +70,8 @@ export function credentialSecrets(data: ICredentialDataDecryptedObject | undefin
 		.map((key) => data[key])
 		.filter((value): value is string => typeof value === 'string');
 	// As sent, too (trimmed).
-	values.push(...Object.values(loginValues(data)));
-	values.push(basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length));
-	values.push(...anyKeptRefreshToken(data));
+	const basic = basicAuthorization(data.consumerKey, data.consumerSecret).slice('Basic '.length);
+	values.push(...Object.values(loginValues(data)), basic, ...anyKeptRefreshToken(data));
 	return [...new Set(values)].filter(long);
 }
 
@@ -148,16 +145,13 @@ export class TokenRenewal {
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, connectionRetries: 0 };
 		for (;;) {
-			if (!attempt.renewing && !(await this.takeTurn(attempt, cancel)))
-				return this.notSent(attempt);
-			if (closed?.aborted) return this.notSent(attempt);
+			const turn = attempt.renewing || (await this.takeTurn(attempt, cancel));
+			if (!turn || closed?.aborted) return this.notSent(attempt);
 			const tokenAtSend = this.token;
 			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// Stopped during the login: the field, still empty then, shows the request never left.
 			let stoppedBeforeToken = false;
-			const onAbort = () => {
-				if (attempt.renewing && this.token === '') stoppedBeforeToken = true;
-			};
+			const onAbort = () => (stoppedBeforeToken ||= attempt.renewing && this.token === '');
 			const unsubscribe = cancel && onAborted(cancel, onAbort);
 			let response: IN8nHttpFullResponse;
 			try {
