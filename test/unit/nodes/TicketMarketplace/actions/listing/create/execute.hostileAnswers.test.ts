@@ -226,7 +226,7 @@ describe('secrets echoed back in any form', () => {
 		const password = echoedForms(SECRETS.password);
 		const consumerSecret = echoedForms(SECRETS['consumer secret']);
 		// Quoted in the error's message: forms that fit in the part quoted.
-		const message = `refused: ${password['form-encoded']} ${consumerSecret['HTML named entities']}`;
+		const message = `you sent: ${password['form-encoded']} ${consumerSecret['HTML named entities']}`;
 		return { message, values, keys };
 	}
 
