@@ -241,7 +241,7 @@ const FAILURE_WORD = /(?:^|[^a-z])(?:fail|error|reject|refus|declin)/i;
 /** The answer's own status (at the top or in a wrapper) says so in more words; a nested one may be a ticket's
  * `NOT_DELIVERED` in a listing created before its PDFs. */
 const OWN_FAILURE_WORD =
-	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|cancel|undeliver|not[\s_-]?(?:deliver|accept|creat|process|complet|upload))/i;
+	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|cancel|undeliver|forbidden|unauthori|unavailable|could[\s_-]?not|cannot|can'?t|bad[\s_-]?request|not[\s_-]?(?:found|deliver|accept|creat|process|complet|upload))/i;
 
 /** Anywhere in the answer: an error field, `success: false`, a failed status; at the top or in a wrapper (`wrapped`),
  * the service's error document. Whatever the API nests, an error in it is no evidence of success. */
@@ -256,8 +256,9 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 		if (SAID_DONE.includes(name) || (wrapped && SAID_OWN_DONE.includes(name))) return isNo(entry);
 		if (/^(?:failed|rejected)/.test(name)) return !isEmpty(entry) && !isNo(entry);
 		// A result may be a wrapper too: only its text is a status. A message only at the answer's own level.
-		if (name === 'result' || name === 'outcome' || (wrapped && name === 'message'))
-			return typeof entry === 'string' && words.test(entry);
+		if (wrapped && name === 'message') return typeof entry === 'string' && words.test(entry);
+		if (name === 'result' || name === 'outcome')
+			return typeof entry !== 'object' && failedStatus(entry, depth, words);
 		return (name === 'status' || name === 'state') && failedStatus(entry, depth, words);
 	});
 	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;
@@ -288,9 +289,9 @@ export function failedStatus(value: unknown, depth = 0, words = OWN_FAILURE_WORD
 
 /** Fields whose false, 0 or "no" says it was not done: anywhere, and (`created: false`) at the answer's own level,
  * where deeper in it may be a ticket's. */
-const SAID_DONE = ['success', 'ok'];
+const SAID_DONE = ['success', 'issuccess', 'succeeded', 'ok'];
 const SAID_OWN_DONE = ['created', 'subscribed', 'accepted', 'delivered', 'uploaded'];
-export const isNo = (value: unknown) => ['false', '0', 'no'].includes(textOf(value));
+export const isNo = (value: unknown) => ['false', '0', 'no', 'n'].includes(textOf(value));
 
 /** A text or a number as trimmed text ('' for anything else). */
 const textOf = (value: unknown) =>

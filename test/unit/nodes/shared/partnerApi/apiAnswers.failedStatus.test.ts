@@ -23,6 +23,11 @@ describe('a status that is no failure stays evidence; one that says so is none',
 		['a status list of good words', { id: 1, status: ['ACTIVE', 'LISTED'] }],
 		['a venue state (geography)', { id: 1, venue: { state: 'NY' }, listing: { state: 'CA' } }],
 		['a word that only holds a failure word', { id: 1, state: 'unfailed' }],
+		['a message without a failure word', { id: 1, message: 'Listing created' }],
+		['a nested message saying not found', { id: 1, tickets: [{ message: 'not found yet' }] }],
+		['a number in a message', { id: 1, message: 'Listed 450 tickets' }],
+		['a ticket not delivered yet', { id: 1, tickets: [{ delivered: false }] }],
+		['result true', { id: 1, result: true }],
 	])('%s is evidence', (_name, body) => {
 		expect(showsCreated(answer(body))).toBe(true);
 	});
@@ -38,6 +43,20 @@ describe('a status that is no failure stays evidence; one that says so is none',
 		// Read on the safe side: the seller checks an unknown outcome, and nothing is sent again.
 		['state FAILED_OVER', { id: 1, state: 'FAILED_OVER' }],
 		['a nested order status', { id: 1, order: { status: 'FAILED' } }],
+		['an HTTP error number in a status text', { id: 1, status: '400 BAD_REQUEST' }],
+		['a result that is an HTTP error number', { id: 1, result: 500 }],
+		['a message saying could not', { data: null, message: 'Listing could not be created' }],
+		['a message saying cannot', { message: 'Cannot list: event closed' }],
+		['a status BAD_REQUEST in an object', { status: { statusCode: 'BAD_REQUEST' } }],
+		['a status NOT_FOUND', { id: 1, status: 'NOT_FOUND' }],
+		['a status FORBIDDEN', { id: 1, status: 'FORBIDDEN' }],
+		['a status UNAUTHORIZED', { id: 1, status: 'UNAUTHORIZED' }],
+		['a status SERVICE_UNAVAILABLE', { id: 1, status: 'SERVICE_UNAVAILABLE' }],
+		['Success "N"', { Success: 'N' }],
+		['isSuccess false', { isSuccess: false }],
+		['succeeded false', { id: 1, succeeded: false }],
+		['created false', { created: false }],
+		['rejectedFiles', { rejectedFiles: ['file1.pdf'] }],
 	])('%s is no evidence', (_name, body) => {
 		expect(showsCreated(answer(body))).toBe(false);
 	});
