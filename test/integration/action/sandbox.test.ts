@@ -258,7 +258,8 @@ describe('Ticket Marketplace action node against the sandbox', () => {
 			items,
 		);
 		expect(sandbox.state().listings.map((listing) => listing.externalListingId)).toEqual([701]);
-	});
+		// The node's own backoff between the 503s, waited in real time, takes about 5 s.
+	}, 20_000);
 
 	it('subscribes the callback with the callback credential and reports the identifier the sandbox gave', async () => {
 		const run = runFor(
