@@ -2,6 +2,7 @@
 import { seatIdentity } from '../../../schemas/listing';
 import {
 	apiValue,
+	issuesOf,
 	jsonProductSchema,
 	labelOf,
 	LISTING_FIELDS,
@@ -10,7 +11,6 @@ import {
 	rowsText,
 } from './fields';
 import type { ListedProduct, Listing, ListingLevel, ListingRow, Problem, Product } from './nouns';
-import { issuesOf } from './rowProducts';
 import { LIMIT_OPTIONS, type InputShape, type ListingLimits } from './settings';
 
 /** Items grouped by key, in order of first appearance. */

@@ -1,11 +1,11 @@
 /** The field table (fieldTable.ts) as Listing → Create reads it: labels, schemas, and the request it sends. */
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z, type ZodError } from 'zod';
 
 import { listFirst } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import { pathKey, SEAT_NEEDED, type FieldLabeller } from '../../../schemas/listing';
+import { labelIssues, pathKey, SEAT_NEEDED, type FieldLabeller } from '../../../schemas/listing';
 import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS, type Field } from './fieldTable';
 import type { ListingLevel, Problem, Product, ReadyListing } from './nouns';
 
@@ -80,6 +80,10 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
+export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
+	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
+}
+
 function labeller(labels: Array<[string, string]>): FieldLabeller {
 	const byKey = Object.fromEntries(labels);
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
@@ -146,16 +150,15 @@ export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items 
 /** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
 export function rowsText(itemIndexes: number[]): string {
 	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
-	const ranges: number[][] = [];
-	for (let start = 0; start < rows.length; ) {
-		let end = start;
-		while (end + 1 < rows.length && rows[end + 1] === rows[end] + 1) end++;
-		if (end - start >= 2) ranges.push(rows.slice(start, end + 1));
-		else for (let index = start; index <= end; index++) ranges.push([rows[index]]);
-		start = end + 1;
+	const runs: number[][] = [];
+	for (const row of rows) {
+		const run = runs.at(-1);
+		if (run?.at(-1) === row - 1) run.push(row);
+		else runs.push([row]);
 	}
+	const ranges = runs.flatMap((run) => (run.length >= 3 ? [run] : run.map((row) => [row])));
 	const written = ranges.map((range) =>
-		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
+		range.length > 1 ? `${range[0]}–${range.at(-1)}` : String(range[0]),
 	);
 	const more = ranges.slice(20).reduce((count, range) => count + range.length, 0);
 	const list = more
