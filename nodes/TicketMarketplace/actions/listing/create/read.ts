@@ -1,5 +1,4 @@
 /** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -27,26 +26,17 @@ import {
 	labelOf,
 	levelOf,
 	listingLevelSchema,
-	mergeProblems,
 	optionPaths,
-	problemLine,
 	productLabel,
 	READ_ORDER,
-	ROWS_CONVENTION,
 	rowsText,
 	seatRangeLabel,
 	TICKET_FIELDS,
 } from './fields';
-import type { InvalidListing, ListedProduct, Listing, ListingRow, Problem } from './nouns';
-import { blankRowsNotice } from './output';
-import {
-	isBlankRow,
-	missingColumns,
-	parameterSource,
-	readListingLimits,
-	readSendSettings,
-} from './settings';
-import type { InputShape, ListingLimits, ParameterSource, SendSettings } from './settings';
+import type { ListedProduct, Listing, ListingRow, Problem } from './nouns';
+import { blankRowsNotice, validationError } from './output';
+import { isBlankRow, missingColumns, parameterSource, readListingLimits } from './settings';
+import type { InputShape, ListingLimits, ParameterSource } from './settings';
 
 function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	const parsed = positiveId.safeParse(raw);
@@ -80,11 +70,8 @@ function readListingRow(
 			return { ...row, products };
 		}
 		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-		const listing = level ?? rawLevel;
-		return {
-			...row,
-			products: productsOf(params, itemIndex, sharedProductType, listing, problems),
-		};
+		const products = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel, problems);
+		return { ...row, products };
 	} catch (error) {
 		// Also fields not in the shape n8n gives them.
 		const text = `could not read the parameters: ${errorText(error)}`;
@@ -113,7 +100,7 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): ReturnType<typeof listingsOf> & { settings: SendSettings } {
+): ReturnType<typeof listingsOf> {
 	const v1 = readsAsV1(context);
 	const limits = readListingLimits(context);
 	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
@@ -126,45 +113,7 @@ export function readListings(
 	const columns = () => missingColumns(items, source, new Set(blankRows));
 	const invalid = validationError(context, listings, columns, blankRows);
 	if (invalid) throw invalid;
-	return { listings, blankRows, settings: readSendSettings(context) };
-}
-
-/** What n8n 2.x calls the setting that turns a node's errors into error items. */
-const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
-
-/** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
-export function validationError(
-	context: IExecuteFunctions,
-	listings: Listing[],
-	missing = (): string[] => [],
-	blankRows: number[] = [],
-): NodeOperationError | undefined {
-	const invalid = listings.filter(
-		(listing): listing is InvalidListing => listing.kind === 'invalid',
-	);
-	if (invalid.length === 0 || context.continueOnFail()) return undefined;
-	const columns = missing();
-	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
-	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
-	const shown = lines.slice(0, 10);
-	if (lines.length > shown.length)
-		shown.push(`… and ${lines.length - shown.length} more problems.`);
-	const noun = listings.length === 1 ? 'listing' : 'listings';
-	return new NodeOperationError(
-		context.getNode(),
-		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
-		{
-			description: [
-				...columns,
-				...shown,
-				"Fix these values in the sheet or the node's fields, then run the workflow again.",
-				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
-				ROWS_CONVENTION,
-				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
-			].join('\n'),
-			itemIndex: invalid[0].rows[0],
-		},
-	);
+	return { listings, blankRows };
 }
 
 /** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
