@@ -98,10 +98,10 @@ export const productLabel = labeller(
 
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
-export function apiValue(values: IDataObject, field: Field): unknown {
-	const [outer, inner] = apiPathOf(field);
-	const value = values[outer];
-	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
+/** The value at a path of one or two keys, such as `pricePerProduct.amount`. */
+export function valueAt(values: IDataObject, path: string): unknown {
+	const [outer, inner] = path.split('.');
+	return inner === undefined ? values[outer] : (values[outer] as IDataObject | undefined)?.[inner];
 }
 
 /** The listing's own fields of a row in the API's shape, for their schema; inApiShape nests dotted paths. */
@@ -124,8 +124,8 @@ export function inApiShape(
 
 /** These fields' values in the API's shape, those without a value left out: a fresh copy for the body. */
 function bodyOf(fields: Field[], values: IDataObject): IDataObject {
-	const given = fields.filter((field) => apiValue(values, field) !== undefined);
-	return inApiShape(given, (field) => apiValue(values, field)) as IDataObject;
+	const given = fields.filter((field) => valueAt(values, field.api) !== undefined);
+	return inApiShape(given, (field) => valueAt(values, field.api)) as IDataObject;
 }
 
 /** The listing's fields in the body: the required ones come before the products, those with a default after. */
@@ -141,7 +141,7 @@ export function listingRequest({ level, products }: ReadyListing): ApiRequest {
 		...bodyOf(AFTER_PRODUCTS, level),
 	};
 	const headers: Record<string, string> = {};
-	for (const field of IN_HEADERS) headers[field.header!] = String(apiValue(level, field));
+	for (const field of IN_HEADERS) headers[field.header!] = String(valueAt(level, field.api));
 	return buildRequest('POST', PARTNER_API_PATHS.listings, body, headers);
 }
 
@@ -173,16 +173,26 @@ export function problemLine(problem: Problem): string {
 	return `${subject} (${rowsText(problem.itemIndexes)})`;
 }
 
+/** Items grouped by key, in order of first appearance. */
+export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const key = keyOf(item);
+		const group = groups.get(key);
+		if (group) group.push(item);
+		else groups.set(key, [item]);
+	}
+	return groups;
+}
+
 /** Identical problems (same field, same words) of many rows become one, in the order of their first row. */
 export function mergeProblems(problems: Problem[]): Problem[] {
-	const merged = new Map<string, Problem>();
-	for (const problem of problems) {
-		const key = `${problem.field}\u0000${problem.text}`;
-		const existing = merged.get(key);
-		if (existing) existing.itemIndexes.push(...problem.itemIndexes);
-		else merged.set(key, { ...problem, itemIndexes: [...problem.itemIndexes] });
-	}
+	const same = groupBy(problems, (problem) => `${problem.field}\u0000${problem.text}`);
+	const merged = [...same.values()].map((group) => ({
+		...group[0],
+		itemIndexes: group.flatMap((problem) => problem.itemIndexes),
+	}));
 	const firstRow = (problem: Problem) =>
 		problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Infinity);
-	return [...merged.values()].sort((a, b) => firstRow(a) - firstRow(b));
+	return merged.sort((a, b) => firstRow(a) - firstRow(b));
 }

@@ -13,11 +13,12 @@ import {
 } from '../../../schemas/listing';
 import { readsAsV1 } from '../../versions';
 import {
+	groupBy,
 	holdBackForUnknownRows,
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
-} from './acrossListings';
-import { groupBy, validateListing } from './checkListing';
+	validateListing,
+} from './checkListing';
 import {
 	fieldLabel,
 	fieldOf,

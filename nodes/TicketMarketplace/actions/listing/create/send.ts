@@ -29,7 +29,7 @@ import { listingRequest } from './fields';
 import type { Listing, Outcome, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs, stopSummary } from './outcome';
 import type { SendSettings } from './settings';
-import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
+import { refuseTicketsOfEarlierRuns, ticketsOf } from './checkListing';
 
 type Sent = Map<ReadyListing, Outcome>;
 
