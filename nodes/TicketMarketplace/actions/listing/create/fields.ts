@@ -51,14 +51,11 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-const apiPathOf = (field: Field) => field.api.split('.');
-
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape = inApiShape(fields, (field) => field.schema);
-	const nested = fields.filter((field) => field.api.includes('.'));
-	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
-		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
+	for (const [key, value] of Object.entries(shape))
+		if (!(value instanceof z.ZodType)) shape[key] = z.object(value as z.ZodRawShape);
 	return z.object(shape as z.ZodRawShape);
 }
 
@@ -115,7 +112,7 @@ export function inApiShape(
 ): Record<string, unknown> {
 	const shaped: Record<string, unknown> = {};
 	for (const field of fields) {
-		const [outer, inner] = apiPathOf(field);
+		const [outer, inner] = field.api.split('.');
 		if (inner === undefined) shaped[outer] = valueOf(field);
 		else ((shaped[outer] ??= {}) as IDataObject)[inner] = valueOf(field) as IDataObject[string];
 	}
