@@ -54,8 +54,9 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape = inApiShape(fields, (field) => field.schema);
-	for (const [key, value] of Object.entries(shape))
-		if (!(value instanceof z.ZodType)) shape[key] = z.object(value as z.ZodRawShape);
+	const nested = fields.filter((field) => field.api.includes('.'));
+	for (const outer of new Set(nested.map((field) => field.api.split('.')[0])))
+		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
 	return z.object(shape as z.ZodRawShape);
 }
 
