@@ -7,12 +7,14 @@ import { firstFailure, stopSummary } from './outcome';
 import { outputItems, validateOnlyItem } from './output';
 import { readListings } from './read';
 import { sendListings } from './send';
+import { readSendSettings } from './settings';
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const { listings, blankRows, settings } = readListings(this, items);
+	const { listings, blankRows } = readListings(this, items);
+	const settings = readSendSettings(this);
 	if (settings.validateOnly) return listings.map(validateOnlyItem);
 	const outcomes = await sendListings(this, listings, settings);
 	const failed = this.continueOnFail() ? undefined : firstFailure(outcomes);

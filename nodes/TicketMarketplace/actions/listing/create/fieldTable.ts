@@ -74,11 +74,8 @@ export const FIELDS: Field[] = [
 		...of('listing', 'priceAmount', 'pricePerProduct.amount', positiveAmount),
 		headers: ['price', 'price_amount', 'amount'],
 		panel: {
-			displayName: 'Price Amount',
-			type: 'number',
+			...look('Price Amount', 'number', 'Price of each ticket, greater than 0', 'e.g. 49.90'),
 			typeOptions: { numberPrecision: 2 },
-			placeholder: 'e.g. 49.90',
-			description: 'Price of each ticket, greater than 0',
 		},
 	},
 	{

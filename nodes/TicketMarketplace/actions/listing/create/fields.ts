@@ -1,11 +1,11 @@
 /** The field table (fieldTable.ts) as Listing → Create reads it: labels, schemas, and the request it sends. */
 import type { IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z, type ZodError } from 'zod';
 
 import { listFirst } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
-import { pathKey, SEAT_NEEDED, type FieldLabeller } from '../../../schemas/listing';
+import { labelIssues, pathKey, SEAT_NEEDED, type FieldLabeller } from '../../../schemas/listing';
 import { FIELDS, SEAT_RANGE_FIELDS, SOURCE_LABELS, type Field } from './fieldTable';
 import type { ListingLevel, Problem, Product, ReadyListing } from './nouns';
 
@@ -51,13 +51,11 @@ export function optionPaths(readsAsV1: boolean): Record<string, string> {
 	return Object.fromEntries(under.map(({ parameter }) => [parameter, `options.${parameter}`]));
 }
 
-const apiPathOf = (field: Field) => field.api.split('.');
-
 /** A zod object of the fields, nested by their dotted API paths, in table order. */
 function schemaOf(fields: Field[]): z.AnyZodObject {
 	const shape = inApiShape(fields, (field) => field.schema);
 	const nested = fields.filter((field) => field.api.includes('.'));
-	for (const outer of new Set(nested.map((field) => apiPathOf(field)[0])))
+	for (const outer of new Set(nested.map((field) => field.api.split('.')[0])))
 		shape[outer] = z.object(shape[outer] as z.ZodRawShape);
 	return z.object(shape as z.ZodRawShape);
 }
@@ -80,6 +78,10 @@ export const jsonProductSchema = z
 	.strict()
 	.pipe(productSchema);
 
+export function issuesOf(error: ZodError, label: FieldLabeller, itemIndexes: number[]): Problem[] {
+	return labelIssues(error, label, PRODUCT_KEYS).map((issue) => ({ ...issue, itemIndexes }));
+}
+
 function labeller(labels: Array<[string, string]>): FieldLabeller {
 	const byKey = Object.fromEntries(labels);
 	return (path) => byKey[pathKey(path)] ?? pathKey(path);
@@ -94,10 +96,10 @@ export const productLabel = labeller(
 
 export const seatRangeLabel = labeller(SEAT_RANGE_FIELDS.map((f) => [f.name, f.displayName]));
 
-export function apiValue(values: IDataObject, field: Field): unknown {
-	const [outer, inner] = apiPathOf(field);
-	const value = values[outer];
-	return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
+/** The value at a path of one or two keys, such as `pricePerProduct.amount`. */
+export function valueAt(values: IDataObject, path: string): unknown {
+	const [outer, inner] = path.split('.');
+	return inner === undefined ? values[outer] : (values[outer] as IDataObject | undefined)?.[inner];
 }
 
 /** The listing's own fields of a row in the API's shape, for their schema; inApiShape nests dotted paths. */
@@ -111,7 +113,7 @@ export function inApiShape(
 ): Record<string, unknown> {
 	const shaped: Record<string, unknown> = {};
 	for (const field of fields) {
-		const [outer, inner] = apiPathOf(field);
+		const [outer, inner] = field.api.split('.');
 		if (inner === undefined) shaped[outer] = valueOf(field);
 		else ((shaped[outer] ??= {}) as IDataObject)[inner] = valueOf(field) as IDataObject[string];
 	}
@@ -120,8 +122,8 @@ export function inApiShape(
 
 /** These fields' values in the API's shape, those without a value left out: a fresh copy for the body. */
 function bodyOf(fields: Field[], values: IDataObject): IDataObject {
-	const given = fields.filter((field) => apiValue(values, field) !== undefined);
-	return inApiShape(given, (field) => apiValue(values, field)) as IDataObject;
+	const given = fields.filter((field) => valueAt(values, field.api) !== undefined);
+	return inApiShape(given, (field) => valueAt(values, field.api)) as IDataObject;
 }
 
 /** The listing's fields in the body: the required ones come before the products, those with a default after. */
@@ -137,7 +139,7 @@ export function listingRequest({ level, products }: ReadyListing): ApiRequest {
 		...bodyOf(AFTER_PRODUCTS, level),
 	};
 	const headers: Record<string, string> = {};
-	for (const field of IN_HEADERS) headers[field.header!] = String(apiValue(level, field));
+	for (const field of IN_HEADERS) headers[field.header!] = String(valueAt(level, field.api));
 	return buildRequest('POST', PARTNER_API_PATHS.listings, body, headers);
 }
 
@@ -146,16 +148,15 @@ export const ROWS_CONVENTION = 'Rows are counted from 1, in the order the items 
 /** "row 3", "rows 1–2000", "rows 1, 4 and 7–9"; past 20 ranges, "rows 1, 3, …, 39 and 180 more". */
 export function rowsText(itemIndexes: number[]): string {
 	const rows = [...new Set(itemIndexes)].sort((a, b) => a - b).map((index) => index + 1);
-	const ranges: number[][] = [];
-	for (let start = 0; start < rows.length; ) {
-		let end = start;
-		while (end + 1 < rows.length && rows[end + 1] === rows[end] + 1) end++;
-		if (end - start >= 2) ranges.push(rows.slice(start, end + 1));
-		else for (let index = start; index <= end; index++) ranges.push([rows[index]]);
-		start = end + 1;
+	const runs: number[][] = [];
+	for (const row of rows) {
+		const run = runs.at(-1);
+		if (run?.at(-1) === row - 1) run.push(row);
+		else runs.push([row]);
 	}
+	const ranges = runs.flatMap((run) => (run.length >= 3 ? [run] : run.map((row) => [row])));
 	const written = ranges.map((range) =>
-		range.length > 1 ? `${range[0]}–${range[range.length - 1]}` : String(range[0]),
+		range.length > 1 ? `${range[0]}–${range.at(-1)}` : String(range[0]),
 	);
 	const more = ranges.slice(20).reduce((count, range) => count + range.length, 0);
 	const list = more
@@ -170,16 +171,26 @@ export function problemLine(problem: Problem): string {
 	return `${subject} (${rowsText(problem.itemIndexes)})`;
 }
 
+/** Items grouped by key, in order of first appearance. */
+export function groupBy<T, K>(items: T[], keyOf: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const key = keyOf(item);
+		const group = groups.get(key);
+		if (group) group.push(item);
+		else groups.set(key, [item]);
+	}
+	return groups;
+}
+
 /** Identical problems (same field, same words) of many rows become one, in the order of their first row. */
 export function mergeProblems(problems: Problem[]): Problem[] {
-	const merged = new Map<string, Problem>();
-	for (const problem of problems) {
-		const key = `${problem.field}\u0000${problem.text}`;
-		const existing = merged.get(key);
-		if (existing) existing.itemIndexes.push(...problem.itemIndexes);
-		else merged.set(key, { ...problem, itemIndexes: [...problem.itemIndexes] });
-	}
+	const same = groupBy(problems, (problem) => `${problem.field}\u0000${problem.text}`);
+	const merged = [...same.values()].map((group) => ({
+		...group[0],
+		itemIndexes: group.flatMap((problem) => problem.itemIndexes),
+	}));
 	const firstRow = (problem: Problem) =>
 		problem.itemIndexes.reduce((lowest, index) => Math.min(lowest, index), Infinity);
-	return [...merged.values()].sort((a, b) => firstRow(a) - firstRow(b));
+	return merged.sort((a, b) => firstRow(a) - firstRow(b));
 }

@@ -1,9 +1,10 @@
 /** What Listing → Create says of each listing: output items (per listing, per row, or Validate Only's requests). */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorText } from '../../../helpers/errors';
 import { listingRequest, mergeProblems, problemLine, ROWS_CONVENTION, rowsText } from './fields';
-import type { Failure, Listing, Outcome } from './nouns';
+import type { Failure, InvalidListing, Listing, Outcome } from './nouns';
 
 /** The status an output item shows: "failed" if not created in this run, "unknown" if it may have been. */
 function listingStatusOf(outcome: Outcome): string {
@@ -192,4 +193,42 @@ export function outputItems(
 		byRow[itemIndex] = item;
 	for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
 	return byRow;
+}
+
+/** What n8n 2.x calls the setting that turns a node's errors into error items. */
+const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
+
+/** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
+export function validationError(
+	context: IExecuteFunctions,
+	listings: Listing[],
+	missing = (): string[] => [],
+	blankRows: number[] = [],
+): NodeOperationError | undefined {
+	const invalid = listings.filter(
+		(listing): listing is InvalidListing => listing.kind === 'invalid',
+	);
+	if (invalid.length === 0 || context.continueOnFail()) return undefined;
+	const columns = missing();
+	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
+	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
+	const shown = lines.slice(0, 10);
+	if (lines.length > shown.length)
+		shown.push(`… and ${lines.length - shown.length} more problems.`);
+	const noun = listings.length === 1 ? 'listing' : 'listings';
+	return new NodeOperationError(
+		context.getNode(),
+		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
+		{
+			description: [
+				...columns,
+				...shown,
+				"Fix these values in the sheet or the node's fields, then run the workflow again.",
+				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
+				ROWS_CONVENTION,
+				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
+			].join('\n'),
+			itemIndex: invalid[0].rows[0],
+		},
+	);
 }

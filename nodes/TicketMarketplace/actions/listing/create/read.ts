@@ -1,39 +1,43 @@
 /** Read stage: each row read, rows grouped into listings and checked; an invalid one stops here without Continue. */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { z } from 'zod';
 
 import { errorText } from '../../../helpers/errors';
-import { isBlank, positiveId } from '../../../schemas/listing';
+import {
+	isBlank,
+	pathKey,
+	positiveId,
+	SEAT_PATTERN_PLACEHOLDERS,
+	seatRangeSchema,
+	type FieldLabeller,
+} from '../../../schemas/listing';
 import { readsAsV1 } from '../../versions';
 import {
+	groupBy,
 	holdBackForUnknownRows,
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
-} from './acrossListings';
-import { groupBy, validateListing } from './checkListing';
+	validateListing,
+} from './checkListing';
 import {
 	fieldLabel,
+	fieldOf,
 	inApiShape,
+	issuesOf,
+	labelOf,
 	levelOf,
 	listingLevelSchema,
-	mergeProblems,
 	optionPaths,
-	problemLine,
+	productLabel,
 	READ_ORDER,
-	ROWS_CONVENTION,
 	rowsText,
+	seatRangeLabel,
 	TICKET_FIELDS,
 } from './fields';
-import type { InvalidListing, Listing, ListingRow } from './nouns';
-import { blankRowsNotice } from './output';
-import { issuesOf, productsOf } from './rowProducts';
-import {
-	isBlankRow,
-	missingColumns,
-	parameterSource,
-	readListingLimits,
-	readSendSettings,
-} from './settings';
-import type { InputShape, ListingLimits, ParameterSource, SendSettings } from './settings';
+import type { ListedProduct, Listing, ListingRow, Problem } from './nouns';
+import { blankRowsNotice, validationError } from './output';
+import { isBlankRow, missingColumns, parameterSource, readListingLimits } from './settings';
+import type { InputShape, ListingLimits, ParameterSource } from './settings';
 
 function listingIdOf(raw: unknown): ListingRow['listingId'] {
 	const parsed = positiveId.safeParse(raw);
@@ -67,8 +71,8 @@ function readListingRow(
 			return { ...row, products };
 		}
 		// Seat-range ids are built from the validated values (" 7001" gives 7001-A-1, not " 7001-A-1").
-		const source = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel);
-		return { ...row, products: source.products, problems: [...problems, ...source.problems] };
+		const products = productsOf(params, itemIndex, sharedProductType, level ?? rawLevel, problems);
+		return { ...row, products };
 	} catch (error) {
 		// Also fields not in the shape n8n gives them.
 		const text = `could not read the parameters: ${errorText(error)}`;
@@ -97,7 +101,7 @@ function readableEventId(params: ParameterSource, itemIndex: number): number | u
 export function readListings(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): ReturnType<typeof listingsOf> & { settings: SendSettings } {
+): ReturnType<typeof listingsOf> {
 	const v1 = readsAsV1(context);
 	const limits = readListingLimits(context);
 	const defaultShape = v1 ? 'listingPerItem' : 'ticketPerItem';
@@ -110,45 +114,7 @@ export function readListings(
 	const columns = () => missingColumns(items, source, new Set(blankRows));
 	const invalid = validationError(context, listings, columns, blankRows);
 	if (invalid) throw invalid;
-	return { listings, blankRows, settings: readSendSettings(context) };
-}
-
-/** What n8n 2.x calls the setting that turns a node's errors into error items. */
-const CONTINUE_SETTING = 'Settings → On Error → Continue (using error output)';
-
-/** Without Continue On Fail, a run with an invalid listing sends nothing: the one error that lists the problems. */
-export function validationError(
-	context: IExecuteFunctions,
-	listings: Listing[],
-	missing = (): string[] => [],
-	blankRows: number[] = [],
-): NodeOperationError | undefined {
-	const invalid = listings.filter(
-		(listing): listing is InvalidListing => listing.kind === 'invalid',
-	);
-	if (invalid.length === 0 || context.continueOnFail()) return undefined;
-	const columns = missing();
-	const lines = mergeProblems(invalid.flatMap((listing) => listing.problems)).map(problemLine);
-	// A sheet with one wrong column fails on every row: ten lines say enough to fix it, the rest are counted.
-	const shown = lines.slice(0, 10);
-	if (lines.length > shown.length)
-		shown.push(`… and ${lines.length - shown.length} more problems.`);
-	const noun = listings.length === 1 ? 'listing' : 'listings';
-	return new NodeOperationError(
-		context.getNode(),
-		`${invalid.length} of ${listings.length} ${noun} failed validation; nothing was sent`,
-		{
-			description: [
-				...columns,
-				...shown,
-				"Fix these values in the sheet or the node's fields, then run the workflow again.",
-				`To send the valid listings and get one error item per invalid one, set ${CONTINUE_SETTING}.`,
-				ROWS_CONVENTION,
-				...(blankRows.length ? [blankRowsNotice(blankRows)] : []),
-			].join('\n'),
-			itemIndex: invalid[0].rows[0],
-		},
-	);
+	return { listings, blankRows };
 }
 
 /** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
@@ -184,4 +150,101 @@ export function listingsOf(
 					rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
 				);
 	return { listings: refuseTicketsListedBefore(listings), blankRows };
+}
+
+type ListingIds = { externalListingId?: unknown; eventId?: unknown };
+
+/** A product or seat range with the shared product type (when there is one), unless it sets its own. */
+function withProductType(raw: unknown, productType: unknown): unknown {
+	if (productType === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw))
+		return raw;
+	return 'productType' in raw ? raw : { ...raw, productType };
+}
+
+/** How a problem names a value of the index-th entry of a list: "Products → Product 2 → Seat". */
+const inList =
+	(list: string, entry: string, value: FieldLabeller) =>
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${labelOf(list)} → ${labelOf(entry)} ${index + 1} → ${value(path)}`;
+const definedProductLabel = inList('products', 'products.product', productLabel);
+const seatRangeFieldLabel = inList('seatRanges', 'seatRanges.range', seatRangeLabel);
+const jsonProductLabel =
+	(index: number): FieldLabeller =>
+	(path) =>
+		`${labelOf('productsJson')} product ${index + 1}${path.length ? ` "${pathKey(path)}"` : ''}`;
+
+/** A JSON product list, parsed when it is text; or why it cannot be read. */
+function jsonList(value: unknown): unknown[] | string {
+	try {
+		const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+		return Array.isArray(list) ? list : 'must be an array of product objects';
+	} catch (error) {
+		return `is not valid JSON: ${errorText(error)}`;
+	}
+}
+
+/** A valid seat range's tickets, one per seat, each External ID built from its pattern for `listing`. */
+function seatsOf(range: z.infer<typeof seatRangeSchema>, listing: ListingIds): IDataObject[] {
+	const { row, productType, firstSeat, lastSeat, externalIdPattern } = range;
+	return Array.from({ length: lastSeat - firstSeat + 1 }, (_, offset) => {
+		const seat = firstSeat + offset;
+		// One placeholder after the other, as written: a row may itself hold "{seat}".
+		const values = [listing.externalListingId, listing.eventId, row, seat];
+		const externalId = SEAT_PATTERN_PLACEHOLDERS.reduce(
+			(id, placeholder, at) => id.split(placeholder).join(String(values[at])),
+			externalIdPattern,
+		);
+		return { externalId, row, seat: String(seat), productType, ga: false };
+	});
+}
+
+/** The products of a listing per item from its source, seat ranges expanded for `listing`; none when it cannot. */
+function productsOf(
+	params: ParameterSource,
+	itemIndex: number,
+	sharedProductType: boolean,
+	listing: ListingIds,
+	problems: Problem[],
+): Array<ListedProduct<unknown>> | undefined {
+	const source = params.get('productsSource', itemIndex, 'defined');
+	// From 1.1 one Product Type (Options) applies to every product without its own.
+	const shared = sharedProductType
+		? params.get('productType', itemIndex, fieldOf('productType').default)
+		: undefined;
+	const listed = (entries: unknown[], fromJson: boolean, label: typeof jsonProductLabel) =>
+		entries.map((entry, index) => {
+			const product = withProductType(entry, shared);
+			return { product, itemIndex, index, fromJson, label: label(index) };
+		});
+	const refused = (parameter: string, text: string) => {
+		problems.push({ field: labelOf(parameter), text, itemIndexes: [itemIndex] });
+		return undefined;
+	};
+	if (source === 'json') {
+		const list = jsonList(params.get('productsJson', itemIndex, '[]'));
+		if (typeof list === 'string') return refused('productsJson', list);
+		return listed(list, true, jsonProductLabel);
+	}
+	if (source !== 'seatRange') {
+		const products = (params.get('products', itemIndex, {}) as IDataObject).product ?? [];
+		// Only a hand-edited or API-written workflow holds anything else.
+		if (!Array.isArray(products)) return refused('products', 'must be a list of products');
+		return listed(products, false, definedProductLabel);
+	}
+	const ranges = (params.get('seatRanges', itemIndex, {}) as IDataObject).range ?? [];
+	if (!Array.isArray(ranges)) return refused('seatRanges', 'must be a list of ranges');
+	const invalid: Problem[] = [];
+	// Expanded seats carry their range's product type, which the shared one does not replace.
+	const seats = ranges.flatMap((raw: unknown, index) => {
+		const parsed = seatRangeSchema.safeParse(withProductType(raw, shared));
+		if (parsed.success) return seatsOf(parsed.data, listing);
+		invalid.push(...issuesOf(parsed.error, seatRangeFieldLabel(index), [itemIndex]));
+		return [];
+	});
+	// A valid range has at least one seat: no seat and no problem is no range.
+	if (seats.length === 0 && invalid.length === 0)
+		return refused('seatRanges', 'needs at least one range');
+	problems.push(...invalid);
+	return invalid.length ? undefined : listed(seats, false, definedProductLabel);
 }

@@ -24,13 +24,12 @@ import {
 	type RunCredential,
 } from '../../../transport';
 import { seatName, type CreatedListing } from '../memory/createdListings';
-import { howMany } from './output';
+import { howMany, validationError } from './output';
 import { listingRequest } from './fields';
 import type { Listing, Outcome, ReadyListing } from './nouns';
 import { outcomeOfRequest, outcomesOf, rememberedAs, stopSummary } from './outcome';
 import type { SendSettings } from './settings';
-import { refuseTicketsOfEarlierRuns, ticketsOf } from './acrossListings';
-import { validationError } from './read';
+import { refuseTicketsOfEarlierRuns, ticketsOf } from './checkListing';
 
 type Sent = Map<ReadyListing, Outcome>;
 

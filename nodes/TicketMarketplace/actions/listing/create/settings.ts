@@ -10,7 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { listFirst } from '../../../helpers/errors';
 import { currencyCode, isBlank, positiveAmount, positiveId } from '../../../schemas/listing';
 import type { PacingMode } from '../../../transport';
-import { isRowData, labelOf, RECOGNISED_HEADERS, type Reads } from './fields';
+import { isRowData, labelOf, RECOGNISED_HEADERS, valueAt, type Reads } from './fields';
 
 /** The most in flight by default; adaptive pacing finds the API's pace below it (bench/README.md). */
 export const DEFAULT_CONCURRENCY = 48;
@@ -154,9 +154,7 @@ export class ItemParameters {
 
 	/** The parameter as typed, at a path such as `options.stockType`. */
 	private raw(name: string): unknown {
-		const [outer, inner] = (this.paths[name] ?? name).split('.');
-		const value = this.context.getNode().parameters[outer];
-		return inner === undefined ? value : (value as IDataObject | undefined)?.[inner];
+		return valueAt(this.context.getNode().parameters as IDataObject, this.paths[name] ?? name);
 	}
 
 	private planFor(name: string, fallback: NodeParameterValueType | undefined): Plan {
