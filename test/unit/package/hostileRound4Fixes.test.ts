@@ -139,7 +139,7 @@ describe('lost: a seat refusal read as "already listed" when its nested code is 
 describe("sent again: the service's systemError read as a refusal", () => {
 	// README.md: outcome unknown is "a server error such as `inventory.listings.systemError`, whatever its status";
 	// "The next run skips it as *unknown*".
-	it.each([[409], [404], [403], [413]])(
+	it.each([[409], [404], [403], [413], [401]])(
 		'a %i carrying inventory.listings.systemError is outcome unknown, not sent again',
 		async (status) => {
 			const { first, sentAgain } = await answeredThenRunAgain(1, [
@@ -153,22 +153,26 @@ describe("sent again: the service's systemError read as a refusal", () => {
 	);
 
 	// Same promise; a 429 is paced and sent again within the run.
-	it('a 429 carrying inventory.listings.systemError is sent once', async () => {
-		grantTokens(token());
-		const received = answerListings((count) =>
-			count === 1
-				? [
-						429,
-						{ code: 'inventory.listings.systemError', description: 'Internal error' },
-						JSON_TYPE,
-					]
-				: [201, { id: 'L-1' }, JSON_TYPE],
-		);
-		const { items, parameters } = oneSeatListings([1], { output: 'row' });
-		const out = await runCreate(items, parameters);
-		expect(received).toEqual([1]);
-		expect(out[0].json.listingStatus).toBe('unknown');
-	}, 30_000);
+	it.each([[429]])(
+		'a %i carrying inventory.listings.systemError is sent once',
+		async (status) => {
+			grantTokens(token(), 2);
+			const received = answerListings((count) =>
+				count === 1
+					? [
+							status,
+							{ code: 'inventory.listings.systemError', description: 'Internal error' },
+							JSON_TYPE,
+						]
+					: [201, { id: 'L-1' }, JSON_TYPE],
+			);
+			const { items, parameters } = oneSeatListings([1], { output: 'row' });
+			const out = await runCreate(items, parameters);
+			expect(received).toEqual([1]);
+			expect(out[0].json.listingStatus).toBe('unknown');
+		},
+		30_000,
+	);
 
 	// docs/listing-create.md: "the code's field in any letter case, with or without `_` or `-`; a code under `error`
 	// or in a list of `errors` counts too, and `duplicate_external_listing_id` reads as `duplicateExternalListingId`";
@@ -338,6 +342,23 @@ describe('refused although the marketplace holds the listing (regressions)', () 
 			{
 				message:
 					'duplicate key value violates unique constraint "listings_external_listing_id_key": Key (external_listing_id)=(7) already exists.',
+			},
+		],
+		[
+			'Code/Description (capitalised)',
+			400,
+			{
+				Code: 'inventory.listings.duplicateExternalListingId',
+				Description: 'Listing 7 already exists',
+			},
+		],
+		[
+			'its ID in a field beside the code',
+			400,
+			{
+				code: 'inventory.listings.duplicateExternalListingId',
+				description: 'A listing with this external listing ID already exists',
+				externalListingId: 7,
 			},
 		],
 	])('"%s" is already listed, not a refusal', async (_n, status, body) => {
