@@ -43,6 +43,7 @@ const isUnavailable = (facts: AnswerFacts) =>
 	// A 503 with a code of the service behind the gateway (`inventory.…`, the webhooks') reached it: that code decides.
 	(facts.status === 503 && (facts.code === undefined || GATEWAY_CODE.test(facts.code))) ||
 	/^messaging\.adaptors\.http\.flow\.ServiceUnavailable$/i.test(facts.code ?? '');
+const isSystemError = (facts: AnswerFacts) => /(?:^|\.)system[_-]?error$/i.test(facts.code ?? '');
 /** Apigee's own error codes, and codes of no namespace (a proxy's `SERVICE_UNAVAILABLE`). */
 const GATEWAY_CODE = /^(?:[^.]*|(?:messaging|protocol|policies|keymanagement|steps|oauth)\..*)$/i;
 
@@ -80,10 +81,13 @@ const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exi
 // is no seat; the marketplace's name no ticket).
 const ABOUT_SEATS = /\b(?:seats?|rows?|sections?|products?|tickets?(?! ?marketplace)|barcodes?)\b/i;
 
+// "ID" or "#" alone labels the listing only where no other noun owns it ("event ID 7", "request #2"): after the
+// start, a sign, or a small word.
+const ID_ALONE = `(?<=(?:^|[^\\w\\s]|\\b(?:the|a|an|its|with|of|for|by|same))\\s*)`;
 // An ID counts in words only after a label (`listing 12`, `External Listing ID: 12`, `externalListingId="12"`, `#12`)
 // and up to where it may end ("12." but not `12.5`): a bare number may be a count, seconds or an event ("2 listings
 // already exist"). An ID is compared as text, the way the API keeps it, never as a number.
-const ID_LABEL = `(?:(?<![a-z\\d])(?:external[\\s_-]*)?listing(?:[\\s_-]*id)?|(?<![a-z\\d])id|#)\\s*[:#=]?\\s*["'\`]?`;
+const ID_LABEL = `(?:(?<![a-z\\d])(?:external[\\s_-]*)?listing(?:[\\s_-]*id)?|${ID_ALONE}(?:id|#))[)\\]}>"'\`]?\\s*(?:of\\s+)?[:#=]?\\s*[\\[({<"'\`]?`;
 const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
 
 export function namesId(text: string, id: string | number): boolean {
@@ -103,7 +107,8 @@ const CODE_SAYS_LISTED =
 function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext): boolean {
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
-	if (createsId === undefined || !namesId(text, createsId)) return false;
+	if (createsId === undefined) return false;
+	if (facts.listingId !== String(createsId).trim() && !namesId(text, createsId)) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),
@@ -184,6 +189,8 @@ const API_ROWS = [
 	row('quota', isQuota, 'stops'),
 	row('spikeArrest', isSpikeArrest, 'rateLimit'),
 	row('noApiProduct', isNoApiProduct),
+	// A failure inside the service (a 500, 502, 504), or its systemError whatever the status: it may have created it.
+	row('serverError', (f) => isSystemError(f) || (f.status >= 500 && !isUnavailable(f)), 'unknown'),
 	// Only a 401: another status, whatever code it carries, may come from past the gateway; a 500 is never resent.
 	row('tokenRefused', is(401), 'renewToken'),
 	row('forbidden', is(403)),
@@ -198,13 +205,6 @@ const API_ROWS = [
 	row('notFound', is(404, 405)),
 	row('tooManyRequests', is(429), 'rateLimit'),
 	row('unavailable', isUnavailable, 'rateLimit'),
-	// A failure inside the service (a 500, 502, 504, inventory.listings.systemError): it may have created it.
-	// The service's systemError decides whatever the status: a failure inside it may have created it.
-	row(
-		'serverError',
-		(f) => f.status >= 500 || /(?:^|\.)systemError$/i.test(f.code ?? ''),
-		'unknown',
-	),
 	row('refused', () => true),
 ] as const;
 

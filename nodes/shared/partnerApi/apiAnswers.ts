@@ -1,8 +1,6 @@
 // Reading what the API answered, whatever shape it chose (its error bodies are undocumented, spec 7): `{code,
 // description}` (the service), `{ErrorCode, Error}` (Apigee's OAuth), `{fault: {faultstring, detail: {errorcode}}}`
 // (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
-import type { IN8nHttpFullResponse } from 'n8n-workflow';
-
 import { redactSecrets } from './redaction';
 
 export { redactSecrets } from './redaction';
@@ -81,7 +79,7 @@ function firstText(...values: unknown[]): string | undefined {
 	return undefined;
 }
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
+export function asRecord(value: unknown): Record<string, unknown> | undefined {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as Record<string, unknown>)
 		: undefined;
@@ -93,7 +91,7 @@ function nestedCode({ json, value }: ReadBody): string | undefined {
 	const list =
 		(typeof json?.errors === 'string' ? readBody(json.errors).value : json?.errors) ?? value;
 	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
-	return firstText(record?.code, record?.errorCode);
+	return firstText(fieldOf(record, 'code'), fieldOf(record, 'errorcode'));
 }
 
 /** One request's answer as the rows read it, or what kept an answer from coming. */
@@ -106,6 +104,8 @@ export interface AnswerFacts {
 	wwwAuthenticate?: string;
 	/** The body is the gateway's own fault (`{"fault": {...}}`). */
 	gatewayFault?: boolean;
+	/** The External Listing ID a refusal names in a field of its own (`externalListingId: 7`). */
+	listingId?: string;
 	/** No answer: a Node.js network code, `unreadableFile`, `tokenExchange` (nothing sent), '' (unknown). */
 	failure?: string;
 	/** A 2xx that shows the request was done (the caller's evidence rule). */
@@ -134,7 +134,7 @@ export function readAnswer(
 			json?.error,
 		) ?? nestedCode(read);
 	const said = firstText(
-		json?.description,
+		fieldOf(json, 'description'),
 		json?.Error,
 		fault?.faultstring,
 		json?.error_description,
@@ -149,6 +149,7 @@ export function readAnswer(
 		words: words === code ? undefined : words,
 		wwwAuthenticate: headerValue(headers, 'www-authenticate'),
 		gatewayFault: fault !== undefined,
+		listingId: String(fieldOf(json, 'externallistingid') ?? '').trim() || undefined,
 	};
 }
 
@@ -199,107 +200,7 @@ export const REQUEST_NOT_BUILT = new Set(
 export const isJsonMediaType = (contentType: string) =>
 	/^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 
-/** An error document (RFC 9457): JSON, but never the thing asked for. */
-const PROBLEM_MEDIA_TYPE = /^application\/problem\+json\s*(?:;|$)/i;
-
-/** The `created` row's evidence: a 200 or 201 JSON object that reports no error (no field required: undocumented). */
-export function showsCreated(answer: IN8nHttpFullResponse): boolean {
-	const { statusCode, body } = answer;
-	const fields = asRecord(body);
-	if ((statusCode !== 200 && statusCode !== 201) || fields === undefined) return false;
-	const contentType = headerValue(answer.headers as Record<string, unknown>, 'content-type');
-	if (!isJsonMediaType(contentType) || PROBLEM_MEDIA_TYPE.test(contentType.trim())) return false;
-	return !reportsError(fields, 0);
-}
-
-/** Fields that report an error in any letter case, `_` or `-` aside (`ErrorCode` is Apigee's, `error_code` others'). */
-const ERROR_FIELDS = ['error', 'errors', 'fault', 'errorcode', 'errormessage'];
-/** Objects an answer wraps its content in (Subscribe reads its ID under `data`): the service's error document there
- * is one too. */
-const WRAPPERS = ['data', 'result', 'response', 'payload', 'listing', 'subscription', 'webhook'];
-const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
+export const fieldName = (field: string) => field.toLowerCase().replace(/[_-]/g, '');
 /** A field in any letter case, `_` or `-` aside (`Code`, `error_code`), the first in the answer's order. */
-const fieldOf = (fields: Record<string, unknown> | undefined, name: string) =>
+export const fieldOf = (fields: Record<string, unknown> | undefined, name: string) =>
 	Object.entries(fields ?? {}).find(([field]) => fieldName(field) === name)?.[1];
-
-/** Every value of a field so named (any letter case, `_` or `-` aside), at the top of an answer or in a wrapper
- * (an object, or each entry of a list). */
-export function namedValues(body: unknown, name: string, depth = 0): unknown[] {
-	const fields = asRecord(body) ?? {};
-	return Object.entries(fields).flatMap(([field, value]) => {
-		if (fieldName(field) === name) return [value];
-		return depth < 2 && WRAPPERS.includes(fieldName(field))
-			? [value].flat().flatMap((entry) => namedValues(entry, name, depth + 1))
-			: [];
-	});
-}
-
-/** How deep an answer is searched for a reported error (a hostile answer may nest without end). */
-const SEARCH_DEPTH = 8;
-/** A status that says it failed: a failure word in it (`FAILED`, `VALIDATION_FAILED`, `Declined`) or an HTTP error. */
-const FAILURE_WORD = /(?:^|[^a-z])(?:fail|error|reject|refus|declin)/i;
-/** The answer's own status (at the top or in a wrapper) says so in more words; a nested one may be a ticket's
- * `NOT_DELIVERED` in a listing created before its PDFs. */
-const OWN_FAILURE_WORD =
-	/(?:^|[^a-z])(?:fail|error|reject|refus|declin|invalid|denied|unable|unsuccess|cancel|undeliver|forbidden|unauthori|unavailable|could[\s_-]?not|cannot|can'?t|bad[\s_-]?request|not[\s_-]?(?:found|deliver|accept|creat|process|complet|upload))/i;
-
-/** Anywhere in the answer: an error field, `success: false`, a failed status; at the top or in a wrapper (`wrapped`),
- * the service's error document. Whatever the API nests, an error in it is no evidence of success. */
-function reportsError(value: unknown, depth: number, wrapped = true): boolean {
-	if (depth > SEARCH_DEPTH || value === null || typeof value !== 'object') return false;
-	if (Array.isArray(value)) return value.some((entry) => reportsError(entry, depth + 1, wrapped));
-	const fields = Object.entries(value as Record<string, unknown>);
-	const words = wrapped ? OWN_FAILURE_WORD : FAILURE_WORD;
-	const reported = fields.some(([field, entry]) => {
-		const name = fieldName(field);
-		if (ERROR_FIELDS.includes(name)) return !isEmpty(entry);
-		if (SAID_DONE.includes(name) || (wrapped && SAID_OWN_DONE.includes(name))) return isNo(entry);
-		if (/^(?:failed|rejected)/.test(name)) return !isEmpty(entry) && !isNo(entry);
-		// A result may be a wrapper too: only its text is a status. A message only at the answer's own level.
-		if (wrapped && name === 'message') return typeof entry === 'string' && words.test(entry);
-		if (name === 'result' || name === 'outcome')
-			return typeof entry !== 'object' && failedStatus(entry, depth, words);
-		return (name === 'status' || name === 'state') && failedStatus(entry, depth, words);
-	});
-	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;
-	return fields.some(([field, entry]) =>
-		reportsError(entry, depth + 1, wrapped && WRAPPERS.includes(fieldName(field))),
-	);
-}
-
-/** The service's own error document: `{code: "inventory.listings.systemError"}`, or a code with its words. */
-function isErrorDocument(fields: Record<string, unknown>): boolean {
-	const code = typeof fields.code === 'number' ? String(fields.code) : fields.code;
-	const words = !isEmpty(fields.description) || !isEmpty(fields.message);
-	return typeof code === 'string' && code !== '' && (/^inventory\./i.test(code) || words);
-}
-
-/** A status that says it failed (a text, an HTTP error number, or an object holding one); the answer's own words by
- * default. */
-export function failedStatus(value: unknown, depth = 0, words = OWN_FAILURE_WORD): boolean {
-	const text = textOf(value);
-	// An HTTP error number, alone or in words ("400 BAD_REQUEST", "HTTP 503 Service Unavailable").
-	if (/(?:^|\D)[45]\d\d(?:\D|$)/.test(text)) return true;
-	if (/^\d+$/.test(text)) return false;
-	if (text !== '') return words.test(text);
-	return depth < SEARCH_DEPTH && value !== null && typeof value === 'object'
-		? Object.values(value).some((entry) => failedStatus(entry, depth + 1, words))
-		: false;
-}
-
-/** Fields whose false, 0 or "no" says it was not done: anywhere, and (`created: false`) at the answer's own level,
- * where deeper in it may be a ticket's. */
-const SAID_DONE = ['success', 'issuccess', 'succeeded', 'ok'];
-const SAID_OWN_DONE = ['created', 'subscribed', 'accepted', 'delivered', 'uploaded'];
-export const isNo = (value: unknown) => ['false', '0', 'no', 'n'].includes(textOf(value));
-
-/** A text or a number as trimmed text ('' for anything else). */
-const textOf = (value: unknown) =>
-	['string', 'number', 'boolean'].includes(typeof value) ? String(value).trim().toLowerCase() : '';
-
-/** No error reported: absent, null, false, or an empty text, list or object. */
-function isEmpty(value: unknown): boolean {
-	if (value === undefined || value === null || value === false || value === '') return true;
-	// A list too: JSON has no holes, so its keys are its entries.
-	return typeof value === 'object' && Object.keys(value).length === 0;
-}

@@ -64,48 +64,58 @@ function formCharacterPattern(char: string, anyCase: boolean): string {
 	return `(?:${variants.map((variant) => [...variant].map(characterPattern).join('')).join('|')})`;
 }
 
-let cachedMatcher: { key: string; pattern: RegExp } | undefined;
+let cachedMatcher: { key: string; patterns: RegExp[] } | undefined;
 
 /** Every form of every secret, longest first: a secret inside a longer one is not half-redacted. */
-function secretMatcher(secrets: readonly string[]): RegExp {
+function secretMatchers(secrets: readonly string[]): RegExp[] {
 	const key = secrets.join('\u0000');
-	if (cachedMatcher?.key === key) return cachedMatcher.pattern;
-	// Each form, and how it may come back: mail systems change an e-mail's case freely, hex comes in either case,
-	// MIME wraps base64 in lines; other secrets are matched exactly.
-	const forms = new Map<string, 'exact' | 'anyCase' | 'wrapped'>();
-	const bytes = secrets.map((secret) => [...Buffer.from(secret, 'utf8')]);
+	if (cachedMatcher?.key === key) return cachedMatcher.patterns;
+	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;
+	// other secrets, and base64, are matched exactly.
+	const forms = new Map<string, boolean>();
 	for (const secret of secrets) {
-		const mail = /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === 'anyCase';
-		forms.set(secret, mail ? 'anyCase' : 'exact');
-		forms.set(Buffer.from(secret, 'utf8').toString('hex'), 'anyCase');
-		for (const text of base64Forms(secret)) forms.set(text, 'wrapped');
+		forms.set(secret, /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === true);
+		for (const text of base64Forms(secret)) forms.set(text, forms.get(text) === true);
 	}
 	const spelled = [...forms]
 		.sort(([a], [b]) => b.length - a.length)
-		.map(([text, kind]) =>
-			[...text]
-				.map((char) => formCharacterPattern(char, kind === 'anyCase'))
-				.join(kind === 'wrapped' ? LINE_BREAK : ''),
+		.map(([text, anyCase]) =>
+			[...text].map((char) => formCharacterPattern(char, anyCase)).join(''),
 		);
-	// Its bytes as a list of numbers (a Node Buffer echoed as JSON: `{"type":"Buffer","data":[99,115,…]}`).
-	const listed = bytes.map((list) => `(?<!\\d)${list.join('\\s*,\\s*')}(?!\\d)`);
-	const pattern = new RegExp([...spelled, ...listed].join('|'), 'g');
-	cachedMatcher = { key, pattern };
-	return pattern;
+	// Apart and spelt as they are, so the escapes above do not multiply: base64 wrapped in lines (MIME), hex in
+	// either case and wrapped too, the bytes as a list of numbers (a Node Buffer as JSON: `{"data":[99,115,…]}`).
+	const bytes = secrets.map((secret) => Buffer.from(secret, 'utf8'));
+	const inLines = (text: string, anyCase: boolean) =>
+		[...text]
+			.map((char) => (anyCase ? `[${char}${char.toUpperCase()}]` : escapeForRegExp(char)))
+			.join(LINE_BREAK);
+	const wrapped = [
+		...secrets.flatMap(base64Forms).map((text) => inLines(text, false)),
+		...bytes.map((data) => inLines(data.toString('hex'), true)),
+		...bytes.map((data) => `${[...data].join('\\s*,\\s*')}(?!\\d)`),
+	];
+	const patterns = [spelled, wrapped].map((list) => new RegExp(list.join('|'), 'g'));
+	cachedMatcher = { key, patterns };
+	return patterns;
 }
 
-const isByteList = (node: unknown): node is number[] =>
-	Array.isArray(node) &&
-	node.length > 0 &&
-	node.every((entry) => Number.isInteger(entry) && entry >= 0 && entry < 256);
+/** The numbers of a list of bytes, or of an object keyed 0, 1, 2… (a Uint8Array as JSON); else undefined. */
+function byteValues(node: unknown): number[] | undefined {
+	if (!node || typeof node !== 'object' || Buffer.isBuffer(node)) return undefined;
+	const values = Object.values(node);
+	const listed = Array.isArray(node) || Object.keys(node).every((key, i) => key === String(i));
+	const bytes = values.every((value) => Number.isInteger(value) && value >= 0 && value < 256);
+	return listed && bytes && values.length > 0 ? (values as number[]) : undefined;
+}
 
 /** A copy safe to keep: secrets in every string and key redacted, and bounded (placeholders where it was cut). */
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
 	const active = (secrets ?? []).filter((secret) => secret.length > 0);
-	const matcher = active.length ? secretMatcher(active) : undefined;
+	const matchers = active.length ? secretMatchers(active) : [];
 	let valuesLeft = ANSWER_BOUNDS.values;
 	let charactersLeft = ANSWER_BOUNDS.characters;
-	const redact = (text: string) => (matcher ? text.replace(matcher, REDACTED) : text);
+	const redact = (text: string) =>
+		matchers.reduce((safe, matcher) => safe.replace(matcher, REDACTED), text);
 	const keep = (text: string) => {
 		const safe = redact(text);
 		const shown =
@@ -116,7 +126,8 @@ export function redactSecrets<T>(value: T, secrets: readonly string[] | undefine
 	const ancestors = new Set<object>();
 	const walk = (node: unknown, depth: number): unknown => {
 		if (typeof node === 'string') return keep(node);
-		if (isByteList(node) && redact(node.join(',')) !== node.join(',')) return REDACTED;
+		const bytes = byteValues(node)?.join(',');
+		if (bytes !== undefined && redact(bytes) !== bytes) return REDACTED;
 		if (Buffer.isBuffer(node)) return keep(node.toString('utf8'));
 		if (!node || typeof node !== 'object') return node;
 		if (depth >= ANSWER_BOUNDS.depth) return '[nested too deep]';

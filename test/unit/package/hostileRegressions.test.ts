@@ -11,7 +11,7 @@ import {
 	meaningOfFailure,
 } from '../../../nodes/TicketMarketplace/transport/attempt';
 import { meaningOf, readAnswer } from '../../../nodes/shared/partnerApi/answerTable';
-import { showsCreated } from '../../../nodes/shared/partnerApi/apiAnswers';
+import { showsCreated } from '../../../nodes/shared/partnerApi/evidence';
 import { noteHandedOn, sentAsHanded } from '../../../nodes/shared/partnerApi/pastN8n';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import { redactSecrets } from '../../../nodes/shared/partnerApi/redaction';

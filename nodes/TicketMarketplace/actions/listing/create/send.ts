@@ -2,7 +2,7 @@
 import type { IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { namedValues, showsCreated } from '../../../../shared/partnerApi/apiAnswers';
+import { namedValues, showsCreated } from '../../../../shared/partnerApi/evidence';
 import { oneLine } from '../../../../shared/partnerApi/answerWords';
 import { errorText, listFirst } from '../../../helpers/errors';
 import { RunMemory, type EarlierOutcome } from '../memory/runMemory';

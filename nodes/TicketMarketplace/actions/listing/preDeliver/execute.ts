@@ -12,12 +12,13 @@ import { readRunCredential, RequestPacer, sendRequest } from '../../../transport
 import type { RunCredential } from '../../../transport';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { subjectOf } from '../../../../shared/partnerApi/answerWords';
+import { asRecord, fieldOf } from '../../../../shared/partnerApi/apiAnswers';
 import {
 	failedStatus,
 	isNo,
 	namedValues,
 	showsCreated,
-} from '../../../../shared/partnerApi/apiAnswers';
+} from '../../../../shared/partnerApi/evidence';
 import { groupBy } from '../create/checkListing';
 import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/nouns';
@@ -192,18 +193,20 @@ function summary(outcomes: Map<string, Outcome>): string {
 	return lines.filter(Boolean).join('\n');
 }
 
-/** Evidence of a delivery: a success reporting no error, whose products or tickets (if it lists them) say of none
- * this upload carried (by row and seat, or by its part's name) that it failed or was not delivered; tickets it did
- * not carry may still wait for theirs. */
+/** Evidence of a delivery: a success reporting no error, not saying `delivered: false`, whose products or tickets (if
+ * it lists them) say of none this upload carried (by row and seat, or by its part's name) that it failed or was not
+ * delivered; tickets it did not carry may still wait for theirs. */
 function showsDelivered(answer: IN8nHttpFullResponse, tickets: Ticket[]): boolean {
 	const carried = new Set(tickets.flatMap((ticket, i) => [seatName(ticket), partName(i)]));
+	const said = ['delivered', 'uploaded'].flatMap((name) => namedValues(answer.body, name));
 	const listed = ['products', 'tickets'].flatMap((name) => namedValues(answer.body, name)).flat();
 	const failed = listed.some((entry) => {
-		const { row, seat, name, status, state, delivered } = (entry ?? {}) as Record<string, unknown>;
-		const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
-		const seated = row !== undefined || seat !== undefined;
-		const named = seated ? seatName({ row: text(row), seat: text(seat) }) : text(name);
-		return carried.has(named) && (failedStatus(status ?? state) || isNo(delivered));
+		const field = (name: string) => fieldOf(asRecord(entry), name);
+		const text = (name: string) => String(field(name) ?? '');
+		const seated = field('row') != null || field('seat') != null;
+		const named = seated ? seatName({ row: text('row'), seat: text('seat') }) : text('name');
+		const status = field('status') ?? field('state') ?? field('deliverystatus');
+		return carried.has(named) && (failedStatus(status) || isNo(field('delivered')));
 	});
-	return showsCreated(answer) && !failed;
+	return showsCreated(answer) && !said.some(isNo) && !failed;
 }

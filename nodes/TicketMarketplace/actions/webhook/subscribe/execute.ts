@@ -20,7 +20,7 @@ import {
 	withMoreDescription,
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
-import { showsCreated } from '../../../../shared/partnerApi/apiAnswers';
+import { showsCreated } from '../../../../shared/partnerApi/evidence';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest } from '../../../transport';
@@ -79,7 +79,7 @@ const SUBSCRIPTION_LABELS: Record<string, string> = {
 const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 
 function kindsFrom(value: unknown): string[] {
-	const entries = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+	const entries = Array.isArray(value) ? value.flat() : typeof value === 'string' ? value.split(',') : [];
 	// Anything but text (an empty cell's null, an object) stays as is, for the schema to refuse.
 	return entries
 		.map((entry: unknown) => (typeof entry === 'string' ? entry.trim() : entry))

@@ -8,7 +8,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute } from '../../../../../../../nodes/TicketMarketplace/actions/listing/create.operation';
-import * as apiAnswers from '../../../../../../../nodes/shared/partnerApi/apiAnswers';
+import * as evidence from '../../../../../../../nodes/shared/partnerApi/evidence';
 import { PARTNER_API_PATHS } from '../../../../../../../nodes/shared/partnerApi/paths';
 import {
 	BASE,
@@ -99,8 +99,8 @@ describe('a failure in handling a listing after its request has its slot', () =>
 	});
 
 	it('ends the run whatever throws there (a bug in the evidence rule, say), Continue', async () => {
-		const real = apiAnswers.showsCreated;
-		jest.spyOn(apiAnswers, 'showsCreated').mockImplementation((answer) => {
+		const real = evidence.showsCreated;
+		jest.spyOn(evidence, 'showsCreated').mockImplementation((answer) => {
 			if ((answer.body as IDataObject).externalListingId === 1)
 				throw new RangeError('Maximum call stack size exceeded');
 			return real(answer);

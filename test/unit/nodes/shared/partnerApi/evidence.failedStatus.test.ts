@@ -4,7 +4,7 @@
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { showsCreated } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import { showsCreated } from '../../../../../nodes/shared/partnerApi/evidence';
 
 const answer = (body: IN8nHttpFullResponse['body'], statusCode = 200): IN8nHttpFullResponse => ({
 	statusCode,
