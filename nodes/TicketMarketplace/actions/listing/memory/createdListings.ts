@@ -64,7 +64,7 @@ const idEntry = (account: MemoryAccount, id: number) =>
 const copyEntry = (account: MemoryAccount, id: number, copy: number) =>
 	`${idEntry(account, id)} copy ${copy}`;
 const copyKeys = (account: MemoryAccount, id: number, bits: boolean[]) =>
-	copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	copies.flatMap((copy) => keysOf(copyEntry(account, id, copy), bits));
 /** Under the marketplace ID too: the seats of a listing forgotten and created again do not mix. */
 const seatEntry =
 	(account: MemoryAccount, { externalListingId, marketplaceId }: CreatedListing) =>

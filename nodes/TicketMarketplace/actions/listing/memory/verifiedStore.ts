@@ -9,9 +9,8 @@ export const SCOPE = 'workflow';
 export const SENT_LISTINGS_CAP = 100_000;
 export const STORE_OPTIONS = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP } as const;
 
-/** A run looks again no sooner than this after a write: longer than another run's store call takes. */
+/** A pause outlasts another run's store call, and this many times the run's slowest (a large memory is slower). */
 const SETTLE_MIN_MS = 50;
-/** ...and no sooner than this many times its own slowest call (a large memory makes every call slower). */
 const SETTLE_FACTOR = 3;
 /** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
@@ -34,7 +33,6 @@ type RecordOutcome = { unproven?: IDeduplicationOutput } & (
 
 const DONE: Done = { ok: true };
 
-/** A store call's answer, with the first call's failure when it took a retry. */
 type Twice<T> = { answer: T; firstFailure?: { error: unknown } };
 
 export class VerifiedStore {
@@ -124,7 +122,7 @@ export class VerifiedStore {
 		return { ok: true, tokens, answer };
 	}
 
-	/** Longer than another run's store call, random up to twice the least so that collided runs do not stay in step. */
+	/** Random up to twice the least, so that collided runs do not stay in step. */
 	async pause(): Promise<void> {
 		const least = Math.max(SETTLE_MIN_MS, SETTLE_FACTOR * this.slowestCallMs);
 		await sleep(least + randomInt(least));
@@ -241,19 +239,10 @@ function gaveUp(lastLook: Set<string> | undefined): StoreFailure {
 }
 
 // Values as bits: n8n's store answers only "held or not", so a value is an entry per name and per bit set.
-/** A name's entry and its value's bits, lowest first. */
-export interface KeptValue {
-	entry: string;
-	bits: boolean[];
-}
-
-/** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
-const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
-
+/** Worded as the first values kept (a ticket's listing) were, so that what earlier versions kept reads back. */
 export const everyBit = (entry: string, width: number) =>
-	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
+	Array.from({ length: width }, (_, bit) => `${entry} listing bit ${bit}`);
 
-/** A whole number's `width` lowest bits, lowest first. */
 export function numberBits(value: number, width: number): boolean[] {
 	return Array.from({ length: width }, (_, bit) => Math.floor(value / 2 ** bit) % 2 === 1);
 }
@@ -262,6 +251,7 @@ export function bitsNumber(bits: boolean[]): number {
 	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
 }
 
-export function keysOf({ entry, bits }: KeptValue): string[] {
-	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
+/** The keys that keep the value: its entry and each bit set (bits lowest first). */
+export function keysOf(entry: string, bits: boolean[]): string[] {
+	return [entry, ...everyBit(entry, bits.length).filter((_, bit) => bits[bit])];
 }
