@@ -33,8 +33,6 @@ type RecordOutcome = { unproven?: IDeduplicationOutput } & (
 
 const DONE: Done = { ok: true };
 
-type Twice<T> = { answer: T; firstFailure?: { error: unknown } };
-
 export class VerifiedStore {
 	private readonly markerPrefix: string;
 	/** Every marker this run wrote, oldest first; they leave with its last removal. */
@@ -58,7 +56,9 @@ export class VerifiedStore {
 	}
 
 	/** Tried again after a short pause: two runs writing a new memory at once both insert its row, one refused. */
-	private async callTwice<T>(call: () => Promise<T>): Promise<Twice<T>> {
+	private async callTwice<T>(
+		call: () => Promise<T>,
+	): Promise<{ answer: T; firstFailure?: { error: unknown } }> {
 		try {
 			return { answer: await this.timed(call) };
 		} catch (error) {
@@ -102,24 +102,22 @@ export class VerifiedStore {
 		this.markers.push(...tokens);
 		const guard = `${marker} guard`;
 		this.guards.push(guard);
-		let written: Twice<IDeduplicationOutput>;
 		try {
-			written = await this.callTwice(
+			const { answer, firstFailure } = await this.callTwice(
 				async () => await this.storeRecord([...tokens, guard, ...keys]),
 			);
+			// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
+			if (firstFailure && answer.processed.map(String).includes(marker)) {
+				const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
+				return storeFailed(error, true);
+			}
+			return { ok: true, tokens, answer };
 		} catch (error) {
 			// Both failed, but the first may have written: its marker tells, after the pause.
 			await this.pause();
 			const wrote = (await this.look([marker]))?.has(marker) ?? true;
 			return storeFailed(new NodeOperationError(this.context.getNode(), error as Error), wrote);
 		}
-		const { answer, firstFailure } = written;
-		// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
-		if (firstFailure && answer.processed.map(String).includes(marker)) {
-			const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
-			return storeFailed(error, true);
-		}
-		return { ok: true, tokens, answer };
 	}
 
 	/** Random up to twice the least, so that collided runs do not stay in step. */
