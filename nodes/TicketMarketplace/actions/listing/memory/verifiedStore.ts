@@ -42,6 +42,8 @@ export class VerifiedStore {
 	private slowestCallMs = 0;
 	/** Keys a look added and could not remove again: the caller's last removal takes them (TicketMemory.forget). */
 	readonly leftovers: string[] = [];
+	/** Keys written only to look whose removal forgetAhead could not verify: the run's last removal takes them. */
+	lookedOnly: string[] = [];
 	constructor(private readonly context: IExecuteFunctions) {
 		this.markerPrefix = `ticket-marketplace run ${String(context.getExecutionId?.() ?? '')} ${randomString(12)}`;
 	}
@@ -170,9 +172,12 @@ export class VerifiedStore {
 
 	/** Removes keys written only to look, verified by the guards (markers stay for the rest); false: unverified. */
 	async forgetAhead(keys: string[]): Promise<boolean> {
+		if (keys.length === 0) return true;
+		this.lookedOnly.push(...keys);
 		const guards = [...this.guards];
 		if (!(await this.forget(keys, guards)).ok) return false;
 		this.guards = this.guards.filter((guard) => !guards.includes(guard));
+		this.lookedOnly = this.lookedOnly.filter((key) => !keys.includes(key));
 		return true;
 	}
 
