@@ -46,17 +46,10 @@ function textBits(text: string): boolean[] | undefined {
 /** The ID back from its bits; undefined for bits no ID has (a length out of range, stray bits, a wrong check). */
 function bitsText(bits: boolean[]): string | undefined {
 	const length = bitsNumber(bits.slice(0, LENGTH_BITS));
-	const bytes = Array.from({ length: MAX_ID_BYTES }, (_, i) =>
-		bitsNumber(bits.slice(LENGTH_BITS + 8 * i, LENGTH_BITS + 8 * i + 8)),
-	);
-	if (length === 0 || length > MAX_ID_BYTES || bytes.slice(length).some(Boolean)) return undefined;
-	const text = Buffer.from(bytes.slice(0, length));
-	if (bitsNumber(bits.slice(ID_WIDTH - CHECK_BITS)) !== checkOf(text)) return undefined;
-	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(text);
-	} catch {
-		return undefined;
-	}
+	const byte = (i: number) => bitsNumber(bits.slice(LENGTH_BITS + 8 * i, LENGTH_BITS + 8 * i + 8));
+	const text = Buffer.from(Array.from({ length }, (_, i) => byte(i))).toString('utf8');
+	// Only bits that the text read would write again are its bits (bytes not UTF-8 read as other text).
+	return String(textBits(text)) === String(bits) ? text : undefined;
 }
 
 const idEntry = (account: MemoryAccount, id: number) =>
