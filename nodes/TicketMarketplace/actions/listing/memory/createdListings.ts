@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, everyBit, keysOf, numberBits, VerifiedStore } from './verifiedStore';
+import { bitsNumber, keysOf, numberBits, VerifiedStore } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
@@ -74,10 +74,7 @@ export function createdKeys(account: MemoryAccount, listing: CreatedListing): st
 
 /** Every entry of the listing's marketplace ID, as forgetting the listing takes them out. */
 export const createdIdKeys = (account: MemoryAccount, id: number) =>
-	copies.flatMap((copy) => {
-		const entry = copyEntry(account, id, copy);
-		return [entry, ...everyBit(entry, ID_WIDTH)];
-	});
+	copyKeys(account, id, Array<boolean>(ID_WIDTH).fill(true));
 
 /** Reads copies into `ids` and `spoiled`; returns the IDs held (valid or not), `stuck` once a look stayed behind. */
 async function readCopies(
@@ -134,13 +131,10 @@ export async function findCreated(
 	// A spoiled copy is rewritten from the ID read, unverified: one that fails stays as it was, the other still reads.
 	for (const [id, marketplaceId] of ids) {
 		if (!spoiled.has(id)) continue;
-		const bits = textBits(marketplaceId)!;
-		const remove = copies.flatMap((copy) =>
-			everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
-		);
+		const keep = copyKeys(account, id, textBits(marketplaceId)!);
 		// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
-		await store.removeOnce(remove);
-		await store.recordOnce(copyKeys(account, id, bits));
+		await store.removeOnce(createdIdKeys(account, id).filter((key) => !keep.includes(key)));
+		await store.recordOnce(keep);
 	}
 	const found = [...asked].flatMap(([externalListingId, seats]) => {
 		const marketplaceId = ids.get(externalListingId);
