@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, keysOf, numberBits, VerifiedStore } from './verifiedStore';
+import { bitsNumber, keysOf, numberBits, SMALL_LOOK_ENTRIES, VerifiedStore } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
@@ -83,24 +83,28 @@ async function readCopies(
 	asked: number[],
 	{ ids, spoiled }: { ids: Map<number, string>; spoiled: Set<number> },
 ): Promise<{ held: Set<number>; stuck: boolean }> {
+	const look = async (widths: Map<string, number>) =>
+		await store.lookOnce(widths, SMALL_LOOK_ENTRIES);
+	const leftBefore = store.leftovers.length;
+	const stayed = () => store.leftovers.length > leftBefore;
 	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
-	const second = await store.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
-	if (!second.cleanedUp) return { held: new Set(asked), stuck: true };
-	const held = new Set(asked.filter((id) => second.held.has(copyEntry(account, id, 2))));
+	const second = await look(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
+	if (stayed()) return { held: new Set(asked), stuck: true };
+	const held = new Set(asked.filter((id) => second.has(copyEntry(account, id, 2))));
 	asked.filter((id) => !held.has(id)).forEach((id) => spoiled.add(id));
 	const inSecond = [...held];
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
 		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !ids.has(id));
-		const look = await store.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
+		const found = await look(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
-			const bits = look.held.get(entryOf(id));
+			const bits = found.get(entryOf(id));
 			const marketplaceId = bits && bitsText(bits);
 			if (bits) held.add(id);
 			if (marketplaceId) ids.set(id, marketplaceId);
 			else spoiled.add(id);
 		}
-		if (look.cleanedUp) continue;
+		if (!stayed()) continue;
 		// What the look left reads as bits set here (mended from the ID read, if any); another look would spoil more.
 		wanted.forEach((id) => spoiled.add(id));
 		return { held, stuck: true };

@@ -19,7 +19,7 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 /** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
 const LOOK_ENTRIES = 100;
 /** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
-const SMALL_LOOK_ENTRIES = 20;
+export const SMALL_LOOK_ENTRIES = 20;
 /** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
 export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
@@ -208,15 +208,6 @@ export class VerifiedStore {
 		}
 		const held = [...widths].filter(([entry]) => found.has(entry));
 		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
-	}
-
-	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
-	async readOnce(
-		widths: Map<string, number>,
-	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
-		const before = this.leftovers.length;
-		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
-		return { held, cleanedUp: this.leftovers.length === before };
 	}
 
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
