@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { seatIdentity } from '../../../schemas/listing';
-import { bitsNumber, everyBit, keysOf, numberBits, VerifiedStore } from './verifiedStore';
+import { bitsNumber, keysOf, numberBits, SMALL_LOOK_ENTRIES, VerifiedStore } from './verifiedStore';
 import { sentListingKey, type MemoryAccount } from './sentListings';
 
 /** Longer marketplace IDs are not kept (each byte is up to 8 entries, and a look names all of them). */
@@ -46,17 +46,10 @@ function textBits(text: string): boolean[] | undefined {
 /** The ID back from its bits; undefined for bits no ID has (a length out of range, stray bits, a wrong check). */
 function bitsText(bits: boolean[]): string | undefined {
 	const length = bitsNumber(bits.slice(0, LENGTH_BITS));
-	const bytes = Array.from({ length: MAX_ID_BYTES }, (_, i) =>
-		bitsNumber(bits.slice(LENGTH_BITS + 8 * i, LENGTH_BITS + 8 * i + 8)),
-	);
-	if (length === 0 || length > MAX_ID_BYTES || bytes.slice(length).some(Boolean)) return undefined;
-	const text = Buffer.from(bytes.slice(0, length));
-	if (bitsNumber(bits.slice(ID_WIDTH - CHECK_BITS)) !== checkOf(text)) return undefined;
-	try {
-		return new TextDecoder('utf-8', { fatal: true }).decode(text);
-	} catch {
-		return undefined;
-	}
+	const byte = (i: number) => bitsNumber(bits.slice(LENGTH_BITS + 8 * i, LENGTH_BITS + 8 * i + 8));
+	const text = Buffer.from(Array.from({ length }, (_, i) => byte(i))).toString('utf8');
+	// Only bits that the text read would write again are its bits (bytes not UTF-8 read as other text).
+	return String(textBits(text)) === String(bits) ? text : undefined;
 }
 
 const idEntry = (account: MemoryAccount, id: number) =>
@@ -64,7 +57,7 @@ const idEntry = (account: MemoryAccount, id: number) =>
 const copyEntry = (account: MemoryAccount, id: number, copy: number) =>
 	`${idEntry(account, id)} copy ${copy}`;
 const copyKeys = (account: MemoryAccount, id: number, bits: boolean[]) =>
-	copies.flatMap((copy) => keysOf({ entry: copyEntry(account, id, copy), bits }));
+	copies.flatMap((copy) => keysOf(copyEntry(account, id, copy), bits));
 /** Under the marketplace ID too: the seats of a listing forgotten and created again do not mix. */
 const seatEntry =
 	(account: MemoryAccount, { externalListingId, marketplaceId }: CreatedListing) =>
@@ -81,10 +74,7 @@ export function createdKeys(account: MemoryAccount, listing: CreatedListing): st
 
 /** Every entry of the listing's marketplace ID, as forgetting the listing takes them out. */
 export const createdIdKeys = (account: MemoryAccount, id: number) =>
-	copies.flatMap((copy) => {
-		const entry = copyEntry(account, id, copy);
-		return [entry, ...everyBit(entry, ID_WIDTH)];
-	});
+	copyKeys(account, id, Array<boolean>(ID_WIDTH).fill(true));
 
 /** Reads copies into `ids` and `spoiled`; returns the IDs held (valid or not), `stuck` once a look stayed behind. */
 async function readCopies(
@@ -93,24 +83,28 @@ async function readCopies(
 	asked: number[],
 	{ ids, spoiled }: { ids: Map<number, string>; spoiled: Set<number> },
 ): Promise<{ held: Set<number>; stuck: boolean }> {
+	const look = async (widths: Map<string, number>) =>
+		await store.lookOnce(widths, SMALL_LOOK_ENTRIES);
+	const leftBefore = store.leftovers.length;
+	const stayed = () => store.leftovers.length > leftBefore;
 	// The second copy's entries first, apart from its look: a record landing in one look spoils one copy.
-	const second = await store.readOnce(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
-	if (!second.cleanedUp) return { held: new Set(asked), stuck: true };
-	const held = new Set(asked.filter((id) => second.held.has(copyEntry(account, id, 2))));
+	const second = await look(new Map(asked.map((id) => [copyEntry(account, id, 2), 0])));
+	if (stayed()) return { held: new Set(asked), stuck: true };
+	const held = new Set(asked.filter((id) => second.has(copyEntry(account, id, 2))));
 	asked.filter((id) => !held.has(id)).forEach((id) => spoiled.add(id));
 	const inSecond = [...held];
 	for (const copy of copies) {
 		const entryOf = (id: number) => copyEntry(account, id, copy);
 		const wanted = (copy === 1 ? asked : inSecond).filter((id) => !ids.has(id));
-		const look = await store.readOnce(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
+		const found = await look(new Map(wanted.map((id) => [entryOf(id), ID_WIDTH])));
 		for (const id of wanted) {
-			const bits = look.held.get(entryOf(id));
+			const bits = found.get(entryOf(id));
 			const marketplaceId = bits && bitsText(bits);
 			if (bits) held.add(id);
 			if (marketplaceId) ids.set(id, marketplaceId);
 			else spoiled.add(id);
 		}
-		if (look.cleanedUp) continue;
+		if (!stayed()) continue;
 		// What the look left reads as bits set here (mended from the ID read, if any); another look would spoil more.
 		wanted.forEach((id) => spoiled.add(id));
 		return { held, stuck: true };
@@ -141,13 +135,10 @@ export async function findCreated(
 	// A spoiled copy is rewritten from the ID read, unverified: one that fails stays as it was, the other still reads.
 	for (const [id, marketplaceId] of ids) {
 		if (!spoiled.has(id)) continue;
-		const bits = textBits(marketplaceId)!;
-		const remove = copies.flatMap((copy) =>
-			everyBit(copyEntry(account, id, copy), ID_WIDTH).filter((_, bit) => !bits[bit]),
-		);
+		const keep = copyKeys(account, id, textBits(marketplaceId)!);
 		// Neither is ever empty: each copy has its entry, and no length up to MAX_ID_BYTES sets all its bits.
-		await store.removeOnce(remove);
-		await store.recordOnce(copyKeys(account, id, bits));
+		await store.removeOnce(createdIdKeys(account, id).filter((key) => !keep.includes(key)));
+		await store.recordOnce(keep);
 	}
 	const found = [...asked].flatMap(([externalListingId, seats]) => {
 		const marketplaceId = ids.get(externalListingId);

@@ -21,8 +21,6 @@ const RECORDED: KeyKind[] = ['sent', 'unknown'];
 /** One run's use of the memory; an ID sent holds an "outcome unknown" entry until the API's answer says otherwise. */
 export class RunMemory {
 	private readonly store: VerifiedStore;
-	/** Keys added only to look: taken out at once, and again by the run's last (verified) removal. */
-	private lookedOnly: string[] = [];
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -54,9 +52,9 @@ export class RunMemory {
 			}
 			const sentBefore = new Set(keys.ids(seen));
 			const unknownBefore = new Set(keys.ids(keys.of(seen, ['unknown'])));
-			// The "outcome unknown" entry this run added for an ID it skips was only a look.
+			// The "outcome unknown" entry this run added for an ID it skips was only a look: out at once.
 			const lookedOnly = keys.of(added, ['unknown'], sentBefore);
-			await this.forgetNow(lookedOnly);
+			await this.store.forgetAhead(lookedOnly);
 			// Counted from the start's count and what stayed, not read again (a count reads the whole list).
 			const stays = new Set(added.filter((key) => !lookedOnly.includes(key)));
 			const count = held === undefined ? undefined : held + stays.size;
@@ -74,7 +72,7 @@ export class RunMemory {
 			return { alreadySent, count };
 		} catch (error) {
 			// Nothing was sent: what this run recorded is forgotten again, or said still remembered.
-			const recorded = [...new Set([...added, ...this.lookedOnly])];
+			const recorded = [...new Set([...added, ...this.store.lookedOnly])];
 			const undone = await this.store.forget(recorded);
 			const stillRemembered = undone.ok ? [] : keys.ids(keys.of(recorded, ['sent']));
 			const left = { ids, forgottenAlthoughSent, stillRemembered };
@@ -97,20 +95,11 @@ export class RunMemory {
 			const looked = await this.store.recordMarked(own);
 			if (!looked.ok) throw new MemoryFailureError(looked.failure);
 			const added = keys.of(looked.answer.new, ['sent']);
-			await this.forgetNow(added);
-			// A key still here would be taken for a listing sent: the run is refused, and its record undone.
-			if (!added.some((key) => this.lookedOnly.includes(key))) keptHeld = own.length - added.length;
+			// A key left here would be taken for a listing sent: the run is refused, and its record undone.
+			if (await this.store.forgetAhead(added)) keptHeld = own.length - added.length;
 			if (needed(keptHeld, 1) <= room) return held;
 		}
 		throw new MemoryFailureError({ kind: 'full', held, needed: needed(keptHeld, 0) });
-	}
-
-	/** Takes out at once keys written only to look, so no other run takes them for sent listings. */
-	private async forgetNow(keys: string[]): Promise<void> {
-		if (keys.length === 0) return;
-		this.lookedOnly.push(...keys);
-		if (await this.store.forgetAhead(keys))
-			this.lookedOnly = this.lookedOnly.filter((key) => !keys.includes(key));
 	}
 
 	/** Forgets the IDs on request; returns those held. The look writes with a marker, which the removal verifies. */
@@ -146,7 +135,7 @@ export class RunMemory {
 		const forgotten = await this.store.forget([
 			...keysOf(notCreated, RECORDED),
 			...keysOf(created, ['unknown']),
-			...this.lookedOnly,
+			...this.store.lookedOnly,
 		]);
 		if (forgotten.ok) return { error, notForgotten: [] };
 		const failed = error ?? memoryError(this.context, forgotten.failure, 'after');
@@ -162,6 +151,6 @@ export class RunMemory {
 
 	/** A run that sent nothing takes out its markers and its looks. */
 	async release(): Promise<void> {
-		await this.store.forget(this.lookedOnly);
+		await this.store.forget(this.store.lookedOnly);
 	}
 }

@@ -26,16 +26,11 @@ function apiOrigin(baseUrl: string): string {
 	}
 }
 
-/** A short hash of the trimmed, NFC, lower-case e-mail (not kept in clear). */
-function accountTag(email: string): string {
-	return createHash('sha256')
-		.update(email.trim().normalize('NFC').toLowerCase(), 'utf8')
-		.digest('hex')
-		.slice(0, 16);
-}
-
+/** The account as a short hash of its trimmed, NFC, lower-case e-mail (not kept in clear). */
 export function sentListingKey(account: MemoryAccount, externalListingId: number): string {
-	return `ticket-marketplace listing ${externalListingId} at ${apiOrigin(account.baseUrl)} account ${accountTag(account.email)}`;
+	const email = account.email.trim().normalize('NFC').toLowerCase();
+	const tag = createHash('sha256').update(email, 'utf8').digest('hex').slice(0, 16);
+	return `ticket-marketplace listing ${externalListingId} at ${apiOrigin(account.baseUrl)} account ${tag}`;
 }
 
 /** Held with the listing's key while its outcome is unknown: a later run then says so instead of "skipped". */

@@ -44,7 +44,7 @@ export class TicketMemory {
 	async record(held: HeldTicket[]): Promise<void> {
 		let toWrite = this.valuesOf(held);
 		for (let attempt = 1; toWrite.length > 0; attempt++) {
-			const keys = toWrite.flatMap((value) => keysOf(value));
+			const keys = toWrite.flatMap(({ entry, bits }) => keysOf(entry, bits));
 			await this.store.ensureRoom(keys.length);
 			// A look's leftovers would read back as another value: taken out first, or the look below fails.
 			const leftovers = this.store.leftovers.filter(
@@ -64,7 +64,7 @@ export class TicketMemory {
 
 	/** Forgets the tickets of listings the API provably did not create, the run's markers, and the looks' leftovers. */
 	async forget(held: HeldTicket[]): Promise<boolean> {
-		const keys = this.valuesOf(held).flatMap((value) => keysOf(value));
+		const keys = this.valuesOf(held).flatMap(({ entry, bits }) => keysOf(entry, bits));
 		const leftovers = this.store.leftovers.filter((key) => !this.recorded.has(key));
 		return (await this.store.forget([...new Set([...keys, ...leftovers])])).ok;
 	}

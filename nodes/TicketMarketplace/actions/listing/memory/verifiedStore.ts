@@ -9,9 +9,8 @@ export const SCOPE = 'workflow';
 export const SENT_LISTINGS_CAP = 100_000;
 export const STORE_OPTIONS = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP } as const;
 
-/** A run looks again no sooner than this after a write: longer than another run's store call takes. */
+/** A pause outlasts another run's store call, and this many times the run's slowest (a large memory is slower). */
 const SETTLE_MIN_MS = 50;
-/** ...and no sooner than this many times its own slowest call (a large memory makes every call slower). */
 const SETTLE_FACTOR = 3;
 /** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
@@ -20,7 +19,7 @@ export const MARKERS_PER_WRITE = WRITE_ATTEMPTS + 1;
 /** Entries one look writes at most (it takes them out again): a look needs this much room, whatever it names. */
 const LOOK_ENTRIES = 100;
 /** A look for a created listing writes this many at a time, so that runs looking at once share the room. */
-const SMALL_LOOK_ENTRIES = 20;
+export const SMALL_LOOK_ENTRIES = 20;
 /** The room Create keeps beside its record for two of Pre-deliver's looks at once. */
 export const LOOK_ROOM = 2 * SMALL_LOOK_ENTRIES + MARKERS_PER_WRITE;
 
@@ -34,9 +33,6 @@ type RecordOutcome = { unproven?: IDeduplicationOutput } & (
 
 const DONE: Done = { ok: true };
 
-/** A store call's answer, with the first call's failure when it took a retry. */
-type Twice<T> = { answer: T; firstFailure?: { error: unknown } };
-
 export class VerifiedStore {
 	private readonly markerPrefix: string;
 	/** Every marker this run wrote, oldest first; they leave with its last removal. */
@@ -46,6 +42,8 @@ export class VerifiedStore {
 	private slowestCallMs = 0;
 	/** Keys a look added and could not remove again: the caller's last removal takes them (TicketMemory.forget). */
 	readonly leftovers: string[] = [];
+	/** Keys written only to look whose removal forgetAhead could not verify: the run's last removal takes them. */
+	lookedOnly: string[] = [];
 	constructor(private readonly context: IExecuteFunctions) {
 		this.markerPrefix = `ticket-marketplace run ${String(context.getExecutionId?.() ?? '')} ${randomString(12)}`;
 	}
@@ -60,7 +58,9 @@ export class VerifiedStore {
 	}
 
 	/** Tried again after a short pause: two runs writing a new memory at once both insert its row, one refused. */
-	private async callTwice<T>(call: () => Promise<T>): Promise<Twice<T>> {
+	private async callTwice<T>(
+		call: () => Promise<T>,
+	): Promise<{ answer: T; firstFailure?: { error: unknown } }> {
 		try {
 			return { answer: await this.timed(call) };
 		} catch (error) {
@@ -104,27 +104,25 @@ export class VerifiedStore {
 		this.markers.push(...tokens);
 		const guard = `${marker} guard`;
 		this.guards.push(guard);
-		let written: Twice<IDeduplicationOutput>;
 		try {
-			written = await this.callTwice(
+			const { answer, firstFailure } = await this.callTwice(
 				async () => await this.storeRecord([...tokens, guard, ...keys]),
 			);
+			// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
+			if (firstFailure && answer.processed.map(String).includes(marker)) {
+				const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
+				return storeFailed(error, true);
+			}
+			return { ok: true, tokens, answer };
 		} catch (error) {
 			// Both failed, but the first may have written: its marker tells, after the pause.
 			await this.pause();
 			const wrote = (await this.look([marker]))?.has(marker) ?? true;
 			return storeFailed(new NodeOperationError(this.context.getNode(), error as Error), wrote);
 		}
-		const { answer, firstFailure } = written;
-		// The retry found the failed call's marker: that call wrote, and which keys were new is lost.
-		if (firstFailure && answer.processed.map(String).includes(marker)) {
-			const error = new NodeOperationError(this.context.getNode(), firstFailure.error as Error);
-			return storeFailed(error, true);
-		}
-		return { ok: true, tokens, answer };
 	}
 
-	/** Longer than another run's store call, random up to twice the least so that collided runs do not stay in step. */
+	/** Random up to twice the least, so that collided runs do not stay in step. */
 	async pause(): Promise<void> {
 		const least = Math.max(SETTLE_MIN_MS, SETTLE_FACTOR * this.slowestCallMs);
 		await sleep(least + randomInt(least));
@@ -174,9 +172,12 @@ export class VerifiedStore {
 
 	/** Removes keys written only to look, verified by the guards (markers stay for the rest); false: unverified. */
 	async forgetAhead(keys: string[]): Promise<boolean> {
+		if (keys.length === 0) return true;
+		this.lookedOnly.push(...keys);
 		const guards = [...this.guards];
 		if (!(await this.forget(keys, guards)).ok) return false;
 		this.guards = this.guards.filter((guard) => !guards.includes(guard));
+		this.lookedOnly = this.lookedOnly.filter((key) => !keys.includes(key));
 		return true;
 	}
 
@@ -209,15 +210,6 @@ export class VerifiedStore {
 		return new Map(held.map(([entry, width]) => [entry, everyBit(entry, width).map(has)]));
 	}
 
-	/** One look, a few entries at a time, for values with their own check; `cleanedUp` false: some of it stayed. */
-	async readOnce(
-		widths: Map<string, number>,
-	): Promise<{ held: Map<string, boolean[]>; cleanedUp: boolean }> {
-		const before = this.leftovers.length;
-		const held = await this.lookOnce(widths, SMALL_LOOK_ENTRIES);
-		return { held, cleanedUp: this.leftovers.length === before };
-	}
-
 	/** The entries held, with their values: held both times, alike, across a pause (a look writes too). */
 	async held(widths: Map<string, number>): Promise<Map<string, boolean[]>> {
 		const first = await this.lookOnce(widths);
@@ -241,19 +233,10 @@ function gaveUp(lastLook: Set<string> | undefined): StoreFailure {
 }
 
 // Values as bits: n8n's store answers only "held or not", so a value is an entry per name and per bit set.
-/** A name's entry and its value's bits, lowest first. */
-export interface KeptValue {
-	entry: string;
-	bits: boolean[];
-}
-
-/** The wording of the first values kept (a ticket's listing), so that what earlier versions kept reads back. */
-const bitEntry = (entry: string, bit: number) => `${entry} listing bit ${bit}`;
-
+/** Worded as the first values kept (a ticket's listing) were, so that what earlier versions kept reads back. */
 export const everyBit = (entry: string, width: number) =>
-	Array.from({ length: width }, (_, bit) => bitEntry(entry, bit));
+	Array.from({ length: width }, (_, bit) => `${entry} listing bit ${bit}`);
 
-/** A whole number's `width` lowest bits, lowest first. */
 export function numberBits(value: number, width: number): boolean[] {
 	return Array.from({ length: width }, (_, bit) => Math.floor(value / 2 ** bit) % 2 === 1);
 }
@@ -262,6 +245,7 @@ export function bitsNumber(bits: boolean[]): number {
 	return bits.reduceRight((value, set) => value * 2 + (set ? 1 : 0), 0);
 }
 
-export function keysOf({ entry, bits }: KeptValue): string[] {
-	return [entry, ...bits.flatMap((set, bit) => (set ? [bitEntry(entry, bit)] : []))];
+/** The keys that keep the value: its entry and each bit set (bits lowest first). */
+export function keysOf(entry: string, bits: boolean[]): string[] {
+	return [entry, ...everyBit(entry, bits.length).filter((_, bit) => bits[bit])];
 }
