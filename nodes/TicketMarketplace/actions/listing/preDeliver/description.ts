@@ -78,7 +78,7 @@ export const description = updateDisplayOptions(
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to skip listings whose tickets this workflow has delivered before. A listing that brings a ticket not delivered yet is uploaded again, every ticket of it in one request.',
+					'Whether to skip listings this workflow delivered before; one that brings a ticket not delivered yet is uploaded again, whole',
 			},
 		]),
 	],
