@@ -79,7 +79,11 @@ const SUBSCRIPTION_LABELS: Record<string, string> = {
 const label = (path: Array<string | number>) => SUBSCRIPTION_LABELS[pathKey(path)] ?? pathKey(path);
 
 function kindsFrom(value: unknown): string[] {
-	const entries = Array.isArray(value) ? value.flat() : typeof value === 'string' ? value.split(',') : [];
+	const entries = Array.isArray(value)
+		? value.flat()
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
 	// Anything but text (an empty cell's null, an object) stays as is, for the schema to refuse.
 	return entries
 		.map((entry: unknown) => (typeof entry === 'string' ? entry.trim() : entry))
