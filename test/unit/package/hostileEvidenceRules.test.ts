@@ -1,6 +1,6 @@
 /**
- * The fourth round's fixes attacked both ways: answers of a real, working service that the new rules now misread
- * (regressions), and the defects they fixed still reached by a nearby spelling (bypasses). Each failing test quotes
+ * The rules for evidence, "already listed" and redaction, attacked both ways: answers of a real, working service that
+ * a stricter rule could misread, and the defects they guard against reached by a nearby spelling. Each test quotes
  * the promise it checks; the last block keeps attacks that held.
  */
 import nock from 'nock';
