@@ -79,11 +79,12 @@ const isInvalidClient = (facts: AnswerFacts) =>
 const SAYS_EXISTS = /already[\s_-]?(?:exists?|listed|in use|taken)|duplicate|exists already/i;
 // A seat taken is not this listing's ID taken, even where the words also name the listing (whole words: "Seattle"
 // is no seat; the marketplace's name no ticket).
-const ABOUT_SEATS = /\b(?:seats?|rows?|sections?|products?|tickets?(?! ?marketplace)|barcodes?)\b/i;
+const ABOUT_SEATS =
+	/(?<![a-z])(?:seats?|rows?|sections?|products?|tickets?(?! ?marketplace)|barcodes?)(?![a-z])/i;
 
 // "ID" or "#" alone labels the listing only where no other noun owns it ("event ID 7", "request #2"): after the
 // start, a sign, or a small word.
-const ID_ALONE = `(?<=(?:^|[^\\w\\s]|\\b(?:the|a|an|its|with|of|for|by|same))\\s*)`;
+const ID_ALONE = `(?<=(?:^|[^\\w\\s]|\\b(?:the|a|an|its|with|of|for|by|same|under|as|duplicate))\\s*)`;
 // An ID counts in words only after a label (`listing 12`, `External Listing ID: 12`, `externalListingId="12"`, `#12`)
 // and up to where it may end ("12." but not `12.5`): a bare number may be a count, seconds or an event ("2 listings
 // already exist"). An ID is compared as text, the way the API keeps it, never as a number.
@@ -93,7 +94,10 @@ const ID_AFTER = `(?=$|[\\s"'\`)\\]}>,]|[.:;!?](?:\\s|$))`;
 export function namesId(text: string, id: string | number): boolean {
 	const wanted = String(id).trim();
 	if (wanted === '') return false;
-	return new RegExp(`${ID_LABEL}${escapeForRegExp(wanted)}${ID_AFTER}`, 'i').test(text);
+	const given = `${escapeForRegExp(wanted)}${ID_AFTER}`;
+	// Or after the words that say it exists, where the listing was named before them ("Listing already exists: 7").
+	const after = `(?<![a-z\\d])(?:external[\\s_-]*)?listing[^.;]*?\\b(?:exists?|listed)\\s*[:=]\\s*["'\`]?`;
+	return new RegExp(`${ID_LABEL}${given}|${after}${given}`, 'i').test(text);
 }
 
 /** A code that says the listing or its External Listing ID exists (never a seat, a row, a barcode, or a product's
@@ -108,7 +112,9 @@ function isAlreadyListed(facts: AnswerFacts, { path, createsId }: AnswerContext)
 	const text = `${facts.code ?? ''} ${facts.words ?? ''}`;
 	if (path !== PARTNER_API_PATHS.listings || !is(400, 409)(facts)) return false;
 	if (createsId === undefined) return false;
-	if (facts.listingId !== String(createsId).trim() && !namesId(text, createsId)) return false;
+	// An ID field of its own counts beside a code (checked below): a request's body echoed is no such answer.
+	const inField = facts.code !== undefined && facts.listingId === String(createsId).trim();
+	if (!inField && !namesId(text, createsId)) return false;
 	if (facts.code !== undefined)
 		return CODE_SAYS_LISTED.test(
 			facts.code.slice(facts.code.lastIndexOf('.') + 1).replace(/[_-]/g, ''),

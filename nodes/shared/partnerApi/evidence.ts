@@ -66,13 +66,17 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 		if (SAID_DONE.includes(name) || (wrapped && SAID_OWN_DONE.includes(done))) return isNo(entry);
 		if (/^(?:failed|rejected)/.test(name)) return !isEmpty(entry) && !isNo(entry);
 		// Words of its own only at the answer's own level; a result may be a wrapper too: only its text is a status.
-		if (['message', 'detail'].includes(name))
-			return wrapped && typeof entry === 'string' && words.test(entry);
+		if (!wrapped && ['message', 'detail', 'result', 'outcome'].includes(name)) return false;
+		if (name === 'message') return typeof entry === 'string' && words.test(entry);
+		if (name === 'detail') return typeof entry === 'string' && FAILURE_WORD.test(entry);
 		if (name === 'result' || name === 'outcome')
 			return typeof entry !== 'object' && (isNo(entry) || failedStatus(entry, depth, words));
 		if (name === 'status' || name === 'state') return failedStatus(entry, depth, words);
-		// Another status (`statusCode`, `listingStatus`): only plain failures, as a ticket's may wait for its PDF.
-		return /status|state$/.test(name) && failedStatus(entry, depth, FAILURE_WORD);
+		// An HTTP status (`statusCode`, `httpStatus`) in its reason phrase too; another status (`listingStatus`,
+		// `statusText`) only with plain failures, as a ticket's may wait for its PDF.
+		if (typeof entry === 'object') return false;
+		if (/http|statuscode/.test(name)) return failedStatus(entry, depth);
+		return /^status|status$/.test(name) && failedStatus(entry, depth, FAILURE_WORD);
 	});
 	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;
 	return fields.some(([field, entry]) =>

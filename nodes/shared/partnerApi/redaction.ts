@@ -55,6 +55,8 @@ function base64Forms(secret: string): string[] {
 	});
 }
 
+/** Between hex byte pairs: a space, a colon or a line end. */
+const HEX_GAP = '(?:[ :]|\\r?\\n|(?:\\\\r)?\\\\n)?';
 /** A line end inside wrapped base64, as is or JSON-escaped. */
 const LINE_BREAK = '(?:\\r?\\n|(?:\\\\r)?\\\\n)?';
 
@@ -91,7 +93,10 @@ function secretMatchers(secrets: readonly string[]): RegExp[] {
 			.join(LINE_BREAK);
 	const wrapped = [
 		...secrets.flatMap(base64Forms).map((text) => inLines(text, false)),
-		...bytes.map((data) => inLines(data.toString('hex'), true)),
+		// Hex also as byte pairs apart (`63 61`, `63:61`, Node's `<Buffer 63 61 …>`).
+		...bytes.map((data) =>
+			[...data].map((byte) => inLines(byte.toString(16).padStart(2, '0'), true)).join(HEX_GAP),
+		),
 		...bytes.map((data) => `${[...data].join('\\s*,\\s*')}(?!\\d)`),
 	];
 	const patterns = [spelled, wrapped].map((list) => new RegExp(list.join('|'), 'g'));

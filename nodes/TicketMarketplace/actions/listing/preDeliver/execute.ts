@@ -193,20 +193,30 @@ function summary(outcomes: Map<string, Outcome>): string {
 	return lines.filter(Boolean).join('\n');
 }
 
-/** Evidence of a delivery: a success reporting no error, not saying `delivered: false`, whose products or tickets (if
- * it lists them) say of none this upload carried (by row and seat, or by its part's name) that it failed or was not
- * delivered; tickets it did not carry may still wait for theirs. */
+/** Evidence of a delivery: a success reporting no error whose products or tickets (if it lists them) say of none this
+ * upload carried (by its part's name, else its row and seat) that it failed or was not delivered, as tickets it did
+ * not carry may still wait; a listing's own `delivered: false` decides only without such a list. */
 function showsDelivered(answer: IN8nHttpFullResponse, tickets: Ticket[]): boolean {
 	const carried = new Set(tickets.flatMap((ticket, i) => [seatName(ticket), partName(i)]));
-	const said = ['delivered', 'uploaded'].flatMap((name) => namedValues(answer.body, name));
 	const listed = ['products', 'tickets'].flatMap((name) => namedValues(answer.body, name)).flat();
-	const failed = listed.some((entry) => {
+	const read = listed.flatMap((entry) => {
 		const field = (name: string) => fieldOf(asRecord(entry), name);
 		const text = (name: string) => String(field(name) ?? '');
 		const seated = field('row') != null || field('seat') != null;
-		const named = seated ? seatName({ row: text('row'), seat: text('seat') }) : text('name');
+		const bySeat = seated ? seatName({ row: text('row'), seat: text('seat') }) : undefined;
+		const byName = carried.has(text('name'));
 		const status = field('status') ?? field('state') ?? field('deliverystatus');
-		return carried.has(named) && (failedStatus(status) || isNo(field('delivered')));
+		const failed = failedStatus(status) || isNo(field('delivered'));
+		// General Admission tickets all read GA: without a part's name, which one is meant is not known.
+		const ga = bySeat === 'GA';
+		const ours = byName || (bySeat !== undefined && carried.has(bySeat));
+		return ours ? [{ failed, ga, unsure: ga && !byName }] : [];
 	});
-	return showsCreated(answer) && !said.some(isNo) && !failed;
+	// Fewer GA tickets shown delivered than this upload carried is a failure.
+	const gaCarried = tickets.filter((ticket) => seatName(ticket) === 'GA').length;
+	const gaDelivered = read.filter(({ ga, failed }) => ga && !failed).length;
+	const gaFailed = read.some(({ unsure }) => unsure) && gaDelivered < gaCarried;
+	const failed = gaFailed || read.some(({ failed, unsure }) => failed && !unsure);
+	const said = ['delivered', 'uploaded'].flatMap((name) => namedValues(answer.body, name));
+	return showsCreated(answer) && !failed && (listed.length > 0 || !said.some(isNo));
 }
