@@ -49,6 +49,7 @@ const HTTP_ERROR = /^(?:https?(?:\/[\d.]+)?\s*)?[45]\d\d(?![\d.,])/i;
 /** Fields whose false, 0 or "no" says it was not done: anywhere, and (`created: false`, `isCreated`) at the answer's
  * own level, where deeper in it may be a ticket's. */
 const SAID_DONE = ['success', 'issuccess', 'succeeded', 'ok'];
+const HTTP_STATUS_FIELDS = ['statuscode', 'httpstatus', 'httpstatuscode', 'httpcode'];
 const SAID_OWN_DONE = ['created', 'subscribed', 'accepted'];
 export const isNo = (value: unknown) => ['false', '0', 'no', 'n'].includes(textOf(value));
 
@@ -75,7 +76,7 @@ function reportsError(value: unknown, depth: number, wrapped = true): boolean {
 		// An HTTP status (`statusCode`, `httpStatus`) in its reason phrase too; another status (`listingStatus`,
 		// `statusText`) only with plain failures, as a ticket's may wait for its PDF.
 		if (typeof entry === 'object') return false;
-		if (/http|statuscode/.test(name)) return failedStatus(entry, depth);
+		if (HTTP_STATUS_FIELDS.includes(name)) return failedStatus(entry, depth);
 		return /^status|status$/.test(name) && failedStatus(entry, depth, FAILURE_WORD);
 	});
 	if (reported || (wrapped && isErrorDocument(value as Record<string, unknown>))) return true;

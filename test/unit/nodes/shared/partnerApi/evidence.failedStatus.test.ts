@@ -28,6 +28,7 @@ describe('a status that is no failure stays evidence; one that says so is none',
 		['a number in a message', { id: 1, message: 'Listed 450 tickets' }],
 		['a ticket not delivered yet', { id: 1, tickets: [{ delivered: false }] }],
 		['result true', { id: 1, result: true }],
+		['an address whose field name holds http', { id: 1, httpsCallback: 'https://x.test/errors' }],
 	])('%s is evidence', (_name, body) => {
 		expect(showsCreated(answer(body))).toBe(true);
 	});
