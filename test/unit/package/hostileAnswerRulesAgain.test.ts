@@ -7,7 +7,6 @@
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
 import {
@@ -15,51 +14,14 @@ import {
 	CALLBACK_CREDENTIALS,
 	fakeRun,
 	MemoryDeduplicationStore,
-	oneSeatListings,
-	type ParameterValue,
 } from '../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../support/fakeN8n/binaryItems';
-import { answerListings, grantTokens } from '../../../support/partnerApiNock';
+import { answeredThenRunAgain, JSON_TYPE, statusOf, token } from '../../../support/createRuns';
+import { grantTokens } from '../../../support/partnerApiNock';
 import { acceptUploads, run as preDeliver } from '../../../support/preDeliverRuns';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
-
-const JSON_TYPE = { 'Content-Type': 'application/json' };
-let tokens = 0;
-const token = () => `tok-again5-${++tokens}-0000`;
-
-async function runCreate(
-	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue>,
-	deduplication = new MemoryDeduplicationStore(),
-) {
-	const fake = fakeRun({ parameters, items, continueOnFail: true, deduplication });
-	return await execute.call(fake.context, items);
-}
-
-/** One listing answered `answer`, then a second run against an API that creates it: what each run did. */
-async function answeredThenRunAgain(id: number, answer: [number, unknown]) {
-	const store = new MemoryDeduplicationStore();
-	const { items, parameters } = oneSeatListings([id], { output: 'row' });
-	grantTokens(token());
-	answerListings(() => [answer[0], answer[1], JSON_TYPE]);
-	const first = await runCreate(items, parameters, store);
-	nock.cleanAll();
-	grantTokens(token());
-	const sentAgain = answerListings(() => [201, { id: `L-${id}` }]);
-	const second = await runCreate(items, parameters, store);
-	return { first: first[0].json, second: second[0].json, sentAgain };
-}
-
-/** The listing status one answer gives listing 1. */
-async function statusOf(status: number, body: unknown) {
-	grantTokens(token());
-	answerListings(() => [status, body, JSON_TYPE]);
-	const { items, parameters } = oneSeatListings([1], { output: 'row' });
-	const out = await runCreate(items, parameters);
-	return out[0].json.listingStatus;
-}
 
 const statuses = (out: INodeExecutionData[]) => out.map((item) => item.json.status);
 const gaTicket = (listing = '9001') =>

@@ -4,9 +4,8 @@
  * the promise it checks; the last block keeps attacks that held.
  */
 import nock from 'nock';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { execute } from '../../../nodes/TicketMarketplace/actions/listing/create.operation';
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { issueAccessToken } from '../../../nodes/TicketMarketplaceTrigger/accessToken';
 import { PARTNER_API_PATHS } from '../../../nodes/shared/partnerApi/paths';
@@ -17,58 +16,29 @@ import {
 	fakeRun,
 	MemoryDeduplicationStore,
 	oneSeatListings,
-	type ParameterValue,
 } from '../../../support/fakeN8n/actionContext';
 import { fileItem, pdfBytes } from '../../../support/fakeN8n/binaryItems';
 import { runRecorded } from '../../../support/fakeN8n/recordingResponse';
 import { TEST_TRIGGER, type TriggerSetup } from '../../../support/fakeN8n/triggerContext';
+import {
+	answeredThenRunAgain,
+	JSON_TYPE,
+	runCreate,
+	statusOf,
+	token,
+} from '../../../support/createRuns';
 import { answerListings, grantTokens } from '../../../support/partnerApiNock';
 import { acceptUploads, run as preDeliver } from '../../../support/preDeliverRuns';
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 
-const JSON_TYPE = { 'Content-Type': 'application/json' };
 const SUBSCRIBE_PARAMETERS = {
 	callbackUrl: 'https://n8n.example.test/webhook/abc/notifications',
 	callbackAuthUrl: 'https://n8n.example.test/webhook/abc/token',
 	subscriptionKinds: ['listing_sale'],
 	options: {},
 };
-let tokens = 0;
-const token = () => `tok-r4fix-${++tokens}-0000`;
-
-async function runCreate(
-	items: INodeExecutionData[],
-	parameters: Record<string, ParameterValue>,
-	deduplication = new MemoryDeduplicationStore(),
-) {
-	const fake = fakeRun({ parameters, items, continueOnFail: true, deduplication });
-	return await execute.call(fake.context, items);
-}
-
-/** One listing answered `answer`, then a second run against an API that creates it: what each run did. */
-async function answeredThenRunAgain(id: number, answer: [number, unknown]) {
-	const store = new MemoryDeduplicationStore();
-	const { items, parameters } = oneSeatListings([id], { output: 'row' });
-	grantTokens(token());
-	answerListings(() => [answer[0], answer[1], JSON_TYPE]);
-	const first = await runCreate(items, parameters, store);
-	nock.cleanAll();
-	grantTokens(token());
-	const sentAgain = answerListings(() => [201, { id: `L-${id}` }]);
-	const second = await runCreate(items, parameters, store);
-	return { first: first[0].json, second: second[0].json, sentAgain };
-}
-
-/** The listing status one 2xx answer gives listing 1. */
-async function statusOf(status: number, body: unknown) {
-	grantTokens(token());
-	answerListings(() => [status, body, JSON_TYPE]);
-	const { items, parameters } = oneSeatListings([1], { output: 'row' });
-	const out = await runCreate(items, parameters);
-	return out[0].json.listingStatus;
-}
 
 describe('lost: "already listed" read into a label that names another thing', () => {
 	// docs/listing-create.md: "A bare number is not an ID: it may be a count, seconds or an event (`2 listings already
