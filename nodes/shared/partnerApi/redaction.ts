@@ -86,13 +86,18 @@ function secretMatchers(secrets: readonly string[]): RegExp[] {
 		);
 	// Apart and spelt as they are, so the escapes above do not multiply: base64 wrapped in lines (MIME), hex in
 	// either case and wrapped too, the bytes as a list of numbers (a Node Buffer as JSON: `{"data":[99,115,…]}`).
-	const bytes = secrets.map((secret) => Buffer.from(secret, 'utf8'));
+	// Longest first here too, so a secret that starts another does not leave the rest of that one.
+	const bytes = secrets
+		.map((secret) => Buffer.from(secret, 'utf8'))
+		.sort((a, b) => b.length - a.length);
 	const inLines = (text: string, anyCase: boolean) =>
 		[...text]
 			.map((char) => (anyCase ? `[${char}${char.toUpperCase()}]` : escapeForRegExp(char)))
 			.join(LINE_BREAK);
 	const wrapped = [
-		...secrets.flatMap(base64Forms).map((text) => inLines(text, false)),
+		...bytes
+			.flatMap((data) => base64Forms(data.toString('utf8')))
+			.map((text) => inLines(text, false)),
 		// Hex also as byte pairs apart (`63 61`, `63:61`, Node's `<Buffer 63 61 …>`).
 		...bytes.map((data) =>
 			[...data].map((byte) => inLines(byte.toString(16).padStart(2, '0'), true)).join(HEX_GAP),

@@ -2,6 +2,16 @@
 import { redactSecrets } from '../../../../../nodes/shared/partnerApi/redaction';
 
 describe('redactSecrets', () => {
+	it.each([
+		['hex', (text: string) => Buffer.from(text).toString('hex')],
+		['a byte list', (text: string) => [...Buffer.from(text)].join(',')],
+	])('redacts all of a secret that another secret starts, in %s', (_form, encode) => {
+		const short = 'abcdEFGH1234';
+		const long = `${short}-more-of-the-secret`;
+		const shown = redactSecrets(`echo ${encode(long)} end`, [short, long]);
+		expect(shown).toBe('echo [redacted] end');
+	});
+
 	it('redacts a secret with non-ASCII characters percent-encoded as UTF-8', () => {
 		const secret = 'pässwörd-1';
 		expect(redactSecrets(`sent ${encodeURIComponent(secret)} and ${secret}`, [secret])).toBe(
