@@ -3,9 +3,8 @@ import { RETRY_POLICY } from './retryAfter';
 
 /** The pacer's tuning; the reasons at length: docs/pacing.md, the figures behind them: bench/README.md. */
 export const PACE = {
-	initialLimit: 4, // slots after the first answer: one round trip of climb saved against 2
 	rampGain: 2, // the ramp sends this many times the level a round trip, so slow start can double it
-	burst: 4, // sends let go at once after slow start: n8n reads answers in batches
+	burst: 4, // sends let go at once: the slots after the first answer, and after slow start (n8n reads in batches)
 	windowMs: 1000, // a per-second limit's window; a rate holds at least this long before it grows
 	guardMs: 30, // a send leaves the window this much later: clocks and arrival order differ
 	memoryMs: 10_000, // sends remembered this long: levels answered, the second before a refusal, the gaps
@@ -75,7 +74,7 @@ export function startPace(mode: PacingMode, maximum: number, opened = false) {
 export type Pace = Readonly<ReturnType<typeof startPace>>;
 
 export const openingLimit = (mode: PacingMode, maximum: number) =>
-	mode === 'fixed' ? maximum : Math.min(maximum, PACE.initialLimit);
+	mode === 'fixed' ? maximum : Math.min(maximum, PACE.burst);
 
 export function marked(log: readonly Sent[], send: Sent, state: SendState): Sent[] {
 	return log.map((s) => (s.index === send.index ? { ...s, state } : s));

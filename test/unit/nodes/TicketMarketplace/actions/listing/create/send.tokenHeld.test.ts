@@ -31,7 +31,7 @@ afterEach(() => nock.cleanAll());
 
 describe('Listing → Create: the first sends with a token held', () => {
 	it.each([
-		['adaptive', {}, PACE.initialLimit],
+		['adaptive', {}, PACE.burst],
 		['fixed (3 at once)', { concurrencyMode: 'fixed', concurrency: 3 }, 3],
 	])('%s: the first listings go together, without a login', async (_mode, options, together) => {
 		const api = tokenCheckingApi(['stored-token']);
@@ -50,12 +50,12 @@ describe('Listing → Create: the first sends with a token held', () => {
 
 		await create(8, 'stale-token');
 
-		expect(api.beforeFirstAnswer()).toBe(PACE.initialLimit);
+		expect(api.beforeFirstAnswer()).toBe(PACE.burst);
 		expect(api.logins()).toBe(1);
 		const stale = api.arrivals().filter((arrival) => arrival.token === 'stale-token');
 		// Only the listings sent before the 401 came carried the old token, each once, and each went again once.
-		expect(stale.map((arrival) => arrival.id).sort()).toEqual(idsUpTo(PACE.initialLimit));
-		expect(api.arrivals()).toHaveLength(8 + PACE.initialLimit);
+		expect(stale.map((arrival) => arrival.id).sort()).toEqual(idsUpTo(PACE.burst));
+		expect(api.arrivals()).toHaveLength(8 + PACE.burst);
 		expect(api.created.size).toBe(8);
 		expect([...api.created.values()].every((count) => count === 1)).toBe(true);
 	});
