@@ -29,11 +29,11 @@ import {
 	blankRowItem,
 	blankRowsNotice,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/output';
+import { sentListingKey } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
+	memoryError,
 	nearCapNotice,
-	sentListingKey,
-} from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
-import { memoryError } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
+} from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
 import {
 	failureOf,
 	MemoryFailureError,

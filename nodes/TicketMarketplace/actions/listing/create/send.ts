@@ -9,10 +9,11 @@ import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
 import {
 	beforeSendingError,
+	nearCapNotice,
 	notCreatedStillRememberedLine,
 	SentListingsStoreError,
 } from '../memory/memoryMessages';
-import { nearCapNotice, type MemoryAccount } from '../memory/sentListings';
+import type { MemoryAccount } from '../memory/sentListings';
 import { TicketMemory } from '../memory/ticketMemory';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {

@@ -30,8 +30,6 @@ export const seatName = (ticket: { ga?: unknown; row?: string; seat?: string }) 
 	return ticket.ga || seat === GA_SEAT ? 'GA' : seat;
 };
 
-const checkOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest().readUInt16BE(0);
-
 function textBits(text: string): boolean[] | undefined {
 	const bytes = Buffer.from(text, 'utf8');
 	if (bytes.length === 0 || bytes.length > MAX_ID_BYTES) return undefined;
@@ -39,7 +37,7 @@ function textBits(text: string): boolean[] | undefined {
 	return [
 		...numberBits(bytes.length, LENGTH_BITS),
 		...padded.flatMap((b) => numberBits(b, 8)),
-		...numberBits(checkOf(bytes), CHECK_BITS),
+		...numberBits(createHash('sha256').update(bytes).digest().readUInt16BE(0), CHECK_BITS),
 	];
 }
 

@@ -8,9 +8,10 @@ import {
 	forgetError,
 	forgetUnansweredError,
 	memoryError,
+	nearCap,
 	type SentListingsStoreError,
 } from './memoryMessages';
-import { MemoryKeys, nearCap, type KeyKind, type MemoryAccount } from './sentListings';
+import { MemoryKeys, type KeyKind, type MemoryAccount } from './sentListings';
 import { LOOK_ROOM, MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */

@@ -1,17 +1,6 @@
 /** The IDs sent, one memory per account (its e-mail's hash) and API (Base URL origin): docs/sent-listings-memory.md */
 import { createHash } from 'node:crypto';
 
-import { nearCapWords } from './memoryMessages';
-import { SENT_LISTINGS_CAP } from './verifiedStore';
-
-/** Whether the memory holds most of what n8n keeps (false when it could not count): from 90% on. */
-export const nearCap = (count: number | undefined): count is number =>
-	count !== undefined && count >= SENT_LISTINGS_CAP * 0.9;
-
-/** A notice once the memory holds most of what n8n keeps; undefined well below (its words run only then). */
-export const nearCapNotice = (count: number | undefined) =>
-	nearCap(count) ? nearCapWords(count) : undefined;
-
 /** Whose memory: one marketplace account (its e-mail, as in the credential) on one API (its Base URL). */
 export type MemoryAccount = { baseUrl: string; email: string };
 

@@ -9,9 +9,8 @@ export const SCOPE = 'workflow';
 export const SENT_LISTINGS_CAP = 100_000;
 export const STORE_OPTIONS = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP } as const;
 
-/** A pause outlasts another run's store call, and this many times the run's slowest (a large memory is slower). */
+/** A pause outlasts another run's store call, and three times the run's slowest (a large memory is slower). */
 const SETTLE_MIN_MS = 50;
-const SETTLE_FACTOR = 3;
 /** Writes tried before a run gives up with an error (another run kept rewriting the memory at the same moments). */
 const WRITE_ATTEMPTS = 4;
 /** Entries a write adds beside its keys: a marker, a token per further look, a guard. */
@@ -124,7 +123,7 @@ export class VerifiedStore {
 
 	/** Random up to twice the least, so that collided runs do not stay in step. */
 	async pause(): Promise<void> {
-		const least = Math.max(SETTLE_MIN_MS, SETTLE_FACTOR * this.slowestCallMs);
+		const least = Math.max(SETTLE_MIN_MS, 3 * this.slowestCallMs);
 		await sleep(least + randomInt(least));
 	}
 
