@@ -132,17 +132,7 @@ export type Retry = 'no' | 'rateLimit' | 'reconnect' | 'renewToken';
 
 export type Endpoint = AnswerContext['endpoint'];
 
-export interface AnswerMeaning {
-	row: RowName;
-	outcome: Outcome;
-	retry: Retry;
-	/** The run sends nothing more (quota used up, login refused): what is left is not created. */
-	stopsRun: boolean;
-	code?: string;
-	words?: string;
-	/** A spike arrest's allowed rate per second, where the fault names it ("Allowed rate : 40ps"). */
-	allowedPerSecond?: number;
-}
+export type AnswerMeaning = ReturnType<typeof meaningOf>;
 
 const OUTCOMES: readonly string[] = ['created', 'alreadyListed', 'unknown'];
 const RETRIES: readonly string[] = ['rateLimit', 'reconnect', 'renewToken'];
@@ -157,6 +147,7 @@ const row = <Name extends string>(
 	matches,
 	outcome: (OUTCOMES.includes(how ?? '') ? how : 'notCreated') as Outcome,
 	retry: (RETRIES.includes(how ?? '') ? how : 'no') as Retry,
+	// The run sends nothing more (quota used up, login refused): what is left is not created.
 	stopsRun: how === 'stops',
 });
 
@@ -237,10 +228,11 @@ export const ANSWER_ROWS: Readonly<Record<Endpoint, readonly Row[]>> = {
 };
 
 /** What an answer means, by the first row that matches (each list ends in a catch-all). */
-export function meaningOf(facts: AnswerFacts, context: AnswerContext): AnswerMeaning {
+export function meaningOf(facts: AnswerFacts, context: AnswerContext) {
 	const { name, matches, ...decisions } = ANSWER_ROWS[context.endpoint].find((one) =>
 		one.matches(facts, context),
 	)!;
+	// A spike arrest's allowed rate per second, where the fault names it ("Allowed rate : 40ps").
 	const allowedPerSecond = name === 'spikeArrest' ? allowedRateOf(facts.words) : undefined;
 	return {
 		row: name as RowName,
