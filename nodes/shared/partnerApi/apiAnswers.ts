@@ -5,10 +5,8 @@ import { redactSecrets } from './redaction';
 
 /** A header in any letter case; several values joined. */
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string {
-	if (!headers) return '';
 	const wanted = name.toLowerCase();
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
+	const value = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
 	if (value === undefined || value === null) return '';
 	return Array.isArray(value) ? value.map(String).join(', ') : String(value);
 }
