@@ -25,7 +25,6 @@ const is =
 		statuses.includes(f.status);
 const noAnswer = (f: AnswerFacts) => f.status === 0;
 const isUpload = (context: AnswerContext) => isPreDeliverPath(context.path);
-/** No answer, for one of these reasons. */
 const failed =
 	(...reasons: string[]) =>
 	(f: AnswerFacts) =>
