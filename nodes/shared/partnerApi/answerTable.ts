@@ -228,14 +228,14 @@ export const ANSWER_ROWS: Readonly<Record<Endpoint, readonly Row[]>> = {
 
 /** What an answer means, by the first row that matches (each list ends in a catch-all). */
 export function meaningOf(facts: AnswerFacts, context: AnswerContext) {
-	const { name, matches, ...decisions } = ANSWER_ROWS[context.endpoint].find((one) =>
-		one.matches(facts, context),
-	)!;
+	const found = ANSWER_ROWS[context.endpoint].find((one) => one.matches(facts, context))!;
 	// A spike arrest's allowed rate per second, where the fault names it ("Allowed rate : 40ps").
-	const allowedPerSecond = name === 'spikeArrest' ? allowedRateOf(facts.words) : undefined;
+	const allowedPerSecond = found.name === 'spikeArrest' ? allowedRateOf(facts.words) : undefined;
 	return {
-		row: name as RowName,
-		...decisions,
+		row: found.name as RowName,
+		outcome: found.outcome,
+		retry: found.retry,
+		stopsRun: found.stopsRun,
 		// A success's own fields are not the API's error code (support goes by that code).
 		...(facts.code !== undefined && !statusIn(facts, 200, 300) && { code: facts.code }),
 		...(facts.words !== undefined && { words: facts.words }),
