@@ -8,9 +8,8 @@ import {
 	headerValue,
 	isJsonMediaType,
 	networkFailureInWords,
-	redactSecrets,
 } from '../../shared/partnerApi/apiAnswers';
-import { redirectTarget } from '../../shared/partnerApi/redaction';
+import { redactSecrets, redirectTarget } from '../../shared/partnerApi/redaction';
 import { meaningOfFailure } from './attempt';
 import type { HttpFailure, MeaningContext, RetryCounts } from './attempt';
 import { RETRY_POLICY } from './retryAfter';

@@ -1,7 +1,6 @@
 // What became of a request to the Partner API or its gateway: one row per kind of answer, first match wins. Retry,
 // renewal and stopping read a row's fields and nothing else; its words are keyed by its name (answerWords.ts).
-import { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT } from './apiAnswers';
-import type { AnswerFacts } from './apiAnswers';
+import { CONNECTION_FAILED_BEFORE_SEND, REQUEST_NOT_BUILT, type AnswerFacts } from './apiAnswers';
 import { isPreDeliverPath } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
 import { escapeForRegExp } from './redaction';
@@ -26,7 +25,10 @@ const is =
 		statuses.includes(f.status);
 const noAnswer = (f: AnswerFacts) => f.status === 0;
 const isUpload = (context: AnswerContext) => isPreDeliverPath(context.path);
-const failedWith = (f: AnswerFacts, codes: Set<string>) => codes.has(f.failure ?? '');
+const failed =
+	(...reasons: string[]) =>
+	(f: AnswerFacts) =>
+		noAnswer(f) && reasons.includes(f.failure ?? '');
 
 // By the policy's code, else by the gateway's own fault opening with its sentence: words that merely mention a
 // quota (a per-event limit, a page, a 5xx) are not the gateway's limit.
@@ -129,25 +131,7 @@ export type Retry = 'no' | 'rateLimit' | 'reconnect' | 'renewToken';
 
 export type Endpoint = AnswerContext['endpoint'];
 
-export interface AnswerMeaning {
-	row: RowName;
-	outcome: Outcome;
-	retry: Retry;
-	/** The run sends nothing more (quota used up, login refused): what is left is not created. */
-	stopsRun: boolean;
-	code?: string;
-	words?: string;
-	/** A spike arrest's allowed rate per second, where the fault names it ("Allowed rate : 40ps"). */
-	allowedPerSecond?: number;
-}
-
-interface Row {
-	name: string;
-	matches: (facts: AnswerFacts, context: AnswerContext) => boolean;
-	outcome: Outcome;
-	retry: Retry;
-	stopsRun: boolean;
-}
+export type AnswerMeaning = ReturnType<typeof meaningOf>;
 
 const OUTCOMES: readonly string[] = ['created', 'alreadyListed', 'unknown'];
 const RETRIES: readonly string[] = ['rateLimit', 'reconnect', 'renewToken'];
@@ -155,27 +139,24 @@ const RETRIES: readonly string[] = ['rateLimit', 'reconnect', 'renewToken'];
 /** A row; `how` is its one departure from "not created, not retried, the run goes on". */
 const row = <Name extends string>(
 	name: Name,
-	matches: Row['matches'],
+	matches: (facts: AnswerFacts, context: AnswerContext) => boolean,
 	how?: Exclude<Outcome, 'notCreated'> | Exclude<Retry, 'no'> | 'stops',
 ) => ({
 	name,
 	matches,
 	outcome: (OUTCOMES.includes(how ?? '') ? how : 'notCreated') as Outcome,
 	retry: (RETRIES.includes(how ?? '') ? how : 'no') as Retry,
+	// The run sends nothing more (quota used up, login refused): what is left is not created.
 	stopsRun: how === 'stops',
 });
 
 const API_ROWS = [
-	row('unreadableFile', (f) => noAnswer(f) && f.failure === 'unreadableFile'),
-	row('tokenExchange', (f) => noAnswer(f) && f.failure === 'tokenExchange', 'stops'),
-	row(
-		'connectionRefused',
-		(f) => noAnswer(f) && failedWith(f, CONNECTION_FAILED_BEFORE_SEND),
-		'reconnect',
-	),
-	row('requestNotBuilt', (f) => noAnswer(f) && failedWith(f, REQUEST_NOT_BUILT)),
+	row('unreadableFile', failed('unreadableFile')),
+	row('tokenExchange', failed('tokenExchange'), 'stops'),
+	row('connectionRefused', failed(...CONNECTION_FAILED_BEFORE_SEND), 'reconnect'),
+	row('requestNotBuilt', failed(...REQUEST_NOT_BUILT)),
 	// An error without a network code, after the credential handed the request on to be sent.
-	row('failedAfterHanding', (f) => noAnswer(f) && f.failure === 'handedOn', 'unknown'),
+	row('failedAfterHanding', failed('handedOn'), 'unknown'),
 	row('connectionLost', (f) => noAnswer(f) && !!f.failure, 'unknown'),
 	row('notSent', noAnswer),
 	// The evidence is the caller's (showsCreated): without one, every 2xx shows it.
@@ -237,6 +218,7 @@ const TOKEN_ROWS = [
 
 export type ApiRowName = (typeof API_ROWS)[number]['name'];
 export type RowName = ApiRowName | (typeof TOKEN_ROWS)[number]['name'];
+type Row = ReturnType<typeof row<string>>;
 
 /** Every row, for a look at the table as data (its tests). */
 export const ANSWER_ROWS: Readonly<Record<Endpoint, readonly Row[]>> = {
@@ -245,8 +227,9 @@ export const ANSWER_ROWS: Readonly<Record<Endpoint, readonly Row[]>> = {
 };
 
 /** What an answer means, by the first row that matches (each list ends in a catch-all). */
-export function meaningOf(facts: AnswerFacts, context: AnswerContext): AnswerMeaning {
+export function meaningOf(facts: AnswerFacts, context: AnswerContext) {
 	const found = ANSWER_ROWS[context.endpoint].find((one) => one.matches(facts, context))!;
+	// A spike arrest's allowed rate per second, where the fault names it ("Allowed rate : 40ps").
 	const allowedPerSecond = found.name === 'spikeArrest' ? allowedRateOf(facts.words) : undefined;
 	return {
 		row: found.name as RowName,

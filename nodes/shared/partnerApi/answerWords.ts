@@ -201,30 +201,18 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	],
 };
 
-export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext): AnswerWords {
+export function apiWords(meaning: AnswerMeaning, context: ApiWordsContext) {
 	const say = WORDS[meaning.row] ?? REFUSED;
 	const [title, ...advice] = say(quoteApi(meaning), context, subjectOf(context.path));
 	return { title, advice: joined(...advice) };
 }
 
-/** What a request was for, in the words its messages use. */
-export interface Subject {
-	what: string;
-	/** What it does when it goes through: "Nothing was created", "Nothing was delivered". */
-	done: string;
-	notDone: string;
-	/** How to find out whether a request of unknown outcome was done. */
-	howToCheck: string;
-	fix: string;
-	/** After the API kept answering "too many requests". */
-	rateLimited: string;
-	/** The API product it needs, as the developer portal names it. */
-	product: string;
-}
-
 const LOWER_CONCURRENCY = 'Lower Options → Max Listings at Once, or run the workflow later.';
 
-const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject> = {
+/** What a request was for, in the words its messages use: what it does when it goes through ("Nothing was
+ * delivered"), how to find out whether it was done, what to do after "too many requests", the API product it needs
+ * (as the developer portal names it). */
+const SUBJECTS = {
 	preDeliver: {
 		what: "the tickets' upload",
 		done: 'delivered',
@@ -266,6 +254,8 @@ const SUBJECTS: Record<'preDeliver' | 'listings' | 'webhooks' | 'other', Subject
 	},
 };
 
+type Subject = typeof SUBJECTS.other;
+
 export function subjectOf(path: string | undefined): Subject {
 	if (isPreDeliverPath(path)) return SUBJECTS.preDeliver;
 	if (path === PARTNER_API_PATHS.listings) return SUBJECTS.listings;
@@ -278,11 +268,6 @@ export function quoteApi({ code, words }: { code?: string; words?: string }): st
 	if (words) return `The API said: "${words}".`;
 	if (code) return `The API answered with the code ${code}.`;
 	return '';
-}
-
-export interface AnswerWords {
-	title: string;
-	advice: string;
 }
 
 export const joined = (...parts: Array<string | undefined>) => parts.filter(Boolean).join(' ');

@@ -3,14 +3,10 @@
 // (the gateway), OAuth's `{error, error_description}`; any other shape falls to the rows that read its status alone.
 import { redactSecrets } from './redaction';
 
-export { redactSecrets } from './redaction';
-
 /** A header in any letter case; several values joined. */
 export function headerValue(headers: Record<string, unknown> | undefined, name: string): string {
-	if (!headers) return '';
 	const wanted = name.toLowerCase();
-	const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === wanted);
-	const value = key === undefined ? undefined : headers[key];
+	const value = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted)?.[1];
 	if (value === undefined || value === null) return '';
 	return Array.isArray(value) ? value.map(String).join(', ') : String(value);
 }
@@ -51,25 +47,23 @@ export interface ReadBody {
 	json?: Record<string, unknown>;
 	/** The body as parsed JSON, whatever its shape (undefined: not JSON). */
 	value?: unknown;
-	text: string;
 	shape: 'object' | 'empty' | 'html' | 'json-not-object' | 'not-json';
 }
 
 /** A body as n8n hands it over (parsed, text or bytes), read as JSON where it is JSON, whatever its type. */
 export function readBody(body: unknown, contentType = ''): ReadBody {
-	const parsed = (value: unknown, text: string): ReadBody => {
+	const parsed = (value: unknown): ReadBody => {
 		const json = asRecord(value);
-		return { json, value, text, shape: json ? 'object' : 'json-not-object' };
+		return { json, value, shape: json ? 'object' : 'json-not-object' };
 	};
 	// n8n parses a JSON answer itself; a literal `null` arrives as null (an empty body arrives as '').
-	if (body === null) return parsed(body, 'null');
-	if (typeof body === 'object' && !Buffer.isBuffer(body)) return parsed(body, '');
+	if (typeof body === 'object' && !Buffer.isBuffer(body)) return parsed(body);
 	const text = Buffer.isBuffer(body) ? body.toString('utf8') : String(body ?? '');
-	if (text.trim() === '') return { text, shape: 'empty' };
+	if (text.trim() === '') return { shape: 'empty' };
 	try {
-		return parsed(JSON.parse(text), text);
+		return parsed(JSON.parse(text));
 	} catch {
-		return { text, shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
+		return { shape: /html/i.test(contentType) || /^\s*</.test(text) ? 'html' : 'not-json' };
 	}
 }
 
@@ -90,9 +84,12 @@ function nestedCode({ json, value }: ReadBody): string | undefined {
 	// The list may come as JSON text inside the JSON (double-encoded).
 	const list =
 		(typeof json?.errors === 'string' ? readBody(json.errors).value : json?.errors) ?? value;
-	const record = asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined);
-	return firstText(fieldOf(record, 'code'), fieldOf(record, 'errorcode'));
+	return codeIn(asRecord(json?.error) ?? asRecord(Array.isArray(list) ? list[0] : undefined));
 }
+
+/** `code`, else `errorcode` (Apigee's `ErrorCode`), in any letter case. */
+const codeIn = (fields: Record<string, unknown> | undefined) =>
+	firstText(fieldOf(fields, 'code'), fieldOf(fields, 'errorcode'));
 
 /** One request's answer as the rows read it, or what kept an answer from coming. */
 export interface AnswerFacts {
@@ -127,12 +124,7 @@ export function readAnswer(
 	const fault = asRecord(json?.fault);
 	const detail = asRecord(fault?.detail);
 	const code =
-		firstText(
-			fieldOf(json, 'code'),
-			fieldOf(json, 'errorcode'),
-			fieldOf(detail, 'errorcode'),
-			json?.error,
-		) ?? nestedCode(read);
+		codeIn(json) ?? firstText(fieldOf(detail, 'errorcode'), json?.error) ?? nestedCode(read);
 	const said = firstText(
 		fieldOf(json, 'description'),
 		json?.Error,

@@ -11,7 +11,7 @@ import {
 } from './apiAnswers';
 import { redirectTarget } from './redaction';
 import { meaningOf, type AnswerMeaning, type RowName } from './answerTable';
-import { joined, PLAN_QUOTA_ADVICE, quoteApi, type AnswerWords } from './answerWords';
+import { joined, PLAN_QUOTA_ADVICE, quoteApi } from './answerWords';
 import { basicAuthorization, loginValues } from './partnerApi';
 import { PARTNER_API_PATHS } from './paths';
 import { anyKeptRefreshToken, type TokenDiagnosis } from './pastN8n';
@@ -90,12 +90,7 @@ const WORDS: Partial<Record<RowName, Say>> = {
 	],
 };
 
-export function tokenWords(
-	meaning: AnswerMeaning,
-	status: number,
-	where: string,
-	redirectTo = '',
-): AnswerWords {
+export function tokenWords(meaning: AnswerMeaning, status: number, where: string, redirectTo = '') {
 	const [title, advice, unquoted] = (WORDS[meaning.row] ?? FAILED)(status, where, redirectTo);
 	return { title, advice: unquoted ? advice : joined(quoteApi(meaning), advice) };
 }

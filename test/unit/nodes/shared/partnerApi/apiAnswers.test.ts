@@ -2,7 +2,8 @@
  * Copies of the API's answers: a key named "__proto__" (JSON.parse keeps it as an ordinary key) stays a key of the
  * copy, never its prototype, so what the user sees is what the API said, and nothing is read from a hidden field.
  */
-import { readAnswer, redactSecrets } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import { readAnswer } from '../../../../../nodes/shared/partnerApi/apiAnswers';
+import { redactSecrets } from '../../../../../nodes/shared/partnerApi/redaction';
 import { findSubscriptionId } from '../../../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 
 const ANSWER = '{"__proto__": {"id": "HIDDEN-7", "polluted": true}, "status": "submitted"}';
