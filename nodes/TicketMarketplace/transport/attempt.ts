@@ -40,7 +40,6 @@ export type AuthenticatedAnswer =
 	| { kind: 'notSent' };
 
 export interface AuthenticatedSendOptions {
-	cancel?: AbortSignal;
 	/** Before an answered request goes again (the pacer counts it). */
 	onResend?: () => void;
 	/** Aborted once the run sends nothing more: no login and no resend either. */

@@ -108,7 +108,6 @@ export async function sendRequest(
 			}
 			const startedAt = Date.now();
 			const sent = await send(this, request, credential, {
-				cancel,
 				onResend: () => slot?.sentAgain(),
 				closed: pacer?.closedSignal,
 				meaningOf: (response) => answerMeaning(response, rules, secretsNow),
