@@ -44,9 +44,6 @@ interface TokenExchange {
 	post: (path: string, request: Partial<IHttpRequestOptions>) => Promise<IN8nHttpFullResponse>;
 }
 
-/** Saved into the credential by n8n. */
-type IssuedTokens = { accessToken: string; refreshToken: string };
-
 /** Printable ASCII, spaces only inside: Node refuses control characters, HTTP drops outer spaces. */
 const isUsableAccessToken = (token: string) =>
 	/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(token);
@@ -64,7 +61,7 @@ function issued(
 	credentials: ICredentialDataDecryptedObject,
 	response: IN8nHttpFullResponse,
 	keep: string | undefined,
-): IssuedTokens | undefined {
+) {
 	const { json } = readBody(response.body);
 	const accessToken = json?.access_token;
 	if (response.statusCode < 200 || response.statusCode >= 300) return undefined;
@@ -90,7 +87,7 @@ async function refreshedToken({ credentials, authorization, post }: TokenExchang
 }
 
 /** A token for the app's key and secret plus the marketplace login; a refusal is thrown, diagnosed. */
-async function loggedIn(exchange: TokenExchange): Promise<IssuedTokens> {
+async function loggedIn(exchange: TokenExchange) {
 	const { credentials, baseUrl, authorization, post } = exchange;
 	const login = loginValues(credentials);
 	const response = await post(PARTNER_API_PATHS.grant, {

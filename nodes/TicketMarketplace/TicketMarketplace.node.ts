@@ -1,9 +1,4 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as listing from './actions/listing/Listing.resource';
@@ -61,7 +56,5 @@ export class TicketMarketplace implements INodeType {
 	// The callback credential has nothing remote to call; the trigger's local check serves both nodes.
 	methods = { credentialTest: { ticketMarketplaceCallbackApiTest: testCallbackCredential } };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 }

@@ -5,9 +5,6 @@
  */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
-const ONLY_V1 = { '@version': [1] };
-const FROM_V1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
-
 /** Whether a node reads its parameters as version 1 did. */
 export const readsAsV1 = (context: { getNode(): INode }): boolean =>
 	context.getNode().typeVersion < 1.1;
@@ -20,8 +17,9 @@ function shownFor(property: INodeProperties, condition: object): INodeProperties
 	};
 }
 
-export const v1Only = (property: INodeProperties) => shownFor(property, ONLY_V1);
-export const fromV1_1 = (property: INodeProperties) => shownFor(property, FROM_V1_1);
+export const v1Only = (property: INodeProperties) => shownFor(property, { '@version': [1] });
+export const fromV1_1 = (property: INodeProperties) =>
+	shownFor(property, { '@version': [{ _cnd: { gte: 1.1 } }] });
 
 /** One parameter in two versions under one name (stored workflows keep their values), each with its changes. */
 export const perVersion = (

@@ -40,7 +40,6 @@ export type AuthenticatedAnswer =
 	| { kind: 'notSent' };
 
 export interface AuthenticatedSendOptions {
-	cancel?: AbortSignal;
 	/** Before an answered request goes again (the pacer counts it). */
 	onResend?: () => void;
 	/** Aborted once the run sends nothing more: no login and no resend either. */
@@ -198,25 +197,20 @@ function retryWaitMs(
 ): number | undefined {
 	const meaning = failure.meaning;
 	if (meaning?.retry === 'rateLimit') {
+		// A longer wait than this node takes: its own row from now on, the refusal kept.
+		const tooLong = (wait: { retryAfterMs: number } | { spikeIntervalMs: number }) => {
+			Object.assign(failure, wait, { refusal: meaning });
+			failure.meaning = meaningOfFailure(failure, {});
+			return undefined;
+		};
 		counts.rateLimitAnswers++;
 		const allowed = meaning.allowedPerSecond;
 		if (allowed !== undefined && 1000 / allowed > RETRY_POLICY.maxWaitMs)
-			return tooLongToWait(failure, meaning, { spikeIntervalMs: 1000 / allowed });
+			return tooLong({ spikeIntervalMs: 1000 / allowed });
 		if (retryAfterMs !== undefined) counts.lastRetryAfterMs = retryAfterMs;
 		if (retryAfterMs !== undefined && retryAfterMs > RETRY_POLICY.maxRetryAfterMs)
-			return tooLongToWait(failure, meaning, { retryAfterMs });
+			return tooLong({ retryAfterMs });
 	}
 	// Every 429 counts, whatever wait it names: a Retry-After of 0 or in the past is not a free retry.
 	return retryWait(meaning?.retry, counts, retryAfterMs, meaning?.allowedPerSecond);
-}
-
-/** A rate refusal asking for a longer wait than this node takes: its own row from now on, the refusal kept. */
-function tooLongToWait(
-	failure: HttpFailure,
-	refusal: AnswerMeaning,
-	wait: { retryAfterMs: number } | { spikeIntervalMs: number },
-): undefined {
-	Object.assign(failure, wait, { refusal });
-	failure.meaning = meaningOfFailure(failure, {});
-	return undefined;
 }

@@ -20,7 +20,6 @@ export interface FailureContext extends MeaningContext, Omit<RetryCounts, 'rateL
 	path: string;
 	baseUrl: string;
 	itemIndex: number;
-	secrets?: string[];
 }
 
 /** The failure in words as n8n's error, and its row's outcome for the item. */
@@ -112,7 +111,7 @@ function bodyInWords(body: unknown, contentType: string): string {
 const MAX_BODY_SHOWN = 300;
 
 /** The body as text, redacted before it is cut (a cut must not leave part of a secret). */
-function bodyShown(body: unknown, secrets: string[] | undefined): string {
+function bodyShown(body: unknown, secrets: readonly string[] | undefined): string {
 	let text: string;
 	try {
 		text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');

@@ -15,12 +15,7 @@ import { REQUEST_TIMEOUTS } from '../../shared/partnerApi/partnerApi';
 import { noteHandedOn } from '../../shared/partnerApi/pastN8n';
 import { errorText } from '../helpers/errors';
 import { answerMeaning, readFailure, settleFailure, UnreadableFileError } from './attempt';
-import type {
-	AuthenticatedAnswer,
-	AuthenticatedSendOptions,
-	HttpFailure,
-	RetryCounts,
-} from './attempt';
+import type { AuthenticatedAnswer, AuthenticatedSendOptions, HttpFailure } from './attempt';
 import { classifyFailure } from './httpFailure';
 import type { RequestPacer } from './pacing';
 import { CREDENTIAL_NAME, readRunCredential, runSecrets, type RunCredential } from './tokenRenewal';
@@ -93,7 +88,7 @@ export async function sendRequest(
 	const credential = options.credential ?? (await readRunCredential.call(this));
 	const secretsNow = () => [...runSecrets(credential), ...(options.secrets ?? [])];
 	const rules = { ...options, path: request.path, method: request.method };
-	const counts: RetryCounts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
+	const counts = { rateLimitRetries: 0, connectionRetries: 0, rateLimitAnswers: 0 };
 	// Stop and the workflow timeout abort it; a request not yet sent then never is.
 	const cancel = this.getExecutionCancelSignal?.();
 	let failure: HttpFailure | undefined;
@@ -108,7 +103,6 @@ export async function sendRequest(
 			}
 			const startedAt = Date.now();
 			const sent = await send(this, request, credential, {
-				cancel,
 				onResend: () => slot?.sentAgain(),
 				closed: pacer?.closedSignal,
 				meaningOf: (response) => answerMeaning(response, rules, secretsNow),

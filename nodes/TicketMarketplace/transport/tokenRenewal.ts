@@ -102,7 +102,7 @@ export class TokenRenewal {
 	constructor(
 		/** n8n reads the token from it and writes a new one into it. */
 		private readonly credential: ICredentialDataDecryptedObject,
-		cancel?: AbortSignal,
+		private readonly cancel?: AbortSignal,
 	) {
 		carryCancelSignal(credential, cancel);
 	}
@@ -141,18 +141,18 @@ export class TokenRenewal {
 	/** Sends through n8n's httpRequestWithAuthentication (which logs in when the field is empty), renewing as above. */
 	async send(
 		sendOnce: () => Promise<IN8nHttpFullResponse>,
-		{ cancel, onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
+		{ onResend, closed, meaningOf = READ_ALONE }: AuthenticatedSendOptions = {},
 	): Promise<AuthenticatedAnswer> {
 		const attempt: Attempt = { renewing: false, rateLimitRetries: 0, connectionRetries: 0 };
 		for (;;) {
-			const turn = attempt.renewing || (await this.takeTurn(attempt, cancel));
+			const turn = attempt.renewing || (await this.takeTurn(attempt));
 			if (!turn || closed?.aborted) return this.notSent(attempt);
 			const tokenAtSend = this.token;
 			if (tokenAtSend !== '') this.carried.add(tokenAtSend);
 			// Stopped during the login: the field, still empty then, shows the request never left.
 			let stoppedBeforeToken = false;
 			const onAbort = () => (stoppedBeforeToken ||= attempt.renewing && this.token === '');
-			const unsubscribe = cancel && onAborted(cancel, onAbort);
+			const unsubscribe = this.cancel && onAborted(this.cancel, onAbort);
 			let response: IN8nHttpFullResponse;
 			try {
 				response = await sendOnce();
@@ -164,7 +164,7 @@ export class TokenRenewal {
 					return { kind: 'thrown', error };
 				}
 				if (stoppedBeforeToken) return this.notSent(attempt);
-				const failed = await this.afterFailedLogin(error, attempt, cancel, closed);
+				const failed = await this.afterFailedLogin(error, attempt, closed);
 				if (failed) return failed;
 				continue;
 			} finally {
@@ -186,12 +186,12 @@ export class TokenRenewal {
 	}
 
 	/** Waits out a renewal under way, and begins one when the token must be renewed; false: send nothing. */
-	private async takeTurn(attempt: Attempt, cancel?: AbortSignal): Promise<boolean> {
+	private async takeTurn(attempt: Attempt): Promise<boolean> {
 		while (this.underWay) {
 			const settled = this.underWay.done.then(() => true);
-			if (!(await unlessAborted(settled, cancel, () => false))) return false;
+			if (!(await unlessAborted(settled, this.cancel, () => false))) return false;
 		}
-		if (this.gaveUp || cancel?.aborted) return false;
+		if (this.gaveUp || this.cancel?.aborted) return false;
 		if (!this.tokenHeld) this.begin(attempt);
 		return true;
 	}
@@ -200,7 +200,6 @@ export class TokenRenewal {
 	private async afterFailedLogin(
 		error: unknown,
 		attempt: Attempt,
-		cancel?: AbortSignal,
 		closed?: AbortSignal,
 	): Promise<AuthenticatedAnswer | undefined> {
 		const exchange = this.token === '' ? failedTokenExchange(this.credential) : undefined;
@@ -218,7 +217,7 @@ export class TokenRenewal {
 			this.end(true);
 			return { kind: 'thrown', error: exchange.error };
 		}
-		if (await stoppedWhileWaiting(waitMs, cancel, closed)) return this.notSent(attempt);
+		if (await stoppedWhileWaiting(waitMs, this.cancel, closed)) return this.notSent(attempt);
 		forgetTokenExchange(this.credential);
 		return undefined;
 	}
