@@ -5,7 +5,6 @@ import { seatIdentity } from '../../../schemas/listing';
 import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
 import type { HeldTicket, TicketMemory } from '../memory/ticketMemory';
-export { groupBy } from './fields';
 import {
 	groupBy,
 	issuesOf,
