@@ -206,7 +206,6 @@ function productsOf(
 	problems: Problem[],
 ): Array<ListedProduct<unknown>> | undefined {
 	const source = params.get('productsSource', itemIndex, 'defined');
-	// From 1.1 one Product Type (Options) applies to every product without its own.
 	const shared = sharedProductType
 		? params.get('productType', itemIndex, fieldOf('productType').default)
 		: undefined;
