@@ -26,8 +26,8 @@ import { execute as forget } from '../../../nodes/TicketMarketplace/actions/list
 import { execute as subscribe } from '../../../nodes/TicketMarketplace/actions/webhook/subscribe/execute';
 import { router } from '../../../nodes/TicketMarketplace/actions/router';
 import {
-	blankRowItem,
 	blankRowsNotice,
+	outputItems,
 } from '../../../nodes/TicketMarketplace/actions/listing/create/output';
 import { sentListingKey } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
@@ -667,7 +667,7 @@ const rows: Row[] = [
 			const items = idsUpTo(MANY).map((id) => ({ json: { id } }));
 			return [
 				ofNotice(blankRowsNotice(idsUpTo(MANY).filter((index) => index % 2 === 0))),
-				ofItem(blankRowItem(items, 0)),
+				ofItem(outputItems(items, new Map(), [0], true, false)[0]),
 				ofNotice(nearCapNotice(95_000)!),
 			];
 		},

@@ -19,7 +19,7 @@ import type {
 
 import { TicketMarketplaceApi } from '../../../credentials/TicketMarketplaceApi.credentials';
 import { TicketMarketplaceCallbackApi } from '../../../credentials/TicketMarketplaceCallbackApi.credentials';
-import { RECOGNISED_HEADERS } from '../../../nodes/TicketMarketplace/actions/listing/create/description';
+import { RECOGNISED_HEADERS } from '../../../nodes/TicketMarketplace/actions/listing/create/fields';
 import { TicketMarketplace } from '../../../nodes/TicketMarketplace/TicketMarketplace.node';
 import { TicketMarketplaceTrigger } from '../../../nodes/TicketMarketplaceTrigger/TicketMarketplaceTrigger.node';
 import { EXAMPLE_FILES, loadExample } from '../../../support/harness/workflows';

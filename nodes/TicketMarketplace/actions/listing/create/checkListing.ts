@@ -5,7 +5,6 @@ import { seatIdentity } from '../../../schemas/listing';
 import { failureOf } from '../memory/memoryFailure';
 import { beforeSendingError } from '../memory/memoryMessages';
 import type { HeldTicket, TicketMemory } from '../memory/ticketMemory';
-export { groupBy } from './fields';
 import {
 	groupBy,
 	issuesOf,
@@ -205,17 +204,21 @@ function ticketIdentity(eventId: unknown, product: Product): string {
 	return `${String(eventId)}\u0000${ticket}`;
 }
 
-/** A ticket another listing has already, as a problem of the listing that repeats it: `where` says which. */
-function ticketTaken(listed: ListedProduct, where: string): Problem {
-	const { product, itemIndex, label } = listed;
-	const seated = seatIdentity(product) !== undefined;
-	return {
-		field: label([seated ? 'seat' : 'externalId']),
-		text: seated
+/** The listing's tickets another listing has already, as its problems: `whereHeld` says which, if one does. */
+function ticketsTaken(
+	listing: ReadyListing,
+	whereHeld: (ticket: string) => string | undefined,
+): Problem[] {
+	return ticketsOf([listing]).flatMap(({ ticket }, index): Problem[] => {
+		const where = whereHeld(ticket);
+		if (where === undefined) return [];
+		const { product, itemIndex, label } = listing.products[index];
+		const seated = seatIdentity(product) !== undefined;
+		const text = seated
 			? `row "${String(product.row)}" seat "${String(product.seat)}" is ${where}: a seat can be sold only once`
-			: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`,
-		itemIndexes: [itemIndex],
-	};
+			: `"${product.externalId}" (General Admission) is ${where}: a ticket can be sold only once`;
+		return [{ field: label([seated ? 'seat' : 'externalId']), text, itemIndexes: [itemIndex] }];
+	});
 }
 
 /** A ticket in two listings of one event could be sold twice: the later one is refused, naming the earlier. */
@@ -223,18 +226,12 @@ export function refuseTicketsListedBefore(listings: Listing[]): Listing[] {
 	const firstListing = new Map<string, Listing>();
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
-		const { eventId } = listing.level;
-		const problems: Problem[] = [];
-		const tickets: string[] = [];
-		for (const listed of listing.products) {
-			const key = ticketIdentity(eventId, listed.product);
-			const earlier = firstListing.get(key);
-			if (earlier === undefined) tickets.push(key);
-			else
-				problems.push(ticketTaken(listed, `also in ${listingName(earlier)} of event ${eventId}`));
-		}
+		const problems = ticketsTaken(listing, (ticket) => {
+			const earlier = firstListing.get(ticket);
+			return earlier && `also in ${listingName(earlier)} of event ${listing.level.eventId}`;
+		});
 		if (problems.length > 0) return refused(listing, problems);
-		for (const key of tickets) firstListing.set(key, listing);
+		for (const { ticket } of ticketsOf([listing])) firstListing.set(ticket, listing);
 		return listing;
 	});
 }
@@ -284,11 +281,10 @@ export async function refuseTicketsOfEarlierRuns(
 	});
 	return listings.map((listing) => {
 		if (listing.kind !== 'ready') return listing;
-		const problems = ticketsOf([listing]).flatMap(({ ticket }, index) => {
+		const problems = ticketsTaken(listing, (ticket) => {
 			const holder = holders.get(ticket);
-			if (holder === undefined || holder === listing.externalListingId) return [];
-			const where = `already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`;
-			return [ticketTaken(listing.products[index], where)];
+			if (holder === undefined || holder === listing.externalListingId) return undefined;
+			return `already in listing ${holder} of event ${String(listing.level.eventId)}, which this workflow listed in an earlier run`;
 		});
 		return problems.length > 0 ? refused(listing, problems) : listing;
 	});

@@ -8,8 +8,6 @@ import { FIELDS, property, type Field } from './fieldTable';
 import { byLabel, choice, productsProperties } from './productProperties';
 import { DEFAULT_CONCURRENCY, LIMIT_OPTIONS, MAX_CONCURRENCY } from './settings';
 
-export { RECOGNISED_HEADERS } from './fields';
-
 const perTicket = { inputShape: ['ticketPerItem'] };
 /** Fields recognised headers replace: `hide`, as "Each Item Is a Listing" has no Columns value to show on. */
 const recognisedByHeader = { columnMapping: ['auto'] };

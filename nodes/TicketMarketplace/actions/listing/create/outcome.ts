@@ -3,6 +3,7 @@ import { errorText, listFirst } from '../../../helpers/errors';
 import type { RequestResult } from '../../../transport';
 import type { EarlierOutcome } from '../memory/runMemory';
 import type { Failure, Listing, Outcome, ReadyListing } from './nouns';
+import { groupBy } from './fields';
 import { howMany, ids } from './output';
 
 export function outcomeOfRequest(sent: RequestResult): Outcome {
@@ -55,23 +56,21 @@ const MAX_REASONS_LISTED = 3;
 
 /** A group of failed listings with why: one reason on the group's line, several on a line each, a few at most. */
 function withReasons(heading: string, members: Array<[Listing, Outcome]>): string[] {
-	const byReason = new Map<string, Listing[]>();
-	for (const [listing, outcome] of members) {
-		const reason = 'error' in outcome ? errorText(outcome.error) : '';
-		byReason.set(reason, [...(byReason.get(reason) ?? []), listing]);
-	}
-	const reasons = [...byReason];
-	if (reasons.length === 1) {
-		const [[reason, listings]] = reasons;
-		return [`${heading}: ${howMany(listings)} (${listFirst(ids(listings))}): ${reason}.`];
-	}
+	const reasons = [
+		...groupBy(members, ([, outcome]) => ('error' in outcome ? errorText(outcome.error) : '')),
+	];
+	if (reasons.length === 1)
+		return [`${heading}: ${howMany(members)} (${idsOf(members)}): ${reasons[0][0]}.`];
 	const lines = reasons
 		.slice(0, MAX_REASONS_LISTED)
-		.map(([reason, listings]) => `  - ${reason}: ${listFirst(ids(listings))}`);
-	const others = reasons.slice(MAX_REASONS_LISTED).flatMap(([, listings]) => listings);
-	if (others.length) lines.push(`  - for other reasons: ${listFirst(ids(others))}`);
+		.map(([reason, group]) => `  - ${reason}: ${idsOf(group)}`);
+	const others = reasons.slice(MAX_REASONS_LISTED).flatMap(([, group]) => group);
+	if (others.length) lines.push(`  - for other reasons: ${idsOf(others)}`);
 	return [`${heading}: ${howMany(members)}:`, ...lines];
 }
+
+const idsOf = (members: Array<[Listing, Outcome]>) =>
+	listFirst(ids(members.map(([listing]) => listing)));
 
 const groupOf = (outcome: Outcome) =>
 	outcome.kind === 'skipped' ? `skipped ${outcome.earlier}` : outcome.kind;
@@ -89,8 +88,7 @@ const OTHER_GROUPS: Record<string, string> = {
 /** A stopped run's error: each listing in one group, so none that may exist is re-sent; requests ran at once: no order. */
 export function stopSummary(outcomes: Map<Listing, Outcome>, skipAlreadySent: boolean): string {
 	const group = (key: string) => [...outcomes].filter(([, outcome]) => groupOf(outcome) === key);
-	const listed = (members: Array<[Listing, Outcome]>) =>
-		`${howMany(members)} (${listFirst(ids(members.map(([listing]) => listing)))})`;
+	const listed = (members: Array<[Listing, Outcome]>) => `${howMany(members)} (${idsOf(members)})`;
 	const [created, refused, unknown] = ['created', 'notCreated', 'unknown'].map(group);
 	const lines: string[] = [
 		created.length

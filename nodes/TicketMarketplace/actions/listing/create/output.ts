@@ -127,42 +127,13 @@ export function listingItem(
 	return { json: (errorOutput && errorOutputJson(listing, outcome)) || json, pairedItem };
 }
 
-/** One item per input row: the row's own fields, then what became of its listing, paired with that row. */
-export function rowItems(
-	items: INodeExecutionData[],
-	[listing, outcome]: [Listing, Outcome],
-	errorOutput = false,
-): Array<[number, INodeExecutionData]> {
-	const forErrorOutput = errorOutput ? errorOutputJson(listing, outcome) : undefined;
-	const said: IDataObject = {
-		externalListingId: listing.externalListingId ?? null,
-		listingStatus: listingStatusOf(outcome),
-		...(outcome.kind === 'created'
-			? { listingResponse: toOutputJson(outcome.body) }
-			: { listingError: describeOutcome(listing, outcome) }),
-	};
-	return listing.rows.map((itemIndex) => [
-		itemIndex,
-		{
-			json: forErrorOutput ?? { ...items[itemIndex].json, ...said },
-			pairedItem: { item: itemIndex },
-		},
-	]);
-}
-
-/** A blank row in the per-row output: paired with itself, never a listing. */
-export function blankRowItem(items: INodeExecutionData[], itemIndex: number): INodeExecutionData {
-	return {
-		json: {
-			...items[itemIndex].json,
-			externalListingId: null,
-			listingStatus: 'blank',
-			listingMessage:
-				'Blank row: every field read from it was empty, so it is not a listing. If it should be one, check that its columns are mapped.',
-		},
-		pairedItem: { item: itemIndex },
-	};
-}
+/** What a blank row says in the per-row output: it is never a listing. */
+const BLANK_ROW: IDataObject = {
+	externalListingId: null,
+	listingStatus: 'blank',
+	listingMessage:
+		'Blank row: every field read from it was empty, so it is not a listing. If it should be one, check that its columns are mapped.',
+};
 
 export function blankRowsNotice(blankItemIndexes: number[]): string {
 	const count = blankItemIndexes.length;
@@ -178,7 +149,8 @@ export function validateOnlyItem(listing: Listing): INodeExecutionData {
 	};
 }
 
-/** The run's output, in input order whatever order the requests finished in: per listing, or per input row. */
+/** The run's output, in input order whatever order the requests finished in: per listing, or per input row (the
+ * row's own fields, then what became of its listing, paired with that row). */
 export function outputItems(
 	items: INodeExecutionData[],
 	outcomes: Map<Listing, Outcome>,
@@ -189,9 +161,21 @@ export function outputItems(
 	const done = [...outcomes];
 	if (!perRow) return done.map(([listing, outcome]) => listingItem(listing, outcome, errorOutput));
 	const byRow = new Array<INodeExecutionData>(items.length);
-	for (const [itemIndex, item] of done.flatMap((entry) => rowItems(items, entry, errorOutput)))
-		byRow[itemIndex] = item;
-	for (const itemIndex of blankRows) byRow[itemIndex] = blankRowItem(items, itemIndex);
+	const put = (item: number, json: IDataObject) => {
+		byRow[item] = { json, pairedItem: { item } };
+	};
+	for (const item of blankRows) put(item, { ...items[item].json, ...BLANK_ROW });
+	for (const [listing, outcome] of done) {
+		const forErrorOutput = errorOutput ? errorOutputJson(listing, outcome) : undefined;
+		const said: IDataObject = {
+			externalListingId: listing.externalListingId ?? null,
+			listingStatus: listingStatusOf(outcome),
+			...(outcome.kind === 'created'
+				? { listingResponse: toOutputJson(outcome.body) }
+				: { listingError: describeOutcome(listing, outcome) }),
+		};
+		for (const item of listing.rows) put(item, forErrorOutput ?? { ...items[item].json, ...said });
+	}
 	return byRow;
 }
 

@@ -13,7 +13,6 @@ import {
 } from '../../../schemas/listing';
 import { readsAsV1 } from '../../versions';
 import {
-	groupBy,
 	holdBackForUnknownRows,
 	refuseRepeatedIds,
 	refuseTicketsListedBefore,
@@ -22,6 +21,7 @@ import {
 import {
 	fieldLabel,
 	fieldOf,
+	groupBy,
 	inApiShape,
 	issuesOf,
 	labelOf,
@@ -117,18 +117,6 @@ export function readListings(
 	return { listings, blankRows };
 }
 
-/** Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows. */
-function ticketListings(rows: ListingRow[], limits: ListingLimits): Listing[] {
-	const groups = groupBy(rows, ({ listingId: { id, text } }) => id ?? `?${text}`);
-	return [...groups.values()].map((members) => {
-		const { id, text } = members[0].listingId;
-		const where = rowsText(members.map((row) => row.itemIndex));
-		const name =
-			id !== undefined ? `listing ${id}` : text ? `listing "${text}"` : 'no External Listing ID';
-		return validateListing(members, `${name} (${where})`, 'ticketPerItem', limits);
-	});
-}
-
 /** Every input item read and validated into listings (in input order of first rows), and the blank rows. */
 export function listingsOf(
 	params: ParameterSource,
@@ -142,17 +130,24 @@ export function listingsOf(
 	);
 	const rows = read.filter((row) => row !== undefined);
 	const blankRows = read.flatMap((row, itemIndex) => (row ? [] : [itemIndex]));
+	if (shape === 'listingPerItem') {
+		const listings = rows.map((row) =>
+			validateListing([row], rowsText([row.itemIndex]), shape, limits),
+		);
+		return { listings: refuseTicketsListedBefore(refuseRepeatedIds(listings)), blankRows };
+	}
+	// Ticket rows that share an External Listing ID are one listing; an unusable id's text groups its rows.
+	const groups = groupBy(rows, ({ listingId: { id, text } }) => id ?? `?${text}`);
+	const listings = [...groups.values()].map((members) => {
+		const { id, text } = members[0].listingId;
+		const where = rowsText(members.map((row) => row.itemIndex));
+		const name =
+			id !== undefined ? `listing ${id}` : text ? `listing "${text}"` : 'no External Listing ID';
+		return validateListing(members, `${name} (${where})`, shape, limits);
+	});
 	// A listing held back or refused for its repeated ID is not sent: its tickets hold no other listing back.
-	const listings =
-		shape === 'ticketPerItem'
-			? holdBackForUnknownRows(ticketListings(rows, limits), rows)
-			: refuseRepeatedIds(
-					rows.map((row) => validateListing([row], rowsText([row.itemIndex]), shape, limits)),
-				);
-	return { listings: refuseTicketsListedBefore(listings), blankRows };
+	return { listings: refuseTicketsListedBefore(holdBackForUnknownRows(listings, rows)), blankRows };
 }
-
-type ListingIds = { externalListingId?: unknown; eventId?: unknown };
 
 /** A product or seat range with the shared product type (when there is one), unless it sets its own. */
 function withProductType(raw: unknown, productType: unknown): unknown {
@@ -185,7 +180,10 @@ function jsonList(value: unknown): unknown[] | string {
 }
 
 /** A valid seat range's tickets, one per seat, each External ID built from its pattern for `listing`. */
-function seatsOf(range: z.infer<typeof seatRangeSchema>, listing: ListingIds): IDataObject[] {
+function seatsOf(
+	range: z.infer<typeof seatRangeSchema>,
+	listing: Record<string, unknown>,
+): IDataObject[] {
 	const { row, productType, firstSeat, lastSeat, externalIdPattern } = range;
 	return Array.from({ length: lastSeat - firstSeat + 1 }, (_, offset) => {
 		const seat = firstSeat + offset;
@@ -204,11 +202,10 @@ function productsOf(
 	params: ParameterSource,
 	itemIndex: number,
 	sharedProductType: boolean,
-	listing: ListingIds,
+	listing: Record<string, unknown>,
 	problems: Problem[],
 ): Array<ListedProduct<unknown>> | undefined {
 	const source = params.get('productsSource', itemIndex, 'defined');
-	// From 1.1 one Product Type (Options) applies to every product without its own.
 	const shared = sharedProductType
 		? params.get('productType', itemIndex, fieldOf('productType').default)
 		: undefined;

@@ -19,7 +19,7 @@ import {
 	namedValues,
 	showsCreated,
 } from '../../../../shared/partnerApi/evidence';
-import { groupBy } from '../create/checkListing';
+import { groupBy } from '../create/fields';
 import { firstFailure, outcomeOfRequest, rememberedAs } from '../create/outcome';
 import type { Outcome } from '../create/nouns';
 import { readSendSettings, type SendSettings } from '../create/settings';
