@@ -10,11 +10,7 @@ import {
 import { testCallbackCredential, TRIGGER_PATHS } from '../shared/callbackCredential';
 import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
-import {
-	DEFAULT_TOKEN_LIFETIME_SECONDS,
-	MAX_TOKEN_LIFETIME_SECONDS,
-	MIN_TOKEN_LIFETIME_SECONDS,
-} from './options';
+import { TOKEN_LIFETIME } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
 
 /** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
@@ -143,11 +139,11 @@ export class TicketMarketplaceTrigger implements INodeType {
 						name: 'tokenLifetime',
 						type: 'number',
 						typeOptions: {
-							minValue: MIN_TOKEN_LIFETIME_SECONDS,
-							maxValue: MAX_TOKEN_LIFETIME_SECONDS,
+							minValue: TOKEN_LIFETIME.min,
+							maxValue: TOKEN_LIFETIME.max,
 							numberPrecision: 0,
 						},
-						default: DEFAULT_TOKEN_LIFETIME_SECONDS,
+						default: TOKEN_LIFETIME.fallback,
 						description:
 							'How long an access token that the trigger gives the marketplace stays valid',
 					},

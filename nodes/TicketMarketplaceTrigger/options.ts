@@ -1,8 +1,7 @@
 import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
-export const MIN_TOKEN_LIFETIME_SECONDS = 60;
-export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
+/** Token Lifetime (Seconds): its default and its bounds. */
+export const TOKEN_LIFETIME = { fallback: 3600, min: 60, max: 86400 };
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
@@ -16,14 +15,14 @@ function optionError(context: IWebhookFunctions, message: string, fix: string) {
 }
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
-	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
-	const [min, max] = [MIN_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS];
+	const { fallback, min, max } = TOKEN_LIFETIME;
+	const value = context.getNodeParameter('options.tokenLifetime', fallback);
 	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
 		return value;
 	throw optionError(
 		context,
 		`Token Lifetime must be a whole number of seconds from ${min} to ${max}`,
-		`Token Lifetime (Seconds) and set a whole number from ${min} to ${max}, or remove the option to use ${DEFAULT_TOKEN_LIFETIME_SECONDS}.`,
+		`Token Lifetime (Seconds) and set a whole number from ${min} to ${max}, or remove the option to use ${fallback}.`,
 	);
 }
 
