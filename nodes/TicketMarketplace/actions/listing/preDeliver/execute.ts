@@ -27,14 +27,14 @@ import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureJson, howMany } from '../create/output';
 import { seatName } from '../memory/createdListings';
 import { memoryAccount } from '../create/send';
-import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
+import { checkedTickets, partName, readEach, ticketAt, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const given = await readTickets(this, items);
+	const given = await readEach(this, items, (itemIndex) => ticketAt(this, itemIndex));
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const read = await checkedTickets(this, given, credential && memoryAccount(credential));

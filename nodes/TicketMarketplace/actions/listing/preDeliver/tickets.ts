@@ -33,19 +33,20 @@ export interface Ticket {
 	gaFile?: string;
 }
 
-/** Every item's ticket, or (with Continue On Fail) its refusal; without it the first refusal stops the run. */
-export async function readTickets(
+/** Each item read (a ticket, a subscription) before any is sent, or its refusal: without Continue, the first stops all. */
+export async function readEach<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<Array<Ticket | Refusal>> {
-	const tickets = [];
+	read: (itemIndex: number) => Promise<T>,
+): Promise<Array<T | Refusal>> {
+	const all = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const refuse = (error: unknown) => asNodeError(context.getNode(), error, itemIndex);
-		const ticket = await readTicket(context, itemIndex).catch(refuse);
-		if (ticket instanceof Error && !context.continueOnFail()) throw ticket;
-		tickets.push(ticket);
+		const one = await read(itemIndex).catch(refuse);
+		if (one instanceof Error && !context.continueOnFail()) throw one;
+		all.push(one);
 	}
-	return tickets;
+	return all;
 }
 
 const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
@@ -57,7 +58,7 @@ const refusal = (context: IExecuteFunctions, at: number, message: string, what: 
 const ASK_ID =
 	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
 
-async function readTicket(context: IExecuteFunctions, itemIndex: number): Promise<Ticket> {
+export async function ticketAt(context: IExecuteFunctions, itemIndex: number): Promise<Ticket> {
 	const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 	const value = (name: string) => context.getNodeParameter(name, itemIndex, '');
 	const text = (name: string) => String(value(name) ?? '').trim();
