@@ -13,7 +13,6 @@ import type { MemoryAccount } from '../memory/sentListings';
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const MAX_PDF_WORDS = '10 MiB (10,485,760 bytes)';
-const PDF_START = Buffer.from('%PDF-');
 
 /** An item refused before sending: n8n's error, naming the item. */
 export type Refusal = ReturnType<typeof asNodeError>;
@@ -68,7 +67,9 @@ export async function ticketAt(context: IExecuteFunctions, itemIndex: number): P
 	if (typeof value(idField) === 'object' && value(idField) !== null)
 		throw refuse('the Listing ID is a list or an object, not a Listing ID', ASK_ID);
 	const listingId = text(idField);
-	const notWhole = byExternalId && !isWholeId(listingId) && `"${listingId}" is not a Listing ID`;
+	// External Listing IDs are whole numbers, as Create takes them.
+	const whole = /^\d+$/.test(listingId) && Number.isSafeInteger(Number(listingId));
+	const notWhole = byExternalId && !whole && `"${listingId}" is not a Listing ID`;
 	const wrongId = notAListingId(listingId) ?? (notWhole || undefined);
 	if (wrongId !== undefined) throw refuse(wrongId, ASK_ID);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
@@ -95,7 +96,7 @@ export async function ticketAt(context: IExecuteFunctions, itemIndex: number): P
 	if (bytes.length === 0) throw refuse(`${file} is empty`, 'Give each ticket its PDF.');
 	if (bytes.length > MAX_PDF_BYTES)
 		throw refuse(`${file} is larger than ${MAX_PDF_WORDS}`, 'Send a smaller PDF of the ticket.');
-	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
+	if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	return {
 		itemIndex,
@@ -109,9 +110,6 @@ export async function ticketAt(context: IExecuteFunctions, itemIndex: number): P
 		gaFile: seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined,
 	};
 }
-
-/** External Listing IDs are whole numbers, as Create takes them. */
-const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -243,9 +241,8 @@ async function uploadBody(
 	return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
 }
 
-const NO_RECORD =
-	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
 const BY_ID = 'choose Listing → By Marketplace Listing ID and map the id Create output';
+const NO_RECORD = `Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or ${BY_ID}.`;
 const FULL = `Looking a listing up writes to the memory for a moment, and it has no room left: forget listings you no longer list with Listing → Clear Sent Listings History, or ${BY_ID}.`;
 const BAD_RECORD =
 	"The marketplace answered Create with an ID no upload address can hold: choose Listing → By Marketplace Listing ID and map the listing's ID as the marketplace shows it.";
