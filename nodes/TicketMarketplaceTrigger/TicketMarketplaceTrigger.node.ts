@@ -10,7 +10,7 @@ import {
 import { testCallbackCredential, TRIGGER_PATHS } from '../shared/callbackCredential';
 import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
-import { TOKEN_LIFETIME } from './options';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS, TOKEN_LIFETIME_BOUNDS } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
 
 /** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
@@ -137,11 +137,11 @@ export class TicketMarketplaceTrigger implements INodeType {
 						name: 'tokenLifetime',
 						type: 'number',
 						typeOptions: {
-							minValue: TOKEN_LIFETIME.min,
-							maxValue: TOKEN_LIFETIME.max,
+							minValue: TOKEN_LIFETIME_BOUNDS.min,
+							maxValue: TOKEN_LIFETIME_BOUNDS.max,
 							numberPrecision: 0,
 						},
-						default: TOKEN_LIFETIME.fallback,
+						default: DEFAULT_TOKEN_LIFETIME_SECONDS,
 						description:
 							'How long an access token that the trigger gives the marketplace stays valid',
 					},

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
-/** Token Lifetime (Seconds): its default and its bounds. */
-export const TOKEN_LIFETIME = { fallback: 3600, min: 60, max: 86400 };
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+export const TOKEN_LIFETIME_BOUNDS = { min: 60, max: 86400 };
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
@@ -15,14 +15,14 @@ function optionError(context: IWebhookFunctions, message: string, fix: string) {
 }
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
-	const { fallback, min, max } = TOKEN_LIFETIME;
-	const value = context.getNodeParameter('options.tokenLifetime', fallback);
+	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
+	const { min, max } = TOKEN_LIFETIME_BOUNDS;
 	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
 		return value;
 	throw optionError(
 		context,
 		`Token Lifetime must be a whole number of seconds from ${min} to ${max}`,
-		`Token Lifetime (Seconds) and set a whole number from ${min} to ${max}, or remove the option to use ${fallback}.`,
+		`Token Lifetime (Seconds) and set a whole number from ${min} to ${max}, or remove the option to use ${DEFAULT_TOKEN_LIFETIME_SECONDS}.`,
 	);
 }
 

@@ -96,7 +96,11 @@ async function deliver(
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
-	warnOfUnknownBefore(context, outcomes);
+	// A run that goes on must not hide listings skipped after an unknown outcome: a warning above the output says so.
+	const unknownBefore = [...outcomes.values()].filter(isUnknownBefore);
+	const message = `Not sent, outcome unknown: ${howMany(unknownBefore)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
+	if (unknownBefore.length)
+		context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 	if (toSend.length === 0 && looks.length === 0) {
 		if (skip) await memory.release();
 		return outcomes;
@@ -137,14 +141,6 @@ const isUnknownBefore = (outcome: Outcome) =>
 	outcome.kind === 'skipped' && outcome.earlier === 'unknown';
 /** Skipped after an unknown outcome is still of unknown outcome, in the outputs and in a stopped run's error. */
 const kindOf = (outcome: Outcome) => (isUnknownBefore(outcome) ? 'unknown' : outcome.kind);
-
-/** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
-function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const unknown = [...outcomes.values()].filter(isUnknownBefore);
-	if (unknown.length === 0) return;
-	const message = `Not sent, outcome unknown: ${howMany(unknown)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
-	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
-}
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
 const WORDS: Partial<Record<Outcome['kind'], [status: string, group: string]>> = {

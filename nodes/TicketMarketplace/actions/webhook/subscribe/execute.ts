@@ -240,7 +240,6 @@ export async function execute(
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	if (this.getNode().retryOnFail === true)
 		throw new NodeOperationError(this.getNode(), RETRY_REFUSAL, { description: RETRY_REFUSAL_WHY });
-	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
 	const prepared = await readEach(this, items, (at) => prepareSubscription.call(this, at));
 	const results: INodeExecutionData[] = [];
@@ -262,7 +261,7 @@ export async function execute(
 			const same = first === itemIndex ? {} : { sameSubscriptionAsItem: first + 1 };
 			results.push({ json: { ...json, ...same }, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
+			if (!this.continueOnFail()) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex, errorOutput));
 		}
 	}
