@@ -1,7 +1,6 @@
 /** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
-import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest, type UploadBody } from '../../../transport';

@@ -30,7 +30,7 @@ import { readsAsV1 } from '../../versions';
 import { readEach } from '../../listing/preDeliver/tickets';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
-export const NEXT_STEP_WITH_ID = (id: string) =>
+const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
 export const NEXT_STEP_WITHOUT_ID =
 	"No subscription identifier was recognised in the response (looked for subscriptionId, webhookId, id, uuid and the same names under data, subscription, webhook and result). Find the identifier in the response below, e-mail it to the marketplace's API support team for final activation (24 to 48 hours), and create no listings until support confirms that the webhook is active.";
