@@ -70,8 +70,7 @@ async function deliver(
 	credential: RunCredential,
 ) {
 	const { baseUrl, email } = memoryAccount(credential);
-	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
-	const memory = new RunMemory(context, account);
+	const memory = new RunMemory(context, { baseUrl: baseUrl + PARTNER_API_PATHS.preDeliver, email });
 	const { keysOf, outcomes, added, looks } = await recordBefore(memory, skip, byListing);
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
