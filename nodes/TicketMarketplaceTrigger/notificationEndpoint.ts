@@ -65,6 +65,8 @@ const words = (text: string) => text.split(' ');
 const KIND_FIELDS = words(
 	'eventType event_type notificationType notification_type kind type event',
 );
+/** `event` often holds the live event (its name or slug): only words joined by a sign other than `-` count there. */
+const SEVERAL_WORDS = /[._:/]/;
 
 /** Sale spellings (compared normalised); a provisional sale and a cancellation are other kinds. */
 const SALE_SPELLINGS = words(
@@ -85,8 +87,7 @@ type NotificationKind = { kind: string | null; field: string | null; sale: boole
 function kindText(value: unknown, field: string): string | undefined {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!isKindShaped(text)) return undefined;
-	// `event` often holds the live event (its name or slug): only words joined by a sign other than `-` count there.
-	return field === 'event' && !/[._:/]/.test(text) ? undefined : text;
+	return field === 'event' && !SEVERAL_WORDS.test(text) ? undefined : text;
 }
 
 const normalizeKind = (kind: string) => kind.toLowerCase().replace(/[.:/-]/g, '_');
