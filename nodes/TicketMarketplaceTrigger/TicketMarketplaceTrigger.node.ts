@@ -10,27 +10,21 @@ import {
 import { testCallbackCredential, TRIGGER_PATHS } from '../shared/callbackCredential';
 import { answerUnexpected } from './httpAnswer';
 import { answerNotification } from './notificationEndpoint';
-import {
-	DEFAULT_TOKEN_LIFETIME_SECONDS,
-	MAX_TOKEN_LIFETIME_SECONDS,
-	MIN_TOKEN_LIFETIME_SECONDS,
-} from './options';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS, TOKEN_LIFETIME_BOUNDS } from './options';
 import { answerTokenRequest } from './tokenEndpoint';
 
 /** n8n 2.41+ resolves a field still holding its template by this key, not per request; editor and older n8n ignore it. */
 export const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
 
-/** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */
-export interface ResolvableField {
-	template: string;
-	resolve: (parameters: INodeParameters) => string;
-}
-
 /** A field that follows the Respond parameter: one value when the workflow's end answers, another otherwise. */
-const followsRespond = (whenFinished: string, immediately: string): ResolvableField => ({
+const followsRespond = (whenFinished: string, immediately: string) => ({
 	template: `={{$parameter["respond"] === "whenFinished" ? "${whenFinished}" : "${immediately}"}}`,
-	resolve: (parameters) => (parameters.respond === 'whenFinished' ? whenFinished : immediately),
+	resolve: (parameters: INodeParameters) =>
+		parameters.respond === 'whenFinished' ? whenFinished : immediately,
 });
+
+/** One description field: the template n8n's editor and older n8n evaluate, and the same logic as a function. */
+export type ResolvableField = ReturnType<typeof followsRespond>;
 
 const NOTIFICATION_FIELDS = {
 	// lastNode answers 500 when the run failed, so the marketplace sends the notification again.
@@ -143,8 +137,8 @@ export class TicketMarketplaceTrigger implements INodeType {
 						name: 'tokenLifetime',
 						type: 'number',
 						typeOptions: {
-							minValue: MIN_TOKEN_LIFETIME_SECONDS,
-							maxValue: MAX_TOKEN_LIFETIME_SECONDS,
+							minValue: TOKEN_LIFETIME_BOUNDS.min,
+							maxValue: TOKEN_LIFETIME_BOUNDS.max,
 							numberPrecision: 0,
 						},
 						default: DEFAULT_TOKEN_LIFETIME_SECONDS,

@@ -24,8 +24,6 @@ export function readAudience(context: IWebhookFunctions): string {
 type TokenSubject = { audience: string; clientId: string; clientSecret: string };
 /** What checks a token: the client secret, or the key derived from it (kept instead of the secret). */
 type Verifier = TokenSubject | (Omit<TokenSubject, 'clientSecret'> & { signingKey: Buffer });
-type TokenRefusal = 'malformed' | 'signature' | 'audience' | 'client' | 'expired';
-type TokenCheck = { valid: true; expiresAt: number } | { valid: false; reason: TokenRefusal };
 
 const signingKeyOf = (secret: string) =>
 	Buffer.from(hkdfSync('sha256', secret, 'ticket-marketplace-trigger', 'access-token/v1', 32));
@@ -49,7 +47,8 @@ function parseClaims(encoded: string) {
 	}
 }
 
-const refused = (reason: TokenRefusal) => ({ valid: false, reason }) as const;
+const refused = (reason: 'malformed' | 'signature' | 'audience' | 'client' | 'expired') =>
+	({ valid: false, reason }) as const;
 
 /** The token's parts, or why it is no token of ours for `audience`: judged without the secret, so only to refuse. */
 function parseToken(token: string, audience: string) {
@@ -66,7 +65,7 @@ function parseToken(token: string, audience: string) {
 	return { claims, presented, signedPart: `${version}.${claimsPart}` };
 }
 
-export function verifyAccessToken(token: string, subject: Verifier, now: number): TokenCheck {
+export function verifyAccessToken(token: string, subject: Verifier, now: number) {
 	const parsed = parseToken(token, subject.audience);
 	if ('reason' in parsed) return parsed;
 	// An expired token is told so only once its signature shows it is ours.
@@ -75,7 +74,7 @@ export function verifyAccessToken(token: string, subject: Verifier, now: number)
 		return refused('signature');
 	if (parsed.claims.cid !== subject.clientId) return refused('client');
 	if (parsed.claims.exp <= now) return refused('expired');
-	return { valid: true, expiresAt: parsed.claims.exp };
+	return { valid: true, expiresAt: parsed.claims.exp } as const;
 }
 
 /** How long a credential read is reused (n8n 2.41 starts an expression sandbox per read, bench/README.md). */
@@ -164,7 +163,7 @@ async function readCurrentCallbackClient(context: IWebhookFunctions) {
 }
 
 /** A notification's token checked, reusing a recent read to accept, or to refuse once a refusal made it. */
-async function checkAccessToken(context: IWebhookFunctions, token: string): Promise<TokenCheck> {
+async function checkAccessToken(context: IWebhookFunctions, token: string) {
 	const audience = readAudience(context);
 	const parsed = parseToken(token, audience);
 	if ('reason' in parsed) return parsed;

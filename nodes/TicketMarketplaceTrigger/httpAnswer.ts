@@ -46,18 +46,13 @@ export function answerUnexpected(context: IWebhookFunctions, error: unknown): IW
 	return { noWebhookResponse: true };
 }
 
-/** Strangers reach both URLs and must not flood the log: one problem of one trigger per minute, per process. */
-const OWNER_LOG_INTERVAL_MS = 60_000;
-/** More distinct problems than this at once means something else is wrong; start counting afresh. */
-const MAX_REMEMBERED = 1_000;
-const lastLogged = new Map<string, number>();
-
 /** The first line of what was thrown, short: n8n's own messages name no secret. */
 export function firstLineOf(error: unknown): string {
 	const firstLine = (error instanceof Error ? error.message : String(error)).split('\n')[0].trim();
 	return firstLine.length > 300 ? `${firstLine.slice(0, 297)}...` : firstLine;
 }
 
+const lastLogged = new Map<string, number>();
 /** Logs why a request was refused (no secret in it), once a minute per `kind`: fixed when `problem` quotes a request. */
 export function warnOwner(
 	context: IWebhookFunctions,
@@ -71,8 +66,10 @@ export function warnOwner(
 		const key = `${workflowId}\n${nodeName}\n${kind}`;
 		const nowMs = Date.now();
 		const last = lastLogged.get(key);
-		if (last !== undefined && nowMs >= last && nowMs - last < OWNER_LOG_INTERVAL_MS) return;
-		if (lastLogged.size >= MAX_REMEMBERED) lastLogged.clear();
+		// Strangers reach both URLs and must not flood the log: one problem of one trigger per minute.
+		if (last !== undefined && nowMs >= last && nowMs - last < 60_000) return;
+		// More distinct problems than this at once means something else is wrong; start counting afresh.
+		if (lastLogged.size >= 1_000) lastLogged.clear();
 		lastLogged.set(key, nowMs);
 		const end = problem.endsWith('.') ? '' : '.';
 		const where = `Ticket Marketplace Trigger "${nodeName}" in workflow ${workflowId}`;

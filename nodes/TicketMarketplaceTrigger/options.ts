@@ -1,8 +1,7 @@
 import { NodeOperationError, type IWebhookFunctions } from 'n8n-workflow';
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
-export const MIN_TOKEN_LIFETIME_SECONDS = 60;
-export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
+export const TOKEN_LIFETIME_BOUNDS = { min: 60, max: 86400 };
 
 /** One word or words joined by `_ . - : /`, all lower or all upper case: `listing.sold`, not "Concert". */
 const KIND_SHAPE = /^(?:[a-z0-9]+(?:[._:/-][a-z0-9]+)*|[A-Z0-9]+(?:[._:/-][A-Z0-9]+)*)$/;
@@ -17,7 +16,7 @@ function optionError(context: IWebhookFunctions, message: string, fix: string) {
 
 export function readTokenLifetime(context: IWebhookFunctions): number {
 	const value = context.getNodeParameter('options.tokenLifetime', DEFAULT_TOKEN_LIFETIME_SECONDS);
-	const [min, max] = [MIN_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS];
+	const { min, max } = TOKEN_LIFETIME_BOUNDS;
 	if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max)
 		return value;
 	throw optionError(

@@ -7,7 +7,7 @@ export const CALLBACK_CREDENTIAL_TYPE = 'ticketMarketplaceCallbackApi';
 export const TRIGGER_PATHS = { token: 'token', notifications: 'notifications' };
 
 /** A shorter secret would let anyone holding one issued token guess the signing key offline. */
-export const MIN_CLIENT_SECRET_LENGTH = 16;
+const MIN_CLIENT_SECRET_LENGTH = 16;
 
 export type CallbackClient = { clientId: string; clientSecret: string };
 
@@ -43,10 +43,9 @@ export function readCallbackClient(
 	// RFC 7617: Basic splits at the first colon, so an unencoded ID with a colon would arrive cut short.
 	if (client.clientId.includes(':')) return "The callback credential's client ID contains a colon";
 	// Basic allows no control characters and names no charset (Latin-1 or UTF-8) for the others.
-	if (!PRINTABLE_ASCII.test(client.clientId))
-		return "The callback credential's client ID has a character other than letters, digits, spaces and US keyboard punctuation";
-	if (!PRINTABLE_ASCII.test(client.clientSecret))
-		return "The callback credential's client secret has a character other than letters, digits, spaces and US keyboard punctuation";
+	for (const [name, value] of Object.entries({ ID: client.clientId, secret: client.clientSecret }))
+		if (!PRINTABLE_ASCII.test(value))
+			return `The callback credential's client ${name} has a character other than letters, digits, spaces and US keyboard punctuation`;
 	return client;
 }
 

@@ -27,14 +27,14 @@ import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureJson, howMany } from '../create/output';
 import { seatName } from '../memory/createdListings';
 import { memoryAccount } from '../create/send';
-import { checkedTickets, partName, readTickets, ticketKeys, uploadRequest } from './tickets';
+import { checkedTickets, partName, readEach, ticketAt, ticketKeys, uploadRequest } from './tickets';
 import type { Ticket } from './tickets';
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const given = await readTickets(this, items);
+	const given = await readEach(this, items, (itemIndex) => ticketAt(this, itemIndex));
 	const valid = given.some((ticket) => !(ticket instanceof Error));
 	const credential = valid ? await readRunCredential.call(this) : undefined;
 	const read = await checkedTickets(this, given, credential && memoryAccount(credential));
@@ -70,8 +70,7 @@ async function deliver(
 	credential: RunCredential,
 ) {
 	const { baseUrl, email } = memoryAccount(credential);
-	const account = { baseUrl: `${baseUrl}${PARTNER_API_PATHS.preDeliver}`, email };
-	const memory = new RunMemory(context, account);
+	const memory = new RunMemory(context, { baseUrl: baseUrl + PARTNER_API_PATHS.preDeliver, email });
 	const { keysOf, outcomes, added, looks } = await recordBefore(memory, skip, byListing);
 	const toSend = [...byListing].filter(([id]) => !outcomes.has(id));
 	// One pacer: the same pace, quota, spike arrest and Stop as Create's.
@@ -96,7 +95,11 @@ async function deliver(
 		}
 	};
 	await Promise.all(toSend.map(sendOne)).finally(unsubscribe);
-	warnOfUnknownBefore(context, outcomes);
+	// A run that goes on must not hide listings skipped after an unknown outcome: a warning above the output says so.
+	const unknownBefore = [...outcomes.values()].filter(isUnknownBefore);
+	const message = `Not sent, outcome unknown: ${howMany(unknownBefore)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
+	if (unknownBefore.length)
+		context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
 	if (toSend.length === 0 && looks.length === 0) {
 		if (skip) await memory.release();
 		return outcomes;
@@ -137,14 +140,6 @@ const isUnknownBefore = (outcome: Outcome) =>
 	outcome.kind === 'skipped' && outcome.earlier === 'unknown';
 /** Skipped after an unknown outcome is still of unknown outcome, in the outputs and in a stopped run's error. */
 const kindOf = (outcome: Outcome) => (isUnknownBefore(outcome) ? 'unknown' : outcome.kind);
-
-/** A warning above the output for listings skipped after an unknown outcome: a run that goes on must not hide them. */
-function warnOfUnknownBefore(context: IExecuteFunctions, outcomes: Map<string, Outcome>) {
-	const unknown = [...outcomes.values()].filter(isUnknownBefore);
-	if (unknown.length === 0) return;
-	const message = `Not sent, outcome unknown: ${howMany(unknown)} for which an earlier run did not learn whether the tickets were delivered. ${CHECK_UNKNOWN}`;
-	context.addExecutionHints({ message, location: 'outputPane', type: 'warning' });
-}
 
 /** Each outcome's status in the outputs, and its group in the error of a stopped run. */
 const WORDS: Partial<Record<Outcome['kind'], [status: string, group: string]>> = {

@@ -1,7 +1,6 @@
 /** Pre-deliver's tickets, checked (and mapped by Create's record) before anything is sent; one listing's upload. */
 import { createHash, randomBytes } from 'node:crypto';
-import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError, errorText } from '../../../helpers/errors';
 import { buildRequest, type ApiRequest, type UploadBody } from '../../../transport';
@@ -13,7 +12,6 @@ import type { MemoryAccount } from '../memory/sentListings';
 /** The service documents no size limit for a PDF: this node refuses larger files rather than guess. */
 export const MAX_PDF_BYTES = 10 * 1024 * 1024;
 const MAX_PDF_WORDS = '10 MiB (10,485,760 bytes)';
-const PDF_START = Buffer.from('%PDF-');
 
 /** An item refused before sending: n8n's error, naming the item. */
 export type Refusal = ReturnType<typeof asNodeError>;
@@ -33,19 +31,20 @@ export interface Ticket {
 	gaFile?: string;
 }
 
-/** Every item's ticket, or (with Continue On Fail) its refusal; without it the first refusal stops the run. */
-export async function readTickets(
+/** Each item read (a ticket, a subscription) before any is sent, or its refusal: without Continue, the first stops all. */
+export async function readEach<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): Promise<Array<Ticket | Refusal>> {
-	const tickets = [];
+	read: (itemIndex: number) => Promise<T>,
+): Promise<Array<T | Refusal>> {
+	const all = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const refuse = (error: unknown) => asNodeError(context.getNode(), error, itemIndex);
-		const ticket = await readTicket(context, itemIndex).catch(refuse);
-		if (ticket instanceof Error && !context.continueOnFail()) throw ticket;
-		tickets.push(ticket);
+		const one = await read(itemIndex).catch(refuse);
+		if (one instanceof Error && !context.continueOnFail()) throw one;
+		all.push(one);
 	}
-	return tickets;
+	return all;
 }
 
 const refusal = (context: IExecuteFunctions, at: number, message: string, what: string) =>
@@ -57,7 +56,7 @@ const refusal = (context: IExecuteFunctions, at: number, message: string, what: 
 const ASK_ID =
 	"Map the marketplace's listing ID (the ID Create outputs), or your External Listing ID.";
 
-async function readTicket(context: IExecuteFunctions, itemIndex: number): Promise<Ticket> {
+export async function ticketAt(context: IExecuteFunctions, itemIndex: number): Promise<Ticket> {
 	const refuse = (message: string, what: string) => refusal(context, itemIndex, message, what);
 	const value = (name: string) => context.getNodeParameter(name, itemIndex, '');
 	const text = (name: string) => String(value(name) ?? '').trim();
@@ -67,7 +66,9 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 	if (typeof value(idField) === 'object' && value(idField) !== null)
 		throw refuse('the Listing ID is a list or an object, not a Listing ID', ASK_ID);
 	const listingId = text(idField);
-	const notWhole = byExternalId && !isWholeId(listingId) && `"${listingId}" is not a Listing ID`;
+	// External Listing IDs are whole numbers, as Create takes them.
+	const whole = /^\d+$/.test(listingId) && Number.isSafeInteger(Number(listingId));
+	const notWhole = byExternalId && !whole && `"${listingId}" is not a Listing ID`;
 	const wrongId = notAListingId(listingId) ?? (notWhole || undefined);
 	if (wrongId !== undefined) throw refuse(wrongId, ASK_ID);
 	const ga = context.getNodeParameter('generalAdmission', itemIndex, false) === true;
@@ -94,7 +95,7 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 	if (bytes.length === 0) throw refuse(`${file} is empty`, 'Give each ticket its PDF.');
 	if (bytes.length > MAX_PDF_BYTES)
 		throw refuse(`${file} is larger than ${MAX_PDF_WORDS}`, 'Send a smaller PDF of the ticket.');
-	if (!bytes.subarray(0, PDF_START.length).equals(PDF_START))
+	if (bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
 		throw refuse(`${file} is not a PDF`, 'A ticket PDF opens with "%PDF-".');
 	return {
 		itemIndex,
@@ -108,9 +109,6 @@ async function readTicket(context: IExecuteFunctions, itemIndex: number): Promis
 		gaFile: seatName({ row, seat }) === 'GA' ? sha256(bytes) : undefined,
 	};
 }
-
-/** External Listing IDs are whole numbers, as Create takes them. */
-const isWholeId = (text: string) => /^\d+$/.test(text) && Number.isSafeInteger(Number(text));
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -242,9 +240,8 @@ async function uploadBody(
 	return { [Symbol.toStringTag]: 'Blob', type, size, stream: body, close };
 }
 
-const NO_RECORD =
-	'Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or choose Listing → By Marketplace Listing ID and map the id Create output.';
 const BY_ID = 'choose Listing → By Marketplace Listing ID and map the id Create output';
+const NO_RECORD = `Create remembers a listing for Pre-Deliver only in this workflow, with its Options → Remember Listings for Pre-Deliver and Skip Listings Already Sent on: check the ID, turn that option on in Create for the listings it creates from now on, or ${BY_ID}.`;
 const FULL = `Looking a listing up writes to the memory for a moment, and it has no room left: forget listings you no longer list with Listing → Clear Sent Listings History, or ${BY_ID}.`;
 const BAD_RECORD =
 	"The marketplace answered Create with an ID no upload address can hold: choose Listing → By Marketplace Listing ID and map the listing's ID as the marketplace shows it.";

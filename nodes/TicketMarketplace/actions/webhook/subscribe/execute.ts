@@ -21,14 +21,16 @@ import {
 } from '../../../helpers/errors';
 import { refuseAsAgentTool } from '../../../helpers/agentTool';
 import { showsCreated } from '../../../../shared/partnerApi/evidence';
+import { asRecord } from '../../../../shared/partnerApi/apiAnswers';
 import { PARTNER_API_PATHS } from '../../../../shared/partnerApi/paths';
 import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest } from '../../../transport';
 import { getBaseUrl } from '../../../transport/tokenRenewal';
 import { readsAsV1 } from '../../versions';
+import { readEach } from '../../listing/preDeliver/tickets';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
-export const NEXT_STEP_WITH_ID = (id: string) =>
+const NEXT_STEP_WITH_ID = (id: string) =>
 	`E-mail the subscription identifier ${id} to the marketplace's API support team and ask for final activation. Activation takes 24 to 48 hours. Create no listings until support confirms that the webhook is active: listings created before then never send sale notifications.`;
 export const NEXT_STEP_WITHOUT_ID =
 	"No subscription identifier was recognised in the response (looked for subscriptionId, webhookId, id, uuid and the same names under data, subscription, webhook and result). Find the identifier in the response below, e-mail it to the marketplace's API support team for final activation (24 to 48 hours), and create no listings until support confirms that the webhook is active.";
@@ -154,8 +156,6 @@ const ID_KEYS =
 	'subscriptionId subscription_id webhookId webhook_id id uuid identifier uniqueId'.split(' ');
 const CONTAINER_KEYS = ['data', 'subscription', 'webhook', 'result'];
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 const isId = (value: unknown) =>
 	(typeof value === 'string' && value.trim() !== '') ||
 	(typeof value === 'number' && Number.isFinite(value));
@@ -167,12 +167,11 @@ export function findSubscriptionId(
 	// A bare text answer counts only if it looks like an identifier (has a digit), not like "Created".
 	if (typeof response === 'string' && /^[\w-]{6,}$/.test(response.trim()) && /\d/.test(response))
 		return { value: response.trim(), field: '(whole response)' };
-	if (!isRecord(response)) return undefined;
-	const places = CONTAINER_KEYS.map((key): [string, unknown] => [`${key}.`, response[key]]);
-	for (const [prefix, place] of [['', response] as [string, unknown], ...places]) {
-		if (!isRecord(place)) continue;
-		const key = ID_KEYS.find((name) => isId(place[name]));
-		if (key !== undefined) return { value: String(place[key]), field: `${prefix}${key}` };
+	const top = asRecord(response);
+	const places = CONTAINER_KEYS.map((key) => [`${key}.`, asRecord(top?.[key])] as const);
+	for (const [prefix, place] of [['', top] as const, ...places]) {
+		const key = ID_KEYS.find((name) => isId(place?.[name]));
+		if (key !== undefined) return { value: String(place![key]), field: `${prefix}${key}` };
 	}
 	return undefined;
 }
@@ -241,17 +240,8 @@ export async function execute(
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	if (this.getNode().retryOnFail === true)
 		throw new NodeOperationError(this.getNode(), RETRY_REFUSAL, { description: RETRY_REFUSAL_WHY });
-	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
-	const prepared: Array<Subscription | { failure: unknown }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			prepared.push(await prepareSubscription.call(this, itemIndex));
-		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			prepared.push({ failure: error });
-		}
-	}
+	const prepared = await readEach(this, items, (at) => prepareSubscription.call(this, at));
 	const results: INodeExecutionData[] = [];
 	// The same subscription twice (two rows, a Merge) is sent once: each one sent is one more to activate, for good.
 	const sent = new Map<string, { first: number; answer: Promise<IDataObject> }>();
@@ -259,7 +249,7 @@ export async function execute(
 	for (const [itemIndex, entry] of prepared.entries()) {
 		try {
 			// Only with Continue On Fail: without it, the first failure stopped the run.
-			if ('failure' in entry) throw entry.failure;
+			if (entry instanceof Error) throw entry;
 			const kinds = [...new Set(entry.subscription.listing)].sort();
 			const key = JSON.stringify({ ...entry, subscription: { listing: kinds } });
 			const { first, answer } = sent.get(key) ?? {
@@ -271,7 +261,7 @@ export async function execute(
 			const same = first === itemIndex ? {} : { sameSubscriptionAsItem: first + 1 };
 			results.push({ json: { ...json, ...same }, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
+			if (!this.continueOnFail()) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex, errorOutput));
 		}
 	}

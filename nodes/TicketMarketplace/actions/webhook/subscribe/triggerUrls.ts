@@ -4,8 +4,7 @@ import { TRIGGER_PATHS } from '../../../../shared/callbackCredential';
 
 const NOTIFICATIONS = TRIGGER_PATHS.notifications.toLowerCase();
 const TOKEN = TRIGGER_PATHS.token.toLowerCase();
-/** n8n's webhook segments: production, and the editor's test URLs. */
-const PRODUCTION_SEGMENT = 'webhook';
+/** The segment of the editor's test URLs (production ones have /webhook/). */
 const TEST_SEGMENT = 'webhook-test';
 
 /** Where the two URLs are in the subscription body (as zod names the fields). */
@@ -22,7 +21,7 @@ function triggerUrlOf(url: string) {
 	if (path !== NOTIFICATIONS && path !== TOKEN) return undefined;
 	// The webhook ID form first: a base path that itself ends in /webhook must not be read as a workflow ID.
 	const at = [segments.length - 2, segments.length - 3].find((index) =>
-		[PRODUCTION_SEGMENT, TEST_SEGMENT].includes(segments[index]),
+		['webhook', TEST_SEGMENT].includes(segments[index]),
 	);
 	if (at === undefined) return undefined;
 	return { trigger: segments.slice(at + 1).join('/'), path, test: segments[at] === TEST_SEGMENT };
