@@ -130,7 +130,8 @@ export function listingsOf(
 	);
 	const rows = read.filter((row) => row !== undefined);
 	const blankRows = read.flatMap((row, itemIndex) => (row ? [] : [itemIndex]));
-	if (shape === 'listingPerItem') {
+	// Any shape but tickets (a hand-written workflow may hold another) reads each item as a listing.
+	if (shape !== 'ticketPerItem') {
 		const listings = rows.map((row) =>
 			validateListing([row], rowsText([row.itemIndex]), shape, limits),
 		);

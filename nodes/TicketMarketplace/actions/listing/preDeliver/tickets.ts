@@ -31,7 +31,7 @@ export interface Ticket {
 	gaFile?: string;
 }
 
-/** Each item read (a ticket, a subscription) before any is sent, or its refusal: without Continue, the first stops all. */
+/** Each item read before any is sent, or its refusal: without Continue On Fail, the first refusal stops the run. */
 export async function readEach<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],

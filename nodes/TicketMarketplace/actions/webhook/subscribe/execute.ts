@@ -27,7 +27,6 @@ import { labelIssues, pathKey } from '../../../schemas/listing';
 import { apiRequest, buildRequest } from '../../../transport';
 import { getBaseUrl } from '../../../transport/tokenRenewal';
 import { readsAsV1 } from '../../versions';
-import { readEach } from '../../listing/preDeliver/tickets';
 import { isLoopbackUrl, triggerUrlProblems, urlOriginProblems } from './triggerUrls';
 
 const NEXT_STEP_WITH_ID = (id: string) =>
@@ -240,8 +239,18 @@ export async function execute(
 	refuseAsAgentTool(this, AGENT_REFUSAL, AGENT_REFUSAL_WHY);
 	if (this.getNode().retryOnFail === true)
 		throw new NodeOperationError(this.getNode(), RETRY_REFUSAL, { description: RETRY_REFUSAL_WHY });
+	const continueOnFail = this.continueOnFail();
 	const errorOutput = this.getNode().onError === 'continueErrorOutput';
-	const prepared = await readEach(this, items, (at) => prepareSubscription.call(this, at));
+	// An error item keeps the thrown words: n8n's own error would rewrite some (one holding ENOENT, say).
+	const prepared: Array<Subscription | { failure: unknown }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			prepared.push(await prepareSubscription.call(this, itemIndex));
+		} catch (error) {
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
+			prepared.push({ failure: error });
+		}
+	}
 	const results: INodeExecutionData[] = [];
 	// The same subscription twice (two rows, a Merge) is sent once: each one sent is one more to activate, for good.
 	const sent = new Map<string, { first: number; answer: Promise<IDataObject> }>();
@@ -249,7 +258,7 @@ export async function execute(
 	for (const [itemIndex, entry] of prepared.entries()) {
 		try {
 			// Only with Continue On Fail: without it, the first failure stopped the run.
-			if (entry instanceof Error) throw entry;
+			if ('failure' in entry) throw entry.failure;
 			const kinds = [...new Set(entry.subscription.listing)].sort();
 			const key = JSON.stringify({ ...entry, subscription: { listing: kinds } });
 			const { first, answer } = sent.get(key) ?? {
@@ -261,7 +270,7 @@ export async function execute(
 			const same = first === itemIndex ? {} : { sameSubscriptionAsItem: first + 1 };
 			results.push({ json: { ...json, ...same }, pairedItem: { item: itemIndex } });
 		} catch (error) {
-			if (!this.continueOnFail()) throw withEarlierIdentifiers(error, itemIndex, results, this);
+			if (!continueOnFail) throw withEarlierIdentifiers(error, itemIndex, results, this);
 			results.push(errorItem(error, itemIndex, errorOutput));
 		}
 	}
