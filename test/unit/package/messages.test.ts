@@ -32,7 +32,7 @@ import {
 import { sentListingKey } from '../../../nodes/TicketMarketplace/actions/listing/memory/sentListings';
 import {
 	memoryError,
-	nearCapNotice,
+	nearCapWords,
 } from '../../../nodes/TicketMarketplace/actions/listing/memory/memoryMessages';
 import {
 	failureOf,
@@ -668,7 +668,7 @@ const rows: Row[] = [
 			return [
 				ofNotice(blankRowsNotice(idsUpTo(MANY).filter((index) => index % 2 === 0))),
 				ofItem(outputItems(items, new Map(), [0], true, false)[0]),
-				ofNotice(nearCapNotice(95_000)!),
+				ofNotice(nearCapWords(95_000)),
 			];
 		},
 	},

@@ -9,12 +9,13 @@ import { RunMemory, type EarlierOutcome } from '../memory/runMemory';
 import { failureOf } from '../memory/memoryFailure';
 import {
 	beforeSendingError,
-	nearCapNotice,
+	nearCapWords,
 	notCreatedStillRememberedLine,
 	SentListingsStoreError,
 } from '../memory/memoryMessages';
 import type { MemoryAccount } from '../memory/sentListings';
 import { TicketMemory } from '../memory/ticketMemory';
+import { nearCap } from '../memory/verifiedStore';
 import { runsAsAgentTool } from '../../../helpers/agentTool';
 import {
 	runSecrets,
@@ -108,8 +109,8 @@ async function recordBeforeSending(
 	ready: ReadyListing[],
 ): Promise<Map<number, EarlierOutcome>> {
 	const { alreadySent, count } = await memory.recordBeforeSending(idsOf(ready));
-	const notice = nearCapNotice(count);
-	if (notice) warn(context, notice);
+	// Its words load only then: a row well below the cap runs none of them.
+	if (nearCap(count)) warn(context, nearCapWords(count));
 	// A green run would hide these listings: the output pane says so.
 	const unknown = ready.filter(({ externalListingId: id }) => alreadySent.get(id) === 'unknown');
 	if (unknown.length)

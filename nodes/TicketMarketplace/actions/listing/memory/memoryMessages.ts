@@ -117,12 +117,6 @@ export const forgetUnansweredError = (context: IExecuteFunctions, ids: number[])
 		description: `None of these IDs is remembered now: each was forgotten if it was held (${listFirst(ids)}). Only which ones were held could not be told. You can send them again with Listing → Create.`,
 	});
 
-/** Whether the memory holds most of what n8n keeps (false when it could not count): from 90% on. */
-export const nearCap = (count: number | undefined): count is number =>
-	count !== undefined && count >= SENT_LISTINGS_CAP * 0.9;
-
-/** A notice once the memory holds most of what n8n keeps; undefined well below (its words run only then). */
-export const nearCapNotice = (count: number | undefined) =>
-	nearCap(count)
-		? `n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (${CLEAR}), or move old sheets to another workflow.`
-		: undefined;
+/** The notice once the memory holds most of what n8n keeps (`nearCap` says when). */
+export const nearCapWords = (count: number) =>
+	`n8n remembers ${count} sent listing IDs for this workflow, of at most ${SENT_LISTINGS_CAP}: beyond that it forgets the IDs least recently sent or skipped first, and a forgotten ID would be sent again. Forget IDs you no longer list (${CLEAR}), or move old sheets to another workflow.`;

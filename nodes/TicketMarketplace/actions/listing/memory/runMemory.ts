@@ -8,11 +8,16 @@ import {
 	forgetError,
 	forgetUnansweredError,
 	memoryError,
-	nearCap,
 	type SentListingsStoreError,
 } from './memoryMessages';
 import { MemoryKeys, type KeyKind, type MemoryAccount } from './sentListings';
-import { LOOK_ROOM, MARKERS_PER_WRITE, SENT_LISTINGS_CAP, VerifiedStore } from './verifiedStore';
+import {
+	LOOK_ROOM,
+	MARKERS_PER_WRITE,
+	nearCap,
+	SENT_LISTINGS_CAP,
+	VerifiedStore,
+} from './verifiedStore';
 
 /** What the memory knows of an ID sent before: the API created it, or its outcome was never known. */
 export type EarlierOutcome = 'created' | 'unknown';

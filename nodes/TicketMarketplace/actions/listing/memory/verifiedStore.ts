@@ -7,6 +7,9 @@ import { MemoryFailureError, type StoreFailure } from './memoryFailure';
 export const SCOPE = 'workflow';
 /** n8n's store drops the oldest entries beyond this. */
 export const SENT_LISTINGS_CAP = 100_000;
+/** Whether the memory holds most of what n8n keeps (false when it could not count): from 90% on. */
+export const nearCap = (count: number | undefined): count is number =>
+	count !== undefined && count >= SENT_LISTINGS_CAP * 0.9;
 export const STORE_OPTIONS = { mode: 'entries', maxEntries: SENT_LISTINGS_CAP } as const;
 
 /** A pause outlasts another run's store call, and three times the run's slowest (a large memory is slower). */
