@@ -1,7 +1,5 @@
-/**
- * The "lighter house" refactor of Create, the memory, the answer table and the transport, attacked as a hostile API
- * and an unlucky user would: each test passed before it and says what must still hold.
- */
+/** An Input Shape outside the panel's two choices (a workflow written by hand or by a tool) reads each item as a
+ * listing: grouping rows is asked for by name, never by default. */
 import nock from 'nock';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 

@@ -1,7 +1,5 @@
-/**
- * What the "lighter house" refactor changed in Subscribe, Pre-Deliver and the trigger: each test passes on the code
- * before it and fails after it.
- */
+/** Subscribe's items that cannot be read, with Continue On Fail: the error item keeps the thrown words, which n8n's own
+ * error would rewrite (a message holding a code such as ENOENT). */
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, INodeExecutionData } from 'n8n-workflow';
 
