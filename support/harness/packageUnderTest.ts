@@ -22,16 +22,19 @@ export function declaredEntryFiles(packageDir = REPO_ROOT): string[] {
 
 /**
  * Always builds (about 2 s): an mtime check proved unreliable (gulp copies icons with their source's mtime), and
- * testing a stale dist/ would prove nothing.
+ * testing a stale dist/ would prove nothing. TM_PACKAGE_BUILT=1 says the caller has just built it (two suites
+ * running at once must not empty dist/ under each other).
  */
 export async function ensureBuilt(): Promise<void> {
-	step('build: npm run build');
-	await runCommand('npm', ['run', 'build'], {
-		cwd: REPO_ROOT,
-		env: cleanEnv(),
-		timeoutMs: 5 * 60_000,
-		label: 'npm run build',
-	});
+	if (process.env.TM_PACKAGE_BUILT !== '1') {
+		step('build: npm run build');
+		await runCommand('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			env: cleanEnv(),
+			timeoutMs: 5 * 60_000,
+			label: 'npm run build',
+		});
+	}
 	const missing = declaredEntryFiles().filter((file) => !existsSync(join(REPO_ROOT, file)));
 	if (missing.length)
 		throw new Error(`package.json declares files the build did not produce: ${missing.join(', ')}`);
