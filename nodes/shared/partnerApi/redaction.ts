@@ -66,12 +66,42 @@ function formCharacterPattern(char: string, anyCase: boolean): string {
 	return `(?:${variants.map((variant) => [...variant].map(characterPattern).join('')).join('|')})`;
 }
 
-let cachedMatcher: { key: string; patterns: RegExp[] } | undefined;
+/** Characters each escaped spelling above starts with, and line ends: without them a secret shows only as written. */
+const SPELLING_MARKS = /[%&\\+\r\n]/;
+
+/** Whether `text` may hold a secret: false only where no matcher below can match (as written, in any case where the
+ * matcher allows it, hex and byte lists without their gaps), so the costly matchers run on few texts. */
+function mayHoldTest(forms: Map<string, boolean>, bytes: Buffer[]): (text: string) => boolean {
+	const exact = [...forms].filter(([, anyCase]) => !anyCase).map(([text]) => text);
+	const inAnyCase = [...forms].filter(([, anyCase]) => anyCase).map(([text]) => text);
+	const anyCase = inAnyCase.map((text) => text.toLowerCase());
+	const hex = bytes.map((data) => data.toString('hex'));
+	const lists = bytes.map((data) => [...data].join(','));
+	// Outside ASCII, a letter's other case may be longer or map back elsewhere: those texts take the matchers.
+	const simple = inAnyCase.every((text) => [...text].every((char) => char.charCodeAt(0) < 0x80));
+	return (text) => {
+		if (!simple || SPELLING_MARKS.test(text)) return true;
+		const lower = text.toLowerCase();
+		const bare = lower.replace(/[ :]/g, '');
+		const listed = text.replace(/\s/g, '');
+		return (
+			exact.some((form) => text.includes(form)) ||
+			anyCase.some((form) => lower.includes(form)) ||
+			hex.some((form) => bare.includes(form)) ||
+			lists.some((form) => listed.includes(form))
+		);
+	};
+}
+
+type Matchers = { mayHold: (text: string) => boolean; patterns: () => RegExp[] };
+/** A few sets of secrets (a renewed token, a second account) each keep their matchers: building them is costly. */
+const cachedMatchers = new Map<string, Matchers>();
 
 /** Every form of every secret, longest first: a secret inside a longer one is not half-redacted. */
-function secretMatchers(secrets: readonly string[]): RegExp[] {
+export function secretMatchers(secrets: readonly string[]): Matchers {
 	const key = secrets.join('\u0000');
-	if (cachedMatcher?.key === key) return cachedMatcher.patterns;
+	const cached = cachedMatchers.get(key);
+	if (cached) return cached;
 	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;
 	// other secrets, and base64, are matched exactly.
 	const forms = new Map<string, boolean>();
@@ -79,6 +109,21 @@ function secretMatchers(secrets: readonly string[]): RegExp[] {
 		forms.set(secret, /^[^@\s]+@[^@\s]+$/.test(secret) || forms.get(secret) === true);
 		for (const text of base64Forms(secret)) forms.set(text, forms.get(text) === true);
 	}
+	// Longest first here too, so a secret that starts another does not leave the rest of that one.
+	const bytes = secrets
+		.map((secret) => Buffer.from(secret, 'utf8'))
+		.sort((a, b) => b.length - a.length);
+	let patterns: RegExp[] | undefined;
+	const matchers = {
+		mayHold: mayHoldTest(forms, bytes),
+		patterns: () => (patterns ??= buildPatterns(forms, bytes)),
+	};
+	if (cachedMatchers.size >= 4) cachedMatchers.delete(cachedMatchers.keys().next().value!);
+	cachedMatchers.set(key, matchers);
+	return matchers;
+}
+
+function buildPatterns(forms: Map<string, boolean>, bytes: Buffer[]): RegExp[] {
 	const spelled = [...forms]
 		.sort(([a], [b]) => b.length - a.length)
 		.map(([text, anyCase]) =>
@@ -86,10 +131,6 @@ function secretMatchers(secrets: readonly string[]): RegExp[] {
 		);
 	// Apart and spelt as they are, so the escapes above do not multiply: base64 wrapped in lines (MIME), hex in
 	// either case and wrapped too, the bytes as a list of numbers (a Node Buffer as JSON: `{"data":[99,115,…]}`).
-	// Longest first here too, so a secret that starts another does not leave the rest of that one.
-	const bytes = secrets
-		.map((secret) => Buffer.from(secret, 'utf8'))
-		.sort((a, b) => b.length - a.length);
 	const inLines = (text: string, anyCase: boolean) =>
 		[...text]
 			.map((char) => (anyCase ? `[${char}${char.toUpperCase()}]` : escapeForRegExp(char)))
@@ -104,9 +145,7 @@ function secretMatchers(secrets: readonly string[]): RegExp[] {
 		),
 		...bytes.map((data) => `${[...data].join('\\s*,\\s*')}(?!\\d)`),
 	];
-	const patterns = [spelled, wrapped].map((list) => new RegExp(list.join('|'), 'g'));
-	cachedMatcher = { key, patterns };
-	return patterns;
+	return [spelled, wrapped].map((list) => new RegExp(list.join('|'), 'g'));
 }
 
 /** The numbers of a list of bytes, or of an object keyed 0, 1, 2… (a Uint8Array as JSON); else undefined. */
@@ -121,11 +160,13 @@ function byteValues(node: unknown): number[] | undefined {
 /** A copy safe to keep: secrets in every string and key redacted, and bounded (placeholders where it was cut). */
 export function redactSecrets<T>(value: T, secrets: readonly string[] | undefined): T {
 	const active = (secrets ?? []).filter((secret) => secret.length > 0);
-	const matchers = active.length ? secretMatchers(active) : [];
+	const matchers = active.length ? secretMatchers(active) : undefined;
 	let valuesLeft = ANSWER_BOUNDS.values;
 	let charactersLeft = ANSWER_BOUNDS.characters;
 	const redact = (text: string) =>
-		matchers.reduce((safe, matcher) => safe.replace(matcher, REDACTED), text);
+		matchers?.mayHold(text)
+			? matchers.patterns().reduce((safe, matcher) => safe.replace(matcher, REDACTED), text)
+			: text;
 	const keep = (text: string) => {
 		const safe = redact(text);
 		const shown =
