@@ -66,11 +66,11 @@ function formCharacterPattern(char: string, anyCase: boolean): string {
 	return `(?:${variants.map((variant) => [...variant].map(characterPattern).join('')).join('|')})`;
 }
 
-/** Characters each escaped spelling above starts with, and line ends: without them a secret shows only as written. */
-const SPELLING_MARKS = /[%&\\+\r\n]/;
+/** Characters each escaped spelling above starts with: without them a secret shows only as written, or wrapped. */
+const SPELLING_MARKS = /[%&\\+]/;
 
 /** Whether `text` may hold a secret: false only where no matcher below can match (as written, in any case where the
- * matcher allows it, hex and byte lists without their gaps), so the costly matchers run on few texts. */
+ * matcher allows it; base64, hex and byte lists without their line ends and gaps), so few texts take the matchers. */
 function mayHoldTest(forms: Map<string, boolean>, bytes: Buffer[]): (text: string) => boolean {
 	const exact = [...forms].filter(([, anyCase]) => !anyCase).map(([text]) => text);
 	const inAnyCase = [...forms].filter(([, anyCase]) => anyCase).map(([text]) => text);
@@ -82,10 +82,11 @@ function mayHoldTest(forms: Map<string, boolean>, bytes: Buffer[]): (text: strin
 	return (text) => {
 		if (!simple || SPELLING_MARKS.test(text)) return true;
 		const lower = text.toLowerCase();
-		const bare = lower.replace(/[ :]/g, '');
+		const unwrapped = text.replace(/[\r\n]/g, '');
+		const bare = lower.replace(/[ :\r\n]/g, '');
 		const listed = text.replace(/\s/g, '');
 		return (
-			exact.some((form) => text.includes(form)) ||
+			exact.some((form) => text.includes(form) || unwrapped.includes(form)) ||
 			anyCase.some((form) => lower.includes(form)) ||
 			hex.some((form) => bare.includes(form)) ||
 			lists.some((form) => listed.includes(form))
@@ -99,7 +100,8 @@ const cachedMatchers = new Map<string, Matchers>();
 
 /** Every form of every secret, longest first: a secret inside a longer one is not half-redacted. */
 export function secretMatchers(secrets: readonly string[]): Matchers {
-	const key = secrets.join('\u0000');
+	// Not joined: a secret holding the separator would share a key with another set.
+	const key = JSON.stringify(secrets);
 	const cached = cachedMatchers.get(key);
 	if (cached) return cached;
 	// Each form, and whether its letters may come back in either case: mail systems change an e-mail's case freely;

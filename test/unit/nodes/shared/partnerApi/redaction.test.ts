@@ -18,4 +18,14 @@ describe('redactSecrets', () => {
 			'sent [redacted] and [redacted]',
 		);
 	});
+
+	it('keeps sets of secrets apart when one secret holds what would join two others', () => {
+		redactSecrets('x', ['secret\u0000token']);
+		redactSecrets('x', ['other']);
+		const answer = { secret: 'token', encoded: Buffer.from('secret').toString('base64') };
+		expect(redactSecrets(answer, ['secret', 'token'])).toEqual({
+			'[redacted]': '[redacted]',
+			encoded: '[redacted]',
+		});
+	});
 });
