@@ -1,6 +1,6 @@
 /**
  * `tsx scripts/prefetchN8n.ts [version...]`: installs the real n8n versions the end-to-end suites use into the cache
- * outside the repository (and the Node each needs), all at once, ahead of time (both e2e suites start together). CI starts it in the
+ * outside the repository (and the Node each needs), one after the other, ahead of time. CI starts it in the
  * background while lint and the unit tests run; the e2e step then reuses the install, or waits for the one under way.
  */
 import {
@@ -10,15 +10,11 @@ import {
 } from '../support/harness/n8nInstall';
 
 async function main(versions: string[]): Promise<void> {
-	const started = Date.now();
-	await Promise.all(
-		versions.map(async (version) => {
-			await ensureN8nInstalled(version);
-			console.log(
-				`prefetch: n8n ${version} ready in ${Math.round((Date.now() - started) / 1000)} s`,
-			);
-		}),
-	);
+	for (const version of versions) {
+		const started = Date.now();
+		await ensureN8nInstalled(version);
+		console.log(`prefetch: n8n ${version} ready in ${Math.round((Date.now() - started) / 1000)} s`);
+	}
 }
 
 main(
