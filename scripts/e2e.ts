@@ -14,7 +14,7 @@ import { serveHarnessControl } from '../support/harness/control';
 import { ensureChromium } from '../support/harness/browser';
 import { startHarness } from '../support/harness/harness';
 import { REPO_ROOT } from '../support/harness/packageUnderTest';
-import { cleanEnv, stopAll, track } from '../support/harness/processes';
+import { cleanEnv, runScript, track } from '../support/harness/processes';
 import { elapsed, step } from '../support/harness/progress';
 
 async function runJest(contextFile: string): Promise<number> {
@@ -82,13 +82,4 @@ async function main(): Promise<number> {
 	return exitCode;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (error: unknown) => {
-		process.stderr.write(
-			`e2e: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-		);
-		await stopAll();
-		process.exit(1);
-	},
-);
+runScript('e2e', main);

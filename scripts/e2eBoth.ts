@@ -13,7 +13,7 @@ import { ensureBuilt, REPO_ROOT } from '../support/harness/packageUnderTest';
 import {
 	cleanEnv,
 	spawnGroup,
-	stopAll,
+	runScript,
 	stopProcessGroup,
 	track,
 } from '../support/harness/processes';
@@ -58,13 +58,4 @@ async function main(): Promise<number> {
 	return runs.every(({ code }) => code === 0) ? 0 : 1;
 }
 
-main().then(
-	(code) => process.exit(code),
-	async (error: unknown) => {
-		process.stderr.write(
-			`e2e: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-		);
-		await stopAll();
-		process.exit(1);
-	},
-);
+runScript('e2e', main);

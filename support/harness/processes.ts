@@ -317,3 +317,17 @@ export function startedResources(): { remember(resource: Stoppable): void; stop(
 			})()),
 	};
 }
+
+/** A script's entry: exits with what `main` returns; on a throw, says why, stops what was started, exits 1. */
+export function runScript(label: string, main: () => Promise<number>): void {
+	main().then(
+		(code) => process.exit(code),
+		async (error: unknown) => {
+			process.stderr.write(
+				`${label}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+			);
+			await stopAll();
+			process.exit(1);
+		},
+	);
+}
